@@ -1,0 +1,42 @@
+"Setup for scruples, driven by settings.ini (nbdev 2 layout; no pkg_resources)."
+from configparser import ConfigParser
+import setuptools, shlex
+
+cfg = ConfigParser(delimiters=['='])
+cfg.read('settings.ini', encoding='utf-8')
+c = cfg['DEFAULT']
+
+licenses = {'apache2': ('Apache Software License 2.0', 'OSI Approved :: Apache Software License')}
+statuses = ['Planning', 'Pre-Alpha', 'Alpha', 'Beta', 'Production/Stable', 'Mature', 'Inactive']
+lic = licenses[c['license']]
+requirements = shlex.split(c.get('requirements', ''))
+dev_requirements = shlex.split(c.get('dev_requirements', ''))
+
+setuptools.setup(
+    name=c['lib_name'],
+    version=c['version'],
+    description=c['description'],
+    long_description=open('README.md', encoding='utf-8').read(),
+    long_description_content_type='text/markdown',
+    author=c['author'],
+    author_email=c['author_email'],
+    license=lic[0],
+    classifiers=[
+        'Development Status :: ' + str(int(c['status'])) + ' - ' + statuses[int(c['status'])],
+        'Intended Audience :: ' + c['audience'].title(),
+        'License :: ' + lic[1],
+        'Natural Language :: ' + c['language'].title(),
+        'Programming Language :: Python :: 3',
+    ],
+    url=c['git_url'],
+    packages=setuptools.find_packages(include=['scruples', 'scruples.*']),
+    include_package_data=True,
+    install_requires=requirements,
+    extras_require={'dev': dev_requirements},
+    python_requires='>=' + c['min_python'],
+    zip_safe=False,
+    entry_points={
+        'console_scripts': c['console_scripts'].split(),
+        'nbdev': [f"{c['lib_path']}={c['lib_path']}._modidx:d"],
+    },
+)
