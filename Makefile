@@ -11,7 +11,6 @@ SMOKE ?= 0
 DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
-export MPLBACKEND := Agg
 
 .PHONY: help venv reproduce test docs docs-deps sysdeps lab clean-runs check-export check-clean nbtest pytest smoke
 

@@ -53,38 +53,38 @@ class Links:
         # nbdev's absolute doc links, e.g. http://127.0.0.1/data.html#load_data
         self.abs_re = re.compile(prefix + r'''([^\s)"'<>#]*)(#[^\s)"'<>]*)?''')
         self.by_nb = {p.nbrel.as_posix(): p for p in pages}
-        self.nbs = Path(cfg.nbs_path).absolute()
-        self.copied = {}  # repo files outside nbs/ that pages show (figures/x.png) -> path in _src
+        self.pages = {p.docname + '.html' for p in pages}
+        self.nbs = Path(cfg.nbs_path).absolute().resolve()
+        self.copied = {}  # files that links point at -> their copy under _src/_root (html_extra_path)
 
     def _abs(self, page, m):
         target = m.group(1) or 'index.html'
         return page.rel(target) + (m.group(2) or '')
 
-    _nb_re = re.compile(r'''(\]\(|href=["'])([^)\s"'<>:]+?\.ipynb)(#[^)\s"'<>]*)?''')
-    def _nb(self, page, m):
-        "Links between notebooks (`00_data.ipynb`) point at the pages they became (`data.html`)."
-        nbrel = posixpath.normpath(posixpath.join(page.dir, m.group(2)))
-        target = self.by_nb.get(nbrel)
-        if target is None: return m.group(0)
-        return m.group(1) + page.rel(target.docname + '.html') + (m.group(3) or '')
-
-    _img_re = re.compile(r'''(!\[[^\]]*\]\(|<img\s[^>]*?src=["'])([^)\s"'<>]+)''')
-    def _img(self, page, m):
-        "Images outside nbs/ (`../figures/x.png` from index) are copied into _src/_root/ and re-pointed."
-        url = m.group(2)
+    _ref_re = re.compile(r'''(!?\[[^\]]*\]\(|<(?:img|a|source)\s[^>]*?(?:src|href)=["'])([^)\s"'<>]+)''')
+    def _ref(self, page, m):
+        """A relative link or image: notebooks become their pages (`00_data.ipynb` -> `data.html`); other
+        files are copied into the site (`../figures/x.png` from index -> `figures/x.png`)."""
+        opener, url = m.groups()
         if re.match(r'^([a-z][a-z0-9+.-]*:|/|#)', url, re.I): return m.group(0)
-        path = (self.nbs/page.dir/url).resolve()
-        if path.is_relative_to(self.nbs.resolve()): return m.group(0)  # _src mirrors nbs/
-        if not path.is_file() or not path.is_relative_to(ROOT.resolve()):
-            warn(f'{page.nbrel}: image {url} not found'); return m.group(0)
-        dest = Path('_root')/path.relative_to(ROOT.resolve())
-        self.copied[path] = SRC/dest
-        return m.group(1) + page.rel(dest.as_posix())
+        url_path, sep, frag = url.partition('#')
+        path = (self.nbs/page.dir/url_path).resolve()
+        inside = path.is_relative_to(self.nbs)
+        if url_path.endswith('.ipynb') and inside:
+            target = self.by_nb.get(path.relative_to(self.nbs).as_posix())
+            if target: return opener + page.rel(target.docname + '.html') + sep + frag
+        if posixpath.normpath(posixpath.join(page.dir, url_path)) in self.pages: return m.group(0)
+        if not path.is_file() or not (inside or path.is_relative_to(ROOT.resolve())):
+            warn(f'{page.nbrel}: {url} not found'); return m.group(0)
+        md_image = opener.startswith('![')  # Sphinx reads these from the source folder (a mirror of nbs/)
+        if md_image and inside: return m.group(0)
+        site = (path.relative_to(self.nbs) if inside else path.relative_to(ROOT.resolve())).as_posix()
+        self.copied[path] = SRC/'_root'/site
+        return opener + page.rel(('_root/' if md_image else '') + site) + sep + frag
 
     def __call__(self, page, text):
-        text = self.abs_re.sub(lambda m: self._abs(page, m), text)
-        text = self._nb_re.sub(lambda m: self._nb(page, m), text)
-        return self._img_re.sub(lambda m: self._img(page, m), text)
+        text = self._ref_re.sub(lambda m: self._ref(page, m), text)
+        return self.abs_re.sub(lambda m: self._abs(page, m), text)
 
     def copy_files(self):
         for src, dst in self.copied.items():
@@ -145,8 +145,9 @@ class Translator:
         title, summary = None, None
         for cell in nb['cells']:
             src = ''.join(cell.get('source', ''))
-            if cell['cell_type'] == 'raw' and title is None and src.lstrip().startswith('---'):
-                fm = yaml.safe_load(src.strip().strip('-')) or {}
+            fm_match = re.match(r'\s*---\n(.*?)\n---\s*$', src, re.S)
+            if cell['cell_type'] == 'raw' and title is None and fm_match:  # nbdev's front matter
+                fm = yaml.safe_load(fm_match.group(1)) or {}
                 title, summary = fm.get('title'), fm.get('description')
                 continue
             if cell['cell_type'] == 'code': cells += self.code(cell, src)
@@ -170,6 +171,7 @@ class Translator:
             return [md_cell(f'````{{admonition}} Parameters injected by papermill for this run\n'
                             f'```python\n{src}\n```\n````')]
         outputs = [] if is_false(opts.get('output', '')) else [self.output(o) for o in cell.get('outputs', [])]
+        outputs = [o for o in outputs if o is not None]
         if is_false(opts.get('warning', '')): outputs = [o for o in outputs if o.get('name') != 'stderr']
         echo = not is_false(opts.get('echo', ''))
         if not echo: tags.append('remove-input')
@@ -186,9 +188,11 @@ class Translator:
         return res + [self.markdown(text_of(o), show_doc) for o in asis]
 
     def output(self, o):
+        "An output with its links fixed and widget views dropped (None when nothing else is left)."
         o = dict(o)
         if 'data' in o:
-            data = {k: v for k, v in o['data'].items() if 'jupyter.widget' not in k} or {'text/plain': ''}
+            data = {k: v for k, v in o['data'].items() if 'jupyter.widget' not in k}
+            if not data: return None
             for k in ('text/markdown', 'text/html'):
                 if k in data: data[k] = fix_attr_links(self.links(self.page, ''.join(data[k])))
             o['data'] = data
@@ -275,6 +279,7 @@ def build():
         dst.write_text(json.dumps(out, indent=1, ensure_ascii=False), encoding='utf-8')
     if not (SRC/'index.ipynb').exists(): raise SystemExit('docs/build.py: nbs/index.ipynb is missing')
     links.copy_files()
+    (SRC/'_root').mkdir(exist_ok=True)
     mathjax()
 
     html = BUILD/'html'
@@ -285,6 +290,7 @@ def build():
     if subprocess.run(cmd).returncode: raise SystemExit('docs/build.py: sphinx-build failed')
     shutil.rmtree(OUT, ignore_errors=True)
     shutil.move(html, OUT)
+    if (OUT/'_sources').is_dir() and not any((OUT/'_sources').iterdir()): (OUT/'_sources').rmdir()
     print(f'docs/build.py: {len(pages)} notebooks -> {OUT/"index.html"} ({time.time()-t0:.1f} s)')
 
 if __name__ == '__main__':

@@ -12,7 +12,7 @@ copyright = _cfg['copyright']
 release = _cfg['version']
 
 extensions = ['myst_nb']
-exclude_patterns = ['_static', '_root', '**/.ipynb_checkpoints']
+exclude_patterns = ['_static', '_root', '*.md', '**/*.md', '**/.ipynb_checkpoints']  # only notebooks are pages
 nb_execution_mode = 'off'          # notebooks are shown with the outputs they were saved/run with
 nb_merge_streams = True
 nb_ipywidgets_js = {}              # never add the widget scripts (they come from a CDN)
@@ -29,6 +29,7 @@ html_theme_options = {
 }
 html_static_path = ['_static', '_src/_static']   # _src/_static/mathjax is written by build.py
 html_css_files = ['custom.css']
+html_extra_path = ['_src/_root']  # files pages link to (figures/, ...), copied there by build.py
 html_copy_source = False
 html_show_sourcelink = False
 mathjax_path = 'mathjax/tex-svg.js'  # relative to _static: served from the site itself, never a CDN

@@ -1,0 +1,184 @@
+"""The `scruples` command: in-process through `scruples.cli.main`, and once through the installed console script."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import scruples.data as sd
+from scruples.cli import main, parser
+
+N_LOCATE_ROWS = sum(len(sd.SPLITS[k.split('-')[0]]) for k in sd.FILE_PATTERNS)  # 3 + 4 + 3 + 4
+
+GOOD_DILEMMA = json.dumps({'id': 'd1', 'actions': [{'id': 'a1', 'description': 'x'}, {'id': 'a2', 'description': 'y'}],
+                           'gold_annotations': [4, 1], 'gold_label': 0, 'human_perf_annotations': [3, 2],
+                           'human_perf_label': 0, 'controversial': True})
+
+
+@pytest.fixture
+def files(tmp_path):
+    good = tmp_path/'dev.scruples-dilemmas.jsonl'
+    good.write_text(GOOD_DILEMMA + '\n' + GOOD_DILEMMA + '\n')
+    counts = tmp_path/'dev.scruples-dilemmas_label-counts.json'
+    counts.write_text('[\n  [4, 1],\n  [2, 3]\n]\n')
+    bad = tmp_path/'test.scruples-dilemmas.jsonl'
+    bad.write_text(GOOD_DILEMMA + '\n\n' + GOOD_DILEMMA.replace('"gold_label": 0', '"gold_label": 2') + '\n')
+    bad_counts = tmp_path/'test.scruples-dilemmas_label-counts.json'
+    bad_counts.write_text('[\n  [4, 1],\n  [2, -3]\n]\n')
+    return {'good': good, 'counts': counts, 'bad': bad, 'bad_counts': bad_counts, 'dir': tmp_path}
+
+
+def run_main(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def scruples_exe() -> list[str]:
+    "The installed console script beside this interpreter (scruples/cli.py has no __main__ guard for `python -m`)."
+    exe = Path(sys.executable).with_name('scruples')
+    if exe.is_file(): return [str(exe)]
+    found = shutil.which('scruples')
+    if found: return [found]
+    pytest.skip('the scruples console script is not installed')
+
+
+def run_exe(*argv, cwd=None):
+    return subprocess.run([*scruples_exe(), *argv], capture_output=True, text=True, timeout=120, cwd=cwd, env=os.environ.copy())
+
+
+# --- data locate -----------------------------------------------------------------------------------
+
+def test_locate_json(capsys):
+    rc, out, _ = run_main(capsys, 'data', 'locate', '--json')
+    assert rc == 0
+    rows = json.loads(out)
+    assert len(rows) == N_LOCATE_ROWS == 14
+    assert all(set(r) == {'index', 'kind', 'split', 'path'} for r in rows)
+    assert [(r['kind'], r['split']) for r in rows] == [(k, s) for k in sd.FILE_PATTERNS for s in sd.SPLITS[k.split('-')[0]]]
+    assert rows == json.loads(sd.locate().reset_index().to_json(orient='records'))
+
+
+def test_locate_json_real(capsys, real_data_dir):
+    rc, out, _ = run_main(capsys, 'data', 'locate', '--json', '--data-dir', str(real_data_dir))
+    assert rc == 0
+    found = {(r['kind'], r['split']): r['path'] for r in json.loads(out) if r['path']}
+    assert found[('dilemmas', 'dev')] == str(real_data_dir/'dilemmas'/'dev.scruples-dilemmas.jsonl')
+    assert len(found) == 4
+
+
+def test_locate_table(capsys, tmp_path):
+    rc, out, _ = run_main(capsys, 'data', 'locate', '--data-dir', str(tmp_path))
+    assert rc == 0
+    assert 'kind' in out and 'dilemmas-label-counts' in out and 'train-extra' in out
+
+
+def test_locate_missing_data_dir(capsys, tmp_path):
+    rc, out, err = run_main(capsys, 'data', 'locate', '--data-dir', str(tmp_path/'nope'))
+    # locate reports every file as missing rather than failing (see test_locate.py); it must not crash
+    assert rc in (0, 1)
+
+
+# --- data validate -------------------------------------------------------------------------------
+
+def test_validate_good(capsys, files):
+    rc, out, _ = run_main(capsys, 'data', 'validate', '--json', str(files['good']), str(files['counts']))
+    assert rc == 0
+    rows = json.loads(out)
+    assert [(r['file'], r['records'], r['error']) for r in rows] == [(str(files['good']), 2, ''), (str(files['counts']), 2, '')]
+    rc, out, _ = run_main(capsys, 'data', 'validate', str(files['good']))
+    assert rc == 0 and str(files['good']) in out
+
+
+@pytest.mark.parametrize('which,line,field', [('bad', 3, 'gold_label'), ('bad_counts', 3, 'counts[1][1]')])
+def test_validate_bad(capsys, files, which, line, field):
+    f = files[which]
+    rc, out, _ = run_main(capsys, 'data', 'validate', '--json', str(files['good']), str(f))
+    assert rc == 1
+    rows = {r['file']: r for r in json.loads(out)}
+    assert rows[str(files['good'])]['error'] == ''  # the good file is still reported
+    assert rows[str(f)]['records'] == 0
+    assert rows[str(f)]['error'].startswith(f'{f}:{line}: ') and f"'{field}'" in rows[str(f)]['error']
+    rc, out, _ = run_main(capsys, 'data', 'validate', str(f))
+    assert rc == 1 and f'{f.name}:{line}:' in out.replace('\n', '')
+
+
+def test_validate_missing_and_unknown_files(capsys, tmp_path):
+    other = tmp_path/'notes.txt'
+    other.write_text('hello')
+    rc, out, _ = run_main(capsys, 'data', 'validate', '--json', str(tmp_path/'nope.scruples-dilemmas.jsonl'), str(other))
+    assert rc == 1
+    errors = [r['error'] for r in json.loads(out)]
+    assert 'no such file' in errors[0] and 'file name' in errors[1]
+
+
+def test_validate_real(capsys, real_data_dir):
+    fs = [real_data_dir/'dilemmas'/'dev.scruples-dilemmas.jsonl', real_data_dir/'label-counts'/'dev.scruples-anecdotes_label-counts.json']
+    rc, out, _ = run_main(capsys, 'data', 'validate', '--json', *map(str, fs))
+    assert rc == 0
+    assert [r['records'] for r in json.loads(out)] == [2340, 2500]
+
+
+# --- data stats ------------------------------------------------------------------------------------
+
+def test_stats_synthetic(capsys, tmp_path):
+    # 50 rather than 200 per split: the synthetic texts are tokenized with spaCy, which dominates the time
+    rc, out, _ = run_main(capsys, 'data', 'stats', '--json', '--synthetic-size', '50', '--data-dir', str(tmp_path))
+    assert rc == 0
+    res = json.loads(out)
+    assert set(res) == {'Table 1 (Anecdotes)', 'Table 1 (Dilemmas)', 'Table 2 (Anecdotes dev)'}
+    t1a, t1d, t2 = res['Table 1 (Anecdotes)'], res['Table 1 (Dilemmas)'], res['Table 2 (Anecdotes dev)']
+    assert [r['split'] for r in t1a] == ['train', 'dev', 'test', 'total']
+    assert [r['split'] for r in t1d] == ['train', 'dev', 'test', 'total']
+    for r in t1a + t1d + t2: assert r['source'] == 'synthetic'
+    assert [r['instances'] for r in t1a] == [50, 50, 50, 150]
+    assert [r['instances'] for r in t1d] == [50, 50, 50, 150]
+    assert [r['annotations'] for r in t1d] == [250, 250, 250, 750]
+    assert t1d[0]['human_annotations'] is None  # the train split has none
+    assert [r['class'] for r in t2] == list(sd.ANECDOTES_CLASSES)
+    assert sum(r['frequency'] for r in t2) == pytest.approx(1.0)
+
+
+# --- help and usage --------------------------------------------------------------------------------
+
+SUBCOMMANDS = [[], ['data'], ['data', 'locate'], ['data', 'fetch'], ['data', 'validate'], ['data', 'stats'], ['reproduce']]
+
+
+@pytest.mark.parametrize('cmd', SUBCOMMANDS, ids=lambda c: ' '.join(c) or 'scruples')
+def test_help(capsys, cmd):
+    with pytest.raises(SystemExit) as ei: main([*cmd, '--help'])
+    assert ei.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith('usage: scruples') and ' '.join(['scruples', *cmd]) in out
+
+
+@pytest.mark.parametrize('argv', [[], ['data'], ['data', 'validate'], ['nonsense'], ['data', 'stats', '--seed', 'x']])
+def test_usage_errors(capsys, argv):
+    with pytest.raises(SystemExit) as ei: main(argv)
+    assert ei.value.code == 2
+    assert 'usage: scruples' in capsys.readouterr().err
+
+
+def test_parser_commands():
+    p = parser()
+    assert p.prog == 'scruples'
+    args = p.parse_args(['data', 'stats', '--synthetic-size', '10', '--seed', '3'])
+    assert (args.synthetic_size, args.seed, args.json, args.data_dir) == (10, 3, False, None)
+
+
+# --- the installed console script ------------------------------------------------------------------
+
+def test_console_script(files, tmp_path):
+    r = run_exe('data', 'locate', '--json', cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(r.stdout)) == N_LOCATE_ROWS
+    r = run_exe('data', 'validate', str(files['good']), str(files['bad']), cwd=tmp_path)
+    assert r.returncode == 1
+    assert f"{files['bad'].name}:3:" in r.stdout.replace('\n', '')
+    r = run_exe('data', 'validate', '--json', str(files['good']), cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)[0]['records'] == 2
+    r = run_exe('data', 'stats', '--help', cwd=tmp_path)
+    assert r.returncode == 0 and 'usage: scruples data stats' in r.stdout

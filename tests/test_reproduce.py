@@ -1,0 +1,141 @@
+"""`scruples.reproduce`: comparison rows, their summary, and the list of paper notebooks (papermill is not run here)."""
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scruples.data import ScruplesError
+from scruples.reproduce import Comparison, ReproductionError, paper_notebooks, write_summary
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def status(**kw):
+    return Comparison('nb').add('Table 1', 'q', **kw).rows[-1]['status']
+
+
+@pytest.mark.parametrize('kw,expected', [
+    (dict(ours=0.807, paper=0.807), 'agrees'),
+    (dict(ours=0.807, paper=0.804, tol=0.003), 'agrees'),  # |diff| == tol, up to float rounding
+    (dict(ours=0.804, paper=0.807, tol=0.003), 'agrees'),
+    (dict(ours=2340, paper=2340), 'agrees'),
+    (dict(ours=np.int64(2340), paper=2340), 'agrees'),
+    (dict(ours=0.807, paper=0.804, tol=0.002), 'differs'),
+    (dict(ours=0.807, paper=0.804), 'differs'),
+    (dict(ours=-1.0, paper=1.0, tol=1.5), 'differs'),
+    (dict(ours=2341, paper=2340, tol=0.5), 'differs'),
+    (dict(ours=0.807, paper=0.807, source='synthetic'), 'synthetic (not evidence)'),
+    (dict(ours=0.807, paper=0.807, tol=1, source='real+synthetic'), 'synthetic (not evidence)'),
+    (dict(ours=None, paper=0.807, source='synthetic'), 'synthetic (not evidence)'),
+    (dict(ours=0.807, paper=0.807, source='real-label-counts'), 'agrees'),
+    (dict(ours=0.5), 'ours only'),
+    (dict(ours=0.5, paper=None, tol=1), 'ours only'),
+    (dict(ours=None, paper=0.807), 'not computed'),
+    (dict(ours=float('nan'), paper=0.807), 'not computed'),
+    (dict(ours=pd.NA, paper=0.807), 'not computed'),
+    (dict(ours=None), 'not computed'),
+], ids=lambda x: x if isinstance(x, str) else None)
+def test_status(kw, expected):
+    assert status(**kw) == expected
+
+
+def test_row_contents():
+    c = Comparison('01_x')
+    assert c.add('Table 8', 'human macro-F1 (dev)', np.float64(0.8067), 0.807, tol=0.0005, note='n') is c  # chains
+    r = c.rows[0]
+    assert r['notebook'] == '01_x' and r['table'] == 'Table 8' and r['quantity'] == 'human macro-F1 (dev)'
+    assert type(r['ours']) is float and r['ours'] == 0.8067
+    assert r['diff'] == pytest.approx(0.8067 - 0.807)
+    assert (r['tol'], r['source'], r['note'], r['status']) == (0.0005, 'real', 'n', 'agrees')
+    c.add('Table 1', 'x', None)
+    assert c.rows[1]['ours'] is None and c.rows[1]['diff'] is None
+    f = c.frame()
+    assert tuple(f.columns) == Comparison.columns and len(f) == 2
+    assert 'human macro-F1 (dev)' in repr(c) and 'notebook' not in repr(c)
+    assert '<table' in c._repr_html_()
+    assert tuple(Comparison('e').frame().columns) == Comparison.columns  # empty
+
+
+def test_reproduction_error_is_a_scruples_error():
+    assert issubclass(ReproductionError, ScruplesError)
+
+
+def fill(a: Comparison, b: Comparison):
+    a.add('Table 1', 'instances (dev)', 2340, 2340).add('Table 1', 'annotations (dev)', 11700, 11700)
+    a.add('Table 2', 'author share', 0.2978, 0.298, tol=0.0005).add('Table 2', 'info share', 0.03, 0.021, tol=0.0005)
+    a.add('Section 2', 'median annotations', 8, note='from the real dev counts')
+    b.add('Table 1', 'instances (train)', 27766, 27766, source='synthetic', note='no real train split')
+    b.add('Table 8', 'best macro-F1', None, 0.848)
+
+
+def test_save_and_summary_round_trip(tmp_path):
+    a, b = Comparison('01_dataset_statistics'), Comparison('02_baselines')
+    fill(a, b)
+    pa, pb = a.save(tmp_path/'figs'), b.save(tmp_path/'figs')
+    assert pa == tmp_path/'figs'/'01_dataset_statistics.rows.csv' and pa.is_file() and pb.is_file()
+    (tmp_path/'figs'/'not-rows.csv').write_text('a,b\n1,2\n')  # ignored: not *.rows.csv
+    rows = write_summary(tmp_path/'figs', title='Test run')
+    assert len(rows) == 7
+    assert list(rows.columns) == list(Comparison.columns)
+    assert rows['notebook'].tolist() == ['01_dataset_statistics'] * 5 + ['02_baselines'] * 2
+    assert rows['status'].tolist() == ['agrees', 'agrees', 'agrees', 'differs', 'ours only',
+                                       'synthetic (not evidence)', 'not computed']
+    expected = pd.concat([a.frame(), b.frame()], ignore_index=True)
+    np.testing.assert_allclose(rows['ours'].to_numpy(float), expected['ours'].to_numpy(float), equal_nan=True)
+    np.testing.assert_allclose(rows['paper'].to_numpy(float), expected['paper'].to_numpy(float), equal_nan=True)
+
+    csv = pd.read_csv(tmp_path/'figs'/'summary.csv')
+    assert len(csv) == 7 and list(csv.columns) == list(Comparison.columns)
+    assert csv['quantity'].tolist() == expected['quantity'].tolist()
+
+    md = (tmp_path/'figs'/'summary.md').read_text(encoding='utf-8')
+    lines = md.splitlines()
+    assert lines[0] == '# Test run'
+    counts_line = next(l for l in lines if l.startswith('7 numbers from 2 notebooks: '))
+    for part in ('3 agrees', '1 differs', '1 ours only', '1 synthetic (not evidence)', '1 not computed'):
+        assert part in counts_line
+    assert counts_line.endswith('.')
+    assert lines.index('## 01_dataset_statistics') < lines.index('## 02_baselines')
+    table_rows = [l for l in lines if l.startswith('| Table') or l.startswith('| Section')]
+    assert len(table_rows) == 7
+    assert '| Table 1 | instances (dev) | 2,340 | 2,340 |' in md
+    assert '| Table 1 | instances (train) | 27,766 | 27,766 |' in md and 'synthetic (not evidence)' in md
+    assert 'no real train split' in md
+    assert all(l.count('|') == 9 for l in table_rows)  # 8 cells; a NaN note is left empty, not 'nan'
+    assert '| nan |' not in md.lower() and '| <na> |' not in md.lower()
+
+
+def test_summary_overwrites_and_rereads(tmp_path):
+    c = Comparison('01_a')
+    c.add('Table 1', 'x', 1, 1)
+    c.save(tmp_path)
+    write_summary(tmp_path)
+    c.add('Table 1', 'y', 2, 3)
+    c.save(tmp_path)  # same notebook: the file is replaced, not appended to
+    rows = write_summary(tmp_path)
+    assert rows['quantity'].tolist() == ['x', 'y']
+    assert '# Reproduction summary' in (tmp_path/'summary.md').read_text()
+
+
+def test_summary_of_an_empty_folder(tmp_path):
+    rows = write_summary(tmp_path)
+    assert len(rows) == 0
+    assert (tmp_path/'summary.md').is_file() and (tmp_path/'summary.csv').is_file()
+    assert '0 numbers from 0 notebooks' in (tmp_path/'summary.md').read_text()
+
+
+def test_paper_notebooks():
+    nbs = paper_notebooks()
+    assert REPO_ROOT/'nbs'/'papers'/'01_dataset_statistics.ipynb' in nbs
+    assert nbs == sorted(nbs) and all(p.suffix == '.ipynb' and p.name[0].isdigit() for p in nbs)
+    assert paper_notebooks(REPO_ROOT) == nbs
+
+
+def test_paper_notebooks_of_another_root(tmp_path):
+    papers = tmp_path/'nbs'/'papers'
+    papers.mkdir(parents=True)
+    for name in ('02_b.ipynb', '01_a.ipynb', 'scratch.ipynb', '03_c.py'): (papers/name).write_text('{}')
+    assert [p.name for p in paper_notebooks(tmp_path)] == ['01_a.ipynb', '02_b.ipynb']
+    assert paper_notebooks(tmp_path/'nowhere') == []
