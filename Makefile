@@ -72,4 +72,4 @@ docs: venv
 # --- JupyterLab ----------------------------------------------------------------------------
 lab: venv
 	$(PY) -m pip install --quiet "jupyterlab>=4" ipywidgets
-	cd nbs && ../$(BIN)/jupyter lab
+	cd nbs && ../$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
