@@ -26,7 +26,6 @@ def render(nb_path='nbs/index.ipynb') -> str:
                 data = out.get('data', {})
                 if out.get('output_type') == 'stream': parts.append('```\n' + _text(out['text']).rstrip() + '\n```')
                 elif 'text/markdown' in data: parts.append(_text(data['text/markdown']).strip())
-                elif 'text/html' in data and '<table' in _text(data['text/html']): parts.append(_text(data['text/html']).strip())
                 elif 'text/plain' in data: parts.append('```\n' + _text(data['text/plain']).rstrip() + '\n```')
     return '\n\n'.join(parts) + '\n'
 
