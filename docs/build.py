@@ -76,6 +76,10 @@ def error_outputs(nb):
     found = []
     for i, cell in enumerate(nb.get('cells', [])):
         src = ''.join(cell.get('source', ''))
+        code = split_directives(src)[1] if cell.get('cell_type') == 'code' else ''
+        if re.match(r'\s*show_doc\(', code) and not any(
+                (o.get('data') or {}).get('text/markdown') for o in cell.get('outputs', [])):
+            found.append(f'cell {i}: {code.strip()[:80]} rendered nothing (show_doc failed: try it in a notebook)')
         if cell.get('cell_type') == 'markdown' and TRACEBACK_RE.search(src):
             found.append(f'cell {i}: a traceback in markdown: {src[:120]!r}')
         for o in cell.get('outputs', []):

@@ -347,6 +347,9 @@ def test_build_finds_error_outputs():
     nb = {'cells': [{'cell_type': 'code', 'source': 'f()', 'outputs': [o], 'metadata': {}} for o in (err, tb, ok)]}
     found = b.error_outputs(nb)
     assert len(found) == 2, found
+    empty = {'output_type': 'execute_result', 'data': {}, 'metadata': {}, 'execution_count': 1}
+    nb = {'cells': [{'cell_type': 'code', 'source': '#| echo: false\nshow_doc(f)', 'outputs': [empty], 'metadata': {}}]}
+    assert b.error_outputs(nb), 'a show_doc entry that rendered nothing went unnoticed'
     md = {'cells': [{'cell_type': 'markdown', 'source': '```\nTraceback (most recent call last):\n```', 'metadata': {}}]}
     assert b.error_outputs(md)
 
@@ -364,3 +367,22 @@ def test_build_scrubs_machine_paths():
     s = b.scrub(f'{ROOT}/figures/x.png and {tempfile.gettempdir()}/tmpab_12/y and /usr/lib/python3/site-packages/z.py:3: Warn')
     assert not MACHINE_PATH_RE.search(s), s
     assert 'figures/x.png' in s
+
+def test_keep_runs_cleans_and_refuses_smoke(tmp_path):
+    spec = importlib.util.spec_from_file_location('keep_runs', ROOT/'docs'/'keep_runs.py')
+    k = importlib.util.module_from_spec(spec); spec.loader.exec_module(k)
+    out = {'output_type': 'stream', 'name': 'stderr', 'text': f'{ROOT}/nbs/x.py:1: Warning \x1b[1mbold\x1b[0m'}
+    widget = {'output_type': 'display_data', 'metadata': {}, 'data': {'application/vnd.jupyter.widget-view+json': {}}}
+    nb = {'metadata': {'widgets': {'state': {}}, 'papermill': {'parameters': {'smoke': False, 'fig_dir': f'{ROOT}/figures'},
+          'input_path': f'{ROOT}/nbs/papers/01_x.ipynb', 'output_path': f'{ROOT}/_runs/full/01_x.ipynb',
+          'environment_variables': {'HOME': '/root'}}},
+          'cells': [{'cell_type': 'code', 'source': 'x', 'metadata': {}, 'outputs': [out, widget]}], 'nbformat': 4, 'nbformat_minor': 5}
+    c = k.clean(nb)
+    text = json.dumps(c)
+    assert 'widgets' not in c['metadata'] and 'widget-view' not in text and '\\u001b' not in text
+    assert not MACHINE_PATH_RE.search(text), text
+    assert c['metadata']['papermill']['parameters'] == {'smoke': False, 'fig_dir': 'figures'}
+    runs = tmp_path/'runs'; runs.mkdir()
+    nb['metadata']['papermill']['parameters']['smoke'] = True
+    (runs/'01_x.ipynb').write_text(json.dumps(nb))
+    with pytest.raises(SystemExit, match='smoke run'): k.keep_runs(runs, tmp_path/'kept')
