@@ -517,7 +517,7 @@ def build():
                 out['cells'].append(toctree(sections[d], caption))
             out['cells'].append(toctree(['genindex'], 'Index'))
         write_page(out, page.docname)
-        edit[page.docname + '.ipynb'] = edit_url(cfg, f'{cfg.nbs_path}/{page.nbrel.as_posix()}')
+        edit[page.docname + '.ipynb'] = edit_url(cfg, f'{nbs.absolute().relative_to(ROOT).as_posix()}/{page.nbrel.as_posix()}')
     for path, docname in links.md_pages.items():
         write_page(md_page(path), docname)
         edit[docname + '.ipynb'] = edit_url(cfg, path.relative_to(ROOT.resolve()).as_posix())

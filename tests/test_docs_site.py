@@ -19,6 +19,8 @@
   `10 * dpi / 72 * rendered_width / natural_width` CSS pixels. The figure fails when that is below
   `FIGURE_TEXT_MIN` (0.8) times the font size of the page's body text (16 px in this theme, so below 12.8 px):
   a figure shown at its natural size (100 dpi, 13.9 px text) passes, the same figure squeezed by more than 8% fails;
+- `wide-figure`: a figure wider than the column it sits in (the site shows figures at their natural size and
+  lets a wider one scroll sideways rather than shrink its text: the figure itself should be narrower);
 - `machine-path`: a path of the machine that built it in the visible text or in alt/title attributes
   (`/work/...`, `/tmp/...`, `/home/...`, `/root/...`, `/Users/...`, `site-packages`, `/.venv/`, `_proc/`, ...);
 - `empty-index`: a `genindex.html` without entries.
@@ -51,7 +53,7 @@ ANSI_RE = re.compile(r'\x1b\[[0-9;]*[A-Za-z]|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m(
 MACHINE_PATH_RE = re.compile(r'''(?<![\w.:/~-])/(?:work|tmp|home|root|Users|private|var/folders|var/tmp|opt|mnt|srv|scratch)/[\w.~-]'''
                              r'''|[A-Za-z]:\\(?:Users|Windows)\\|site-packages|dist-packages|/\.venv/|\b_proc/|docs/_src/|docs/_build/''')
 KINDS = ('http', 'no-h1', 'error-text', 'ansi', 'directive', 'dead-link', 'dead-anchor', 'duplicate-id',
-         'external-request', 'console-error', 'broken-image', 'alt-path', 'small-figure', 'machine-path', 'empty-index')
+         'external-request', 'console-error', 'broken-image', 'alt-path', 'small-figure', 'wide-figure', 'machine-path', 'empty-index')
 
 def unavailable(why):
     if os.environ.get('CI'): pytest.fail(f'{why} (CI is set, so this is a failure, not a skip)')
@@ -118,7 +120,8 @@ const sizes = {};  // the body font size: the most common one among the article'
 for (const q of art.querySelectorAll('p')) { const f = getComputedStyle(q).fontSize; sizes[f] = (sizes[f] || 0) + (q.innerText || '').length; }
 const font = Object.keys(sizes).length ? Object.entries(sizes).sort((a, b) => b[1] - a[1])[0][0] : getComputedStyle(art).fontSize;
 const imgs = [...art.querySelectorAll('img')].map(i => ({src: i.currentSrc || i.src, alt: i.getAttribute('alt'),
-    natural: i.naturalWidth, rendered: i.getBoundingClientRect().width, complete: i.complete}));
+    natural: i.naturalWidth, rendered: i.getBoundingClientRect().width, complete: i.complete,
+    box: (i.closest('.cell_output') || i.parentElement).clientWidth}));
 const attrs = [...document.querySelectorAll('[alt], [title]')].map(e => (e.getAttribute('alt') || '') + ' ' + (e.getAttribute('title') || ''));
 return {h1: [...document.querySelectorAll('h1')].map(h => h.innerText.trim()).find(t => t) || null,
         text: document.body.innerText, ids: ids, attrs: attrs,
@@ -193,6 +196,8 @@ def check_site(driver, base_url, max_pages=300):
             if data.lstrip()[:5] in (b'<svg ', b'<?xml'): continue  # vector: scales with its own text
             dpi = png_dpi(data) or 72
             text_px = FIGURE_TEXT_PT*dpi/72*img['rendered']/img['natural']
+            if img['rendered'] > img['box'] + 2:
+                report('wide-figure', url, f"{img['src']}: {img['rendered']:.0f} px wide in a {img['box']} px column (scrolls sideways)")
             if text_px < FIGURE_TEXT_MIN*f['font']:
                 report('small-figure', url, f"{img['src']}: {img['natural']} px at {dpi:.0f} dpi shown {img['rendered']:.0f} px "
                        f"wide: {FIGURE_TEXT_PT} pt text renders {text_px:.1f} px < {FIGURE_TEXT_MIN} x {f['font']:.0f} px body text")
@@ -296,6 +301,7 @@ BAD_PAGES = {  # kind -> body of a page with that defect (and only that one)
     'broken-image': '<img src="nothing.png" alt="A figure">',
     'alt-path': '<img src="fig.png" alt="../_images/fig.png" width="300">',
     'small-figure': '<img src="wide.png" alt="A wide figure" style="width: 400px">',
+    'wide-figure': '<div style="width: 500px; overflow-x: auto"><img src="fig.png" alt="A figure" style="width: 700px"></div>',
     'machine-path': '<pre>saved to /tmp/tmpab12cd/figures/table1.csv</pre>',
     'empty-index': None,  # genindex.html without entries
 }
