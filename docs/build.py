@@ -138,7 +138,8 @@ def figure_alt(context, n=0):
     "Alt text for a figure output: the caption-like text around it (section heading and the prose before it)."
     heading, prose = context
     text = ' '.join(x for x in (heading, prose) if x)
-    text = re.sub(r'[`*_$\\\\]|\[([^\]]*)\]\([^)]*\)', lambda m: m.group(1) or '', text)
+    text = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', text)  # links -> their text
+    text = re.sub(r'[`*$\\\\]', '', text)                   # markdown and TeX marks
     text = re.sub(r'\s+', ' ', text).strip()
     if len(text) > 160: text = text[:157].rsplit(' ', 1)[0] + '...'
     return f'Figure: {text}' if text else 'Figure'
@@ -191,6 +192,9 @@ class Links:
         if url_path.endswith('.md') and path.is_file() and path.is_relative_to(ROOT.resolve()) and not inside:
             docname = path.relative_to(ROOT.resolve()).with_suffix('').as_posix()  # figures/summary.md -> figures/summary
             self.md_pages[path] = docname
+            if opener[1:-2].strip('`') in (url, url_path, docname + '.md'):  # [figures/summary.md](...): its title
+                m = re.search(r'^# (.+)$', path.read_text(encoding='utf-8'), re.M)
+                if m: opener = f'[{m.group(1).strip()}]('
             return opener + page.rel(docname + '.html') + sep + frag
         if posixpath.normpath(posixpath.join(page.dir, url_path)) in self.pages: return m.group(0)
         if not path.is_file() or not (inside or path.is_relative_to(ROOT.resolve())):
@@ -325,6 +329,7 @@ class Translator:
         meta = {'tags': tags} if tags else {}
         if any(k.startswith('image/') for o in outputs for k in o.get('data', {})):
             meta['mystnb'] = {'image': {'alt': figure_alt(self.context), 'classes': 'nb-figure'}}
+        if any(wraps(o) for o in outputs): meta.setdefault('tags', tags).append('wrap-output')
         if (echo and src.strip()) or outputs:
             res.append({'cell_type': 'code', 'execution_count': None, 'source': src, 'outputs': outputs, 'metadata': meta})
         show_doc = bool(re.match(r'\s*show_doc\(', src))
@@ -339,6 +344,8 @@ class Translator:
         elif o.get('output_type') == 'error':
             o['traceback'] = [scrub(strip_ansi(t)) for t in o.get('traceback', [])]
         if 'data' in o:
+            if any('jupyter.widget-view' in k for k in o['data']):  # its text/plain is a repr, not what it shows
+                o['data'] = {'text/plain': '[an interactive widget: open the notebook in JupyterLab to use it]'}
             data = {k: v for k, v in o['data'].items() if 'jupyter.widget' not in k}
             if not data: return None
             for k in list(data):
@@ -348,6 +355,14 @@ class Translator:
             o['data'] = data
             o.setdefault('metadata', {})
         return o
+
+_column_re = re.compile(r'\S {2,}\S.* {2,}\S')
+def wraps(o):
+    "Whether a text output can wrap its long lines: it is not laid out in columns (a table printed as text)."
+    text = _cell_text(o.get('text')) if o.get('output_type') == 'stream' else _cell_text((o.get('data') or {}).get('text/plain'))
+    if not text or (o.get('data') or {}).get('text/html'): return False
+    lines = text.splitlines()
+    return max(map(len, lines), default=0) > 90 and sum(bool(_column_re.search(l)) for l in lines) < 2
 
 _nb_name_re = re.compile(r'(\|\s*)`((?:nbs/)?(?:[\w-]+/)*\d\d[\w-]*?)(?:\.ipynb)?`(?=\s*\|)')
 def link_notebook_names(text, page, links):
