@@ -67,8 +67,11 @@ sysdeps:
 	fi
 
 # --- reproduction --------------------------------------------------------------------------
+# A full run also keeps its executed notebooks, machine paths scrubbed, in figures/runs/ (committed with the
+# figures): the docs' paper pages show them.
 reproduce: venv
 	$(BIN)/scruples reproduce $(if $(filter 1 true yes,$(SMOKE)),--smoke) $(if $(DATA_DIR),--data-dir $(DATA_DIR)) --seed $(SEED) --kernel $(KERNEL)
+	$(if $(filter 1 true yes,$(SMOKE)),,$(PY) docs/keep_runs.py)
 
 # --- tests ---------------------------------------------------------------------------------
 check-export: venv
@@ -97,6 +100,7 @@ test-nodata: venv
 	env -u SCRUPLES_DATA -u SCRUPLES_REQUIRE_DATA SCRUPLES_NO_SHARED=1 $(MAKE) --no-print-directory nbtest smoke pytest PYTEST_ARGS=--ignore=tests/test_docs_site.py
 
 # --- docs ----------------------------------------------------------------------------------
+# Fails on error text in any page (a failed cell or show_doc entry); the browser check is tests/test_docs_site.py.
 docs: venv
 	$(PY) docs/build.py
 
