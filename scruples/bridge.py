@@ -146,7 +146,7 @@ class LearnedDirection:
         keep = w > 0
         folds = list(GroupKFold(self.cv, shuffle=True, random_state=as_seed(self.seed)).split(X[keep], y[keep], groups[keep]))
         self.Cs = tuple(sorted(self.Cs))
-        lr = LogisticRegressionCV(Cs=list(self.Cs), cv=folds, scoring='neg_log_loss', fit_intercept=False,
+        lr = LogisticRegressionCV(Cs=list(self.Cs), l1_ratios=(0.0,), cv=folds, scoring='neg_log_loss', fit_intercept=False,
                                   tol=1e-8, max_iter=10_000, use_legacy_attributes=False)
         lr.fit(X[keep], y[keep], sample_weight=w[keep])
         # the mean held-out cross-entropy per vote of each C (scikit-learn scores each fold's weighted log loss)
