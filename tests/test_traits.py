@@ -31,7 +31,7 @@ def brute_loglik(W, b, Y):
             return np.prod(np.where(y[obs] == 1, p, 1 - p)) * np.prod(stats.norm.pdf(z))
         if d == 1: val = integrate.quad(lik, -12, 12, epsabs=1e-13, epsrel=1e-11, limit=200)[0]
         else:                                      # trapezoid rule on a fine grid: spectrally accurate here
-            g = np.linspace(-9, 9, 1201); h = g[1] - g[0]
+            g = np.linspace(-9, 9, 801); h = g[1] - g[0]
             z1, z2 = np.meshgrid(g, g, indexing='ij')
             p = expit(z1[..., None] * W[obs, 0] + z2[..., None] * W[obs, 1] + b[obs])
             dens = np.prod(np.where(y[obs] == 1, p, 1 - p), -1) * stats.norm.pdf(z1) * stats.norm.pdf(z2)
