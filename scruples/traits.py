@@ -100,30 +100,32 @@ def _loglik(
     W: np.ndarray,          # J x d weights
     b: np.ndarray,          # J intercepts
     Y0: np.ndarray,         # P x J responses with missing set to 0
-    M: np.ndarray,          # P x J mask: 1 where observed
+    M: np.ndarray|None,     # P x J mask: 1 where observed (None: nothing missing)
     f: np.ndarray,          # P pattern frequencies
     Z: np.ndarray,          # nodes: Q x d (shared) or P x Q x d (one grid per pattern)
     logw: np.ndarray,       # log-weights: Q or P x Q
     grad: bool = True,      # also return the gradients
 ):
-    "Marginal log-likelihood (total, per pattern, posterior node weights) and its gradient in W and b."
+    "Marginal log-likelihood (total, per pattern, posterior node weights) or (total, per pattern, None, dW, db)."
     eta = Z @ W.T + b
     sp = np.logaddexp(0, eta)
-    if Z.ndim == 2: L = Y0 @ eta.T - M @ sp.T + logw
+    complete = M is None                                          # no missing responses: M is all ones
+    if Z.ndim == 2: L = Y0 @ eta.T - (sp.sum(1) if complete else M @ sp.T) + logw
+    elif complete: L = np.einsum('pj,pqj->pq', Y0, eta) - sp.sum(2) + logw
     else: L = np.einsum('pj,pqj->pq', Y0, eta) - np.einsum('pj,pqj->pq', M, sp) + logw
     mx = L.max(1, keepdims=True)
-    E = np.exp(L - mx); s = E.sum(1, keepdims=True)
+    E = np.exp(L - mx, out=L); s = E.sum(1, keepdims=True)
     ll_p = mx[:, 0] + np.log(s[:, 0])
-    R = E / s
-    if not grad: return f @ ll_p, ll_p, R
-    A = f[:, None] * R
+    if not grad: return f @ ll_p, ll_p, E / s
+    A = E * (f[:, None] / s)                                      # frequency x posterior node weight
+    if complete and Z.ndim == 3: M = np.ones_like(Y0)
     if Z.ndim == 2:
-        G = A.T @ Y0 - (A.T @ M) * expit(eta)                     # Q x J
+        G = A.T @ Y0 - (A.sum(0)[:, None] if complete else A.T @ M) * expit(eta)   # Q x J
         gW, gb = G.T @ Z, G.sum(0)
     else:
         G = A[:, :, None] * (Y0[:, None, :] - M[:, None, :] * expit(eta))  # P x Q x J
         gW, gb = np.einsum('pqj,pqd->jd', G, Z), G.sum((0, 1))
-    return f @ ll_p, ll_p, R, gW, gb
+    return f @ ll_p, ll_p, None, gW, gb                          # (posterior weights only without grad)
 
 # %% ../nbs/42_traits.ipynb #964a42ec
 def n_parameters(n_questions: int, n_traits: int) -> int:
@@ -170,7 +172,7 @@ class LatentTraitModel:
     def _prepare(self, Y):
         P, f, index = response_patterns(Y)
         M = (~np.isnan(P)).astype(float)
-        return P, np.nan_to_num(P), M, f, index
+        return P, np.nan_to_num(P), (None if M.all() else M), f, index
 
     def _grid(self):
         return quadrature(self.n_traits, self.n_points, self.rule, self.seed)
@@ -213,7 +215,8 @@ class LatentTraitModel:
         P, Y0, M, f, _ = self._prepare(Y)
         n, J = Y.shape; d = int(self.n_traits)
         self.n_respondents_, self.n_questions_ = n, J
-        obs = (f[:, None] * M).sum(0)
+        Mo = np.ones_like(P) if M is None else M
+        obs = (f[:, None] * Mo).sum(0)
         if (obs == 0).any(): raise ValueError(f'question(s) {np.flatnonzero(obs == 0).tolist()} have no observed responses')
         rate = (f[:, None] * Y0).sum(0) / obs
         const = np.flatnonzero((rate == 0) | (rate == 1))
@@ -236,7 +239,7 @@ class LatentTraitModel:
             else: W, b = self._fit_traits(P, Y0, M, f, b0)
             self.weights_, self.intercepts_ = W, b
             self.loglik_ = self._loglik_patterns(P, Y0, M, f)[0]
-        self.complete_ = bool(M.all())
+        self.complete_ = M is None
         sat = f @ np.log(f / f.sum()) if self.complete_ else np.nan
         self.saturated_loglik_ = sat
         self.deviance_ = 2 * (sat - self.loglik_)
@@ -372,6 +375,7 @@ def _adaptive_grid(W, b, Y0, M, f, Z, logw, n_points=None):
 def _map(W, b, Y0, M, n_iter=100, tol=1e-10):
     "Posterior modes (P x d) and SEs by Newton's method."
     P, d = len(Y0), W.shape[1]
+    M = np.ones_like(Y0) if M is None else M
     z = np.zeros((P, d))
     for _ in range(n_iter):
         s = expit(z @ W.T + b)
