@@ -217,3 +217,15 @@ def test_patterns_roundtrip_and_permutation_invariance(seed, n, J):
     P2, f2, _ = response_patterns(Y[rng.permutation(n)])
     ll = lambda P, f: _loglik(W, b, np.nan_to_num(P), (~np.isnan(P)).astype(float), f, *quadrature(1), grad=False)[0]
     assert np.isclose(ll(P, f), ll(P2, f2), rtol=1e-12)
+
+
+@pytest.mark.parametrize('shared', [True, False])
+def test_complete_fast_path_matches_masked(shared):
+    rng = np.random.default_rng(0)
+    Y = (rng.random((50, 5)) < 0.5).astype(float)
+    P, f, _ = response_patterns(Y)
+    W, b = rng.normal(size=(5, 2)), rng.normal(size=5)
+    Z, lw = quadrature(2, 9)
+    if not shared: Z, lw = np.repeat(Z[None] * 0.8, len(P), 0), np.repeat(lw[None], len(P), 0)
+    fast, masked = _loglik(W, b, P, None, f, Z, lw), _loglik(W, b, P, np.ones_like(P), f, Z, lw)
+    for a, m in [(fast[0], masked[0]), (fast[3], masked[3]), (fast[4], masked[4])]: np.testing.assert_allclose(a, m, rtol=1e-12)
