@@ -4,7 +4,7 @@
 
 # %% ../nbs/42_traits.ipynb #94354618
 from __future__ import annotations
-import math, warnings
+import warnings
 from itertools import combinations, product
 import numpy as np, pandas as pd
 from scipy import optimize, stats
@@ -389,13 +389,6 @@ def _map(W, b, Y0, M, n_iter=100, tol=1e-10):
     return z, np.sqrt(np.diagonal(np.linalg.inv(-H), axis1=1, axis2=2))
 
 # %% ../nbs/42_traits.ipynb #d6d7e3ae
-def _published(paper='scruples', table=None):
-    "Rows of scruples/published/scruples_traits.csv (until scruples.paper reaches this branch)."
-    from importlib.resources import files
-    df = pd.read_csv(files('scruples').joinpath('published/scruples_traits.csv'), dtype={'row': str})
-    df = df[df.paper == paper]
-    return df if table is None else df[df.table == table]
-
 def irt_parameters(model: LatentTraitModel) -> pd.DataFrame:
     "One-trait fit in IRT form: difficulty -b_j / w_j and discrimination w_j of each question."
     if model.n_traits != 1: raise ValueError('IRT parameters are defined for one trait')
