@@ -1,0 +1,83 @@
+"""Benchmark: comments/s per core for the full label extraction, and the speed-up from 1 to 2 Dask workers.
+
+Input: the shipped dump sample's comments (scruples/extraction_data/RC_sample.zst) replicated with fresh ids to
+`--comments` records and written as two zstandard files (the same records in both set-ups). Measured in one run:
+  plain   a one-process loop over the files: stream, json.loads, parse_comment (filters + label) -- the reference
+  stage   the same loop through `stage_file`, which also writes the Parquet partitions (what Dask runs per file)
+  dask-1  `extract_dask`'s stage over the two files with the processes scheduler and 1 worker
+  dask-2  the same with 2 workers
+  no-prefilter  label extraction alone, with the fuzzy phrases run on every comment (ablation of the prefilter)
+Per-core rates divide by the workers used. The machine is shared: absolute rates are noisy, ratios less so.
+Usage: python benchmarks/bench_extraction.py [--comments 200000]
+"""
+import argparse, json, os, tempfile, time
+from pathlib import Path
+
+import zstandard
+
+from scruples import extraction as ex
+
+
+def make_files(n, folder):
+    raw = ex.open_dump(ex.GOLD_DIR/'RC_sample.zst').read().splitlines()
+    recs = [json.loads(l) for l in raw if l.strip()]
+    out, k = [], 0
+    while len(out) < n:
+        for r in recs:
+            r = dict(r, id=f"{r['id']}x{k}", link_id=f"{r['link_id']}x{k // 50}")
+            if r['parent_id'].startswith('t3_'): r['parent_id'] = r['link_id']
+            out.append(json.dumps(r))
+            if len(out) == n: break
+        k += 1
+    half = n // 2
+    cctx = zstandard.ZstdCompressor(level=3)
+    paths = [Path(folder)/'RC_bench_a.zst', Path(folder)/'RC_bench_b.zst']
+    for p, part in zip(paths, (out[:half], out[half:])): p.write_bytes(cctx.compress(('\n'.join(part) + '\n').encode()))
+    return paths, out
+
+
+def plain(paths):
+    n = 0
+    for p in paths:
+        for _, rec in ex.iter_records(p, []):
+            ex.parse_comment(rec); n += 1
+    return n
+
+
+def timed(f, *a, **k):
+    t = time.perf_counter(); r = f(*a, **k); return r, time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(); ap.add_argument('--comments', type=int, default=200_000); args = ap.parse_args()
+    import dask.bag as db
+    with tempfile.TemporaryDirectory() as d:
+        paths, lines = make_files(args.comments, d)
+        n = args.comments
+        rows = []
+        _, t = timed(plain, paths); rows.append(('plain loop (reference)', 1, t))
+        _, t = timed(lambda: [ex.stage_file(p, 'comments', Path(d)/'stage') for p in paths]); rows.append(('stage_file loop (+Parquet)', 1, t))
+        for w in (1, 2):
+            out = Path(d)/f'dask{w}'
+            bag = db.from_sequence([(p, 'comments') for p in paths], npartitions=2).map(lambda t_, o=out: ex.stage_file(t_[0], t_[1], o))
+            _, t = timed(bag.compute, scheduler='processes', num_workers=w); rows.append((f'dask processes, {w} worker(s)', w, t))
+        bodies = [json.loads(l).get('body') or '' for l in lines[:50_000]]
+        _, t_fast = timed(lambda: [ex.extract_label(b) for b in bodies])
+        def slow(b):  # every comment through the fuzzy phrases: the prefilter removed
+            m = [(x.start(), x.end(), x.lastgroup) for x in ex._LABEL_RE.finditer(b)]
+            m += [(x.start(), x.end(), next(k for k, v in x.groupdict().items() if v)) for x in ex._PHRASE_RE.finditer(b)]
+            return ex.resolve_label(b, sorted(m))
+        _, t_slow = timed(lambda: [slow(b) for b in bodies])
+    ref = rows[0][2]
+    print(f'{n:,} comments in 2 zstd files, {os.cpu_count()} cores (noisy, shared machine)')
+    print(f'{"set-up":32} {"seconds":>8} {"comments/s":>11} {"per core":>10} {"vs plain":>9}')
+    for name, w, t in rows:
+        print(f'{name:32} {t:8.2f} {n / t:11,.0f} {n / t / w:10,.0f} {ref / t:8.2f}x')
+    d1, d2 = rows[2][2], rows[3][2]
+    print(f'speed-up 1 -> 2 Dask workers: {d1 / d2:.2f}x')
+    print(f'label extraction alone on {len(bodies):,} bodies: {len(bodies) / t_fast:,.0f}/s with the prefilter, '
+          f'{len(bodies) / t_slow:,.0f}/s fuzzy on every comment ({t_slow / t_fast:.1f}x slower)')
+
+
+if __name__ == '__main__':
+    main()
