@@ -8,7 +8,7 @@ Input: the shipped dump sample's comments (scruples/extraction_data/RC_sample.zs
   dask-2  the same with 2 workers
   no-prefilter  label extraction alone, with the fuzzy phrases run on every comment (ablation of the prefilter)
 Per-core rates divide by the workers used. The machine is shared: absolute rates are noisy, ratios less so.
-Usage: python benchmarks/bench_extraction.py [--comments 200000]
+Usage: python benchmarks/bench_extraction.py [--comments 200000] [--files 2] [--workers 1,2]
 """
 import argparse, json, os, tempfile, time
 from pathlib import Path
@@ -18,7 +18,7 @@ import zstandard
 from scruples import extraction as ex
 
 
-def make_files(n, folder):
+def make_files(n, folder, n_files=2):
     raw = ex.open_dump(ex.GOLD_DIR/'RC_sample.zst').read().splitlines()
     recs = [json.loads(l) for l in raw if l.strip()]
     out, k = [], 0
@@ -29,10 +29,10 @@ def make_files(n, folder):
             out.append(json.dumps(r))
             if len(out) == n: break
         k += 1
-    half = n // 2
-    cctx = zstandard.ZstdCompressor(level=3)
-    paths = [Path(folder)/'RC_bench_a.zst', Path(folder)/'RC_bench_b.zst']
-    for p, part in zip(paths, (out[:half], out[half:])): p.write_bytes(cctx.compress(('\n'.join(part) + '\n').encode()))
+    cctx, paths, step = zstandard.ZstdCompressor(level=3), [], -(-n // n_files)
+    for i in range(n_files):
+        paths.append(Path(folder)/f'RC_bench_{i}.zst')
+        paths[-1].write_bytes(cctx.compress(('\n'.join(out[i * step:(i + 1) * step]) + '\n').encode()))
     return paths, out
 
 
@@ -49,17 +49,20 @@ def timed(f, *a, **k):
 
 
 def main():
-    ap = argparse.ArgumentParser(); ap.add_argument('--comments', type=int, default=200_000); args = ap.parse_args()
+    ap = argparse.ArgumentParser(); ap.add_argument('--comments', type=int, default=200_000)
+    ap.add_argument('--files', type=int, default=2, help='number of dump files the comments are split into')
+    ap.add_argument('--workers', default='1,2', help='Dask worker counts to time, comma-separated')
+    args = ap.parse_args(); workers = [int(w) for w in args.workers.split(',')]
     import dask.bag as db
     with tempfile.TemporaryDirectory() as d:
-        paths, lines = make_files(args.comments, d)
+        paths, lines = make_files(args.comments, d, args.files)
         n = args.comments
         rows = []
         _, t = timed(plain, paths); rows.append(('plain loop (reference)', 1, t))
         _, t = timed(lambda: [ex.stage_file(p, 'comments', Path(d)/'stage') for p in paths]); rows.append(('stage_file loop (+Parquet)', 1, t))
-        for w in (1, 2):
+        for w in workers:
             out = Path(d)/f'dask{w}'
-            bag = db.from_sequence([(p, 'comments') for p in paths], npartitions=2).map(lambda t_, o=out: ex.stage_file(t_[0], t_[1], o))
+            bag = db.from_sequence([(p, 'comments') for p in paths], npartitions=len(paths)).map(lambda t_, o=out: ex.stage_file(t_[0], t_[1], o))
             _, t = timed(bag.compute, scheduler='processes', num_workers=w); rows.append((f'dask processes, {w} worker(s)', w, t))
         bodies = [json.loads(l).get('body') or '' for l in lines[:50_000]]
         _, t_fast = timed(lambda: [ex.extract_label(b) for b in bodies])
@@ -69,12 +72,12 @@ def main():
             return ex.resolve_label(b, sorted(m))
         _, t_slow = timed(lambda: [slow(b) for b in bodies])
     ref = rows[0][2]
-    print(f'{n:,} comments in 2 zstd files, {os.cpu_count()} cores (noisy, shared machine)')
+    print(f'{n:,} comments in {len(paths)} zstd files, {os.cpu_count()} cores')
     print(f'{"set-up":32} {"seconds":>8} {"comments/s":>11} {"per core":>10} {"vs plain":>9}')
     for name, w, t in rows:
         print(f'{name:32} {t:8.2f} {n / t:11,.0f} {n / t / w:10,.0f} {ref / t:8.2f}x')
-    d1, d2 = rows[2][2], rows[3][2]
-    print(f'speed-up 1 -> 2 Dask workers: {d1 / d2:.2f}x')
+    dask = {w: t for (name, w, t) in rows[2:]}
+    for w in workers[1:]: print(f'speed-up {workers[0]} -> {w} Dask workers: {dask[workers[0]] / dask[w]:.2f}x')
     print(f'label extraction alone on {len(bodies):,} bodies: {len(bodies) / t_fast:,.0f}/s with the prefilter, '
           f'{len(bodies) / t_slow:,.0f}/s fuzzy on every comment ({t_slow / t_fast:.1f}x slower)')
 
