@@ -10,7 +10,8 @@ Input: the shipped dump sample's comments (scruples/extraction_data/RC_sample.zs
   no-prefilter  label extraction alone, with the fuzzy phrases run on every comment (ablation of the prefilter)
 Per-core rates divide by the workers used; comments per CPU-second (process time, summed over the workers) is a
 per-core rate that other jobs on a shared machine do not distort, unlike the wall-clock speed-up.
-Usage: python benchmarks/bench_extraction.py [--comments 200000] [--files 2] [--workers 1,2]
+Usage: python benchmarks/bench_extraction.py [--comments 200000] [--files 2] [--workers 1,2] [--short]
+       python benchmarks/bench_extraction.py --end-to-end --comments 1000000 --files 4   (a month of the subreddit)
 """
 import argparse, json, os, tempfile, time
 from pathlib import Path
@@ -52,6 +53,31 @@ def make_files(n, folder, n_files=2, pad=True):
     return paths, out
 
 
+def make_posts(n_comments, folder):
+    "The sample's submissions replicated to match `make_files`'s link ids (one copy per 50 replications of the comments)."
+    raw = ex.open_dump(ex.GOLD_DIR/'RS_sample.zst').read().splitlines()
+    recs = [json.loads(l) for l in raw if l.strip()]
+    n_rep = n_comments // 1468 + 1  # replications of the 1,468 sample comments
+    out = [json.dumps(dict(r, id=f"{r['id']}x{m}")) for m in range(n_rep // 50 + 1) for r in recs]
+    p = Path(folder)/'RS_bench.zst'
+    p.write_bytes(zstandard.ZstdCompressor(level=3).compress(('\n'.join(out) + '\n').encode()))
+    return p, len(out)
+
+
+def end_to_end(n, n_files, workers, folder):
+    "The whole pipeline (`extract_dask`: posts with actions, comments, Parquet, join, tally, records) at scale."
+    paths, lines = make_files(n, folder, n_files); del lines
+    posts, n_posts = make_posts(n, folder)
+    t = time.perf_counter()
+    recs, rep = ex.extract_dask(posts, paths, Path(folder)/'run', scheduler='processes', num_workers=workers)
+    wall = time.perf_counter() - t
+    reps = [json.loads(p.read_text()) for p in (Path(folder)/'run'/'_reports').glob('*.json')]
+    cpu = {k: sum(r['cpu_seconds'] for r in reps if r['kind'] == k) for k in ('posts', 'comments')}
+    print(f'end to end, {n:,} comments in {n_files} files and {n_posts:,} posts, {workers} worker processes: {wall:.0f} s wall '
+          f'(stage CPU: comments {cpu["comments"]:.0f} s = {n / cpu["comments"]:,.0f} comments per CPU-second, posts with '
+          f'spaCy actions {cpu["posts"]:.0f} s); {len(recs):,} anecdotes, {rep.n_malformed} malformed lines')
+
+
 def plain(paths):
     n = 0
     for p in paths:
@@ -68,9 +94,13 @@ def main():
     ap = argparse.ArgumentParser(); ap.add_argument('--comments', type=int, default=200_000)
     ap.add_argument('--files', type=int, default=2, help='number of dump files the comments are split into')
     ap.add_argument('--workers', default='1,2', help='Dask worker counts to time, comma-separated')
+    ap.add_argument('--end-to-end', action='store_true', help='time the whole extract_dask pipeline instead (posts too)')
     ap.add_argument('--short', action='store_true', help="the sample's comments as they are (short bodies, few fields)")
     args = ap.parse_args(); workers = [int(w) for w in args.workers.split(',')]
     import dask.bag as db
+    if args.end_to_end:
+        with tempfile.TemporaryDirectory() as d: end_to_end(args.comments, args.files, max(workers), d)
+        return
     with tempfile.TemporaryDirectory() as d:
         paths, lines = make_files(args.comments, d, args.files, pad=not args.short)
         n = args.comments
