@@ -12,25 +12,51 @@ DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help venv reproduce test docs docs-deps sysdeps lab clean-runs check-export check-clean nbtest pytest smoke
+.PHONY: help venv lock reproduce test test-nodata docs docs-deps sysdeps lab clean-runs check-export check-clean nbtest pytest smoke
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
 	@echo "make test                                         everything CI checks"
+	@echo "make test-nodata                                  the data-dependent tests with the development data hidden"
+	@echo "make lock                                         refresh requirements.lock from settings.ini"
 	@echo "make docs                                         static docs site in _docs/"
 	@echo "make lab                                          JupyterLab on nbs/ with the package importable"
 
 # --- environment -----------------------------------------------------------------------------
-$(VENV)/.installed: settings.ini setup.py
+# requirements.lock pins every package (made by `make lock` with pip-tools from settings.ini, on the Python
+# named in its first line). A venv on that Python installs exactly the lock; on another Python, the ranges of
+# settings.ini (a warning says so).
+LOCK := requirements.lock
+LOCK_PY = $(shell sed -n 's/^# python: \([0-9.]*\).*/\1/p' $(LOCK))
+
+$(VENV)/.installed: settings.ini setup.py $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip setuptools wheel
 	# CPU build of PyTorch first, so no dependency ever pulls the CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[dev]"
+	@if [ "$$($(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])')" = "$(LOCK_PY)" ]; then \
+	  echo "installing the locked environment ($(LOCK), Python $(LOCK_PY))"; \
+	  $(PY) -m pip install --quiet -r $(LOCK) && $(PY) -m pip install --quiet --no-deps -e . ; \
+	else \
+	  echo "WARNING: $(LOCK) was made with Python $(LOCK_PY), this is $$($(PY) -V): installing from the ranges in settings.ini"; \
+	  $(PY) -m pip install --quiet -e ".[dev]"; \
+	fi
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (scruples)" >/dev/null
 	touch $@
 
 venv: $(VENV)/.installed
+
+# Refresh the lock from settings.ini (pip-tools in a throwaway venv; torch pinned to the CPU build).
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet pip-tools
+	echo "torch==2.13.0" > .lock-venv/constraints.txt
+	.lock-venv/bin/pip-compile --quiet --no-header --extra dev --strip-extras --allow-unsafe \
+	  --constraint .lock-venv/constraints.txt -o .lock-venv/out.txt setup.py
+	{ echo "# python: $$(.lock-venv/bin/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') (made by 'make lock' with pip-tools from settings.ini on $$(date -u +%Y-%m-%d))"; \
+	  grep -v '^#' .lock-venv/out.txt | sed 's/^-e file.*//' ; } > $(LOCK)
+	rm -rf .lock-venv
+	@echo "$(LOCK): $$(grep -c '==' $(LOCK)) pinned packages"
 
 # Debian packages for the docs' browser check (Chromium and its driver); installs only as root.
 sysdeps:
@@ -41,8 +67,11 @@ sysdeps:
 	fi
 
 # --- reproduction --------------------------------------------------------------------------
+# A full run also keeps its executed notebooks, machine paths scrubbed, in figures/runs/ (committed with the
+# figures): the docs' paper pages show them.
 reproduce: venv
 	$(BIN)/scruples reproduce $(if $(filter 1 true yes,$(SMOKE)),--smoke) $(if $(DATA_DIR),--data-dir $(DATA_DIR)) --seed $(SEED) --kernel $(KERNEL)
+	$(if $(filter 1 true yes,$(SMOKE)),,$(PY) docs/keep_runs.py)
 
 # --- tests ---------------------------------------------------------------------------------
 check-export: venv
@@ -61,11 +90,17 @@ smoke: venv
 	$(BIN)/scruples reproduce --smoke --kernel $(KERNEL)
 
 pytest: venv
-	$(BIN)/pytest tests/
+	$(BIN)/pytest tests/ $(PYTEST_ARGS)
 
 test: venv sysdeps check-export check-clean nbtest smoke docs pytest
 
+# The parts of `make test` that depend on data, as on a user's machine without any: ../shared/data and the
+# user cache are hidden (SCRUPLES_NO_SHARED=1), so every loader falls back to the synthetic corpus.
+test-nodata: venv
+	env -u SCRUPLES_DATA -u SCRUPLES_REQUIRE_DATA SCRUPLES_NO_SHARED=1 $(MAKE) --no-print-directory nbtest smoke pytest PYTEST_ARGS=--ignore=tests/test_docs_site.py
+
 # --- docs ----------------------------------------------------------------------------------
+# Fails on error text in any page (a failed cell or show_doc entry); the browser check is tests/test_docs_site.py.
 docs: venv
 	$(PY) docs/build.py
 

@@ -12,7 +12,9 @@ import numpy as np
 from sklearn.metrics import f1_score
 
 from scruples.best import best_samples, fit_dirichlet_prior
-from scruples.data import find_file, label_counts, read_label_counts, synthetic_anecdotes
+from scruples.data import label_counts, read_label_counts
+from scruples.fetch import find_file
+from scruples.synthetic import synthetic_anecdotes
 from scruples.metrics import hard_labels
 
 

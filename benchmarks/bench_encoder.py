@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from scruples.data import load_dilemmas
+from scruples.corpus import load_dilemmas
 from scruples.encoders import SentenceEncoder, default_model_path
 
 TEMPLATES = ['Is it okay to {}?', 'Should I {}?', 'Shall I {}?', 'May I {}?', 'Is it allowed to {}?',

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from scruples.data import find_file, read_dilemmas, synthetic_dilemmas
+from scruples.data import read_dilemmas
+from scruples.fetch import find_file
+from scruples.synthetic import synthetic_dilemmas
 
 
 def _synthetic_file(n=2340) -> Path:

@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from scruples.data import load_dilemmas
+from scruples.corpus import load_dilemmas
 from scruples.verbs import RootVerbs, permutation_test, verb_table
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import data as sd
+from . import core, corpus, data, fetch
 
 # %% auto #0
 __all__ = ['cmd_data_locate', 'cmd_data_fetch', 'cmd_data_validate', 'cmd_data_stats', 'cmd_best', 'best_alpha', 'cmd_verbs',
@@ -31,42 +31,42 @@ def _emit(obj, as_json: bool):
 def _reader_for(path: Path):
     "The reader of a file, chosen by its name."
     name = path.name
-    if name.endswith('scruples-anecdotes.jsonl'): return sd.read_anecdotes
-    if name.endswith('scruples-dilemmas.jsonl'): return sd.read_dilemmas
-    if name.endswith('.json'): return sd.read_label_counts
-    raise sd.ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl or label-counts *.json file name', name)
+    if name.endswith('scruples-anecdotes.jsonl'): return data.read_anecdotes
+    if name.endswith('scruples-dilemmas.jsonl'): return data.read_dilemmas
+    if name.endswith('.json'): return data.read_label_counts
+    raise core.ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl or label-counts *.json file name', name)
 
 # %% ../nbs/99_cli.ipynb #7e2bcc79
 def cmd_data_locate(args):
-    _emit(sd.locate(args.data_dir), args.json)
+    _emit(fetch.locate(args.data_dir), args.json)
 
 def cmd_data_fetch(args):
     urls = dict(u.split('=', 1) for u in args.url) if args.url else None
-    dest = sd.fetch(which=tuple(args.which), dest=args.dest, urls=urls, progress=not args.no_progress, force=args.force)
+    dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=urls, progress=not args.no_progress, force=args.force)
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
 
 def cmd_data_validate(args):
     rows, bad = [], 0
     for f in map(Path, args.files):
         try: rows.append({'file': str(f), 'records': len(_reader_for(f)(f)), 'error': ''})
-        except (sd.ScruplesDataError, FileNotFoundError) as err:
+        except (core.ScruplesDataError, FileNotFoundError) as err:
             rows.append({'file': str(f), 'records': 0, 'error': str(err)}); bad += 1
     _emit(pd.DataFrame(rows).set_index('file'), args.json)
     return 1 if bad else 0
 
 def cmd_data_stats(args):
     kw = dict(data_dir=args.data_dir, seed=args.seed, n=args.synthetic_size)
-    anec = {s: sd.load_anecdotes(s, **kw) for s in sd.SPLITS['anecdotes']}
-    dil = {s: sd.load_dilemmas(s, **kw) for s in ('train', 'dev', 'test')}
-    _emit({'Table 1 (Anecdotes)': sd.anecdotes_table1(anec), 'Table 1 (Dilemmas)': sd.dilemmas_table1(dil),
-           'Table 2 (Anecdotes dev)': sd.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source'])}, args.json)
+    anec = {s: corpus.load_anecdotes(s, **kw) for s in data.SPLITS['anecdotes']}
+    dil = {s: corpus.load_dilemmas(s, **kw) for s in ('train', 'dev', 'test')}
+    _emit({'Table 1 (Anecdotes)': corpus.anecdotes_table1(anec), 'Table 1 (Dilemmas)': corpus.dilemmas_table1(dil),
+           'Table 2 (Anecdotes dev)': corpus.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source'])}, args.json)
 
 def cmd_best(args):
     from scruples.best import best
     path = Path(args.counts)
     df = _reader_for(path)(path)
     y = df['gold_label'].to_numpy() if 'gold_label' in df else None  # Dilemmas: score against the released labels
-    res = best(sd.label_counts(df), metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap,
+    res = best(data.label_counts(df), metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap,
                y_true=y)
     alpha = best_alpha(res); res.attrs = {}
     if args.json: _emit({'file': str(path), 'examples': len(df), 'alpha': alpha, 'estimates': res}, True)
@@ -80,7 +80,7 @@ def best_alpha(res) -> list:
 
 def cmd_verbs(args):
     from scruples.verbs import RootVerbs, permutation_test, significant_verbs
-    frames = [sd.read_dilemmas(f) for f in args.files]
+    frames = [data.read_dilemmas(f) for f in args.files]
     dil = pd.concat(frames, ignore_index=True)
     rv = RootVerbs()
     table = permutation_test(rv(dil.action_1), rv(dil.action_2), dil.gold_label, n_permutations=args.samples, seed=args.seed)
@@ -163,6 +163,6 @@ def main(argv=None) -> int:
     "Entry point of the `scruples` command."
     args = parser().parse_args(argv)
     try: return args.fn(args) or 0
-    except (sd.ScruplesError, FileNotFoundError, ValueError) as err:
+    except (core.ScruplesError, FileNotFoundError, ValueError) as err:
         print(f'scruples: error: {err}', file=sys.stderr)
         return 1

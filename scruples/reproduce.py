@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .data import ScruplesError, checkout_root
+from .core import ScruplesError, checkout_root
 
 class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."

@@ -1,5 +1,8 @@
 """Shared fixtures: where the real data lives, and a private user cache for every test."""
+from __future__ import annotations
+
 import os
+
 from pathlib import Path
 
 import pytest
@@ -13,9 +16,13 @@ REAL_FILES = ('dilemmas/dev.scruples-dilemmas.jsonl', 'dilemmas/test.scruples-di
 _DATA_ENV_AT_START = os.environ.get('SCRUPLES_DATA') or None
 
 
-def real_data_path() -> Path:
-    "`$SCRUPLES_DATA` when set, else `../shared/data` beside the repository root."
+_NO_SHARED_AT_START = os.environ.get('SCRUPLES_NO_SHARED', '').strip() not in ('', '0')
+
+
+def real_data_path() -> Path|None:
+    "`$SCRUPLES_DATA` when set, else `../shared/data` beside the repository root; None when SCRUPLES_NO_SHARED hides it."
     if _DATA_ENV_AT_START: return Path(_DATA_ENV_AT_START).expanduser().resolve()
+    if _NO_SHARED_AT_START: return None
     return REPO_ROOT.parent/'shared'/'data'
 
 
@@ -29,7 +36,7 @@ def data_required() -> bool:
 def real_data_dir() -> Path:
     "The folder with the real Scruples files; skips the test when they are absent (fails when they are required)."
     d = real_data_path()
-    missing = [f for f in REAL_FILES if not (d/f).is_file()]
+    missing = list(REAL_FILES) if d is None else [f for f in REAL_FILES if not (d/f).is_file()]
     if missing:
         why = (f'real Scruples data not found in {d} (missing: {", ".join(missing)}); '
                f'set $SCRUPLES_DATA or place the data in ../shared/data beside the checkout')

@@ -10,8 +10,8 @@ from sklearn.metrics import f1_score
 
 from scruples.best import (best, best_samples, fit_dirichlet_prior, oracle_scores, oracle_xentropy,
                            posterior_argmax_probs, simulate_scenario, simulation_study)
-from scruples.data import (ANECDOTES_PRIOR_MLE, label_counts, read_dilemmas, read_label_counts,
-                           sample_annotation_totals)
+from scruples.data import label_counts, read_dilemmas, read_label_counts
+from scruples.synthetic import ANECDOTES_PRIOR_MLE, sample_annotation_totals
 from scruples.metrics import hard_labels, macro_f1, soft_labels
 
 PROPS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 import scruples.data as sd
+import scruples.fetch as sf
 from scruples.cli import main, parser
 
-N_LOCATE_ROWS = sum(len(sd.SPLITS[k.split('-')[0]]) for k in sd.FILE_PATTERNS)  # 3 + 4 + 3 + 4
+N_LOCATE_ROWS = sum(len(sd.SPLITS[k.split('-')[0]]) for k in sf.FILE_PATTERNS)  # 3 + 4 + 3 + 4
 
 GOOD_DILEMMA = json.dumps({'id': 'd1', 'actions': [{'id': 'a1', 'description': 'x'}, {'id': 'a2', 'description': 'y'}],
                            'gold_annotations': [4, 1], 'gold_label': 0, 'human_perf_annotations': [3, 2],
@@ -58,8 +59,8 @@ def test_locate_json(capsys):
     rows = json.loads(out)
     assert len(rows) == N_LOCATE_ROWS == 14
     assert all(set(r) == {'index', 'kind', 'split', 'path'} for r in rows)
-    assert [(r['kind'], r['split']) for r in rows] == [(k, s) for k in sd.FILE_PATTERNS for s in sd.SPLITS[k.split('-')[0]]]
-    assert rows == json.loads(sd.locate().reset_index().to_json(orient='records'))
+    assert [(r['kind'], r['split']) for r in rows] == [(k, s) for k in sf.FILE_PATTERNS for s in sd.SPLITS[k.split('-')[0]]]
+    assert rows == json.loads(sf.locate().reset_index().to_json(orient='records'))
 
 
 def test_locate_json_real(capsys, real_data_dir):

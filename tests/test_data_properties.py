@@ -6,7 +6,10 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+import scruples.core as sco
 import scruples.data as sd
+import scruples.synthetic as ssyn
+import scruples.corpus as scorp
 
 FAST = settings(max_examples=50, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -70,7 +73,7 @@ def test_label_counts_bad_row_reports_its_line(tmp_path, data, counts):
     rows[i][j] = -1 - rows[i][j]
     text, starts = data.draw(laid_out(rows))
     p = write(tmp_path, 'counts.json', text)
-    with pytest.raises(sd.ScruplesDataError) as ei: sd.read_label_counts(p, sd.ANECDOTES_CLASSES if counts.shape[1] == 5 else sd.DILEMMAS_CLASSES)
+    with pytest.raises(sco.ScruplesDataError) as ei: sd.read_label_counts(p, sd.ANECDOTES_CLASSES if counts.shape[1] == 5 else sd.DILEMMAS_CLASSES)
     assert ei.value.line == starts[i]
     assert ei.value.field == f'counts[{i}][{j}]'
     assert str(ei.value).startswith(f'{p}:{starts[i]}: ')
@@ -81,7 +84,7 @@ def test_label_counts_bad_row_reports_its_line(tmp_path, data, counts):
 def test_label_frequencies(counts):
     assume(counts.sum() > 0)
     cols = sd.ANECDOTES_CLASSES if counts.shape[1] == 5 else sd.DILEMMAS_CLASSES
-    t2 = sd.label_frequencies(pd.DataFrame(counts, columns=list(cols)))
+    t2 = scorp.label_frequencies(pd.DataFrame(counts, columns=list(cols)))
     assert list(t2.index) == list(cols)
     assert t2['frequency'].sum() == pytest.approx(1.0)
     np.testing.assert_allclose(t2['frequency'].to_numpy(), counts.sum(0) / counts.sum())
@@ -160,7 +163,7 @@ def check_synthetic_anecdotes(df, n, text):
 @given(seed=SEEDS, n=st.integers(1, 30), text=st.booleans())
 def test_synthetic_anecdotes(seed, n, text):
     # (each call costs about a second, so few examples; determinism is checked in test_load_synthetic_splits_...)
-    check_synthetic_anecdotes(sd.synthetic_anecdotes(n, seed, text=text), n, text)
+    check_synthetic_anecdotes(ssyn.synthetic_anecdotes(n, seed, text=text), n, text)
 
 
 def check_synthetic_dilemmas(df, n, human=True):
@@ -183,23 +186,23 @@ def check_synthetic_dilemmas(df, n, human=True):
 @settings(max_examples=5, deadline=None, database=None)
 @given(seed=SEEDS, n=st.integers(1, 30), human=st.booleans())
 def test_synthetic_dilemmas(seed, n, human):
-    d = sd.synthetic_dilemmas(n, seed, human=human)
+    d = ssyn.synthetic_dilemmas(n, seed, human=human)
     check_synthetic_dilemmas(d, n, human)
-    pd.testing.assert_frame_equal(d, sd.synthetic_dilemmas(n, seed, human=human))  # same seed, same frame
-    pd.testing.assert_frame_equal(d, sd.synthetic_dilemmas(n, np.random.default_rng(seed), human=human))
+    pd.testing.assert_frame_equal(d, ssyn.synthetic_dilemmas(n, seed, human=human))  # same seed, same frame
+    pd.testing.assert_frame_equal(d, ssyn.synthetic_dilemmas(n, np.random.default_rng(seed), human=human))
 
 
 def test_synthetic_seeds_differ():
-    a, b = sd.synthetic_dilemmas(200, 1), sd.synthetic_dilemmas(200, 2)
+    a, b = ssyn.synthetic_dilemmas(200, 1), ssyn.synthetic_dilemmas(200, 2)
     assert not np.array_equal(sd.label_counts(a), sd.label_counts(b))
     assert set(a['id']).isdisjoint(b['id'])
 
 
 def test_synthetic_vote_statistics_follow_the_paper():
-    df = sd.synthetic_anecdotes(20000, seed=0, text=False)
+    df = ssyn.synthetic_anecdotes(20000, seed=0, text=False)
     c = sd.label_counts(df)
     freq = c.sum(0) / c.sum()
-    for f, paper in zip(freq, sd.TABLE2_FREQUENCIES.values()): assert abs(f - paper) < 0.02
+    for f, paper in zip(freq, ssyn.TABLE2_FREQUENCIES.values()): assert abs(f - paper) < 0.02
     totals = c.sum(1)
     assert np.median(totals) == 8
     assert abs(totals.mean() - 20.97) / 20.97 < 0.15  # 52,433 / 2,500 on the real dev split
@@ -207,38 +210,38 @@ def test_synthetic_vote_statistics_follow_the_paper():
 
 
 def test_sample_annotation_totals():
-    t = sd.sample_annotation_totals(50000, seed=3)
+    t = ssyn.sample_annotation_totals(50000, seed=3)
     assert t.dtype == np.int64 and t.min() >= 1 and t.max() <= 3498
-    q = np.array(sd.ANNOTATIONS_QUANTILES, dtype=float)
+    q = np.array(ssyn.ANNOTATIONS_QUANTILES, dtype=float)
     for pct in (25, 50, 75, 90):
         assert abs(np.percentile(t, pct) - np.interp(pct, q[:, 0], q[:, 1])) <= 1 + 0.05 * np.interp(pct, q[:, 0], q[:, 1])
-    np.testing.assert_array_equal(t, sd.sample_annotation_totals(50000, seed=3))
+    np.testing.assert_array_equal(t, ssyn.sample_annotation_totals(50000, seed=3))
 
 
 # --- load_* and split seeds ------------------------------------------------------------------------------
 
 def test_load_synthetic_splits_are_different_draws(tmp_path):
     kw = dict(data_dir=tmp_path, seed=7, n=300)  # an empty folder: synthetic fallback
-    dev, test = sd.load_dilemmas('dev', **kw), sd.load_dilemmas('test', **kw)
+    dev, test = scorp.load_dilemmas('dev', **kw), scorp.load_dilemmas('test', **kw)
     check_synthetic_dilemmas(dev, 300); check_synthetic_dilemmas(test, 300)
     assert not np.array_equal(sd.label_counts(dev), sd.label_counts(test))
     assert set(dev['id']).isdisjoint(test['id'])
-    pd.testing.assert_frame_equal(dev, sd.load_dilemmas('dev', **kw))  # same split and seed: same draw
-    assert not np.array_equal(sd.label_counts(dev), sd.label_counts(sd.load_dilemmas('dev', data_dir=tmp_path, seed=8, n=300)))
-    train = sd.load_dilemmas('train', synthetic=True, n=50)
+    pd.testing.assert_frame_equal(dev, scorp.load_dilemmas('dev', **kw))  # same split and seed: same draw
+    assert not np.array_equal(sd.label_counts(dev), sd.label_counts(scorp.load_dilemmas('dev', data_dir=tmp_path, seed=8, n=300)))
+    train = scorp.load_dilemmas('train', synthetic=True, n=50)
     check_synthetic_dilemmas(train, 50, human=False)  # the train split has no human annotations
-    a_dev = sd.load_anecdotes('dev', synthetic=True, seed=7, n=300)
-    a_test = sd.load_anecdotes('test', synthetic=True, seed=7, n=300)
+    a_dev = scorp.load_anecdotes('dev', synthetic=True, seed=7, n=300)
+    a_test = scorp.load_anecdotes('test', synthetic=True, seed=7, n=300)
     check_synthetic_anecdotes(a_dev, 300, True)
     # same seed, same frame: load_* draws from split_seed(seed, kind, split), a SeedSequence, like this direct call
-    pd.testing.assert_frame_equal(a_dev, sd.synthetic_anecdotes(300, sd.split_seed(7, 'anecdotes', 'dev')))
+    pd.testing.assert_frame_equal(a_dev, ssyn.synthetic_anecdotes(300, scorp.split_seed(7, 'anecdotes', 'dev')))
     assert not np.array_equal(sd.label_counts(a_dev), sd.label_counts(a_test))
     assert set(a_dev['id']).isdisjoint(a_test['id'])
 
 
 def test_load_synthetic_default_sizes():
-    assert len(sd.load_dilemmas('test', synthetic=True)) == sd.SYNTHETIC_SIZES['dilemmas']['test'] == 2360
-    assert sd.SYNTHETIC_SIZES['anecdotes'] == {'train': 27766, 'dev': 2500, 'test': 2500}
+    assert len(scorp.load_dilemmas('test', synthetic=True)) == ssyn.SYNTHETIC_SIZES['dilemmas']['test'] == 2360
+    assert ssyn.SYNTHETIC_SIZES['anecdotes'] == {'train': 27766, 'dev': 2500, 'test': 2500}
 
 
 PAIRS = [(k, s) for k in ('anecdotes', 'dilemmas') for s in sd.SPLITS[k]]
@@ -247,9 +250,9 @@ PAIRS = [(k, s) for k in ('anecdotes', 'dilemmas') for s in sd.SPLITS[k]]
 @FAST
 @given(seed=SEEDS, other=SEEDS)
 def test_split_seed_independence(seed, other):
-    states = {pair: tuple(sd.split_seed(seed, *pair).generate_state(4)) for pair in PAIRS}
+    states = {pair: tuple(scorp.split_seed(seed, *pair).generate_state(4)) for pair in PAIRS}
     assert len(set(states.values())) == len(PAIRS)  # every (kind, split) its own stream
-    assert states == {pair: tuple(sd.split_seed(seed, *pair).generate_state(4)) for pair in PAIRS}  # deterministic
+    assert states == {pair: tuple(scorp.split_seed(seed, *pair).generate_state(4)) for pair in PAIRS}  # deterministic
     if other != seed:
-        for pair in PAIRS: assert tuple(sd.split_seed(other, *pair).generate_state(4)) != states[pair]
-    assert isinstance(sd.split_seed(seed, 'dilemmas', 'dev'), np.random.SeedSequence)
+        for pair in PAIRS: assert tuple(scorp.split_seed(other, *pair).generate_state(4)) != states[pair]
+    assert isinstance(scorp.split_seed(seed, 'dilemmas', 'dev'), np.random.SeedSequence)

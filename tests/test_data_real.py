@@ -4,6 +4,10 @@ import pandas as pd
 import pytest
 
 import scruples.data as sd
+import scruples.fetch as sf
+import scruples.dirichlet as sdir
+import scruples.synthetic as ssyn
+import scruples.corpus as scorp
 
 DILEMMA_SIZES = {'dev': 2340, 'test': 2360}
 
@@ -107,42 +111,42 @@ def test_dilemma_label_counts_equal_dev_gold(dilemma_counts, dilemmas):
 
 
 def test_label_frequencies_match_table2(anecdote_counts):
-    t2 = sd.label_frequencies(anecdote_counts)
+    t2 = scorp.label_frequencies(anecdote_counts)
     assert list(t2.index) == list(sd.ANECDOTES_CLASSES)
     assert int(t2['votes'].sum()) == 52433
     assert t2['frequency'].sum() == pytest.approx(1.0)
     paper = {'author': .298, 'other': .544, 'everybody': .048, 'nobody': .089, 'info': .021}
-    assert sd.TABLE2_FREQUENCIES == paper
+    assert ssyn.TABLE2_FREQUENCIES == paper
     for c, f in paper.items(): assert abs(t2.loc[c, 'frequency'] - f) < 0.0005, c
     assert t2.attrs['source'] == 'real-label-counts'
 
 
 def test_dilemma_label_frequencies(dilemma_counts, dilemmas):
-    a = sd.label_frequencies(dilemma_counts)
-    b = sd.label_frequencies(dilemmas['dev'])
+    a = scorp.label_frequencies(dilemma_counts)
+    b = scorp.label_frequencies(dilemmas['dev'])
     assert list(a.index) == list(sd.DILEMMAS_CLASSES) == list(b.index)
     np.testing.assert_array_equal(a['votes'].to_numpy(), b['votes'].to_numpy())
 
 
 def test_priors_reproduce_from_real_counts(anecdote_counts, dilemma_counts):
     c = anecdote_counts.to_numpy()
-    np.testing.assert_allclose(sd.dirichlet_multinomial_mle(c), sd.ANECDOTES_PRIOR_MLE, rtol=1e-3)
-    constrained = sd.dirichlet_multinomial_mle(c, mean=list(sd.TABLE2_FREQUENCIES.values()))
-    np.testing.assert_allclose(constrained, sd.ANECDOTES_PRIOR, rtol=1e-3)
-    assert constrained.sum() == pytest.approx(sd.ANECDOTES_PRIOR_CONCENTRATION, rel=1e-3)
-    np.testing.assert_allclose(sd.dirichlet_multinomial_mle(dilemma_counts.to_numpy()), sd.DILEMMAS_PRIOR, rtol=1e-3)
+    np.testing.assert_allclose(sdir.dirichlet_multinomial_mle(c), ssyn.ANECDOTES_PRIOR_MLE, rtol=1e-3)
+    constrained = sdir.dirichlet_multinomial_mle(c, mean=list(ssyn.TABLE2_FREQUENCIES.values()))
+    np.testing.assert_allclose(constrained, ssyn.ANECDOTES_PRIOR, rtol=1e-3)
+    assert constrained.sum() == pytest.approx(ssyn.ANECDOTES_PRIOR_CONCENTRATION, rel=1e-3)
+    np.testing.assert_allclose(sdir.dirichlet_multinomial_mle(dilemma_counts.to_numpy()), ssyn.DILEMMAS_PRIOR, rtol=1e-3)
 
 
 def test_annotation_quantiles_match_real_totals(anecdote_counts):
     totals = anecdote_counts.to_numpy().sum(1)
-    q = np.array(sd.ANNOTATIONS_QUANTILES, dtype=float)
+    q = np.array(ssyn.ANNOTATIONS_QUANTILES, dtype=float)
     assert (np.diff(q[:, 0]) > 0).all() and (np.diff(q[:, 1]) >= 0).all()
     np.testing.assert_allclose(np.percentile(totals, q[:, 0]), q[:, 1], rtol=1e-3, atol=0.06)
     assert np.median(totals) == 8
 
 
 def test_locate_finds_the_real_files(real_data_dir):
-    loc = sd.locate(real_data_dir)
+    loc = sf.locate(real_data_dir)
     assert list(loc.columns) == ['kind', 'split', 'path']
     found = {(r.kind, r.split): r.path for r in loc.itertuples() if isinstance(r.path, str)}
     assert found == {
@@ -154,21 +158,21 @@ def test_locate_finds_the_real_files(real_data_dir):
 
 
 def test_load_functions_prefer_real_data(real_data_dir, dilemmas, anecdote_counts):
-    d = sd.load_dilemmas('dev', data_dir=real_data_dir)
+    d = scorp.load_dilemmas('dev', data_dir=real_data_dir)
     assert d.attrs['source'] == 'real'
     pd.testing.assert_frame_equal(d, dilemmas['dev'])
-    a = sd.load_anecdotes('dev', data_dir=real_data_dir, synthetic=False)
+    a = scorp.load_anecdotes('dev', data_dir=real_data_dir, synthetic=False)
     assert a.attrs['source'] == 'real-label-counts'
     assert tuple(a.columns) == sd.ANECDOTES_COLUMNS and len(a) == 2500
     np.testing.assert_array_equal(sd.label_counts(a), anecdote_counts.to_numpy())
     assert a['text'].isna().all()
     # no real anecdotes test split here: the default falls back to synthetic, synthetic=False refuses
-    assert sd.load_anecdotes('test', data_dir=real_data_dir, n=20).attrs['source'] == 'synthetic'
-    with pytest.raises(FileNotFoundError): sd.load_anecdotes('test', data_dir=real_data_dir, synthetic=False)
+    assert scorp.load_anecdotes('test', data_dir=real_data_dir, n=20).attrs['source'] == 'synthetic'
+    with pytest.raises(FileNotFoundError): scorp.load_anecdotes('test', data_dir=real_data_dir, synthetic=False)
 
 
 def test_dilemmas_table1_on_real_data(dilemmas):
-    t = sd.dilemmas_table1(dilemmas)
+    t = scorp.dilemmas_table1(dilemmas)
     assert list(t.index) == ['dev', 'test', 'total']
     assert t['instances'].tolist() == [2340, 2360, 4700]
     assert t['annotations'].tolist() == [11700, 11800, 23500]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scruples.data import (ANECDOTES_CLASSES, DILEMMAS_CLASSES, ScruplesDataError, ScruplesError, read_anecdotes,
-                           read_dilemmas, read_label_counts)
+from scruples.core import ScruplesDataError, ScruplesError
+from scruples.data import ANECDOTES_CLASSES, DILEMMAS_CLASSES, read_anecdotes, read_dilemmas, read_label_counts
 
 # --- valid baselines, shaped like the released files ----------------------------------------------
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scruples.data import CHECKSUMS_FILE, OFFICIAL_URLS, FetchError, fetch, safe_extract
+from scruples.fetch import CHECKSUMS_FILE, OFFICIAL_URLS, FetchError, fetch, safe_extract
 
 SPLITS = {'anecdotes': ('train', 'dev', 'test'), 'dilemmas': ('train', 'train-extra', 'dev', 'test')}
 

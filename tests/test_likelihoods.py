@@ -9,7 +9,9 @@ import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy import special, stats
 
-from scruples.data import dirichlet_multinomial_mle, label_counts, load_dilemmas
+from scruples.data import label_counts
+from scruples.dirichlet import dirichlet_multinomial_mle
+from scruples.corpus import load_dilemmas
 from scruples.likelihoods import (CountsLoss, DirichletMultinomialLoss, HardLoss, SoftLoss, check_logits_counts,
                                   dirichlet_mean, dirichlet_multinomial_nll, dirichlet_uncertainty, fit_constant_logits,
                                   log_multinomial_coefficient, log_rising_factorial, plot_class_probability)

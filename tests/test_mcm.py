@@ -9,12 +9,13 @@ import pandas as pd
 import pytest
 from scipy.special import expit
 
-from scruples.data import ScruplesDataError, load_dilemmas
+from scruples.core import ScruplesDataError
+from scruples.corpus import load_dilemmas
+from scruples.bridge import LearnedDirection, dilemma_references, fit_scale, pair_probs, zero_shot_dilemmas
 from scruples.mcm import (ATOMIC_ACTIONS, ATOMIC_DONTS, ATOMIC_DOS, CONTEXT_ACTIONS, NEGATIVE_WORDS, POSITIVE_WORDS,
-                          QUESTION_TEMPLATES, LearnedDirection, MoralDirection, Template, action_sentences,
-                          dilemma_references, embed_actions, extract_verbs, fit_scale, load_dos_donts, load_user_study,
-                          mcm_bias, mcm_file, pair_probs, score_actions, template_questions, user_study_correlations,
-                          weat_score, zero_shot_dilemmas)
+                          QUESTION_TEMPLATES, MoralDirection, Template, action_sentences, embed_actions, extract_verbs,
+                          is_published_study, load_dos_donts, load_user_study, mcm_bias, mcm_file, score_actions,
+                          template_questions, user_study_correlations, weat_score)
 
 GOOD = {'smile', 'cheer', 'hug', 'love', 'help', 'thank', 'greet', 'enjoy', 'welcome', 'comfort', 'care', 'joy', 'gift',
         'yes', 'celebrate', 'cuddle', 'admire', 'inspire', 'appreciate', 'compliment', 'honest', 'peace', 'happy'}
@@ -228,6 +229,11 @@ def test_user_study_correlations_with_fake(real_data_dir, fake):
     c = user_study_correlations(md, fake, data_dir=real_data_dir)
     assert c['mode'].tolist() == ['questions', 'questions', 'raw', 'bare']
     assert c.published_r.tolist() == [0.66, 0.82, 0.78, 0.80] and (c.n == 113).all()
+    # another study (a subset, or other answers) gets no published numbers beside it
+    study = load_user_study()
+    assert is_published_study(study) and not is_published_study(study.iloc[:40])
+    c2 = user_study_correlations(md, fake, study=study.iloc[:40])
+    assert c2.published_r.isna().all()
     assert c.pearson_r.between(-1, 1).all()
 
 
@@ -268,15 +274,19 @@ def test_learned_direction_beats_chance_on_simulated_preferences(fake):
     assert zs.loc['dev', 'k'] > 0 and zs.loc['test', 'accuracy'] > 0.6
 
 
-def test_learned_direction_newton_matches_sklearn():
+def test_learned_direction_is_weighted_logistic_regression_at_the_chosen_C():
     from sklearn.linear_model import LogisticRegression
     rng = np.random.default_rng(5)
     x = rng.normal(size=(300, 8)) / 3
     c1 = rng.binomial(5, expit(x @ rng.normal(size=8)))
     c = np.column_stack([c1, 5 - c1])
+    ld = LearnedDirection(Cs=(0.05, 0.5, 5.0), cv=3).fit_arrays(x, c)
     X, y, w = np.vstack([x, x]), np.r_[np.ones(300), np.zeros(300)], np.r_[c[:, 0], c[:, 1]]
-    sk = LogisticRegression(C=0.5, fit_intercept=False, tol=1e-12, max_iter=10_000).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
-    np.testing.assert_allclose(LearnedDirection._fit_weights(x, c, 0.5), sk.coef_[0], atol=1e-4)
+    sk = LogisticRegression(C=ld.C_, fit_intercept=False, tol=1e-12, max_iter=10_000).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
+    np.testing.assert_allclose(ld.coef_, sk.coef_[0], atol=1e-3)
+    assert ld.C_ in (0.05, 0.5, 5.0) and ld.cv_results_.cv_xentropy.between(0, 1).all()
+    # the CV choice is the lowest held-out cross-entropy
+    assert ld.C_ == ld.cv_results_.C[ld.cv_results_.cv_xentropy.idxmin()]
 
 
 def test_learned_direction_save_load(fake, tmp_path):

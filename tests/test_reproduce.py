@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from scruples.data import ScruplesError
+from scruples.core import ScruplesError
 from scruples.reproduce import Comparison, ReproductionError, paper_notebooks, write_summary
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

@@ -143,8 +143,8 @@ def test_bad_number_of_topics(k):
 def test_bad_texts():
     with pytest.raises(ValueError, match='no texts'): fit_topics([])
     with pytest.raises(ValueError, match='no texts'): fit_topics(pd.Series([], dtype=object))
-    with pytest.raises(ValueError, match='one string'): fit_topics('apple banana')
-    with pytest.raises(ValueError, match=r"texts\['b'\] is float"): fit_topics(pd.Series(['apple pear', np.nan], index=['a', 'b']))
+    with pytest.raises(TypeError, match='not a single string'): fit_topics('apple banana')
+    with pytest.raises(TypeError, match=r"texts\['b'\] is float"): fit_topics(pd.Series(['apple pear', np.nan], index=['a', 'b']))
     with pytest.raises(ValueError, match='no words left'):
         fit_topics(['the and of it', 'it is what it is', 'to be or not to be', 'I a x'])
     with pytest.raises(ValueError, match='min_df=2'): fit_topics(['apple pear', 'hammer drill'])
