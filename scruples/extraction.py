@@ -624,7 +624,8 @@ def extract_dask(posts, comments,              # submissions and comments dump f
     tasks = [(p, 'posts') for p in _as_paths(posts)] + [(c, 'comments') for c in _as_paths(comments)]
     bag = db.from_sequence(tasks, npartitions=max(1, len(tasks))).map(lambda t: stage_file(t[0], t[1], out_dir))
     if address:
-        from distributed import Client  # pip install distributed
+        try: from distributed import Client
+        except ImportError as err: raise ImportError(f'running on the cluster at {address} needs dask.distributed: pip install distributed') from err
         with Client(address) as client: reports = client.compute(bag).result()
     else: reports = bag.compute(scheduler=scheduler or 'processes', num_workers=num_workers)
     rep = ExtractionReport()

@@ -171,3 +171,10 @@ def test_dask_matches_reference_and_resumes(reference, tmp_path, monkeypatch):
     assert sorted(map(json.dumps, got)) == sorted(map(json.dumps, recs))
     assert rep.n_malformed == 1 and rep.malformed[0].line == half + 1 and rep.malformed[0].path.endswith('RC_a.jsonl')
     assert read_anecdotes(tmp_path/'run'/'anecdotes.jsonl').shape[0] == len(recs)
+
+
+def test_cluster_address_needs_distributed(tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, 'distributed', None)  # as if not installed
+    with pytest.raises(ImportError, match='pip install distributed'):
+        ex.extract_dask(SAMPLE_RS, SAMPLE_RC, tmp_path/'run', address='tcp://127.0.0.1:8786')
