@@ -16,10 +16,10 @@ import regex
 import zstandard
 
 # %% auto #0
-__all__ = ['LABELS', 'POST_TYPES', 'ZSTD_WINDOW', 'DELETED', 'BOTS', 'REPOST_BOTS', 'SPACY_MODEL', 'GOLD_DIR', 'Malformed',
-           'open_dump', 'TruncatedStream', 'iter_records', 'is_bot', 'original_text', 'label_matches', 'resolve_label',
-           'extract_label', 'post_type', 'gerund', 'extract_action', 'parse_comment', 'parse_post', 'tally',
-           'anecdote_id', 'anecdote_record', 'keep_anecdote', 'ExtractionReport', 'extract_anecdotes',
+__all__ = ['LABELS', 'POST_TYPES', 'ZSTD_WINDOW', 'SUBREDDIT', 'DELETED', 'BOTS', 'REPOST_BOTS', 'SPACY_MODEL', 'GOLD_DIR',
+           'Malformed', 'open_dump', 'TruncatedStream', 'iter_records', 'is_bot', 'original_text', 'label_matches',
+           'resolve_label', 'extract_label', 'post_type', 'gerund', 'extract_action', 'parse_comment', 'parse_post',
+           'tally', 'anecdote_id', 'anecdote_record', 'keep_anecdote', 'ExtractionReport', 'extract_anecdotes',
            'write_anecdotes', 'read_gold', 'prf', 'evaluate', 'stage_file', 'join_anecdotes', 'extract_dask']
 
 # %% ../nbs/30_extraction.ipynb #8076a481
@@ -77,6 +77,8 @@ def _chunks(path, size: int = 1 << 20) -> Iterator[bytes]:
 
 def iter_records(path,                  # a dump file: JSON lines, plain or compressed
                  errors: list|None = None,  # Malformed entries are appended here (None: skipped silently)
+                 skip=None,             # optional test on a raw line (bytes): True skips it before parsing
+                 stats: dict|None = None,   # when given, stats['skipped'] counts the lines `skip` removed
                  ) -> Iterator[tuple[int, dict]]:
     "Stream `(line_number, record)` from a dump; malformed lines are reported in `errors` and skipped, never raised."
     def bad(i, why):
@@ -91,6 +93,9 @@ def iter_records(path,                  # a dump file: JSON lines, plain or comp
     try:
         for i, raw in enumerate(lines(), 1):
             if not raw.strip(): continue
+            if skip is not None and skip(raw):
+                if stats is not None: stats['skipped'] = stats.get('skipped', 0) + 1
+                continue
             try: rec = loads(raw)
             except ValueError as err:  # JSONDecodeError and UnicodeDecodeError
                 bad(i, f'not JSON: {err}'); continue
@@ -100,6 +105,7 @@ def iter_records(path,                  # a dump file: JSON lines, plain or comp
         bad(i + 1, f'unreadable compressed stream: {err}')
 
 # %% ../nbs/30_extraction.ipynb #b63d73b7
+SUBREDDIT = 'AmItheAsshole'  # the monthly dumps hold every subreddit: records of others are dropped
 DELETED = frozenset({'[deleted]', '[removed]'})
 BOTS = frozenset({'AutoModerator', 'Judgement_Bot_AITA', 'AITA_Bot', 'RemindMeBot', 'WikiTextBot', 'sneakpeekbot',
                   'RepostSleuthBot', 'SaveVideo', 'ClickableLinkBot', 'LinkifyBot'})
@@ -309,6 +315,10 @@ def extract_action(title: str,     # the post's title
 # %% ../nbs/30_extraction.ipynb #aaae347a
 def _str(v) -> str|None: return v if isinstance(v, str) else None  # a field of the wrong type counts as missing
 
+def _other_subreddit(rec: dict, subreddit: str|None) -> bool:
+    sr = rec.get('subreddit')
+    return bool(subreddit) and isinstance(sr, str) and sr.lower() != subreddit.lower()
+
 def _post_id(link_id: str|None) -> str|None:
     link_id = _str(link_id)
     return link_id[3:] if link_id and link_id.startswith('t3_') else link_id
@@ -316,13 +326,15 @@ def _post_id(link_id: str|None) -> str|None:
 def parse_comment(rec: dict,                    # a Pushshift comment record
                   min_chars: int = 3,           # shorter (stripped) bodies are dropped as `too_short`
                   moderators: frozenset = frozenset(),  # usernames of the subreddit's moderators
+                  subreddit: str|None = SUBREDDIT,      # records of other subreddits are dropped (None: keep all)
                   ) -> dict:
     "Filter and label one comment: `{kind: vote|source|drop, reason, post_id, comment_id, author, created_utc, label, text}`."
     body, author = _str(rec.get('body')) or '', _str(rec.get('author'))
     out = {'kind': 'drop', 'reason': None, 'post_id': _post_id(rec.get('link_id')), 'comment_id': rec.get('id'),
            'author': author, 'created_utc': rec.get('created_utc'), 'label': None, 'text': None}
     parent = _str(rec.get('parent_id')) or ''
-    if body in DELETED: out['reason'] = 'deleted'
+    if _other_subreddit(rec, subreddit): out['reason'] = 'other_subreddit'
+    elif body in DELETED: out['reason'] = 'deleted'
     elif author in REPOST_BOTS and (text := original_text(body)) is not None:
         out.update(kind='source', reason='original_text', text=text)
     elif rec.get('distinguished') == 'moderator' or author in moderators: out['reason'] = 'moderator'
@@ -336,13 +348,15 @@ def parse_comment(rec: dict,                    # a Pushshift comment record
 def parse_post(rec: dict,              # a Pushshift submission record
                nlp=None,               # spaCy pipeline for the action (default: loaded once per process)
                with_action: bool = True,  # False: skip the (slow) action extraction
+               subreddit: str|None = SUBREDDIT,  # records of other subreddits are dropped (None: keep all)
                ) -> dict:
     "Filter one post and extract its title, type and action: `{kind: post|drop, reason, post_id, title, post_type, action, ...}`."
     title, text = _str(rec.get('title')) or '', _str(rec.get('selftext'))
     kind = post_type(title)
     out = {'kind': 'drop', 'reason': None, 'post_id': rec.get('id'), 'title': title, 'selftext': text,
            'post_type': kind, 'action': None, 'created_utc': rec.get('created_utc'), 'author': rec.get('author')}
-    if text == '[deleted]': out['reason'] = 'deleted'
+    if _other_subreddit(rec, subreddit): out['reason'] = 'other_subreddit'
+    elif text == '[deleted]': out['reason'] = 'deleted'
     elif text == '[removed]' or rec.get('removed_by_category'): out['reason'] = 'removed'
     elif rec.get('stickied') or rec.get('distinguished') == 'moderator': out['reason'] = 'moderator'
     elif kind is None: out['reason'] = 'no_type'
@@ -421,6 +435,13 @@ class ExtractionReport:
     def from_dict(cls, d: dict) -> 'ExtractionReport':
         return cls(Counter({(s, r): n for s, r, n in d['counts']}), [Malformed(*m) for m in d['malformed']], d['n_malformed'])
 
+def _records(path, rep: ExtractionReport, stage: str, subreddit: str|None) -> Iterator[dict]:
+    "The records of one dump; lines of other subreddits are skipped by a byte test before JSON parsing, and counted."
+    stats, name = {}, subreddit.encode() if subreddit else None
+    skip = (lambda raw: b'"subreddit"' in raw and name not in raw) if name else None
+    for _, rec in iter_records(path, rep.malformed, skip, stats): yield rec
+    if stats.get('skipped'): rep.add(stage, 'other_subreddit', stats['skipped'])
+
 def _as_paths(p) -> list:
     if isinstance(p, (str, os.PathLike)): return [p]
     return list(p)
@@ -429,17 +450,18 @@ def extract_anecdotes(posts,            # submissions dump file(s)
                       comments,         # comments dump file(s)
                       nlp=None,         # spaCy pipeline for actions (default: loaded once per process)
                       min_words: int = 10, min_votes: int = 1,
+                      subreddit: str|None = SUBREDDIT,   # keep this subreddit's records (None: all)
                       ) -> tuple[list[dict], ExtractionReport]:
     "Anecdotes records from dump files in one process, with the report of what was dropped and why."
     rep, kept, sources, votes = ExtractionReport(), {}, {}, []
     for path in _as_paths(posts):
-        for _, rec in iter_records(path, rep.malformed):
-            p = parse_post(rec, nlp)
+        for rec in _records(path, rep, 'post', subreddit):
+            p = parse_post(rec, nlp, subreddit=subreddit)
             rep.add('post', p['reason'] or 'kept')
             if p['kind'] == 'post': kept[p['post_id']] = p
     for path in _as_paths(comments):
-        for _, rec in iter_records(path, rep.malformed):
-            c = parse_comment(rec)
+        for rec in _records(path, rep, 'comment', subreddit):
+            c = parse_comment(rec, subreddit=subreddit)
             rep.add('comment', c['reason'] or 'vote')
             if c['kind'] == 'source': sources.setdefault(c['post_id'], (c['created_utc'] or 0, c['text']))
             elif c['kind'] == 'vote': votes.append(c)
@@ -550,7 +572,9 @@ def _cols(rows: list[dict], names) -> dict:
 def stage_file(path,            # one dump file (submissions or comments)
                kind: str,       # 'posts' or 'comments'
                out_dir,         # the run's output folder
-               nlp=None) -> dict:
+               nlp=None,
+               subreddit: str|None = SUBREDDIT,  # keep this subreddit's records (None: all)
+               ) -> dict:
     "Stage 1 for one file: parse every record, write its Parquet partitions and its report; skipped when done."
     out_dir, key = Path(out_dir), _key(path)
     done = out_dir/'_reports'/f'{key}.json'
@@ -558,14 +582,14 @@ def stage_file(path,            # one dump file (submissions or comments)
     rep, t0, c0 = ExtractionReport(), time.perf_counter(), time.process_time()
     if kind == 'posts':
         rows = []
-        for _, rec in iter_records(path, rep.malformed):
-            p = parse_post(rec, nlp); rep.add('post', p['reason'] or 'kept')
+        for rec in _records(path, rep, 'post', subreddit):
+            p = parse_post(rec, nlp, subreddit=subreddit); rep.add('post', p['reason'] or 'kept')
             if p['kind'] == 'post': rows.append(p)
         parts = {'posts': _cols(rows, _POST_COLS)}
     elif kind == 'comments':
         votes, sources = [], []
-        for _, rec in iter_records(path, rep.malformed):
-            c = parse_comment(rec); rep.add('comment', c['reason'] or 'vote')
+        for rec in _records(path, rep, 'comment', subreddit):
+            c = parse_comment(rec, subreddit=subreddit); rep.add('comment', c['reason'] or 'vote')
             if c['kind'] == 'vote': votes.append(c)
             elif c['kind'] == 'source': sources.append(c)
         parts = {'votes': _cols(votes, _VOTE_COLS), 'sources': _cols(sources, _SOURCE_COLS)}
@@ -617,12 +641,13 @@ def extract_dask(posts, comments,              # submissions and comments dump f
                  num_workers: int|None = None, # local workers (None: one per core)
                  address: str|None = None,     # a dask.distributed scheduler address: run on that cluster
                  min_words: int = 10, min_votes: int = 1,
+                 subreddit: str|None = SUBREDDIT,   # keep this subreddit's records (None: all)
                  ) -> tuple[list[dict], ExtractionReport]:
     "The pipeline at scale: one dask.bag task per dump file into Parquet, then the join; resumes a crashed run."
     import dask.bag as db
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     tasks = [(p, 'posts') for p in _as_paths(posts)] + [(c, 'comments') for c in _as_paths(comments)]
-    bag = db.from_sequence(tasks, npartitions=max(1, len(tasks))).map(lambda t: stage_file(t[0], t[1], out_dir))
+    bag = db.from_sequence(tasks, npartitions=max(1, len(tasks))).map(lambda t: stage_file(t[0], t[1], out_dir, subreddit=subreddit))
     if address:
         try: from distributed import Client
         except ImportError as err: raise ImportError(f'running on the cluster at {address} needs dask.distributed: pip install distributed') from err

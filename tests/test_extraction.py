@@ -157,9 +157,9 @@ def test_dask_matches_reference_and_resumes(reference, tmp_path, monkeypatch):
     (tmp_path/'RC_b.zst').write_bytes(zstandard.ZstdCompressor().compress(b''.join(raw[half:])))
     files = [tmp_path/'RC_a.jsonl', tmp_path/'RC_b.zst']
     real = ex.iter_records
-    def crash(path, errors=None):  # the second file crashes mid-way
+    def crash(path, *a, **k):  # the second file crashes
         if Path(path).name == 'RC_b.zst': raise RuntimeError('worker died')
-        return real(path, errors)
+        return real(path, *a, **k)
     run = tmp_path/'run'
     for f, kind in ((SAMPLE_RS, 'posts'), (files[0], 'comments')): ex.stage_file(f, kind, run)  # done before the crash
     monkeypatch.setattr(ex, 'iter_records', crash)
@@ -178,3 +178,16 @@ def test_cluster_address_needs_distributed(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, 'distributed', None)  # as if not installed
     with pytest.raises(ImportError, match='pip install distributed'):
         ex.extract_dask(SAMPLE_RS, SAMPLE_RC, tmp_path/'run', address='tcp://127.0.0.1:8786')
+
+
+def test_other_subreddits_are_dropped_and_counted(tmp_path, reference):
+    "Monthly dumps hold every subreddit: other subreddits' lines are skipped (before parsing) and reported."
+    recs, rep = reference
+    raw = _raw(SAMPLE_RC).splitlines()
+    other = [json.dumps(dict(json.loads(l), subreddit='relationships', id=f'o{i}')).encode() for i, l in enumerate(raw[:50])]
+    mention = [json.dumps(dict(json.loads(raw[1]), subreddit='AskReddit', id='m1', body='crosspost from AmItheAsshole: NTA')).encode()]
+    (tmp_path/'RC_mixed.jsonl').write_bytes(b'\n'.join(other + raw + mention) + b'\n')
+    got, rep2 = ex.extract_anecdotes(SAMPLE_RS, tmp_path/'RC_mixed.jsonl')
+    assert sorted(map(json.dumps, got)) == sorted(map(json.dumps, recs))
+    assert rep2.counts[('comment', 'other_subreddit')] == 51  # 50 skipped from their bytes, 1 from the parsed field
+    assert ex.extract_anecdotes(SAMPLE_RS, tmp_path/'RC_mixed.jsonl', subreddit=None)[1].counts[('comment', 'other_subreddit')] == 0
