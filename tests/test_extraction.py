@@ -7,7 +7,8 @@ import zstandard
 from hypothesis import given, settings, strategies as st
 
 from scruples import extraction as ex
-from scruples.data import read_anecdotes, ANECDOTES_LABELS, POST_TYPES, ScruplesDataError
+from scruples.core import ScruplesDataError
+from scruples.data import read_anecdotes, ANECDOTES_LABELS, POST_TYPES
 
 SAMPLE_RS, SAMPLE_RC = ex.GOLD_DIR/'RS_sample.zst', ex.GOLD_DIR/'RC_sample.zst'
 
