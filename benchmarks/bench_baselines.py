@@ -46,7 +46,7 @@ def main():
     print(f'{len(dev)} dev pairs ({dev.attrs["source"]}), {len(points)} grid points, 4 folds, {args.n_jobs} jobs')
 
     t0 = time.perf_counter()
-    res = Parallel(n_jobs=args.n_jobs, backend='loky')(delayed(_evaluate_point)(task, 'Logistic', p, False, 'hard', 0) for p in points)
+    res = Parallel(n_jobs=args.n_jobs, backend='loky', max_nbytes=None)(delayed(_evaluate_point)(task, 'Logistic', p, False, 'hard', 0) for p in points)
     t_ours = time.perf_counter() - t0
     ours = np.array([r[0] for r in res])
 

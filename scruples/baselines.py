@@ -481,7 +481,7 @@ def tune(model: str,            # one of MODELS
         sampler = optuna.samplers.TPESampler(seed=s_sampler, n_startup_trials=min(10, budget), constant_liar=True)
     study = optuna.create_study(direction='minimize', sampler=sampler)
     rows, best = [], (np.inf, None, None)
-    pool = Parallel(n_jobs=n_jobs, backend='loky') if n_jobs != 1 else None
+    pool = Parallel(n_jobs=n_jobs, backend='loky', max_nbytes=None) if n_jobs != 1 else None  # no memmapping: tasks are small
     with tqdm(total=budget, desc=f'{model} ({task})', disable=not progress) as bar:
         while len(rows) < budget:
             trials = [study.ask(space) for _ in range(min(batch_size, budget - len(rows)))]
