@@ -14,7 +14,8 @@ from joblib import Parallel, delayed
 from sklearn.model_selection import GridSearchCV
 
 from scruples.baselines import _evaluate_point, make_model, make_task, tune
-from scruples.data import label_counts, load_dilemmas
+from scruples.data import label_counts
+from scruples.corpus import load_dilemmas
 from scruples.metrics import hard_labels
 
 BASE = dict(strip_accents=None, lowercase=True, stop_words=None, max_df=1.0, min_df=0.0, use_idf=True, sublinear_tf=False, class_weight=None)

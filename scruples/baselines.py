@@ -9,7 +9,7 @@ import hashlib
 import string
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 from .data import label_counts
 from .metrics import check_counts, hard_labels, xentropy
 from .pairs import PairRanker, _pair_counts, _pairs, _texts, fit_pair_scorer, pair_logit, pair_proba
+from .core import as_rng as _rng
 
 # %% auto #0
 __all__ = ['UPOS', 'STYLE_FEATURES', 'MODELS', 'TASKS', 'SPACES', 'anecdote_texts', 'Prior', 'Sample', 'Length', 'style_nlp',
@@ -35,8 +36,6 @@ __all__ = ['UPOS', 'STYLE_FEATURES', 'MODELS', 'TASKS', 'SPACES', 'anecdote_text
            'CVTask', 'make_task', 'fold_features', 'cv_predict', 'cv_score', 'Tuned', 'tune']
 
 # %% ../nbs/21_baselines.ipynb #cb3b6f4d
-def _rng(seed) -> np.random.Generator: return np.random.default_rng(seed)
-
 def anecdote_texts(anecdotes: pd.DataFrame) -> list[str]:
     "Title and text of each anecdote, joined by a blank line (the input of the Anecdotes text models, Appendix C.3)."
     if not isinstance(anecdotes, pd.DataFrame): raise TypeError(f'expected an Anecdotes DataFrame, got {type(anecdotes).__name__}')
@@ -154,7 +153,7 @@ _NLP: dict = {}
 
 def style_nlp(model: str|None = None):
     "spaCy pipeline for the stylometric features: tagger and sentence recognizer (cached per model name)."
-    from scruples.verbs import SPACY_MODEL, load_spacy
+    from scruples.core import SPACY_MODEL, load_spacy
     model = model or SPACY_MODEL
     if model not in _NLP:
         nlp = load_spacy(model)

@@ -20,6 +20,7 @@ from .core import as_seed
 from .corpus import human_macro_f1
 from .data import label_counts
 from .mcm import check_mode, embed_actions
+from .pairs import pair_proba
 from .metrics import accuracy, macro_f1, xentropy
 from .core import load_spacy
 
@@ -64,8 +65,7 @@ def fit_scale(diff,    # (n,) score differences s(a2) - s(a1)
 
 def pair_probs(diff, k: float) -> np.ndarray:
     "(n, 2) probabilities [action 1 less ethical, action 2 less ethical] = [sigmoid(k diff), sigmoid(-k diff)]."
-    z = k * np.asarray(diff, dtype=float)
-    return np.column_stack([expit(z), expit(-z)])
+    return pair_proba(k * np.asarray(diff, dtype=float), 0.0)
 
 def dilemma_metrics(probs,               # (n, 2) predicted probabilities of each action being the less ethical
                     dilemmas: pd.DataFrame,  # the Dilemmas frame scored (gold counts and labels)

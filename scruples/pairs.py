@@ -18,17 +18,15 @@ from sklearn.utils.validation import check_is_fitted
 from .data import label_counts
 from .metrics import TemperatureCalibrator, check_counts, confusion_matrices, f1_from_confusion, hard_labels, xentropy
 
+from .core import as_rng, check_texts
+
 # %% auto #0
 __all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'fit_pair_scorer', 'pair_logit', 'PairRanker', 'evaluate']
 
 # %% ../nbs/20_pairs.ipynb #7a9445cf
 def _texts(x, name: str = 'texts') -> list[str]:
-    "A list of texts: rejects a bare `str` (TypeError) and non-string items."
-    if isinstance(x, (str, bytes)): raise TypeError(f'{name} must be a list of texts, not a single string')
-    out = list(x)
-    for i, t in enumerate(out):
-        if not isinstance(t, str): raise TypeError(f'{name}[{i}] must be a str, got {type(t).__name__}')
-    return out
+    "A list of texts (`scruples.core.check_texts`; empty allowed): a bare `str` or a non-string item is a TypeError."
+    return check_texts(x, name, allow_empty=True)
 
 def pair_texts(dilemmas: pd.DataFrame,  # a Dilemmas frame (columns action_1, action_2), e.g. from `load_dilemmas`
               ) -> tuple[list[str], list[str]]:  # the descriptions of action 1 and of action 2, in row order
@@ -234,7 +232,7 @@ def evaluate(model,            # fitted model with `predict_proba` (or a callabl
            'temperature': np.nan if hard else cal.temperature_, 'smoothing': np.nan if hard else cal.smoothing_,
            'n': len(ct), 'calibration': 'none (hard predictions)' if hard else where}
     if n_boot:
-        rng = np.random.default_rng(seed)
+        rng = as_rng(seed)
         w = np.stack([np.bincount(rng.integers(0, len(ct), len(ct)), minlength=len(ct)) for _ in range(n_boot)])
         f1s = f1_from_confusion(confusion_matrices(y, np.broadcast_to(pred, w.shape), k, weights=w))
         out['f1_lo'], out['f1_hi'] = np.percentile(f1s, [2.5, 97.5])

@@ -9,7 +9,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_predict
 from sklearn.naive_bayes import MultinomialNB
 
-from scruples.data import label_counts, load_dilemmas
+from scruples.data import label_counts
+from scruples.corpus import load_dilemmas
 from scruples.metrics import hard_labels
 from scruples.pairs import PairRanker, evaluate, pair_proba, pair_texts
 
