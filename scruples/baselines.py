@@ -25,7 +25,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
-from .data import label_counts
 from .metrics import check_counts, hard_labels, xentropy
 from .pairs import PairRanker, _pair_counts, _pairs, _texts, fit_pair_scorer, pair_logit, pair_proba
 from .core import as_rng as _rng

@@ -65,7 +65,8 @@ def fit_scale(diff,    # (n,) score differences s(a2) - s(a1)
 
 def pair_probs(diff, k: float) -> np.ndarray:
     "(n, 2) probabilities [action 1 less ethical, action 2 less ethical] = [sigmoid(k diff), sigmoid(-k diff)]."
-    return pair_proba(k * np.asarray(diff, dtype=float), 0.0)
+    z = k * np.asarray(diff, dtype=float)
+    return pair_proba(z, np.zeros_like(z))
 
 def dilemma_metrics(probs,               # (n, 2) predicted probabilities of each action being the less ethical
                     dilemmas: pd.DataFrame,  # the Dilemmas frame scored (gold counts and labels)
