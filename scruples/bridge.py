@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import optimize
-from scipy.special import expit, log_expit
+from scipy.special import log_expit
 from sklearn.linear_model import LogisticRegressionCV
 from sklearn.model_selection import GroupKFold
 

@@ -5,7 +5,6 @@
 # %% ../nbs/20_pairs.ipynb #85220a24
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
