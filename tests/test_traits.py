@@ -9,8 +9,8 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from scruples.traits import (LatentTraitModel, compare_traits, lsat6, margin_fit, n_parameters, quadrature,
-                             response_patterns, simulate_responses, calibrate_intercepts, varimax, _loglik,
-                             _published)
+                             response_patterns, simulate_responses, calibrate_intercepts, varimax, _loglik)
+from scruples.paper import published
 
 
 @pytest.fixture(scope='module')
@@ -47,7 +47,7 @@ def test_lsat_data(lsat):
 
 
 def test_lsat_matches_ltm(lsat_fit):
-    ref = _published('ltm', 'LSAT 2PL').set_index(['row', 'column']).value
+    ref = published('LSAT 2PL', 'ltm').set_index(['row', 'column']).value
     assert round(lsat_fit.loglik_, 3) == ref['Model', 'log.Lik']
     assert round(lsat_fit.aic_, 3) == ref['Model', 'AIC']
     assert round(lsat_fit.bic_, 3) == ref['Model', 'BIC']
@@ -59,12 +59,12 @@ def test_lsat_matches_ltm(lsat_fit):
 
 def test_lsat_map_scores_at_ltm_parameters(lsat_fit):
     from scruples.traits import _map
-    ref = _published('ltm', 'LSAT 2PL').set_index(['row', 'column']).value
+    ref = published('LSAT 2PL', 'ltm').set_index(['row', 'column']).value
     a = np.array([ref[f'Item {j}', 'Dscrmn'] for j in range(1, 6)])
     dif = np.array([ref[f'Item {j}', 'Dffclt'] for j in range(1, 6)])
     Y = np.array([[0.] * 5, [1.] * 5])
     z, se = _map(a[:, None], -a * dif, Y, np.ones_like(Y))
-    s = _published('ltm', 'LSAT scores').set_index(['row', 'column']).value
+    s = published('LSAT scores', 'ltm').set_index(['row', 'column']).value
     np.testing.assert_allclose([z[0, 0], se[0, 0], z[1, 0], se[1, 0]],
                                [s['00000', 'z1'], s['00000', 'se.z1'], s['11111', 'z1'], s['11111', 'se.z1']], atol=5e-4)
 
