@@ -23,7 +23,7 @@ from .core import ScruplesDataError, check_texts
 from .encoders import SentenceEncoder, cosine, unit_rows
 from .fetch import reference_file
 from .paper import published
-from .verbs import load_spacy
+from .core import load_spacy
 
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
@@ -151,12 +151,12 @@ def weat_score(words: Sequence[str],                  # words (or any texts) to 
 # %% ../nbs/51_mcm.ipynb #8c87ba54
 @functools.lru_cache(maxsize=1)
 def _default_nlp():
-    "The default spaCy pipeline (`scruples.verbs.load_spacy()`), loaded once."
+    "The default spaCy pipeline (`scruples.core.load_spacy()`), loaded once."
     return load_spacy()
 
 @functools.lru_cache(maxsize=4)
 def english_verbs(min_length: int = 3,  # shortest verb kept (letters)
-                  model: str|None = None,  # spaCy pipeline with a rule lemmatizer; default: scruples.verbs.SPACY_MODEL
+                  model: str|None = None,  # spaCy pipeline with a rule lemmatizer; default: scruples.core.SPACY_MODEL
                  ) -> tuple[str, ...]:
     "Sorted English verb lemmas from the lemmatizer tables of spaCy's en_core_web_sm (WordNet's verbs), filtered."
     nlp = _default_nlp() if model is None else load_spacy(model)

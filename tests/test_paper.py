@@ -62,9 +62,9 @@ def test_shapes():
 # (paper, table, row, column, the string the paper prints)
 SPOT = [('scruples', 'Table 1', 'dev', 'annotations', '52,433'),
         ('scruples', 'Table 1', 'total', 'tokens', '13,460,629'),
-        ('scruples', 'Table 7', 'Best', 'dev cross-entropy', 'Best 0.682 0.707 0.735 0.742'),
+        ('scruples', 'Table 7', 'Best', 'dev xentropy', 'Best 0.682 0.707 0.735 0.742'),
         ('scruples', 'Table 8', 'Human', 'test macro F1', 'Human 0.807 0.804'),
-        ('scruples', 'Table 8', 'RoBERTa + Dirichlet', 'test cross-entropy', '+ Dirichlet 0.760 0.783 0.570 0.566'),
+        ('scruples', 'Table 8', 'RoBERTa + Dirichlet', 'test xentropy', '+ Dirichlet 0.760 0.783 0.570 0.566'),
         ('scruples', 'Table 5', '3 annotators', 'macro_f1', '3 Annotators 1.1% 3.1% 1.1%'),
         ('scruples', 'Table 13', 'excluding', 'LR', 'excluding .02 7.00 4 28 32'),
         ('scruples', 'Section 5.2', 'train', 'distinct root verbs', '1520 unique verbs'),
