@@ -413,13 +413,13 @@ def plot_projection(direction: MoralDirection,
     direction._check_fitted()
     acts = list(direction.actions_ if actions is None else actions)
     xy = direction.transform(acts, mode)
-    fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(9, 6.5))
+    fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(7.8, 6))
     dos, donts = set(direction.dos_), set(direction.donts_)
     colour = ['C2' if a in dos else 'C3' if a in donts else 'C0' for a in map(clean_action, acts)] if actions is None \
         else ['C2' if s > 0 else 'C3' for s in xy[:, 0]]
     ax.scatter(xy[:, 0], xy[:, 1], c=colour, s=14)
     if labels:
-        for a, (x, y) in zip(acts, xy): ax.annotate(a, (x, y), fontsize=7, xytext=(2, 2), textcoords='offset points')
+        for a, (x, y) in zip(acts, xy): ax.annotate(a, (x, y), fontsize=8, xytext=(2, 2), textcoords='offset points')
     ax.axvline(0, color='k', lw=0.5)
     ax.set(xlabel='PC 1: moral score (Dos > 0)', ylabel='PC 2 (same scale)')
     ax.set_title(textwrap.fill(title or ('atomic actions (fitted)' if actions is None else f'{len(acts)} actions, {mode} mode'), 90),
