@@ -15,9 +15,8 @@ from scipy.special import log_expit
 from sklearn.linear_model import LogisticRegressionCV
 from sklearn.model_selection import GroupKFold
 
-from .best import best
+from .best import best, human_macro_f1
 from .core import as_seed
-from .corpus import human_macro_f1
 from .data import label_counts
 from .mcm import check_mode, embed_actions
 from .pairs import pair_proba
