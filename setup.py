@@ -31,6 +31,7 @@ setuptools.setup(
     url=c['git_url'],
     packages=setuptools.find_packages(include=['scruples', 'scruples.*']),
     include_package_data=True,
+    package_data={'scruples': ['published/*.csv']},
     install_requires=requirements,
     extras_require={'dev': dev_requirements},
     python_requires='>=' + c['min_python'],
