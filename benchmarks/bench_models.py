@@ -83,7 +83,8 @@ if __name__ == '__main__':
     ap.add_argument('--pairs', type=int, default=256); ap.add_argument('--test', type=int, default=512)
     ap.add_argument('--batch', type=int, default=32); ap.add_argument('--device', default='cpu'); ap.add_argument('--repeat', type=int, default=1)
     a = ap.parse_args()
-    from scruples.data import load_dilemmas, label_counts
+    from scruples.data import label_counts
+    from scruples.corpus import load_dilemmas
     dev, test = load_dilemmas('dev'), load_dilemmas('test')
     X = M.as_pairs(list(zip(dev.action_1, dev.action_2)))[:a.pairs]; Y = label_counts(dev)[:a.pairs]
     Xt = M.as_pairs(list(zip(test.action_1, test.action_2)))[:a.test]

@@ -10,7 +10,8 @@ import json, shutil, sys
 from pathlib import Path
 import numpy as np, pandas as pd
 from scipy.special import softmax
-from scruples.data import load_dilemmas, label_counts
+from scruples.data import label_counts
+from scruples.corpus import load_dilemmas
 from scruples.pairs import evaluate
 
 def main(src, dest):

@@ -10,7 +10,8 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 from scruples import models as M
-from scruples.data import load_dilemmas, label_counts
+from scruples.data import label_counts
+from scruples.corpus import load_dilemmas
 from scruples.pairs import evaluate
 
 REPO = Path(__file__).resolve().parents[1]
@@ -93,7 +94,7 @@ def test_checkpoints_and_resume(dilemmas, tmp_path):
     assert np.allclose(more.history_['heldout'][:2], full.history_['heldout'])
 
 def test_anecdotes_five_way_on_synthetic():
-    from scruples.data import load_anecdotes
+    from scruples.corpus import load_anecdotes
     a = load_anecdotes('dev', synthetic=True, n=40)
     clf = M.TransformerClassifier(likelihood='counts', task='classes', epochs=1, batch_size=8, max_length=32, progress=False)
     clf.fit(a.iloc[:30], label_counts(a.iloc[:30]))
