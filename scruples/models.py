@@ -5,7 +5,7 @@
 # %% ../nbs/22_models.ipynb #m003
 from __future__ import annotations
 
-import json, math, os, time
+import json, math, time
 from dataclasses import dataclass, asdict, field, replace
 from pathlib import Path
 
