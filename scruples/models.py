@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import json, math, time
-from dataclasses import dataclass, asdict, field, replace
+from dataclasses import dataclass, asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from .likelihoods import HardLoss, SoftLoss, CountsLoss, DirichletMultinomialLoss
-from .metrics import TemperatureCalibrator, xentropy
+from .metrics import TemperatureCalibrator
 
 # %% auto #0
 __all__ = ['LIKELIHOODS', 'F4_SPACE', 'make_loss', 'as_pairs', 'anecdote_texts', 'TrainConfig', 'EncoderScorer', 'load_encoder',
