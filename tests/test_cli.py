@@ -22,7 +22,7 @@ GOOD_DILEMMA = json.dumps({'id': 'd1', 'actions': [{'id': 'a1', 'description': '
 @pytest.fixture
 def files(tmp_path):
     good = tmp_path/'dev.scruples-dilemmas.jsonl'
-    good.write_text(GOOD_DILEMMA + '\n' + GOOD_DILEMMA + '\n')
+    good.write_text(GOOD_DILEMMA + '\n' + GOOD_DILEMMA.replace('"d1"', '"d2"', 1) + '\n')  # ids are unique
     counts = tmp_path/'dev.scruples-dilemmas_label-counts.json'
     counts.write_text('[\n  [4, 1],\n  [2, 3]\n]\n')
     bad = tmp_path/'test.scruples-dilemmas.jsonl'
