@@ -53,13 +53,15 @@ def _error_line(err: BaseException) -> str:
     return ' | '.join(l.strip() for l in msg.strip().splitlines() if l.strip()) or type(err).__name__
 
 # argparse types: a bad value is a usage error (exit 2) that says what was expected
-def _int_at_least(lo: int):
+def _int_at_least(lo: int, hi: int|None = None):
+    "An argparse type: an integer >= lo (and <= hi: sizes that would run for days or exhaust memory are refused)."
+    want = f'an integer >= {lo}' if hi is None else f'an integer from {lo:,} to {hi:,}'
     def parse(s: str) -> int:
         try: v = int(s)
-        except ValueError: raise argparse.ArgumentTypeError(f'expected an integer >= {lo}, got {s!r}') from None
-        if v < lo: raise argparse.ArgumentTypeError(f'expected an integer >= {lo}, got {v}')
+        except ValueError: raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}') from None
+        if v < lo or hi is not None and v > hi: raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
         return v
-    parse.__name__ = f'integer >= {lo}'
+    parse.__name__ = want
     return parse
 
 def _open_unit(s: str) -> float:
@@ -70,10 +72,11 @@ def _open_unit(s: str) -> float:
     return v
 
 def _name_url(s: str) -> tuple[str, str]:
-    "NAME=URL, both non-empty."
+    "NAME=URL: an archive name of the release and a non-empty URL."
     name, eq, url = s.partition('=')
-    if not (eq and name.strip() and url.strip()):
-        raise argparse.ArgumentTypeError(f'expected NAME=URL, e.g. anecdotes=https://example.org/anecdotes.tar.gz, got {s!r}')
+    if not (eq and name.strip() in fetch.OFFICIAL_URLS and url.strip()):
+        raise argparse.ArgumentTypeError(f'expected NAME=URL with NAME one of {", ".join(fetch.OFFICIAL_URLS)}, '
+                                         f'e.g. anecdotes=https://example.org/anecdotes.tar.gz, got {s!r:.80}')
     return name.strip(), url.strip()
 
 # %% ../nbs/99_cli.ipynb #7e2bcc79
@@ -199,7 +202,7 @@ def parser() -> argparse.ArgumentParser:
         q.add_argument('--json', action='store_true', help='machine-readable output')
         q.set_defaults(fn=fn)
         return q
-    pos, nonneg = _int_at_least(1), _int_at_least(0)
+    nonneg, size, draws = _int_at_least(0), _int_at_least(1, 10**7), _int_at_least(1, 10**9)
     data = sub.add_parser('data', help='locate, fetch, validate and describe the data',
                           description='locate, fetch, validate and describe the data').add_subparsers(dest='data_command', required=True)
     q = add(data, 'locate', _cmd_data_locate, 'which data files are found, and where')
@@ -214,19 +217,19 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('files', nargs='+', help='*.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv')
     q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--synthetic-size', type=pos, help='size of synthetic splits (default: the published sizes)')
+    q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
     q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
     q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
                                   'class (optional header naming them), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
     q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
                                     '(default: the Dilemmas gold_label, else the majority vote)')
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
-    q.add_argument('--samples', type=pos, default=10000, help='posterior samples for accuracy and macro F1')
+    q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
     q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--bootstrap', type=nonneg, default=200, help='bootstrap resamples for the interval (0: none)')
+    q.add_argument('--bootstrap', type=_int_at_least(0, 10**6), default=200, help='bootstrap resamples for the interval (0: none)')
     q = add(sub, 'verbs', _cmd_verbs, 'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)')
     q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
-    q.add_argument('--samples', type=pos, default=100_000, help='Monte Carlo permutations')
+    q.add_argument('--samples', type=draws, default=100_000, help='Monte Carlo permutations')
     q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
     q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')

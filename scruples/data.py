@@ -277,6 +277,7 @@ def _csv_counts(path, classes):
     for i, line in _text_lines(path):
         cells = next(csv.reader([line]))
         if classes is None:
+            if len(cells) < 2: raise ScruplesDataError(path, i, None, 'one column per class, 2 or more (comma-separated)', line)
             if all(_INT.fullmatch(c.strip()) for c in cells): classes = [f'class_{j}' for j in range(len(cells))]
             else:
                 names = [c.strip() for c in cells]

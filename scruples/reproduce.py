@@ -123,7 +123,7 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
     root = checkout_root()
     nbs = paper_notebooks(root)
     if notebooks: nbs = [p for p in nbs if any(str(n) in str(p) for n in notebooks)]
-    if not nbs: raise FileNotFoundError('no paper notebooks to run')
+    if not nbs: raise FileNotFoundError(f'no paper notebooks to run' + (f': none matches {", ".join(map(str, notebooks))}' if notebooks else ''))
     mode = 'smoke' if smoke else 'full'
     out = Path(out) if out else root/'_runs'/mode
     fig_dir = Path(fig_dir) if fig_dir else (root/'_runs'/'smoke'/'figures' if smoke else root/'figures')
