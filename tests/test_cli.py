@@ -79,8 +79,9 @@ def test_locate_table(capsys, tmp_path):
 
 def test_locate_missing_data_dir(capsys, tmp_path):
     rc, out, err = run_main(capsys, 'data', 'locate', '--data-dir', str(tmp_path/'nope'))
-    # locate reports every file as missing rather than failing (see test_locate.py); it must not crash
-    assert rc in (0, 1)
+    # an explicit folder that does not exist is a typo, not "nothing found": exit 1, one line naming it, no table
+    assert rc == 1 and out == ''
+    assert err == f"scruples: error: data folder {tmp_path/'nope'} does not exist\n"
 
 
 # --- data validate -------------------------------------------------------------------------------
