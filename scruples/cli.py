@@ -37,7 +37,7 @@ def _reader_for(path: Path):
     name = path.name
     if name.endswith('scruples-anecdotes.jsonl'): return data.read_anecdotes
     if name.endswith('scruples-dilemmas.jsonl'): return data.read_dilemmas
-    if name.endswith('.json'): return data.read_label_counts
+    if name.endswith('.json'): return data.read_label_counts if 'scruples-' in name else data.read_counts  # Scruples files: 5 or 2 classes
     if name.endswith('.csv'): return data.read_counts
     raise core.ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv file name', name)
 
