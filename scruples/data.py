@@ -253,6 +253,7 @@ def read_label_counts(path,
 
 # %% ../nbs/01_data.ipynb #6c8591e5
 _INT = re.compile(r'[0-9]+')
+_ROW = re.compile(r'[ \t]*[0-9]{1,19}[ \t]*(?:,[ \t]*[0-9]{1,19}[ \t]*)*\r?')  # a CSV row of plain counts
 
 def _int_cell(cell: str, path, line, name, lo=0, hi=MAX_COUNT):
     "A CSV or text cell holding a plain decimal integer in [lo, hi]."
@@ -271,11 +272,26 @@ def _text_lines(path) -> Iterator[tuple[int, str]]:
             except UnicodeDecodeError as err: raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start:err.start + 4]) from None
             if line.strip(): yield i, line
 
+def _csv_counts_fast(path, classes):
+    "The counts of a CSV that holds nothing but plain digits and commas after its header, in bulk; else None."
+    text = read_text(path)
+    first, _, body = text.partition('\n')
+    cells = [c.strip() for c in first.rstrip('\r').split(',')]
+    if classes is None and not all(_INT.fullmatch(c) for c in cells): classes = cells if all(cells) and len(set(cells)) == len(cells) else None
+    else: body = text
+    if classes is None or len(classes) < 2 or '"' in first: return None
+    k = len(classes)
+    row = r'[0-9]{1,17}' + r',[0-9]{1,17}' * (k - 1)  # below 10**17: k * 10**17 fits an int64 for k < 92
+    if k >= 92 or not body.strip() or not re.fullmatch(rf'(?:{row}\r?\n)*{row}\r?\n?', body): return None
+    return np.array(re.split(r'[,\r\n]+', body.strip()), dtype=np.int64).reshape(-1, k), list(classes)
+
 def _csv_counts(path, classes):
     "Rows of a label-counts CSV: one column per class, an optional header naming them."
+    fast = _csv_counts_fast(path, classes)
+    if fast is not None: return fast  # else read line by line, which names the line and cell of the first error
     rows = []
     for i, line in _text_lines(path):
-        cells = next(csv.reader([line]))
+        cells = next(csv.reader([line])) if '"' in line else line.split(',')
         if classes is None:
             if len(cells) < 2: raise ScruplesDataError(path, i, None, 'one column per class, 2 or more (comma-separated)', line)
             if all(_INT.fullmatch(c.strip()) for c in cells): classes = [f'class_{j}' for j in range(len(cells))]
@@ -285,7 +301,9 @@ def _csv_counts(path, classes):
                     raise ScruplesDataError(path, i, None, 'a header of 2 or more distinct class names, or a row of counts', line)
                 classes = names; continue
         if len(cells) != len(classes): raise ScruplesDataError(path, i, None, f'{len(classes)} counts ({", ".join(classes)})', line)
-        rows.append([_int_cell(c, path, i, name) for c, name in zip(cells, classes)])
+        if _ROW.fullmatch(line): rows.append(list(map(int, cells)))  # fast path: plain digits (range checked below)
+        else: rows.append([_int_cell(c, path, i, name) for c, name in zip(cells, classes)])
+        if max(rows[-1]) > MAX_COUNT: rows[-1] = [_int_cell(c, path, i, name) for c, name in zip(cells, classes)]  # names the cell
         if sum(rows[-1]) > MAX_COUNT: raise ScruplesDataError(path, i, None, 'counts whose sum is below 2**63', line)
     return rows, classes
 
@@ -303,7 +321,7 @@ def read_counts(path,
             rows.append(_counts(item, None if classes is None else len(classes), path, line, f'counts[{len(rows)}]'))
             if classes is None: classes = [f'class_{j}' for j in range(len(item))]
     else: raise ScruplesDataError(path, None, None, 'a label-counts file named *.json or *.csv', path.name)
-    if not rows: raise ScruplesDataError(path, None, None, 'at least one row of counts', 'none')
+    if len(rows) == 0: raise ScruplesDataError(path, None, None, 'at least one row of counts', 'none')
     df = pd.DataFrame(np.asarray(rows, dtype=np.int64), columns=list(classes))
     df.attrs.update(source='label-counts', path=str(path))
     return df
