@@ -238,11 +238,28 @@ def _json_list_items(path) -> Iterator[tuple[int, object]]:
         if sep != ',': raise ScruplesDataError(path, lineof(pos), None, "',' or ']'", text[pos:pos + 20])
         pos = ws.match(text, pos + 1).end()
 
+def _json_counts_fast(path, k: int|None) -> np.ndarray|None:
+    "A JSON list of `k` (None: any one number >= 2) counts per row in one `json.loads`, or None for anything else."
+    try: items = json.loads(read_text(path), parse_constant=_reject_constant)
+    except (ValueError, RecursionError): return None
+    if not isinstance(items, list) or not items or type(items[0]) is not list: return None
+    k = len(items[0]) if k is None else k
+    if k < 2 or not all(type(r) is list and len(r) == k for r in items) or not all(type(v) is int for r in items for v in r): return None
+    try: a = np.array(items, dtype=np.int64)
+    except OverflowError: return None
+    if (a < 0).any() or (a.astype(np.float64).sum(1) > 9e18).any(): return None  # exact checks on the slow path
+    return a
+
 def read_label_counts(path,
                       classes: Sequence[str]|None = None,  # class names; default: by row length (5 anecdotes, 2 dilemmas)
                      ) -> pd.DataFrame:
     "Read a label-counts JSON file into an integer frame with one column per class."
-    rows = []
+    fast = _json_counts_fast(path, None if classes is None else len(classes))
+    if fast is not None and (classes is not None or fast.shape[1] in (len(ANECDOTES_CLASSES), len(DILEMMAS_CLASSES))):
+        df = pd.DataFrame(fast, columns=list(classes or (ANECDOTES_CLASSES if fast.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES)))
+        df.attrs.update(source='real-label-counts', path=str(path))
+        return df
+    rows = []  # the element-by-element reader: slower, names the line and field of the first error
     for line, item in _json_list_items(path):
         if classes is None: classes = _classes_for(item, path, line)
         rows.append(_counts(item, len(classes), path, line, f'counts[{len(rows)}]'))
@@ -316,8 +333,10 @@ def read_counts(path,
         raise ValueError(f'classes must be 2 or more distinct names, got {classes!r}')
     if path.suffix.lower() == '.csv': rows, classes = _csv_counts(path, classes)
     elif path.suffix.lower() == '.json':
-        rows = []
-        for line, item in _json_list_items(path):
+        rows = _json_counts_fast(path, None if classes is None else len(classes))
+        if rows is not None: classes = classes or [f'class_{j}' for j in range(rows.shape[1])]
+        else: rows = []  # the element-by-element reader names the line and field of the first error
+        for line, item in _json_list_items(path) if isinstance(rows, list) else ():
             rows.append(_counts(item, None if classes is None else len(classes), path, line, f'counts[{len(rows)}]'))
             if classes is None: classes = [f'class_{j}' for j in range(len(item))]
     else: raise ScruplesDataError(path, None, None, 'a label-counts file named *.json or *.csv', path.name)
