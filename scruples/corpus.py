@@ -17,7 +17,7 @@ from .synthetic import SYNTHETIC_SIZES, synthetic_anecdotes, synthetic_dilemmas
 
 # %% auto #0
 __all__ = ['split_seed', 'load_anecdotes', 'load_dilemmas', 'token_stats', 'anecdotes_table1', 'dilemmas_table1',
-           'label_frequencies', 'human_macro_f1', 'plot_annotations_per_example', 'plot_label_frequencies']
+           'label_frequencies', 'plot_annotations_per_example', 'plot_label_frequencies']
 
 # %% ../nbs/06_corpus.ipynb #e6a40a23
 def split_seed(seed: int, kind: str, split: str) -> np.random.SeedSequence:
@@ -128,14 +128,6 @@ def label_frequencies(df: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({'class': classes, 'meaning': meanings, 'votes': counts, 'frequency': counts / counts.sum()})
     out.attrs['source'] = df.attrs.get('source', 'unknown')
     return out.set_index('class')
-
-# %% ../nbs/06_corpus.ipynb #b2556e15
-def human_macro_f1(dilemmas: pd.DataFrame) -> float:
-    "Macro F1 of the human_perf majority labels against the gold labels of a Dilemmas frame (Table 8, Human)."
-    from scruples.metrics import macro_f1
-    if 'human_label' not in dilemmas or dilemmas['human_label'].isna().any():
-        raise ValueError('this Dilemmas split has no human_perf annotations (train has none)')
-    return float(macro_f1(dilemmas.gold_label.to_numpy(dtype=np.int64), dilemmas.human_label.to_numpy(dtype=np.int64), 2))
 
 # %% ../nbs/06_corpus.ipynb #5b3f5769
 def plot_annotations_per_example(frames: Mapping[str, pd.DataFrame]):

@@ -24,7 +24,7 @@ from .core import ScruplesDataError, check_texts
 from .encoders import SentenceEncoder, cosine, unit_rows
 from .fetch import reference_file
 from .paper import published
-from .verbs import load_spacy
+from .core import load_spacy
 
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
@@ -152,12 +152,12 @@ def weat_score(words: Sequence[str],                  # words (or any texts) to 
 # %% ../nbs/51_mcm.ipynb #8c87ba54
 @functools.lru_cache(maxsize=1)
 def _default_nlp():
-    "The default spaCy pipeline (`scruples.verbs.load_spacy()`), loaded once."
+    "The default spaCy pipeline (`scruples.core.load_spacy()`), loaded once."
     return load_spacy()
 
 @functools.lru_cache(maxsize=4)
 def english_verbs(min_length: int = 3,  # shortest verb kept (letters)
-                  model: str|None = None,  # spaCy pipeline with a rule lemmatizer; default: scruples.verbs.SPACY_MODEL
+                  model: str|None = None,  # spaCy pipeline with a rule lemmatizer; default: scruples.core.SPACY_MODEL
                  ) -> tuple[str, ...]:
     "Sorted English verb lemmas from the lemmatizer tables of spaCy's en_core_web_sm (WordNet's verbs), filtered."
     nlp = _default_nlp() if model is None else load_spacy(model)
@@ -414,13 +414,13 @@ def plot_projection(direction: MoralDirection,
     direction._check_fitted()
     acts = list(direction.actions_ if actions is None else actions)
     xy = direction.transform(acts, mode)
-    fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(9, 6.5))
+    fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(7.8, 6))
     dos, donts = set(direction.dos_), set(direction.donts_)
     colour = ['C2' if a in dos else 'C3' if a in donts else 'C0' for a in map(clean_action, acts)] if actions is None \
         else ['C2' if s > 0 else 'C3' for s in xy[:, 0]]
     ax.scatter(xy[:, 0], xy[:, 1], c=colour, s=14)
     if labels:
-        for a, (x, y) in zip(acts, xy): ax.annotate(a, (x, y), fontsize=7, xytext=(2, 2), textcoords='offset points')
+        for a, (x, y) in zip(acts, xy): ax.annotate(a, (x, y), fontsize=8, xytext=(2, 2), textcoords='offset points')
     ax.axvline(0, color='k', lw=0.5)
     ax.set(xlabel='PC 1: moral score (Dos > 0)', ylabel='PC 2 (same scale)')
     ax.set_title(textwrap.fill(title or ('atomic actions (fitted)' if actions is None else f'{len(acts)} actions, {mode} mode'), 90),

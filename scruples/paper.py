@@ -18,7 +18,8 @@ __all__ = ['PUBLISHED_COLUMNS', 'PAPERS', 'published', 'value', 'wide']
 # %% ../nbs/03_paper.ipynb #d5a5eb18
 PUBLISHED_COLUMNS = ('paper', 'table', 'row', 'column', 'value', 'note')
 PAPERS = {'scruples': 'Lourie, Le Bras and Choi. Scruples: A Corpus of Community Ethical Judgments on 32,000 Real-Life Anecdotes. AAAI 2021.',
-          'mcm': 'Schramowski, Turan, Jentzsch, Rothkopf and Kersting. BERT has a Moral Compass: Improvements of ethical and moral values of machines. 2020.'}
+          'mcm': 'Schramowski, Turan, Jentzsch, Rothkopf and Kersting. BERT has a Moral Compass: Improvements of ethical and moral values of machines. 2020.',
+          'ltm': 'Rizopoulos. ltm: An R package for latent variable modelling and item response theory analyses. J. Stat. Softw. 17(5), 2006 (reference fits on the LSAT data).'}
 
 def _number(v):
     try: return float(v)
@@ -44,7 +45,7 @@ def _all() -> pd.DataFrame:
 def published(table: str|None = None,   # e.g. 'Table 8'; None: every table
               paper: str|None = None,   # 'scruples' or 'mcm'; None: both
              ) -> pd.DataFrame:         # columns paper, table, row, column, value, note, file
-    "The published numbers of one table (or all), as a tidy frame."
+    "The published numbers of one table (or all), as a tidy frame (`value` is float64 when all of them are numbers)."
     df = _all()
     if paper is not None:
         if paper not in PAPERS: raise ValueError(f'paper must be one of {", ".join(PAPERS)}, got {paper!r}')
@@ -52,7 +53,9 @@ def published(table: str|None = None,   # e.g. 'Table 8'; None: every table
     if table is not None:
         if table not in set(df.table): raise KeyError(f'no published numbers for {table!r}' + (f' of {paper}' if paper else '') + f'; known: {sorted(set(df.table))}')
         df = df[df.table == table]
-    return df.reset_index(drop=True)
+    df = df.reset_index(drop=True)
+    if df.value.map(lambda v: isinstance(v, float)).all(): df['value'] = df.value.astype('float64')  # numbers only: a float column
+    return df
 
 def value(paper: str, table: str, row: str, column: str):
     "One published number (a float; text where the paper publishes text)."

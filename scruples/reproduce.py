@@ -21,6 +21,16 @@ class ReproductionError(ScruplesError):
 __all__ = ['ReproductionError', 'Comparison', 'write_summary', 'paper_notebooks', 'default_kernel', 'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
+def _num(x) -> str:
+    "A number as a table shows it: integers with thousands separators, others with 4 significant digits, no exponent unless tiny."
+    if x is None or isinstance(x, str): return '' if x is None else x
+    if pd.isna(x): return ''
+    x = float(x)
+    if x.is_integer(): return f'{int(x):,}'
+    if abs(x) >= 1000: return f'{x:,.0f}'
+    if abs(x) < 1e-4: return f'{x:.3e}'
+    return f'{float(f"{x:.4g}"):,}' if abs(x) >= 1 else f'{x:.4g}'
+
 class Comparison:
     "Our numbers beside the paper's, for one paper notebook."
     columns = ('notebook', 'table', 'quantity', 'ours', 'paper', 'diff', 'tol', 'status', 'source', 'note')
@@ -54,12 +64,17 @@ class Comparison:
         "The rows as a DataFrame with `Comparison.columns`."
         return pd.DataFrame(self.rows, columns=list(self.columns))
 
-    def __repr__(self):
+    def _shown(self) -> pd.DataFrame:
+        "The rows as a table shows them: numbers formatted by `_num`, missing values empty."
         df = self.frame().drop(columns=['notebook', 'tol'])
-        return df.to_string(index=False, na_rep='', float_format=lambda x: f'{x:,.4g}')
+        for c in ('ours', 'paper', 'diff'): df[c] = df[c].map(_num)
+        return df.fillna('')
+
+    def __repr__(self):
+        return self._shown().to_string(index=False)
 
     def _repr_html_(self):
-        return self.frame().drop(columns=['notebook', 'tol']).to_html(index=False, na_rep='', float_format=lambda x: f'{x:,.4g}')
+        return self._shown().to_html(index=False)
 
     def save(self, out_dir) -> Path:
         "Write the rows to `out_dir/<notebook>.rows.csv`, where `write_summary` finds them."

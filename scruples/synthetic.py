@@ -19,6 +19,7 @@ __all__ = ['TABLE2_FREQUENCIES', 'ANECDOTES_PRIOR_CONCENTRATION', 'ANECDOTES_PRI
 
 # %% ../nbs/05_synthetic.ipynb #7e4dad0c
 TABLE2_FREQUENCIES = {c: value('scruples', 'Table 2', c, 'frequency') for c in ANECDOTES_CLASSES}  # scruples.paper
+_SHARE_WITH_ACTION = value('scruples', 'Section 2.1', 'anecdotes', 'share with an extracted action')
 ANECDOTES_PRIOR_CONCENTRATION = 2.92226  # MLE of s with the mean held at Table 2, real dev counts
 ANECDOTES_PRIOR = tuple(ANECDOTES_PRIOR_CONCENTRATION * f for f in TABLE2_FREQUENCIES.values())
 ANECDOTES_PRIOR_MLE = (0.502924, 1.547208, 0.193068, 0.317398, 0.165901)  # unconstrained MLE, for reference
@@ -27,7 +28,7 @@ DILEMMAS_PRIOR = (0.977957, 0.948748)  # unconstrained MLE on the real dev gold 
 ANNOTATIONS_QUANTILES = ((0, 1), (5, 2), (10, 3), (15, 4), (20, 4), (25, 5), (30, 5), (35, 6), (40, 7), (45, 7),
     (50, 8), (55, 9), (60, 10), (65, 11), (70, 12), (75, 14), (80, 16), (85, 21), (90, 29), (92.5, 40), (95, 59),
     (97, 93), (98, 130), (99, 233), (99.5, 367.2), (99.8, 972.1), (100, 3498))
-SYNTHETIC_SIZES = {'anecdotes': {'train': 27766, 'dev': 2500, 'test': 2500},  # paper, Table 1
+SYNTHETIC_SIZES = {'anecdotes': {s: int(value('scruples', 'Table 1', s, 'instances')) for s in ('train', 'dev', 'test')},  # paper, Table 1
                    'dilemmas': {'train': 23600, 'dev': 2340, 'test': 2360}}  # dev/test as released; train: see below
 
 # %% ../nbs/05_synthetic.ipynb #76477160
@@ -67,7 +68,7 @@ def synthetic_anecdotes(n: int = 2500,   # number of anecdotes
     p = rng.dirichlet(ANECDOTES_PRIOR, size=n)
     counts = rng.multinomial(totals, p)
     vocab = _pseudo_words(20000, rng)
-    has_action = rng.random(n) < 0.944  # 94.4% of anecdotes have an extracted action (paper, section 2.1)
+    has_action = rng.random(n) < _SHARE_WITH_ACTION  # 94.4% of anecdotes have an extracted action (paper, section 2.1)
     actions = _actions(n, rng, vocab)
     lengths = np.maximum(5, rng.lognormal(np.log(330), 0.6, size=n).astype(int)) if text else np.zeros(n, int)
     texts = _gibberish(lengths, rng, vocab) if text else [''] * n

@@ -18,6 +18,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.model_selection import GroupShuffleSplit
 
 from .core import as_seed, check_texts
+from .paper import wide
 
 # %% auto #0
 __all__ = ['PAPER_TOP_WORDS', 'dilemma_actions', 'topic_vectorizer', 'TopicModel', 'fit_topics', 'topic_words', 'top_words',
@@ -141,23 +142,19 @@ def topic_proportions(model: TopicModel, texts) -> pd.DataFrame:
     return out
 
 # %% ../nbs/41_topics.ipynb #3fc4c72b
-PAPER_TOP_WORDS = pd.DataFrame({
-    1: 'wanting asking family dog house pay girlfriend mom boyfriend time home refusing roommate friends work '
-       'sister wife car room dad friend new birthday stay mother'.split(),
-    2: 'gf parents brother breaking girlfriend asking telling boyfriend family job friends stop ex giving hating '
-       'trying food money son things mom phone wife letting sending'.split(),
-    3: 'telling friend wanting taking girlfriend calling friends don want wife sister like roommate group mom '
-       'doesn relationship husband anymore child baby kicking ex know thinking'.split(),
-    4: 'going mother friend giving making leaving wedding letting refusing party saying old helping cat work year '
-       'cousin friendship inviting calling using joke sister birthday mom'.split(),
-    5: 'friend getting girl upset ex mad best boyfriend girlfriend friends cutting talking telling guy people '
-       'having angry annoyed date leaving sex dating ghosting making going'.split(),
-}, index=pd.RangeIndex(1, 26, name='rank')).rename_axis(columns='topic')
+def _paper_top_words() -> pd.DataFrame:
+    "Table 14 of the paper (from `scruples.paper`): rows by rank, one column per topic."
+    w = wide('Table 14', 'scruples')
+    return pd.DataFrame(w.to_numpy(), index=pd.RangeIndex(1, len(w) + 1, name='rank'),
+                        columns=[int(t) for t in w.columns]).rename_axis(columns='topic')
+
+PAPER_TOP_WORDS = _paper_top_words()  # the paper's Table 14 (its first five rows are Table 12)
 
 def match_topics(ours: pd.DataFrame,                  # top words, one column per topic (`top_words`)
-                 theirs: pd.DataFrame = PAPER_TOP_WORDS,  # the same layout; default: the paper's Table 14
+                 theirs: pd.DataFrame|None = None,  # the same layout; None: the paper's Table 14 (`PAPER_TOP_WORDS`)
                 ) -> pd.DataFrame:                     # one row per matched pair: their topic, our topic, shared words
     "Pair topics one to one so that the number of shared top words is largest."
+    if theirs is None: theirs = PAPER_TOP_WORDS
     a = [set(ours[c].dropna()) for c in ours.columns]
     b = [set(theirs[c].dropna()) for c in theirs.columns]
     overlap = np.array([[len(x & y) for y in a] for x in b])
@@ -169,7 +166,7 @@ def match_topics(ours: pd.DataFrame,                  # top words, one column pe
 # %% ../nbs/41_topics.ipynb #b574e9ff
 def plot_topics(model: TopicModel,  # a fitted model
                 n: int = 10,         # words per topic
-                ncols: int = 5,      # panels per row
+                ncols: int = 3,      # panels per row (3: a page-wide figure, 7.8 in)
                ):
     "Top words per topic as horizontal bars of their weight, one panel per topic."
     import matplotlib.pyplot as plt, seaborn as sns
@@ -177,7 +174,7 @@ def plot_topics(model: TopicModel,  # a fitted model
     k = model.n_topics
     ncols = min(ncols, k); nrows = -(-k // ncols)
     with sns.axes_style('whitegrid'):
-        fig, axes = plt.subplots(nrows, ncols, figsize=(2.4 * ncols, 0.25 * n * nrows + 0.9), squeeze=False)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(min(7.8, 2.6 * ncols), 0.25 * n * nrows + 1.0), squeeze=False)
     colors = sns.color_palette('deep', k)
     for t, ax in zip(range(1, k + 1), axes.ravel()):
         d = tw[tw.topic == t]

