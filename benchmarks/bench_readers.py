@@ -1,31 +1,26 @@
-"""Benchmark: the validating Dilemmas reader against pandas' unvalidated JSON-lines reader.
+"""Benchmark: throughput (MB/s) of the validating readers against plain parsers on the same files, in one run.
 
-Prints the time of each way on the same file in one run and their ratio (ours / reference). The
-reference does no validation at all, so a ratio near 1 means validation is nearly free. Usage:
-    python benchmarks/bench_readers.py [FILE] [--repeat N]
-Without FILE it uses the real dev Dilemmas when found, else a synthetic file of the same size.
+For each format a file of about `--mb` megabytes is written, then read with our reader and with the references:
+- label-count JSON (`read_label_counts`, `read_counts`) against `json.loads` of the text and `pandas.read_json`;
+- Dilemmas JSON lines (`read_dilemmas`) against `json.loads` per line and `pandas.read_json(lines=True)`;
+- counts CSV (`read_counts`) against `pandas.read_csv`.
+The references validate nothing (no types, ranges, cross-checks, line numbers), so the ratio ours/reference is the
+price of validation. The best of `--repeat` runs is reported; ratios are measured in the same run (times alone are
+noisy on a shared machine). The real dev Dilemmas are timed too when found. Usage:
+    python benchmarks/bench_readers.py [--mb 10] [--repeat 3]
 """
 import argparse, json, tempfile, time
 from pathlib import Path
 
 import pandas as pd
 
-from scruples.data import read_dilemmas
+from scruples.data import read_counts, read_dilemmas, read_label_counts
 from scruples.fetch import find_file
-from scruples.synthetic import synthetic_dilemmas
 
-
-def _synthetic_file(n=2340) -> Path:
-    df = synthetic_dilemmas(n, seed=0)
-    path = Path(tempfile.mkdtemp()) / 'synthetic.scruples-dilemmas.jsonl'
-    with path.open('w') as f:
-        for r in df.itertuples():
-            f.write(json.dumps({'id': r.id, 'actions': [{'id': r.action_1_id, 'description': r.action_1},
-                                                       {'id': r.action_2_id, 'description': r.action_2}],
-                                'gold_annotations': [int(r.gold_1), int(r.gold_2)], 'gold_label': int(r.gold_label),
-                                'human_perf_annotations': [int(r.human_1), int(r.human_2)],
-                                'human_perf_label': int(r.human_label), 'controversial': bool(r.controversial)}) + '\n')
-    return path
+DILEMMA = {'actions': [{'id': 'a1', 'description': "using my roommate's command hook to hang up my towel"},
+                       {'id': 'a2', 'description': 'asking my boyfriend to stop calling me "hot"'}],
+           'gold_annotations': [3, 2], 'gold_label': 0, 'human_perf_annotations': [2, 3], 'human_perf_label': 1,
+           'controversial': True}
 
 
 def best_of(fn, repeat):
@@ -35,21 +30,53 @@ def best_of(fn, repeat):
     return min(times)
 
 
+def write_files(folder: Path, mb: float) -> dict:
+    size = int(mb * 1e6)
+    counts = folder/'counts.json'
+    row = '[3, 2, 0, 1, 0],\n'
+    n = size // len(row)
+    counts.write_text('[\n' + row * (n - 1) + '[3, 2, 0, 1, 0]\n]\n')
+    line = json.dumps({'id': 'x' * 32, **DILEMMA})
+    m = size // (len(line) + 1)
+    dil = folder/'big.scruples-dilemmas.jsonl'
+    dil.write_text(''.join(json.dumps({'id': f'{i:032d}', **DILEMMA}) + '\n' for i in range(m)))
+    csv = folder/'counts.csv'
+    crow = '3,2,0,1,0\n'
+    csv.write_text('author,other,everybody,nobody,info\n' + crow * (size // len(crow)))
+    return {'counts': counts, 'dilemmas': dil, 'csv': csv}
+
+
+def report(name, path, ours, refs, repeat):
+    mb = path.stat().st_size / 1e6
+    t_ours = {k: best_of(f, repeat) for k, f in ours.items()}
+    t_refs = {k: best_of(f, repeat) for k, f in refs.items()}
+    print(f'\n{name}: {path.name}, {mb:.1f} MB')
+    for k, t in {**t_ours, **t_refs}.items(): print(f'  {k:44s} {t:7.2f} s  {mb / t:7.1f} MB/s')
+    for k, t in t_ours.items():
+        print('  ' + '; '.join(f'{k} / {r}: {t / tr:.2f}x' for r, tr in t_refs.items()))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('file', nargs='?'); ap.add_argument('--repeat', type=int, default=5)
+    ap.add_argument('--mb', type=float, default=10); ap.add_argument('--repeat', type=int, default=3)
     args = ap.parse_args()
-    if args.file: path = Path(args.file)
-    else:
-        try: path = find_file('dilemmas', 'dev')
-        except FileNotFoundError: path = _synthetic_file()
-    n = len(read_dilemmas(path))
-    ours = best_of(lambda: read_dilemmas(path), args.repeat)
-    ref = best_of(lambda: pd.read_json(path, lines=True), args.repeat)
-    print(f'file: {path} ({n} records)')
-    print(f'read_dilemmas (validating): {ours * 1e3:8.1f} ms')
-    print(f'pandas.read_json(lines=True): {ref * 1e3:8.1f} ms')
-    print(f'ratio ours/reference: {ours / ref:.2f}')
+    folder = Path(tempfile.mkdtemp())
+    f = write_files(folder, args.mb)
+    report('label-count JSON', f['counts'],
+           {'read_label_counts (validating)': lambda: read_label_counts(f['counts']),
+            'read_counts (validating)': lambda: read_counts(f['counts'])},
+           {'json.loads(text)': lambda: json.loads(f['counts'].read_text()),
+            'pandas.read_json': lambda: pd.read_json(f['counts'])}, args.repeat)
+    report('Dilemmas JSON lines', f['dilemmas'],
+           {'read_dilemmas (validating)': lambda: read_dilemmas(f['dilemmas'])},
+           {'json.loads per line': lambda: [json.loads(l) for l in f['dilemmas'].open()],
+            'pandas.read_json(lines=True)': lambda: pd.read_json(f['dilemmas'], lines=True)}, args.repeat)
+    report('counts CSV', f['csv'], {'read_counts (validating)': lambda: read_counts(f['csv'])},
+           {'pandas.read_csv': lambda: pd.read_csv(f['csv'])}, args.repeat)
+    try: dev = find_file('dilemmas', 'dev')
+    except FileNotFoundError: return print('\n(no real dev Dilemmas found: skipped)')
+    report('real dev Dilemmas', dev, {'read_dilemmas (validating)': lambda: read_dilemmas(dev)},
+           {'pandas.read_json(lines=True)': lambda: pd.read_json(dev, lines=True)}, args.repeat)
 
 
 if __name__ == '__main__':

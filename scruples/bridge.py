@@ -16,7 +16,7 @@ from sklearn.linear_model import LogisticRegressionCV
 from sklearn.model_selection import GroupKFold
 
 from .best import best, human_macro_f1
-from .core import as_seed
+from .core import as_seed, check_texts
 from .data import label_counts
 from .mcm import check_mode, embed_actions
 from .pairs import pair_proba
@@ -42,7 +42,7 @@ def base_form(actions: Sequence[str],
               batch_size: int = 256,
              ) -> list[str]:
     "Actions with a leading gerund replaced by its base form ('not inviting my sister' -> 'not invite my sister')."
-    actions = list(actions)
+    actions = check_texts(actions, 'actions', allow_empty=True)
     cache = _BASE_FORMS if nlp is None else {}  # each distinct text is parsed once with the default pipeline
     todo = [a for a in dict.fromkeys(actions) if a not in cache]
     if todo:

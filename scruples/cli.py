@@ -6,17 +6,21 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import math
+import os
 import sys
+import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import core, corpus, data, fetch
 
 # %% auto #0
-__all__ = ['cmd_data_locate', 'cmd_data_fetch', 'cmd_data_validate', 'cmd_data_stats', 'cmd_best', 'best_alpha', 'cmd_verbs',
-           'cmd_mcm_score', 'cmd_mcm_user_study', 'cmd_reproduce', 'parser', 'main']
+__all__ = ['best_counts', 'class_support', 'best_alpha', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 def _emit(obj, as_json: bool):
@@ -33,52 +37,127 @@ def _reader_for(path: Path):
     name = path.name
     if name.endswith('scruples-anecdotes.jsonl'): return data.read_anecdotes
     if name.endswith('scruples-dilemmas.jsonl'): return data.read_dilemmas
-    if name.endswith('.json'): return data.read_label_counts
-    raise core.ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl or label-counts *.json file name', name)
+    if name.endswith('.json'): return data.read_label_counts if 'scruples-' in name else data.read_counts  # Scruples files: 5 or 2 classes
+    if name.endswith('.csv'): return data.read_counts
+    raise core.ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv file name', name)
+
+def _os_message(err: OSError) -> str:
+    "An OSError as one line that starts with the path: 'PATH: reason'."
+    if err.filename is None: return str(err)
+    where = f'{err.filename} -> {err.filename2}' if err.filename2 else str(err.filename)
+    return f'{where}: {(err.strerror or str(err)).lower()}'
+
+def _error_line(err: BaseException) -> str:
+    "The message of an expected error as one line."
+    msg = _os_message(err) if isinstance(err, OSError) else str(err)
+    return ' | '.join(l.strip() for l in msg.strip().splitlines() if l.strip()) or type(err).__name__
+
+# argparse types: a bad value is a usage error (exit 2) that says what was expected
+def _int_at_least(lo: int, hi: int|None = None):
+    "An argparse type: an integer >= lo (and <= hi: sizes that would run for days or exhaust memory are refused)."
+    want = f'an integer >= {lo}' if hi is None else f'an integer from {lo:,} to {hi:,}'
+    def parse(s: str) -> int:
+        try: v = int(s)
+        except ValueError: raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}') from None
+        if v < lo or hi is not None and v > hi: raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
+        return v
+    parse.__name__ = want
+    return parse
+
+def _open_unit(s: str) -> float:
+    "A number strictly between 0 and 1 (a significance level)."
+    try: v = float(s)
+    except ValueError: v = math.nan
+    if not 0 < v < 1: raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}')
+    return v
+
+def _name_url(s: str) -> tuple[str, str]:
+    "NAME=URL: an archive name of the release and a non-empty URL."
+    name, eq, url = s.partition('=')
+    if not (eq and name.strip() in fetch.OFFICIAL_URLS and url.strip()):
+        raise argparse.ArgumentTypeError(f'expected NAME=URL with NAME one of {", ".join(fetch.OFFICIAL_URLS)}, '
+                                         f'e.g. anecdotes=https://example.org/anecdotes.tar.gz, got {s!r:.80}')
+    return name.strip(), url.strip()
 
 # %% ../nbs/99_cli.ipynb #7e2bcc79
-def cmd_data_locate(args):
+def _cmd_data_locate(args):
+    "`scruples data locate`: the table of `fetch.locate`."
     _emit(fetch.locate(args.data_dir), args.json)
 
-def cmd_data_fetch(args):
-    urls = dict(u.split('=', 1) for u in args.url) if args.url else None
-    dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=urls, progress=not args.no_progress, force=args.force)
+def _cmd_data_fetch(args):
+    "`scruples data fetch`: `fetch.fetch` with the given archives, folder and mirrors."
+    dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=dict(args.url or ()), progress=not args.no_progress, force=args.force)
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
 
-def cmd_data_validate(args):
+def _cmd_data_validate(args):
+    "`scruples data validate`: read each file with its reader; exit 1 when any fails."
     rows, bad = [], 0
     for f in map(Path, args.files):
         try: rows.append({'file': str(f), 'records': len(_reader_for(f)(f)), 'error': ''})
-        except (core.ScruplesDataError, FileNotFoundError) as err:
-            rows.append({'file': str(f), 'records': 0, 'error': str(err)}); bad += 1
+        except (core.ScruplesDataError, OSError) as err:
+            rows.append({'file': str(f), 'records': 0, 'error': _error_line(err)}); bad += 1
     _emit(pd.DataFrame(rows).set_index('file'), args.json)
     return 1 if bad else 0
 
-def cmd_data_stats(args):
+def _cmd_data_stats(args):
+    "`scruples data stats`: Tables 1 and 2 of the data found (synthetic where none)."
     kw = dict(data_dir=args.data_dir, seed=args.seed, n=args.synthetic_size)
     anec = {s: corpus.load_anecdotes(s, **kw) for s in data.SPLITS['anecdotes']}
     dil = {s: corpus.load_dilemmas(s, **kw) for s in ('train', 'dev', 'test')}
     _emit({'Table 1 (Anecdotes)': corpus.anecdotes_table1(anec), 'Table 1 (Dilemmas)': corpus.dilemmas_table1(dil),
            'Table 2 (Anecdotes dev)': corpus.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source'])}, args.json)
 
-def cmd_best(args):
+def best_counts(path) -> tuple[np.ndarray, list[str], np.ndarray|None]:
+    "Label counts, class names and (Dilemmas only) gold labels of any file `scruples best` accepts."
+    path = Path(path); name = path.name
+    if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')):
+        df = _reader_for(path)(path)
+        return data.label_counts(df), list(data.class_names(df)), (df['gold_label'].to_numpy() if 'gold_label' in df else None)
+    if 'scruples-' in name and name.endswith('.json'): df = data.read_label_counts(path)  # the Scruples class names
+    elif name.lower().endswith(('.json', '.csv')): df = data.read_counts(path)
+    else: raise core.ScruplesDataError(path, None, None, 'label counts: a *.json list of count lists, a *.csv with one column per class, '
+                                       'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file', name)
+    return df.to_numpy(dtype=np.int64), list(df.columns), None
+
+def class_support(counts: np.ndarray, classes, y: np.ndarray, alpha) -> pd.DataFrame:
+    "Per class: examples whose gold label it is (support), its share, its annotations, and its fitted prior alpha."
+    k = len(classes)
+    support = np.bincount(y, minlength=k)
+    return pd.DataFrame({'class': list(classes), 'support': support, 'share': support / support.sum(),
+                         'annotations': counts.sum(0).astype(np.int64), 'alpha': np.round(np.asarray(alpha, float), 6)}).set_index('class')
+
+def _cmd_best(args):
+    "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support."
     from scruples.best import best
+    from scruples.dirichlet import DirichletFitWarning
+    from scruples.metrics import hard_labels
     path = Path(args.counts)
-    df = _reader_for(path)(path)
-    y = df['gold_label'].to_numpy() if 'gold_label' in df else None  # Dilemmas: score against the released labels
-    res = best(data.label_counts(df), metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap,
-               y_true=y)
+    counts, classes, y = best_counts(path)
+    if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        try: res = best(counts, metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap, y_true=y)
+        except ValueError as err: raise core.ScruplesError(f'{path}: {err}') from None
+    for w in caught:
+        if issubclass(w.category, DirichletFitWarning): raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
+        print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = best_alpha(res); res.attrs = {}
-    if args.json: _emit({'file': str(path), 'examples': len(df), 'alpha': alpha, 'estimates': res}, True)
+    support = class_support(counts, classes, hard_labels(counts) if y is None else y, alpha)
+    gold = args.labels or ('the gold_label field' if y is not None else 'the majority vote')
+    if args.json: _emit({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
+                         'estimates': res, 'support': support}, True)
     else:
-        print(f'{path}: {len(df)} examples; fitted prior alpha = {alpha}')
+        print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {alpha}')
         print(res.to_string(float_format=lambda x: f'{x:.4f}'))
+        print('\nper class (support: examples whose gold label it is):')
+        print(support.to_string(float_format=lambda x: f'{x:.4f}'))
 
 def best_alpha(res) -> list:
     "The fitted prior stored with a `best` result, as a list."
     return [round(float(a), 6) for a in res.attrs.get('alpha', [])] if hasattr(res, 'attrs') else []
 
-def cmd_verbs(args):
+def _cmd_verbs(args):
+    "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files."
     from scruples.verbs import RootVerbs, permutation_test, significant_verbs
     frames = [data.read_dilemmas(f) for f in args.files]
     dil = pd.concat(frames, ignore_index=True)
@@ -91,20 +170,20 @@ def cmd_verbs(args):
               + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs'))
         print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
 
-def cmd_mcm_score(args):
-    from scruples.mcm import score_actions
+def _cmd_mcm_score(args):
+    "`scruples mcm score`: MCM bias and moral-direction score of each action."
+    from scruples.mcm import clean_action, score_actions
+    for a in args.actions: clean_action(a)  # an empty action is an error before the encoder loads
     _emit(score_actions(args.actions, mode=args.mode).set_index('action'), args.json)
 
-def cmd_mcm_user_study(args):
-    import shutil, tempfile
-    from scruples.mcm import mcm_file, user_study_table
-    with tempfile.TemporaryDirectory() as tmp:  # the module reads <data>/mcm/<name>: stage the given files there
-        (Path(tmp)/'mcm').mkdir()
-        shutil.copy(args.csv, Path(tmp)/'mcm'/'user_study_regional.csv')
-        shutil.copy(args.questions or mcm_file('user_study_questions.csv'), Path(tmp)/'mcm'/'user_study_questions.csv')
-        _emit(user_study_table(data_dir=tmp), args.json)
+def _cmd_mcm_user_study(args):
+    "`scruples mcm user-study`: correlations of the scores with a user study (the published r only for the published study)."
+    from scruples.mcm import load_user_study, user_study_table
+    study = load_user_study(regional=args.csv, questions=args.questions)  # errors name the user's own files
+    _emit(user_study_table(study=study), args.json)
 
-def cmd_reproduce(args):
+def _cmd_reproduce(args):
+    "`scruples reproduce`: run the paper notebooks and write the summary."
     from scruples.reproduce import reproduce
     rows = reproduce(smoke=args.smoke, data_dir=args.data_dir, seed=args.seed, out=args.out, fig_dir=args.fig_dir,
                      kernel=args.kernel, notebooks=args.notebooks, log=lambda m: print(m, file=sys.stderr))
@@ -114,55 +193,79 @@ def cmd_reproduce(args):
 # %% ../nbs/99_cli.ipynb #71d5a0f2
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
-    p = argparse.ArgumentParser(prog='scruples', description='Scruples and the Moral Choice Machine, reproduced.')
+    p = argparse.ArgumentParser(prog='scruples', description='Scruples and the Moral Choice Machine, reproduced.',
+                                epilog='Errors in input files exit with status 1 and one line naming the file (and line); '
+                                       'usage errors exit with status 2.')
     sub = p.add_subparsers(dest='command', required=True)
     def add(parent, name, fn, help):
         q = parent.add_parser(name, help=help, description=help)
         q.add_argument('--json', action='store_true', help='machine-readable output')
         q.set_defaults(fn=fn)
         return q
-    data = sub.add_parser('data', help='locate, fetch, validate and describe the data').add_subparsers(dest='data_command', required=True)
-    q = add(data, 'locate', cmd_data_locate, 'which data files are found, and where')
-    q.add_argument('--data-dir', help='look only in this folder')
-    q = add(data, 'fetch', cmd_data_fetch, 'download the official Scruples v1.0 release')
+    nonneg, size, draws = _int_at_least(0), _int_at_least(1, 10**7), _int_at_least(1, 10**9)
+    data = sub.add_parser('data', help='locate, fetch, validate and describe the data',
+                          description='locate, fetch, validate and describe the data').add_subparsers(dest='data_command', required=True)
+    q = add(data, 'locate', _cmd_data_locate, 'which data files are found, and where')
+    q.add_argument('--data-dir', help='look only in this folder (it must exist)')
+    q = add(data, 'fetch', _cmd_data_fetch, 'download the official Scruples v1.0 release')
     q.add_argument('--which', nargs='+', default=['anecdotes', 'dilemmas'], choices=['anecdotes', 'dilemmas'])
     q.add_argument('--dest', help='target folder (default: the user cache)')
     q.add_argument('--force', action='store_true', help='download again even when present')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.add_argument('--url', action='append', metavar='NAME=URL', help='another address for a tarball (a mirror)')
-    q = add(data, 'validate', cmd_data_validate, 'read files with their readers; report records or the first error')
-    q.add_argument('files', nargs='+')
-    q = add(data, 'stats', cmd_data_stats, 'Tables 1 and 2 for the data found')
-    q.add_argument('--data-dir'); q.add_argument('--seed', type=int, default=0)
-    q.add_argument('--synthetic-size', type=int, help='size of synthetic splits (default: the published sizes)')
-    q = add(sub, 'best', cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
-    q.add_argument('counts', help='a label-counts JSON file, or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    q.add_argument('--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)')
+    q = add(data, 'validate', _cmd_data_validate, 'read files with their readers; report records or the first error')
+    q.add_argument('files', nargs='+', help='*.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv')
+    q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
+    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
+    q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
+    q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
+                                  'class (optional header naming them), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
+                                    '(default: the Dilemmas gold_label, else the majority vote)')
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
-    q.add_argument('--samples', type=int, default=10000, help='posterior samples for accuracy and macro F1')
-    q.add_argument('--seed', type=int, default=0)
-    q.add_argument('--bootstrap', type=int, default=200, help='bootstrap resamples for the interval (0: none)')
-    q = add(sub, 'verbs', cmd_verbs, 'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)')
+    q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
+    q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--bootstrap', type=_int_at_least(0, 10**6), default=200, help='bootstrap resamples for the interval (0: none)')
+    q = add(sub, 'verbs', _cmd_verbs, 'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)')
     q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
-    q.add_argument('--samples', type=int, default=100_000, help='Monte Carlo permutations')
-    q.add_argument('--seed', type=int, default=0)
-    q.add_argument('--alpha', type=float, default=0.05, help='level for the Holm-corrected p-values')
+    q.add_argument('--samples', type=draws, default=100_000, help='Monte Carlo permutations')
+    q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
     q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
-    mcm = sub.add_parser('mcm', help='the Moral Choice Machine: bias and moral direction of actions').add_subparsers(dest='mcm_command', required=True)
-    q = add(mcm, 'score', cmd_mcm_score, 'MCM bias and moral-direction score of each action')
-    q.add_argument('actions', nargs='+'); q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
-    q = add(mcm, 'user-study', cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)')
-    q.add_argument('csv', help='the study: Action,Yes,No'); q.add_argument('--questions', help='action,question (default: the one found in the data folders)')
-    q = add(sub, 'reproduce', cmd_reproduce, 'run the paper notebooks with papermill and write the summary')
+    mcm = sub.add_parser('mcm', help='the Moral Choice Machine: bias and moral direction of actions',
+                         description='the Moral Choice Machine: bias and moral direction of actions').add_subparsers(dest='mcm_command', required=True)
+    q = add(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
+    q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
+    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
+    q = add(mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)')
+    q.add_argument('csv', help='the study: Action,Yes,No')
+    q.add_argument('--questions', help='action,question (default: the packaged question list)')
+    q = add(sub, 'reproduce', _cmd_reproduce, 'run the paper notebooks with papermill and write the summary')
     q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
-    q.add_argument('--data-dir'); q.add_argument('--seed', type=int, default=0)
+    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
     q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these')
     return p
 
+def _quiet_broken_pipe() -> int:
+    "The reader of our output went away (`scruples ... --json | head`): stop quietly, as command-line tools do."
+    try:  # point stdout at /dev/null so that the interpreter's final flush does not fail (and print) again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError): pass  # stdout is not a real file (tests, notebooks)
+    return 141  # 128 + SIGPIPE: what a shell reports for a writer killed by a closed pipe, e.g. `yes | head -1`
+
 def main(argv=None) -> int:
-    "Entry point of the `scruples` command."
-    args = parser().parse_args(argv)
-    try: return args.fn(args) or 0
-    except (core.ScruplesError, FileNotFoundError, ValueError) as err:
-        print(f'scruples: error: {err}', file=sys.stderr)
+    "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
+    args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
+    try:
+        rc = args.fn(args) or 0
+        sys.stdout.flush()  # a closed pipe shows here, not after main() returns
+        return rc
+    except BrokenPipeError: return _quiet_broken_pipe()
+    except KeyboardInterrupt:
+        print('scruples: interrupted', file=sys.stderr)
+        return 130
+    except (core.ScruplesError, OSError, ValueError) as err:  # OSError: missing, folder, unreadable, existing file...
+        print(f'scruples: error: {_error_line(err)}', file=sys.stderr)
         return 1

@@ -5,6 +5,9 @@
 # %% ../nbs/01_data.ipynb #ac30671d
 from __future__ import annotations
 
+import csv
+import errno
+import io
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -17,8 +20,9 @@ from .core import ScruplesDataError
 
 # %% auto #0
 __all__ = ['ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
-           'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'read_text', 'iter_jsonl', 'read_dilemmas',
-           'read_anecdotes', 'read_label_counts', 'label_counts', 'count_columns', 'class_names']
+           'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'MAX_COUNT', 'read_text', 'iter_jsonl',
+           'read_dilemmas', 'read_anecdotes', 'read_label_counts', 'read_counts', 'read_labels', 'label_counts',
+           'count_columns', 'class_names']
 
 # %% ../nbs/01_data.ipynb #1a707a8c
 ANECDOTES_CLASSES = ('author', 'other', 'everybody', 'nobody', 'info')  # label-count columns, in order
@@ -37,10 +41,16 @@ DILEMMAS_COLUMNS = ('id', 'action_1_id', 'action_1', 'action_2_id', 'action_2', 
                     'human_1', 'human_2', 'human_label', 'controversial')
 
 # %% ../nbs/01_data.ipynb #944c76c5
+def _check_file(path) -> Path:
+    "`path` as a Path to an existing regular file: FileNotFoundError or IsADirectoryError (naming it) otherwise."
+    path = Path(path)
+    if path.is_dir(): raise IsADirectoryError(errno.EISDIR, 'is a folder, expected a file', str(path))
+    if not path.exists(): raise FileNotFoundError(errno.ENOENT, 'no such file', str(path))
+    return path
+
 def read_text(path) -> str:
     "Read `path` as strict UTF-8 (a BOM is allowed); raise `ScruplesDataError` for other encodings or an empty file."
-    path = Path(path)
-    if not path.is_file(): raise FileNotFoundError(f'{path}: no such file')
+    path = _check_file(path)
     data = path.read_bytes()
     try: text = data.decode('utf-8-sig')
     except UnicodeDecodeError as err:
@@ -52,15 +62,26 @@ def read_text(path) -> str:
 def _reject_constant(name):
     raise ValueError(f'{name} is not valid JSON')
 
+def _loads(text, path, line):
+    "json.loads that turns every failure (syntax, NaN, too deep, too many digits) into a ScruplesDataError."
+    try: return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError: raise ScruplesDataError(path, line, None, 'JSON nested less deeply', text[:20]) from None
+    except ValueError as err: raise ScruplesDataError(path, line, None, f'a JSON value ({str(err)[:60]})', text) from None
+
 def iter_jsonl(path) -> Iterator[tuple[int, dict]]:
-    "Yield `(line_number, record)` for each non-blank line of a JSON-lines file."
-    for i, line in enumerate(read_text(path).split('\n'), 1):  # not splitlines(): JSON strings may hold U+2028
-        line = line.removesuffix('\r')
-        if not line.strip(' \t'): continue
-        try: rec = json.loads(line, parse_constant=_reject_constant)
-        except ValueError as err: raise ScruplesDataError(path, i, None, f'a JSON object ({err})', line) from None
-        if not isinstance(rec, dict): raise ScruplesDataError(path, i, None, 'a JSON object', rec)
-        yield i, rec
+    "Yield `(line_number, record)` for each non-blank line of a JSON-lines file, reading one line at a time."
+    path, seen = _check_file(path), False
+    with path.open('rb') as f:
+        for i, raw in enumerate(f, 1):  # split at b'\n' only: JSON strings may hold U+2028
+            if i == 1: raw = raw.removeprefix(b'\xef\xbb\xbf')  # a UTF-8 BOM
+            try: line = raw.decode('utf-8')
+            except UnicodeDecodeError as err: raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start:err.start + 4]) from None
+            line = line.removesuffix('\n').removesuffix('\r')
+            if not line.strip(' \t'): continue
+            seen, rec = True, _loads(line, path, i)
+            if not isinstance(rec, dict): raise ScruplesDataError(path, i, None, 'a JSON object', rec)
+            yield i, rec
+    if not seen: raise ScruplesDataError(path, None, None, 'a non-empty file', '')
 
 # %% ../nbs/01_data.ipynb #be6dcdbd
 _MISSING = object()
@@ -78,17 +99,27 @@ def _field(rec, name, types, path, line, optional=False):
 def _tuple(t): return t if isinstance(t, tuple) else (t,)
 def _tname(types): return ' or '.join(t.__name__ for t in _tuple(types))
 
+MAX_COUNT = 2**63 - 1  # counts (and their sum per example) must fit numpy's int64
+
 def _count(val, path, line, name):
-    "A non-negative integer count."
-    if isinstance(val, bool) or not isinstance(val, int) or val < 0:
-        raise ScruplesDataError(path, line, name, 'a non-negative integer count', val)
+    "A non-negative integer count that fits an int64."
+    if isinstance(val, bool) or not isinstance(val, int) or val < 0 or val > MAX_COUNT:
+        raise ScruplesDataError(path, line, name, 'a non-negative integer count' + (' below 2**63' if isinstance(val, int) and val > 0 else ''), val)
     return val
 
 def _counts(val, n, path, line, name):
-    "A list of exactly `n` non-negative integer counts."
-    if not isinstance(val, list) or len(val) != n:
-        raise ScruplesDataError(path, line, name, f'a list of {n} non-negative integer counts', val)
-    return [_count(v, path, line, f'{name}[{j}]') for j, v in enumerate(val)]
+    "A list of exactly `n` non-negative integer counts (`n=None`: any number >= 2) whose sum fits an int64."
+    if not isinstance(val, list) or (len(val) != n if n is not None else len(val) < 2):
+        raise ScruplesDataError(path, line, name, f'a list of {n or "2 or more"} non-negative integer counts', val)
+    out = [_count(v, path, line, f'{name}[{j}]') for j, v in enumerate(val)]
+    if sum(out) > MAX_COUNT: raise ScruplesDataError(path, line, name, 'counts whose sum is below 2**63', val)
+    return out
+
+def _unique_id(rec_id, seen: dict, path, line):
+    "Record `rec_id` as seen on `line`; a second record with the same id is an error naming both lines."
+    first = seen.setdefault(rec_id, line)
+    if first != line: raise ScruplesDataError(path, line, 'id', f'a unique id (line {first} has the same one)', rec_id)
+    return rec_id
 
 def _choice(val, choices, path, line, name):
     if val not in choices: raise ScruplesDataError(path, line, name, f'one of {", ".join(map(str, choices))}', val)
@@ -110,17 +141,31 @@ def _dilemma(rec, path, i):
         row[f'action_{k}_id'] = _field(a, f'actions[{k-1}].id', str, path, i)
         row[f'action_{k}'] = _field(a, f'actions[{k-1}].description', str, path, i)
     row['gold_1'], row['gold_2'] = _counts(_field(rec, 'gold_annotations', list, path, i), 2, path, i, 'gold_annotations')
-    row['gold_label'] = _choice(_field(rec, 'gold_label', int, path, i), (0, 1), path, i, 'gold_label')
+    row['gold_label'] = _majority(_field(rec, 'gold_label', int, path, i), row['gold_1'], row['gold_2'], path, i, 'gold')
     human = _field(rec, 'human_perf_annotations', list, path, i, optional=True)
     row['human_1'], row['human_2'] = (None, None) if human is None else _counts(human, 2, path, i, 'human_perf_annotations')
     hl = _field(rec, 'human_perf_label', int, path, i, optional=True)
-    row['human_label'] = None if hl is None else _choice(hl, (0, 1), path, i, 'human_perf_label')
+    if hl is not None and human is None:
+        raise ScruplesDataError(path, i, 'human_perf_annotations', 'the annotations human_perf_label is the majority of', 'missing')
+    row['human_label'] = None if hl is None else _majority(hl, row['human_1'], row['human_2'], path, i, 'human_perf')
     row['controversial'] = _field(rec, 'controversial', bool, path, i)
+    if row['controversial'] != (min(row['gold_1'], row['gold_2']) > 0):
+        raise ScruplesDataError(path, i, 'controversial', f'{not row["controversial"]} (true exactly when both actions got '
+                                f'gold annotations: {[row["gold_1"], row["gold_2"]]})', row['controversial'])
     return row
+
+def _majority(label, n1, n2, path, i, which):
+    "A 0/1 label that names the action with more annotations (either one on a tie)."
+    _choice(label, (0, 1), path, i, f'{which}_label')
+    if n1 != n2 and label != int(n2 > n1):
+        raise ScruplesDataError(path, i, f'{which}_label', f'{int(n2 > n1)}, the majority of {which}_annotations {[n1, n2]}', label)
+    return label
 
 def read_dilemmas(path) -> pd.DataFrame:
     "Read a `*.scruples-dilemmas.jsonl` file into the Dilemmas frame (columns: `DILEMMAS_COLUMNS`)."
-    rows = [_dilemma(rec, path, i) for i, rec in iter_jsonl(path)]
+    rows, seen = [], {}
+    for i, rec in iter_jsonl(path):
+        rows.append(_dilemma(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
     df = _frame(rows, DILEMMAS_COLUMNS, path)
     for c in ('human_1', 'human_2', 'human_label'): df[c] = df[c].astype('Int64')
     return df
@@ -151,7 +196,10 @@ def _anecdote(rec, path, i):
 
 def read_anecdotes(path) -> pd.DataFrame:
     "Read a `*.scruples-anecdotes.jsonl` file into the Anecdotes frame (columns: `ANECDOTES_COLUMNS`)."
-    df = _frame([_anecdote(rec, path, i) for i, rec in iter_jsonl(path)], ANECDOTES_COLUMNS, path)
+    rows, seen = [], {}
+    for i, rec in iter_jsonl(path):
+        rows.append(_anecdote(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
+    df = _frame(rows, ANECDOTES_COLUMNS, path)
     for c in ('action_pronormative_score', 'action_contranormative_score'): df[c] = df[c].astype('Int64')
     return df
 
@@ -164,17 +212,21 @@ def _classes_for(item, path, line):
     raise ScruplesDataError(path, line, 'counts[0]', f'{len(ANECDOTES_CLASSES)} (anecdotes) or {len(DILEMMAS_CLASSES)} (dilemmas) counts', item)
 
 def _json_list_items(path) -> Iterator[tuple[int, object]]:
-    "Yield `(line, item)` for each element of a top-level JSON list, with the line each item starts on."
+    "Yield `(line, item)` for each element of a top-level JSON list, with the line each item starts on (linear time)."
     text = read_text(path).lstrip('\ufeff')
     dec = json.JSONDecoder(parse_constant=_reject_constant)
     ws = re.compile(r'[ \t\n\r]*')  # JSON's whitespace, nothing else
-    lineof = lambda pos: text.count('\n', 0, pos) + 1
+    at = [0, 1]  # a position and its line: newlines are counted once, moving forward only
+    def lineof(pos):
+        at[1] += text.count('\n', at[0], pos); at[0] = pos
+        return at[1]
     pos = ws.match(text, 0).end()
     if text[pos:pos + 1] != '[': raise ScruplesDataError(path, lineof(pos), None, 'a JSON list of count lists', text[pos:pos + 20])
     pos = ws.match(text, pos + 1).end()
     if text[pos:pos + 1] == ']': return
     while True:
         try: item, end = dec.raw_decode(text, pos)
+        except RecursionError: raise ScruplesDataError(path, lineof(pos), None, 'JSON nested less deeply', text[pos:pos + 20]) from None
         except ValueError as err: raise ScruplesDataError(path, lineof(pos), None, f'a JSON value ({err.args[0].split(":")[0]})', text[pos:pos + 20]) from None
         yield lineof(pos), item
         pos = ws.match(text, end).end()
@@ -186,11 +238,28 @@ def _json_list_items(path) -> Iterator[tuple[int, object]]:
         if sep != ',': raise ScruplesDataError(path, lineof(pos), None, "',' or ']'", text[pos:pos + 20])
         pos = ws.match(text, pos + 1).end()
 
+def _json_counts_fast(path, k: int|None) -> np.ndarray|None:
+    "A JSON list of `k` (None: any one number >= 2) counts per row in one `json.loads`, or None for anything else."
+    try: items = json.loads(read_text(path), parse_constant=_reject_constant)
+    except (ValueError, RecursionError): return None
+    if not isinstance(items, list) or not items or type(items[0]) is not list: return None
+    k = len(items[0]) if k is None else k
+    if k < 2 or not all(type(r) is list and len(r) == k for r in items) or not all(type(v) is int for r in items for v in r): return None
+    try: a = np.array(items, dtype=np.int64)
+    except OverflowError: return None
+    if (a < 0).any() or (a.astype(np.float64).sum(1) > 9e18).any(): return None  # exact checks on the slow path
+    return a
+
 def read_label_counts(path,
                       classes: Sequence[str]|None = None,  # class names; default: by row length (5 anecdotes, 2 dilemmas)
                      ) -> pd.DataFrame:
     "Read a label-counts JSON file into an integer frame with one column per class."
-    rows = []
+    fast = _json_counts_fast(path, None if classes is None else len(classes))
+    if fast is not None and (classes is not None or fast.shape[1] in (len(ANECDOTES_CLASSES), len(DILEMMAS_CLASSES))):
+        df = pd.DataFrame(fast, columns=list(classes or (ANECDOTES_CLASSES if fast.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES)))
+        df.attrs.update(source='real-label-counts', path=str(path))
+        return df
+    rows = []  # the element-by-element reader: slower, names the line and field of the first error
     for line, item in _json_list_items(path):
         if classes is None: classes = _classes_for(item, path, line)
         rows.append(_counts(item, len(classes), path, line, f'counts[{len(rows)}]'))
@@ -198,6 +267,102 @@ def read_label_counts(path,
     df = pd.DataFrame(np.asarray(rows, dtype=np.int64), columns=list(classes))
     df.attrs.update(source='real-label-counts', path=str(path))
     return df
+
+# %% ../nbs/01_data.ipynb #6c8591e5
+_INT = re.compile(r'[0-9]+')
+_ROW = re.compile(r'[ \t]*[0-9]{1,19}[ \t]*(?:,[ \t]*[0-9]{1,19}[ \t]*)*\r?')  # a CSV row of plain counts
+
+def _int_cell(cell: str, path, line, name, lo=0, hi=MAX_COUNT):
+    "A CSV or text cell holding a plain decimal integer in [lo, hi]."
+    v = cell.strip()
+    if not _INT.fullmatch(v) or len(v) > 19 or not lo <= int(v) <= hi:
+        raise ScruplesDataError(path, line, name, f'an integer in [{lo}, {hi if hi < MAX_COUNT else "2**63"})', cell)
+    return int(v)
+
+def _text_lines(path) -> Iterator[tuple[int, str]]:
+    "Yield `(line_number, line)` of a UTF-8 text file, one line at a time, without line endings; blank lines skipped."
+    path = _check_file(path)
+    with path.open('rb') as f:
+        for i, raw in enumerate(f, 1):
+            if i == 1: raw = raw.removeprefix(b'\xef\xbb\xbf')
+            try: line = raw.decode('utf-8').rstrip('\r\n')
+            except UnicodeDecodeError as err: raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start:err.start + 4]) from None
+            if line.strip(): yield i, line
+
+def _csv_counts_fast(path, classes):
+    "The counts of a CSV that holds nothing but plain digits and commas after its header, in bulk; else None."
+    text = read_text(path)
+    first, _, body = text.partition('\n')
+    cells = [c.strip() for c in first.rstrip('\r').split(',')]
+    if classes is None and not all(_INT.fullmatch(c) for c in cells): classes = cells if all(cells) and len(set(cells)) == len(cells) else None
+    else: body = text
+    if classes is None or len(classes) < 2 or '"' in first: return None
+    k = len(classes)
+    row = r'[0-9]{1,17}' + r',[0-9]{1,17}' * (k - 1)  # below 10**17: k * 10**17 fits an int64 for k < 92
+    if k >= 92 or not body.strip() or not re.fullmatch(rf'(?:{row}\r?\n)*{row}\r?\n?', body): return None
+    return np.array(re.split(r'[,\r\n]+', body.strip()), dtype=np.int64).reshape(-1, k), list(classes)
+
+def _csv_counts(path, classes):
+    "Rows of a label-counts CSV: one column per class, an optional header naming them."
+    fast = _csv_counts_fast(path, classes)
+    if fast is not None: return fast  # else read line by line, which names the line and cell of the first error
+    rows = []
+    for i, line in _text_lines(path):
+        cells = next(csv.reader([line])) if '"' in line else line.split(',')
+        if classes is None:
+            if len(cells) < 2: raise ScruplesDataError(path, i, None, 'one column per class, 2 or more (comma-separated)', line)
+            if all(_INT.fullmatch(c.strip()) for c in cells): classes = [f'class_{j}' for j in range(len(cells))]
+            else:
+                names = [c.strip() for c in cells]
+                if len(names) < 2 or not all(names) or len(set(names)) != len(names):
+                    raise ScruplesDataError(path, i, None, 'a header of 2 or more distinct class names, or a row of counts', line)
+                classes = names; continue
+        if len(cells) != len(classes): raise ScruplesDataError(path, i, None, f'{len(classes)} counts ({", ".join(classes)})', line)
+        if _ROW.fullmatch(line): rows.append(list(map(int, cells)))  # fast path: plain digits (range checked below)
+        else: rows.append([_int_cell(c, path, i, name) for c, name in zip(cells, classes)])
+        if max(rows[-1]) > MAX_COUNT: rows[-1] = [_int_cell(c, path, i, name) for c, name in zip(cells, classes)]  # names the cell
+        if sum(rows[-1]) > MAX_COUNT: raise ScruplesDataError(path, i, None, 'counts whose sum is below 2**63', line)
+    return rows, classes
+
+def read_counts(path,
+                classes: Sequence[str]|None = None,  # class names; default: the CSV header, else class_0, class_1, ...
+               ) -> pd.DataFrame:                    # one int64 column per class
+    "Label counts of any annotated dataset with 2 or more classes: a JSON list of count lists, or a CSV with one column per class."
+    path = _check_file(path)
+    if classes is not None and (len(classes) < 2 or len(set(classes)) != len(classes)):
+        raise ValueError(f'classes must be 2 or more distinct names, got {classes!r}')
+    if path.suffix.lower() == '.csv': rows, classes = _csv_counts(path, classes)
+    elif path.suffix.lower() == '.json':
+        rows = _json_counts_fast(path, None if classes is None else len(classes))
+        if rows is not None: classes = classes or [f'class_{j}' for j in range(rows.shape[1])]
+        else: rows = []  # the element-by-element reader names the line and field of the first error
+        for line, item in _json_list_items(path) if isinstance(rows, list) else ():
+            rows.append(_counts(item, None if classes is None else len(classes), path, line, f'counts[{len(rows)}]'))
+            if classes is None: classes = [f'class_{j}' for j in range(len(item))]
+    else: raise ScruplesDataError(path, None, None, 'a label-counts file named *.json or *.csv', path.name)
+    if len(rows) == 0: raise ScruplesDataError(path, None, None, 'at least one row of counts', 'none')
+    df = pd.DataFrame(np.asarray(rows, dtype=np.int64), columns=list(classes))
+    df.attrs.update(source='label-counts', path=str(path))
+    return df
+
+def read_labels(path,
+                n_examples: int|None = None,  # how many labels there must be (the examples of the counts)
+                n_classes: int|None = None,   # labels must lie in [0, n_classes)
+               ) -> np.ndarray:               # int64 class indices
+    "Gold labels as class indices: a JSON list of integers, or one integer per line."
+    path, hi = _check_file(path), (MAX_COUNT if n_classes is None else n_classes - 1)
+    with path.open('rb') as f: head = f.read(64).lstrip(b'\xef\xbb\xbf \t\r\n')
+    if head.startswith(b'['):
+        labels = []
+        for line, item in _json_list_items(path):
+            if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= hi:
+                raise ScruplesDataError(path, line, f'labels[{len(labels)}]', f'an integer class index in [0, {hi}]', item)
+            labels.append(item)
+    else: labels = [_int_cell(line, path, i, None, 0, hi) for i, line in _text_lines(path)]
+    if not labels: raise ScruplesDataError(path, None, None, 'at least one label', 'none')
+    if n_examples is not None and len(labels) != n_examples:
+        raise ScruplesDataError(path, None, None, f'{n_examples} labels, one per example of the counts', f'{len(labels)} labels')
+    return np.asarray(labels, dtype=np.int64)
 
 # %% ../nbs/01_data.ipynb #fc45be17
 def label_counts(df: pd.DataFrame,

@@ -5,12 +5,14 @@
 # %% ../nbs/04_dirichlet.ipynb #22307a96
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 from scipy.special import digamma, gammaln
 
 # %% auto #0
-__all__ = ['dm_log_likelihood', 'dirichlet_multinomial_mle']
+__all__ = ['dm_log_likelihood', 'DirichletFitWarning', 'dirichlet_multinomial_mle']
 
 # %% ../nbs/04_dirichlet.ipynb #5c5685ee
 def dm_log_likelihood(counts: np.ndarray,   # (n_examples, n_classes) non-negative integer label counts
@@ -28,10 +30,20 @@ def dm_log_likelihood(counts: np.ndarray,   # (n_examples, n_classes) non-negati
     return ll
 
 # %% ../nbs/04_dirichlet.ipynb #eecaf990
+class DirichletFitWarning(RuntimeWarning):
+    "The maximum-likelihood fit of a Dirichlet prior did not converge: the returned alpha is not an estimate to trust."
+
+def _not_converged(res, c, what):
+    "Warn that the optimizer stopped without converging, saying why (its message) and what in the counts may cause it."
+    big = c.max() > 2**53
+    warnings.warn(f'{what} did not converge: the optimizer stopped with {str(res.message).strip()!r} after {res.nit} iterations'
+                  + (f'; counts as large as {c.max():.3g} exceed 2**53 and lose precision as floats' if big else '')
+                  + '; the returned alpha is not a maximum-likelihood estimate', DirichletFitWarning, stacklevel=3)
+
 def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) integer label counts
                               mean=None,           # optional fixed mean of the prior: fit only its concentration
                              ) -> np.ndarray:      # alpha, the Dirichlet prior's parameters
-    "Maximum-likelihood Dirichlet prior of a Dirichlet-multinomial model of `counts`."
+    "Maximum-likelihood Dirichlet prior of a Dirichlet-multinomial model of `counts`; warns `DirichletFitWarning` when the fit does not converge."
     c = np.asarray(counts, dtype=float); n = c.sum(1)
     def nll(alpha):
         a = alpha.sum()
@@ -39,6 +51,7 @@ def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) int
     if mean is not None:
         m = np.asarray(mean, dtype=float) / np.sum(mean)
         res = minimize_scalar(lambda ls: nll(np.exp(ls) * m), bounds=(-10, 20), method='bounded', options={'xatol': 1e-10})
+        if not res.success or not np.isfinite(res.fun): _not_converged(res, c, 'the concentration fit')
         return np.exp(res.x) * m
     def fun(la):
         alpha = np.exp(la); a = alpha.sum()
@@ -47,4 +60,8 @@ def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) int
     # bounded: without overdispersion the likelihood grows with the concentration forever (exp(20) ~ 5e8)
     res = minimize(fun, np.zeros(c.shape[1]), jac=True, method='L-BFGS-B', bounds=[(-20, 20)] * c.shape[1],
                    options={'gtol': 1e-10})
+    # L-BFGS-B reports ABNORMAL when the line search stalls on a flat likelihood (concentration near its bound, no
+    # overdispersion): a gradient tiny against the likelihood is still an optimum. A stall with a large gradient is not.
+    stalled = res.nit == 0 or np.abs(res.jac).max() > 1e-3 * (1 + abs(res.fun))
+    if not np.isfinite(res.fun) or not res.success and stalled: _not_converged(res, c, 'the Dirichlet-multinomial maximum-likelihood fit')
     return np.exp(res.x)

@@ -178,9 +178,16 @@ def _read_checksums(dest: Path) -> dict:  # {tarball name: {'sha256', 'size', 'u
     "The checksums recorded in `dest` (empty when none); a corrupt record raises FetchError."
     path = dest/CHECKSUMS_FILE
     if not path.exists(): return {}
-    try: return json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise FetchError(f'{path} is corrupt ({err}); restore it, or delete it to record new checksums') from err
+    try: records = json.loads(path.read_text(encoding='utf-8'))
+    except (ValueError, RecursionError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise FetchError(f'{path} is corrupt ({type(err).__name__}: {str(err)[:80]}); restore it, or delete it to record new checksums') from None
+    bad = [k for k, v in records.items() if not isinstance(v, dict) or not isinstance(v.get('sha256', ''), str)] \
+        if isinstance(records, dict) else None
+    if bad is None or bad:
+        got = type(records).__name__ if bad is None else f'{bad[0]!r}: {records[bad[0]]!r:.60}'
+        raise FetchError(f'{path} is corrupt (expected an object of {{tarball: {{sha256, size, url, date}}}}, got {got}); '
+                         'restore it, or delete it to record new checksums')
+    return records
 
 def _write_checksums(dest: Path,     # the folder holding the tarballs
                      records: dict,  # everything `_read_checksums` returns, updated

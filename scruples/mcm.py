@@ -5,6 +5,7 @@
 # %% ../nbs/51_mcm.ipynb #418d9679
 from __future__ import annotations
 
+import errno
 import functools
 import re
 import textwrap
@@ -173,7 +174,7 @@ def extract_verbs(vocabulary: Sequence[str],  # candidate verbs, e.g. `english_v
                   n: int = 50,                # how many Dos and how many Don'ts
                  ) -> pd.DataFrame:           # verb, kind ('do' or 'dont'), rank (1 = strongest), weat
     "The verb extraction: the `n` verbs of highest WEAT association (Dos) and the `n` of lowest (Don'ts)."
-    vocab = list(dict.fromkeys(vocabulary))
+    vocab = list(dict.fromkeys(check_texts(vocabulary, 'vocabulary')))
     if n < 1 or 2 * n > len(vocab): raise ValueError(f'need 1 <= n <= {len(vocab) // 2} for {len(vocab)} distinct verbs, got n={n}')
     s = weat_score(vocab, encoder)
     order = np.argsort(-s, kind='stable')
@@ -429,13 +430,23 @@ def plot_projection(direction: MoralDirection,
 
 # %% ../nbs/51_mcm.ipynb #fa08e584
 def _read_csv(path, columns):
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    "A CSV of strings with exactly `columns`; unreadable text or CSV syntax is a ScruplesDataError naming `path`."
+    path = Path(path)
+    if path.is_dir(): raise IsADirectoryError(errno.EISDIR, 'is a folder, expected a CSV file', str(path))
+    try: df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding='utf-8')
+    except UnicodeDecodeError as err: raise ScruplesDataError(path, None, None, 'UTF-8 text', err.object[err.start:err.start + 4]) from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
+        raise ScruplesDataError(path, None, None, f'a CSV file with the columns {",".join(columns)}', str(err).strip()) from None
     if list(df.columns) != list(columns): raise ScruplesDataError(path, 1, None, f'a header {",".join(columns)}', ','.join(df.columns))
     return df
 
-def load_user_study(data_dir=None) -> pd.DataFrame:
+def load_user_study(data_dir=None,    # a folder holding `mcm/user_study_*.csv`; default: the packaged copy
+                    regional=None,    # explicit path of a study (Action,Yes,No), e.g. your own; overrides data_dir
+                    questions=None,   # explicit path of the question stems (action,question); overrides data_dir
+                   ) -> pd.DataFrame:
     "The user study: action, question (stem), yes, no, n, human = yes / (yes + no); one row per action of the regional file."
-    rpath, qpath = mcm_file('user_study_regional.csv', data_dir), mcm_file('user_study_questions.csv', data_dir)
+    rpath = Path(regional) if regional is not None else mcm_file('user_study_regional.csv', data_dir)
+    qpath = Path(questions) if questions is not None else mcm_file('user_study_questions.csv', data_dir)
     r, q = _read_csv(rpath, ['Action', 'Yes', 'No']), _read_csv(qpath, ['action', 'question'])
     rows = []
     for i, x in enumerate(r.itertuples(index=False), 2):
@@ -444,7 +455,7 @@ def load_user_study(data_dir=None) -> pd.DataFrame:
         counts = []
         for f in ('Yes', 'No'):
             v = getattr(x, f).strip()
-            if not v.isdigit(): raise ScruplesDataError(rpath, i, f, 'a non-negative integer', getattr(x, f))
+            if not re.fullmatch(r'[0-9]{1,18}', v): raise ScruplesDataError(rpath, i, f, 'a non-negative integer below 10**18', getattr(x, f))
             counts.append(int(v))
         if sum(counts) == 0: raise ScruplesDataError(rpath, i, 'Yes', 'at least one answer (Yes + No > 0)', '0 and 0')
         rows.append((a, *counts))
@@ -529,12 +540,14 @@ def score_actions(actions: Sequence[str],
                  ) -> pd.DataFrame:                 # action, bias, score (moral direction), mode
     "MCM bias (ten templates) and moral-direction score of each action."
     check_mode(mode)
-    acts = [clean_action(a) for a in actions]
+    acts = [clean_action(a) for a in check_texts(actions, 'actions')]  # a single string is an error, not its letters
     d = direction if direction is not None else default_direction(encoder)
     enc = encoder if encoder is not None else d.encoder
     return pd.DataFrame({'action': acts, 'bias': mcm_bias(acts, enc), 'score': d.score(acts, mode), 'mode': mode})
 
-def user_study_table(data_dir=None, encoder=None, direction: MoralDirection|None = None) -> pd.DataFrame:
+def user_study_table(data_dir=None, encoder=None, direction: MoralDirection|None = None,
+                     study: pd.DataFrame|None = None,  # from `load_user_study` (e.g. your own file); default: from data_dir
+                    ) -> pd.DataFrame:
     "Correlations with the user study of the bias and of the direction in each mode, beside the published r."
     d = direction if direction is not None else default_direction(encoder)
-    return user_study_correlations(d, encoder if encoder is not None else d.encoder, data_dir=data_dir)
+    return user_study_correlations(d, encoder if encoder is not None else d.encoder, study=study, data_dir=data_dir)

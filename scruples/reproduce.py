@@ -5,6 +5,7 @@
 # %% ../nbs/90_reproduce.ipynb #33ac2516
 from __future__ import annotations
 
+import errno
 import math
 import time
 from pathlib import Path
@@ -137,10 +138,15 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
     root = checkout_root()
     nbs = paper_notebooks(root)
     if notebooks: nbs = [p for p in nbs if any(str(n) in str(p) for n in notebooks)]
-    if not nbs: raise FileNotFoundError('no paper notebooks to run')
+    if not nbs: raise FileNotFoundError(f'no paper notebooks to run' + (f': none matches {", ".join(map(str, notebooks))}' if notebooks else ''))
     mode = 'smoke' if smoke else 'full'
     out = Path(out) if out else root/'_runs'/mode
     fig_dir = Path(fig_dir) if fig_dir else (root/'_runs'/'smoke'/'figures' if smoke else root/'figures')
+    for d in (out, fig_dir):  # check everything before writing anything
+        if d.exists() and not d.is_dir(): raise NotADirectoryError(errno.ENOTDIR, 'exists and is not a folder', str(d))
+    if kernel is not None:
+        from jupyter_client.kernelspec import find_kernel_specs
+        if kernel not in find_kernel_specs(): raise ValueError(f'no Jupyter kernel named {kernel!r}; installed: {", ".join(sorted(find_kernel_specs()))}')
     out.mkdir(parents=True, exist_ok=True); fig_dir.mkdir(parents=True, exist_ok=True)
     kernel = kernel or default_kernel()
     params = dict(smoke=smoke, data_dir=str(data_dir or ''), seed=seed, fig_dir=str(fig_dir.resolve()))
@@ -155,6 +161,8 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
         except Exception as err:
             failures.append(f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})')
             log(f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}')
+    if failures and (len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))):  # nothing ran: an empty summary.md would read as a finished run
+        raise ReproductionError('every paper notebook failed, no summary written:\n' + '\n'.join(failures))
     rows = write_summary(fig_dir, title=f'Reproduction summary ({mode} run)')
     log(f'summary: {fig_dir/"summary.md"} ({len(rows)} numbers)')
     if failures: raise ReproductionError('paper notebooks failed:\n' + '\n'.join(failures))

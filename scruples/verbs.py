@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .core import load_spacy
+from .core import check_texts, load_spacy
 
 # %% auto #0
 __all__ = ['RootVerbs', 'verb_table', 'permutation_test', 'significant_verbs']
@@ -27,7 +27,7 @@ class RootVerbs:
 
     def __call__(self, texts: Sequence[str]) -> list[str|None]:
         "Root verbs of `texts` (None for a text without any token)."
-        texts = list(texts)
+        texts = check_texts(texts, allow_empty=True)
         todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
         if todo:
             if self.nlp is None: self.nlp = load_spacy()
@@ -40,6 +40,8 @@ class RootVerbs:
 # %% ../nbs/40_verbs.ipynb #2324413b
 def _design(verbs_1, verbs_2, labels):
     "Vocabulary, verb x pair indicator matrices for both actions, and the indicator that action 1 is worse."
+    for name, v in (('verbs_1', verbs_1), ('verbs_2', verbs_2)):
+        if isinstance(v, str): raise TypeError(f'{name} must be a list of verbs (one per pair), not a single string')
     v1, v2, lab = np.asarray(verbs_1, dtype=object), np.asarray(verbs_2, dtype=object), np.asarray(labels)
     if not (len(v1) == len(v2) == len(lab)): raise ValueError(f'{len(v1)}, {len(v2)} verbs and {len(lab)} labels: one of each per pair')
     if len(lab) == 0: raise ValueError('no pairs')

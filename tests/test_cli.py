@@ -22,7 +22,7 @@ GOOD_DILEMMA = json.dumps({'id': 'd1', 'actions': [{'id': 'a1', 'description': '
 @pytest.fixture
 def files(tmp_path):
     good = tmp_path/'dev.scruples-dilemmas.jsonl'
-    good.write_text(GOOD_DILEMMA + '\n' + GOOD_DILEMMA + '\n')
+    good.write_text(GOOD_DILEMMA + '\n' + GOOD_DILEMMA.replace('"d1"', '"d2"', 1) + '\n')  # ids are unique
     counts = tmp_path/'dev.scruples-dilemmas_label-counts.json'
     counts.write_text('[\n  [4, 1],\n  [2, 3]\n]\n')
     bad = tmp_path/'test.scruples-dilemmas.jsonl'
@@ -79,8 +79,9 @@ def test_locate_table(capsys, tmp_path):
 
 def test_locate_missing_data_dir(capsys, tmp_path):
     rc, out, err = run_main(capsys, 'data', 'locate', '--data-dir', str(tmp_path/'nope'))
-    # locate reports every file as missing rather than failing (see test_locate.py); it must not crash
-    assert rc in (0, 1)
+    # an explicit folder that does not exist is a typo, not "nothing found": exit 1, one line naming it, no table
+    assert rc == 1 and out == ''
+    assert err == f"scruples: error: data folder {tmp_path/'nope'} does not exist\n"
 
 
 # --- data validate -------------------------------------------------------------------------------

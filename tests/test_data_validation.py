@@ -43,7 +43,8 @@ BAD_LINE = 4  # line of the malformed record in every JSON-lines case
 def jsonl(tmp_path: Path, name: str, bad_line: str, good: dict) -> Path:
     "Two valid records, a blank line, then `bad_line` (line 4)."
     p = tmp_path/name
-    p.write_text(json.dumps(good) + '\n' + json.dumps(good) + '\n\n' + bad_line + '\n', encoding='utf-8')
+    second = dict(good, id=good['id'] + '-2')  # ids are unique within a file
+    p.write_text(json.dumps(good) + '\n' + json.dumps(second) + '\n\n' + bad_line + '\n', encoding='utf-8')
     return p
 
 
@@ -243,7 +244,8 @@ def _latin1(good):
 def test_latin1_bytes(tmp_path, reader, good):
     p = tmp_path/'x.jsonl'
     ok = json.dumps(good).encode()
-    p.write_bytes(ok + b'\n' + ok + b'\n\n' + _latin1(good) + b'\n')
+    ok2 = json.dumps(dict(good, id=good['id'] + '-2')).encode()  # ids are unique within a file
+    p.write_bytes(ok + b'\n' + ok2 + b'\n\n' + _latin1(good) + b'\n')
     with pytest.raises(ScruplesDataError) as ei: reader(p)
     assert_error(ei.value, p, BAD_LINE, None)
     assert 'UTF-8' in str(ei.value)
@@ -382,7 +384,7 @@ def test_valid_label_counts_with_bom_and_blank_lines(tmp_path, bom):
 
 
 def test_anecdote_without_action_and_with_null_action(tmp_path):
-    recs = [dict(ANECDOTE, action=None), {k: v for k, v in ANECDOTE.items() if k != 'action'}]
+    recs = [dict(ANECDOTE, action=None), {k: v for k, v in ANECDOTE.items() if k != 'action'} | {'id': 'a2'}]
     p = tmp_path/'a.jsonl'
     p.write_text(''.join(json.dumps(r) + '\n' for r in recs))
     df = read_anecdotes(p)
@@ -393,7 +395,7 @@ def test_anecdote_without_action_and_with_null_action(tmp_path):
 def test_dilemma_without_human_annotations(tmp_path):
     rec = {k: v for k, v in DILEMMA.items() if not k.startswith('human')}
     p = tmp_path/'train.scruples-dilemmas.jsonl'
-    p.write_text(json.dumps(rec) + '\n' + json.dumps(dict(rec, human_perf_annotations=None, human_perf_label=None)) + '\n')
+    p.write_text(json.dumps(rec) + '\n' + json.dumps(dict(rec, id='d2', human_perf_annotations=None, human_perf_label=None)) + '\n')
     df = read_dilemmas(p)
     assert df[['human_1', 'human_2', 'human_label']].isna().all().all()
     assert all(str(df[c].dtype) == 'Int64' for c in ('human_1', 'human_2', 'human_label'))

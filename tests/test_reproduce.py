@@ -58,8 +58,44 @@ def test_row_contents():
     assert tuple(Comparison('e').frame().columns) == Comparison.columns  # empty
 
 
-def test_reproduction_error_is_a_scruples_error():
-    assert issubclass(ReproductionError, ScruplesError)
+def test_failed_run_raises_reproduction_error_and_writes_no_summary(tmp_path, monkeypatch):
+    "Every notebook failing: a ScruplesError (the CLI prints one line, exit 1) naming each notebook, and no summary."
+    import papermill
+    from scruples.reproduce import reproduce
+    def fail(src, dest, **kw): raise RuntimeError('kernel died\nat the end')
+    monkeypatch.setattr(papermill, 'execute_notebook', fail)
+    log = []
+    with pytest.raises(ScruplesError) as ei:
+        reproduce(smoke=True, out=tmp_path/'runs', fig_dir=tmp_path/'figs', notebooks=['01_', '02_'], kernel='python3', log=log.append)
+    assert isinstance(ei.value, ReproductionError)
+    msg = str(ei.value)
+    assert 'no summary written' in msg and msg.count('RuntimeError: at the end') == 2
+    assert '01_dataset_statistics.ipynb' in msg and sum('FAILED' in m for m in log) == 2
+    assert not (tmp_path/'figs'/'summary.md').exists() and not (tmp_path/'figs'/'summary.csv').exists()
+
+
+def test_partly_failed_run_summarises_what_ran(tmp_path, monkeypatch):
+    "One notebook ran (its rows are saved), one failed: the summary holds the rows that exist, then the error is raised."
+    import papermill
+    from scruples.reproduce import reproduce
+    def run(src, dest, parameters, **kw):
+        if '01_' not in src: raise RuntimeError('boom')
+        Comparison('01_dataset_statistics').add('Table 1', 'instances (dev)', 2340, 2340).save(parameters['fig_dir'])
+    monkeypatch.setattr(papermill, 'execute_notebook', run)
+    with pytest.raises(ReproductionError, match='boom'):
+        reproduce(smoke=True, out=tmp_path/'runs', fig_dir=tmp_path/'figs', notebooks=['01_', '02_'], kernel='python3', log=lambda m: None)
+    assert pd.read_csv(tmp_path/'figs'/'summary.csv')['quantity'].tolist() == ['instances (dev)']
+
+
+def test_bad_arguments_write_nothing(tmp_path):
+    from scruples.reproduce import reproduce
+    with pytest.raises(FileNotFoundError, match='none matches no-such-notebook'):
+        reproduce(notebooks=['no-such-notebook'], out=tmp_path/'o', fig_dir=tmp_path/'f')
+    with pytest.raises(ValueError, match="no Jupyter kernel named 'nope'"):
+        reproduce(kernel='nope', out=tmp_path/'o', fig_dir=tmp_path/'f')
+    (tmp_path/'file').write_text('x')
+    with pytest.raises(NotADirectoryError): reproduce(out=tmp_path/'o', fig_dir=tmp_path/'file')
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['file']
 
 
 def fill(a: Comparison, b: Comparison):

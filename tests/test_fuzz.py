@@ -1,0 +1,347 @@
+"""Fuzzing every reader and every `scruples` command with generated bad input (issue 10).
+
+What is generated: valid documents of each format (label-count JSON, counts CSV, gold labels, Dilemmas and Anecdotes
+JSON lines, user-study CSV) broken at random: truncated, characters inserted, deleted or replaced (JSON syntax
+characters, control characters, any Unicode), lines duplicated, numbers replaced by extreme ones (2**63, -1, 1e308,
+NaN, 10**30, 5000-digit integers), records with a field deleted or replaced by any JSON value (nested lists and
+objects, wrong types), re-encoded as UTF-16 / Latin-1 or with invalid UTF-8 bytes, and deeply nested documents; plus
+paths that are folders, missing, unreadable, and bad option values.
+
+The contract asserted for every input:
+- a reader returns a frame or raises `ScruplesDataError` naming the file (and a line within it when it gives one),
+  or an `OSError` naming the file; nothing else;
+- a command exits 0 (the input happened to be valid), 1 (bad input: one `scruples: error:` line naming the file,
+  or the validate table naming it) or 2 (usage), never prints a traceback, and writes no file;
+- time grows linearly: a 10 MB file validates in seconds.
+Commands that would run a model get a stand-in: a hashing encoder for MCM, a first-word verb finder for `verbs`.
+"""
+import contextlib
+import io
+import json
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from scruples import data as sd
+from scruples.cli import main
+from scruples.core import ScruplesDataError
+
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                        HealthCheck.too_slow, HealthCheck.data_too_large])
+
+DILEMMA = {'id': 'd1', 'actions': [{'id': 'a1', 'description': 'borrowing a car'}, {'id': 'a2', 'description': 'lying'}],
+           'gold_annotations': [1, 4], 'gold_label': 1, 'human_perf_annotations': [2, 3], 'human_perf_label': 1,
+           'controversial': True}
+ANECDOTE = {'id': 'x1', 'post_id': 'p1', 'title': 'AITA for X?', 'text': 'Long story.', 'post_type': 'HISTORICAL',
+            'action': {'description': 'not going', 'pronormative_score': 3, 'contranormative_score': 1},
+            'label_scores': {'AUTHOR': 3, 'OTHER': 8, 'EVERYBODY': 1, 'NOBODY': 1, 'INFO': 0}, 'label': 'OTHER',
+            'binarized_label_scores': {'RIGHT': 9, 'WRONG': 4}, 'binarized_label': 'RIGHT'}
+
+
+def jsonl(rec, n=3):
+    return ''.join(json.dumps(dict(rec, id=f'{rec["id"]}-{i}')) + '\n' for i in range(n))
+
+
+VALID = {  # file name -> a valid document
+    'dev.scruples-dilemmas.jsonl': jsonl(DILEMMA),
+    'dev.scruples-anecdotes.jsonl': jsonl(ANECDOTE),
+    'dev.scruples-dilemmas_label-counts.json': '[\n  [1, 4],\n  [3, 2],\n  [0, 5]\n]\n',
+    'counts.json': '[[5, 0, 0],\n [1, 3, 1],\n [0, 1, 4]]\n',
+    'counts.csv': 'entailment,neutral,contradiction\n5,0,0\n1,3,1\n0,1,4\n',
+}
+READERS = {'dev.scruples-dilemmas.jsonl': sd.read_dilemmas, 'dev.scruples-anecdotes.jsonl': sd.read_anecdotes,
+           'dev.scruples-dilemmas_label-counts.json': sd.read_label_counts, 'counts.json': sd.read_counts,
+           'counts.csv': sd.read_counts}
+
+EXTREME = ['2**63', '9223372036854775808', '18446744073709551616', '-1', '1e308', '-0', '1.5', 'NaN', 'Infinity',
+           '1' * 30, '9' * 5000, 'true', 'null', '""', '[]', '{}', '"5"']
+NASTY = st.sampled_from(list('[]{},:"\\\n\r\t\x00\x1f\u2028\ufeff ') + ['\ud7ff', '\x85', '\u00e9', '𝟘'])
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=12)
+
+
+@st.composite
+def broken_text(draw, text: str) -> str:
+    "`text` with one to three random edits."
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from(['truncate', 'insert', 'delete', 'replace', 'dup_line', 'number', 'nest']))
+        i = draw(st.integers(0, len(text)))
+        if op == 'truncate': text = text[:i]
+        elif op == 'insert': text = text[:i] + draw(st.text(NASTY | st.characters(blacklist_categories=('Cs',)), min_size=1, max_size=4)) + text[i:]
+        elif op == 'delete': text = text[:i] + text[i + draw(st.integers(1, 8)):]
+        elif op == 'replace': text = text[:i] + draw(st.text(max_size=6)) + text[i + 3:]
+        elif op == 'dup_line':
+            lines = text.split('\n'); j = draw(st.integers(0, len(lines) - 1)); lines.insert(j, lines[j]); text = '\n'.join(lines)
+        elif op == 'number':
+            nums = list(re.finditer(r'-?\d+', text))
+            if nums:
+                m = draw(st.sampled_from(nums)); text = text[:m.start()] + draw(st.sampled_from(EXTREME)) + text[m.end():]
+        else: text = '[' * draw(st.integers(1, 3000)) + text + ']' * draw(st.integers(0, 3000))
+    return text
+
+
+@st.composite
+def encoded(draw, text: str) -> bytes:
+    "Mostly UTF-8; sometimes UTF-16, Latin-1, or UTF-8 with invalid bytes spliced in."
+    how = draw(st.sampled_from(['utf-8'] * 5 + ['utf-16', 'latin-1', 'invalid', 'bom']))
+    if how == 'invalid':
+        b = text.encode('utf-8', 'surrogatepass'); i = draw(st.integers(0, len(b)))
+        return b[:i] + draw(st.sampled_from([b'\xff', b'\xc3(', b'\xed\xa0\x80', b'\x80\x80', b'\xf0\x9f'])) + b[i:]
+    if how == 'bom': return b'\xef\xbb\xbf' + text.encode('utf-8', 'surrogatepass')
+    return text.encode(how if how != 'latin-1' else 'latin-1', 'replace' if how == 'latin-1' else 'surrogatepass')
+
+
+@st.composite
+def mutated_record(draw, rec: dict) -> dict:
+    "`rec` with one (possibly nested) field deleted or replaced by any JSON value."
+    rec = json.loads(json.dumps(rec))
+    node = rec
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        k = draw(st.sampled_from(keys))
+        if isinstance(node[k], (dict, list)) and node[k] and draw(st.booleans()): node = node[k]; continue
+        if isinstance(node, dict) and draw(st.booleans()): del node[k]
+        else: node[k] = draw(JSON_VALUES)
+        return rec
+
+
+def snapshot(folder: Path) -> set:
+    return {(str(p.relative_to(folder)), p.stat().st_size) for p in folder.rglob('*')}
+
+
+def check_reader(reader, path: Path, n_lines: int):
+    "The reader's contract: a frame, or ScruplesDataError / OSError naming `path` (and a line inside the file)."
+    try: out = reader(path)
+    except ScruplesDataError as err:
+        assert err.path == str(path) and str(err).startswith(str(path)), str(err)
+        assert err.line is None or 1 <= err.line <= max(n_lines, 1), (err.line, n_lines, str(err))
+        return None
+    except OSError as err:
+        assert err.filename == str(path), err
+        return None
+    assert isinstance(out, pd.DataFrame) and len(out) > 0
+    return out
+
+
+def cli(*argv):
+    "Run `scruples` in-process: (exit status, stdout, stderr)."
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try: rc = main([str(a) for a in argv])
+        except SystemExit as e: rc = e.code
+    return rc, out.getvalue(), err.getvalue()
+
+
+def check_cli(folder: Path, argv, names=()):
+    "The command's contract: exit 0/1/2, no traceback, an error naming the file, and no file written."
+    before = snapshot(folder)
+    rc, out, err = cli(*argv)
+    assert rc in (0, 1, 2), (rc, err)
+    assert 'Traceback' not in err and 'Traceback' not in out, err
+    if rc == 2: assert 'usage:' in err
+    if rc == 1:
+        lines = err.strip().splitlines()
+        if lines:
+            assert len(lines) == 1 and lines[0].startswith('scruples: error: '), err
+        assert any(str(n) in out + err for n in names) or not names, (names, out, err)
+    assert snapshot(folder) == before, 'a file was written'
+    return rc, out, err
+
+
+# --- readers --------------------------------------------------------------------------------------------------------
+
+@FUZZ
+@given(name=st.sampled_from(sorted(VALID)), data=st.data())
+def test_readers_on_broken_text(name, data):
+    raw = data.draw(encoded(data.draw(broken_text(VALID[name]))))
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp)/name; p.write_bytes(raw)
+        check_reader(READERS[name], p, raw.count(b'\n') + 1)
+
+
+@FUZZ
+@given(kind=st.sampled_from(['dilemmas', 'anecdotes']), data=st.data(), where=st.integers(0, 2))
+def test_jsonl_readers_on_mutated_records(kind, data, where):
+    base = DILEMMA if kind == 'dilemmas' else ANECDOTE
+    recs = [dict(base, id=f'r{i}') for i in range(3)]
+    recs[where] = data.draw(mutated_record(recs[where]))
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp)/f'x.scruples-{kind}.jsonl'
+        p.write_text(''.join(json.dumps(r) + '\n' for r in recs))
+        out = check_reader(sd.read_dilemmas if kind == 'dilemmas' else sd.read_anecdotes, p, 3)
+        if out is not None: assert len(out) == 3 and out.id.is_unique
+
+
+@FUZZ
+@given(rows=st.lists(st.lists(JSON_VALUES | st.integers(-5, 2**64), min_size=0, max_size=6), min_size=0, max_size=6))
+def test_count_readers_on_any_json_list(rows):
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp)/'c.json'; p.write_text(json.dumps(rows))
+        for reader in (sd.read_counts, sd.read_label_counts):
+            out = check_reader(reader, p, 1)
+            if out is not None:
+                assert out.dtypes.eq(np.int64).all() and (out.to_numpy() >= 0).all() and out.shape[1] >= 2
+
+
+@FUZZ
+@given(cells=st.lists(st.lists(st.text(st.characters(blacklist_categories=('Cs',)), max_size=5)
+                               | st.integers(-3, 2**64).map(str), min_size=1, max_size=5), min_size=1, max_size=6))
+def test_csv_counts_reader_on_any_cells(cells):
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp)/'c.csv'
+        text = '\n'.join(','.join(r) for r in cells)
+        p.write_text(text, encoding='utf-8', errors='surrogatepass')
+        out = check_reader(sd.read_counts, p, text.count('\n') + 1)
+        if out is not None: assert out.dtypes.eq(np.int64).all() and out.shape[1] >= 2
+
+
+@FUZZ
+@given(text=st.text(max_size=40), n=st.integers(1, 5), k=st.integers(2, 4))
+def test_labels_reader(text, n, k):
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp)/'labels.txt'; p.write_text(text, encoding='utf-8', errors='surrogatepass')
+        try: y = sd.read_labels(p, n_examples=n, n_classes=k)
+        except ScruplesDataError as err: assert err.path == str(p)
+        else: assert len(y) == n and y.min() >= 0 and y.max() < k
+
+
+@pytest.mark.parametrize('reader', [sd.read_dilemmas, sd.read_anecdotes, sd.read_label_counts, sd.read_counts, sd.read_labels])
+def test_readers_on_folders_and_missing_paths(tmp_path, reader):
+    d = tmp_path/'x.json'; d.mkdir()
+    with pytest.raises(IsADirectoryError) as ei: reader(d)
+    assert ei.value.filename == str(d)
+    with pytest.raises(FileNotFoundError) as ei: reader(tmp_path/'nope.csv')
+    assert ei.value.filename == str(tmp_path/'nope.csv')
+
+
+# --- commands -------------------------------------------------------------------------------------------------------
+
+class HashEncoder:
+    "A stand-in sentence encoder: a fixed random vector per text (no model download, milliseconds)."
+    model_name = 'hash-encoder'
+    def __call__(self, texts):
+        return np.stack([np.random.default_rng(abs(hash(t)) % 2**32).normal(size=16) for t in texts])
+
+
+@pytest.fixture
+def stand_ins(monkeypatch):
+    import scruples.mcm as mcm, scruples.verbs as verbs
+    monkeypatch.setattr(mcm, '_DEFAULT_ENCODER', HashEncoder())
+    class FirstWord:
+        def __init__(self, *a, **k): pass
+        def __call__(self, texts): return [t.split()[0].lower() if t.split() else None for t in texts]
+    monkeypatch.setattr(verbs, 'RootVerbs', FirstWord)
+
+
+@FUZZ
+@given(name=st.sampled_from(sorted(VALID)), data=st.data(), cmd=st.sampled_from(['validate', 'best', 'verbs']))
+def test_file_commands_on_broken_files(stand_ins, name, data, cmd):
+    raw = data.draw(encoded(data.draw(broken_text(VALID[name]))))
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp)/name; p.write_bytes(raw)
+        argv = {'validate': ['data', 'validate', p], 'best': ['best', p, '--samples', '50', '--bootstrap', '5'],
+                'verbs': ['verbs', p, '--samples', '20']}[cmd]
+        rc, out, err = check_cli(Path(tmp), argv, [name])
+        if cmd == 'validate' and rc == 0: assert check_reader(READERS[name], p, raw.count(b'\n') + 1) is not None
+
+
+@FUZZ
+@given(data=st.data(), labels=st.lists(st.integers(-2, 4) | st.sampled_from(['x', '1.0', '', '2**63']), max_size=5),
+       as_json=st.booleans())
+def test_best_with_bad_labels(data, labels, as_json):
+    with tempfile.TemporaryDirectory() as tmp:
+        c = Path(tmp)/'counts.csv'; c.write_text(VALID['counts.csv'])
+        y = Path(tmp)/'y.txt'
+        y.write_text(json.dumps(labels) if as_json else '\n'.join(map(str, labels)))
+        check_cli(Path(tmp), ['best', c, '--labels', y, '--samples', '50', '--bootstrap', '0'], ['y.txt', 'counts.csv'])
+
+
+@FUZZ
+@given(data=st.data())
+def test_user_study_on_broken_csv(stand_ins, data):
+    text = data.draw(broken_text('Action,Yes,No\nsmile,40,3\nkill people,2,50\nhelp,30,10\n'))
+    with tempfile.TemporaryDirectory() as tmp:
+        p, q = Path(tmp)/'study.csv', Path(tmp)/'questions.csv'
+        p.write_bytes(data.draw(encoded(text)))
+        q.write_text('action,question\nsmile,Should I smile?\nkill people,Should I kill people?\nhelp,Should I help?\n')
+        check_cli(Path(tmp), ['mcm', 'user-study', p, '--questions', q], ['study.csv', 'questions.csv'])
+
+
+@FUZZ
+@given(actions=st.lists(st.text(max_size=8), min_size=1, max_size=3), mode=st.sampled_from(['questions', 'raw', 'bare', 'x']))
+def test_mcm_score_on_any_actions(stand_ins, actions, mode):
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err = check_cli(Path(tmp), ['mcm', 'score', '--mode', mode, '--', *actions])
+        if mode == 'x': assert rc == 2
+
+
+NUMBERS = st.sampled_from(['0', '-1', '1', '2', '1.5', 'nan', 'inf', '-inf', '1e3', 'x', '', '99999999999999999999999', '0x10', ' 3'])
+
+
+@FUZZ
+@given(option=st.sampled_from([('best', '--samples'), ('best', '--bootstrap'), ('best', '--seed'), ('verbs', '--alpha'),
+                               ('verbs', '--samples')]),
+       value=NUMBERS)
+def test_option_values(stand_ins, option, value):
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd, opt = option
+        argv = {'best': ['best', Path(tmp)/'counts.csv', '--samples', '50', '--bootstrap', '0'],
+                'verbs': ['verbs', Path(tmp)/'dev.scruples-dilemmas.jsonl', '--samples', '20']}[cmd] + [opt, value]
+        (Path(tmp)/'counts.csv').write_text(VALID['counts.csv'])
+        (Path(tmp)/'dev.scruples-dilemmas.jsonl').write_text(VALID['dev.scruples-dilemmas.jsonl'])
+        rc, out, err = check_cli(Path(tmp), argv)
+        assert rc in (0, 2), err  # a value is accepted or refused as a usage error, never half-way
+
+
+@pytest.mark.parametrize('value', ['0', '-1', '1.5', 'nan', '', 'x', '1e3', '99999999999999999999999', '0x10'])
+@pytest.mark.parametrize('opt', ['--synthetic-size', '--seed'])
+def test_stats_option_values(tmp_path, opt, value):  # `data stats` with a valid value runs for half a minute: only refusals here
+    if opt == '--seed' and value in ('0', '99999999999999999999999'): return
+    rc, out, err = check_cli(tmp_path, ['data', 'stats', '--data-dir', tmp_path, opt, value])
+    assert rc == 2 and f'argument {opt}: expected an integer' in err
+
+
+@pytest.mark.parametrize('argv', [
+    ['data', 'validate', '{d}'], ['best', '{d}'], ['verbs', '{d}'], ['mcm', 'user-study', '{d}'],
+    ['mcm', 'user-study', '{f}', '--questions', '{d}'], ['best', '{f}', '--labels', '{d}'],
+    ['data', 'locate', '--data-dir', '{m}'], ['data', 'stats', '--data-dir', '{m}'], ['best', '{m}'], ['verbs', '{m}'],
+    ['data', 'fetch', '--dest', '{f}', '--which', 'anecdotes', '--url', 'anecdotes=http://127.0.0.1:9/a.tar.gz'],
+    ['data', 'fetch', '--url', 'anecdotes', '--dest', '{d}'], ['data', 'fetch', '--url', 'nothing=http://x', '--dest', '{d}', '--no-progress'],
+    ['reproduce', '--out', '{f}', '--fig-dir', '{d}'], ['reproduce', '--notebooks', 'no-such-notebook', '--out', '{d}'],
+    ['reproduce', '--kernel', 'no-such-kernel', '--out', '{d}'], ['best', '{f}', '--metric', 'auc'], [], ['nope'],
+])
+def test_paths_and_options(stand_ins, tmp_path, argv):
+    d = tmp_path/'folder.csv'; d.mkdir()
+    f = tmp_path/'file.csv'; f.write_text('Action,Yes,No\nsmile,3,1\n')
+    m = tmp_path/'missing.json'
+    argv = [a.format(d=d, f=f, m=m) for a in argv]
+    rc, out, err = check_cli(tmp_path, argv, [x for x in argv if str(tmp_path) in x or x.startswith('no-such')])
+    assert rc in (1, 2), (rc, out, err)
+
+
+# --- size: linear time ------------------------------------------------------------------------------------------------
+
+def test_ten_megabytes_validate_in_seconds(tmp_path):
+    "A 10 MB label-counts file with an error on its last line, and a 10 MB Dilemmas file, each validated in seconds."
+    n = 10_000_000 // len('[3, 2],\n')
+    p = tmp_path/'big.json'
+    p.write_text('[\n' + '[3, 2],\n' * n + '[3, -2]\n]\n')
+    t0 = time.perf_counter(); rc, out, err = cli('data', 'validate', '--json', p); dt = time.perf_counter() - t0
+    assert rc == 1 and json.loads(out)[0]['error'].startswith(f'{p}:{n + 2}: field ')
+    assert dt < 60, f'{dt:.1f} s for 10 MB'  # about 3 s here; the quadratic reader took hours
+
+    line = json.dumps(DILEMMA) + '\n'
+    q = tmp_path/'big.scruples-dilemmas.jsonl'
+    m = 10_000_000 // len(line)
+    q.write_text(''.join(line.replace('"d1"', f'"d{i}"', 1) for i in range(m)))
+    t0 = time.perf_counter(); rc, out, err = cli('data', 'validate', '--json', q); dt = time.perf_counter() - t0
+    assert rc == 0 and json.loads(out)[0]['records'] == m
+    assert dt < 90, f'{dt:.1f} s for 10 MB'
