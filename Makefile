@@ -52,7 +52,7 @@ lock:
 	.lock-venv/bin/pip install --quiet pip-tools
 	echo "torch==2.13.0" > .lock-venv/constraints.txt
 	.lock-venv/bin/pip-compile --quiet --no-header --extra dev --strip-extras --allow-unsafe \
-	  --constraint .lock-venv/constraints.txt -o .lock-venv/out.txt setup.py
+	  --no-emit-index-url --no-emit-find-links --constraint .lock-venv/constraints.txt -o .lock-venv/out.txt setup.py
 	{ echo "# python: $$(.lock-venv/bin/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') (made by 'make lock' with pip-tools from settings.ini on $$(date -u +%Y-%m-%d))"; \
 	  grep -v '^#' .lock-venv/out.txt | sed 's/^-e file.*//' ; } > $(LOCK)
 	rm -rf .lock-venv
