@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import errno
-import io
 import json
 import re
 from collections.abc import Iterator, Sequence
