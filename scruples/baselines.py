@@ -445,7 +445,7 @@ def tune(model: str,            # one of MODELS
          budget: int = 128,     # points evaluated (the paper: 128)
          batch_size: int = 8,   # points proposed at once and evaluated in parallel (the paper: 8)
          n_folds: int = 4,      # cross-validation folds (the paper: 4)
-         n_jobs: int = 2,       # worker processes
+         n_jobs: int = 2,       # worker threads
          soft: bool = False,    # Dilemmas: train on soft labels instead of the majority (paper: hard)
          objective: str = 'hard',  # CV cross-entropy against 'hard' labels (paper) or 'soft' labels
          seed=0,                # seeds the sampler, the folds and the randomized models
@@ -479,7 +479,7 @@ def tune(model: str,            # one of MODELS
         sampler = optuna.samplers.TPESampler(seed=s_sampler, n_startup_trials=min(10, budget), constant_liar=True)
     study = optuna.create_study(direction='minimize', sampler=sampler)
     rows, best = [], (np.inf, None, None)
-    pool = Parallel(n_jobs=n_jobs, backend='loky', max_nbytes=None) if n_jobs != 1 else None  # no memmapping: tasks are small
+    pool = Parallel(n_jobs=n_jobs, backend='threading') if n_jobs != 1 else None  # threads share the task's caches; numpy and scikit-learn release the GIL in their heavy parts (loky's process workers printed resource-tracker tracebacks at shutdown)
     with tqdm(total=budget, desc=f'{model} ({task})', disable=not progress) as bar:
         while len(rows) < budget:
             trials = [study.ask(space) for _ in range(min(batch_size, budget - len(rows)))]
