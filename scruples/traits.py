@@ -501,7 +501,7 @@ def plot_scores(model: LatentTraitModel, Y, method: str = 'eap', seed=0, ax=None
 def plot_deviance(table: pd.DataFrame):
     "Figure 8: deviance and the residual percentage 100 - %D against the number of traits."
     import matplotlib.pyplot as plt, seaborn as sns
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2))
     sns.lineplot(data=table, x='n_traits', y='deviance', marker='o', ax=axes[0])
     sns.lineplot(data=table, x='n_traits', y='residual_pct', marker='o', ax=axes[1])
     axes[0].set(xlabel='number of traits', ylabel='deviance', title='Deviance')
