@@ -36,14 +36,26 @@ def put(folder: Path, kind: str, split: str, layout: str = 'official', tag: str 
 
 @pytest.fixture
 def world(tmp_path, monkeypatch, user_cache):
-    "A fake checkout (with ../shared/data), an env folder and the cache, all empty; $SCRUPLES_DATA unset."
+    "A fake checkout (with ../shared/data), an env folder and the cache, all empty; $SCRUPLES_DATA and $SCRUPLES_NO_SHARED unset."
     root = tmp_path/'checkout'/'main'
     shared = tmp_path/'checkout'/'shared'/'data'
     env = tmp_path/'env-data'
     for d in (root, shared, env): d.mkdir(parents=True)
     monkeypatch.setattr(sf, 'checkout_root', lambda: root)
     monkeypatch.delenv('SCRUPLES_DATA', raising=False)
+    monkeypatch.delenv('SCRUPLES_NO_SHARED', raising=False)  # these tests are about the search order itself
     return {'root': root, 'shared': shared, 'env': env, 'cache': user_cache, 'tmp': tmp_path}
+
+
+def test_no_shared_hides_the_checkout_data_and_the_cache(world, monkeypatch):
+    "SCRUPLES_NO_SHARED=1 (the CI leg without data): only an explicit folder or $SCRUPLES_DATA are searched."
+    assert sf.data_dirs() == [world['shared'], world['cache']]
+    monkeypatch.setenv('SCRUPLES_NO_SHARED', '1')
+    assert sf.data_dirs() == []
+    monkeypatch.setenv('SCRUPLES_DATA', str(world['env']))
+    assert sf.data_dirs() == [world['env']]
+    monkeypatch.setenv('SCRUPLES_NO_SHARED', '0')  # 0 means off
+    assert sf.data_dirs() == [world['env'], world['shared'], world['cache']]
 
 
 def test_checkout_root_is_this_repository():
@@ -117,6 +129,7 @@ def test_env_beats_the_real_checkout_data(tmp_path, monkeypatch):
 
 def test_checkout_shared_data_is_searched(monkeypatch):
     monkeypatch.delenv('SCRUPLES_DATA', raising=False)
+    monkeypatch.delenv('SCRUPLES_NO_SHARED', raising=False)
     shared = REPO_ROOT.parent/'shared'/'data'
     if shared.is_dir(): assert sf.data_dirs()[0] == shared
     else: assert shared not in sf.data_dirs()
