@@ -98,7 +98,7 @@ def label_matches(body: str) -> list[tuple[int, int, str]]:
 
 # %% ../nbs/31_judgments.ipynb #be035665
 _WOULD_BE = re.compile(r"(?i)(?:[yn][ .\-_*]?w[ .\-_*]?n?[ .\-_*]?b|you(?:'d| would))")  # YWBTA, YWNBTA, NWBTA, you would be ...
-_IF_AFTER = re.compile(r"(?i)[\s,;:\-\u2013\u2014]*(?:only\s+|but\s+only\s+|even\s+)?(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b")
+_IF_AFTER = re.compile(r"(?i)[^.!?\n]{0,30}?\b(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b")  # in its sentence, soon after
 _IF_BEFORE = re.compile(r"(?i)\b(?:if|when|unless|once|otherwise)\b[^.!?\n]*\Z")
 
 def _would_be(body: str, s: int, e: int) -> bool: return _WOULD_BE.match(body, s, e) is not None

@@ -45,7 +45,7 @@ _NOTICE = re.compile(r'\A\s*(?:' + '|'.join(f'(?P<y{k}>{_loose(n)})' for k, n in
 _FOOTER = re.compile(r'\s*' + _loose(REPOST_FOOTER) + r'\s*\Z', re.I)
 _RULE = re.compile(r'\A(?:-{3,}|\*{3,}|_{3,})\s*')  # a horizontal rule under the notice
 _QUOTE = re.compile(r'(?m)^> ?')
-_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your)\s+(?:above\s+)?post\b|\boriginally\s+written\b|\boriginal\s+text\b')
+_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\boriginal\s+(?:text|post)\b')
 
 class UnrecognizedRepostWarning(UserWarning):
     "A repost bot's comment that looks like a copy of a post but matches none of `REPOST_NOTICES` (its wording changed)."
