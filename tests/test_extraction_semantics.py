@@ -128,7 +128,7 @@ PACK = {'gz': gzip.compress, 'bz2': bz2.compress, 'xz': lzma.compress,
 
 def _good_lines(kind, data):
     "The complete lines the data allows: decode byte by byte until the decompressor gives up."
-    d, out = dumps._decompressor(kind), b''
+    d, out = dumps.decompressor(kind), b''
     for k in range(len(data)):
         try: out += d.decompress(data[k:k + 1])
         except Exception: break
