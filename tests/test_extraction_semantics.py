@@ -199,3 +199,13 @@ def test_make_dilemmas_each_action_at_most_rounds_times(n, rounds, seed):
     pairs = [frozenset(a['id'] for a in d['actions']) for d in dil]
     assert len(set(pairs)) == len(pairs) and all(len(p) == 2 for p in pairs)
     assert len({d['id'] for d in dil}) == len(dil)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=('Cs',)), max_size=300),
+       notice=st.sampled_from(list(records.REPOST_NOTICES.values())), footer=st.booleans(), spaces=st.sampled_from([' ', '  ']))
+def test_any_copy_round_trips(text, notice, footer, spaces):
+    body = notice.replace('AUTOMOD ', 'AUTOMOD' + spaces) + '\n\n' + text + ('\n\n' + records.REPOST_FOOTER if footer else '')
+    got = records.original_text(body)
+    assert got is not None and got in text  # never more than the post's text
+    if text.strip() and not text.rstrip().endswith(records.REPOST_FOOTER): assert got == text.strip()
