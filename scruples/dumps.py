@@ -84,7 +84,7 @@ def _salvage(path, kind: str, start: int, emitted: int, bad_start: int, bad_end:
             seen += len(out)
             if getattr(d, 'eof', False): return
 
-def _chunks(path, size: int = 1 << 16) -> Iterator[bytes]:
+def _chunks(path, size: int = 1 << 18) -> Iterator[bytes]:
     "Decompressed chunks of a dump, as soon as decoded; `TruncatedStream` / `CorruptStream` at the end of a damaged file."
     kind = compression(path)
     with open(path, 'rb') as f:
