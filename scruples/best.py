@@ -19,7 +19,8 @@ from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_l
 
 # %% auto #0
 __all__ = ['fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'metric_streams',
-           'best', 'simulate_scenario', 'oracle_scores', 'simulation_study', 'human_macro_f1']
+           'best', 'class_support', 'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study',
+           'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -248,6 +249,25 @@ def best(counts: np.ndarray,                                 # (n, k) label coun
     out = pd.DataFrame(rows).set_index('metric')
     out.attrs['alpha'] = tuple(float(x) for x in a)  # a tuple: pandas compares attrs with == when concatenating
     return out
+
+# %% ../nbs/12_best.ipynb #a9fff398
+def class_support(counts: np.ndarray,  # (n, k) label counts
+                  classes,             # the k class names
+                  y: np.ndarray,       # (n,) gold labels (class indices)
+                  alpha,               # the fitted prior (k,)
+                 ) -> pd.DataFrame:    # one row per class
+    "Per class: examples whose gold label it is (support), its share, its annotations, and its fitted prior alpha."
+    counts, y = np.asarray(counts), np.asarray(y)
+    k = len(classes)
+    if counts.ndim != 2 or counts.shape[1] != k or y.shape != (len(counts),) or np.shape(alpha) != (k,):
+        raise ValueError(f'class_support needs counts (n, {k}), {k} class names, labels (n,) and alpha ({k},); got {counts.shape}, {y.shape}, {np.shape(alpha)}')
+    support = np.bincount(y, minlength=k)
+    return pd.DataFrame({'class': list(classes), 'support': support, 'share': support / support.sum(),
+                         'annotations': counts.sum(0).astype(np.int64), 'alpha': np.round(np.asarray(alpha, float), 6)}).set_index('class')
+
+def best_alpha(res: pd.DataFrame) -> list:
+    "The fitted prior stored with a `best` result (its `attrs['alpha']`), as a list rounded to 6 digits."
+    return [round(float(a), 6) for a in res.attrs.get('alpha', [])] if hasattr(res, 'attrs') else []
 
 # %% ../nbs/12_best.ipynb #3b66a30d
 def simulate_scenario(scenario: str,           # 'anecdotes', '3 annotators' or 'mixed prior'
