@@ -126,16 +126,25 @@ def _cmd_best(args):
         print(support.to_string(float_format=lambda x: f'{x:.4f}'))
 
 def _cmd_verbs(args):
-    "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files."
-    from scruples.verbs import RootVerbs, permutation_test, significant_verbs
-    frames = [data.read_dilemmas(f) for f in args.files]
-    dil = pd.concat(frames, ignore_index=True)
+    "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files (an id in two files is an error)."
+    from scruples.verbs import MAX_ACTION_CHARS, RootVerbs, permutation_test, significant_verbs
+    dil = data.read_pooled(args.files, data.read_dilemmas)
+    for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
+        long = np.flatnonzero(dil[col].str.len().to_numpy() > MAX_ACTION_CHARS)
+        if len(long):
+            r = dil.iloc[long[0]]
+            raise core.ScruplesDataError(r.file, data.record_line(r.file, r.id), f'actions[{col[-1]}].description',
+                                         f'an action of at most {MAX_ACTION_CHARS:,} characters (id {r.id})', f'{len(r[col]):,} characters: {r[col][:30]}')
     rv = RootVerbs()
-    table = permutation_test(rv(dil.action_1), rv(dil.action_2), dil.gold_label, n_permutations=args.samples, seed=args.seed)
+    v1, v2 = rv(dil.action_1), rv(dil.action_2)
+    if not any(a is not None and b is not None for a, b in zip(v1, v2)):
+        raise core.ScruplesError(f'{", ".join(args.files)}: none of the {len(dil)} pairs has a root verb on both actions (empty or blank '
+                                 'descriptions?): nothing to test')
+    table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, args.alpha)
     if args.json: _emit(out.set_index('verb'), True)
     else:
-        print(f'{len(dil)} pairs from {len(frames)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
+        print(f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
               + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs'))
         print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
 

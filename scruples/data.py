@@ -21,7 +21,7 @@ from .core import ScruplesDataError
 __all__ = ['ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
            'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'MAX_COUNT', 'read_text', 'iter_jsonl',
            'read_dilemmas', 'read_anecdotes', 'read_label_counts', 'read_counts', 'read_labels', 'label_counts',
-           'count_columns', 'class_names', 'reader_for', 'read_any_counts']
+           'count_columns', 'class_names', 'reader_for', 'read_any_counts', 'record_line', 'read_pooled']
 
 # %% ../nbs/01_data.ipynb #1a707a8c
 ANECDOTES_CLASSES = ('author', 'other', 'everybody', 'nobody', 'info')  # label-count columns, in order
@@ -449,3 +449,30 @@ def read_any_counts(path) -> tuple[np.ndarray, list[str], np.ndarray|None]:
             raise ScruplesDataError(path, line, field, 'at least one annotation (all are zero: nobody labelled this example)', counts[zero[0]].tolist())
         return counts, list(class_names(df)), (df['gold_label'].to_numpy() if 'gold_label' in df else None)
     return df.to_numpy(dtype=np.int64), list(df.columns), None
+
+# %% ../nbs/01_data.ipynb #bae1d0c7
+def record_line(path, rec_id: str) -> int|None:
+    "The line of the record whose `id` is `rec_id` in a JSON-lines file (None when absent): for messages, it reads the file again."
+    for i, rec in iter_jsonl(path):
+        if rec.get('id') == rec_id: return i
+    return None
+
+def read_pooled(paths: Sequence,                           # files to read, in order
+                reader: Callable[..., pd.DataFrame] = read_dilemmas,  # the reader of each (records with an `id` column)
+               ) -> pd.DataFrame:                          # the records of all files, with a `file` column
+    "Read several files with one reader into one frame; an id seen in two files (or one file given twice) is an error naming both lines."
+    paths = [Path(p) for p in paths]
+    if not paths: raise ValueError('no files to read')
+    frames, first = [], {}
+    for p in paths:
+        df = reader(p)
+        for rec_id in df['id']:
+            if rec_id in first:
+                q = first[rec_id]
+                raise ScruplesDataError(p, record_line(p, rec_id), 'id', f'an id unique across the pooled files ({q}:{record_line(q, rec_id)} has the same one'
+                                        + (', the same file named twice' if q.resolve() == p.resolve() else '') + ')', rec_id)
+            first[rec_id] = p
+        frames.append(df.assign(file=str(p)))
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs.update(source=frames[0].attrs.get('source', 'real'), path=', '.join(map(str, paths)))
+    return out
