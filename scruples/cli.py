@@ -223,7 +223,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
-    q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these')
+    q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
     return p
 
 def _quiet_broken_pipe() -> int:

@@ -243,3 +243,22 @@ def test_cli_best_helpers_live_with_best_and_data():
     from scruples.best import best_alpha, class_support
     from scruples.data import read_any_counts, reader_for
     assert not any(hasattr(cli, n) for n in ('best_counts', 'class_support', 'best_alpha', '_reader_for'))
+
+
+# --- issue 22 item 16: `mcm user-study` checks the study before encoding anything -----------------------------------
+
+@pytest.mark.parametrize('rows, says', [
+    ('smile,40,3\n', 'at least 3 actions'),                                       # one action: failed after 30 s of encoding
+    ('smile,10,10\nkill,5,5\nhelp,1,1\n', 'Yes rates that differ'),                # constant rate: rc 0, null r, a raw warning
+])
+def test_user_study_is_checked_before_encoding(capsys, tmp_path, monkeypatch, rows, says):
+    import warnings
+    import scruples.mcm as mcm
+    monkeypatch.setattr(mcm, 'default_direction', lambda *a, **k: pytest.fail('the direction was fitted (encoding) before the check'))
+    monkeypatch.setattr(mcm, 'get_encoder', lambda *a, **k: pytest.fail('an encoder was loaded before the check'))
+    (tmp_path/'study.csv').write_text('Action,Yes,No\n' + rows)
+    (tmp_path/'q.csv').write_text('action,question\n' + ''.join(f'{r.split(",")[0]},Should I {r.split(",")[0]}?\n' for r in rows.splitlines()))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        rc, out, err = run_main(capsys, 'mcm', 'user-study', str(tmp_path/'study.csv'), '--questions', str(tmp_path/'q.csv'))
+    assert rc == 1 and out == '' and str(tmp_path/'study.csv') in err and says in err and 'Warning' not in err
