@@ -105,19 +105,24 @@ def posterior_argmax_probs(
 def _class_counts(y: np.ndarray, pred: np.ndarray, k: int, weights=None):
     "Per prediction vector of `pred` (s, n): true positives (s, k) and predictions (s, k) per class; support (k,). O(s (n + k))."
     s, n = pred.shape
-    w = np.broadcast_to(np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64), (s, n))
-    cell = np.arange(s)[:, None] * k + pred
+    if k <= _EXACT_K:  # few classes: one bincount of the (s, k, k) confusion matrices is fastest
+        cm = confusion_matrices(y, pred, k, weights)
+        return np.diagonal(cm, axis1=-2, axis2=-1), cm.sum(-2), cm[0].sum(-1)
+    cell = np.arange(s)[:, None] * k + pred  # many classes: k x k matrices would cost O(s k^2)
     hit = pred == y[None]
-    tp = np.bincount(cell[hit], weights=w[hit], minlength=s * k).reshape(s, k)
-    predicted = np.bincount(cell.ravel(), weights=w.ravel(), minlength=s * k).reshape(s, k)
-    return tp, predicted, np.bincount(y, weights=w[0], minlength=k)
+    if weights is None:
+        return (np.bincount(cell[hit], minlength=s * k).reshape(s, k), np.bincount(cell.ravel(), minlength=s * k).reshape(s, k),
+                np.bincount(y, minlength=k))
+    w = np.broadcast_to(np.asarray(weights, dtype=np.float64), (s, n))
+    return (np.bincount(cell[hit], weights=w[hit], minlength=s * k).reshape(s, k),
+            np.bincount(cell.ravel(), weights=w.ravel(), minlength=s * k).reshape(s, k), np.bincount(y, weights=w[0], minlength=k))
 
 def _accuracy(y, pred, k, weights=None) -> np.ndarray:
     tp, predicted, support = _class_counts(y, pred, k, weights)
     return tp.sum(1) / support.sum()
 
 def _macro_f1(y, pred, k, weights=None) -> np.ndarray:
-    "Macro F1 over the classes present in labels or predictions, as `f1_from_confusion` computes it, without k x k matrices."
+    "Macro F1 over the classes present in labels or predictions, as `f1_from_confusion` computes it."
     tp, predicted, support = _class_counts(y, pred, k, weights)
     denom = support[None] + predicted
     f1 = np.divide(2 * tp, denom, out=np.zeros(denom.shape), where=denom > 0)

@@ -47,9 +47,9 @@ def _indices(y, name: str, k: int|None = None, ndims=(1,)) -> np.ndarray:
     if a.size == 0 or a.shape[-1] == 0: raise ValueError(f'{name} is empty: need at least one example')
     if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
         raise ValueError(f'{name} must be integers (class indices), got dtype {a.dtype}')
-    f = a.astype(np.int64)
-    bad = (f < 0) | ((f >= k) if k is not None else False)
-    if bad.any():
+    f = np.asarray(a, dtype=np.int64)  # no copy for int64 input: this runs on every batch of BEST's samples
+    if f.min() < 0 or (k is not None and f.max() >= k):
+        bad = (f < 0) | ((f >= k) if k is not None else False)
         at = tuple(int(i) for i in np.argwhere(bad)[0]); v = a[at]
         raise ValueError(f'{name} must be ' + (f'integer class indices in [0, {k})' if k is not None else 'non-negative integer class indices') + '; '
                          f'{name}[{at[0] if len(at) == 1 else at}] is {v.item() if isinstance(v, np.generic) else v!r}')
