@@ -19,7 +19,7 @@ import pandas as pd
 from . import core, corpus, data, fetch
 
 # %% auto #0
-__all__ = ['best_counts', 'class_support', 'best_alpha', 'parser', 'main']
+__all__ = ['parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 def _emit(obj, as_json: bool):
@@ -30,15 +30,6 @@ def _emit(obj, as_json: bool):
     elif isinstance(obj, dict):
         for k, v in obj.items(): print(f'== {k} ==', v.to_string() if isinstance(v, pd.DataFrame) else v, '', sep='\n')
     else: print(obj.to_string() if isinstance(obj, pd.DataFrame) else obj)
-
-def _reader_for(path: Path):
-    "The reader of a file, chosen by its name."
-    name = path.name
-    if name.endswith('scruples-anecdotes.jsonl'): return data.read_anecdotes
-    if name.endswith('scruples-dilemmas.jsonl'): return data.read_dilemmas
-    if name.endswith('.json'): return data.read_label_counts if 'scruples-' in name else data.read_counts  # Scruples files: 5 or 2 classes
-    if name.endswith('.csv'): return data.read_counts
-    raise core.ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv file name', name)
 
 def _os_message(err: OSError) -> str:
     "An OSError as one line that starts with the path: 'PATH: reason'."
@@ -52,9 +43,9 @@ def _error_line(err: BaseException) -> str:
     return ' | '.join(l.strip() for l in msg.strip().splitlines() if l.strip()) or type(err).__name__
 
 # argparse types: a bad value is a usage error (exit 2) that says what was expected
-def _int_at_least(lo: int, hi: int|None = None):
-    "An argparse type: an integer >= lo (and <= hi: sizes that would run for days or exhaust memory are refused)."
-    want = f'an integer >= {lo}' if hi is None else f'an integer from {lo:,} to {hi:,}'
+def _int_at_least(lo: int, hi: int|None = None, why: str = ''):
+    "An argparse type: an integer >= lo (and <= hi: sizes that would run for days or exhaust memory are refused, saying `why`)."
+    want = (f'an integer >= {lo}' if hi is None else f'an integer from {lo:,} to {hi:,}') + (f' ({why})' if why else '')
     def parse(s: str) -> int:
         try: v = int(s)
         except ValueError: raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}') from None
@@ -89,49 +80,32 @@ def _cmd_data_fetch(args):
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
 
 def _cmd_data_validate(args):
-    "`scruples data validate`: read each file with its reader; exit 1 when any fails."
+    "`scruples data validate`: read each file with its reader (`data.reader_for`); exit 1 when any fails."
     rows, bad = [], 0
     for f in map(Path, args.files):
-        try: rows.append({'file': str(f), 'records': len(_reader_for(f)(f)), 'error': ''})
+        try: rows.append({'file': str(f), 'records': len(data.read_any_counts(f)[0]), 'error': ''})
         except (core.ScruplesDataError, OSError) as err:
             rows.append({'file': str(f), 'records': 0, 'error': _error_line(err)}); bad += 1
     _emit(pd.DataFrame(rows).set_index('file'), args.json)
     return 1 if bad else 0
 
 def _cmd_data_stats(args):
-    "`scruples data stats`: Tables 1 and 2 of the data found (synthetic where none)."
+    "`scruples data stats`: Tables 1 and 2 of the data found (synthetic where none; a named folder must hold data)."
+    if args.data_dir is not None and fetch.locate(args.data_dir)['path'].isna().all():
+        raise core.ScruplesError(f'{args.data_dir}: no Scruples data files in this folder (see `scruples data locate --data-dir {args.data_dir}`); '
+                                 'leave out --data-dir for the synthetic tables')
     kw = dict(data_dir=args.data_dir, seed=args.seed, n=args.synthetic_size)
     anec = {s: corpus.load_anecdotes(s, **kw) for s in data.SPLITS['anecdotes']}
     dil = {s: corpus.load_dilemmas(s, **kw) for s in ('train', 'dev', 'test')}
     _emit({'Table 1 (Anecdotes)': corpus.anecdotes_table1(anec), 'Table 1 (Dilemmas)': corpus.dilemmas_table1(dil),
            'Table 2 (Anecdotes dev)': corpus.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source'])}, args.json)
 
-def best_counts(path) -> tuple[np.ndarray, list[str], np.ndarray|None]:
-    "Label counts, class names and (Dilemmas only) gold labels of any file `scruples best` accepts."
-    path = Path(path); name = path.name
-    if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')):
-        df = _reader_for(path)(path)
-        return data.label_counts(df), list(data.class_names(df)), (df['gold_label'].to_numpy() if 'gold_label' in df else None)
-    if 'scruples-' in name and name.endswith('.json'): df = data.read_label_counts(path)  # the Scruples class names
-    elif name.lower().endswith(('.json', '.csv')): df = data.read_counts(path)
-    else: raise core.ScruplesDataError(path, None, None, 'label counts: a *.json list of count lists, a *.csv with one column per class, '
-                                       'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file', name)
-    return df.to_numpy(dtype=np.int64), list(df.columns), None
-
-def class_support(counts: np.ndarray, classes, y: np.ndarray, alpha) -> pd.DataFrame:
-    "Per class: examples whose gold label it is (support), its share, its annotations, and its fitted prior alpha."
-    k = len(classes)
-    support = np.bincount(y, minlength=k)
-    return pd.DataFrame({'class': list(classes), 'support': support, 'share': support / support.sum(),
-                         'annotations': counts.sum(0).astype(np.int64), 'alpha': np.round(np.asarray(alpha, float), 6)}).set_index('class')
-
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support."
-    from scruples.best import best
+    from scruples.best import best, best_alpha, class_support
     from scruples.dirichlet import DirichletFitWarning
-    from scruples.metrics import hard_labels
     path = Path(args.counts)
-    counts, classes, y = best_counts(path)
+    counts, classes, y = data.read_any_counts(path)
     if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -141,7 +115,7 @@ def _cmd_best(args):
         if issubclass(w.category, DirichletFitWarning): raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
         print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = best_alpha(res); res.attrs = {}
-    support = class_support(counts, classes, hard_labels(counts) if y is None else y, alpha)
+    support = class_support(counts, classes, counts.argmax(1) if y is None else y, alpha)
     gold = args.labels or ('the gold_label field' if y is not None else 'the majority vote')
     if args.json: _emit({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
                          'estimates': res, 'support': support}, True)
@@ -151,21 +125,26 @@ def _cmd_best(args):
         print('\nper class (support: examples whose gold label it is):')
         print(support.to_string(float_format=lambda x: f'{x:.4f}'))
 
-def best_alpha(res) -> list:
-    "The fitted prior stored with a `best` result, as a list."
-    return [round(float(a), 6) for a in res.attrs.get('alpha', [])] if hasattr(res, 'attrs') else []
-
 def _cmd_verbs(args):
-    "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files."
-    from scruples.verbs import RootVerbs, permutation_test, significant_verbs
-    frames = [data.read_dilemmas(f) for f in args.files]
-    dil = pd.concat(frames, ignore_index=True)
+    "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files (an id in two files is an error)."
+    from scruples.verbs import MAX_ACTION_CHARS, RootVerbs, permutation_test, significant_verbs
+    dil = data.read_pooled(args.files, data.read_dilemmas)
+    for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
+        long = np.flatnonzero(dil[col].str.len().to_numpy() > MAX_ACTION_CHARS)
+        if len(long):
+            r = dil.iloc[long[0]]
+            raise core.ScruplesDataError(r.file, data.record_line(r.file, r.id), f'actions[{col[-1]}].description',
+                                         f'an action of at most {MAX_ACTION_CHARS:,} characters (id {r.id})', f'{len(r[col]):,} characters: {r[col][:30]}')
     rv = RootVerbs()
-    table = permutation_test(rv(dil.action_1), rv(dil.action_2), dil.gold_label, n_permutations=args.samples, seed=args.seed)
+    v1, v2 = rv(dil.action_1), rv(dil.action_2)
+    if not any(a is not None and b is not None for a, b in zip(v1, v2)):
+        raise core.ScruplesError(f'{", ".join(args.files)}: none of the {len(dil)} pairs has a root verb on both actions (empty or blank '
+                                 'descriptions?): nothing to test')
+    table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, args.alpha)
     if args.json: _emit(out.set_index('verb'), True)
     else:
-        print(f'{len(dil)} pairs from {len(frames)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
+        print(f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
               + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs'))
         print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
 
@@ -225,7 +204,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
     q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
     q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--bootstrap', type=_int_at_least(0, 10**6), default=200, help='bootstrap resamples for the interval (0: none)')
+    q.add_argument('--bootstrap', type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'), default=200, help='bootstrap resamples for the interval (0: none)')
     q = add(sub, 'verbs', _cmd_verbs, 'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)')
     q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
     q.add_argument('--samples', type=draws, default=100_000, help='Monte Carlo permutations')
@@ -244,7 +223,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
-    q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these')
+    q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
     return p
 
 def _quiet_broken_pipe() -> int:

@@ -9,7 +9,7 @@ import csv
 import errno
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +21,7 @@ from .core import ScruplesDataError
 __all__ = ['ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
            'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'MAX_COUNT', 'read_text', 'iter_jsonl',
            'read_dilemmas', 'read_anecdotes', 'read_label_counts', 'read_counts', 'read_labels', 'label_counts',
-           'count_columns', 'class_names']
+           'count_columns', 'class_names', 'reader_for', 'read_any_counts', 'record_line', 'read_pooled']
 
 # %% ../nbs/01_data.ipynb #1a707a8c
 ANECDOTES_CLASSES = ('author', 'other', 'everybody', 'nobody', 'info')  # label-count columns, in order
@@ -202,6 +202,28 @@ def read_anecdotes(path) -> pd.DataFrame:
     for c in ('action_pronormative_score', 'action_contranormative_score'): df[c] = df[c].astype('Int64')
     return df
 
+# %% ../nbs/01_data.ipynb #93dbbc69
+def _row_line(path, index: int) -> int|None:
+    "The line on which row `index` (0-based) of a label-counts JSON list or CSV starts (the error path only: it reads the file again)."
+    path = Path(path)
+    if path.suffix.lower() == '.csv':
+        for j, (line, text) in enumerate(_text_lines(path)):
+            if j == 0 and not all(_INT.fullmatch(c.strip()) for c in text.split(',')): index += 1  # a header line
+            if j == index: return line
+        return None
+    for j, (line, _) in enumerate(_json_list_items(path)):
+        if j == index: return line
+    return None
+
+def _refuse_zero_rows(df: pd.DataFrame, path) -> pd.DataFrame:
+    "`df` unless an example has no annotation at all: then an error naming its file, line and row."
+    zero = np.flatnonzero(df.to_numpy().sum(1) == 0)
+    if len(zero):
+        i = int(zero[0])
+        raise ScruplesDataError(path, _row_line(path, i), f'counts[{i}]', 'at least one annotation (an all-zero row: nobody labelled this example)',
+                                df.iloc[i].tolist())
+    return df
+
 # %% ../nbs/01_data.ipynb #9d430c5a
 def _classes_for(item, path, line):
     "The class names implied by the first row of a label-counts file."
@@ -249,15 +271,33 @@ def _json_counts_fast(path, k: int|None) -> np.ndarray|None:
     if (a < 0).any() or (a.astype(np.float64).sum(1) > 9e18).any(): return None  # exact checks on the slow path
     return a
 
+def _classes_by_name(path) -> tuple[tuple[str, ...]|None, str]:
+    "The classes a Scruples label-counts file name promises ('...scruples-dilemmas...': 2, '...scruples-anecdotes...': 5), and the kind."
+    name = Path(path).name.lower()
+    if 'scruples-dilemmas' in name: return DILEMMAS_CLASSES, 'dilemmas'
+    if 'scruples-anecdotes' in name: return ANECDOTES_CLASSES, 'anecdotes'
+    return None, ''
+
 def read_label_counts(path,
-                      classes: Sequence[str]|None = None,  # class names; default: by row length (5 anecdotes, 2 dilemmas)
+                      classes: Sequence[str]|None = None,  # class names; default: by the file name, else by row length (5 anecdotes, 2 dilemmas)
+                      allow_zero_rows: bool = False,       # accept examples nobody annotated
                      ) -> pd.DataFrame:
     "Read a label-counts JSON file into an integer frame with one column per class."
+    named, kind = _classes_by_name(path)
+    if classes is None and named is not None:  # a file named for dilemmas holds 2 counts per row, one for anecdotes 5
+        fast = _json_counts_fast(path, len(named))
+        if fast is not None: classes = named
+        else:
+            for line, item in _json_list_items(path):
+                if not isinstance(item, list) or len(item) != len(named):
+                    raise ScruplesDataError(path, line, 'counts[0]', f'{len(named)} counts per row ({", ".join(named)}): the file name says {kind}', item)
+                break
+            classes = named
     fast = _json_counts_fast(path, None if classes is None else len(classes))
     if fast is not None and (classes is not None or fast.shape[1] in (len(ANECDOTES_CLASSES), len(DILEMMAS_CLASSES))):
         df = pd.DataFrame(fast, columns=list(classes or (ANECDOTES_CLASSES if fast.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES)))
         df.attrs.update(source='real-label-counts', path=str(path))
-        return df
+        return df if allow_zero_rows else _refuse_zero_rows(df, path)
     rows = []  # the element-by-element reader: slower, names the line and field of the first error
     for line, item in _json_list_items(path):
         if classes is None: classes = _classes_for(item, path, line)
@@ -265,7 +305,7 @@ def read_label_counts(path,
     if not rows: raise ScruplesDataError(path, None, None, 'at least one row of counts', '[]')
     df = pd.DataFrame(np.asarray(rows, dtype=np.int64), columns=list(classes))
     df.attrs.update(source='real-label-counts', path=str(path))
-    return df
+    return df if allow_zero_rows else _refuse_zero_rows(df, path)
 
 # %% ../nbs/01_data.ipynb #6c8591e5
 _INT = re.compile(r'[0-9]+')
@@ -275,7 +315,7 @@ def _int_cell(cell: str, path, line, name, lo=0, hi=MAX_COUNT):
     "A CSV or text cell holding a plain decimal integer in [lo, hi]."
     v = cell.strip()
     if not _INT.fullmatch(v) or len(v) > 19 or not lo <= int(v) <= hi:
-        raise ScruplesDataError(path, line, name, f'an integer in [{lo}, {hi if hi < MAX_COUNT else "2**63"})', cell)
+        raise ScruplesDataError(path, line, name, f'an integer in [{lo}, {hi}]' if hi < MAX_COUNT else f'an integer in [{lo}, 2**63)', cell)
     return int(v)
 
 def _text_lines(path) -> Iterator[tuple[int, str]]:
@@ -325,6 +365,7 @@ def _csv_counts(path, classes):
 
 def read_counts(path,
                 classes: Sequence[str]|None = None,  # class names; default: the CSV header, else class_0, class_1, ...
+                allow_zero_rows: bool = False,       # accept examples nobody annotated
                ) -> pd.DataFrame:                    # one int64 column per class
     "Label counts of any annotated dataset with 2 or more classes: a JSON list of count lists, or a CSV with one column per class."
     path = _check_file(path)
@@ -342,7 +383,7 @@ def read_counts(path,
     if len(rows) == 0: raise ScruplesDataError(path, None, None, 'at least one row of counts', 'none')
     df = pd.DataFrame(np.asarray(rows, dtype=np.int64), columns=list(classes))
     df.attrs.update(source='label-counts', path=str(path))
-    return df
+    return df if allow_zero_rows else _refuse_zero_rows(df, path)
 
 def read_labels(path,
                 n_examples: int|None = None,  # how many labels there must be (the examples of the counts)
@@ -383,3 +424,55 @@ def count_columns(df: pd.DataFrame, which: str = 'gold') -> tuple[str, ...]:
 def class_names(df: pd.DataFrame) -> tuple[str, ...]:
     "The class names of `df`'s label counts (anecdotes' five classes or the dilemmas' two actions)."
     return ANECDOTES_CLASSES if set(ANECDOTES_CLASSES) <= set(df.columns) else DILEMMAS_CLASSES
+
+# %% ../nbs/01_data.ipynb #518b7248
+def reader_for(path) -> Callable[..., pd.DataFrame]:
+    "The reader of a file, chosen by its name (case-insensitive): Dilemmas or Anecdotes JSON lines, Scruples label counts, any label counts."
+    path = Path(path); name = path.name.lower()
+    if name.endswith('scruples-anecdotes.jsonl'): return read_anecdotes
+    if name.endswith('scruples-dilemmas.jsonl'): return read_dilemmas
+    if name.endswith('.json'): return read_label_counts if 'scruples-' in name else read_counts  # Scruples files: 5 or 2 classes
+    if name.endswith('.csv'): return read_counts
+    raise ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv file name', path.name)
+
+def read_any_counts(path) -> tuple[np.ndarray, list[str], np.ndarray|None]:
+    "Label counts (int64, no all-zero row), class names and (Dilemmas only) gold labels of any file `reader_for` reads."
+    path = Path(path)
+    read = reader_for(path)
+    df = read(path)
+    if read in (read_anecdotes, read_dilemmas):
+        counts = label_counts(df)
+        zero = np.flatnonzero(counts.sum(1) == 0)
+        if len(zero):  # the record's line: the readers skip blank lines, so count records, not lines
+            line = next(i for j, (i, _) in enumerate(iter_jsonl(path)) if j == zero[0])
+            field = 'label_scores' if read is read_anecdotes else 'gold_annotations'
+            raise ScruplesDataError(path, line, field, 'at least one annotation (all are zero: nobody labelled this example)', counts[zero[0]].tolist())
+        return counts, list(class_names(df)), (df['gold_label'].to_numpy() if 'gold_label' in df else None)
+    return df.to_numpy(dtype=np.int64), list(df.columns), None
+
+# %% ../nbs/01_data.ipynb #bae1d0c7
+def record_line(path, rec_id: str) -> int|None:
+    "The line of the record whose `id` is `rec_id` in a JSON-lines file (None when absent): for messages, it reads the file again."
+    for i, rec in iter_jsonl(path):
+        if rec.get('id') == rec_id: return i
+    return None
+
+def read_pooled(paths: Sequence,                           # files to read, in order
+                reader: Callable[..., pd.DataFrame] = read_dilemmas,  # the reader of each (records with an `id` column)
+               ) -> pd.DataFrame:                          # the records of all files, with a `file` column
+    "Read several files with one reader into one frame; an id seen in two files (or one file given twice) is an error naming both lines."
+    paths = [Path(p) for p in paths]
+    if not paths: raise ValueError('no files to read')
+    frames, first = [], {}
+    for p in paths:
+        df = reader(p)
+        for rec_id in df['id']:
+            if rec_id in first:
+                q = first[rec_id]
+                raise ScruplesDataError(p, record_line(p, rec_id), 'id', f'an id unique across the pooled files ({q}:{record_line(q, rec_id)} has the same one'
+                                        + (', the same file named twice' if q.resolve() == p.resolve() else '') + ')', rec_id)
+            first[rec_id] = p
+        frames.append(df.assign(file=str(p)))
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs.update(source=frames[0].attrs.get('source', 'real'), path=', '.join(map(str, paths)))
+    return out

@@ -28,12 +28,13 @@ from .core import load_spacy
 
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
-           'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'mcm_file', 'get_encoder', 'encoder_name',
-           'embed', 'Template', 'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs',
-           'extract_verbs', 'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
-           'action_sentences', 'embed_actions', 'MoralDirection', 'plot_explained_variance', 'plot_projection',
-           'load_user_study', 'user_study_scores', 'published_user_study_r', 'is_published_study',
-           'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table']
+           'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'MIN_STUDY_ACTIONS', 'mcm_file',
+           'get_encoder', 'encoder_name', 'embed', 'Template', 'clean_action', 'template_questions', 'mcm_bias',
+           'weat_score', 'english_verbs', 'extract_verbs', 'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat',
+           'check_mode', 'study_sentence', 'action_sentences', 'embed_actions', 'MoralDirection',
+           'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study', 'user_study_scores',
+           'published_user_study_r', 'is_published_study', 'user_study_correlations', 'default_direction',
+           'score_actions', 'user_study_table']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -476,6 +477,19 @@ def load_user_study(data_dir=None,    # a folder holding `mcm/user_study_*.csv`;
     return study
 
 # %% ../nbs/51_mcm.ipynb #68642529
+MIN_STUDY_ACTIONS = 3  # fewer actions give no correlation worth reporting (two points always lie on a line)
+
+def check_study(study: pd.DataFrame) -> pd.DataFrame:
+    "`study` (from `load_user_study`) if a correlation can be computed: at least 3 actions whose Yes rates differ; else an error naming its file."
+    where = study.attrs.get('path', 'the user study')
+    if not {'action', 'human'} <= set(study.columns): raise ValueError(f'{where}: a user study needs the columns action and human (use load_user_study)')
+    if len(study) < MIN_STUDY_ACTIONS:
+        raise ScruplesDataError(where, None, 'Action', f'at least {MIN_STUDY_ACTIONS} actions to correlate scores with', f'{len(study)} action(s)')
+    if study.human.nunique() < 2:
+        raise ScruplesDataError(where, None, 'Yes', 'Yes rates that differ between actions (a constant rate correlates with nothing)',
+                                f'Yes / (Yes + No) = {study.human.iloc[0]:.4g} for all {len(study)} actions')
+    return study
+
 def user_study_scores(direction,                 # a fitted MoralDirection (or anything with score(actions, mode, questions))
                       encoder=None,              # for the cosine bias; default: the direction's encoder
                       study: pd.DataFrame|None = None,  # from `load_user_study`; default: loaded from data_dir
@@ -483,7 +497,7 @@ def user_study_scores(direction,                 # a fitted MoralDirection (or a
                       bias: bool = True,         # include the cosine bias (ten templates) as a column
                      ) -> pd.DataFrame:          # the study with columns bias, questions, raw, bare
     "Per-action scores of the user study's actions: MCM bias and the direction's score in each mode."
-    study = load_user_study(data_dir) if study is None else study
+    study = check_study(load_user_study(data_dir) if study is None else study)  # before any encoding
     out = study.copy()
     acts = out.action.tolist()
     if bias: out['bias'] = mcm_bias(acts, encoder if encoder is not None else getattr(direction, 'encoder', None))
@@ -508,10 +522,12 @@ def user_study_correlations(direction, encoder=None, study: pd.DataFrame|None = 
                             label: str = 'moral direction (PCA)',  # what the direction rows are called
                            ) -> pd.DataFrame:
     "Pearson and Spearman r of each score with the human yes-rate, beside the published BERT-large r (only for the published study)."
-    s = user_study_scores(direction, encoder, study, data_dir, bias)
+    s = user_study_scores(direction, encoder, study, data_dir, bias)  # checks the study first
     pub = published_user_study_r() if is_published_study(s) else {}
     rows = []
     for col in (['bias'] if bias else []) + list(MODES):
+        if s[col].nunique() < 2:  # scipy would warn and return NaN: say which score is constant instead
+            raise ValueError(f'{s.attrs.get("path", "the user study")}: the {col} score is the same for every action; no correlation to report')
         pr, sr = stats.pearsonr(s[col], s.human), stats.spearmanr(s[col], s.human)
         rows.append({'score': 'cosine bias (templates)' if col == 'bias' else label, 'mode': 'questions' if col == 'bias' else col,
                      'pearson_r': pr.statistic, 'pearson_p': pr.pvalue, 'spearman_r': sr.statistic, 'n': len(s),
@@ -549,5 +565,6 @@ def user_study_table(data_dir=None, encoder=None, direction: MoralDirection|None
                      study: pd.DataFrame|None = None,  # from `load_user_study` (e.g. your own file); default: from data_dir
                     ) -> pd.DataFrame:
     "Correlations with the user study of the bias and of the direction in each mode, beside the published r."
+    study = check_study(load_user_study(data_dir) if study is None else study)  # before the direction is fitted (encoding)
     d = direction if direction is not None else default_direction(encoder)
     return user_study_correlations(d, encoder if encoder is not None else d.encoder, study=study, data_dir=data_dir)

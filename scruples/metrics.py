@@ -40,53 +40,87 @@ def hard_labels(counts) -> np.ndarray:
     return check_counts(counts).argmax(1)
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
+def _indices(y, name: str, k: int|None = None, ndims=(1,)) -> np.ndarray:
+    "Class indices as int64: an integer array, non-negative, below `k` when given; else ValueError."
+    a = np.asarray(y)
+    if a.ndim not in ndims: raise ValueError(f'{name} must be class indices of shape {" or ".join(("(n,)", "(s, n)")[d - 1] for d in ndims)}, got shape {a.shape}')
+    if a.size == 0 or a.shape[-1] == 0: raise ValueError(f'{name} is empty: need at least one example')
+    if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f'{name} must be integers (class indices), got dtype {a.dtype}')
+    f = np.asarray(a, dtype=np.int64)  # no copy for int64 input: this runs on every batch of BEST's samples
+    if f.min() < 0 or (k is not None and f.max() >= k):
+        bad = (f < 0) | ((f >= k) if k is not None else False)
+        at = tuple(int(i) for i in np.argwhere(bad)[0]); v = a[at]
+        raise ValueError(f'{name} must be ' + (f'integer class indices in [0, {k})' if k is not None else 'non-negative integer class indices') + '; '
+                         f'{name}[{at[0] if len(at) == 1 else at}] is {v.item() if isinstance(v, np.generic) else v!r}')
+    return f
+
 def _targets(y_true, k: int) -> np.ndarray:
     "Soft targets (n, k) from counts (n, k) or hard labels (n,)."
     y = np.asarray(y_true)
-    if y.ndim == 1:
-        if not np.issubdtype(y.dtype, np.integer) or y.min(initial=0) < 0 or y.max(initial=0) >= k:
-            raise ValueError(f'hard labels must be integers in [0, {k})')
-        return np.eye(k)[y]
+    if y.ndim == 1: return np.eye(k)[_indices(y, 'hard labels', k)]
+    if y.ndim != 2: raise ValueError(f'labels must be counts (n, k) or hard labels (n,), got shape {y.shape}')
     if y.shape[1] != k: raise ValueError(f'labels have {y.shape[1]} classes, predictions {k}')
     return soft_labels(y)
 
 def _probs(y_prob) -> np.ndarray:
     p = np.asarray(y_prob, dtype=np.float64)
     if p.ndim != 2: raise ValueError(f'predictions must be (n_examples, n_classes) probabilities, got shape {p.shape}')
-    if (p < 0).any() or not np.allclose(p.sum(1), 1, atol=1e-6): raise ValueError('predicted probabilities must be non-negative and sum to 1 per example')
+    if p.shape[0] == 0 or p.shape[1] < 2: raise ValueError(f'predictions must hold at least one example and 2 classes, got shape {p.shape}')
+    if not np.isfinite(p).all() or (p < 0).any() or not np.allclose(p.sum(1), 1, atol=1e-6): raise ValueError('predicted probabilities must be finite, non-negative and sum to 1 per example')
     return p
+
+def _targets_and_probs(y_true, y_prob) -> tuple[np.ndarray, np.ndarray]:
+    "Checked soft targets and probabilities with one row per example each (no broadcasting of a length-1 input)."
+    p = _probs(y_prob)
+    t = _targets(y_true, p.shape[1])
+    if len(t) != len(p): raise ValueError(f'{len(t)} labels but {len(p)} predictions: one of each per example')
+    return t, p
 
 def xentropy(y_true,   # label counts (n, k), or hard labels (n,) as class indices
              y_prob,   # predicted probabilities (n, k)
              per_example: bool = False,  # return the (n,) per-example losses instead of their mean
             ):
     "Cross-entropy (nats) of predicted probabilities against soft labels (from counts) or hard labels."
-    p = _probs(y_prob)
-    t = _targets(y_true, p.shape[1])
-    if len(t) != len(p): raise ValueError(f'{len(t)} labels but {len(p)} predictions')
+    t, p = _targets_and_probs(y_true, y_prob)
     with np.errstate(divide='ignore'):
         logp = np.where(t > 0, np.log(np.where(t > 0, p, 1.0)), 0.0)
     losses = -(t * logp).sum(1)
     return losses if per_example else float(losses.mean())
 
 # %% ../nbs/10_metrics.ipynb #2e1c8e64
-def confusion_matrices(y_true: np.ndarray,  # (n,) true class indices
-                       y_pred: np.ndarray,  # (n,) or (s, n) predicted class indices
+def _labels_and_predictions(y_true, y_pred, k: int|None):
+    "Checked (n,) labels, (n,) or (s, n) predictions, and the number of classes (default: the largest index + 1)."
+    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
+        raise ValueError(f'k (the number of classes) must be a positive integer, got {k!r}')
+    yt, yp = _indices(y_true, 'y_true', k), _indices(y_pred, 'y_pred', k, ndims=(1, 2))
+    if yp.shape[-1] != len(yt): raise ValueError(f'{len(yt)} labels but {yp.shape[-1]} predictions per vector: one of each per example')
+    return yt, yp, int(k) if k is not None else int(max(yt.max(), yp.max())) + 1
+
+def confusion_matrices(y_true: np.ndarray,  # (n,) true class indices in [0, k)
+                       y_pred: np.ndarray,  # (n,) or (s, n) predicted class indices in [0, k)
                        k: int,              # number of classes
-                       weights=None,        # optional (n,) example weights (e.g. bootstrap multiplicities)
+                       weights=None,        # optional (n,) or (s, n) example weights (e.g. bootstrap multiplicities)
                       ) -> np.ndarray:      # (k, k) or (s, k, k): rows true class, columns predicted class
     "Confusion matrices of one or many prediction vectors against the same labels, by one bincount."
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    y_true, y_pred, k = _labels_and_predictions(y_true, y_pred, k)
     single = y_pred.ndim == 1
     yp = y_pred[None] if single else y_pred
     s, n = yp.shape
     idx = (np.arange(s)[:, None] * (k * k) + y_true[None] * k + yp).ravel()
-    w = None if weights is None else np.broadcast_to(np.asarray(weights, dtype=np.float64), (s, n)).ravel()
+    if weights is not None:
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.shape not in ((n,), (s, n), y_pred.shape): raise ValueError(f'weights must have shape ({n},) or {yp.shape}, got {weights.shape}')
+        if not np.isfinite(weights).all() or (weights < 0).any(): raise ValueError('weights must be finite and non-negative')
+    w = None if weights is None else np.broadcast_to(weights, (s, n)).ravel()
     cm = np.bincount(idx, weights=w, minlength=s * k * k).reshape(s, k, k)
     return cm[0] if single else cm
 
 def f1_from_confusion(cm: np.ndarray) -> np.ndarray:
     "Macro F1 of confusion matrices (..., k, k), averaging over classes present in labels or predictions."
+    cm = np.asarray(cm, dtype=np.float64)
+    if cm.ndim < 2 or cm.shape[-1] != cm.shape[-2] or not np.isfinite(cm).all() or (cm < 0).any():
+        raise ValueError(f'confusion matrices must be square (..., k, k), finite and non-negative, got shape {cm.shape}')
     tp = np.diagonal(cm, axis1=-2, axis2=-1)
     support, predicted = cm.sum(-1), cm.sum(-2)
     denom = support + predicted
@@ -96,19 +130,19 @@ def f1_from_confusion(cm: np.ndarray) -> np.ndarray:
 
 def macro_f1(y_true, y_pred, k: int|None = None):
     "Macro F1 of predicted class indices (n,) or a batch (s, n) against true class indices (n,)."
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    k = k or int(max(y_true.max(), y_pred.max())) + 1
+    y_true, y_pred, k = _labels_and_predictions(y_true, y_pred, k)
     return f1_from_confusion(confusion_matrices(y_true, y_pred, k))
 
-def accuracy(y_true, y_pred):
-    "Share of correct predictions, for predictions (n,) or a batch (s, n)."
-    return (np.asarray(y_pred) == np.asarray(y_true)).mean(-1)
+def accuracy(y_true, y_pred, k: int|None = None):
+    "Share of correct predictions, for predictions (n,) or a batch (s, n); indices must lie in [0, k) when `k` is given."
+    y_true, y_pred, _ = _labels_and_predictions(y_true, y_pred, k)
+    return (y_pred == y_true).mean(-1)
 
 # %% ../nbs/10_metrics.ipynb #a3dadf42
 def total_variation(y_true, y_prob, per_example: bool = False):
     "Total variation distance between predicted probabilities and soft labels (from counts)."
-    p = _probs(y_prob)
-    d = 0.5 * np.abs(_targets(y_true, p.shape[1]) - p).sum(1)
+    t, p = _targets_and_probs(y_true, y_prob)
+    d = 0.5 * np.abs(t - p).sum(1)
     return d if per_example else float(d.mean())
 
 # %% ../nbs/10_metrics.ipynb #0ff59aaa

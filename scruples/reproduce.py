@@ -18,7 +18,8 @@ class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['ReproductionError', 'Comparison', 'write_summary', 'paper_notebooks', 'default_kernel', 'reproduce']
+__all__ = ['ReproductionError', 'Comparison', 'write_summary', 'paper_notebooks', 'select_notebooks', 'default_kernel',
+           'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -120,6 +121,22 @@ def paper_notebooks(root=None) -> list[Path]:
     if root is None: raise FileNotFoundError('the paper notebooks live in a development checkout of scruples; none found from here')
     return sorted((root/'nbs'/'papers').glob('[0-9]*.ipynb'))
 
+def select_notebooks(nbs: list[Path],  # the paper notebooks, from `paper_notebooks`
+                     selectors,         # numbers ('05' or '5'), stems ('05_baselines'), file names or paths
+                    ) -> list[Path]:    # the selected notebooks, in order, each once
+    "The notebooks named by `selectors`, matched exactly (not as substrings); a selector that names none is an error."
+    def number(p): return int(p.stem.split('_')[0]) if p.stem.split('_')[0].isdigit() else None
+    chosen = set()
+    for sel in map(str, selectors):
+        s = sel.strip()
+        hits = [p for p in nbs if s in (p.name, p.stem) or (s.isdigit() and number(p) == int(s))
+                or (('/' in s or '\\' in s) and Path(s).exists() and Path(s).resolve() == p.resolve())]
+        if not hits:
+            raise ValueError(f'no paper notebook is named {sel!r}: give a number, a name or a file name, e.g. '
+                             + ', '.join(f'{p.stem.split("_")[0]} or {p.stem}' for p in nbs[:2]) + f' (all: {", ".join(p.stem for p in nbs)})')
+        chosen.update(hits)
+    return [p for p in nbs if p in chosen]
+
 def default_kernel() -> str:
     "The Jupyter kernel to run notebooks with: 'scruples' (the project's venv) when registered, else 'python3'."
     from jupyter_client.kernelspec import find_kernel_specs
@@ -131,14 +148,14 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
               out=None,                   # executed notebooks go here (default: _runs/full or _runs/smoke)
               fig_dir=None,               # figures and comparison rows (default: figures/ or _runs/smoke/figures)
               kernel: str|None = None,    # Jupyter kernel name (default: `default_kernel()`)
-              notebooks=None,             # paths or name fragments to run only some notebooks
+              notebooks=None,             # run only these: numbers, names or paths (see `select_notebooks`)
               log=print) -> pd.DataFrame:
     "Run every paper notebook with papermill and write the summary; returns the summary rows."
     import papermill as pm
     root = checkout_root()
     nbs = paper_notebooks(root)
-    if notebooks: nbs = [p for p in nbs if any(str(n) in str(p) for n in notebooks)]
-    if not nbs: raise FileNotFoundError(f'no paper notebooks to run' + (f': none matches {", ".join(map(str, notebooks))}' if notebooks else ''))
+    if notebooks: nbs = select_notebooks(nbs, notebooks)
+    if not nbs: raise FileNotFoundError('no paper notebooks to run')
     mode = 'smoke' if smoke else 'full'
     out = Path(out) if out else root/'_runs'/mode
     fig_dir = Path(fig_dir) if fig_dir else (root/'_runs'/'smoke'/'figures' if smoke else root/'figures')
@@ -154,13 +171,18 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
     for nb in nbs:
         t0 = time.time()
         dest = out/nb.name
+        rows_file, previous = fig_dir/f'{nb.stem}.rows.csv', fig_dir/f'{nb.stem}.rows.previous.csv'
+        if rows_file.exists(): rows_file.replace(previous)  # an earlier run's rows: not this run's unless the notebook writes them again
         try:
             pm.execute_notebook(str(nb), str(dest), parameters=params, kernel_name=kernel, language='python',
                                 cwd=str(nb.parent), progress_bar=False, log_output=False)
+            previous.unlink(missing_ok=True)
             log(f'{mode}: {nb.name} ran in {time.time() - t0:.1f} s -> {dest}')
         except Exception as err:
             failures.append(f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})')
-            log(f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}')
+            rows_file.unlink(missing_ok=True)  # rows a failed run wrote before failing are partial
+            log(f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}'
+                + (f'; its rows from an earlier run are set aside in {previous}, not in this summary' if previous.exists() else ''))
     if failures and (len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))):  # nothing ran: an empty summary.md would read as a finished run
         raise ReproductionError('every paper notebook failed, no summary written:\n' + '\n'.join(failures))
     rows = write_summary(fig_dir, title=f'Reproduction summary ({mode} run)')

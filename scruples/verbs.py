@@ -16,9 +16,11 @@ import scipy.sparse as sp
 from .core import check_texts, load_spacy
 
 # %% auto #0
-__all__ = ['RootVerbs', 'verb_table', 'permutation_test', 'significant_verbs']
+__all__ = ['MAX_ACTION_CHARS', 'RootVerbs', 'verb_table', 'permutation_test', 'significant_verbs']
 
 # %% ../nbs/40_verbs.ipynb #41625273
+MAX_ACTION_CHARS = 2_000  # longest text parsed; actions come from post titles (Reddit caps them at 300 characters)
+
 class RootVerbs:
     "Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text."
     def __init__(self, nlp=None,             # a spaCy pipeline with a parser (default: `load_spacy()`)
@@ -28,6 +30,9 @@ class RootVerbs:
     def __call__(self, texts: Sequence[str]) -> list[str|None]:
         "Root verbs of `texts` (None for a text without any token)."
         texts = check_texts(texts, allow_empty=True)
+        for i, t in enumerate(texts):  # before any parsing: spaCy's time and memory grow with the text (1 MB: 50 s, 3.5 GB)
+            if len(t) > MAX_ACTION_CHARS:
+                raise ValueError(f'text {i} has {len(t):,} characters; actions are short (at most {MAX_ACTION_CHARS:,}): {t[:40]!r}...')
         todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
         if todo:
             if self.nlp is None: self.nlp = load_spacy()
@@ -48,6 +53,7 @@ def _design(verbs_1, verbs_2, labels):
     if not np.isin(lab, (0, 1)).all(): raise ValueError('labels must be 0 (action 1 is less ethical) or 1 (action 2)')
     ok = np.array([a is not None and b is not None for a, b in zip(v1, v2)])  # pairs with a verb on both sides
     v1, v2, lab = v1[ok], v2[ok], lab[ok].astype(np.int64)
+    if len(lab) == 0: raise ValueError(f'none of the {len(ok)} pairs has a root verb on both sides (empty or blank actions?): nothing to test')
     vocab, idx = np.unique(np.concatenate([v1, v2]).astype(str), return_inverse=True)
     n = len(lab)
     a1 = sp.csr_matrix((np.ones(n), (idx[:n], np.arange(n))), shape=(len(vocab), n))

@@ -154,7 +154,7 @@ def test_existing_file_as_output_folder(capsys, tmp_path):
     f = tmp_path/'taken'; f.write_text('mine')
     rc, out, err = run(capsys, 'data', 'fetch', '--dest', f, '--url', 'anecdotes=http://127.0.0.1:9/a.tar.gz', '--which', 'anecdotes')
     assert rc == 1; one_error_line(err, f)
-    rc, out, err = run(capsys, 'reproduce', '--out', f, '--fig-dir', tmp_path/'figs', '--notebooks', '01_')
+    rc, out, err = run(capsys, 'reproduce', '--out', f, '--fig-dir', tmp_path/'figs', '--notebooks', '01')
     assert rc == 1; one_error_line(err, f, 'not a folder')
     assert not (tmp_path/'figs').exists() and f.read_text() == 'mine'  # nothing written
 
@@ -296,12 +296,12 @@ def test_failed_reproduce_leaves_no_summary(capsys, tmp_path, monkeypatch):
     def fail(*a, **k): raise RuntimeError('kernel died')
     monkeypatch.setattr(papermill, 'execute_notebook', fail)
     figs = tmp_path/'figs'
-    rc, out, err = run(capsys, 'reproduce', '--smoke', '--out', tmp_path/'runs', '--fig-dir', figs, '--notebooks', '01_', '--kernel', 'python3')
+    rc, out, err = run(capsys, 'reproduce', '--smoke', '--out', tmp_path/'runs', '--fig-dir', figs, '--notebooks', '01', '--kernel', 'python3')
     assert rc == 1 and 'no summary written' in err and 'kernel died' in err and 'Traceback' not in err
     assert not (figs/'summary.md').exists() and not (figs/'summary.csv').exists()
 
 
 def test_unknown_kernel_writes_nothing(capsys, tmp_path):
-    rc, _, err = run(capsys, 'reproduce', '--out', tmp_path/'o', '--fig-dir', tmp_path/'f', '--kernel', 'no-such-kernel', '--notebooks', '01_')
+    rc, _, err = run(capsys, 'reproduce', '--out', tmp_path/'o', '--fig-dir', tmp_path/'f', '--kernel', 'no-such-kernel', '--notebooks', '01')
     assert rc == 1; one_error_line(err, "no Jupyter kernel named 'no-such-kernel'")
     assert list(tmp_path.iterdir()) == []

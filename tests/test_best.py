@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy.special import betainc, polygamma
 from sklearn.metrics import f1_score
 
-from scruples.best import (best, best_samples, fit_dirichlet_prior, oracle_scores, oracle_xentropy,
+from scruples.best import (best, best_samples, metric_streams, fit_dirichlet_prior, oracle_scores, oracle_xentropy,
                            posterior_argmax_probs, simulate_scenario, simulation_study)
 from scruples.data import label_counts, read_dilemmas, read_label_counts
 from scruples.synthetic import ANECDOTES_PRIOR_MLE, sample_annotation_totals
@@ -236,7 +236,7 @@ def test_best_agrees_with_best_samples_and_oracle_xentropy():
     res = best(SMALL, alpha=SMALL_ALPHA, n_samples=500, n_boot=0, seed=3)
     assert list(res.index) == ['accuracy', 'macro_f1', 'xentropy']
     assert {'estimate', 'std_error', 'ci_low', 'ci_high', 'n_samples', 'n_examples'} <= set(res.columns)
-    s = best_samples(SMALL, 'accuracy', alpha=SMALL_ALPHA, n_samples=500, seed=3)  # the first metric uses the fresh rng
+    s = best_samples(SMALL, 'accuracy', alpha=SMALL_ALPHA, n_samples=500, seed=metric_streams(3, ['accuracy'])['accuracy'])  # each metric's own stream
     assert res.loc['accuracy', 'estimate'] == pytest.approx(s.mean())
     assert res.loc['accuracy', 'std_error'] == pytest.approx(s.std(ddof=1) / np.sqrt(500))
     assert res.loc['xentropy', 'estimate'] == pytest.approx(oracle_xentropy(SMALL, SMALL_ALPHA))
@@ -475,3 +475,41 @@ def test_fit_dirichlet_prior_warns_when_there_is_no_overdispersion():
         alpha = fit_dirichlet_prior(c)
     assert np.isfinite(alpha).all()
     np.testing.assert_allclose(alpha / alpha.sum(), c.sum(0) / c.sum(), atol=0.02)
+
+
+# issue 22 items 13 and 18, issue 18 (work done twice, one random stream shared by the metrics)
+def test_one_metric_name_is_one_metric_not_its_letters():
+    assert list(best(SMALL, metrics='accuracy', n_boot=0, n_samples=50).index) == ['accuracy']
+    with pytest.raises(ValueError, match="unknown metric 'acc'"): best(SMALL, metrics='acc')
+    with pytest.raises(ValueError, match='no metrics'): best(SMALL, metrics=[])
+
+
+def test_each_metric_has_its_own_random_stream():
+    alone = best(SMALL, metrics=['macro_f1'], n_samples=300, n_boot=30, seed=7)
+    for others in (['accuracy', 'macro_f1'], ['xentropy', 'accuracy', 'macro_f1']):
+        pd.testing.assert_series_equal(best(SMALL, metrics=others, n_samples=300, n_boot=30, seed=7).loc['macro_f1'], alone.loc['macro_f1'])
+    g1, g2 = np.random.default_rng(1), np.random.default_rng(1)  # a Generator seed: one draw from it, whatever the metrics
+    assert best(SMALL, metrics=['macro_f1'], seed=g1, n_boot=0, n_samples=100).loc['macro_f1', 'estimate'] == \
+           best(SMALL, metrics=['accuracy', 'macro_f1'], seed=g2, n_boot=0, n_samples=100).loc['macro_f1', 'estimate']
+
+
+def test_best_validates_the_counts_once(monkeypatch):
+    import scruples.best as sb
+    calls = []
+    real = sb.check_counts
+    monkeypatch.setattr(sb, 'check_counts', lambda *a, **k: calls.append(1) or real(*a, **k))
+    best(SMALL, n_samples=50, n_boot=2)
+    assert len(calls) == 1
+
+
+def test_many_classes_take_linear_time_and_agree_with_the_exact_quadrature(monkeypatch):
+    import scruples.best as sb
+    rng = np.random.default_rng(3)
+    a = rng.gamma(1, 2, (2, 60)) + rng.integers(0, 4, (2, 60))
+    fast = posterior_argmax_probs(a)
+    monkeypatch.setattr(sb, '_EXACT_K', 10**6)
+    np.testing.assert_allclose(fast, posterior_argmax_probs(a), atol=1e-6)
+    monkeypatch.undo()
+    counts = np.zeros((2, 3000), dtype=np.int64); counts[0, :3] = [3, 1, 1]; counts[1, 10:13] = [1, 2, 2]
+    res = best(counts, alpha=np.full(3000, 0.5), n_samples=200, n_boot=0)  # was over a minute (O(k^2) per distinct row)
+    assert res.estimate.notna().all()

@@ -126,9 +126,10 @@ def test_validate_real(capsys, real_data_dir):
 
 # --- data stats ------------------------------------------------------------------------------------
 
-def test_stats_synthetic(capsys, tmp_path):
+def test_stats_synthetic(capsys, monkeypatch):
     # 50 rather than 200 per split: the synthetic texts are tokenized with spaCy, which dominates the time
-    rc, out, _ = run_main(capsys, 'data', 'stats', '--json', '--synthetic-size', '50', '--data-dir', str(tmp_path))
+    monkeypatch.setenv('SCRUPLES_NO_SHARED', '1'); monkeypatch.delenv('SCRUPLES_DATA', raising=False)  # no data found anywhere
+    rc, out, _ = run_main(capsys, 'data', 'stats', '--json', '--synthetic-size', '50')
     assert rc == 0
     res = json.loads(out)
     assert set(res) == {'Table 1 (Anecdotes)', 'Table 1 (Dilemmas)', 'Table 2 (Anecdotes dev)'}
@@ -184,3 +185,80 @@ def test_console_script(files, tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)[0]['records'] == 2
     r = run_exe('data', 'stats', '--help', cwd=tmp_path)
     assert r.returncode == 0 and 'usage: scruples data stats' in r.stdout
+
+
+# --- issue 22: items 9, 13, 15, 18 ----------------------------------------------------------------------------------
+
+def test_stats_on_a_named_folder_without_data_is_an_error(capsys, tmp_path):
+    rc, out, err = run_main(capsys, 'data', 'stats', '--data-dir', str(tmp_path), '--synthetic-size', '50')
+    assert rc == 1 and out == '' and str(tmp_path) in err and 'no Scruples data' in err
+
+
+@pytest.mark.parametrize('name, rows, says', [
+    ('dev.scruples-dilemmas_label-counts.json', '[[1, 1, 1, 1, 1], [2, 0, 0, 0, 3]]', 'dilemmas'),   # 5 columns, named dilemmas
+    ('dev.scruples-anecdotes_label-counts.json', '[[3, 2], [1, 4]]', 'anecdotes'),                   # 2 columns, named anecdotes
+])
+def test_label_counts_whose_name_and_width_disagree_are_refused(capsys, tmp_path, name, rows, says):
+    (tmp_path/name).write_text(rows)
+    for cmd in (['best', '--bootstrap', '0', '--samples', '50'], ['data', 'validate']):
+        rc, out, err = run_main(capsys, *cmd, str(tmp_path/name))
+        assert rc == 1 and f'{name}:1' in (out + err) and f'the file name says {says}' in (out + err)
+
+
+@pytest.mark.parametrize('name, text, where', [
+    ('zero.json', '[[3, 2],\n [0, 0],\n [1, 4]]', "zero.json:2: field 'counts[1]'"),
+    ('zero.csv', 'a,b\n3,2\n1,4\n0,0\n', "zero.csv:4: field 'counts[2]'"),
+    ('dev.scruples-dilemmas_label-counts.json', '[[3, 2],\n\n [0, 0]]', "label-counts.json:3: field 'counts[1]'"),
+])
+def test_an_all_zero_row_is_named_by_file_and_line(capsys, tmp_path, name, text, where):
+    (tmp_path/name).write_text(text)
+    rc, _, err = run_main(capsys, 'best', str(tmp_path/name), '--bootstrap', '0')
+    assert rc == 1 and where in err and 'example 1' not in err, err  # was 'example 1 has no annotations' (0-based, no file)
+    rc, out, _ = run_main(capsys, 'data', 'validate', '--json', str(tmp_path/name))
+    assert rc == 1 and where in json.loads(out)[0]['error']  # was accepted
+
+
+def test_suffixes_are_one_rule_for_validate_and_best(capsys, tmp_path):
+    for name in ('counts.JSON', 'counts.Csv'):
+        (tmp_path/name).write_text('[[3, 2], [1, 4]]' if name.lower().endswith('json') else '3,2\n1,4\n')
+        rc_v, out, _ = run_main(capsys, 'data', 'validate', '--json', str(tmp_path/name))
+        rc_b, _, _ = run_main(capsys, 'best', str(tmp_path/name), '--bootstrap', '0', '--samples', '50')
+        assert (rc_v, rc_b) == (0, 0) and json.loads(out)[0]['records'] == 2  # validate refused upper case, best accepted it
+
+
+def test_label_range_message_names_a_closed_interval(capsys, tmp_path):
+    (tmp_path/'c.json').write_text('[[3, 2], [1, 4]]'); (tmp_path/'l.txt').write_text('0\n2\n')
+    rc, _, err = run_main(capsys, 'best', str(tmp_path/'c.json'), '--labels', str(tmp_path/'l.txt'), '--bootstrap', '0')
+    assert rc == 1 and 'l.txt:2' in err and '[0, 1]' in err and '[0, 1)' not in err  # 1 is allowed: "[0, 1)" said otherwise
+
+
+def test_bootstrap_is_capped_with_a_reason(capsys, tmp_path):
+    (tmp_path/'c.json').write_text('[[3, 2], [1, 4], [2, 2]]')
+    with pytest.raises(SystemExit) as ei: main(['best', str(tmp_path/'c.json'), '--bootstrap', '1000000'])
+    assert ei.value.code == 2 and 'run for hours' in capsys.readouterr().err
+
+
+def test_cli_best_helpers_live_with_best_and_data():
+    import scruples.cli as cli
+    from scruples.best import best_alpha, class_support
+    from scruples.data import read_any_counts, reader_for
+    assert not any(hasattr(cli, n) for n in ('best_counts', 'class_support', 'best_alpha', '_reader_for'))
+
+
+# --- issue 22 item 16: `mcm user-study` checks the study before encoding anything -----------------------------------
+
+@pytest.mark.parametrize('rows, says', [
+    ('smile,40,3\n', 'at least 3 actions'),                                       # one action: failed after 30 s of encoding
+    ('smile,10,10\nkill,5,5\nhelp,1,1\n', 'Yes rates that differ'),                # constant rate: rc 0, null r, a raw warning
+])
+def test_user_study_is_checked_before_encoding(capsys, tmp_path, monkeypatch, rows, says):
+    import warnings
+    import scruples.mcm as mcm
+    monkeypatch.setattr(mcm, 'default_direction', lambda *a, **k: pytest.fail('the direction was fitted (encoding) before the check'))
+    monkeypatch.setattr(mcm, 'get_encoder', lambda *a, **k: pytest.fail('an encoder was loaded before the check'))
+    (tmp_path/'study.csv').write_text('Action,Yes,No\n' + rows)
+    (tmp_path/'q.csv').write_text('action,question\n' + ''.join(f'{r.split(",")[0]},Should I {r.split(",")[0]}?\n' for r in rows.splitlines()))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        rc, out, err = run_main(capsys, 'mcm', 'user-study', str(tmp_path/'study.csv'), '--questions', str(tmp_path/'q.csv'))
+    assert rc == 1 and out == '' and str(tmp_path/'study.csv') in err and says in err and 'Warning' not in err

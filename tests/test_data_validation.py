@@ -6,6 +6,7 @@ says 1 is caught.
 """
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -315,7 +316,9 @@ LABEL_COUNT_CASES = {  # name: (file text, line, field)
 @pytest.mark.parametrize('case', sorted(LABEL_COUNT_CASES))
 def test_bad_label_counts(tmp_path, case):
     text, line, field = LABEL_COUNT_CASES[case]
-    p = tmp_path/'dev.scruples-anecdotes_label-counts.json'
+    first = re.search(r'\[([^\[\]]*)\]', text)  # the file name says how many classes (issue 22, item 9): as many as the first row
+    kind = 'anecdotes' if first and first.group(1).count(',') == 4 else 'dilemmas'
+    p = tmp_path/f'dev.scruples-{kind}_label-counts.json'
     p.write_text(text, encoding='utf-8')
     with pytest.raises(ScruplesDataError) as ei: read_label_counts(p)
     assert_error(ei.value, p, line, field)

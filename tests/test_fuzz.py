@@ -14,6 +14,16 @@ The contract asserted for every input:
   or the validate table naming it) or 2 (usage), never prints a traceback, and writes no file;
 - time grows linearly: a 10 MB file validates in seconds.
 Commands that would run a model get a stand-in: a hashing encoder for MCM, a first-word verb finder for `verbs`.
+
+API contracts (issue 22; the section at the end): generated class-index vectors (values from -1 to k, lengths that
+may differ, batches), count matrices with zero rows and negative cells against probability matrices of other shapes,
+`best` calls with any mix of bad counts, metric names (one bare string, unknown names, none), sample and bootstrap sizes,
+levels and seeds, metric sets in any order, Dirichlet parameters of 33-70 classes, notebook selectors (any ASCII text
+and the fragments that used to match everything), pooled file lists with repeats, label-count files whose width
+disagrees with their name or that hold an all-zero row, user studies of 1-5 actions, and texts around the length cap.
+Asserted: bad input is refused with ValueError/ScruplesDataError (naming file and line where there is one) before any
+fitting, encoding or parsing; valid input gives the exact answer (scikit-learn's for the label metrics), with no NaN
+and no length-1 input broadcast; a metric's estimate does not depend on the other metrics asked for.
 """
 import contextlib
 import io
@@ -345,3 +355,171 @@ def test_ten_megabytes_validate_in_seconds(tmp_path):
     t0 = time.perf_counter(); rc, out, err = cli('data', 'validate', '--json', q); dt = time.perf_counter() - t0
     assert rc == 0 and json.loads(out)[0]['records'] == m
     assert dt < 90, f'{dt:.1f} s for 10 MB'
+
+
+# ================================================================================================================
+# API contracts (issue 22, H5): inputs validated before any work starts; no NaN and no broadcast returned as an answer
+# ================================================================================================================
+from scruples.metrics import accuracy, macro_f1, total_variation, xentropy
+
+API = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+@API
+@given(k=st.integers(1, 5), n_true=st.integers(0, 6), n_pred=st.integers(0, 6), data=st.data(), batch=st.booleans())
+def test_label_metrics_refuse_or_answer_exactly(k, n_true, n_pred, data, batch):
+    "Class indices outside [0, k) and mismatched lengths are refused; otherwise accuracy and macro F1 equal scikit-learn's."
+    from sklearn.metrics import f1_score
+    y = np.array(data.draw(st.lists(st.integers(-1, k), min_size=n_true, max_size=n_true)), dtype=np.int64)
+    p = np.array(data.draw(st.lists(st.integers(-1, k), min_size=n_pred, max_size=n_pred)), dtype=np.int64)
+    pp = np.stack([p, p[::-1]]) if batch else p
+    valid = n_true == n_pred > 0 and y.min() >= 0 and p.min() >= 0 and y.max() < k and p.max() < k
+    for f in (accuracy, macro_f1):
+        if not valid:
+            with pytest.raises(ValueError): f(y, pp, k=k)
+            continue
+        got = np.atleast_1d(f(y, pp, k=k))
+        want = [(y == q).mean() if f is accuracy else f1_score(y, q, average='macro', zero_division=0) for q in np.atleast_2d(pp)]
+        np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+@API
+@given(n1=st.integers(1, 4), n2=st.integers(1, 4), k1=st.integers(2, 4), k2=st.integers(2, 4), data=st.data())
+def test_distribution_metrics_never_broadcast(n1, n2, k1, k2, data):
+    "xentropy and total_variation score one prediction per example: other shapes are refused, never broadcast."
+    c = np.array(data.draw(st.lists(st.lists(st.integers(0, 5), min_size=k1, max_size=k1), min_size=n1, max_size=n1)))
+    prob = np.random.default_rng(n1 * 10 + k2).dirichlet(np.ones(k2), n2)
+    valid = n1 == n2 and k1 == k2 and (c.sum(1) > 0).all()
+    for f in (xentropy, total_variation):
+        if not valid:
+            with pytest.raises(ValueError): f(c, prob)
+        else:
+            v = f(c, prob, per_example=True)
+            assert v.shape == (n1,) and not np.isnan(v).any()
+
+
+SMALL_COUNTS = st.integers(1, 5).flatmap(lambda n: st.integers(2, 4).flatmap(
+    lambda k: st.lists(st.lists(st.integers(-1, 6), min_size=k, max_size=k), min_size=n, max_size=n)))
+METRICS = st.one_of(st.sampled_from(['accuracy', 'macro_f1', 'xentropy', 'acc', 'a', '']),
+                    st.lists(st.sampled_from(['accuracy', 'macro_f1', 'xentropy', 'kappa']), max_size=3))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(counts=SMALL_COUNTS, metrics=METRICS, n_samples=st.integers(-1, 30), n_boot=st.integers(-1, 3),
+       level=st.sampled_from([0.9, 0.0, 1.0, float('nan')]), seed=st.sampled_from([0, 7, -1, 'x', 1.5]))
+def test_best_checks_everything_before_fitting_and_returns_no_nan(monkeypatch, counts, metrics, n_samples, n_boot, level, seed):
+    import scruples.best as sb
+    ms = [metrics] if isinstance(metrics, str) else metrics
+    c = np.array(counts)
+    args_ok = (ms and all(m in ('accuracy', 'macro_f1', 'xentropy') for m in ms) and n_samples >= 1 and n_boot >= 0
+               and 0 < level < 1 and isinstance(seed, int) and seed >= 0)
+    counts_ok = (c >= 0).all() and (c.sum(1) > 0).all()
+    fitted = []
+    real_fit = sb._fit_prior
+    monkeypatch.setattr(sb, '_fit_prior', lambda x: fitted.append(1) or real_fit(x))
+    try:
+        res = sb.best(c, metrics=metrics, n_samples=n_samples, n_boot=n_boot, level=level, seed=seed)
+    except (ValueError, TypeError):
+        assert not (args_ok and counts_ok) or fitted, 'valid input refused'
+        if not args_ok: assert not fitted, 'a bad argument was found only after the prior was fitted'
+        return
+    except Warning: return  # a degenerate fit warns (the command line turns it into an error)
+    assert args_ok and counts_ok
+    assert list(res.index) == ms and res.estimate.notna().all() and res.std_error.notna().all() or n_samples == 1
+    assert ((res.estimate >= 0) & ((res.index == 'xentropy') | (res.estimate <= 1))).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(others=st.lists(st.sampled_from(['accuracy', 'xentropy']), max_size=2, unique=True), first=st.booleans(), seed=st.integers(0, 2**32))
+def test_a_metric_estimate_does_not_depend_on_the_other_metrics(others, first, seed):
+    from scruples.best import best
+    c = np.array([[3, 1, 1], [0, 4, 1], [2, 2, 1], [1, 0, 4]])
+    ms = ['macro_f1', *others] if first else [*others, 'macro_f1']
+    a = best(c, metrics=ms, n_samples=100, n_boot=5, seed=seed).loc['macro_f1']
+    b = best(c, metrics='macro_f1', n_samples=100, n_boot=5, seed=seed).loc['macro_f1']
+    pd.testing.assert_series_equal(a, b)
+
+
+@settings(max_examples=10, deadline=None)
+@given(k=st.integers(33, 70), scale=st.sampled_from([0.2, 2.0, 50.0]), seed=st.integers(0, 1000))
+def test_many_class_argmax_probabilities_agree_with_the_exact_quadrature(k, scale, seed):
+    import scruples.best as sb
+    a = np.random.default_rng(seed).gamma(1, scale, (2, k)) + 0.05
+    fast = sb.posterior_argmax_probs(a)
+    old = sb._EXACT_K
+    try:
+        sb._EXACT_K = 10**6
+        exact = sb.posterior_argmax_probs(a)
+    finally: sb._EXACT_K = old
+    np.testing.assert_allclose(fast, exact, atol=2e-6)
+
+
+@API
+@given(selectors=st.lists(st.text(st.characters(codec='ascii', exclude_categories=('Cc',)), min_size=0, max_size=6)
+                          | st.sampled_from(['01', '1', '05', '05_baselines', '05_baselines.ipynb', 's', 'ipynb', 'main']), min_size=1, max_size=3))
+def test_notebook_selection_is_exact(selectors):
+    from scruples.reproduce import select_notebooks
+    nbs = [Path(f'/x/nbs/papers/{s}.ipynb') for s in ('01_dataset_statistics', '05_baselines', '07_extraction')]
+    def names(s):
+        s = s.strip()
+        return {p for p in nbs if s in (p.name, p.stem) or (s.isdigit() and int(p.stem[:2]) == int(s))}
+    if all(names(s) for s in selectors):
+        assert set(select_notebooks(nbs, selectors)) == set().union(*map(names, selectors))
+    else:
+        with pytest.raises(ValueError, match='no paper notebook is named'): select_notebooks(nbs, selectors)
+
+
+@API
+@given(picks=st.lists(st.integers(0, 2), min_size=1, max_size=4))
+def test_pooled_dilemmas_refuse_any_record_seen_twice(picks):
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for j in range(3):
+            f = Path(tmp)/f'f{j}.scruples-dilemmas.jsonl'
+            f.write_text(''.join(json.dumps(dict(DILEMMA, id=f'{j}-{i}')) + '\n' for i in range(2)))
+            files.append(f)
+        chosen = [files[i] for i in picks]
+        if len(set(picks)) < len(picks):
+            with pytest.raises(ScruplesDataError, match='has the same one'): sd.read_pooled(chosen)
+        else: assert len(sd.read_pooled(chosen)) == 2 * len(picks)
+
+
+@API
+@given(k=st.integers(1, 7), kind=st.sampled_from(['dilemmas', 'anecdotes', 'plain']), n=st.integers(1, 3), zero_at=st.none() | st.integers(0, 2))
+def test_label_counts_width_follows_the_file_name(k, kind, n, zero_at):
+    rows = [[1] * k for _ in range(n)]
+    if zero_at is not None and zero_at < n: rows[zero_at] = [0] * k
+    name = {'dilemmas': 'dev.scruples-dilemmas_label-counts.json', 'anecdotes': 'dev.scruples-anecdotes_label-counts.json',
+            'plain': 'counts.scruples-x.json'}[kind]
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp)/name; p.write_text(json.dumps(rows))
+        ok = k == {'dilemmas': 2, 'anecdotes': 5}.get(kind, k) and k in (2, 5) and (zero_at is None or zero_at >= n)
+        if ok: assert sd.read_label_counts(p).shape == (n, k)
+        else:
+            with pytest.raises(ScruplesDataError) as ei: sd.read_label_counts(p)
+            assert ei.value.path == str(p) and ei.value.line is not None
+
+
+@API
+@given(answers=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)).filter(lambda t: sum(t) > 0), min_size=1, max_size=5))
+def test_user_study_needs_three_actions_with_different_rates(answers):
+    from scruples.mcm import check_study
+    study = pd.DataFrame({'action': [f'act {i}' for i in range(len(answers))], 'yes': [a for a, _ in answers], 'no': [b for _, b in answers]})
+    study['human'] = study.yes / (study.yes + study.no)
+    study.attrs['path'] = 'my_study.csv'
+    if len(study) >= 3 and study.human.nunique() > 1: assert check_study(study) is study
+    else:
+        with pytest.raises(ScruplesDataError, match='my_study.csv'): check_study(study)
+
+
+@API
+@given(extra=st.integers(-3, 3))
+def test_root_verbs_refuse_long_texts_before_parsing(extra):
+    from scruples.verbs import MAX_ACTION_CHARS, RootVerbs
+    class NoParse:
+        def pipe(self, texts, batch_size=1): raise AssertionError('parsed')
+    text = 'a' * (MAX_ACTION_CHARS + extra)
+    if extra > 0:
+        with pytest.raises(ValueError, match='characters'): RootVerbs(nlp=NoParse())([text])
+    else:
+        with pytest.raises(AssertionError, match='parsed'): RootVerbs(nlp=NoParse())([text])

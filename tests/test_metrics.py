@@ -331,3 +331,25 @@ def test_predict_proba_rows_sum_to_one(k, scale, seed, smooth):
     p = cal.predict_proba(new)
     assert p.shape == (20, k) and np.isfinite(p).all() and (p >= 0).all()
     np.testing.assert_allclose(p.sum(1), 1.0, atol=1e-12)
+
+
+# issue 22 item 8: labels outside [0, k) and length-1 inputs were scored (broadcast) instead of refused
+@pytest.mark.parametrize('call, msg', [
+    (lambda: macro_f1([0, 0, 1], [2, 0, 1], k=2), r'y_pred\[0\] is 2'),           # was 0.667
+    (lambda: macro_f1([0, 3, 1], [1, 0, 1], k=2), r'y_true\[1\] is 3'),
+    (lambda: macro_f1([0, 1], [0, -1]), 'non-negative'),
+    (lambda: accuracy([0, 1, 1], [1]), '3 labels but 1'),                         # was 0.667
+    (lambda: accuracy([0], [0, 1, 1]), '1 labels but 3'),
+    (lambda: accuracy([0, 1], [0, 2], k=2), r'\[0, 2\)'),
+    (lambda: accuracy([], []), 'empty'),
+    (lambda: macro_f1([0, 1], [[0, 1, 1]]), '2 labels but 3'),
+    (lambda: confusion_matrices([0, 1], [1, 2], 2), r'\[0, 2\)'),
+    (lambda: confusion_matrices([0, 1], [1, 1], 2, weights=[1.0]), 'weights'),
+    (lambda: total_variation([[1, 2]], [[.5, .5]] * 3), '1 labels but 3'),        # was broadcast
+    (lambda: total_variation(np.array([0, 1, 1]), [[.5, .5]]), '3 labels but 1'),
+    (lambda: total_variation([[1, 2]], [[np.nan, np.nan]]), 'finite'),
+    (lambda: xentropy([[1, 2]], [[.5, .5]] * 3), '1 labels but 3'),
+    (lambda: f1_from_confusion(np.ones((2, 3))), 'square'),
+])
+def test_metrics_refuse_out_of_range_and_mismatched_inputs(call, msg):
+    with pytest.raises(ValueError, match=msg): call()

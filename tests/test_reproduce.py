@@ -66,7 +66,7 @@ def test_failed_run_raises_reproduction_error_and_writes_no_summary(tmp_path, mo
     monkeypatch.setattr(papermill, 'execute_notebook', fail)
     log = []
     with pytest.raises(ScruplesError) as ei:
-        reproduce(smoke=True, out=tmp_path/'runs', fig_dir=tmp_path/'figs', notebooks=['01_', '02_'], kernel='python3', log=log.append)
+        reproduce(smoke=True, out=tmp_path/'runs', fig_dir=tmp_path/'figs', notebooks=['01', '02'], kernel='python3', log=log.append)
     assert isinstance(ei.value, ReproductionError)
     msg = str(ei.value)
     assert 'no summary written' in msg and msg.count('RuntimeError: at the end') == 2
@@ -83,13 +83,13 @@ def test_partly_failed_run_summarises_what_ran(tmp_path, monkeypatch):
         Comparison('01_dataset_statistics').add('Table 1', 'instances (dev)', 2340, 2340).save(parameters['fig_dir'])
     monkeypatch.setattr(papermill, 'execute_notebook', run)
     with pytest.raises(ReproductionError, match='boom'):
-        reproduce(smoke=True, out=tmp_path/'runs', fig_dir=tmp_path/'figs', notebooks=['01_', '02_'], kernel='python3', log=lambda m: None)
+        reproduce(smoke=True, out=tmp_path/'runs', fig_dir=tmp_path/'figs', notebooks=['01', '02'], kernel='python3', log=lambda m: None)
     assert pd.read_csv(tmp_path/'figs'/'summary.csv')['quantity'].tolist() == ['instances (dev)']
 
 
 def test_bad_arguments_write_nothing(tmp_path):
     from scruples.reproduce import reproduce
-    with pytest.raises(FileNotFoundError, match='none matches no-such-notebook'):
+    with pytest.raises(ValueError, match="no paper notebook is named 'no-such-notebook'"):
         reproduce(notebooks=['no-such-notebook'], out=tmp_path/'o', fig_dir=tmp_path/'f')
     with pytest.raises(ValueError, match="no Jupyter kernel named 'nope'"):
         reproduce(kernel='nope', out=tmp_path/'o', fig_dir=tmp_path/'f')
@@ -175,3 +175,58 @@ def test_paper_notebooks_of_another_root(tmp_path):
     for name in ('02_b.ipynb', '01_a.ipynb', 'scratch.ipynb', '03_c.py'): (papers/name).write_text('{}')
     assert [p.name for p in paper_notebooks(tmp_path)] == ['01_a.ipynb', '02_b.ipynb']
     assert paper_notebooks(tmp_path/'nowhere') == []
+
+
+# --- issue 22 item 6: a failed notebook's stale rows, and --notebooks matched as substrings ---------------------------
+
+@pytest.fixture
+def fake_checkout(tmp_path, monkeypatch):
+    "A checkout with two paper notebooks and a papermill whose runs write rows, or fail for the names in `failing`."
+    import papermill
+    import scruples.reproduce as sr
+    root = tmp_path/'repo'; (root/'nbs'/'papers').mkdir(parents=True)
+    for s in ('01_first', '02_second'): (root/'nbs'/'papers'/f'{s}.ipynb').write_text('{}')
+    monkeypatch.setattr(sr, 'checkout_root', lambda: root)
+    failing, runs = set(), []
+    def execute(src, dest, parameters, **kw):
+        stem = Path(src).stem; runs.append(stem)
+        if stem in failing:
+            Comparison(stem).add('T', 'partial', 9.0).save(parameters['fig_dir'])  # rows written before the failure
+            raise RuntimeError(f'{stem} broke')
+        Comparison(stem).add('T', f'{stem} run {len(runs)}', 1.0, 1.0).save(parameters['fig_dir'])
+    monkeypatch.setattr(papermill, 'execute_notebook', execute)
+    return root, failing, runs
+
+
+def test_a_failed_notebook_leaves_no_stale_rows_in_the_summary(fake_checkout, tmp_path):
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    figs = tmp_path/'figs'
+    rows = reproduce(out=tmp_path/'out', fig_dir=figs, kernel='python3', log=lambda m: None)
+    assert sorted(rows.notebook.unique()) == ['01_first', '02_second']
+    failing.add('02_second')
+    with pytest.raises(ReproductionError, match='02_second'): reproduce(out=tmp_path/'out', fig_dir=figs, kernel='python3', log=lambda m: None)
+    summary = pd.read_csv(figs/'summary.csv')
+    assert summary.notebook.unique().tolist() == ['01_first']  # was: 02_second's rows of the first run, as if fresh
+    assert (figs/'02_second.rows.previous.csv').exists() and not (figs/'02_second.rows.csv').exists()
+    failing.clear()
+    reproduce(out=tmp_path/'out', fig_dir=figs, kernel='python3', log=lambda m: None)
+    assert not (figs/'02_second.rows.previous.csv').exists()
+
+
+@pytest.mark.parametrize('selector, expected', [('01', ['01_first']), ('2', ['02_second']), ('02_second', ['02_second']),
+                                                ('01_first.ipynb', ['01_first'])])
+def test_notebooks_are_selected_by_exact_names(fake_checkout, tmp_path, selector, expected):
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', notebooks=[selector], log=lambda m: None)
+    assert runs == expected
+
+
+@pytest.mark.parametrize('selector', ['s', 'repo', 'ipynb', 'first', '0', '03'])
+def test_a_notebook_selector_matching_none_is_an_error(fake_checkout, tmp_path, selector):
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    with pytest.raises(ValueError, match='no paper notebook is named'):
+        reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', notebooks=['01', selector], log=lambda m: None)
+    assert runs == []  # refused before anything ran

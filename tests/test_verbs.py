@@ -135,3 +135,46 @@ def test_cli_verbs_json(tmp_path):
                          capture_output=True, text=True, check=True)
     res = {r['verb']: r for r in json.loads(out.stdout)}
     assert res['lying']['worse'] == 40 and res['asking']['better'] == 40 and res['lying']['p'] < 0.01
+
+
+# --- issue 22 items 7, 14, 17: `scruples verbs` on pooled, long and verb-less input ---------------------------------
+from scruples.cli import main
+from scruples.verbs import MAX_ACTION_CHARS
+
+
+def dilemma(i, a1='lying to my mom', a2='helping a friend', gold=0):
+    return json.dumps({'id': f'd{i}', 'actions': [{'id': f'a{i}', 'description': a1}, {'id': f'b{i}', 'description': a2}],
+                       'gold_annotations': [3, 2] if gold == 0 else [2, 3], 'gold_label': gold, 'controversial': True})
+
+
+def run_verbs(capsys, *argv):
+    rc = main(['verbs', '--samples', '200', *map(str, argv)])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_pooled_files_refuse_an_id_seen_twice(capsys, tmp_path):
+    a, b = tmp_path/'a.scruples-dilemmas.jsonl', tmp_path/'b.scruples-dilemmas.jsonl'
+    a.write_text('\n'.join(dilemma(i) for i in range(5)) + '\n'); b.write_text(dilemma(9) + '\n' + dilemma(3) + '\n')
+    rc, _, err = run_verbs(capsys, a, a, a)  # was "15 pairs": the same records pooled three times
+    assert rc == 1 and f'{a}:1' in err and 'the same file named twice' in err
+    rc, _, err = run_verbs(capsys, a, b)
+    assert rc == 1 and f'{b}:2' in err and f'{a}:4 has the same one' in err
+
+
+def test_a_long_action_is_refused_before_parsing(capsys, tmp_path, monkeypatch):
+    import scruples.verbs as sv
+    monkeypatch.setattr(sv, 'load_spacy', lambda *a: pytest.fail('spaCy loaded for an input that is refused'))
+    f = tmp_path/'long.scruples-dilemmas.jsonl'
+    f.write_text(dilemma(0) + '\n' + dilemma(1, a2='x' * (MAX_ACTION_CHARS + 1)) + '\n')
+    rc, _, err = run_verbs(capsys, f)  # a 1 MB action took 50 s and 3.5 GB, then a spaCy error naming nothing
+    assert rc == 1 and f'{f}:2' in err and 'actions[2].description' in err and 'id d1' in err
+    with pytest.raises(ValueError, match='characters'): RootVerbs(nlp=object())(['y' * (MAX_ACTION_CHARS + 1)])
+
+
+def test_no_root_verbs_is_an_error(capsys, tmp_path):
+    f = tmp_path/'blank.scruples-dilemmas.jsonl'
+    f.write_text('\n'.join(dilemma(i, a1=' ', a2='') for i in range(5)) + '\n')
+    rc, out, err = run_verbs(capsys, f)  # was rc 0, "5 pairs, 0 root verbs" and an empty table
+    assert rc == 1 and out == '' and 'none of the 5 pairs has a root verb' in err and str(f) in err
+    with pytest.raises(ValueError, match='none of the 2 pairs'): verb_table([None, 'go'], ['go', None], [0, 1])
