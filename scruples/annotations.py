@@ -18,8 +18,8 @@ from .core import ScruplesDataError, as_rng
 from .data import iter_jsonl, read_text
 
 # %% auto #0
-__all__ = ['AnnotatedData', 'read_wide', 'read_long', 'from_long', 'read_annotations', 'MajorityVote', 'majority_vote',
-           'simulate_annotations']
+__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'read_wide', 'read_long', 'from_long', 'read_annotations', 'MajorityVote',
+           'majority_vote', 'simulate_annotations', 'guide_data']
 
 # %% ../nbs/07_annotations.ipynb #be653be9
 @dataclass
@@ -285,3 +285,12 @@ def simulate_annotations(n_items: int = 300,
             lab = truth[i] if rng.random() < reliability[a] * (1 - difficulty[i]) else rng.integers(k)
             rows.append((len(rows) + 1, f'item{i:04d}', f'ann{a:02d}', str(classes[lab]), None))
     return _from_rows(rows, tuple(classes), '<simulated>', True, False), truth
+
+# %% ../nbs/07_annotations.ipynb #59c4ad5c
+GUIDE_CLASSES = ('acceptable', 'unacceptable', 'unclear')
+
+def guide_data(form: str = 'wide') -> Path:
+    "Path of the shipped guide dataset: `votes_wide.csv` (id, text, one count column per class) or `votes_long.csv` (item, annotator, label)."
+    from importlib.resources import files
+    if form not in ('wide', 'long'): raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
+    return Path(str(files('scruples').joinpath('guide_data', f'votes_{form}.csv')))
