@@ -113,6 +113,7 @@ def agreement_report(data: AnnotatedData,
     rows = [('n_items', data.n_items), ('n_classes', data.n_classes), ('n_annotations', int(n.sum())),
             ('votes_per_item_min', int(n.min())), ('votes_per_item_mean', float(n.mean())), ('votes_per_item_max', int(n.max())),
             ('krippendorff_alpha', krippendorff_alpha(data)), ('fleiss_kappa', fleiss_kappa(data, seed=seed)),
+            ('fleiss_kappa_votes_per_item', int(n[n >= 2].min()) if (n >= 2).any() else 0),  # subsampled to this many
             ('majority_ties', majority_vote(data).n_ties)]
     if data.responses is not None:
         rows.append(('n_annotators', len(data.annotators)))

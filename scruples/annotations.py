@@ -71,7 +71,7 @@ class AnnotatedData:
     def long(self) -> pd.DataFrame:
         "One row per annotation: `item`, `annotator` (None when unknown), `label` (class name)."
         if self.responses is not None:
-            a, i = np.nonzero(~np.isnan(self.responses.T).T)
+            a, i = np.nonzero(~np.isnan(self.responses))
             order = np.lexsort((a, i))
             a, i = a[order], i[order]
             lab = self.responses[a, i].astype(np.int64)
@@ -148,12 +148,15 @@ def read_wide(path,
               classes: Sequence[str]|None = None,  # class names, one per count column; default: the column names
              ) -> AnnotatedData:
     "Read a table with one row per item and one count column per class (CSV, JSON lines or Parquet)."
+    if isinstance(counts, str): counts = [c.strip() for c in counts.split(',')]  # 'a,b,c' as on a command line
     columns, records = _records(path)
     _need(columns, [c for c in (text, id) if c is not None] + list(counts or []), path)
     rows, items, texts, seen = [], [], [], {}
     for line, rec in records:
         if counts is None:
-            counts = [c for c in (columns or list(rec)) if c not in (text, id)]
+            cols = columns or list(rec)
+            if id is None and 'id' in cols: id = 'id'  # the usual id column is never a count column
+            counts = [c for c in cols if c not in (text, id)]
         if len(counts) < 2 or len(set(counts)) != len(counts):
             raise ScruplesDataError(path, line, None, '2 or more distinct count columns', list(counts))
         rows.append([_vote_count(_get(rec, c, path, line), path, line, c) for c in counts])

@@ -196,3 +196,11 @@ def test_soft_metrics_refuse_broadcasting_and_bad_rows():
     with pytest.raises(ValueError, match='non-negative'): kl_divergence([[1, -2]], [[0.5, 0.5]])
     with pytest.raises(ValueError, match='2-D'): manhattan_distance([1, 2], [0.5, 0.5])
     with pytest.raises(ValueError, match='must match'): expected_calibration_error([0, 1, 1], [[0.5, 0.5]])
+
+
+def test_wide_with_id_and_text_columns_reads_by_default(tmp_path):
+    "Issue 20's first friction point: a table with an id and a text column beside the counts."
+    p = write(tmp_path, 'w.csv', 'id,text,a,b,c\nx1,first,1,2,3\nx2,second,0,0,4\n')
+    d = read_wide(p)
+    assert d.items == ['x1', 'x2'] and d.classes == ('a', 'b', 'c') and d.counts.tolist() == [[1, 2, 3], [0, 0, 4]]
+    assert read_wide(p, counts='c,a', id='id').counts.tolist() == [[3, 1], [4, 0]]
