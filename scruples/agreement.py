@@ -81,7 +81,8 @@ def aggregate(data: AnnotatedData,
     long = pd.DataFrame({'task': i, 'worker': a, 'label': data.responses[a, i].astype(np.int64)})
     for m in methods:
         with warnings.catch_warnings():
-            warnings.simplefilter('ignore', FutureWarning)
+            warnings.simplefilter('ignore', FutureWarning)  # crowd-kit 1.4 uses pandas APIs that pandas 3 deprecates:
+            warnings.simplefilter('ignore', DeprecationWarning)  # silenced around its calls only
             pred = _crowdkit(m, seed).fit_predict(long)
         out[m] = [data.classes[int(pred[t])] for t in range(data.n_items)]
     return out

@@ -204,3 +204,20 @@ def test_wide_with_id_and_text_columns_reads_by_default(tmp_path):
     d = read_wide(p)
     assert d.items == ['x1', 'x2'] and d.classes == ('a', 'b', 'c') and d.counts.tolist() == [[1, 2, 3], [0, 0, 4]]
     assert read_wide(p, counts='c,a', id='id').counts.tolist() == [[3, 1], [4, 0]]
+
+
+@pytest.mark.parametrize('k', [2, 3])
+def test_aggregates_for_any_number_of_classes(k):
+    from scruples.agreement import aggregate, aggregate_agreement, agreement_report
+    classes = [f'c{j}' for j in range(k)]
+    d, truth = simulate_annotations(n_items=40, n_annotators=12, classes=classes, votes=(3, 6), seed=k)
+    agg = aggregate(d, ties='drop')
+    assert list(agg.columns) == ['item', 'majority', 'tied', 'dawid_skene', 'mace', 'glad'] and len(agg) == 40
+    assert agg.majority.isna().sum() == agg.tied.sum()  # ties='drop' leaves tied items without a majority label
+    aa = aggregate_agreement(agg, truth=[classes[t] for t in truth]).set_index('method')
+    assert aa.loc['majority', 'agree_with_majority'] == 1 and aa.loc['majority', 'n_items'] == 40 - agg.tied.sum()
+    r = agreement_report(d).set_index('metric').value
+    assert r['n_annotators'] == 12 and r['n_classes'] == k
+    wide_only = AnnotatedData(items=d.items, counts=d.counts, classes=d.classes)
+    with pytest.raises(ValueError, match='annotator ids'): aggregate(wide_only)
+    assert 'n_annotators' not in set(agreement_report(wide_only).metric)
