@@ -221,3 +221,17 @@ def test_aggregates_for_any_number_of_classes(k):
     wide_only = AnnotatedData(items=d.items, counts=d.counts, classes=d.classes)
     with pytest.raises(ValueError, match='annotator ids'): aggregate(wide_only)
     assert 'n_annotators' not in set(agreement_report(wide_only).metric)
+
+
+@pytest.mark.parametrize('suffix', ['.csv', '.jsonl'])
+def test_fuzzed_tables_fail_only_with_named_errors(suffix, tmp_path_factory):
+    "Whatever the bytes, the readers either read them or raise ScruplesDataError naming the file."
+    alphabet = st.sampled_from(list('item,annotator,label,text,id,a,b,0123456789"{}:[]\n\r -.xé') + ['\x00', '\ufeff'])
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.text(alphabet, max_size=80), st.booleans())
+    def check(text, long_form):
+        p = tmp_path_factory.mktemp('fz')/f't{suffix}'
+        p.write_text(text, encoding='utf-8')
+        try: (read_long if long_form else read_wide)(p)
+        except ScruplesDataError as err: assert str(err).startswith(str(p))
+    check()
