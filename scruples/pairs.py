@@ -20,20 +20,17 @@ from .metrics import TemperatureCalibrator, check_counts, confusion_matrices, f1
 from .core import as_rng, check_texts
 
 # %% auto #0
-__all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'fit_pair_scorer', 'pair_logit', 'PairRanker', 'evaluate']
+__all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'as_pairs', 'pair_counts', 'fit_pair_scorer', 'pair_logit', 'PairRanker',
+           'evaluate']
 
 # %% ../nbs/20_pairs.ipynb #7a9445cf
-def _texts(x, name: str = 'texts') -> list[str]:
-    "A list of texts (`scruples.core.check_texts`; empty allowed): a bare `str` or a non-string item is a TypeError."
-    return check_texts(x, name, allow_empty=True)
-
 def pair_texts(dilemmas: pd.DataFrame,  # a Dilemmas frame (columns action_1, action_2), e.g. from `load_dilemmas`
               ) -> tuple[list[str], list[str]]:  # the descriptions of action 1 and of action 2, in row order
     "The two actions' descriptions of every dilemma."
     if not isinstance(dilemmas, pd.DataFrame): raise TypeError(f'expected a Dilemmas DataFrame, got {type(dilemmas).__name__}')
     missing = {'action_1', 'action_2'} - set(dilemmas.columns)
     if missing: raise ValueError(f'a Dilemmas frame needs the columns action_1 and action_2; missing {sorted(missing)}')
-    return _texts(dilemmas['action_1'], 'action_1'), _texts(dilemmas['action_2'], 'action_2')
+    return check_texts(dilemmas['action_1'], 'action_1', allow_empty=True), check_texts(dilemmas['action_2'], 'action_2', allow_empty=True)
 
 # %% ../nbs/20_pairs.ipynb #7b9c0475
 def pair_proba(score_1,  # (n,) score of action 1 of each pair (higher: less ethical)
@@ -46,21 +43,29 @@ def pair_proba(score_1,  # (n,) score of action 1 of each pair (higher: less eth
     if not np.isfinite(z).all(): raise ValueError('scores must be finite')
     return softmax(z, axis=1)
 
-# %% ../nbs/20_pairs.ipynb #33cdfa5f
-def _pairs(X) -> tuple[list[str], list[str]]:
-    "Action texts of `X`: a Dilemmas frame, a list of (action_1, action_2) pairs, or an (n, 2) array."
+# %% ../nbs/20_pairs.ipynb #9021252d
+def as_pairs(X,  # a Dilemmas frame, a list of (action_1, action_2) pairs, or an (n, 2) array or two-column frame
+            ) -> np.ndarray:  # (n, 2) object array of strings: column 0 action 1, column 1 action 2
+    "Pairs of action texts as an (n, 2) object array; a bare string, a row that is not a pair or a non-string is an error naming the row."
     if isinstance(X, pd.DataFrame):
-        if {'action_1', 'action_2'} <= set(X.columns): return pair_texts(X)
-        if X.shape[1] == 2: return _texts(X.iloc[:, 0], 'action_1'), _texts(X.iloc[:, 1], 'action_2')
-        raise ValueError(f'a frame of pairs needs columns action_1 and action_2, got {list(X.columns)}')
-    if isinstance(X, (str, bytes)): raise TypeError('X must be pairs of texts, not a single string')
-    rows = list(X)
-    for i, r in enumerate(rows):
-        if isinstance(r, (str, bytes)) or len(r) != 2: raise ValueError(f'X[{i}] must be a pair (action_1, action_2), got {r!r:.80}')
-    return _texts([r[0] for r in rows], 'action_1'), _texts([r[1] for r in rows], 'action_2')
+        if {'action_1', 'action_2'} <= set(X.columns): a1, a2 = pair_texts(X)
+        elif X.shape[1] == 2: a1, a2 = (check_texts(X.iloc[:, j], f'action_{j+1}', allow_empty=True) for j in (0, 1))
+        else: raise ValueError(f'a frame of pairs needs columns action_1 and action_2, got {list(X.columns)}')
+    else:
+        if isinstance(X, (str, bytes)): raise TypeError('X must be pairs of texts, not a single string')
+        rows = list(X)
+        for i, r in enumerate(rows):
+            if isinstance(r, (str, bytes)) or len(r) != 2: raise ValueError(f'X[{i}] must be a pair (action_1, action_2), got {r!r:.80}')
+        a1, a2 = (check_texts([r[j] for r in rows], f'action_{j+1}', allow_empty=True) for j in (0, 1))
+    out = np.empty((len(a1), 2), dtype=object)
+    out[:, 0], out[:, 1] = a1, a2
+    return out
 
-def _pair_counts(y, n: int) -> np.ndarray:
-    "Label counts (n, 2) from hard labels (n,) in {0, 1} or counts (n, 2)."
+# %% ../nbs/20_pairs.ipynb #8bc432ad
+def pair_counts(y,       # hard labels (n,) in {0, 1} (1: action 2 is the less ethical) or annotation counts (n, 2)
+                n: int,  # the number of pairs the labels belong to
+               ) -> np.ndarray:  # (n, 2) int64 counts: [action 1 less ethical, action 2 less ethical]
+    "Label counts (n, 2) from hard labels or counts, checked against the number of pairs."
     y = np.asarray(y)
     if y.ndim == 1:
         if len(y) != n: raise ValueError(f'{n} pairs but {len(y)} labels')
@@ -72,6 +77,7 @@ def _pair_counts(y, n: int) -> np.ndarray:
     if c.shape != (n, 2): raise ValueError(f'label counts must have shape ({n}, 2), got {c.shape}')
     return c
 
+# %% ../nbs/20_pairs.ipynb #33cdfa5f
 DESIGNS = ('difference', 'concat')
 
 def _rows(F1, F2, design: str):
@@ -143,12 +149,12 @@ class PairRanker(ClassifierMixin, BaseEstimator):
             y=None,   # hard labels (n,) in {0, 1} (0: action 1 is less ethical) or label counts (n, 2); default: X's gold counts
            ):
         "Fit the featurizer on all actions' texts and the scorer on their feature differences."
-        a1, a2 = _pairs(X)
+        a1, a2 = as_pairs(X).T.tolist()
         if not a1: raise ValueError('no pairs to fit on')
         if y is None:
             if not isinstance(X, pd.DataFrame): raise ValueError('y is required unless X is a Dilemmas frame with label counts')
             y = label_counts(X)
-        counts = _pair_counts(y, len(a1))
+        counts = pair_counts(y, len(a1))
         self.featurizer_ = self._featurizer().fit(a1 + a2)
         F1, F2 = self.transform_actions(a1), self.transform_actions(a2)
         self.scorer_ = fit_pair_scorer(self._scorer(), F1, F2, counts, self.soft, self.design)
@@ -158,12 +164,12 @@ class PairRanker(ClassifierMixin, BaseEstimator):
     def transform_actions(self, actions) -> np.ndarray:
         "Features of single actions (a list of texts)."
         check_is_fitted(self, 'featurizer_')
-        return self.featurizer_.transform(_texts(actions, 'actions'))
+        return self.featurizer_.transform(check_texts(actions, 'actions', allow_empty=True))
 
     def decision_function(self, X) -> np.ndarray:
         "Logit (n,) of class 1 (action 2 is the less ethical): s(a_2) - s(a_1), scikit-learn's binary convention."
         check_is_fitted(self, 'scorer_')
-        a1, a2 = _pairs(X)
+        a1, a2 = as_pairs(X).T.tolist()
         if not a1: return np.zeros(0)
         return -pair_logit(self.scorer_, self.transform_actions(a1), self.transform_actions(a2), self.design)
 
