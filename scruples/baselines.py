@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 from .metrics import check_counts, hard_labels, xentropy
 from .core import SPACY_MODEL, as_rng, check_texts, load_spacy
 from .corpus import anecdote_texts
-from .pairs import PairRanker, as_pairs, fit_pair_scorer, pair_counts, pair_logit, pair_proba
+from .pairs import PairRanker, as_pairs, class_counts, fit_pair_scorer, pair_logit, pair_proba
 
 # %% auto #0
 __all__ = ['UPOS', 'STYLE_FEATURES', 'MODELS', 'TASKS', 'SPACES', 'Prior', 'Sample', 'Length', 'style_nlp', 'style_features',
@@ -40,21 +40,6 @@ def _docs(X) -> list[str]:
     "Texts of `X`: an Anecdotes frame (`scruples.corpus.anecdote_texts`: title, blank line, body) or a list of texts."
     return anecdote_texts(X) if isinstance(X, pd.DataFrame) else check_texts(X, 'X', allow_empty=True)
 
-def _class_counts(y, n: int, k: int|None = None) -> np.ndarray:
-    "Label counts (n, k) from hard labels (n,) in [0, k) or counts (n, k)."
-    y = np.asarray(y)
-    if y.ndim == 1:
-        if len(y) != n: raise ValueError(f'{n} examples but {len(y)} labels')
-        if k is None: raise ValueError('hard labels need the number of classes (n_classes)')
-        if y.dtype == object or not np.isin(y, np.arange(k)).all():
-            bad = [v for v in np.unique(y.astype(object)) if v not in range(k)]
-            raise ValueError(f'labels must be class indices in [0, {k}), got {bad[:5]}')
-        return np.eye(k, dtype=np.int64)[y.astype(np.int64)]
-    c = check_counts(y)
-    if len(c) != n: raise ValueError(f'{n} examples but {len(c)} rows of label counts')
-    if k is not None and c.shape[1] != k: raise ValueError(f'label counts must have {k} classes, got {c.shape[1]}')
-    return c
-
 # %% ../nbs/21_baselines.ipynb #9450f3f6
 class Prior(ClassifierMixin, BaseEstimator):
     "The training label distribution (of the majority labels) as every example's prediction."
@@ -65,7 +50,7 @@ class Prior(ClassifierMixin, BaseEstimator):
     def _fit_counts(self, X, y):
         y = np.asarray(y)
         k = self.n_classes or (y.shape[1] if y.ndim == 2 else (int(y.max()) + 1 if len(y) and np.issubdtype(y.dtype, np.integer) else None))
-        c = _class_counts(y, len(X), k)
+        c = class_counts(y, len(X), k)
         if not len(c): raise ValueError('no examples to fit on')
         self.classes_ = np.arange(c.shape[1])
         self.prior_ = np.bincount(hard_labels(c), minlength=c.shape[1]) / len(c)
@@ -115,7 +100,7 @@ class Length(ClassifierMixin, BaseEstimator):
             if val not in ok: raise ValueError(f'{name} must be one of {ok}, got {val!r}')
         a1, _ = as_pairs(X).T.tolist()
         if not a1: raise ValueError('no pairs to fit on')
-        h = hard_labels(pair_counts(y, len(a1)))
+        h = hard_labels(class_counts(y, len(a1), 2, 'pairs'))
         grid = [(m, p) for m in (('chars', 'words') if self.measure == 'auto' else (self.measure,))
                 for p in (('shortest', 'longest') if self.pick == 'auto' else (self.pick,))]
         accs = []
@@ -191,7 +176,7 @@ class TextClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         docs = _docs(X)
         if not docs: raise ValueError('no texts to fit on')
-        h = hard_labels(_class_counts(y, len(docs), self.n_classes))
+        h = hard_labels(class_counts(y, len(docs), self.n_classes))
         self.featurizer_ = (clone(self.featurizer) if self.featurizer is not None else CountVectorizer()).fit(docs)
         F = self.featurizer_.transform(docs)
         self.classes_ = np.arange(self.n_classes)
@@ -331,9 +316,9 @@ def make_task(X, y,            # Dilemmas frame / pairs, or Anecdotes frame / te
               style: bool = False) -> CVTask:  # also compute the stylometric features
     "A `CVTask` with `n_folds` shuffled folds."
     if task == 'dilemmas':
-        a1, a2 = as_pairs(X).T.tolist(); docs = a1 + a2; counts = pair_counts(y, len(a1))
+        a1, a2 = as_pairs(X).T.tolist(); docs = a1 + a2; counts = class_counts(y, len(a1), 2, 'pairs')
     elif task == 'anecdotes':
-        docs = _docs(X); counts = _class_counts(y, len(docs), 5)
+        docs = _docs(X); counts = class_counts(y, len(docs), 5)
     else: raise ValueError(f'task must be one of {TASKS}, got {task!r}')
     if len(counts) < n_folds: raise ValueError(f'{len(counts)} examples are too few for {n_folds} folds')
     rs = int(as_rng(seed).integers(2**31))
@@ -447,7 +432,7 @@ def tune(model: str,            # one of MODELS
     t0 = time.perf_counter()
     if model in ('Prior', 'Sample', 'Length'):  # nothing to tune (and no texts needed for Prior, Sample)
         est = make_model(model, task, seed=s_model)
-        counts = _class_counts(y, len(X), 5 if task == 'anecdotes' else 2)
+        counts = class_counts(y, len(X), 5 if task == 'anecdotes' else 2)
         folds = cv_task.folds if cv_task is not None else list(KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(np.arange(len(counts))))
         oof = np.zeros(counts.shape)
         for tr, te in folds: oof[te] = clone(est).fit(_subset(X, tr), counts[tr]).predict_proba(_subset(X, te))

@@ -20,7 +20,7 @@ from .metrics import TemperatureCalibrator, check_counts, confusion_matrices, f1
 from .core import as_rng, check_texts
 
 # %% auto #0
-__all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'as_pairs', 'pair_counts', 'fit_pair_scorer', 'pair_logit', 'PairRanker',
+__all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'as_pairs', 'class_counts', 'fit_pair_scorer', 'pair_logit', 'PairRanker',
            'evaluate']
 
 # %% ../nbs/20_pairs.ipynb #7a9445cf
@@ -62,19 +62,24 @@ def as_pairs(X,  # a Dilemmas frame, a list of (action_1, action_2) pairs, or an
     return out
 
 # %% ../nbs/20_pairs.ipynb #8bc432ad
-def pair_counts(y,       # hard labels (n,) in {0, 1} (1: action 2 is the less ethical) or annotation counts (n, 2)
-                n: int,  # the number of pairs the labels belong to
-               ) -> np.ndarray:  # (n, 2) int64 counts: [action 1 less ethical, action 2 less ethical]
-    "Label counts (n, 2) from hard labels or counts, checked against the number of pairs."
+def class_counts(y,                # hard labels (n,) in [0, k) or label counts (n, k)
+                 n: int,           # the number of examples the labels belong to
+                 k: int|None = None,  # the number of classes (needed for hard labels; checked for counts); 2 for pairs
+                 what: str = 'examples',  # what the examples are called, for messages ('pairs')
+                ) -> np.ndarray:   # (n, k) int64 counts; for pairs: [action 1 less ethical, action 2 less ethical]
+    "Label counts (n, k) from hard labels or counts, checked against the number of examples and of classes."
     y = np.asarray(y)
     if y.ndim == 1:
-        if len(y) != n: raise ValueError(f'{n} pairs but {len(y)} labels')
-        if y.dtype == object or not np.isin(y, (0, 1)).all():
-            bad = [v for v in np.unique(y.astype(object)) if v not in (0, 1)]
-            raise ValueError(f'pair labels must be 0 (action 1 is less ethical) or 1 (action 2), got {bad[:5]}')
-        return np.eye(2, dtype=np.int64)[y.astype(np.int64)]
+        if len(y) != n: raise ValueError(f'{n} {what} but {len(y)} labels')
+        if k is None: raise ValueError('hard labels need the number of classes (n_classes)')
+        if y.dtype == object or not np.isin(y, np.arange(k)).all():
+            bad = [v for v in np.unique(y.astype(object)) if v not in range(k)]
+            means = ' (0: action 1 is the less ethical, 1: action 2)' if what == 'pairs' else ''
+            raise ValueError(f'labels must be class indices in [0, {k}){means}, got {bad[:5]}')
+        return np.eye(k, dtype=np.int64)[y.astype(np.int64)]
     c = check_counts(y)
-    if c.shape != (n, 2): raise ValueError(f'label counts must have shape ({n}, 2), got {c.shape}')
+    if len(c) != n: raise ValueError(f'{n} {what} but {len(c)} rows of label counts')
+    if k is not None and c.shape[1] != k: raise ValueError(f'label counts must have {k} classes, got {c.shape[1]}')
     return c
 
 # %% ../nbs/20_pairs.ipynb #33cdfa5f
@@ -154,7 +159,7 @@ class PairRanker(ClassifierMixin, BaseEstimator):
         if y is None:
             if not isinstance(X, pd.DataFrame): raise ValueError('y is required unless X is a Dilemmas frame with label counts')
             y = label_counts(X)
-        counts = pair_counts(y, len(a1))
+        counts = class_counts(y, len(a1), 2, 'pairs')
         self.featurizer_ = self._featurizer().fit(a1 + a2)
         F1, F2 = self.transform_actions(a1), self.transform_actions(a2)
         self.scorer_ = fit_pair_scorer(self._scorer(), F1, F2, counts, self.soft, self.design)
