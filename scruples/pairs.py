@@ -161,7 +161,7 @@ class PairRanker(ClassifierMixin, BaseEstimator):
             y = label_counts(X)
         counts = class_counts(y, len(a1), 2, 'pairs')
         self.featurizer_ = self._featurizer().fit(a1 + a2)
-        F1, F2 = self.transform_actions(a1), self.transform_actions(a2)
+        F1, F2 = self.featurizer_.transform(a1), self.featurizer_.transform(a2)  # texts checked once, by as_pairs
         self.scorer_ = fit_pair_scorer(self._scorer(), F1, F2, counts, self.soft, self.design)
         self.classes_ = np.array([0, 1])
         return self
@@ -176,7 +176,7 @@ class PairRanker(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, 'scorer_')
         a1, a2 = as_pairs(X).T.tolist()
         if not a1: return np.zeros(0)
-        return -pair_logit(self.scorer_, self.transform_actions(a1), self.transform_actions(a2), self.design)
+        return -pair_logit(self.scorer_, self.featurizer_.transform(a1), self.featurizer_.transform(a2), self.design)
 
     def pair_scores(self, X) -> np.ndarray:
         "(n, 2) logits [s_1, s_2] of the pairs (centered), for `pair_proba` and temperature scaling."
