@@ -76,11 +76,18 @@ def private_imports(lib: Path = LIB) -> list[str]:
 
 
 def private_imports_in_tests(root: Path = ROOT) -> list[str]:
-    "Every test or benchmark that imports a private name of a scruples module (they test the public interface)."
+    "Every test, benchmark, script or notebook that imports a private name of a scruples module (a notebook may use its own)."
     found = []
-    for py in sorted([*root.glob('tests/*.py'), *root.glob('benchmarks/*.py')]):
+    for py in sorted([*root.glob('tests/*.py'), *root.glob('benchmarks/*.py'), *root.glob('scripts/*.py'), *root.glob('docs/*.py')]):
         for mod, names in imports_of(py.read_text(encoding='utf-8')):
             found += [f'{py.relative_to(root)}: imports private {n} from scruples.{mod}' for n in names if n.startswith('_')]
+    for nb in sorted((root/'nbs').rglob('*.ipynb')):
+        if '.ipynb_checkpoints' in nb.parts: continue
+        cells = code_cells(nb)
+        own = next((m.group(1) for _, src in cells if (m := re.search(r'^#\|\s*default_exp\s+([\w.]+)', src, re.M))), None)
+        for i, src in cells:
+            for mod, names in imports_of(src):
+                found += [f'{_rel(nb)} cell {i}: imports private {n} from scruples.{mod}' for n in names if n.startswith('_') and mod != own]
     return found
 
 
@@ -182,6 +189,7 @@ def test_the_checks_can_fail(tmp_path):
     (lib/'mid.py').write_text('from . import low\nlow._x()\nfrom .high import y\n')
     assert module_numbers(nbs) == {'low': (0, '00_low.ipynb'), 'mid': (5, '05_mid.ipynb'), 'high': (10, '10_high.ipynb')}
     assert len(private_imports(lib)) == 2
+    assert private_imports_in_tests(tmp_path) == ['10_high.ipynb cell 0: imports private _x from scruples.low']
     assert upward_imports(nbs) == ['nbs/05_mid.ipynb cell 0: imports scruples.high (10_high.ipynb)']
     assert upward_imports(nbs, allowed={('05_mid.ipynb', 'high'): 'why'}) == []
     assert len(upward_imports_lib(lib, nbs)) == 1
