@@ -5,10 +5,10 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import cross_val_predict
 
-from scruples.baselines import (MODELS, SPACES, CVTask, Length, Prior, Sample, StyleFeatures, TextClassifier, anecdote_texts,
+from scruples.baselines import (MODELS, SPACES, CVTask, Length, Prior, Sample, StyleFeatures, TextClassifier,
                                 cv_score, make_model, make_task, style_features, tune)
 from scruples.data import label_counts
-from scruples.corpus import load_dilemmas
+from scruples.corpus import anecdote_texts, load_dilemmas
 from scruples.metrics import hard_labels, xentropy
 from scruples.pairs import PairRanker, evaluate
 
