@@ -110,7 +110,8 @@ docs: venv
 	$(PY) docs/build.py
 
 # --- JupyterLab ----------------------------------------------------------------------------
-# Served from the repository root, so the notebooks' relative links (../figures/..., ../README.md) resolve; opens nbs/index.ipynb.
+# Served from the repository root, so the notebooks' relative links (../figures/...) resolve, opening nbs/index.ipynb.
+# (Not `jupyter lab nbs/index.ipynb`: a file argument makes its folder the server root, which is the old 404.)
 lab: venv
 	$(PY) -m pip install --quiet "jupyterlab>=4" ipywidgets
-	$(BIN)/jupyter lab nbs/index.ipynb $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/nbs/index.ipynb $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
