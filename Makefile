@@ -12,7 +12,7 @@ DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help venv lock reproduce test test-nodata docs docs-deps sysdeps lab clean-runs check-export check-clean nbtest pytest smoke
+.PHONY: help venv lock reproduce test test-nodata docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure nbtest pytest smoke
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
@@ -20,7 +20,7 @@ help:
 	@echo "make test-nodata                                  the data-dependent tests with the development data hidden"
 	@echo "make lock                                         refresh requirements.lock from settings.ini"
 	@echo "make docs                                         static docs site in _docs/"
-	@echo "make lab                                          JupyterLab on nbs/ with the package importable"
+	@echo "make lab                                          JupyterLab on the repository, opening nbs/index.ipynb"
 
 # --- environment -----------------------------------------------------------------------------
 # requirements.lock pins every package (made by `make lock` with pip-tools from settings.ini, on the Python
@@ -83,6 +83,11 @@ check-clean: venv
 	$(BIN)/nbdev_clean
 	git diff --exit-code -- nbs
 
+# The house's shape (fast, before the long steps): no private names across modules, notebooks import only lower
+# numbers, relative links of the notebooks resolve, no machine paths in committed outputs. Also part of `pytest`.
+check-structure: venv
+	$(PY) tests/test_structure.py
+
 nbtest: venv
 	$(BIN)/nbdev_test --n_workers 2 --timing
 
@@ -92,7 +97,7 @@ smoke: venv
 pytest: venv
 	$(BIN)/pytest tests/ $(PYTEST_ARGS)
 
-test: venv sysdeps check-export check-clean nbtest smoke docs pytest
+test: venv sysdeps check-export check-clean check-structure nbtest smoke docs pytest
 
 # The parts of `make test` that depend on data, as on a user's machine without any: ../shared/data and the
 # user cache are hidden (SCRUPLES_NO_SHARED=1), so every loader falls back to the synthetic corpus.
@@ -105,6 +110,8 @@ docs: venv
 	$(PY) docs/build.py
 
 # --- JupyterLab ----------------------------------------------------------------------------
+# Served from the repository root, so the notebooks' relative links (../figures/...) resolve, opening nbs/index.ipynb.
+# (Not `jupyter lab nbs/index.ipynb`: a file argument makes its folder the server root, which is the old 404.)
 lab: venv
 	$(PY) -m pip install --quiet "jupyterlab>=4" ipywidgets
-	cd nbs && ../$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/nbs/index.ipynb $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)

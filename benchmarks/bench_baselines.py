@@ -13,7 +13,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.model_selection import GridSearchCV
 
-from scruples.baselines import _evaluate_point, make_model, make_task, tune
+from scruples.baselines import cv_score, make_model, make_task, tune
 from scruples.data import label_counts
 from scruples.corpus import load_dilemmas
 from scruples.metrics import hard_labels
@@ -47,7 +47,7 @@ def main():
     print(f'{len(dev)} dev pairs ({dev.attrs["source"]}), {len(points)} grid points, 4 folds, {args.n_jobs} jobs')
 
     t0 = time.perf_counter()
-    res = Parallel(n_jobs=args.n_jobs, backend='loky', max_nbytes=None)(delayed(_evaluate_point)(task, 'Logistic', p, False, 'hard', 0) for p in points)
+    res = Parallel(n_jobs=args.n_jobs, backend='loky', max_nbytes=None)(delayed(cv_score)(task, 'Logistic', p, False, 'hard', 0) for p in points)
     t_ours = time.perf_counter() - t0
     ours = np.array([r[0] for r in res])
 

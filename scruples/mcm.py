@@ -24,7 +24,7 @@ from .core import ScruplesDataError, check_texts
 from .encoders import SentenceEncoder, cosine, unit_rows
 from .fetch import reference_file
 from .paper import published
-from .core import load_spacy
+from .core import SPACY_MODEL, load_spacy
 
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
@@ -151,17 +151,12 @@ def weat_score(words: Sequence[str],                  # words (or any texts) to 
     return (w @ a.T).mean(1) - (w @ b.T).mean(1)
 
 # %% ../nbs/51_mcm.ipynb #8c87ba54
-@functools.lru_cache(maxsize=1)
-def _default_nlp():
-    "The default spaCy pipeline (`scruples.core.load_spacy()`), loaded once."
-    return load_spacy()
-
 @functools.lru_cache(maxsize=4)
 def english_verbs(min_length: int = 3,  # shortest verb kept (letters)
                   model: str|None = None,  # spaCy pipeline with a rule lemmatizer; default: scruples.core.SPACY_MODEL
                  ) -> tuple[str, ...]:
     "Sorted English verb lemmas from the lemmatizer tables of spaCy's en_core_web_sm (WordNet's verbs), filtered."
-    nlp = _default_nlp() if model is None else load_spacy(model)
+    nlp = load_spacy(model or SPACY_MODEL)  # loaded once per process (`scruples.core.load_spacy`)
     if 'lemmatizer' not in nlp.pipe_names: raise ValueError(f'the spaCy pipeline {model!r} has no lemmatizer')
     lookups = nlp.get_pipe('lemmatizer').lookups
     if not lookups.has_table('lemma_index'): raise ValueError(f'the lemmatizer of {model!r} has no lemma_index table (a lookup lemmatizer?)')

@@ -13,13 +13,15 @@ import numpy as np
 import torch
 from torch import nn
 
+from .core import as_rng, check_texts, default_model_path
+from .corpus import anecdote_texts
 from .likelihoods import HardLoss, SoftLoss, CountsLoss, DirichletMultinomialLoss
 from .metrics import TemperatureCalibrator
+from .pairs import as_pairs
 
 # %% auto #0
-__all__ = ['LIKELIHOODS', 'F4_SPACE', 'make_loss', 'as_pairs', 'anecdote_texts', 'TrainConfig', 'EncoderScorer', 'load_encoder',
-           'holdout_split', 'param_groups', 'predict_logits', 'heldout_score', 'train_model', 'TransformerClassifier',
-           'search']
+__all__ = ['LIKELIHOODS', 'F4_SPACE', 'make_loss', 'TrainConfig', 'EncoderScorer', 'load_encoder', 'holdout_split',
+           'param_groups', 'predict_logits', 'heldout_score', 'train_model', 'TransformerClassifier', 'search']
 
 # %% ../nbs/22_models.ipynb #m006
 LIKELIHOODS = {'hard': HardLoss, 'soft': SoftLoss, 'counts': CountsLoss, 'dirichlet': DirichletMultinomialLoss}
@@ -29,40 +31,6 @@ def make_loss(likelihood: str,  # one of 'hard', 'soft', 'counts', 'dirichlet'
     "The training loss of a likelihood name: the classes of `scruples.likelihoods`, nothing re-implemented."
     if likelihood not in LIKELIHOODS: raise ValueError(f'likelihood must be one of {tuple(LIKELIHOODS)}, got {likelihood!r}')
     return LIKELIHOODS[likelihood]()
-
-# %% ../nbs/22_models.ipynb #m010
-def _rng(seed) -> np.random.Generator:
-    "A numpy Generator from an int, None or a Generator."
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-
-def _texts(texts, name='texts') -> list[str]:
-    "A list of strings; a bare `str` is not a list of texts."
-    if isinstance(texts, str): raise TypeError(f'{name}: expected a list of texts, got a single str')
-    out = list(texts)
-    bad = [i for i, t in enumerate(out) if not isinstance(t, str)]
-    if bad: raise TypeError(f'{name}: item {bad[0]} is a {type(out[bad[0]]).__name__}, not a str')
-    return out
-
-def as_pairs(X) -> np.ndarray:
-    "Pairs of action texts as an (n, 2) object array: rows of two strings (a list of pairs, an array, or a 2-column frame)."
-    if isinstance(X, str): raise TypeError('as_pairs: expected pairs of texts, got a single str')
-    if hasattr(X, 'to_numpy'): X = X.to_numpy()
-    a = np.empty((len(X), 2), dtype=object)
-    for i, row in enumerate(X):
-        if isinstance(row, str) or len(row) != 2: raise ValueError(f'as_pairs: row {i} is not a pair of texts: {row!r}')
-        a[i] = _texts(row, f'pair {i}')
-    return a
-
-# %% ../nbs/22_models.ipynb #m014
-def anecdote_texts(anecdotes,          # an Anecdotes frame with title and text (the official files or the synthetic corpus)
-                   sep: str = '\n\n',  # between the title and the text
-                  ) -> list[str]:      # one text per anecdote: title, sep, text
-    "The text an Anecdotes model reads: the title, then the body. Tokens past `max_length` (at most 512) are cut from the end."
-    missing = {'title', 'text'} - set(anecdotes.columns)
-    if missing: raise ValueError(f'an Anecdotes frame needs the columns title and text; missing {sorted(missing)}')
-    if anecdotes['text'].isna().any() or anecdotes['title'].isna().any():
-        raise ValueError('these anecdotes have no texts (label counts only): load the official files or the synthetic corpus')
-    return [f'{a}{sep}{b}' for a, b in zip(anecdotes['title'], anecdotes['text'])]
 
 # %% ../nbs/22_models.ipynb #m019
 @dataclass
@@ -116,9 +84,7 @@ def load_encoder(model=None,          # a local folder or Hugging Face id; None:
                  dropout: float|None = None):  # override hidden and attention dropout
     "Tokenizer and encoder of `model` (offline for the packaged default)."
     from transformers import AutoModel, AutoTokenizer
-    if model is None:
-        from scruples.encoders import default_model_path
-        model = default_model_path()
+    if model is None: model = default_model_path()
     kw = {} if dropout is None else {'hidden_dropout_prob': dropout, 'attention_probs_dropout_prob': dropout}
     tok = AutoTokenizer.from_pretrained(str(model))
     enc = AutoModel.from_pretrained(str(model), **kw).float()  # fp16 checkpoints train in fp32 (bf16 only under autocast)
@@ -147,7 +113,7 @@ def holdout_split(n: int,              # number of examples
     "Split `range(n)` at random into a training part and a held-out part of about `frac * n` examples."
     if not 0 < frac < 1: raise ValueError(f'frac must be in (0, 1), got {frac}')
     if n < 2: raise ValueError(f'need at least 2 examples to hold some out, got {n}')
-    perm = _rng(seed).permutation(n)
+    perm = as_rng(seed).permutation(n)
     k = min(max(1, int(round(frac * n))), n - 1)
     return np.sort(perm[k:]), np.sort(perm[:k])
 
@@ -345,7 +311,7 @@ class TransformerClassifier:
         first = X.iloc[0] if hasattr(X, 'iloc') else (X[0] if len(X) else '')
         pairs = self.task == 'pairs' or (self.task == 'auto' and not isinstance(first, str))
         if self.task == 'classes' and not isinstance(first, str): raise TypeError("task='classes' takes a list of texts")
-        return (as_pairs(X), True) if pairs else (np.asarray(_texts(X), dtype=object), False)
+        return (as_pairs(X), True) if pairs else (np.asarray(check_texts(X, 'X', allow_empty=True), dtype=object), False)
 
     def fit(self, X,                # (n, 2) pairs of action texts, or n texts
             counts,                 # (n, k) label counts (k = 2 for pairs)
@@ -438,7 +404,7 @@ def search(X, counts, X_val, counts_val,  # training and held-out examples with 
            **fixed):                      # TrainConfig fields held fixed, e.g. likelihood='dirichlet', max_length=92
     "Tune the fine-tuning recipe on held-out calibrated cross-entropy (section 4.2's target); returns the optuna study."
     import optuna
-    seed = int(_rng(seed).integers(2**31))
+    seed = int(as_rng(seed).integers(2**31))
     smp = (optuna.samplers.GPSampler(seed=seed) if sampler == 'gp' and hasattr(optuna.samplers, 'GPSampler')
            else optuna.samplers.TPESampler(seed=seed))
     def objective(trial):

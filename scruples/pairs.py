@@ -20,20 +20,17 @@ from .metrics import TemperatureCalibrator, check_counts, confusion_matrices, f1
 from .core import as_rng, check_texts
 
 # %% auto #0
-__all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'fit_pair_scorer', 'pair_logit', 'PairRanker', 'evaluate']
+__all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'as_pairs', 'class_counts', 'fit_pair_scorer', 'pair_logit', 'PairRanker',
+           'evaluate']
 
 # %% ../nbs/20_pairs.ipynb #7a9445cf
-def _texts(x, name: str = 'texts') -> list[str]:
-    "A list of texts (`scruples.core.check_texts`; empty allowed): a bare `str` or a non-string item is a TypeError."
-    return check_texts(x, name, allow_empty=True)
-
 def pair_texts(dilemmas: pd.DataFrame,  # a Dilemmas frame (columns action_1, action_2), e.g. from `load_dilemmas`
               ) -> tuple[list[str], list[str]]:  # the descriptions of action 1 and of action 2, in row order
     "The two actions' descriptions of every dilemma."
     if not isinstance(dilemmas, pd.DataFrame): raise TypeError(f'expected a Dilemmas DataFrame, got {type(dilemmas).__name__}')
     missing = {'action_1', 'action_2'} - set(dilemmas.columns)
     if missing: raise ValueError(f'a Dilemmas frame needs the columns action_1 and action_2; missing {sorted(missing)}')
-    return _texts(dilemmas['action_1'], 'action_1'), _texts(dilemmas['action_2'], 'action_2')
+    return check_texts(dilemmas['action_1'], 'action_1', allow_empty=True), check_texts(dilemmas['action_2'], 'action_2', allow_empty=True)
 
 # %% ../nbs/20_pairs.ipynb #7b9c0475
 def pair_proba(score_1,  # (n,) score of action 1 of each pair (higher: less ethical)
@@ -46,32 +43,46 @@ def pair_proba(score_1,  # (n,) score of action 1 of each pair (higher: less eth
     if not np.isfinite(z).all(): raise ValueError('scores must be finite')
     return softmax(z, axis=1)
 
-# %% ../nbs/20_pairs.ipynb #33cdfa5f
-def _pairs(X) -> tuple[list[str], list[str]]:
-    "Action texts of `X`: a Dilemmas frame, a list of (action_1, action_2) pairs, or an (n, 2) array."
+# %% ../nbs/20_pairs.ipynb #9021252d
+def as_pairs(X,  # a Dilemmas frame, a list of (action_1, action_2) pairs, or an (n, 2) array or two-column frame
+            ) -> np.ndarray:  # (n, 2) object array of strings: column 0 action 1, column 1 action 2
+    "Pairs of action texts as an (n, 2) object array; a bare string, a row that is not a pair or a non-string is an error naming the row."
     if isinstance(X, pd.DataFrame):
-        if {'action_1', 'action_2'} <= set(X.columns): return pair_texts(X)
-        if X.shape[1] == 2: return _texts(X.iloc[:, 0], 'action_1'), _texts(X.iloc[:, 1], 'action_2')
-        raise ValueError(f'a frame of pairs needs columns action_1 and action_2, got {list(X.columns)}')
-    if isinstance(X, (str, bytes)): raise TypeError('X must be pairs of texts, not a single string')
-    rows = list(X)
-    for i, r in enumerate(rows):
-        if isinstance(r, (str, bytes)) or len(r) != 2: raise ValueError(f'X[{i}] must be a pair (action_1, action_2), got {r!r:.80}')
-    return _texts([r[0] for r in rows], 'action_1'), _texts([r[1] for r in rows], 'action_2')
+        if {'action_1', 'action_2'} <= set(X.columns): a1, a2 = pair_texts(X)
+        elif X.shape[1] == 2: a1, a2 = (check_texts(X.iloc[:, j], f'action_{j+1}', allow_empty=True) for j in (0, 1))
+        else: raise ValueError(f'a frame of pairs needs columns action_1 and action_2, got {list(X.columns)}')
+    else:
+        if isinstance(X, (str, bytes)): raise TypeError('X must be pairs of texts, not a single string')
+        rows = list(X)
+        for i, r in enumerate(rows):
+            if isinstance(r, (str, bytes)) or len(r) != 2: raise ValueError(f'X[{i}] must be a pair (action_1, action_2), got {r!r:.80}')
+        a1, a2 = (check_texts([r[j] for r in rows], f'action_{j+1}', allow_empty=True) for j in (0, 1))
+    out = np.empty((len(a1), 2), dtype=object)
+    out[:, 0], out[:, 1] = a1, a2
+    return out
 
-def _pair_counts(y, n: int) -> np.ndarray:
-    "Label counts (n, 2) from hard labels (n,) in {0, 1} or counts (n, 2)."
+# %% ../nbs/20_pairs.ipynb #8bc432ad
+def class_counts(y,                # hard labels (n,) in [0, k) or label counts (n, k)
+                 n: int,           # the number of examples the labels belong to
+                 k: int|None = None,  # the number of classes (needed for hard labels; checked for counts); 2 for pairs
+                 what: str = 'examples',  # what the examples are called, for messages ('pairs')
+                ) -> np.ndarray:   # (n, k) int64 counts; for pairs: [action 1 less ethical, action 2 less ethical]
+    "Label counts (n, k) from hard labels or counts, checked against the number of examples and of classes."
     y = np.asarray(y)
     if y.ndim == 1:
-        if len(y) != n: raise ValueError(f'{n} pairs but {len(y)} labels')
-        if y.dtype == object or not np.isin(y, (0, 1)).all():
-            bad = [v for v in np.unique(y.astype(object)) if v not in (0, 1)]
-            raise ValueError(f'pair labels must be 0 (action 1 is less ethical) or 1 (action 2), got {bad[:5]}')
-        return np.eye(2, dtype=np.int64)[y.astype(np.int64)]
+        if len(y) != n: raise ValueError(f'{n} {what} but {len(y)} labels')
+        if k is None: raise ValueError('hard labels need the number of classes (n_classes)')
+        if y.dtype == object or not np.isin(y, np.arange(k)).all():
+            bad = [v for v in np.unique(y.astype(object)) if v not in range(k)]
+            means = ' (0: action 1 is the less ethical, 1: action 2)' if what == 'pairs' else ''
+            raise ValueError(f'labels must be class indices in [0, {k}){means}, got {bad[:5]}')
+        return np.eye(k, dtype=np.int64)[y.astype(np.int64)]
     c = check_counts(y)
-    if c.shape != (n, 2): raise ValueError(f'label counts must have shape ({n}, 2), got {c.shape}')
+    if len(c) != n: raise ValueError(f'{n} {what} but {len(c)} rows of label counts')
+    if k is not None and c.shape[1] != k: raise ValueError(f'label counts must have {k} classes, got {c.shape[1]}')
     return c
 
+# %% ../nbs/20_pairs.ipynb #33cdfa5f
 DESIGNS = ('difference', 'concat')
 
 def _rows(F1, F2, design: str):
@@ -143,14 +154,14 @@ class PairRanker(ClassifierMixin, BaseEstimator):
             y=None,   # hard labels (n,) in {0, 1} (0: action 1 is less ethical) or label counts (n, 2); default: X's gold counts
            ):
         "Fit the featurizer on all actions' texts and the scorer on their feature differences."
-        a1, a2 = _pairs(X)
+        a1, a2 = as_pairs(X).T.tolist()
         if not a1: raise ValueError('no pairs to fit on')
         if y is None:
             if not isinstance(X, pd.DataFrame): raise ValueError('y is required unless X is a Dilemmas frame with label counts')
             y = label_counts(X)
-        counts = _pair_counts(y, len(a1))
+        counts = class_counts(y, len(a1), 2, 'pairs')
         self.featurizer_ = self._featurizer().fit(a1 + a2)
-        F1, F2 = self.transform_actions(a1), self.transform_actions(a2)
+        F1, F2 = self.featurizer_.transform(a1), self.featurizer_.transform(a2)  # texts checked once, by as_pairs
         self.scorer_ = fit_pair_scorer(self._scorer(), F1, F2, counts, self.soft, self.design)
         self.classes_ = np.array([0, 1])
         return self
@@ -158,14 +169,14 @@ class PairRanker(ClassifierMixin, BaseEstimator):
     def transform_actions(self, actions) -> np.ndarray:
         "Features of single actions (a list of texts)."
         check_is_fitted(self, 'featurizer_')
-        return self.featurizer_.transform(_texts(actions, 'actions'))
+        return self.featurizer_.transform(check_texts(actions, 'actions', allow_empty=True))
 
     def decision_function(self, X) -> np.ndarray:
         "Logit (n,) of class 1 (action 2 is the less ethical): s(a_2) - s(a_1), scikit-learn's binary convention."
         check_is_fitted(self, 'scorer_')
-        a1, a2 = _pairs(X)
+        a1, a2 = as_pairs(X).T.tolist()
         if not a1: return np.zeros(0)
-        return -pair_logit(self.scorer_, self.transform_actions(a1), self.transform_actions(a2), self.design)
+        return -pair_logit(self.scorer_, self.featurizer_.transform(a1), self.featurizer_.transform(a2), self.design)
 
     def pair_scores(self, X) -> np.ndarray:
         "(n, 2) logits [s_1, s_2] of the pairs (centered), for `pair_proba` and temperature scaling."

@@ -212,7 +212,9 @@ def heldout_splits(texts,                 # the documents
                    seed=0,                 # int or numpy Generator
                   ) -> list[tuple[np.ndarray, np.ndarray]]:  # (train positions, held-out positions) per split
     "Random train/held-out splits of `texts` by distinct text: identical texts stay on one side."
-    texts = check_texts(texts)
+    return _heldout_splits(check_texts(texts), test_size, n_splits, seed)
+
+def _heldout_splits(texts: list[str], test_size, n_splits, seed):  # `heldout_splits` on checked texts
     if not 0 < test_size < 1: raise ValueError(f'test_size must be in (0, 1), got {test_size}')
     if n_splits < 1: raise ValueError(f'n_splits must be at least 1, got {n_splits}')
     groups = np.unique(texts, return_inverse=True)[1].ravel()
@@ -249,7 +251,7 @@ def topic_perplexity(
     if not ks: raise ValueError('no numbers of topics to try')
     seed = as_seed(seed)
     tasks, info = [], []
-    for s, (tr, te) in enumerate(heldout_splits(list(t), test_size, n_splits, seed)):
+    for s, (tr, te) in enumerate(_heldout_splits(list(t), test_size, n_splits, seed)):  # texts checked above
         vec, X_train = _vectorize(list(t[tr]), min_df)  # the vocabulary sees the training part only
         X_test = vec.transform(list(t[te]))
         if X_test.sum() == 0: raise ValueError(f'split {s}: no held-out text holds a word of the training vocabulary')

@@ -11,14 +11,14 @@ from scipy import optimize, stats
 from scipy.special import expit, logsumexp
 from threadpoolctl import threadpool_limits
 
+from .core import as_rng
+
 # %% auto #0
-__all__ = ['response_patterns', 'lsat6', 'quadrature', 'n_parameters', 'varimax', 'LatentTraitModel', 'irt_parameters',
-           'compare_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts', 'plot_weights', 'plot_scores',
-           'plot_deviance']
+__all__ = ['response_patterns', 'lsat6', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax', 'LatentTraitModel',
+           'map_scores', 'irt_parameters', 'compare_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts',
+           'plot_weights', 'plot_scores', 'plot_deviance']
 
 # %% ../nbs/42_traits.ipynb #d67b2fe7
-def _rng(seed) -> np.random.Generator: return np.random.default_rng(seed)
-
 def _check_responses(
     Y,                      # respondents x questions: 0/1 with NaN (or None / pd.NA) for a missing response
     min_respondents=2,      # fewer respondents than this is an error
@@ -91,12 +91,12 @@ def quadrature(
     if rule == 'qmc':
         n = n_points or 4096
         m = int(np.ceil(np.log2(n)))
-        u = stats.qmc.Sobol(d, scramble=True, seed=_rng(seed)).random_base2(m)
+        u = stats.qmc.Sobol(d, scramble=True, seed=as_rng(seed)).random_base2(m)
         return stats.norm.ppf(u), np.full(2 ** m, -m * np.log(2))
     raise ValueError(f"rule must be 'auto', 'gh' or 'qmc', got {rule!r}")
 
 # %% ../nbs/42_traits.ipynb #00f8c8a5
-def _loglik(
+def marginal_loglik(
     W: np.ndarray,          # J x d weights
     b: np.ndarray,          # J intercepts
     Y0: np.ndarray,         # P x J responses with missing set to 0
@@ -185,7 +185,7 @@ class LatentTraitModel:
         J, d, n = Y0.shape[1], self.n_traits, f.sum()
         def fg(theta):
             W, b = self._unpack(theta, J, d)
-            ll, _, _, gW, gb = _loglik(W, b, Y0, M, f, Z, logw)
+            ll, _, _, gW, gb = marginal_loglik(W, b, Y0, M, f, Z, logw)
             return -ll / n, -np.r_[gb, gW[self._mask]] / n
         B = self.max_weight
         bounds = [(None, None)] * J + [(-B, B)] * int(self._mask.sum())
@@ -196,7 +196,7 @@ class LatentTraitModel:
 
     def _starts(self, P, M, f, b0):
         J, d = P.shape[1], self.n_traits
-        rng = _rng(self.seed)
+        rng = as_rng(self.seed)
         # first start: leading eigenvectors of the (pairwise-complete) correlation matrix, lower-triangularized
         Yf = np.repeat(P, f.astype(int), 0) if np.allclose(f, np.round(f)) else P
         C = pd.DataFrame(Yf).corr().fillna(0).to_numpy() if J > 1 else np.eye(1)
@@ -271,7 +271,7 @@ class LatentTraitModel:
         W, b = self._unpack(theta, J, d)
         n_fine = int(1.5 * (self.n_points or _DEFAULT_POINTS.get(d, 7))) if rule == 'gh' else 4 * (self.n_points or 4096)
         Zf, lwf = quadrature(d, n_fine, rule, self.seed + 1 if isinstance(self.seed, int) else 1)
-        self.quadrature_gap_ = abs(_loglik(W, b, Y0, M, f, Zf, lwf, grad=False)[0] + best.fun * n)
+        self.quadrature_gap_ = abs(marginal_loglik(W, b, Y0, M, f, Zf, lwf, grad=False)[0] + best.fun * n)
         if self.quadrature_gap_ > 0.01: warnings.warn(f'the quadrature rule is off by {self.quadrature_gap_:.3g} in log-likelihood '
                                                       '(vs a finer rule): raise n_points (or try adaptive=True)')
         self.n_iter_, self.converged_ = its, conv
@@ -288,7 +288,7 @@ class LatentTraitModel:
         Z, logw = quadrature(self.n_traits, self.n_points, self.rule, self.seed)
         if getattr(self, 'adaptive_', False):
             Z, logw = _adaptive_grid(W, b, Y0, M, f, Z, logw, self.n_adaptive_points)
-        ll, ll_p, _ = _loglik(W, b, Y0, M, f, Z, logw, grad=False)
+        ll, ll_p, _ = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
         return ll, ll_p
 
     def _check_fitted(self, Y):
@@ -314,7 +314,7 @@ class LatentTraitModel:
         P, Y0, M, f, index = self._check_fitted(Y)
         d = self.n_traits
         if method == 'eap': mean, sd = _eap(self.weights_, self.intercepts_, Y0, M, f, *self._dense_grid())
-        elif method == 'map': mean, sd = _map(self.weights_, self.intercepts_, Y0, M)
+        elif method == 'map': mean, sd = map_scores(self.weights_, self.intercepts_, Y0, M)
         else: raise ValueError(f"method must be 'eap' or 'map', got {method!r}")
         cols = [f'z{k + 1}' for k in range(d)]
         return pd.DataFrame(np.c_[mean, sd][index], columns=cols + ['se_' + c for c in cols])
@@ -349,7 +349,7 @@ def _lower(W):
 # %% ../nbs/42_traits.ipynb #160b86b7
 def _eap(W, b, Y0, M, f, Z, logw):
     "Posterior means (P x d) and SDs of each pattern's traits."
-    _, _, R = _loglik(W, b, Y0, M, f, Z, logw, grad=False)
+    _, _, R = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
     if Z.ndim == 2:
         mean = R @ Z
         sd = np.sqrt(np.clip(R @ Z ** 2 - mean ** 2, 0, None))
@@ -361,7 +361,7 @@ def _eap(W, b, Y0, M, f, Z, logw):
 def _adaptive_grid(W, b, Y0, M, f, Z, logw, n_points=None):
     "Per-pattern GH grids centred at the posterior means, scaled by the posterior covariances."
     d = W.shape[1]
-    _, _, R = _loglik(W, b, Y0, M, f, Z, logw, grad=False)
+    _, _, R = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
     mu = R @ Z if Z.ndim == 2 else np.einsum('pq,pqd->pd', R, Z)
     Zc = (Z[None] if Z.ndim == 2 else Z) - mu[:, None, :]
     S = np.einsum('pq,pqd,pqe->pde', R, np.broadcast_to(Zc, (len(mu),) + Zc.shape[1:]), np.broadcast_to(Zc, (len(mu),) + Zc.shape[1:]))
@@ -372,7 +372,7 @@ def _adaptive_grid(W, b, Y0, M, f, Z, logw, n_points=None):
     lw = lu[None] - 0.5 * (Za ** 2).sum(-1) + 0.5 * (u ** 2).sum(-1)[None] + logdet[:, None]
     return Za, lw
 
-def _map(W, b, Y0, M, n_iter=100, tol=1e-10):
+def map_scores(W, b, Y0, M, n_iter=100, tol=1e-10):
     "Posterior modes (P x d) and SEs by Newton's method."
     P, d = len(Y0), W.shape[1]
     M = np.ones_like(Y0) if M is None else M
@@ -450,7 +450,7 @@ def simulate_responses(
     seed=None,
 ) -> tuple:                     # (Y: n x J with NaN for missing, weights, intercepts)
     "Draw responses from the logistic latent trait model."
-    rng = _rng(seed)
+    rng = as_rng(seed)
     W = rng.normal(size=(n_questions, n_traits)) if weights is None else np.asarray(weights, float)
     b = rng.normal(size=n_questions) if intercepts is None else np.asarray(intercepts, float)
     Z = rng.normal(size=(n_respondents, W.shape[1]))
@@ -492,7 +492,7 @@ def plot_scores(model: LatentTraitModel, Y, method: str = 'eap', seed=0, ax=None
     import matplotlib.pyplot as plt
     if model.n_traits < 2: raise ValueError('plot_scores needs a model with at least 2 traits')
     z = model.transform(Y, method)
-    z = z + _rng(seed).normal(0, 0.02, z.shape)
+    z = z + as_rng(seed).normal(0, 0.02, z.shape)
     if ax is None: _, ax = plt.subplots(figsize=(5, 5))
     ax.scatter(z[:, 0], z[:, 1], s=6, alpha=0.4)
     ax.set(xlabel='trait 1 score', ylabel='trait 2 score', title=f'Respondents in the latent space ({method.upper()})')

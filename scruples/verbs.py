@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from .core import check_texts, load_spacy
 
 # %% auto #0
-__all__ = ['MAX_ACTION_CHARS', 'RootVerbs', 'verb_table', 'permutation_test', 'significant_verbs']
+__all__ = ['MAX_ACTION_CHARS', 'RootVerbs', 'verb_table', 'permuted_labels', 'permutation_test', 'significant_verbs']
 
 # %% ../nbs/40_verbs.ipynb #41625273
 MAX_ACTION_CHARS = 2_000  # longest text parsed; actions come from post titles (Reddit caps them at 300 characters)
@@ -75,7 +75,7 @@ def verb_table(verbs_1: Sequence[str],  # root verb of action 1 of each pair
 # %% ../nbs/40_verbs.ipynb #00a1c4a4
 _BLOCK = 1000  # permutations drawn from one seed
 
-def _permuted_labels(seed_seq, n_perm: int, l1: np.ndarray) -> np.ndarray:
+def permuted_labels(seed_seq, n_perm: int, l1: np.ndarray) -> np.ndarray:
     "(n_perm, n) uniform random relabellings with as many 1s as `l1`, from one seed."
     rng, n, m = np.random.default_rng(seed_seq), len(l1), int(l1.sum())
     if m in (0, n): return np.broadcast_to(l1, (n_perm, n)).astype(np.float32)
@@ -88,7 +88,7 @@ def _permuted_labels(seed_seq, n_perm: int, l1: np.ndarray) -> np.ndarray:
 
 def _count_extreme(block_seed, n_perm, l1, d, base, total, m_obs, batch_size):
     "How many of a block's permutations are at least as extreme as the data, per verb."
-    perms = _permuted_labels(block_seed, n_perm, l1)
+    perms = permuted_labels(block_seed, n_perm, l1)
     b = np.zeros(len(base), dtype=np.int64)
     for s in range(0, n_perm, batch_size):
         w = base[:, None] + d @ perms[s:s + batch_size].T   # (verbs, batch) worse counts, exact small integers

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from scruples.verbs import RootVerbs, permutation_test, significant_verbs, verb_table, _permuted_labels
+from scruples.verbs import RootVerbs, permutation_test, significant_verbs, verb_table, permuted_labels
 
 
 @pytest.fixture(scope='module')
@@ -84,7 +84,7 @@ def test_result_independent_of_batch_size_and_threads():
 
 def test_permuted_labels_have_exactly_the_observed_count():
     l1 = (np.arange(4700) < 2350).astype(float)
-    perms = _permuted_labels(np.random.SeedSequence(3), 3000, l1)  # float32 keys tie at the cut now and then
+    perms = permuted_labels(np.random.SeedSequence(3), 3000, l1)  # float32 keys tie at the cut now and then
     assert (perms.sum(1) == 2350).all()
     assert abs(perms.mean() - 0.5) < 0.01 and 0.45 < perms[:, 0].mean() < 0.55
 
