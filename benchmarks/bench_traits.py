@@ -14,7 +14,7 @@ import argparse, time, warnings
 import numpy as np
 import torch as th
 
-from scruples.traits import LatentTraitModel, lsat6, quadrature, response_patterns, simulate_responses, _loglik
+from scruples.traits import LatentTraitModel, lsat6, quadrature, response_patterns, simulate_responses, marginal_loglik
 
 
 def authors_fit(Y, latent_dim, n_latent_samples=10_000, lr=1e1, n_batch_size=128, patience=5, n_epochs=100, seed=0,
@@ -43,7 +43,7 @@ def authors_fit(Y, latent_dim, n_latent_samples=10_000, lr=1e1, n_batch_size=128
 
 def exact_loglik(W, b, Y, n_points):
     P, f, _ = response_patterns(Y)
-    return _loglik(W, b, P, np.ones_like(P), f, *quadrature(W.shape[1], n_points, prune=0), grad=False)[0]
+    return marginal_loglik(W, b, P, np.ones_like(P), f, *quadrature(W.shape[1], n_points, prune=0), grad=False)[0]
 
 
 def timed(fn, repeats):

@@ -9,7 +9,7 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from scruples.traits import (LatentTraitModel, compare_traits, lsat6, margin_fit, n_parameters, quadrature,
-                             response_patterns, simulate_responses, calibrate_intercepts, varimax, _loglik)
+                             response_patterns, simulate_responses, calibrate_intercepts, varimax, marginal_loglik)
 from scruples.paper import published
 
 
@@ -58,12 +58,12 @@ def test_lsat_matches_ltm(lsat_fit):
 
 
 def test_lsat_map_scores_at_ltm_parameters(lsat_fit):
-    from scruples.traits import _map
+    from scruples.traits import map_scores
     ref = published('LSAT 2PL', 'ltm').set_index(['row', 'column']).value
     a = np.array([ref[f'Item {j}', 'Dscrmn'] for j in range(1, 6)])
     dif = np.array([ref[f'Item {j}', 'Dffclt'] for j in range(1, 6)])
     Y = np.array([[0.] * 5, [1.] * 5])
-    z, se = _map(a[:, None], -a * dif, Y, np.ones_like(Y))
+    z, se = map_scores(a[:, None], -a * dif, Y, np.ones_like(Y))
     s = published('LSAT scores', 'ltm').set_index(['row', 'column']).value
     np.testing.assert_allclose([z[0, 0], se[0, 0], z[1, 0], se[1, 0]],
                                [s['00000', 'z1'], s['00000', 'se.z1'], s['11111', 'z1'], s['11111', 'se.z1']], atol=5e-4)
@@ -81,7 +81,7 @@ def test_one_trait_agrees_with_girth(lsat, which):
         g = girth.twopl_mml(Y.T.astype(int))
     a, dif = g['Discrimination'], g['Difficulty']
     P, f, _ = response_patterns(Y)
-    ll_girth = _loglik(a[:, None], -a * dif, P, np.ones_like(P), f, *quadrature(1), grad=False)[0]
+    ll_girth = marginal_loglik(a[:, None], -a * dif, P, np.ones_like(P), f, *quadrature(1), grad=False)[0]
     assert m.loglik_ >= ll_girth - 1e-6            # our optimum is at least as high
     assert m.loglik_ - ll_girth < 0.01             # and the same optimum
     np.testing.assert_allclose(m.weights_[:, 0], a, atol=0.01)
@@ -97,10 +97,10 @@ def test_quadrature_matches_brute_force(d):
     Y[3, 1] = np.nan                               # a missing response, marginalized
     P, f, _ = response_patterns(Y)
     M = (~np.isnan(P)).astype(float)
-    ours = _loglik(W, b, np.nan_to_num(P), M, f, *quadrature(d), grad=False)[0]
-    fine = _loglik(W, b, np.nan_to_num(P), M, f, *quadrature(d, 61), grad=False)[0]
+    ours = marginal_loglik(W, b, np.nan_to_num(P), M, f, *quadrature(d), grad=False)[0]
+    fine = marginal_loglik(W, b, np.nan_to_num(P), M, f, *quadrature(d, 61, prune=0), grad=False)[0]
     brute = brute_loglik(W, b, Y)
-    assert abs(ours - brute) < (1e-7 if d == 1 else 1e-4)     # the default rule (31 x 31 pruned for d = 2)
+    assert abs(ours - brute) < (1e-7 if d == 1 else 1e-4)     # the default rule (51 x 51 pruned at 1e-6 for d = 2)
     assert abs(fine - brute) < 1e-6                          # a finer rule converges to the brute-force value
 
 
@@ -215,7 +215,7 @@ def test_patterns_roundtrip_and_permutation_invariance(seed, n, J):
     np.testing.assert_array_equal(np.nan_to_num(P[idx], nan=-1), np.nan_to_num(Y, nan=-1))
     W, b = rng.normal(size=(J, 1)), rng.normal(size=J)
     P2, f2, _ = response_patterns(Y[rng.permutation(n)])
-    ll = lambda P, f: _loglik(W, b, np.nan_to_num(P), (~np.isnan(P)).astype(float), f, *quadrature(1), grad=False)[0]
+    ll = lambda P, f: marginal_loglik(W, b, np.nan_to_num(P), (~np.isnan(P)).astype(float), f, *quadrature(1), grad=False)[0]
     assert np.isclose(ll(P, f), ll(P2, f2), rtol=1e-12)
 
 
@@ -227,5 +227,29 @@ def test_complete_fast_path_matches_masked(shared):
     W, b = rng.normal(size=(5, 2)), rng.normal(size=5)
     Z, lw = quadrature(2, 9)
     if not shared: Z, lw = np.repeat(Z[None] * 0.8, len(P), 0), np.repeat(lw[None], len(P), 0)
-    fast, masked = _loglik(W, b, P, None, f, Z, lw), _loglik(W, b, P, np.ones_like(P), f, Z, lw)
+    fast, masked = marginal_loglik(W, b, P, None, f, Z, lw), marginal_loglik(W, b, P, np.ones_like(P), f, Z, lw)
     for a, m in [(fast[0], masked[0]), (fast[3], masked[3]), (fast[4], masked[4])]: np.testing.assert_allclose(a, m, rtol=1e-12)
+
+
+# issue 22 items 8 and 18: settings validated; a one-node rule cannot pass its own accuracy check
+def test_bad_settings_are_clear_errors():
+    with pytest.raises(TypeError, match='n_traits must be an integer >= 0, got 1.5'): LatentTraitModel(n_traits=1.5)
+    with pytest.raises(ValueError, match='n_points must be an integer >= 2'): LatentTraitModel(1, n_points=1)
+    with pytest.raises(ValueError, match='n_adaptive_points'): LatentTraitModel(1, n_adaptive_points=0)
+
+def test_coarse_rule_is_caught_by_a_different_finer_rule():
+    with pytest.warns(UserWarning, match='quadrature rule is off'):
+        m = LatentTraitModel(1, n_points=2).fit(lsat6())
+    assert m.quadrature_gap_ > 0.01
+
+
+# issue 23: the default 2-trait rule is accurate to 0.01 in log-likelihood on the default simulated problem
+def test_default_two_trait_rule_accurate():
+    import warnings
+    Y = simulate_responses(1000, 20, 2, seed=3)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', UserWarning)  # no 'quadrature rule is off' warning
+        m = LatentTraitModel(2).fit(Y)
+    P, f, _ = response_patterns(Y)
+    dense = marginal_loglik(m.weights_, m.intercepts_, P, None, f, *quadrature(2, 121, prune=0), grad=False)[0]
+    assert abs(m.loglik_ - dense) < 0.01 and m.quadrature_gap_ < 0.01
