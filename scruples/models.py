@@ -270,10 +270,11 @@ def _batch_loss(model, tokens, Xb, cb, pairs: bool, cfg: TrainConfig, loss_fn, d
 
 # %% ../nbs/22_models.ipynb #4f3cdea8
 def make_optimizer(model: nn.Module, cfg: TrainConfig, n_train: int):
-    "AdamW over `param_groups`, with a linear warmup over `cfg.warmup` of the steps and linear decay to 0 (Appendix F.4)."
+    "AdamW over `param_groups` (torch's fused kernel, as `transformers.Trainer`), linear warmup over `cfg.warmup` of the steps, linear decay to 0."
     from transformers import get_linear_schedule_with_warmup
     total = math.ceil(n_train / cfg.batch_size) * cfg.epochs
-    opt = torch.optim.AdamW(param_groups(model, cfg), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    fused = {'fused': True} if next(model.parameters()).device.type in ('cpu', 'cuda') else {}  # one kernel for all tensors
+    opt = torch.optim.AdamW(param_groups(model, cfg), lr=cfg.lr, weight_decay=cfg.weight_decay, **fused)
     return opt, get_linear_schedule_with_warmup(opt, int(cfg.warmup * total), total)
 
 def _train_epoch(model, tokens, X, counts_t, pairs: bool, cfg: TrainConfig, opt, sched, loss_fn, device, epoch: int) -> float:
