@@ -9,7 +9,8 @@ from itertools import combinations, product
 import numpy as np, pandas as pd
 from scipy import optimize, stats
 from scipy.special import expit, logsumexp
-from threadpoolctl import threadpool_limits
+from functools import lru_cache
+from threadpoolctl import ThreadpoolController
 
 # %% auto #0
 __all__ = ['response_patterns', 'lsat6', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax', 'check_n_traits',
@@ -69,6 +70,18 @@ def lsat6(
 _DEFAULT_POINTS = {1: 41, 2: 51, 3: 13}
 _DEFAULT_PRUNE = {2: 1e-6}  # GH product rules: relative weight below which nodes are dropped (default 1e-12)
 
+@lru_cache(maxsize=64)
+def _gh_rule(d: int, n: int, prune: float) -> tuple:
+    "The (pruned) product Gauss-Hermite rule, computed once per (d, n, prune): fits ask for the same rules again and again."
+    x, w = np.polynomial.hermite_e.hermegauss(n)
+    lw = np.log(w / w.sum())
+    nodes = np.array(list(product(x, repeat=d))) if d > 1 else x[:, None]
+    logw = np.array([sum(t) for t in product(lw, repeat=d)]) if d > 1 else lw
+    if d > 1 and prune:
+        keep = logw >= logw.max() + np.log(prune)
+        nodes, logw = nodes[keep], logw[keep] - logsumexp(logw[keep])
+    return nodes, logw
+
 def quadrature(
     n_traits: int,          # d, the dimension of the latent space
     n_points: int|None = None,  # GH: nodes per dimension (default 41, 51, 13 for d = 1, 2, 3); QMC: total nodes (default 4096)
@@ -83,15 +96,8 @@ def quadrature(
     if rule == 'auto': rule = 'gh' if d <= 3 else 'qmc'
     if rule == 'gh':
         n = n_points or _DEFAULT_POINTS.get(d, 7)
-        x, w = np.polynomial.hermite_e.hermegauss(n)
-        lw = np.log(w / w.sum())
-        nodes = np.array(list(product(x, repeat=d))) if d > 1 else x[:, None]
-        logw = np.array([sum(t) for t in product(lw, repeat=d)]) if d > 1 else lw
-        prune = _DEFAULT_PRUNE.get(d, 1e-12) if prune is None else prune
-        if d > 1 and prune:
-            keep = logw >= logw.max() + np.log(prune)
-            nodes, logw = nodes[keep], logw[keep] - logsumexp(logw[keep])
-        return nodes, logw
+        nodes, logw = _gh_rule(d, int(n), float(_DEFAULT_PRUNE.get(d, 1e-12) if prune is None else prune))
+        return nodes.copy(), logw.copy()
     if rule == 'qmc':
         n = n_points or 4096
         m = int(np.ceil(np.log2(n)))
@@ -250,6 +256,13 @@ def fit_statistics(loglik: float, f: np.ndarray, complete: bool, n_questions: in
                 aic_=-2 * loglik + 2 * n_params, bic_=-2 * loglik + n_params * np.log(f.sum()))
 
 # %% ../nbs/42_traits.ipynb #65a20129
+_CONTROLLER = []  # one ThreadpoolController, made on first use (finding the BLAS libraries costs milliseconds per call)
+
+def _one_blas_thread():
+    "A context in which BLAS uses one thread."
+    if not _CONTROLLER: _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api='blas')
+
 class LatentTraitModel:
     "The logistic latent trait model P(Y_j=1|Z) = sigmoid(w_j . Z + b_j), Z ~ N(0, I_d), by marginal maximum likelihood."
     def __init__(self,
@@ -285,7 +298,7 @@ class LatentTraitModel:
         self.n_respondents_, self.n_questions_ = n, J
         b0 = intercept_start(Y0, M, f)
         self.n_params_, self.adaptive_ = check_identified(J, d, len(P)), False
-        with threadpool_limits(1, 'blas'):   # small matrices: one BLAS thread is faster and does not fight other work
+        with _one_blas_thread():   # small matrices: one BLAS thread is faster and does not fight other work
             if d == 0: W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
             else: W, b = self._fit_traits(P, Y0, M, f, b0)
             self.weights_, self.intercepts_ = W, b
