@@ -40,11 +40,23 @@ def _not_converged(res, c, what):
                   + (f'; counts as large as {c.max():.3g} exceed 2**53 and lose precision as floats' if big else '')
                   + '; the returned alpha is not a maximum-likelihood estimate', DirichletFitWarning, stacklevel=3)
 
+def _check_fit_counts(counts) -> np.ndarray:
+    "Counts a prior can be fitted to: (n, k >= 2), finite, non-negative, at least one annotation; else a ValueError saying which."
+    try: c = np.asarray(counts, dtype=float)
+    except (TypeError, ValueError) as err: raise ValueError(f'counts must be a numeric (n, k) array: {err}') from None
+    if c.ndim != 2: raise ValueError(f'counts must be a 2-D (n_examples, n_classes) array, got shape {c.shape}')
+    if c.shape[1] < 2: raise ValueError(f'a Dirichlet prior needs at least 2 classes, got counts of shape {c.shape}')
+    if len(c) == 0: raise ValueError('counts are empty: no examples to fit a prior to')
+    bad = ~np.isfinite(c) | (c < 0)
+    if bad.any(): raise ValueError(f'counts must be finite and non-negative; row {np.argwhere(bad)[0, 0]} is not')
+    if c.sum() == 0: raise ValueError('every row of counts is zero: no annotations to fit a prior to')
+    return c
+
 def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) integer label counts
                               mean=None,           # optional fixed mean of the prior: fit only its concentration
                              ) -> np.ndarray:      # alpha, the Dirichlet prior's parameters
     "Maximum-likelihood Dirichlet prior of a Dirichlet-multinomial model of `counts`; warns `DirichletFitWarning` when the fit does not converge."
-    c = np.asarray(counts, dtype=float); n = c.sum(1)
+    c = _check_fit_counts(counts); n = c.sum(1)
     def nll(alpha):
         a = alpha.sum()
         return -((gammaln(a) - gammaln(n + a)).sum() + (gammaln(c + alpha) - gammaln(alpha)).sum())

@@ -5,6 +5,8 @@
 # %% ../nbs/11_likelihoods.ipynb #bb5f5bf3
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import torch
@@ -13,8 +15,9 @@ from scipy import special, stats
 
 # %% auto #0
 __all__ = ['REDUCTIONS', 'check_logits_counts', 'LabelCountsLoss', 'HardLoss', 'SoftLoss', 'CountsLoss', 'log_rising_factorial',
-           'log_multinomial_coefficient', 'dirichlet_multinomial_nll', 'DirichletMultinomialLoss',
-           'fit_constant_logits', 'dirichlet_mean', 'dirichlet_uncertainty', 'plot_class_probability']
+           'log_rising_factorial_of_log', 'log_multinomial_coefficient', 'dirichlet_multinomial_nll',
+           'DirichletMultinomialLoss', 'fit_constant_logits', 'dirichlet_mean', 'dirichlet_uncertainty',
+           'plot_class_probability']
 
 # %% ../nbs/11_likelihoods.ipynb #6840b066
 REDUCTIONS = ('mean', 'sum', 'none')  # how a loss reduces over examples
@@ -90,10 +93,14 @@ class CountsLoss(LabelCountsLoss):
 # %% ../nbs/11_likelihoods.ipynb #8fa5c157
 _STIRLING_FROM = 10.0  # log_rising_factorial uses Stirling's series from this x on
 
+def _remainder_of_inverse(r):
+    "Stirling's remainder log Gamma(x) - [(x - 1/2) log x - x + log(2 pi)/2] as a function of r = 1/x, to x^-9."
+    r2 = r * r
+    return r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 * (1 / 1680 - r2 / 1188))))
+
 def _stirling_remainder(x):
     "log Gamma(x) - [(x - 1/2) log x - x + log(2 pi)/2], to x^-9 (error < 2e-14 for x >= 10)."
-    r = 1 / x; r2 = r * r
-    return r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 * (1 / 1680 - r2 / 1188))))
+    return _remainder_of_inverse(1 / x)
 
 def log_rising_factorial(x: torch.Tensor,  # positive reals, e.g. the Dirichlet parameters alpha
                          n,                # non-negative reals (counts), broadcast against x
@@ -103,6 +110,25 @@ def log_rising_factorial(x: torch.Tensor,  # positive reals, e.g. the Dirichlet 
     xs, xd = x.clamp(min=_STIRLING_FROM), x.clamp(max=_STIRLING_FROM)  # each branch sees only its own range
     stirling = (xs - 0.5) * torch.log1p(n / xs) + n * (torch.log(xs + n) - 1) + (_stirling_remainder(xs + n) - _stirling_remainder(xs))
     return torch.where(x >= _STIRLING_FROM, stirling, torch.lgamma(xd + n) - torch.lgamma(xd))
+
+def log_rising_factorial_of_log(log_x: torch.Tensor,  # log of the positive reals x, any finite value (float32 included)
+                                n,                    # non-negative reals (counts), broadcast against log_x
+                               ) -> torch.Tensor:     # log[x (x+1) ... (x+n-1)] with x = exp(log_x)
+    "`log_rising_factorial(exp(log_x), n)` without forming a huge or vanishing x: finite with finite gradients for every log_x."
+    n = torch.as_tensor(n, dtype=log_x.dtype, device=log_x.device)
+    cut = math.log(_STIRLING_FROM)
+    ls, lb = log_x.clamp(max=cut), log_x.clamp(min=cut)          # each branch sees only its own range
+    pos = n > 0
+    n1 = torch.where(pos, n, torch.ones_like(n))                 # a safe n where the branch is not used
+    # x < 10: Gamma(x + n) / Gamma(x) = x Gamma(x + n) / Gamma(x + 1), so log x enters as log_x itself (no lgamma(0))
+    xs = ls.exp()
+    small = torch.where(pos, ls + torch.lgamma(xs + n1) - torch.lgamma(xs + 1), torch.zeros_like(xs))
+    # x >= 10: Stirling's series written with 1/x = exp(-log_x) and r = n/x (x itself may overflow)
+    inv = torch.exp(-lb); r = n * inv; l1p = torch.log1p(r)
+    tiny = r < 1e-4                                              # log1p(r)/r by its series there (no 0/0, no 1/r^2)
+    ratio = torch.where(tiny, 1 - r * (0.5 - r * (1 / 3 - r / 4)), l1p / torch.where(tiny, torch.ones_like(r), r))
+    big = n * ratio - 0.5 * l1p + n * (lb + l1p - 1) + (_remainder_of_inverse(inv / (1 + r)) - _remainder_of_inverse(inv))
+    return torch.where(log_x >= cut, big, small)
 
 # %% ../nbs/11_likelihoods.ipynb #6cb3f230
 def log_multinomial_coefficient(counts,  # (..., n_classes) non-negative counts
@@ -116,8 +142,8 @@ def dirichlet_multinomial_nll(logits: torch.Tensor,  # (n_examples, n_classes): 
                               full: bool = True,     # include the multinomial coefficient (constant in alpha)
                              ) -> torch.Tensor:      # (n_examples,) -log DirMult(counts | alpha)
     "Negative log-likelihood of each example under a Dirichlet-multinomial with alpha = exp(logits) (no input checks)."
-    alpha = logits.exp()
-    ll = log_rising_factorial(alpha, counts).sum(-1) - log_rising_factorial(alpha.sum(-1), counts.sum(-1))
+    log_a = torch.logsumexp(logits, -1)  # log A, without forming alpha = exp(logits) (inf from logit 89 in float32)
+    ll = log_rising_factorial_of_log(logits, counts).sum(-1) - log_rising_factorial_of_log(log_a, counts.sum(-1))
     if full: ll = ll + log_multinomial_coefficient(counts).to(ll.dtype)
     return -ll
 

@@ -146,6 +146,15 @@ def total_variation(y_true, y_prob, per_example: bool = False):
     return d if per_example else float(d.mean())
 
 # %% ../nbs/10_metrics.ipynb #0ff59aaa
+def _finite_logits(logits) -> np.ndarray:
+    "Logits as an (n, k) float64 array; NaN or infinite entries are an error naming the first row."
+    z = np.asarray(logits, dtype=np.float64)
+    if z.ndim != 2: raise ValueError(f'logits must be 2-D (n_examples, n_classes), got shape {z.shape}')
+    bad = ~np.isfinite(z)
+    if bad.any(): raise ValueError(f'logits must be finite; row {np.argwhere(bad)[0, 0]} holds {z[np.argwhere(bad)[0, 0]].tolist()} '
+                                   f'({bad.any(1).sum()} such rows)')
+    return z
+
 class TemperatureCalibrator:
     "Temperature scaling, optionally followed by smoothing toward uniform (scikit-learn style: fit, predict_proba, score)."
     def __init__(self,
@@ -155,9 +164,12 @@ class TemperatureCalibrator:
 
     def fit(self, logits,     # (n, k) logits (or log-probabilities) of the calibration split
             y_true):          # (n, k) label counts or (n,) hard labels
-        "Fit the temperature (and the smoothing weight) minimizing cross-entropy on this split."
-        z = np.asarray(logits, dtype=np.float64)
+        "Fit the temperature (and the smoothing weight) minimizing cross-entropy on this split; T = 1 when every row's logits are constant."
+        z = _finite_logits(logits)
         t = _targets(y_true, z.shape[1])
+        if (np.ptp(z, axis=1) == 0).all():  # every prediction uniform whatever T: T is not identified, keep the logits as they are
+            self.temperature_, self.smoothing_ = 1.0, 0.0
+            return self
         ce = lambda p: -(t * np.log(np.clip(p, 1e-300, None))).sum(1).mean()
         lo, hi = np.log(self.bounds[0]), np.log(self.bounds[1])
         res = minimize_scalar(lambda lt: -(t * log_softmax(z / np.exp(lt), axis=1)).sum(1).mean(),
@@ -173,7 +185,7 @@ class TemperatureCalibrator:
 
     def predict_proba(self, logits) -> np.ndarray:
         "Calibrated probabilities for new logits."
-        z = np.asarray(logits, dtype=np.float64)
+        z = _finite_logits(logits)
         p = softmax(z / self.temperature_, axis=1)
         return (1 - self.smoothing_) * p + self.smoothing_ / z.shape[1]
 

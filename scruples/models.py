@@ -16,12 +16,13 @@ from torch import nn
 from .core import as_rng, check_texts, default_model_path
 from .corpus import anecdote_texts
 from .likelihoods import HardLoss, SoftLoss, CountsLoss, DirichletMultinomialLoss
-from .metrics import TemperatureCalibrator
+from .metrics import TemperatureCalibrator, check_counts
 from .pairs import as_pairs
 
 # %% auto #0
-__all__ = ['LIKELIHOODS', 'F4_SPACE', 'make_loss', 'TrainConfig', 'EncoderScorer', 'load_encoder', 'holdout_split',
-           'param_groups', 'predict_logits', 'heldout_score', 'train_model', 'TransformerClassifier', 'search']
+__all__ = ['LIKELIHOODS', 'RESUMABLE', 'F4_SPACE', 'make_loss', 'TrainConfig', 'EncoderScorer', 'load_encoder', 'holdout_split',
+           'param_groups', 'predict_logits', 'heldout_score', 'make_optimizer', 'EarlyStopping', 'average_states',
+           'data_key', 'RunCheckpoint', 'train_model', 'TransformerClassifier', 'search']
 
 # %% ../nbs/22_models.ipynb #m006
 LIKELIHOODS = {'hard': HardLoss, 'soft': SoftLoss, 'counts': CountsLoss, 'dirichlet': DirichletMultinomialLoss}
@@ -44,7 +45,7 @@ class TrainConfig:
     batch_size: int = 32            # examples (pairs) per optimizer step
     grad_accum: int = 1             # micro-batches per step: each holds batch_size // grad_accum examples
     epochs: int = 20                # most epochs
-    patience: int = 5               # early stopping: epochs without improvement of the held-out score
+    patience: int = 5               # early stopping: stop after this many epochs in a row without improvement (>= 1)
     max_length: int = 92            # tokens per text (the paper: 92 for Dilemmas actions, 512 for Anecdotes)
     average_top: int = 3            # average the weights of the k best epochs (checkpoint averaging); 1: the best only
     rdrop: float = 0.0              # R-Drop: weight of the symmetric KL between two dropout passes (0: off)
@@ -55,6 +56,19 @@ class TrainConfig:
     bf16: bool = True               # bf16 autocast on CUDA (ignored on CPU)
     eval_batch_size: int = 128      # pairs per inference batch
     progress: bool = True           # tqdm bars
+
+    def __post_init__(self):
+        "Every field checked where it is set, so a bad knob fails before any model is loaded."
+        make_loss(self.likelihood)
+        for name in ('batch_size', 'grad_accum', 'epochs', 'patience', 'max_length', 'average_top', 'eval_batch_size'):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f'TrainConfig.{name} must be an integer >= 1, got {v!r}')
+        if self.grad_accum > self.batch_size: raise ValueError(f'TrainConfig.grad_accum ({self.grad_accum}) exceeds batch_size ({self.batch_size})')
+        for name, lo, hi in (('lr', 0, math.inf), ('weight_decay', 0, math.inf), ('warmup', 0, 1), ('layer_decay', 0, 1), ('rdrop', 0, math.inf)):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float, np.floating, np.integer)) or not lo <= v <= hi:
+                raise ValueError(f'TrainConfig.{name} must be a number in [{lo}, {hi}], got {v!r}')
 
 # %% ../nbs/22_models.ipynb #m023
 def _device(device: str|None) -> torch.device:
@@ -82,12 +96,19 @@ class EncoderScorer(nn.Module):
 # %% ../nbs/22_models.ipynb #m024
 def load_encoder(model=None,          # a local folder or Hugging Face id; None: the packaged all-MiniLM-L6-v2
                  dropout: float|None = None):  # override hidden and attention dropout
-    "Tokenizer and encoder of `model` (offline for the packaged default)."
+    "Tokenizer and encoder of `model` (offline for the packaged default); a model that cannot be loaded is named in the error."
     from transformers import AutoModel, AutoTokenizer
     if model is None: model = default_model_path()
+    name = str(model)
+    looks_local = isinstance(model, Path) or name.startswith(('.', '/', '~')) or Path(name).exists()
+    if looks_local and not Path(name).expanduser().is_dir():
+        raise FileNotFoundError(f'model {name}: no such folder (expected an encoder folder with config.json, or a Hugging Face id)')
     kw = {} if dropout is None else {'hidden_dropout_prob': dropout, 'attention_probs_dropout_prob': dropout}
-    tok = AutoTokenizer.from_pretrained(str(model))
-    enc = AutoModel.from_pretrained(str(model), **kw).float()  # fp16 checkpoints train in fp32 (bf16 only under autocast)
+    try:
+        tok = AutoTokenizer.from_pretrained(name)
+        enc = AutoModel.from_pretrained(name, **kw).float()  # fp16 checkpoints train in fp32 (bf16 only under autocast)
+    except (OSError, ValueError) as err:
+        raise OSError(f'model {name}: cannot load a tokenizer and encoder from it: {str(err).splitlines()[0]}') from err
     return tok, enc
 
 # %% ../nbs/22_models.ipynb #m028
@@ -204,82 +225,168 @@ def _rdrop_kl(z1, z2):
     p1, p2 = torch.log_softmax(z1, -1), torch.log_softmax(z2, -1)
     return 0.5 * ((p1.exp() * (p1 - p2)).sum(-1) + (p2.exp() * (p2 - p1)).sum(-1)).mean()
 
+def _batch_loss(model, tokens, Xb, cb, pairs: bool, cfg: TrainConfig, loss_fn, device) -> torch.Tensor:
+    "The loss of one micro-batch: the likelihood's mean, or with R-Drop the mean of two dropout passes plus their KL."
+    z = _logits(model, tokens, Xb, pairs, device)
+    loss = loss_fn(z.float(), cb)
+    if cfg.rdrop > 0:
+        z2 = _logits(model, tokens, Xb, pairs, device)
+        loss = 0.5 * (loss + loss_fn(z2.float(), cb)) + cfg.rdrop * _rdrop_kl(z.float(), z2.float())
+    return loss
+
+# %% ../nbs/22_models.ipynb #4f3cdea8
+def make_optimizer(model: nn.Module, cfg: TrainConfig, n_train: int):
+    "AdamW over `param_groups` (torch's fused kernel, as `transformers.Trainer`), linear warmup over `cfg.warmup` of the steps, linear decay to 0."
+    from transformers import get_linear_schedule_with_warmup
+    total = math.ceil(n_train / cfg.batch_size) * cfg.epochs
+    fused = {'fused': True} if next(model.parameters()).device.type in ('cpu', 'cuda') else {}  # one kernel for all tensors
+    opt = torch.optim.AdamW(param_groups(model, cfg), lr=cfg.lr, weight_decay=cfg.weight_decay, **fused)
+    return opt, get_linear_schedule_with_warmup(opt, int(cfg.warmup * total), total)
+
+def _train_epoch(model, tokens, X, counts_t, pairs: bool, cfg: TrainConfig, opt, sched, loss_fn, device, epoch: int) -> float:
+    "One epoch: a data order drawn from `(seed, epoch)`, steps of `batch_size` examples in `grad_accum` micro-batches; the mean loss."
+    model.train(); torch.manual_seed(cfg.seed * 1000 + epoch)
+    order = np.random.default_rng([cfg.seed, epoch]).permutation(len(X))
+    micro, steps = max(1, cfg.batch_size // cfg.grad_accum), math.ceil(len(X) / cfg.batch_size)
+    autocast = dict(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == 'cuda' and cfg.bf16)
+    losses = []
+    for s in _bar(range(steps), steps, f'epoch {epoch + 1}/{cfg.epochs}', cfg.progress):
+        idx = order[s * cfg.batch_size:(s + 1) * cfg.batch_size]
+        opt.zero_grad(set_to_none=True)
+        for m in range(0, len(idx), micro):
+            j = idx[m:m + micro]
+            with torch.autocast(**autocast): loss = _batch_loss(model, tokens, X[j], counts_t[j].to(device), pairs, cfg, loss_fn, device)
+            (loss * len(j) / len(idx)).backward()
+            losses.append(float(loss.detach()))
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step(); sched.step()
+    return float(np.mean(losses))
+
+# %% ../nbs/22_models.ipynb #ae45aff0
+class EarlyStopping:
+    "Held-out scores per epoch (lower is better): the best epoch, the `k` best weights for averaging, and when to stop."
+    def __init__(self, patience: int,  # stop after this many epochs in a row without a new best score
+                 k: int = 1):          # best epochs whose weights are kept (checkpoint averaging)
+        if isinstance(patience, bool) or not isinstance(patience, (int, np.integer)) or patience < 1:
+            raise ValueError(f'patience must be an integer >= 1, got {patience!r}')
+        self.patience, self.k = int(patience), max(1, int(k))
+        self.top: list[tuple[float, int, dict|None]] = []  # (score, epoch, weights), best first
+        self.bad, self.best_epoch = 0, None
+
+    def update(self, score: float, epoch: int, state=None) -> bool:
+        "Record an epoch's score; `state()` (a callable) is called only if its weights enter the top k. True if a new best."
+        improved = not self.top or score < self.top[0][0]
+        self.bad = 0 if improved else self.bad + 1
+        if improved: self.best_epoch = epoch
+        if len(self.top) < self.k or score < self.top[-1][0]:
+            self.top = sorted(self.top + [(score, epoch, state() if callable(state) else state)], key=lambda t: t[0])[:self.k]
+        return improved
+
+    @property
+    def stop(self) -> bool: return self.bad >= self.patience
+
+# %% ../nbs/22_models.ipynb #8f3da9d0
+def average_states(states: list[dict]) -> dict:
+    "The mean of several state dicts (floating-point tensors averaged, others taken from the first)."
+    return {k: (torch.stack([s[k].float() for s in states]).mean(0).to(v.dtype) if v.is_floating_point() else v)
+            for k, v in states[0].items()}
+
+def _keep_best(model, stopper: EarlyStopping, score_now) -> tuple[bool, float|None]:
+    "Load the best epoch's weights, or the average of the top k if `score_now()` says it is at least as good."
+    best = stopper.top[0][2]
+    model.load_state_dict(best)
+    if len(stopper.top) < 2: return False, None
+    model.load_state_dict(average_states([t[2] for t in stopper.top]))
+    s_avg = score_now()
+    if s_avg <= stopper.top[0][0]: return True, s_avg
+    model.load_state_dict(best)
+    return False, None
+
+# %% ../nbs/22_models.ipynb #553bfbf7
+RESUMABLE = ('epochs', 'progress', 'device', 'eval_batch_size')  # TrainConfig fields a resumed run may change
+
+def data_key(X: np.ndarray, counts, X_val: np.ndarray, counts_val) -> dict:
+    "Sizes and a SHA-256 of the texts and counts of a run: what `resume` compares."
+    import hashlib
+    h = hashlib.sha256()
+    for texts, c in ((X, counts), (X_val, counts_val)):
+        h.update('\x1f'.join(map(str, np.asarray(texts, dtype=object).ravel())).encode()); h.update(b'\x1e')
+        h.update(np.ascontiguousarray(np.asarray(c, dtype=np.float64)).tobytes())
+    return {'n_train': len(X), 'n_val': len(X_val), 'sha256': h.hexdigest()}
+
+class RunCheckpoint:
+    "The files of one training run in `folder`: weights, optimizer, scheduler and history every epoch, the final model."
+    FILES = ('state.json', 'last.safetensors', 'optimizer.safetensors', 'optimizer.json', 'model.safetensors')
+    def __init__(self, folder, cfg: TrainConfig, data: dict):
+        self.folder, self.cfg, self.data = Path(folder), cfg, data
+
+    def clear(self):
+        "Remove a previous run's files (only the files this class writes)."
+        for f in [*(self.folder / n for n in self.FILES), *self.folder.glob('top_*.safetensors')]: f.unlink(missing_ok=True)
+
+    def check(self, st: dict):
+        "Refuse to resume a run with another configuration or other data, naming the differences."
+        cur = asdict(self.cfg)
+        diff = [f'{k}: stored {v!r}, now {cur.get(k)!r}' for k, v in st.get('config', {}).items() if k not in RESUMABLE and cur.get(k) != v]
+        diff += [f'{k}: stored {v!r}, now {self.data[k]!r}' for k, v in st.get('data', {}).items() if self.data.get(k) != v]
+        if 'data' not in st: diff.append('data: not recorded (a checkpoint of an older version)')
+        if diff: raise ValueError(f'{self.folder / "state.json"}: cannot resume, the checkpoint belongs to another run ('
+                                  + '; '.join(diff) + '). Fit without resume=True to start afresh, or use another checkpoint_dir')
+
+    def restore(self, model, opt, sched, stopper: EarlyStopping) -> tuple[int, dict]:
+        "Load the last epoch's state into model, optimizer, scheduler and stopper; return the next epoch and the history."
+        st = json.loads((self.folder / 'state.json').read_text())
+        self.check(st)
+        model.load_state_dict(_load_state(self.folder / 'last.safetensors'))
+        _load_optimizer(opt, self.folder / 'optimizer'); sched.load_state_dict(st['scheduler'])
+        stopper.bad, stopper.best_epoch = st['bad'], st['history']['best_epoch']
+        stopper.top = [(s, e, _load_state(self.folder / f'top_{e}.safetensors')) for s, e in st['top']]
+        return st['epoch'] + 1, st['history']
+
+    def save(self, model, opt, sched, epoch: int, stopper: EarlyStopping, hist: dict):
+        "Write the epoch: last weights, optimizer tensors, the top-k weights not yet on disk, then state.json (written last)."
+        self.folder.mkdir(parents=True, exist_ok=True)
+        _save_state(_cpu_state(model), self.folder / 'last.safetensors'); _save_optimizer(opt, self.folder / 'optimizer')
+        keep = {e for _, e, _ in stopper.top}
+        for old in self.folder.glob('top_*.safetensors'):
+            if int(old.stem.split('_')[1]) not in keep: old.unlink()
+        for _, e, state in stopper.top:
+            if not (self.folder / f'top_{e}.safetensors').exists(): _save_state(state, self.folder / f'top_{e}.safetensors')
+        tmp = self.folder / 'state.json.tmp'
+        tmp.write_text(json.dumps({'epoch': epoch, 'bad': stopper.bad, 'history': hist, 'scheduler': sched.state_dict(),
+                                   'top': [(s, e) for s, e, _ in stopper.top], 'config': asdict(self.cfg), 'data': self.data}))
+        tmp.replace(self.folder / 'state.json')
+
+# %% ../nbs/22_models.ipynb #9733e502
 def train_model(model: EncoderScorer, tokens: _Tokens,
                 X: np.ndarray, counts: np.ndarray,          # training examples and their label counts
                 X_val: np.ndarray, counts_val: np.ndarray,  # held out: early stopping and checkpoint averaging
                 pairs: bool, cfg: TrainConfig,
                 checkpoint_dir=None,                         # save every epoch here (safetensors + json)
-                resume: bool = False,                        # continue from the checkpoint in checkpoint_dir
+                resume: bool = False,                        # continue the run saved in checkpoint_dir (same config and data)
                ) -> dict:                                    # history: held-out score per epoch, best epoch, seconds
     "Fine-tune `model` in place: AdamW, linear warmup and decay, gradient accumulation, early stopping, top-k averaging."
-    from transformers import get_linear_schedule_with_warmup
     device = _device(cfg.device); model.to(device)
-    loss_fn = make_loss(cfg.likelihood)
-    counts_t = torch.as_tensor(np.asarray(counts, dtype=np.float32))
-    micro = max(1, cfg.batch_size // cfg.grad_accum)
-    steps_per_epoch = math.ceil(len(X) / cfg.batch_size)
-    total = steps_per_epoch * cfg.epochs
-    opt = torch.optim.AdamW(param_groups(model, cfg), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * total), total)
-    autocast = dict(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == 'cuda' and cfg.bf16)
-    hist = {'epoch': [], 'heldout': [], 'train_loss': [], 'best_epoch': None, 'seconds': 0.0}
-    top: list[tuple[float, int, dict]] = []  # (score, epoch, cpu state) of the best epochs
-    start, bad = 0, 0
-    ck = Path(checkpoint_dir) if checkpoint_dir else None
-    if ck and resume and (ck / 'state.json').exists():
-        st = json.loads((ck / 'state.json').read_text())
-        model.load_state_dict(_load_state(ck / 'last.safetensors')); model.to(device)
-        _load_optimizer(opt, ck / 'optimizer'); sched.load_state_dict(st['scheduler'])
-        hist, start, bad = st['history'], st['epoch'] + 1, st['bad']
-        top = [(s, e, _load_state(ck / f'top_{e}.safetensors')) for s, e in st['top']]
+    opt, sched = make_optimizer(model, cfg, len(X))
+    stopper = EarlyStopping(cfg.patience, cfg.average_top)
+    hist, start = {'epoch': [], 'heldout': [], 'train_loss': [], 'best_epoch': None, 'seconds': 0.0}, 0
+    ck = RunCheckpoint(checkpoint_dir, cfg, data_key(X, counts, X_val, counts_val)) if checkpoint_dir else None
+    if ck and resume and (ck.folder / 'state.json').exists(): start, hist = ck.restore(model, opt, sched, stopper); model.to(device)
+    elif ck: ck.clear()
+    score_now = lambda: heldout_score(predict_logits(model, tokens, X_val, pairs, cfg, device), counts_val)
+    loss_fn, counts_t = make_loss(cfg.likelihood), torch.as_tensor(np.asarray(counts, dtype=np.float32))
     t0 = time.perf_counter() - hist['seconds']
     for epoch in range(start, cfg.epochs):
-        if bad > cfg.patience: break
-        model.train(); torch.manual_seed(cfg.seed * 1000 + epoch)
-        order = np.random.default_rng([cfg.seed, epoch]).permutation(len(X))
-        losses = []
-        for s in _bar(range(steps_per_epoch), steps_per_epoch, f'epoch {epoch + 1}/{cfg.epochs}', cfg.progress):
-            idx = order[s * cfg.batch_size:(s + 1) * cfg.batch_size]
-            opt.zero_grad(set_to_none=True)
-            for m in range(0, len(idx), micro):
-                j = idx[m:m + micro]; c = counts_t[j].to(device)
-                with torch.autocast(**autocast):
-                    z = _logits(model, tokens, X[j], pairs, device)
-                    loss = loss_fn(z.float(), c)
-                    if cfg.rdrop > 0:
-                        z2 = _logits(model, tokens, X[j], pairs, device)
-                        loss = 0.5 * (loss + loss_fn(z2.float(), c)) + cfg.rdrop * _rdrop_kl(z.float(), z2.float())
-                (loss * len(j) / len(idx)).backward()
-                losses.append(float(loss.detach()))
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step(); sched.step()
-        score = heldout_score(predict_logits(model, tokens, X_val, pairs, cfg, device), counts_val)
-        hist['epoch'].append(epoch + 1); hist['heldout'].append(score); hist['train_loss'].append(float(np.mean(losses)))
-        improved = not top or score < min(t[0] for t in top)
-        bad = 0 if improved else bad + 1
-        if improved: hist['best_epoch'] = epoch + 1
-        top = sorted(top + [(score, epoch + 1, _cpu_state(model))], key=lambda t: t[0])[:max(1, cfg.average_top)]
-        hist['seconds'] = time.perf_counter() - t0
-        if ck:
-            ck.mkdir(parents=True, exist_ok=True)
-            _save_state(_cpu_state(model), ck / 'last.safetensors'); _save_optimizer(opt, ck / 'optimizer')
-            for old in ck.glob('top_*.safetensors'):
-                if int(old.stem.split('_')[1]) not in {e for _, e, _ in top}: old.unlink()
-            for s_, e, state in top:
-                if not (ck / f'top_{e}.safetensors').exists(): _save_state(state, ck / f'top_{e}.safetensors')
-            (ck / 'state.json').write_text(json.dumps({'epoch': epoch, 'bad': bad, 'history': hist, 'scheduler': sched.state_dict(),
-                                                      'top': [(s_, e) for s_, e, _ in top], 'config': asdict(cfg)}))
-    best = top[0][2]
-    model.load_state_dict(best)
-    hist['averaged'] = False
-    if len(top) > 1:
-        avg = {k: (torch.stack([t[2][k].float() for t in top]).mean(0).to(v.dtype) if v.is_floating_point() else v)
-               for k, v in best.items()}
-        model.load_state_dict(avg)
-        s_avg = heldout_score(predict_logits(model, tokens, X_val, pairs, cfg, device), counts_val)
-        if s_avg <= top[0][0]: hist['averaged'], hist['averaged_score'] = True, s_avg
-        else: model.load_state_dict(best)
-    if ck: _save_state(_cpu_state(model), ck / 'model.safetensors')
+        if stopper.stop: break
+        loss = _train_epoch(model, tokens, X, counts_t, pairs, cfg, opt, sched, loss_fn, device, epoch)
+        score = score_now()
+        stopper.update(score, epoch + 1, lambda: _cpu_state(model))
+        hist['epoch'].append(epoch + 1); hist['heldout'].append(score); hist['train_loss'].append(loss)
+        hist['best_epoch'], hist['seconds'] = stopper.best_epoch, time.perf_counter() - t0
+        if ck: ck.save(model, opt, sched, epoch, stopper, hist)
+    hist['averaged'], s_avg = _keep_best(model, stopper, score_now)
+    if s_avg is not None: hist['averaged_score'] = s_avg
+    if ck: _save_state(_cpu_state(model), ck.folder / 'model.safetensors')
     hist['seconds'] = time.perf_counter() - t0
     return hist
 
@@ -301,6 +408,11 @@ class TransformerClassifier:
 
     def __repr__(self): return f'TransformerClassifier(likelihood={self.config.likelihood!r}, task={self.task!r})'
 
+    def _check_fitted(self):
+        if not hasattr(self, 'model_'):
+            from sklearn.exceptions import NotFittedError
+            raise NotFittedError('this TransformerClassifier is not fitted yet: call fit (or TransformerClassifier.load) first')
+
     def _prepare(self, X):
         "Examples as an (n, 2) array of action pairs or an (n,) array of texts, and which of the two."
         if hasattr(X, 'columns') and {'action_1', 'action_2'} <= set(X.columns):  # a Dilemmas frame: the pairs module's reading
@@ -319,14 +431,15 @@ class TransformerClassifier:
             resume: bool = False):  # continue from `checkpoint_dir`
         "Fine-tune on `(X, counts)`, stop early and fit the temperature on the held-out data."
         X, pairs = self._prepare(X)
-        counts = np.asarray(counts)
-        if counts.ndim != 2 or len(counts) != len(X): raise ValueError(f'counts must be (n, k) with n = {len(X)}, got shape {counts.shape}')
-        if pairs and counts.shape[1] != 2: raise ValueError(f'pairs need 2 label counts per example, got {counts.shape[1]}')
+        counts = self._check_counts(counts, len(X), pairs, 'counts')
+        if (X_val is None) != (counts_val is None): raise ValueError('give both X_val and counts_val, or neither')
         if X_val is None:
             tr, va = holdout_split(len(X), self.heldout, self.config.seed)
             X, X_val, counts, counts_val = X[tr], X[va], counts[tr], counts[va]
         else:
-            X_val = self._prepare(X_val)[0]; counts_val = np.asarray(counts_val)
+            X_val, pairs_val = self._prepare(X_val)
+            if pairs_val != pairs: raise ValueError('X_val must hold the same kind of examples as X (pairs or texts)')
+            counts_val = self._check_counts(counts_val, len(X_val), pairs, 'counts_val', k=counts.shape[1])
         self.pairs_, self.n_classes_ = pairs, counts.shape[1]
         torch.manual_seed(self.config.seed)
         self.tokenizer_, enc = load_encoder(self.model_name, self.config.dropout)
@@ -339,8 +452,21 @@ class TransformerClassifier:
         self.calibrator_ = TemperatureCalibrator(smooth=False).fit(self.val_logits_, counts_val)
         return self
 
+    def _check_counts(self, counts, n: int, pairs: bool, name: str, k: int|None = None) -> np.ndarray:
+        "Label counts for `n` examples: numeric, (n, k >= 2) (2 for pairs, k if given), integers >= 0, annotated where needed."
+        if isinstance(counts, str): raise TypeError(f'{name}: expected an (n, k) array of label counts, got a str')
+        c = np.asarray(counts)
+        if c.dtype.kind not in 'iuf': raise TypeError(f'{name}: label counts must be integers, got dtype {c.dtype} (strings? booleans?)')
+        if c.ndim != 2 or len(c) != n: raise ValueError(f'{name} must be (n, k) with n = {n} examples, got shape {c.shape}')
+        if pairs and c.shape[1] != 2: raise ValueError(f'{name}: pairs need 2 label counts per example, got {c.shape[1]}')
+        if k is not None and c.shape[1] != k: raise ValueError(f'{name} has {c.shape[1]} classes, the training counts {k}')
+        zero_ok = name == 'counts' and not make_loss(self.config.likelihood).annotated  # counts and Dirichlet train on unannotated rows
+        try: return check_counts(c, allow_zero_rows=zero_ok)
+        except ValueError as err: raise ValueError(f'{name}: {err}') from None
+
     def decision_function(self, X) -> np.ndarray:
         "Raw logits, (n, 2) for pairs or (n, k); with the Dirichlet likelihood these are log-concentrations."
+        self._check_fitted()
         X, _ = self._prepare(X)
         tokens = _Tokens(self.tokenizer_, _flat_texts(X, self.pairs_), self.config.max_length)
         return predict_logits(self.model_, tokens, X, self.pairs_, self.config)
@@ -361,6 +487,7 @@ class TransformerClassifier:
 
     def save(self, path):
         "Write the weights (safetensors), the tokenizer, the config and the temperature to the folder `path`."
+        self._check_fitted()
         path = Path(path); path.mkdir(parents=True, exist_ok=True)
         _save_state(_cpu_state(self.model_), path / 'model.safetensors')
         self.model_.encoder.config.save_pretrained(path / 'encoder'); self.tokenizer_.save_pretrained(path / 'encoder')

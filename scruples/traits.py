@@ -9,14 +9,17 @@ from itertools import combinations, product
 import numpy as np, pandas as pd
 from scipy import optimize, stats
 from scipy.special import expit, logsumexp
-from threadpoolctl import threadpool_limits
+from functools import lru_cache
+from threadpoolctl import ThreadpoolController
 
 from .core import as_rng
 
 # %% auto #0
-__all__ = ['response_patterns', 'lsat6', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax', 'LatentTraitModel',
-           'map_scores', 'irt_parameters', 'compare_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts',
-           'plot_weights', 'plot_scores', 'plot_deviance']
+__all__ = ['response_patterns', 'lsat6', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax', 'check_n_traits',
+           'check_points', 'intercept_start', 'check_identified', 'start_values', 'unpack', 'maximize_marginal',
+           'quadrature_gap', 'fit_statistics', 'LatentTraitModel', 'eap_scores', 'map_scores', 'irt_parameters',
+           'compare_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts', 'plot_weights', 'plot_scores',
+           'plot_deviance']
 
 # %% ../nbs/42_traits.ipynb #d67b2fe7
 def _check_responses(
@@ -64,14 +67,27 @@ def lsat6(
     return pats.loc[pats.index.repeat(pats['count'])].drop(columns='count').reset_index(drop=True)
 
 # %% ../nbs/42_traits.ipynb #175e5912
-_DEFAULT_POINTS = {1: 41, 2: 31, 3: 13}
+_DEFAULT_POINTS = {1: 41, 2: 51, 3: 13}
+_DEFAULT_PRUNE = {2: 1e-6}  # GH product rules: relative weight below which nodes are dropped (default 1e-12)
+
+@lru_cache(maxsize=64)
+def _gh_rule(d: int, n: int, prune: float) -> tuple:
+    "The (pruned) product Gauss-Hermite rule, computed once per (d, n, prune): fits ask for the same rules again and again."
+    x, w = np.polynomial.hermite_e.hermegauss(n)
+    lw = np.log(w / w.sum())
+    nodes = np.array(list(product(x, repeat=d))) if d > 1 else x[:, None]
+    logw = np.array([sum(t) for t in product(lw, repeat=d)]) if d > 1 else lw
+    if d > 1 and prune:
+        keep = logw >= logw.max() + np.log(prune)
+        nodes, logw = nodes[keep], logw[keep] - logsumexp(logw[keep])
+    return nodes, logw
 
 def quadrature(
     n_traits: int,          # d, the dimension of the latent space
-    n_points: int|None = None,  # GH: nodes per dimension (default 41, 31, 13 for d = 1, 2, 3); QMC: total nodes (default 4096)
+    n_points: int|None = None,  # GH: nodes per dimension (default 41, 51, 13 for d = 1, 2, 3); QMC: total nodes (default 4096)
     rule: str = 'auto',     # 'gh' (product Gauss-Hermite), 'qmc' (scrambled Sobol'), 'auto' (gh for d <= 3)
     seed=0,                 # seed of the Sobol' scrambling
-    prune: float = 1e-12,   # GH: drop product nodes whose weight is below `prune` x the largest
+    prune: float|None = None,  # GH: drop product nodes whose weight is below `prune` x the largest (None: 1e-6 for d = 2, else 1e-12)
 ) -> tuple:                 # (nodes: n x d, log_weights: n)
     "Nodes and log-weights of a rule for the expectation over a standard normal in `n_traits` dimensions."
     d = int(n_traits)
@@ -80,14 +96,8 @@ def quadrature(
     if rule == 'auto': rule = 'gh' if d <= 3 else 'qmc'
     if rule == 'gh':
         n = n_points or _DEFAULT_POINTS.get(d, 7)
-        x, w = np.polynomial.hermite_e.hermegauss(n)
-        lw = np.log(w / w.sum())
-        nodes = np.array(list(product(x, repeat=d))) if d > 1 else x[:, None]
-        logw = np.array([sum(t) for t in product(lw, repeat=d)]) if d > 1 else lw
-        if d > 1 and prune:
-            keep = logw >= logw.max() + np.log(prune)
-            nodes, logw = nodes[keep], logw[keep] - logsumexp(logw[keep])
-        return nodes, logw
+        nodes, logw = _gh_rule(d, int(n), float(_DEFAULT_PRUNE.get(d, 1e-12) if prune is None else prune))
+        return nodes.copy(), logw.copy()
     if rule == 'qmc':
         n = n_points or 4096
         m = int(np.ceil(np.log2(n)))
@@ -152,11 +162,112 @@ def varimax(
     return (A @ R) * h, R
 
 # %% ../nbs/42_traits.ipynb #3232a60b
+def check_n_traits(n_traits) -> int:
+    "The number of latent traits as an int >= 0; a float, bool or string is an error that says so."
+    if isinstance(n_traits, bool) or not isinstance(n_traits, (int, np.integer)):
+        raise TypeError(f'n_traits must be an integer >= 0, got {n_traits!r}')
+    if n_traits < 0: raise ValueError(f'n_traits must be an integer >= 0, got {n_traits}')
+    return int(n_traits)
+
+def check_points(n_points, name: str = 'n_points') -> int|None:
+    "A number of quadrature points: None (the default) or an int >= 2 (one node cannot see a trait: every weight is flat)."
+    if n_points is None: return None
+    if isinstance(n_points, bool) or not isinstance(n_points, (int, np.integer)) or n_points < 2:
+        raise ValueError(f'{name} must be an integer >= 2 (or None for the default), got {n_points!r}')
+    return int(n_points)
+
+def intercept_start(Y0, M, f) -> np.ndarray:
+    "Logits of each question's rate of 1s (the independence model's intercepts); an unobserved or constant question is an error."
+    Mo = np.ones_like(Y0) if M is None else M
+    obs = (f[:, None] * Mo).sum(0)
+    if (obs == 0).any(): raise ValueError(f'question(s) {np.flatnonzero(obs == 0).tolist()} have no observed responses')
+    rate = (f[:, None] * Y0).sum(0) / obs
+    const = np.flatnonzero((rate == 0) | (rate == 1))
+    if len(const): raise ValueError(f'question(s) {const.tolist()} are constant (every observed response is the same): '
+                                    'their intercepts are infinite; drop them before fitting')
+    return np.log(rate / (1 - rate))
+
+def check_identified(n_questions: int, n_traits: int, n_patterns: int) -> int:
+    "The number of free parameters; an error if d traits cannot be identified from J questions, a warning if patterns are few."
+    J, d = n_questions, n_traits
+    k = n_parameters(J, d)
+    if d > 0 and (d >= J or k > 2 ** J - 1):
+        raise ValueError(f'{d} traits cannot be identified from {J} questions: the model has {k} free parameters, '
+                         f'more than the {2 ** J - 1} free cell probabilities of the saturated model (or d >= J)')
+    if d > 0 and k >= n_patterns: warnings.warn(f'{k} parameters but only {n_patterns} distinct response patterns: '
+                                                'the fit is likely not identified')
+    return k
+
+# %% ../nbs/42_traits.ipynb #98cf6397
+def _lower(W):
+    "Rotate W (J x d) so that its top d x d block is lower triangular with a non-negative diagonal."
+    d = W.shape[1]
+    if d <= 1: return W * (np.sign(W[0]) if W.size and W[0, 0] < 0 else 1)
+    q, r = np.linalg.qr(W[:d].T)
+    Wl = W @ q
+    return Wl * np.where(np.diag(Wl[:d, :d]) < 0, -1, 1)
+
+def start_values(P, f, b0, n_traits: int, n_starts: int, seed=0) -> list[np.ndarray]:
+    "Starting (intercepts, free weights) vectors: leading eigenvectors of the correlation matrix, then random draws."
+    J, d = P.shape[1], n_traits
+    mask = np.tril(np.ones((J, d), bool))
+    Yf = np.repeat(P, f.astype(int), 0) if np.allclose(f, np.round(f)) else P
+    C = pd.DataFrame(Yf).corr().fillna(0).to_numpy() if J > 1 else np.eye(1)
+    vals, vecs = np.linalg.eigh(C)
+    W0 = 1.7 * vecs[:, ::-1][:, :d] * np.sqrt(np.clip(vals[::-1][:d], 1e-3, None) * 0.5)
+    rng, Ws = as_rng(seed), [_lower(W0)]
+    for _ in range(n_starts - 1): Ws.append(rng.normal(0, 0.7, (J, d)) * mask)
+    return [np.r_[b0, W[mask]] for W in Ws]
+
+def unpack(theta: np.ndarray, J: int, d: int) -> tuple:
+    "Weights (J x d, zero above the diagonal) and intercepts from the parameter vector (intercepts, then free weights)."
+    W = np.zeros((J, d)); W[np.tril(np.ones((J, d), bool))] = theta[J:]
+    return W, theta[:J]
+
+def maximize_marginal(theta0, Y0, M, f, Z, logw, n_traits: int,
+                      max_weight: float = 5.0, tol: float = 1e-8, max_iter: int = 2000):
+    "Maximize the marginal log-likelihood on the rule (Z, logw) with L-BFGS-B and the analytic gradient; scipy's result."
+    J, d, n = Y0.shape[1], n_traits, f.sum()
+    mask = np.tril(np.ones((J, d), bool))
+    def fg(theta):
+        W, b = unpack(theta, J, d)
+        ll, _, _, gW, gb = marginal_loglik(W, b, Y0, M, f, Z, logw)
+        return -ll / n, -np.r_[gb, gW[mask]] / n
+    B, k = max_weight, int(mask.sum())
+    lo, hi = np.r_[np.full(J, -np.inf), np.full(k, -B)], np.r_[np.full(J, np.inf), np.full(k, B)]
+    return optimize.minimize(fg, np.clip(theta0, lo, hi), jac=True, method='L-BFGS-B', bounds=list(zip(lo, hi)),
+                             options=dict(maxiter=max_iter, gtol=tol, ftol=1e-15, maxcor=20))
+
+# %% ../nbs/42_traits.ipynb #51ad1e42
+def quadrature_gap(W, b, Y0, M, f, loglik: float, n_points: int|None, rule: str, seed=0) -> float:
+    "|log-likelihood at (W, b) by a finer rule - `loglik`|: GH with at least 1.5 x and 10 more nodes per dimension, QMC with 4 x the nodes and another scrambling."
+    d = W.shape[1]
+    if rule == 'gh':
+        n = n_points or _DEFAULT_POINTS.get(d, 7)
+        fine = quadrature(d, max(int(1.5 * n), n + 10), 'gh')
+    else:
+        fine = quadrature(d, 4 * (n_points or 4096), 'qmc', seed + 1 if isinstance(seed, (int, np.integer)) else 1)
+    return float(abs(marginal_loglik(W, b, Y0, M, f, *fine, grad=False)[0] - loglik))
+
+def fit_statistics(loglik: float, f: np.ndarray, complete: bool, n_questions: int, n_params: int) -> dict:
+    "Saturated log-likelihood, deviance, degrees of freedom, AIC and BIC of a fit (Bartholomew et al., section 8.5)."
+    sat = f @ np.log(f / f.sum()) if complete else np.nan
+    return dict(saturated_loglik_=sat, deviance_=2 * (sat - loglik), df_=2 ** n_questions - 1 - n_params if n_questions <= 60 else np.nan,
+                aic_=-2 * loglik + 2 * n_params, bic_=-2 * loglik + n_params * np.log(f.sum()))
+
+# %% ../nbs/42_traits.ipynb #65a20129
+_CONTROLLER = []  # one ThreadpoolController, made on first use (finding the BLAS libraries costs milliseconds per call)
+
+def _one_blas_thread():
+    "A context in which BLAS uses one thread."
+    if not _CONTROLLER: _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api='blas')
+
 class LatentTraitModel:
     "The logistic latent trait model P(Y_j=1|Z) = sigmoid(w_j . Z + b_j), Z ~ N(0, I_d), by marginal maximum likelihood."
     def __init__(self,
                  n_traits: int = 1,         # d: number of latent traits (0: the independence model)
-                 n_points: int|None = None, # nodes per dimension (GH) or in all (QMC); None: `quadrature`'s default
+                 n_points: int|None = None, # nodes per dimension (GH) or in all (QMC), >= 2; None: `quadrature`'s default
                  rule: str = 'auto',        # 'auto', 'gh' or 'qmc' (see `quadrature`)
                  adaptive: bool = False,    # refit twice with adaptive per-pattern GH grids (d <= 3)
                  n_adaptive_points: int|None = None,  # adaptive nodes per dimension (default 15, 11, 7 for d = 1, 2, 3)
@@ -165,47 +276,17 @@ class LatentTraitModel:
                  max_iter: int = 2000,      # L-BFGS-B iteration limit per start
                  max_weight: float = 5.0,   # bound on |w_jk| (standardized loading 0.98): at the bound = a Heywood case (warned)
                  seed=0):                   # seed of the random starts and of the QMC rule
-        self.n_traits, self.n_points, self.rule, self.adaptive = n_traits, n_points, rule, adaptive
-        self.max_weight = max_weight
-        self.n_adaptive_points, self.n_starts, self.tol, self.max_iter, self.seed = n_adaptive_points, n_starts, tol, max_iter, seed
+        if rule not in ('auto', 'gh', 'qmc'): raise ValueError(f"rule must be 'auto', 'gh' or 'qmc', got {rule!r}")
+        self.n_traits, self.n_points, self.rule, self.adaptive = check_n_traits(n_traits), check_points(n_points), rule, adaptive
+        self.n_adaptive_points = check_points(n_adaptive_points, 'n_adaptive_points')
+        self.max_weight, self.n_starts, self.tol, self.max_iter, self.seed = max_weight, n_starts, tol, max_iter, seed
 
     def _prepare(self, Y):
         P, f, index = response_patterns(Y)
         M = (~np.isnan(P)).astype(float)
         return P, np.nan_to_num(P), (None if M.all() else M), f, index
 
-    def _grid(self):
-        return quadrature(self.n_traits, self.n_points, self.rule, self.seed)
-
-    def _unpack(self, theta, J, d):
-        W = np.zeros((J, d)); W[self._mask] = theta[J:]
-        return W, theta[:J]
-
-    def _optimize(self, theta0, Y0, M, f, Z, logw, tol=None):
-        J, d, n = Y0.shape[1], self.n_traits, f.sum()
-        def fg(theta):
-            W, b = self._unpack(theta, J, d)
-            ll, _, _, gW, gb = marginal_loglik(W, b, Y0, M, f, Z, logw)
-            return -ll / n, -np.r_[gb, gW[self._mask]] / n
-        B = self.max_weight
-        bounds = [(None, None)] * J + [(-B, B)] * int(self._mask.sum())
-        res = optimize.minimize(fg, np.clip(theta0, [-np.inf] * J + [-B] * (len(theta0) - J), [np.inf] * J + [B] * (len(theta0) - J)),
-                                jac=True, method='L-BFGS-B', bounds=bounds,
-                                options=dict(maxiter=self.max_iter, gtol=tol or self.tol, ftol=1e-15, maxcor=20))
-        return res
-
-    def _starts(self, P, M, f, b0):
-        J, d = P.shape[1], self.n_traits
-        rng = as_rng(self.seed)
-        # first start: leading eigenvectors of the (pairwise-complete) correlation matrix, lower-triangularized
-        Yf = np.repeat(P, f.astype(int), 0) if np.allclose(f, np.round(f)) else P
-        C = pd.DataFrame(Yf).corr().fillna(0).to_numpy() if J > 1 else np.eye(1)
-        vals, vecs = np.linalg.eigh(C)
-        W0 = 1.7 * vecs[:, ::-1][:, :d] * np.sqrt(np.clip(vals[::-1][:d], 1e-3, None) * 0.5)
-        starts = [_lower(W0)]
-        n_starts = self.n_starts or (1 if d == 1 else 3)
-        for _ in range(n_starts - 1): starts.append(rng.normal(0, 0.7, (J, d)) * self._mask)
-        return [np.r_[b0, W[self._mask]] for W in starts]
+    def _rule(self) -> str: return self.rule if self.rule != 'auto' else ('gh' if self.n_traits <= 3 else 'qmc')
 
     def fit(self,
             Y,              # respondents x questions of 0/1, NaN for missing (array or DataFrame)
@@ -213,70 +294,41 @@ class LatentTraitModel:
         "Fit by marginal maximum likelihood; returns self."
         Y = _check_responses(Y)
         P, Y0, M, f, _ = self._prepare(Y)
-        n, J = Y.shape; d = int(self.n_traits)
+        (n, J), d = Y.shape, self.n_traits
         self.n_respondents_, self.n_questions_ = n, J
-        Mo = np.ones_like(P) if M is None else M
-        obs = (f[:, None] * Mo).sum(0)
-        if (obs == 0).any(): raise ValueError(f'question(s) {np.flatnonzero(obs == 0).tolist()} have no observed responses')
-        rate = (f[:, None] * Y0).sum(0) / obs
-        const = np.flatnonzero((rate == 0) | (rate == 1))
-        if len(const): raise ValueError(f'question(s) {const.tolist()} are constant (every observed response is the same): '
-                                        'their intercepts are infinite; drop them before fitting')
-        if d < 0: raise ValueError(f'n_traits must be >= 0, got {d}')
-        k = n_parameters(J, d)
-        if d > 0 and (d >= J or k > 2 ** J - 1):
-            raise ValueError(f'{d} traits cannot be identified from {J} questions: the model has {k} free parameters, '
-                             f'more than the {2 ** J - 1} free cell probabilities of the saturated model (or d >= J)')
-        if d > 0 and k >= len(P): warnings.warn(f'{k} parameters but only {len(P)} distinct response patterns: '
-                                                'the fit is likely not identified')
-        self._mask = np.tril(np.ones((J, d), bool))
-        b0 = np.log(rate / (1 - rate))
-        self.n_params_, self.adaptive_ = k, False
-        with threadpool_limits(1, 'blas'):   # small matrices: one BLAS thread is faster and does not fight other work
-            if d == 0:
-                W, b = np.zeros((J, 0)), b0
-                self.n_iter_, self.converged_, self.start_logliks_ = 0, True, []
+        b0 = intercept_start(Y0, M, f)
+        self.n_params_, self.adaptive_ = check_identified(J, d, len(P)), False
+        with _one_blas_thread():   # small matrices: one BLAS thread is faster and does not fight other work
+            if d == 0: W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
             else: W, b = self._fit_traits(P, Y0, M, f, b0)
             self.weights_, self.intercepts_ = W, b
             self.loglik_ = self._loglik_patterns(P, Y0, M, f)[0]
         self.complete_ = M is None
-        sat = f @ np.log(f / f.sum()) if self.complete_ else np.nan
-        self.saturated_loglik_ = sat
-        self.deviance_ = 2 * (sat - self.loglik_)
-        self.df_ = 2 ** J - 1 - k if J <= 60 else np.nan
-        self.aic_ = -2 * self.loglik_ + 2 * k
-        self.bic_ = -2 * self.loglik_ + k * np.log(n)
+        for k, v in fit_statistics(self.loglik_, f, self.complete_, J, self.n_params_).items(): setattr(self, k, v)
         return self
 
     def _fit_traits(self, P, Y0, M, f, b0):
-        "Starts on a coarse rule, the best polished on the full rule, then adaptive rounds where they pay."
-        J, d, n = P.shape[1], self.n_traits, f.sum()
-        Z, logw = self._grid()
-        rule = self.rule if self.rule != 'auto' else ('gh' if d <= 3 else 'qmc')
+        "Starts on a coarse rule, the best polished on the full rule, then adaptive rounds where asked; checks the rule."
+        J, d, n, rule = P.shape[1], self.n_traits, f.sum(), self._rule()
+        fit = lambda theta, Z, logw, tol: maximize_marginal(theta, Y0, M, f, Z, logw, d, self.max_weight, tol, self.max_iter)
         coarse = quadrature(d, {1: 21, 2: 11, 3: 7}.get(d) if rule == 'gh' else 1024, rule, self.seed)
-        starts = self._starts(P, M, f, b0)
-        fits = [self._optimize(t, Y0, M, f, *coarse, tol=max(self.tol, 1e-6)) for t in starts] if len(starts) > 1 else []
-        theta = min(fits, key=lambda r: r.fun).x if fits else starts[0]
-        best = self._optimize(theta, Y0, M, f, Z, logw)
+        starts = start_values(P, f, b0, d, self.n_starts or (1 if d == 1 else 3), self.seed)
+        fits = [fit(t, *coarse, max(self.tol, 1e-6)) for t in starts] if len(starts) > 1 else []
+        best = fit(min(fits, key=lambda r: r.fun).x if fits else starts[0], *quadrature(d, self.n_points, rule, self.seed), self.tol)
         self.start_logliks_ = [-r.fun * n for r in fits]
-        theta, its, conv, msg = best.x, sum(r.nit for r in fits) + best.nit, best.success, best.message
+        its = sum(r.nit for r in fits) + best.nit
         if self.adaptive and rule == 'gh':
+            Z, logw = quadrature(d, self.n_points, rule, self.seed)
             for _ in range(2):
-                W, b = self._unpack(theta, J, d)
-                Za, lwa = _adaptive_grid(W, b, Y0, M, f, Z, logw, self.n_adaptive_points)
-                self.adaptive_ = True
-                best = self._optimize(theta, Y0, M, f, Za, lwa, tol=max(self.tol, 1e-6))
-                theta, its, conv, msg = best.x, its + best.nit, best.success, best.message
-        # accuracy of the rule: the log-likelihood at the optimum by a finer fixed rule
-        W, b = self._unpack(theta, J, d)
-        n_fine = int(1.5 * (self.n_points or _DEFAULT_POINTS.get(d, 7))) if rule == 'gh' else 4 * (self.n_points or 4096)
-        Zf, lwf = quadrature(d, n_fine, rule, self.seed + 1 if isinstance(self.seed, int) else 1)
-        self.quadrature_gap_ = abs(marginal_loglik(W, b, Y0, M, f, Zf, lwf, grad=False)[0] + best.fun * n)
+                Za, lwa = _adaptive_grid(*unpack(best.x, J, d), Y0, M, f, Z, logw, self.n_adaptive_points)
+                self.adaptive_, best = True, fit(best.x, Za, lwa, max(self.tol, 1e-6))
+                its += best.nit
+        W, b = unpack(best.x, J, d)
+        self.quadrature_gap_ = quadrature_gap(W, b, Y0, M, f, -best.fun * n, self.n_points, rule, self.seed)
         if self.quadrature_gap_ > 0.01: warnings.warn(f'the quadrature rule is off by {self.quadrature_gap_:.3g} in log-likelihood '
                                                       '(vs a finer rule): raise n_points (or try adaptive=True)')
-        self.n_iter_, self.converged_ = its, conv
-        if not conv: warnings.warn(f'L-BFGS-B did not converge: {msg}')
-        W, b = self._unpack(theta, J, d)
+        self.n_iter_, self.converged_ = its, best.success
+        if not best.success: warnings.warn(f'L-BFGS-B did not converge: {best.message}')
         at = np.argwhere(np.abs(W) >= self.max_weight * (1 - 1e-6))
         if len(at): warnings.warn(f'weights at the bound max_weight={self.max_weight} for (question, trait) {at.tolist()}: '
                                   'a Heywood case (a question almost determined by the traits); its weight is not identified')
@@ -313,7 +365,7 @@ class LatentTraitModel:
         "Trait scores of respondents with standard errors (posterior SDs for EAP, curvature at the mode for MAP)."
         P, Y0, M, f, index = self._check_fitted(Y)
         d = self.n_traits
-        if method == 'eap': mean, sd = _eap(self.weights_, self.intercepts_, Y0, M, f, *self._dense_grid())
+        if method == 'eap': mean, sd = eap_scores(self.weights_, self.intercepts_, Y0, M, f, *self._dense_grid())
         elif method == 'map': mean, sd = map_scores(self.weights_, self.intercepts_, Y0, M)
         else: raise ValueError(f"method must be 'eap' or 'map', got {method!r}")
         cols = [f'z{k + 1}' for k in range(d)]
@@ -338,16 +390,8 @@ class LatentTraitModel:
 
     def __repr__(self): return f'LatentTraitModel(n_traits={self.n_traits})'
 
-def _lower(W):
-    "Rotate W (J x d) so that its top d x d block is lower triangular with a non-negative diagonal."
-    d = W.shape[1]
-    if d <= 1: return W * (np.sign(W[0]) if W.size and W[0, 0] < 0 else 1)
-    q, r = np.linalg.qr(W[:d].T)
-    Wl = W @ q
-    return Wl * np.where(np.diag(Wl[:d, :d]) < 0, -1, 1)
-
 # %% ../nbs/42_traits.ipynb #160b86b7
-def _eap(W, b, Y0, M, f, Z, logw):
+def eap_scores(W, b, Y0, M, f, Z, logw):
     "Posterior means (P x d) and SDs of each pattern's traits."
     _, _, R = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
     if Z.ndim == 2:

@@ -392,3 +392,33 @@ def test_check_logits_counts_converts_counts():
     z = torch.zeros(2, 3, dtype=torch.float32)
     _, c = check_logits_counts(z, np.array([[1, 2, 3], [0, 0, 1]]))
     assert c.dtype == torch.float32 and not c.requires_grad
+
+
+# issue 22 item 8: float32 logits where exp overflows (>= 89) or underflows (<= -104) gave NaN
+@pytest.mark.parametrize('z', [89.0, 100.0, 300.0, -120.0, -300.0])
+def test_dirichlet_loss_finite_at_extreme_float32_logits(z):
+    logits = torch.tensor([[z, 0.0], [z, z], [0.0, z]], requires_grad=True)
+    counts = torch.tensor([[3, 2], [1, 4], [0, 5]])
+    loss = DirichletMultinomialLoss(reduction='none')(logits, counts)
+    loss.sum().backward()
+    assert torch.isfinite(loss).all() and torch.isfinite(logits.grad).all()
+    ref = DirichletMultinomialLoss(reduction='none')(logits.detach().double(), counts)
+    np.testing.assert_allclose(loss.detach().double().numpy(), ref.numpy(), rtol=1e-5, atol=1e-3)
+
+
+@given(st.floats(-400, 400), st.floats(0, 5000))
+@FAST
+def test_log_rising_factorial_of_log_matches_exp_form(log_x, n):
+    from scruples.likelihoods import log_rising_factorial_of_log
+    got = log_rising_factorial_of_log(torch.tensor(log_x, dtype=torch.float64), n).item()
+    assert math.isfinite(got)
+    if -30 < log_x < 30:
+        want = log_rising_factorial(torch.tensor(math.exp(log_x), dtype=torch.float64), n).item()
+        assert abs(got - want) <= 1e-9 * (1 + abs(want))
+
+
+# issue 22 item 8: dirichlet_multinomial_mle returned its start value [1, 1] on counts without information
+@pytest.mark.parametrize('counts, message', [(np.zeros((0, 2)), 'empty'), (np.zeros((3, 2)), 'no annotations'),
+                                             (np.array([[3], [2]]), 'at least 2 classes'), (np.array([[1, np.nan]]), 'row 0')])
+def test_dirichlet_mle_refuses_uninformative_counts(counts, message):
+    with pytest.raises(ValueError, match=message): dirichlet_multinomial_mle(counts)

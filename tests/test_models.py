@@ -137,3 +137,101 @@ def test_gpu_grid_regression(real_data_dir):
                  proba_test=softmax(Z[f'{r["name"]}/test'], 1), n_boot=0)
     assert abs(e.f1 - r.test_f1) < 1e-5 and abs(e.xentropy - r.test_xentropy) < 1e-5
     assert hot.test_xentropy.max() < 0.693  # every run beats the prior
+
+
+# ---- issue 18: early stopping counts epochs without improvement (it trained patience + 1 of them)
+def test_early_stopping_unit():
+    es, ran = M.EarlyStopping(patience=3), []
+    for e, s in enumerate([5.0, 4.0, 4.0, 4.5, 4.1, 3.0], 1):
+        if es.stop: break
+        es.update(s, e); ran.append(e)
+    assert ran == [1, 2, 3, 4, 5] and es.best_epoch == 2 and es.bad == 3
+
+def test_patience_stops_after_patience_epochs_without_improvement(dilemmas):
+    "lr = 0: the held-out score never changes after epoch 1, so patience 1 trains exactly 2 epochs (the old loop: 3)."
+    X, Y = dilemmas.iloc[:16], label_counts(dilemmas.iloc[:16])
+    clf = M.TransformerClassifier(likelihood='soft', lr=0.0, epochs=5, patience=1, batch_size=8, max_length=16,
+                                  progress=False, average_top=1).fit(X, Y)
+    assert clf.history_['epoch'] == [1, 2] and clf.history_['best_epoch'] == 1
+
+
+# ---- issue 22 item 4: checkpoints belong to one run
+def test_fresh_fit_clears_a_previous_runs_checkpoints(dilemmas, tmp_path):
+    from safetensors.torch import load_file
+    X, Y = dilemmas.iloc[:16], label_counts(dilemmas.iloc[:16])
+    kw = dict(likelihood='soft', batch_size=8, max_length=16, progress=False, average_top=2, checkpoint_dir=tmp_path / 'ck')
+    M.TransformerClassifier(epochs=2, seed=1, lr=1e-3, **kw).fit(X, Y)
+    assert {p.name for p in (tmp_path / 'ck').glob('top_*')} == {'top_1.safetensors', 'top_2.safetensors'}
+    second = M.TransformerClassifier(epochs=1, seed=2, lr=3e-4, **kw).fit(X, Y)
+    assert [p.name for p in (tmp_path / 'ck').glob('top_*')] == ['top_1.safetensors']
+    on_disk = load_file(str(tmp_path / 'ck' / 'top_1.safetensors'))
+    now = second.model_.state_dict()
+    assert all(torch.equal(on_disk[k], now[k].cpu()) for k in on_disk)  # this run's epoch 1, not the first run's
+    assert json.loads((tmp_path / 'ck' / 'state.json').read_text())['config']['lr'] == 3e-4
+
+def test_resume_refuses_another_run(dilemmas, tmp_path):
+    X, Y = dilemmas.iloc[:16], label_counts(dilemmas.iloc[:16])
+    kw = dict(likelihood='soft', batch_size=8, max_length=16, progress=False, checkpoint_dir=tmp_path / 'ck', epochs=1)
+    M.TransformerClassifier(seed=1, **kw).fit(X, Y)
+    for change, what in [({'likelihood': 'hard'}, 'likelihood'), ({'seed': 2}, 'seed'), ({'lr': 5e-5}, 'lr')]:
+        with pytest.raises(ValueError, match=f'cannot resume.*{what}: stored'):
+            M.TransformerClassifier(**{**kw, 'seed': 1, **change}).fit(X, Y, resume=True)
+    with pytest.raises(ValueError, match='n_train: stored'):
+        M.TransformerClassifier(seed=1, **kw).fit(dilemmas.iloc[:20], label_counts(dilemmas.iloc[:20]), resume=True)
+
+
+# ---- issue 22 item 18: inputs validated before any model is loaded or trained
+@pytest.fixture
+def no_training(monkeypatch):
+    def boom(*a, **k): raise AssertionError('training started')
+    monkeypatch.setattr(M, 'train_model', boom)
+
+def test_not_fitted_is_sklearns_error(dilemmas):
+    from sklearn.exceptions import NotFittedError
+    clf = M.TransformerClassifier()
+    for call in (clf.predict_proba, clf.predict, clf.decision_function):
+        with pytest.raises(NotFittedError): call(dilemmas.iloc[:2])
+
+@pytest.mark.parametrize('make_counts, message', [
+    (lambda c: c + 0.5, 'integers'),
+    (lambda c: c.astype(str), 'dtype'),
+    (lambda c: c[:, :1], 'pairs need 2'),
+    (lambda c: -c, 'non-negative'),
+    (lambda c: c * 0, 'no annotations'),
+])
+def test_bad_counts_rejected_before_training(dilemmas, no_training, make_counts, message):
+    X = dilemmas.iloc[:6]
+    with pytest.raises((ValueError, TypeError), match=message):
+        M.TransformerClassifier(likelihood='soft').fit(X, make_counts(label_counts(X)))
+
+def test_bad_validation_data_and_one_class_rejected_before_training(dilemmas, no_training):
+    X = dilemmas.iloc[:6]
+    with pytest.raises(ValueError, match='counts_val must be'):
+        M.TransformerClassifier().fit(X, label_counts(X), dilemmas.iloc[6:8], label_counts(dilemmas.iloc[6:9]))
+    with pytest.raises(ValueError, match='both X_val and counts_val'):
+        M.TransformerClassifier().fit(X, label_counts(X), dilemmas.iloc[6:8])
+    with pytest.raises(ValueError, match='n_classes >= 2'):
+        M.TransformerClassifier(task='classes').fit(['a', 'b', 'c', 'd'], [[1], [2], [3], [1]])
+
+def test_bad_model_path_named(dilemmas, no_training, tmp_path):
+    X = dilemmas.iloc[:6]
+    with pytest.raises(FileNotFoundError, match='no_such_model'):
+        M.TransformerClassifier(model=tmp_path / 'no_such_model').fit(X, label_counts(X))
+    (tmp_path / 'empty_model').mkdir()
+    with pytest.raises(OSError, match='empty_model'):
+        M.TransformerClassifier(model=tmp_path / 'empty_model').fit(X, label_counts(X))
+
+@pytest.mark.parametrize('bad', [{'patience': 0}, {'epochs': 1.5}, {'batch_size': 0}, {'warmup': 2.0}, {'grad_accum': 64}])
+def test_train_config_rejects_bad_knobs(bad):
+    with pytest.raises(ValueError, match='TrainConfig'): M.TransformerClassifier(**bad)
+
+
+# ---- issue 22 item 8: the held-out score's calibrator on degenerate logits (TemperatureCalibrator lives in metrics)
+def test_temperature_calibrator_degenerate_logits():
+    from scruples.metrics import TemperatureCalibrator
+    y = np.array([[1, 0], [0, 1], [2, 1]])
+    with pytest.raises(ValueError, match='finite; row 1'): TemperatureCalibrator().fit(np.array([[0, 1], [np.nan, 0], [1, 1.]]), y)
+    flat = TemperatureCalibrator().fit(np.zeros((3, 2)), y)
+    assert flat.temperature_ == 1.0 and flat.smoothing_ == 0.0
+    const = TemperatureCalibrator(smooth=False).fit(np.full((3, 2), 4.0), y)
+    assert const.temperature_ == 1.0 and np.allclose(const.predict_proba(np.ones((2, 2))), 0.5)

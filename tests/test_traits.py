@@ -98,9 +98,9 @@ def test_quadrature_matches_brute_force(d):
     P, f, _ = response_patterns(Y)
     M = (~np.isnan(P)).astype(float)
     ours = marginal_loglik(W, b, np.nan_to_num(P), M, f, *quadrature(d), grad=False)[0]
-    fine = marginal_loglik(W, b, np.nan_to_num(P), M, f, *quadrature(d, 61), grad=False)[0]
+    fine = marginal_loglik(W, b, np.nan_to_num(P), M, f, *quadrature(d, 61, prune=0), grad=False)[0]
     brute = brute_loglik(W, b, Y)
-    assert abs(ours - brute) < (1e-7 if d == 1 else 1e-4)     # the default rule (31 x 31 pruned for d = 2)
+    assert abs(ours - brute) < (1e-7 if d == 1 else 1e-4)     # the default rule (51 x 51 pruned at 1e-6 for d = 2)
     assert abs(fine - brute) < 1e-6                          # a finer rule converges to the brute-force value
 
 
@@ -229,3 +229,27 @@ def test_complete_fast_path_matches_masked(shared):
     if not shared: Z, lw = np.repeat(Z[None] * 0.8, len(P), 0), np.repeat(lw[None], len(P), 0)
     fast, masked = marginal_loglik(W, b, P, None, f, Z, lw), marginal_loglik(W, b, P, np.ones_like(P), f, Z, lw)
     for a, m in [(fast[0], masked[0]), (fast[3], masked[3]), (fast[4], masked[4])]: np.testing.assert_allclose(a, m, rtol=1e-12)
+
+
+# issue 22 items 8 and 18: settings validated; a one-node rule cannot pass its own accuracy check
+def test_bad_settings_are_clear_errors():
+    with pytest.raises(TypeError, match='n_traits must be an integer >= 0, got 1.5'): LatentTraitModel(n_traits=1.5)
+    with pytest.raises(ValueError, match='n_points must be an integer >= 2'): LatentTraitModel(1, n_points=1)
+    with pytest.raises(ValueError, match='n_adaptive_points'): LatentTraitModel(1, n_adaptive_points=0)
+
+def test_coarse_rule_is_caught_by_a_different_finer_rule():
+    with pytest.warns(UserWarning, match='quadrature rule is off'):
+        m = LatentTraitModel(1, n_points=2).fit(lsat6())
+    assert m.quadrature_gap_ > 0.01
+
+
+# issue 23: the default 2-trait rule is accurate to 0.01 in log-likelihood on the default simulated problem
+def test_default_two_trait_rule_accurate():
+    import warnings
+    Y = simulate_responses(1000, 20, 2, seed=3)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', UserWarning)  # no 'quadrature rule is off' warning
+        m = LatentTraitModel(2).fit(Y)
+    P, f, _ = response_patterns(Y)
+    dense = marginal_loglik(m.weights_, m.intercepts_, P, None, f, *quadrature(2, 121, prune=0), grad=False)[0]
+    assert abs(m.loglik_ - dense) < 0.01 and m.quadrature_gap_ < 0.01
