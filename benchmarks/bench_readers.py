@@ -5,7 +5,7 @@ For each format a file of about `--mb` megabytes is written, then read with our 
 - Dilemmas JSON lines (`read_dilemmas`) against `json.loads` per line and `pandas.read_json(lines=True)`;
 - counts CSV (`read_counts`) against `pandas.read_csv`.
 The references validate nothing (no types, ranges, cross-checks, line numbers), so the ratio ours/reference is the
-price of validation. The best of `--repeat` runs is reported; ratios are measured in the same run (times alone are
+price of validation. Each format also prints one GOAL line: ours / the first reference beside the goal (<= 2x, issue 23). The best of `--repeat` runs is reported; ratios are measured in the same run (times alone are
 noisy on a shared machine). The real dev Dilemmas are timed too when found. Usage:
     python benchmarks/bench_readers.py [--mb 10] [--repeat 3]
 """
@@ -46,6 +46,9 @@ def write_files(folder: Path, mb: float) -> dict:
     return {'counts': counts, 'dilemmas': dil, 'csv': csv}
 
 
+GOAL = 2.0  # issue 23: every reader within 2x of the unvalidated parser
+
+
 def report(name, path, ours, refs, repeat):
     mb = path.stat().st_size / 1e6
     t_ours = {k: best_of(f, repeat) for k, f in ours.items()}
@@ -54,6 +57,9 @@ def report(name, path, ours, refs, repeat):
     for k, t in {**t_ours, **t_refs}.items(): print(f'  {k:44s} {t:7.2f} s  {mb / t:7.1f} MB/s')
     for k, t in t_ours.items():
         print('  ' + '; '.join(f'{k} / {r}: {t / tr:.2f}x' for r, tr in t_refs.items()))
+    r0, tr0 = next(iter(t_refs.items()))  # the goal is stated against the first (unvalidated) reference
+    for k, t in t_ours.items():
+        print(f'  GOAL {name}: {k} / {r0} = {t / tr0:.2f}x (goal <= {GOAL:g}x: {"met" if t / tr0 <= GOAL else "NOT met"})')
 
 
 def main():

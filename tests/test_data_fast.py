@@ -1,0 +1,124 @@
+"""The readers' fast path (msgspec + numpy, whole file) against the line-by-line reader: the same frame, dtypes
+included, on any valid file; on anything the line-by-line reader refuses, the fast path refuses too (and the reader
+then raises the line-by-line error)."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import scruples.core as sco
+import scruples.data as sd
+
+FAST = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+TEXT = st.text(st.characters(blacklist_categories=('Cs',), blacklist_characters='\u2028\u2029\x85'), max_size=12)
+COUNT = st.one_of(st.integers(0, 10), st.integers(0, 2**62))
+
+
+def majority(c): return st.sampled_from([0, 1]) if c[0] == c[1] else st.just(int(c[1] > c[0]))
+
+
+@st.composite
+def dilemma(draw):
+    gold = [draw(COUNT), draw(COUNT)]
+    rec = {'id': draw(TEXT), 'actions': [{'id': draw(TEXT), 'description': draw(TEXT)} for _ in range(2)],
+           'gold_annotations': gold, 'gold_label': draw(majority(gold)), 'controversial': min(gold) > 0}
+    human = draw(st.sampled_from(['present', 'absent', 'null', 'counts only']))
+    if human in ('present', 'counts only'):
+        hum = [draw(COUNT), draw(COUNT)]
+        rec['human_perf_annotations'] = hum
+        if human == 'present': rec['human_perf_label'] = draw(majority(hum))
+    elif human == 'null': rec.update(human_perf_annotations=None, human_perf_label=None)
+    return rec
+
+
+@st.composite
+def anecdote(draw):
+    s = {k: draw(COUNT) for k in sd.ANECDOTES_LABELS}
+    rec = {'id': draw(TEXT), 'post_id': draw(TEXT), 'title': draw(TEXT), 'text': draw(TEXT),
+           'post_type': draw(st.sampled_from(sd.POST_TYPES)), 'label_scores': s, 'label': draw(st.sampled_from(sd.ANECDOTES_LABELS)),
+           'binarized_label_scores': {'RIGHT': s['OTHER'] + s['NOBODY'], 'WRONG': s['AUTHOR'] + s['EVERYBODY']},
+           'binarized_label': draw(st.sampled_from(sd.BINARIZED_LABELS))}
+    act = draw(st.sampled_from(['present', 'absent', 'null']))
+    if act == 'present': rec['action'] = {'description': draw(TEXT), 'pronormative_score': draw(COUNT), 'contranormative_score': draw(COUNT)}
+    elif act == 'null': rec['action'] = None
+    return rec
+
+
+def slow(monkeypatch, read, path):
+    "`read(path)` with every fast path switched off."
+    with monkeypatch.context() as m:
+        m.setattr(sd, '_fast_or_none', lambda f, p: None)
+        m.setattr(sd, '_json_counts_fast', lambda p, k: None)
+        m.setattr(sd, '_csv_counts_fast', lambda p, c: None)
+        return read(path)
+
+
+def jsonl(recs, blank, crlf):
+    end = '\r\n' if crlf else '\n'
+    return (end * 2 if blank else end).join(json.dumps(r, ensure_ascii=False) for r in recs) + end
+
+
+@FAST
+@given(recs=st.lists(dilemma(), min_size=1, max_size=6, unique_by=lambda r: r['id']), blank=st.booleans(), crlf=st.booleans())
+def test_dilemmas_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
+    p = tmp_path/'x.scruples-dilemmas.jsonl'; p.write_text(jsonl(recs, blank, crlf), encoding='utf-8', newline='')
+    fast = sd._dilemmas_fast(p)  # raises if the fast path refused a valid file
+    pd.testing.assert_frame_equal(fast, slow(monkeypatch, sd.read_dilemmas, p)); assert fast.attrs == sd.read_dilemmas(p).attrs
+
+
+@FAST
+@given(recs=st.lists(anecdote(), min_size=1, max_size=6, unique_by=lambda r: r['id']), blank=st.booleans(), crlf=st.booleans())
+def test_anecdotes_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
+    p = tmp_path/'x.scruples-anecdotes.jsonl'; p.write_text(jsonl(recs, blank, crlf), encoding='utf-8', newline='')
+    fast = sd._anecdotes_fast(p)
+    pd.testing.assert_frame_equal(fast, slow(monkeypatch, sd.read_anecdotes, p))
+
+
+ROWS = st.integers(2, 6).flatmap(lambda k: st.lists(st.lists(st.integers(0, 10**17), min_size=k, max_size=k), min_size=1, max_size=20))
+
+
+@FAST
+@given(rows=ROWS, header=st.booleans(), crlf=st.booleans(), trailing=st.booleans())
+def test_counts_csv_fast_equals_slow(tmp_path, monkeypatch, rows, header, crlf, trailing):
+    end = '\r\n' if crlf else '\n'
+    head = [','.join(f'c{j}' for j in range(len(rows[0])))] if header else []
+    p = tmp_path/'x.csv'; p.write_text(end.join(head + [','.join(map(str, r)) for r in rows]) + (end if trailing else ''), newline='')
+    assert sd._csv_counts_fast(p, None) is not None
+    pd.testing.assert_frame_equal(sd.read_counts(p), slow(monkeypatch, sd.read_counts, p))
+
+
+@FAST
+@given(rows=ROWS, indent=st.sampled_from([None, 1]))
+def test_counts_json_fast_equals_slow(tmp_path, monkeypatch, rows, indent):
+    p = tmp_path/'x.json'; p.write_text(json.dumps(rows, indent=indent))
+    assert sd._json_counts_fast(p, None) is not None
+    pd.testing.assert_frame_equal(sd.read_counts(p), slow(monkeypatch, sd.read_counts, p))
+    if len(rows[0]) in (2, 5):
+        pd.testing.assert_frame_equal(sd.read_label_counts(p), slow(monkeypatch, sd.read_label_counts, p))
+
+
+GOOD_D = {'id': 'd1', 'actions': [{'id': 'a', 'description': 'x'}, {'id': 'b', 'description': 'y'}],
+          'gold_annotations': [1, 4], 'gold_label': 1, 'controversial': True, 'human_perf_annotations': [3, 2], 'human_perf_label': 0}
+BAD_D = [dict(GOOD_D, gold_label=0), dict(GOOD_D, gold_label=True), dict(GOOD_D, gold_label=2), dict(GOOD_D, controversial=False),
+         dict(GOOD_D, controversial=1), dict(GOOD_D, human_perf_label=1), dict(GOOD_D, gold_annotations=[2**63, 0]),
+         dict(GOOD_D, gold_annotations=[2**62, 2**62]), dict(GOOD_D, gold_annotations=[-1, 4]), dict(GOOD_D, gold_annotations=[1, 4.0]),
+         dict(GOOD_D, id=1), dict(GOOD_D, id='d0'), dict(GOOD_D, actions=GOOD_D['actions'][:1]),
+         {k: v for k, v in GOOD_D.items() if k != 'human_perf_annotations'}, {k: v for k, v in GOOD_D.items() if k != 'controversial'}]
+
+
+@pytest.mark.parametrize('bad', BAD_D)
+def test_dilemmas_fast_refuses_what_slow_refuses(tmp_path, bad):
+    p = tmp_path/'x.scruples-dilemmas.jsonl'
+    p.write_text(json.dumps(dict(GOOD_D, id='d0')) + '\n' + json.dumps(bad) + '\n')
+    assert sd._fast_or_none(sd._dilemmas_fast, p) is None
+    with pytest.raises(sco.ScruplesDataError, match=r':2: '): sd.read_dilemmas(p)
+
+
+@pytest.mark.parametrize('text', ['a,b\n1,2\n3,-1\n', 'a,b\n1,2\n3,\n', 'a,b\n1,2\n3\n', 'a,b\n1,2,3\n', 'a,b\n1, 2\n1,x\n',
+                                  'a,b\n9223372036854775807,1\n', 'a,b\n99999999999999999999,0\n', 'a,b\n1,2\r3,4\n'])
+def test_counts_csv_fast_refuses_what_slow_refuses(tmp_path, text):
+    p = tmp_path/'x.csv'; p.write_bytes(text.encode())
+    assert sd._csv_counts_fast(p, None) is None
+    with pytest.raises(sco.ScruplesDataError): sd.read_counts(p)
