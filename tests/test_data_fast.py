@@ -122,3 +122,22 @@ def test_counts_csv_fast_refuses_what_slow_refuses(tmp_path, text):
     p = tmp_path/'x.csv'; p.write_bytes(text.encode())
     assert sd._csv_counts_fast(p, None) is None
     with pytest.raises(sco.ScruplesDataError): sd.read_counts(p)
+
+
+def test_synthetic_words_and_texts_unchanged_by_the_speedup():
+    "`_pseudo_words` and `_gibberish` draw exactly as the per-call `rng.choice` / `np.split` versions did (same corpus, same stream)."
+    import scruples.synthetic as ssyn
+    def pseudo_words(n, rng):
+        words = {''.join(rng.choice(ssyn._SYLLABLES, size=k)) for k in (2, 3) for _ in range(3 * n)}
+        return np.array(sorted(words))[rng.permutation(len(words))[:n]]
+    def gibberish(lengths, rng, vocab):
+        p = 1 / np.arange(1, len(vocab) + 1) ** 1.1; p /= p.sum()
+        words = vocab[rng.choice(len(vocab), size=int(sum(lengths)), p=p)]
+        return [' '.join(ws) for ws in np.split(words, np.cumsum(lengths)[:-1])]
+    for seed in (0, 7):
+        r1, r2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        v1, v2 = ssyn._pseudo_words(3000, r1), pseudo_words(3000, r2)
+        np.testing.assert_array_equal(v1, v2)
+        lengths = r1.integers(5, 50, size=200); assert (r2.integers(5, 50, size=200) == lengths).all()
+        assert ssyn._gibberish(lengths, r1, v1) == gibberish(lengths, r2, v2)
+        assert r1.random() == r2.random()
