@@ -5,9 +5,12 @@
 # %% ../nbs/01_data.ipynb #ac30671d
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
+import gc
 import io
+import itertools
 import json
 import re
 import warnings
@@ -171,12 +174,20 @@ class _Anecdote(msgspec.Struct, forbid_unknown_fields=True):
 
 _DECODERS = {k: msgspec.json.Decoder(t) for k, t in (('dilemmas', _Dilemma), ('anecdotes', _Anecdote))}
 
+@contextlib.contextmanager
+def _no_gc():
+    "Pause the cyclic garbage collector while msgspec builds many containers (it would rescan them again and again)."
+    was = gc.isenabled(); gc.disable()
+    try: yield
+    finally:
+        if was: gc.enable()
+
 class _Refused(Exception): "The fast path saw something it does not vouch for: the line-by-line reader decides."
 
 def _jsonl_fast(path, kind) -> list:
     "Every record of a JSON-lines file decoded by msgspec into `kind`'s strict struct (blank lines skipped as `iter_jsonl` does)."
     data = _check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf')
-    recs = list(map(_DECODERS[kind].decode, [l for l in data.split(b'\n') if l.removesuffix(b'\r').strip(b' \t')]))
+    with _no_gc(): recs = list(map(_DECODERS[kind].decode, [l for l in data.split(b'\n') if l.removesuffix(b'\r').strip(b' \t')]))
     if not recs: raise _Refused('no records')
     return recs
 
@@ -371,11 +382,11 @@ def _json_list_items(path) -> Iterator[tuple[int, object]]:
 def _json_counts_fast(path, k: int|None) -> np.ndarray|None:
     "A JSON list of `k` (None: any one number >= 2) counts per row decoded in bulk (msgspec, strict ints), or None for anything else."
     try:
-        items = msgspec.json.decode(_check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf'), type=list[list[int]])
+        with _no_gc(): items = msgspec.json.decode(_check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf'), type=list[list[int]])
         k = len(items[0]) if k is None and items else k
-        a = np.array(items, dtype=np.int64)  # OverflowError above 2**63 - 1, ValueError when ragged
+        if not items or k < 2 or set(map(len, items)) != {k}: return None
+        a = np.fromiter(itertools.chain.from_iterable(items), np.int64, count=len(items) * k).reshape(-1, k)  # OverflowError above 2**63 - 1
     except Exception: return None
-    if not items or k < 2 or a.ndim != 2 or a.shape[1] != k: return None
     if (a < 0).any() or (a.astype(np.float64).sum(1) > 9e18).any(): return None  # exact checks on the slow path
     return a
 
