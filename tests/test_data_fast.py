@@ -141,3 +141,24 @@ def test_synthetic_words_and_texts_unchanged_by_the_speedup():
         lengths = r1.integers(5, 50, size=200); assert (r2.integers(5, 50, size=200) == lengths).all()
         assert ssyn._gibberish(lengths, r1, v1) == gibberish(lengths, r2, v2)
         assert r1.random() == r2.random()
+
+
+GOOD_A = {'id': 'a1', 'post_id': 'p1', 'title': 't', 'text': 'x', 'post_type': 'HISTORICAL',
+          'action': {'description': 'd', 'pronormative_score': 3, 'contranormative_score': 1},
+          'label_scores': {'AUTHOR': 1, 'OTHER': 2, 'EVERYBODY': 0, 'NOBODY': 1, 'INFO': 0}, 'label': 'OTHER',
+          'binarized_label_scores': {'RIGHT': 3, 'WRONG': 1}, 'binarized_label': 'RIGHT'}
+BAD_A = [dict(GOOD_A, post_type='OTHER'), dict(GOOD_A, label='other'), dict(GOOD_A, binarized_label='LEFT'), dict(GOOD_A, id='a0'),
+         dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], INFO=True)), dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], INFO=-1)),
+         dict(GOOD_A, label_scores={k: v for k, v in GOOD_A['label_scores'].items() if k != 'INFO'}),
+         dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], MAYBE=0)), dict(GOOD_A, binarized_label_scores={'RIGHT': 3, 'WRONG': 2}),
+         dict(GOOD_A, binarized_label_scores={'RIGHT': 3, 'WRONG': 1, 'X': 0}), dict(GOOD_A, action={'description': 'd', 'pronormative_score': 2**63, 'contranormative_score': 0}),
+         dict(GOOD_A, action={'description': 'd', 'pronormative_score': 1}), dict(GOOD_A, title=None),
+         dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], AUTHOR=2**63 - 1), binarized_label_scores={'RIGHT': 3, 'WRONG': 2**63})]
+
+
+@pytest.mark.parametrize('bad', BAD_A)
+def test_anecdotes_fast_refuses_what_slow_refuses(tmp_path, bad):
+    p = tmp_path/'x.scruples-anecdotes.jsonl'
+    p.write_text(json.dumps(dict(GOOD_A, id='a0')) + '\n' + json.dumps(bad) + '\n')
+    assert sd._fast_or_none(sd._anecdotes_fast, p) is None
+    with pytest.raises(sco.ScruplesDataError, match=r':2: '): sd.read_anecdotes(p)
