@@ -5,7 +5,9 @@
 # %% ../nbs/06_corpus.ipynb #783236ef
 from __future__ import annotations
 
+import collections
 import functools
+import itertools
 from collections.abc import Mapping
 
 import numpy as np
@@ -88,10 +90,13 @@ def _tokenizer():
 
 def token_stats(texts) -> tuple[int, set]:
     "Number of tokens and the set of (lowercased) token types of `texts`, spaCy's English tokenizer."
-    n, types = 0, set()
-    for doc in _tokenizer().pipe(texts, batch_size=256):
-        toks = [t.lower_ for t in doc if not t.is_space]
-        n += len(toks); types.update(toks)
+    # spaCy splits at whitespace first and tokenizes each chunk on its own (none of its special cases holds a space),
+    # so each distinct chunk is tokenized once and weighted by its count: the same numbers, in seconds not minutes.
+    chunks = collections.Counter(itertools.chain.from_iterable(map(str.split, texts)))
+    n, types, tok = 0, set(), _tokenizer()
+    for chunk, k in chunks.items():
+        toks = [t.lower_ for t in tok(chunk) if not t.is_space]
+        n += k * len(toks); types.update(toks)
     return n, types
 
 def _source(frames): return '+'.join(sorted({f.attrs.get('source', 'unknown') for f in frames}))

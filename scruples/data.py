@@ -5,13 +5,19 @@
 # %% ../nbs/01_data.ipynb #ac30671d
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
+import gc
+import io
+import itertools
 import json
 import re
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pandas as pd
 
@@ -124,6 +130,138 @@ def _choice(val, choices, path, line, name):
     if val not in choices: raise ScruplesDataError(path, line, name, f'one of {", ".join(map(str, choices))}', val)
     return val
 
+# %% ../nbs/01_data.ipynb #10196803
+class _DilemmaAction(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    description: str
+
+class _Dilemma(msgspec.Struct, forbid_unknown_fields=True):  # strict: no bool for int, no int for str, no extra field
+    id: str
+    actions: tuple[_DilemmaAction, _DilemmaAction]
+    gold_annotations: tuple[int, int]
+    gold_label: int
+    controversial: bool
+    human_perf_annotations: tuple[int, int]|None = None
+    human_perf_label: int|None = None
+
+class _AnecdoteAction(msgspec.Struct, forbid_unknown_fields=True):
+    description: str
+    pronormative_score: int
+    contranormative_score: int
+
+class _LabelScores(msgspec.Struct, forbid_unknown_fields=True):
+    AUTHOR: int
+    OTHER: int
+    EVERYBODY: int
+    NOBODY: int
+    INFO: int
+
+class _BinarizedScores(msgspec.Struct, forbid_unknown_fields=True):
+    RIGHT: int
+    WRONG: int
+
+class _Anecdote(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    post_id: str
+    title: str
+    text: str
+    post_type: str
+    label_scores: _LabelScores
+    label: str
+    binarized_label_scores: _BinarizedScores
+    binarized_label: str
+    action: _AnecdoteAction|None = None
+
+_DECODERS = {k: msgspec.json.Decoder(t) for k, t in (('dilemmas', _Dilemma), ('anecdotes', _Anecdote))}
+
+@contextlib.contextmanager
+def _no_gc():
+    "Pause the cyclic garbage collector while msgspec builds many containers (it would rescan them again and again)."
+    was = gc.isenabled(); gc.disable()
+    try: yield
+    finally:
+        if was: gc.enable()
+
+class _Refused(Exception): "The fast path saw something it does not vouch for: the line-by-line reader decides."
+
+def _jsonl_fast(path, kind) -> list:
+    "Every record of a JSON-lines file decoded by msgspec into `kind`'s strict struct (blank lines skipped as `iter_jsonl` does)."
+    data = _check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf')
+    with _no_gc(): recs = list(map(_DECODERS[kind].decode, [l for l in data.split(b'\n') if l.removesuffix(b'\r').strip(b' \t')]))
+    if not recs: raise _Refused('no records')
+    return recs
+
+def _int64s(values) -> np.ndarray:
+    "Counts as int64, refusing any above 2**63 - 1 or below 0."
+    a = np.array(values, dtype=np.int64)  # OverflowError above 2**63 - 1
+    if (a < 0).any(): raise _Refused('a negative count')
+    return a
+
+def _fits_sum(a: np.ndarray) -> bool:
+    "Whether every row of non-negative int64 counts sums to at most 2**63 - 1 (exact, without overflow)."
+    return bool((a.astype(np.float64).sum(1) < 9e18).all() or all(sum(map(int, r)) <= MAX_COUNT for r in a))
+
+def _majorities(label: np.ndarray, counts: np.ndarray) -> bool:
+    "Whether each 0/1 label names the action with more annotations (either one on a tie)."
+    return bool(np.isin(label, (0, 1)).all() and ((counts[:, 0] == counts[:, 1]) | (label == (counts[:, 1] > counts[:, 0]))).all())
+
+def _fast_frame(cols: dict, columns, path) -> pd.DataFrame:
+    df = pd.DataFrame(cols, columns=list(columns))
+    df.attrs.update(source='real', path=str(path))
+    return df
+
+def _dilemmas_fast(path) -> pd.DataFrame:
+    "The Dilemmas frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
+    recs = _jsonl_fast(path, 'dilemmas')
+    ids = [r.id for r in recs]
+    if len(set(ids)) != len(ids): raise _Refused('duplicate ids')
+    gold = _int64s([r.gold_annotations for r in recs])
+    gl = np.array([r.gold_label for r in recs], dtype=np.int64)
+    contro = np.array([r.controversial for r in recs], dtype=bool)
+    if not (_fits_sum(gold) and _majorities(gl, gold) and (contro == (gold.min(1) > 0)).all()): raise _Refused('gold')
+    hum = [r.human_perf_annotations for r in recs]; hl = [r.human_perf_label for r in recs]
+    if any(h is None and l is not None for h, l in zip(hum, hl)): raise _Refused('a human label without annotations')
+    both = [(h, l) for h, l in zip(hum, hl) if l is not None]
+    hc = [h for h in hum if h is not None]
+    if hc and not _fits_sum(_int64s(hc)): raise _Refused('human counts')
+    if both and not _majorities(np.array([l for _, l in both], dtype=np.int64), _int64s([h for h, _ in both])): raise _Refused('human labels')
+    a1 = [r.actions[0] for r in recs]; a2 = [r.actions[1] for r in recs]
+    df = _fast_frame({'id': ids, 'action_1_id': [a.id for a in a1], 'action_1': [a.description for a in a1],
+                      'action_2_id': [a.id for a in a2], 'action_2': [a.description for a in a2],
+                      'gold_1': gold[:, 0], 'gold_2': gold[:, 1], 'gold_label': gl,
+                      'human_1': [None if h is None else h[0] for h in hum], 'human_2': [None if h is None else h[1] for h in hum],
+                      'human_label': hl, 'controversial': contro}, DILEMMAS_COLUMNS, path)
+    for c in ('human_1', 'human_2', 'human_label'): df[c] = df[c].astype('Int64')
+    return df
+
+def _anecdotes_fast(path) -> pd.DataFrame:
+    "The Anecdotes frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
+    recs = _jsonl_fast(path, 'anecdotes')
+    ids = [r.id for r in recs]
+    if len(set(ids)) != len(ids): raise _Refused('duplicate ids')
+    if not ({r.post_type for r in recs} <= set(POST_TYPES) and {r.label for r in recs} <= set(ANECDOTES_LABELS)
+            and {r.binarized_label for r in recs} <= set(BINARIZED_LABELS)): raise _Refused('a label or type')
+    s = _int64s([(r.label_scores.AUTHOR, r.label_scores.OTHER, r.label_scores.EVERYBODY, r.label_scores.NOBODY, r.label_scores.INFO) for r in recs])
+    b = _int64s([(r.binarized_label_scores.RIGHT, r.binarized_label_scores.WRONG) for r in recs])
+    with np.errstate(over='ignore'):  # a wrapped sum is negative, so it cannot equal a count
+        if not ((b[:, 0] == s[:, 1] + s[:, 3]) & (b[:, 1] == s[:, 0] + s[:, 2])).all(): raise _Refused('binarized scores')
+    acts = [r.action for r in recs]
+    _int64s([(a.pronormative_score, a.contranormative_score) for a in acts if a is not None] or np.zeros((0, 2)))
+    cols = {'id': ids, 'post_id': [r.post_id for r in recs], 'title': [r.title for r in recs], 'text': [r.text for r in recs],
+            'post_type': [r.post_type for r in recs], 'action': [None if a is None else a.description for a in acts],
+            'action_pronormative_score': [None if a is None else a.pronormative_score for a in acts],
+            'action_contranormative_score': [None if a is None else a.contranormative_score for a in acts],
+            'label': [r.label for r in recs], 'binarized_label': [r.binarized_label for r in recs]}
+    cols.update(zip(ANECDOTES_CLASSES, s.T))
+    df = _fast_frame(cols, ANECDOTES_COLUMNS, path)
+    for c in ('action_pronormative_score', 'action_contranormative_score'): df[c] = df[c].astype('Int64')
+    return df
+
+def _fast_or_none(read, path):
+    "`read(path)` on the fast path, or None when it refuses or fails for any reason (the line-by-line reader then runs)."
+    try: return read(path)
+    except Exception: return None  # the slow reader raises the same file errors, and names the line of any other
+
 # %% ../nbs/01_data.ipynb #e14b4db9
 def _frame(rows, columns, path, source='real'):
     if not rows: raise ScruplesDataError(path, None, None, 'at least one record', 'none')
@@ -162,6 +300,8 @@ def _majority(label, n1, n2, path, i, which):
 
 def read_dilemmas(path) -> pd.DataFrame:
     "Read a `*.scruples-dilemmas.jsonl` file into the Dilemmas frame (columns: `DILEMMAS_COLUMNS`)."
+    fast = _fast_or_none(_dilemmas_fast, path)  # the whole file in bulk; on any doubt, line by line below
+    if fast is not None: return fast
     rows, seen = [], {}
     for i, rec in iter_jsonl(path):
         rows.append(_dilemma(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
@@ -195,6 +335,8 @@ def _anecdote(rec, path, i):
 
 def read_anecdotes(path) -> pd.DataFrame:
     "Read a `*.scruples-anecdotes.jsonl` file into the Anecdotes frame (columns: `ANECDOTES_COLUMNS`)."
+    fast = _fast_or_none(_anecdotes_fast, path)  # the whole file in bulk; on any doubt, line by line below
+    if fast is not None: return fast
     rows, seen = [], {}
     for i, rec in iter_jsonl(path):
         rows.append(_anecdote(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
@@ -260,14 +402,13 @@ def _json_list_items(path) -> Iterator[tuple[int, object]]:
         pos = ws.match(text, pos + 1).end()
 
 def _json_counts_fast(path, k: int|None) -> np.ndarray|None:
-    "A JSON list of `k` (None: any one number >= 2) counts per row in one `json.loads`, or None for anything else."
-    try: items = json.loads(read_text(path), parse_constant=_reject_constant)
-    except (ValueError, RecursionError): return None
-    if not isinstance(items, list) or not items or type(items[0]) is not list: return None
-    k = len(items[0]) if k is None else k
-    if k < 2 or not all(type(r) is list and len(r) == k for r in items) or not all(type(v) is int for r in items for v in r): return None
-    try: a = np.array(items, dtype=np.int64)
-    except OverflowError: return None
+    "A JSON list of `k` (None: any one number >= 2) counts per row decoded in bulk (msgspec, strict ints), or None for anything else."
+    try:
+        with _no_gc(): items = msgspec.json.decode(_check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf'), type=list[list[int]])
+        k = len(items[0]) if k is None and items else k
+        if not items or k < 2 or set(map(len, items)) != {k}: return None
+        a = np.fromiter(itertools.chain.from_iterable(items), np.int64, count=len(items) * k).reshape(-1, k)  # OverflowError above 2**63 - 1
+    except Exception: return None
     if (a < 0).any() or (a.astype(np.float64).sum(1) > 9e18).any(): return None  # exact checks on the slow path
     return a
 
@@ -329,17 +470,27 @@ def _text_lines(path) -> Iterator[tuple[int, str]]:
             if line.strip(): yield i, line
 
 def _csv_counts_fast(path, classes):
-    "The counts of a CSV that holds nothing but plain digits and commas after its header, in bulk; else None."
-    text = read_text(path)
-    first, _, body = text.partition('\n')
+    "The counts of a CSV that holds nothing but plain digits and commas after its header, parsed by pandas and cross-checked; else None."
+    try: data = _check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf'); first = data.partition(b'\n')[0].decode('utf-8')
+    except (OSError, UnicodeDecodeError): return None
     cells = [c.strip() for c in first.rstrip('\r').split(',')]
-    if classes is None and not all(_INT.fullmatch(c) for c in cells): classes = cells if all(cells) and len(set(cells)) == len(cells) else None
-    else: body = text
+    body = data
+    if classes is None:
+        if not all(_INT.fullmatch(c) for c in cells):
+            classes, body = (cells if all(cells) and len(set(cells)) == len(cells) else None), data.partition(b'\n')[2]
+        else: classes = [f'class_{j}' for j in range(len(cells))]
     if classes is None or len(classes) < 2 or '"' in first: return None
     k = len(classes)
-    row = r'[0-9]{1,17}' + r',[0-9]{1,17}' * (k - 1)  # below 10**17: k * 10**17 fits an int64 for k < 92
-    if k >= 92 or not body.strip() or not re.fullmatch(rf'(?:{row}\r?\n)*{row}\r?\n?', body): return None
-    return np.array(re.split(r'[,\r\n]+', body.strip()), dtype=np.int64).reshape(-1, k), list(classes)
+    if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'): return None  # digits, commas, line ends only
+    if b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r'): return None  # pandas would end a line at a lone \r
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            counts = pd.read_csv(io.BytesIO(body), header=None, names=list(classes), dtype=np.int64, index_col=False, engine='c').to_numpy()
+    except Exception: return None  # an empty cell (NA), a missing one, or a count above 2**63 - 1
+    # every row parsed to k integers and the file holds exactly k - 1 commas per row: no row had more cells
+    if counts.shape[1] != k or body.count(b',') != (k - 1) * len(counts) or (counts.astype(np.float64).sum(1) > 9e18).any(): return None
+    return counts, list(classes)
 
 def _csv_counts(path, classes):
     "Rows of a label-counts CSV: one column per class, an optional header naming them."

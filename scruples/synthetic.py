@@ -38,14 +38,16 @@ _GERUNDS = ('telling', 'asking', 'not inviting', 'refusing to pay', 'wanting', '
 
 def _pseudo_words(n, rng):
     "n distinct placeholder words made of 2-3 syllables."
-    words = {''.join(rng.choice(_SYLLABLES, size=k)) for k in (2, 3) for _ in range(3 * n)}
+    syl = np.array(_SYLLABLES)  # indexing by the same draws `rng.choice(_SYLLABLES, size=k)` makes, without its per-call overhead
+    words = {''.join(syl[rng.integers(0, len(syl), size=k)]) for k in (2, 3) for _ in range(3 * n)}
     return np.array(sorted(words))[rng.permutation(len(words))[:n]]
 
 def _gibberish(lengths, rng, vocab):
     "One placeholder text per length, words drawn from a Zipf-like law over `vocab`."
     p = 1 / np.arange(1, len(vocab) + 1) ** 1.1; p /= p.sum()
-    words = vocab[rng.choice(len(vocab), size=int(sum(lengths)), p=p)]
-    return [' '.join(ws) for ws in np.split(words, np.cumsum(lengths)[:-1])]
+    words = vocab[rng.choice(len(vocab), size=int(sum(lengths)), p=p)].tolist()
+    ends = np.cumsum(lengths).tolist()
+    return [' '.join(words[a:b]) for a, b in zip([0] + ends[:-1], ends)]
 
 def _ids(n, rng): return [''.join(r) for r in rng.choice(list('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), size=(n, 32))]
 

@@ -1,0 +1,168 @@
+"""The readers' fast path (msgspec + numpy, whole file) against the line-by-line reader: the same frame, dtypes
+included, on any valid file; on anything the line-by-line reader refuses, the fast path refuses too (and the reader
+then raises the line-by-line error)."""
+import json
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import scruples.core as sco
+import scruples.data as sd
+
+FAST = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+TEXT = st.text(st.characters(blacklist_categories=('Cs',), blacklist_characters='\u2028\u2029\x85'), max_size=12)
+COUNT = st.one_of(st.integers(0, 10), st.integers(0, 2**62))
+
+
+def majority(c): return st.sampled_from([0, 1]) if c[0] == c[1] else st.just(int(c[1] > c[0]))
+
+
+@st.composite
+def dilemma(draw):
+    gold = [draw(COUNT), draw(COUNT)]
+    rec = {'id': draw(TEXT), 'actions': [{'id': draw(TEXT), 'description': draw(TEXT)} for _ in range(2)],
+           'gold_annotations': gold, 'gold_label': draw(majority(gold)), 'controversial': min(gold) > 0}
+    human = draw(st.sampled_from(['present', 'absent', 'null', 'counts only']))
+    if human in ('present', 'counts only'):
+        hum = [draw(COUNT), draw(COUNT)]
+        rec['human_perf_annotations'] = hum
+        if human == 'present': rec['human_perf_label'] = draw(majority(hum))
+    elif human == 'null': rec.update(human_perf_annotations=None, human_perf_label=None)
+    return rec
+
+
+@st.composite
+def anecdote(draw):
+    s = {k: draw(COUNT) for k in sd.ANECDOTES_LABELS}
+    rec = {'id': draw(TEXT), 'post_id': draw(TEXT), 'title': draw(TEXT), 'text': draw(TEXT),
+           'post_type': draw(st.sampled_from(sd.POST_TYPES)), 'label_scores': s, 'label': draw(st.sampled_from(sd.ANECDOTES_LABELS)),
+           'binarized_label_scores': {'RIGHT': s['OTHER'] + s['NOBODY'], 'WRONG': s['AUTHOR'] + s['EVERYBODY']},
+           'binarized_label': draw(st.sampled_from(sd.BINARIZED_LABELS))}
+    act = draw(st.sampled_from(['present', 'absent', 'null']))
+    if act == 'present': rec['action'] = {'description': draw(TEXT), 'pronormative_score': draw(COUNT), 'contranormative_score': draw(COUNT)}
+    elif act == 'null': rec['action'] = None
+    return rec
+
+
+def slow(monkeypatch, read, path):
+    "`read(path)` with every fast path switched off."
+    with monkeypatch.context() as m:
+        m.setattr(sd, '_fast_or_none', lambda f, p: None)
+        m.setattr(sd, '_json_counts_fast', lambda p, k: None)
+        m.setattr(sd, '_csv_counts_fast', lambda p, c: None)
+        return read(path)
+
+
+def jsonl(recs, blank, crlf):
+    end = '\r\n' if crlf else '\n'
+    return (end * 2 if blank else end).join(json.dumps(r, ensure_ascii=False) for r in recs) + end
+
+
+@FAST
+@given(recs=st.lists(dilemma(), min_size=1, max_size=6, unique_by=lambda r: r['id']), blank=st.booleans(), crlf=st.booleans())
+def test_dilemmas_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
+    p = tmp_path/'x.scruples-dilemmas.jsonl'; p.write_text(jsonl(recs, blank, crlf), encoding='utf-8', newline='')
+    fast = sd._dilemmas_fast(p)  # raises if the fast path refused a valid file
+    pd.testing.assert_frame_equal(fast, slow(monkeypatch, sd.read_dilemmas, p)); assert fast.attrs == sd.read_dilemmas(p).attrs
+
+
+@FAST
+@given(recs=st.lists(anecdote(), min_size=1, max_size=6, unique_by=lambda r: r['id']), blank=st.booleans(), crlf=st.booleans())
+def test_anecdotes_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
+    p = tmp_path/'x.scruples-anecdotes.jsonl'; p.write_text(jsonl(recs, blank, crlf), encoding='utf-8', newline='')
+    fast = sd._anecdotes_fast(p)
+    pd.testing.assert_frame_equal(fast, slow(monkeypatch, sd.read_anecdotes, p))
+
+
+ROWS = st.integers(2, 6).flatmap(lambda k: st.lists(st.lists(st.integers(0, 10**17), min_size=k, max_size=k), min_size=1, max_size=20))
+
+
+@FAST
+@given(rows=ROWS, header=st.booleans(), crlf=st.booleans(), trailing=st.booleans())
+def test_counts_csv_fast_equals_slow(tmp_path, monkeypatch, rows, header, crlf, trailing):
+    end = '\r\n' if crlf else '\n'
+    head = [','.join(f'c{j}' for j in range(len(rows[0])))] if header else []
+    p = tmp_path/'x.csv'; p.write_text(end.join(head + [','.join(map(str, r)) for r in rows]) + (end if trailing else ''), newline='')
+    assert sd._csv_counts_fast(p, None) is not None
+    read = partial(sd.read_counts, allow_zero_rows=True)     # the generated rows may be all zero (refused by default, by both paths)
+    pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
+
+
+@FAST
+@given(rows=ROWS, indent=st.sampled_from([None, 1]))
+def test_counts_json_fast_equals_slow(tmp_path, monkeypatch, rows, indent):
+    p = tmp_path/'x.json'; p.write_text(json.dumps(rows, indent=indent))
+    assert sd._json_counts_fast(p, None) is not None
+    read = partial(sd.read_counts, allow_zero_rows=True)     # the generated rows may be all zero (refused by default, by both paths)
+    pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
+    if len(rows[0]) in (2, 5):
+        read = partial(sd.read_label_counts, allow_zero_rows=True)
+        pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
+
+
+GOOD_D = {'id': 'd1', 'actions': [{'id': 'a', 'description': 'x'}, {'id': 'b', 'description': 'y'}],
+          'gold_annotations': [1, 4], 'gold_label': 1, 'controversial': True, 'human_perf_annotations': [3, 2], 'human_perf_label': 0}
+BAD_D = [dict(GOOD_D, gold_label=0), dict(GOOD_D, gold_label=True), dict(GOOD_D, gold_label=2), dict(GOOD_D, controversial=False),
+         dict(GOOD_D, controversial=1), dict(GOOD_D, human_perf_label=1), dict(GOOD_D, gold_annotations=[2**63, 0]),
+         dict(GOOD_D, gold_annotations=[2**62, 2**62]), dict(GOOD_D, gold_annotations=[-1, 4]), dict(GOOD_D, gold_annotations=[1, 4.0]),
+         dict(GOOD_D, id=1), dict(GOOD_D, id='d0'), dict(GOOD_D, actions=GOOD_D['actions'][:1]),
+         {k: v for k, v in GOOD_D.items() if k != 'human_perf_annotations'}, {k: v for k, v in GOOD_D.items() if k != 'controversial'}]
+
+
+@pytest.mark.parametrize('bad', BAD_D)
+def test_dilemmas_fast_refuses_what_slow_refuses(tmp_path, bad):
+    p = tmp_path/'x.scruples-dilemmas.jsonl'
+    p.write_text(json.dumps(dict(GOOD_D, id='d0')) + '\n' + json.dumps(bad) + '\n')
+    assert sd._fast_or_none(sd._dilemmas_fast, p) is None
+    with pytest.raises(sco.ScruplesDataError, match=r':2: '): sd.read_dilemmas(p)
+
+
+@pytest.mark.parametrize('text', ['a,b\n1,2\n3,-1\n', 'a,b\n1,2\n3,\n', 'a,b\n1,2\n3\n', 'a,b\n1,2,3\n', 'a,b\n1, 2\n1,x\n',
+                                  'a,b\n9223372036854775807,1\n', 'a,b\n99999999999999999999,0\n', 'a,b\n1,2\r3,4\n'])
+def test_counts_csv_fast_refuses_what_slow_refuses(tmp_path, text):
+    p = tmp_path/'x.csv'; p.write_bytes(text.encode())
+    assert sd._csv_counts_fast(p, None) is None
+    with pytest.raises(sco.ScruplesDataError): sd.read_counts(p)
+
+
+def test_synthetic_words_and_texts_unchanged_by_the_speedup():
+    "`_pseudo_words` and `_gibberish` draw exactly as the per-call `rng.choice` / `np.split` versions did (same corpus, same stream)."
+    import scruples.synthetic as ssyn
+    def pseudo_words(n, rng):
+        words = {''.join(rng.choice(ssyn._SYLLABLES, size=k)) for k in (2, 3) for _ in range(3 * n)}
+        return np.array(sorted(words))[rng.permutation(len(words))[:n]]
+    def gibberish(lengths, rng, vocab):
+        p = 1 / np.arange(1, len(vocab) + 1) ** 1.1; p /= p.sum()
+        words = vocab[rng.choice(len(vocab), size=int(sum(lengths)), p=p)]
+        return [' '.join(ws) for ws in np.split(words, np.cumsum(lengths)[:-1])]
+    for seed in (0, 7):
+        r1, r2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        v1, v2 = ssyn._pseudo_words(3000, r1), pseudo_words(3000, r2)
+        np.testing.assert_array_equal(v1, v2)
+        lengths = r1.integers(5, 50, size=200); assert (r2.integers(5, 50, size=200) == lengths).all()
+        assert ssyn._gibberish(lengths, r1, v1) == gibberish(lengths, r2, v2)
+        assert r1.random() == r2.random()
+
+
+GOOD_A = {'id': 'a1', 'post_id': 'p1', 'title': 't', 'text': 'x', 'post_type': 'HISTORICAL',
+          'action': {'description': 'd', 'pronormative_score': 3, 'contranormative_score': 1},
+          'label_scores': {'AUTHOR': 1, 'OTHER': 2, 'EVERYBODY': 0, 'NOBODY': 1, 'INFO': 0}, 'label': 'OTHER',
+          'binarized_label_scores': {'RIGHT': 3, 'WRONG': 1}, 'binarized_label': 'RIGHT'}
+BAD_A = [dict(GOOD_A, post_type='OTHER'), dict(GOOD_A, label='other'), dict(GOOD_A, binarized_label='LEFT'), dict(GOOD_A, id='a0'),
+         dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], INFO=True)), dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], INFO=-1)),
+         dict(GOOD_A, label_scores={k: v for k, v in GOOD_A['label_scores'].items() if k != 'INFO'}),
+         dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], MAYBE=0)), dict(GOOD_A, binarized_label_scores={'RIGHT': 3, 'WRONG': 2}),
+         dict(GOOD_A, binarized_label_scores={'RIGHT': 3, 'WRONG': 1, 'X': 0}), dict(GOOD_A, action={'description': 'd', 'pronormative_score': 2**63, 'contranormative_score': 0}),
+         dict(GOOD_A, action={'description': 'd', 'pronormative_score': 1}), dict(GOOD_A, title=None),
+         dict(GOOD_A, label_scores=dict(GOOD_A['label_scores'], AUTHOR=2**63 - 1), binarized_label_scores={'RIGHT': 3, 'WRONG': 2**63})]
+
+
+@pytest.mark.parametrize('bad', BAD_A)
+def test_anecdotes_fast_refuses_what_slow_refuses(tmp_path, bad):
+    p = tmp_path/'x.scruples-anecdotes.jsonl'
+    p.write_text(json.dumps(dict(GOOD_A, id='a0')) + '\n' + json.dumps(bad) + '\n')
+    assert sd._fast_or_none(sd._anecdotes_fast, p) is None
+    with pytest.raises(sco.ScruplesDataError, match=r':2: '): sd.read_anecdotes(p)
