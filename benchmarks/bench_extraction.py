@@ -18,7 +18,7 @@ from pathlib import Path
 
 import zstandard
 
-from scruples import extraction as ex
+from scruples import dumps, judgments, records, extraction as ex
 
 
 PAD = ['I read the whole thing twice before commenting.', 'My family had a very similar argument at Thanksgiving.',
@@ -32,7 +32,7 @@ EXTRA = {'all_awardings': [], 'associated_award': None, 'author_flair_css_class'
 
 def make_files(n, folder, n_files=2, pad=True):
     "Replicate the sample's comments; `pad` lengthens bodies and adds the fields real dumps carry (about 1 KB a line)."
-    raw = ex.open_dump(ex.GOLD_DIR/'RC_sample.zst').read().splitlines()
+    raw = dumps.open_dump(dumps.GOLD_DIR/'RC_sample.zst').read().splitlines()
     recs = [json.loads(l) for l in raw if l.strip()]
     out, k = [], 0
     while len(out) < n:
@@ -40,7 +40,7 @@ def make_files(n, folder, n_files=2, pad=True):
             r = dict(r, id=f"{r['id']}x{k}", link_id=f"{r['link_id']}x{k // 50}")
             if pad:
                 r.update(EXTRA)
-                if r['body'] not in ex.DELETED and r['author'] != 'AutoModerator':
+                if r['body'] not in records.DELETED and r['author'] != 'AutoModerator':
                     r['body'] += ''.join(' ' + PAD[(j + i) % len(PAD)] for i in range((j * 7 + k) % 6))
             if r['parent_id'].startswith('t3_'): r['parent_id'] = r['link_id']
             out.append(json.dumps(r))
@@ -55,7 +55,7 @@ def make_files(n, folder, n_files=2, pad=True):
 
 def make_posts(n_comments, folder):
     "The sample's submissions replicated to match `make_files`'s link ids (one copy per 50 replications of the comments)."
-    raw = ex.open_dump(ex.GOLD_DIR/'RS_sample.zst').read().splitlines()
+    raw = dumps.open_dump(dumps.GOLD_DIR/'RS_sample.zst').read().splitlines()
     recs = [json.loads(l) for l in raw if l.strip()]
     n_rep = n_comments // 1468 + 1  # replications of the 1,468 sample comments
     out = [json.dumps(dict(r, id=f"{r['id']}x{m}")) for m in range(n_rep // 50 + 1) for r in recs]
@@ -81,8 +81,8 @@ def end_to_end(n, n_files, workers, folder):
 def plain(paths):
     n = 0
     for p in paths:
-        for _, rec in ex.iter_records(p, []):
-            ex.parse_comment(rec); n += 1
+        for _, rec in dumps.iter_records(p, []):
+            records.parse_comment(rec); n += 1
     return n
 
 
@@ -113,12 +113,12 @@ def main():
             reps, t = timed(bag.compute, scheduler='processes', num_workers=w); rows.append((f'dask processes, {w} worker(s)', w, t))
             cpu[w] = sum(r['cpu_seconds'] for r in reps)
         bodies = [json.loads(l).get('body') or '' for l in lines[:50_000]]
-        _, t_fast = timed(lambda: [ex.extract_label(b) for b in bodies])
+        _, t_fast = timed(lambda: [judgments.extract_label(b) for b in bodies])
         def slow(b):  # the fuzzy phrases on every comment: no anchor prefilter, no exact pass first
             low = b.lower()
-            m = ex._initialisms(b, low)
-            for rx in ex._FUZZY.values(): m += [(x.start(), x.end(), x.lastgroup) for x in rx.finditer(low)]
-            return ex.resolve_label(b, sorted(m))
+            m = judgments._initialisms(b, low)
+            for rx in judgments._FUZZY.values(): m += [(x.start(), x.end(), x.lastgroup) for x in rx.finditer(low)]
+            return judgments.resolve_label(b, sorted(m))
         _, t_slow = timed(lambda: [slow(b) for b in bodies])
     ref = rows[0][2]
     print(f'{n:,} comments in {len(paths)} zstd files ({sum(map(len, lines)) / n:,.0f} bytes a line, bodies of '

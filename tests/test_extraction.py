@@ -6,15 +6,15 @@ import pytest
 import zstandard
 from hypothesis import given, settings, strategies as st
 
-from scruples import extraction as ex
+from scruples import dumps, judgments, actions, records, extraction_eval, extraction as ex
 from scruples.core import ScruplesDataError
 from scruples.data import read_anecdotes, ANECDOTES_LABELS, POST_TYPES
 
-SAMPLE_RS, SAMPLE_RC = ex.GOLD_DIR/'RS_sample.zst', ex.GOLD_DIR/'RC_sample.zst'
+SAMPLE_RS, SAMPLE_RC = dumps.GOLD_DIR/'RS_sample.zst', dumps.GOLD_DIR/'RC_sample.zst'
 
 
 def _raw(path):
-    with ex.open_dump(path) as f: return f.read()
+    with dumps.open_dump(path) as f: return f.read()
 
 
 @pytest.fixture(scope='module')
@@ -23,7 +23,7 @@ def reference():
 
 
 def test_constants_match_data_layer():
-    assert ex.LABELS == ANECDOTES_LABELS and ex.POST_TYPES == POST_TYPES
+    assert judgments.LABELS == ANECDOTES_LABELS and actions.POST_TYPES == POST_TYPES
 
 
 def test_records_are_read_by_the_data_layer(reference, tmp_path):
@@ -44,7 +44,7 @@ def test_formats_stream_the_same_records(tmp_path, fmt):
     raw = _raw(SAMPLE_RC)
     p = tmp_path/f'RC.{fmt}'
     p.write_bytes({'plain': lambda b: b, 'gzip': gzip.compress, 'zst': zstandard.ZstdCompressor().compress}[fmt](raw))
-    got = [r['id'] for _, r in ex.iter_records(p)]
+    got = [r['id'] for _, r in dumps.iter_records(p)]
     assert got == [json.loads(l)['id'] for l in raw.splitlines() if l.strip()]
 
 
@@ -56,14 +56,14 @@ def test_long_window_zstd(tmp_path):
     with open(p, 'wb') as f, cctx.stream_writer(f) as w: w.write(b'{"id": "a"}\n' * 10)
     with pytest.raises(zstandard.ZstdError):  # the default decompressor refuses the frame
         zstandard.ZstdDecompressor().stream_reader(open(p, 'rb')).read()
-    assert [r['id'] for _, r in ex.iter_records(p)] == ['a'] * 10
+    assert [r['id'] for _, r in dumps.iter_records(p)] == ['a'] * 10
 
 
 def test_malformed_lines_reported_never_raised(tmp_path):
     p = tmp_path/'RC_bad.jsonl'
     p.write_bytes(b'{"id": "a"}\nnot json\n\xff\xfe\n[1]\n\n{"id": "b"}\n')
     errs = []
-    assert [r['id'] for _, r in ex.iter_records(p, errs)] == ['a', 'b']
+    assert [r['id'] for _, r in dumps.iter_records(p, errs)] == ['a', 'b']
     assert [(Path(e.path).name, e.line) for e in errs] == [('RC_bad.jsonl', 2), ('RC_bad.jsonl', 3), ('RC_bad.jsonl', 4)]
 
 
@@ -71,7 +71,7 @@ def test_truncated_zstd_is_reported(tmp_path):
     data = zstandard.ZstdCompressor().compress(b'{"id": "a"}\n' * 5000)
     p = tmp_path/'RC_trunc.zst'; p.write_bytes(data[:len(data) // 2])
     errs = []
-    list(ex.iter_records(p, errs))
+    list(dumps.iter_records(p, errs))
     assert errs and 'compressed stream' in errs[-1].reason
 
 
@@ -83,13 +83,13 @@ def test_truncated_zstd_is_reported(tmp_path):
     ('need more info', 'INFO'), ('NTA but actually ESH', 'EVERYBODY'), ('NTA, YTA', 'OTHER'), ('YTA. Edit: NTA', 'OTHER'),
     ('nah', None), ('the info', None), ('mentally', None), ('yesterday I ate nachos', None), ('', None)])
 def test_labels(body, label):
-    assert ex.extract_label(body) == label
+    assert judgments.extract_label(body) == label
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_label_is_a_class_or_none(text):
-    assert ex.extract_label(text) in ex.LABELS + (None,)
+    assert judgments.extract_label(text) in judgments.LABELS + (None,)
 
 
 @settings(max_examples=100, deadline=None)
@@ -97,16 +97,16 @@ def test_label_is_a_class_or_none(text):
        st.text(alphabet='abcdfgjklmopqruvwxz .,!\n', max_size=40), st.text(alphabet='bcdgjklmopqruvwxz .,!\n', max_size=40))
 def test_initialism_found_between_unrelated_text(pair, before, after):
     ini, lab = pair
-    assert ex.extract_label(f'{before} {ini} {after}'.replace('hole', '')) == lab
+    assert judgments.extract_label(f'{before} {ini} {after}'.replace('hole', '')) == lab
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.sampled_from(['id', 'body', 'author', 'link_id', 'parent_id', 'distinguished', 'created_utc']),
                        st.one_of(st.none(), st.text(max_size=30), st.integers())))
 def test_parse_comment_total_on_odd_records(rec):
-    out = ex.parse_comment(rec)
-    assert out['kind'] in ('vote', 'source', 'drop') and (out['kind'] != 'vote' or out['label'] in ex.LABELS)
-    assert ex.parse_post({k.replace('body', 'title'): v for k, v in rec.items()}, with_action=False)['kind'] in ('post', 'drop')
+    out = records.parse_comment(rec)
+    assert out['kind'] in ('vote', 'source', 'drop') and (out['kind'] != 'vote' or out['label'] in judgments.LABELS)
+    assert records.parse_post({k.replace('body', 'title'): v for k, v in rec.items()}, with_action=False)['kind'] in ('post', 'drop')
 
 
 @pytest.mark.parametrize('title,typ', [('AITA for x', 'HISTORICAL'), ('A.I.T.A. for x', 'HISTORICAL'), ('AmITA for x', 'HISTORICAL'),
@@ -114,7 +114,7 @@ def test_parse_comment_total_on_odd_records(rec):
     ('Would I be the asshole if', 'HYPOTHETICAL'), ('Would I be the a-hole if', 'HYPOTHETICAL'), ('META: x', 'META'),
     ('AITAFORX', None), ('Paita for x', None), ('', None)])
 def test_post_type(title, typ):
-    assert ex.post_type(title) == typ
+    assert actions.post_type(title) == typ
 
 
 @pytest.mark.parametrize('title,action', [
@@ -124,7 +124,7 @@ def test_post_type(title, typ):
     ('AITA because I lied to my boss', 'lying to my boss'),
     ('AITA? long story', None), ('AITA for my behavior', None), ('My sister', None)])
 def test_actions(title, action):
-    assert ex.extract_action(title) == action
+    assert actions.extract_action(title) == action
 
 
 def test_filters_and_tally():
@@ -133,21 +133,21 @@ def test_filters_and_tally():
           dict(base, id='3', author='v', body='ESH'), dict(base, id='4', author='[deleted]', body='NTA'),
           dict(base, id='5', author='[deleted]', body='NTA'), dict(base, id='6', author='w', body='NTA', parent_id='t1_1'),
           dict(base, id='7', author='AutoModerator', body='NTA'), dict(base, id='8', author='m', body='YTA', distinguished='moderator')]
-    parsed = [ex.parse_comment(c) for c in cs]
+    parsed = [records.parse_comment(c) for c in cs]
     assert [p['reason'] for p in parsed[5:]] == ['not_top_level', 'bot', 'moderator']
     assert ex.tally(parsed) == {'p': {'OTHER': 3, 'EVERYBODY': 1}}  # u votes once (earliest); [deleted] each count
 
 
 def test_evaluation_harness_regression():
-    ev = ex.evaluate()
-    assert len(ex.read_gold('comments')) >= 150 and len(ex.read_gold('titles')) >= 60 and len(ex.read_gold('posts')) >= 40
+    ev = extraction_eval.evaluate_extraction()
+    assert len(extraction_eval.read_gold('comments')) >= 150 and len(extraction_eval.read_gold('titles')) >= 60 and len(extraction_eval.read_gold('posts')) >= 40
     t4 = ev['table4'].set_index('class')
-    assert (t4.loc[list(ex.LABELS), 'f1'] >= 0.85).all(), t4
-    assert (t4.loc[list(ex.POST_TYPES), 'f1'] == 1).all()
+    assert (t4.loc[list(judgments.LABELS), 'f1'] >= 0.85).all(), t4
+    assert (t4.loc[list(actions.POST_TYPES), 'f1'] == 1).all()
     assert ev['table3'].set_index('record').loc['comment', 'f1'] >= 0.9
     assert ev['actions'].iloc[0]['exact match'] >= 0.9
-    with pytest.raises(ValueError): ex.read_gold('nope')
-    with pytest.raises(ValueError): ex.prf([1], [1, 2], [1])
+    with pytest.raises(ValueError): extraction_eval.read_gold('nope')
+    with pytest.raises(ValueError): extraction_eval.prf([1], [1, 2], [1])
 
 
 def test_dask_matches_reference_and_resumes(reference, tmp_path, monkeypatch):
@@ -157,7 +157,7 @@ def test_dask_matches_reference_and_resumes(reference, tmp_path, monkeypatch):
     (tmp_path/'RC_a.jsonl').write_bytes(b''.join(raw[:half]) + b'{"broken\n')
     (tmp_path/'RC_b.zst').write_bytes(zstandard.ZstdCompressor().compress(b''.join(raw[half:])))
     files = [tmp_path/'RC_a.jsonl', tmp_path/'RC_b.zst']
-    real = ex.iter_records
+    real = dumps.iter_records
     def crash(path, *a, **k):  # the second file crashes
         if Path(path).name == 'RC_b.zst': raise RuntimeError('worker died')
         return real(path, *a, **k)
