@@ -4,7 +4,7 @@
 
 # %% ../nbs/30_dumps.ipynb #a2094316
 from __future__ import annotations
-import importlib.util, io, json
+import bz2, importlib.util, io, json, lzma, zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -12,7 +12,7 @@ from typing import Iterator
 import zstandard
 
 # %% auto #0
-__all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'Malformed', 'open_dump', 'TruncatedStream', 'iter_records']
+__all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'Malformed', 'open_dump', 'compression', 'TruncatedStream', 'CorruptStream', 'iter_records']
 
 # %% ../nbs/30_dumps.ipynb #53db4e39
 ZSTD_WINDOW = 2**31  # the Pushshift dumps are compressed with long windows
@@ -45,29 +45,72 @@ def open_dump(path) -> io.BufferedIOBase:
     return f
 
 # %% ../nbs/30_dumps.ipynb #0ed84c73
+_MAGIC = ((b'\x28\xb5\x2f\xfd', 'zst'), (b'\x1f\x8b', 'gz'), (b'BZh', 'bz2'), (b'\xfd7zXZ\x00', 'xz'))
+
+def compression(path) -> str|None:
+    "The compression of a dump from its magic bytes: 'zst', 'gz', 'bz2', 'xz', or None for a plain file."
+    with open(path, 'rb') as f: head = f.read(6)
+    return next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
+
 class TruncatedStream(OSError):
-    "A compressed dump that ends inside a frame (an interrupted download or copy)."
+    "A compressed dump that ends inside a frame or member (an interrupted download or copy)."
 
-def _chunks(path, size: int = 1 << 20) -> Iterator[bytes]:
-    "Decompressed chunks of a dump; a zstandard stream that ends mid-frame raises `TruncatedStream` at the end."
-    with open(path, 'rb') as f: magic = f.read(4)
-    if magic != b'\x28\xb5\x2f\xfd':
-        with open_dump(path) as stream:
-            while chunk := stream.read(size): yield chunk
-        return
-    dctx = zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW)
+class CorruptStream(OSError):
+    "A compressed dump whose data is damaged (a bad checksum, invalid compressed data)."
+
+_DECODE_ERRORS = (zlib.error, lzma.LZMAError, zstandard.ZstdError, OSError, EOFError, ValueError)
+
+def _decompressor(kind: str):
+    "An incremental decompressor for one frame / member / stream of `kind`."
+    if kind == 'zst': return zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW).decompressobj()
+    if kind == 'gz': return zlib.decompressobj(wbits=31)
+    if kind == 'bz2': return bz2.BZ2Decompressor()
+    return lzma.LZMADecompressor()
+
+# %% ../nbs/30_dumps.ipynb #fb77ca36
+def _salvage(path, kind: str, start: int, emitted: int, bad_start: int, bad_end: int, size: int) -> Iterator[bytes]:
+    "Decode the member at `start` again up to the damaged piece [bad_start, bad_end), then byte by byte: what lies past `emitted`."
+    d, seen = _decompressor(kind), 0
     with open(path, 'rb') as f:
-        dobj, pending = dctx.decompressobj(), b''
-        while True:
-            data = pending or f.read(size); pending = b''
-            if not data: break
-            out = dobj.decompress(data)
-            if out: yield out
-            if dobj.eof:  # end of one frame: the rest belongs to the next
-                pending, dobj = dobj.unused_data, dctx.decompressobj()
-                if not pending and not (pending := f.read(size)): return
-        if not dobj.eof: raise TruncatedStream(f'{path}: the zstandard stream ends inside a frame (truncated file)')
+        f.seek(start); pos = start
+        while pos < bad_end:
+            n = min(size, bad_start - pos) if pos < bad_start else 1
+            data = f.read(n); pos += len(data)
+            if not data: return
+            try: out = d.decompress(data)
+            except _DECODE_ERRORS: return
+            if seen + len(out) > emitted: yield out[max(0, emitted - seen):]
+            seen += len(out)
+            if getattr(d, 'eof', False): return
 
+def _chunks(path, size: int = 1 << 16) -> Iterator[bytes]:
+    "Decompressed chunks of a dump, as soon as decoded; `TruncatedStream` / `CorruptStream` at the end of a damaged file."
+    kind = compression(path)
+    with open(path, 'rb') as f:
+        if kind is None:
+            while chunk := f.read(1 << 20): yield chunk
+            return
+        buf, buf_pos, d, start, emitted = b'', 0, None, 0, 0
+        while True:
+            if not buf:
+                buf_pos, buf = f.tell(), f.read(size)
+                if not buf: break
+            if d is None:  # a new frame, member or stream begins here (gzip and xz allow zero padding before it)
+                if kind in ('gz', 'xz'):
+                    z = len(buf) - len(buf.lstrip(b'\0')); buf, buf_pos = buf[z:], buf_pos + z
+                    if not buf: continue
+                d, start, emitted = _decompressor(kind), buf_pos, 0
+            data, pos, buf = buf, buf_pos, b''
+            try: out = d.decompress(data)
+            except _DECODE_ERRORS as err:
+                yield from _salvage(path, kind, start, emitted, pos, pos + len(data), size)
+                raise CorruptStream(f'damaged {kind} data in the member starting at byte {start}: {err}') from None
+            if out: emitted += len(out); yield out
+            if d.eof:
+                buf = d.unused_data; buf_pos = pos + len(data) - len(buf); d = None
+        if d is not None: raise TruncatedStream(f'the {kind} stream ends inside a frame (truncated file)')
+
+# %% ../nbs/30_dumps.ipynb #2518026b
 def iter_records(path,                  # a dump file: JSON lines, plain or compressed
                  errors: list|None = None,  # Malformed entries are appended here (None: skipped silently)
                  skip=None,             # optional test on a raw line (bytes): True skips it before parsing
@@ -83,6 +126,7 @@ def iter_records(path,                  # a dump file: JSON lines, plain or comp
             yield from parts
         if rest: yield rest
     i, loads = 0, json.loads
+    compression(path)  # a file that cannot be opened raises here, before anything is read
     try:
         for i, raw in enumerate(lines(), 1):
             if not raw.strip(): continue
@@ -94,5 +138,5 @@ def iter_records(path,                  # a dump file: JSON lines, plain or comp
                 bad(i, f'not JSON: {err}'); continue
             if not isinstance(rec, dict): bad(i, f'not a JSON object: {type(rec).__name__}'); continue
             yield i, rec
-    except (zstandard.ZstdError, EOFError, OSError) as err:  # truncated or corrupt compressed stream
-        bad(i + 1, f'unreadable compressed stream: {err}')
+    except (TruncatedStream, CorruptStream) as err:  # reported at the line where the damage begins
+        bad(i + 1, f'{"truncated" if isinstance(err, TruncatedStream) else "corrupt"} compressed stream: {err}')

@@ -11,7 +11,7 @@ import regex
 from .data import ANECDOTES_LABELS
 
 # %% auto #0
-__all__ = ['LABELS', 'label_matches', 'resolve_label', 'extract_label']
+__all__ = ['LABELS', 'MAX_COMMENT_CHARS', 'label_matches', 'resolve_label', 'extract_label']
 
 # %% ../nbs/31_judgments.ipynb #299377f5
 LABELS = ANECDOTES_LABELS  # the Anecdotes classes, in the official order (one definition: scruples.data)
@@ -36,6 +36,7 @@ _LABEL_RE = re.compile(
         f'(?P<{lab}>' + '|'.join([f'(?i:{p})' for p in _INITIALISMS[lab]] + _CASED.get(lab, [])) + ')' for lab in LABELS)
     + r')(?![A-Za-z0-9])')
 
+# %% ../nbs/31_judgments.ipynb #3c8f41ff
 _AH = r'(?:ass|a-|a\*\*|arse|a\s|a)'  # the a-hole spellings, before the anchor word `hole`
 # Each phrase: words that may carry one edit, then its anchor word (hole, suck, info) and an optional tail, exact.
 _PHRASES = {
@@ -61,6 +62,10 @@ _INI_LOW = re.compile(r'(?=[ynei])(?<![a-z0-9])(?:' + '|'.join(
     f'(?P<{lab}>' + '|'.join(_INITIALISMS[lab] + {'NOBODY': [_ini('n', 'a', 'h')], 'INFO': ['info']}.get(lab, [])) + ')'
     for lab in LABELS) + r')(?![a-z0-9])')
 _INFO_NEXT = re.compile(r'\s*[:\-\u2013]')
+
+# %% ../nbs/31_judgments.ipynb #bfe4980d
+MAX_COMMENT_CHARS = 10_000  # Reddit's limit on a comment: what the patterns see of a body
+
 def _initialisms(body: str, low: str) -> list[tuple[int, int, str]]:
     "Initialisms found in the lower-cased text, NAH and INFO checked against the original case."
     out = []
@@ -74,6 +79,7 @@ def _initialisms(body: str, low: str) -> list[tuple[int, int, str]]:
 def label_matches(body: str) -> list[tuple[int, int, str]]:
     "The label expressions in `body` that can decide its label, as `(start, end, label)` in reading order, overlaps removed."
     if not body: return []
+    body = body[:MAX_COMMENT_CHARS]
     low = body.lower()
     if len(low) == len(body): found, text, exact = _initialisms(body, low), low, _PHRASE_EXACT
     else: found, text, exact = [(m.start(), m.end(), m.lastgroup) for m in _LABEL_RE.finditer(body)], body, _PHRASE_EXACT_CI
@@ -90,15 +96,29 @@ def label_matches(body: str) -> list[tuple[int, int, str]]:
         if s >= stop: out.append((s, e, lab)); stop = e
     return out
 
+# %% ../nbs/31_judgments.ipynb #be035665
+_WOULD_BE = re.compile(r"(?i)(?:[yn][ .\-_*]?w[ .\-_*]?n?[ .\-_*]?b|you(?:'d| would))")  # YWBTA, YWNBTA, NWBTA, you would be ...
+_IF_AFTER = re.compile(r"(?i)[\s,;:\-\u2013\u2014]*(?:only\s+|but\s+only\s+|even\s+)?(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b")
+_IF_BEFORE = re.compile(r"(?i)\b(?:if|when|unless|once|otherwise)\b[^.!?\n]*\Z")
+
+def _would_be(body: str, s: int, e: int) -> bool: return _WOULD_BE.match(body, s, e) is not None
+
+def _changes_verdict(body: str, cur: tuple, new: tuple) -> bool:
+    "Whether the label `new` (start, end, label) states a change of the verdict `cur`: a contrastive word between, not hypothetical."
+    (s0, e0, _), (s, e, _) = cur, new
+    if not _CONTRAST.search(body, e0, s): return False
+    if _would_be(body, s, e) and not _would_be(body, s0, e0): return False  # a would-be verdict about another course of action
+    if _IF_AFTER.match(body, e) or _IF_BEFORE.search(body[e0:s]): return False  # conditional: YTA if you ..., if you did, YTA
+    return True
+
 def resolve_label(body: str, matches: list[tuple[int, int, str]]) -> str|None:
-    "The comment's label from its `matches`: the first, unless a contrastive word precedes a later, different one."
+    "The comment's label from its `matches`: the first, unless a later, different one states a change of verdict."
     if not matches: return None
-    s0, e0, cur = matches[0]
-    for s, e, lab in matches[1:]:
-        if lab != cur and _CONTRAST.search(body, e0, s):
-            cur = lab
-        e0 = e if lab == cur else e0
-    return cur
+    body, cur = body[:MAX_COMMENT_CHARS], matches[0]
+    for m in matches[1:]:
+        if m[2] != cur[2] and _changes_verdict(body, cur, m): cur = m
+        elif m[2] == cur[2]: cur = (cur[0], m[1], cur[2])  # the verdict repeated: contrast is looked for after it
+    return cur[2]
 
 def extract_label(body: str) -> str|None:  # the comment's text
     "The label a comment expresses (one of `LABELS`), or None when it expresses none."
