@@ -14,12 +14,11 @@ import numpy as np
 import pandas as pd
 
 from .dumps import Malformed, iter_records
-from .records import SUBREDDIT, parse_comment, parse_post, anecdote_record, keep_anecdote
+from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
 
 # %% auto #0
-__all__ = ['WARN_OUTCOMES', 'BLOCK', 'UNREADABLE', 'check_record', 'tally', 'ExtractionWarning', 'ExtractionReport',
-           'extract_anecdotes', 'write_anecdotes', 'file_key', 'part_key', 'stage_file', 'plan_parts', 'join_anecdotes',
-           'extract_dask']
+__all__ = ['WARN_OUTCOMES', 'BLOCK', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream', 'extract_anecdotes',
+           'write_anecdotes', 'file_key', 'part_key', 'stage_file', 'plan_parts', 'join_anecdotes', 'extract_dask']
 
 # %% ../nbs/34_extraction.ipynb #c006
 _TIME_MAX = 2**53  # beyond this a created_utc is no time (and no float holds it exactly)
@@ -70,12 +69,9 @@ def tally(votes: Iterable[dict],   # `parse_comment` results (others than votes 
     return out
 
 # %% ../nbs/34_extraction.ipynb #c012
-WARN_OUTCOMES = {('comment', 'repost_unrecognized'):
+WARN_OUTCOMES = {('comment', 'repost_unrecognized'): (UnrecognizedRepostWarning,
                  "repost-bot comments match no known form of the bot's copy of the post (their posts get no original text: "
-                 'has the bot changed its format?)'}
-
-class ExtractionWarning(UserWarning):
-    "Something in the dumps that the extraction rules do not know (e.g. a new form of the repost bot's comment)."
+                 'has the bot changed its format?)')}
 
 @dataclass
 class ExtractionReport:
@@ -105,11 +101,11 @@ class ExtractionReport:
         return df.sort_values(['stage', 'n'], ascending=[True, False]).reset_index(drop=True)
 
     def warn(self):
-        "Warn (ExtractionWarning) about each outcome of `WARN_OUTCOMES` that occurred, with an example."
-        for key, what in WARN_OUTCOMES.items():
+        "Warn once about each outcome of `WARN_OUTCOMES` that occurred, with its count and an example."
+        for key, (category, what) in WARN_OUTCOMES.items():
             if self.counts.get(key):
                 f, line, rid = self.examples.get(key, ('?', 0, '?'))
-                warnings.warn(f'{self.counts[key]:,} {what}; e.g. id {rid} at {f}:{line}', ExtractionWarning, stacklevel=3)
+                warnings.warn(f'{self.counts[key]:,} {what}; e.g. comment {rid} at {f}:{line}', category, stacklevel=3)
 
     def to_dict(self) -> dict:
         return {'counts': [[s, r, n] for (s, r), n in self.counts.items()], 'n_malformed': self.n_malformed,
@@ -123,7 +119,11 @@ class ExtractionReport:
 
 # %% ../nbs/34_extraction.ipynb #c015
 BLOCK = 1 << 16  # bytes of lines per block: part i of k of a file parses blocks i, i+k, i+2k, ...
-UNREADABLE = 'unreadable compressed stream'  # how `iter_records` reports a damaged or truncated stream
+_DAMAGED = re.compile(r'(?:truncated|corrupt|unreadable) compressed stream\b')  # how `iter_records` reports a damaged stream
+
+def damaged_stream(m: Malformed) -> bool:
+    "Whether a malformed entry says the file's compressed stream is truncated or corrupt (the file is then not done)."
+    return _DAMAGED.match(m.reason) is not None
 
 def _records(path, rep: ExtractionReport, stage: str, kind: str, subreddit: str|None,
              part: tuple[int, int] = (0, 1)) -> Iterator[tuple[int, dict]]:
@@ -161,7 +161,7 @@ def _inputs(paths, kind: str) -> list[Path]:
 def extract_anecdotes(posts,            # submissions dump file(s)
                       comments,         # comments dump file(s)
                       nlp=None,         # spaCy pipeline for actions (default: loaded once per process)
-                      min_words: int = 10, min_votes: int = 1,
+                      min_words: int = MIN_WORDS, min_votes: int = 1,
                       subreddit: str|None = SUBREDDIT,   # keep this subreddit's records, any case (None: all)
                       warn: bool = True,                 # warn about the outcomes of WARN_OUTCOMES (once)
                       ) -> tuple[list[dict], ExtractionReport]:
@@ -314,8 +314,8 @@ def stage_file(path,            # one dump file (submissions or comments)
         rows = out.close()
     except BaseException:
         out.abort(); raise
-    broken = any(m.reason.startswith(UNREADABLE) for m in rep.malformed)
-    if part[0] > 0: rep.malformed = [m for m in rep.malformed if not m.reason.startswith(UNREADABLE)]  # said once, by part 0
+    broken = any(map(damaged_stream, rep.malformed))
+    if part[0] > 0: rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
     rep.n_malformed = len(rep.malformed)
     d = {**rep.to_dict(), 'file': str(path), 'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
          'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0}
@@ -376,7 +376,7 @@ def _sorted(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return df.sort_values(by, kind='stable', na_position='first').reset_index(drop=True)
 
 def join_anecdotes(out_dir,                       # a folder written by `extract_dask`
-                   min_words: int = 10, min_votes: int = 1,
+                   min_words: int = MIN_WORDS, min_votes: int = 1,
                    plan: list[dict]|None = None,  # the run's parts (default: the folder's `_plan.json`, its last run)
                    ) -> tuple[list[dict], ExtractionReport]:
     "Stage 2: join the votes and original texts of the run's parts to its kept posts, tally, filter, and build the records."
@@ -467,7 +467,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
                  scheduler: str|None = None,   # local scheduler: 'processes', 'threads' or 'sync' (None: 'processes')
                  num_workers: int|None = None, # local workers (None: one per core)
                  address=None,                 # a dask.distributed scheduler address ('tcp://HOST:8786') or Client: run there
-                 min_words: int = 10, min_votes: int = 1,
+                 min_words: int = MIN_WORDS, min_votes: int = 1,
                  subreddit: str|None = SUBREDDIT,   # keep this subreddit's records, any case (None: all)
                  parts: int|None = None,       # split every file into this many parts (None: planned for the workers)
                  progress=None,                # True: a progress bar; a callable(done, total); None: quiet

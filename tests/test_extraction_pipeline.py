@@ -9,6 +9,7 @@ import zstandard
 from scruples import extraction as ex
 from scruples.data import read_anecdotes
 from scruples.dumps import GOLD_DIR, open_dump
+from scruples.records import UnrecognizedRepostWarning
 
 SAMPLE_RS, SAMPLE_RC = GOLD_DIR/'RS_sample.zst', GOLD_DIR/'RC_sample.zst'
 
@@ -34,7 +35,7 @@ def test_resume_sees_a_repaired_file(tmp_path, reference):
     data = zstandard.ZstdCompressor().compress(b''.join(l + b'\n' for l in _lines(SAMPLE_RC)))
     rc = tmp_path/'RC.zst'; rc.write_bytes(data[: len(data) // 3])
     cut, rep = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', scheduler='sync')
-    assert len(cut) < len(recs) and any(m.reason.startswith(ex.UNREADABLE) for m in rep.malformed)
+    assert len(cut) < len(recs) and any(map(ex.damaged_stream, rep.malformed))
     again, _ = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', scheduler='sync')  # still truncated: read again, not "done"
     parts = json.loads((tmp_path/'run'/'report.json').read_text())['parts']
     assert [p[2] for p in parts if p[0] == str(rc)] == [False] and again == cut
@@ -130,7 +131,7 @@ def test_unrecognized_repost_is_counted_and_warned_once(tmp_path, monkeypatch):
         warnings.simplefilter('always')
         recs, rep = ex.extract_dask(SAMPLE_RS, SAMPLE_RC, tmp_path/'run', scheduler='sync', parts=3)
     n = rep.counts[('comment', 'repost_unrecognized')]
-    mine = [x for x in w if issubclass(x.category, ex.ExtractionWarning)]
+    mine = [x for x in w if issubclass(x.category, UnrecognizedRepostWarning)]
     assert n > 0 and recs == [] and len(mine) == 1
     f, line, rid = rep.examples[('comment', 'repost_unrecognized')]
     assert f'{n:,} ' in str(mine[0].message) and str(rid) in str(mine[0].message) and f'{f}:{line}' in str(mine[0].message)
