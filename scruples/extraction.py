@@ -98,7 +98,9 @@ class ExtractionReport:
         df = pd.DataFrame([(s, r, n) for (s, r), n in self.counts.items()], columns=['stage', 'outcome', 'n'])
         if df.empty: return df.assign(share=[])
         df['share'] = df.n / df.groupby('stage').n.transform('sum')
-        return df.sort_values(['stage', 'n'], ascending=[True, False]).reset_index(drop=True)
+        order = {s: i for i, s in enumerate(('post', 'comment', 'vote', 'anecdote'))}  # the pipeline's order
+        df['_o'] = df.stage.map(lambda s: order.get(s, len(order)))
+        return df.sort_values(['_o', 'stage', 'n'], ascending=[True, True, False]).drop(columns='_o').reset_index(drop=True)
 
     def warn(self):
         "Warn once about each outcome of `WARN_OUTCOMES` that occurred, with its count and an example."

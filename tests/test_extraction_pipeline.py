@@ -208,3 +208,47 @@ def test_killed_worker_then_rerun_equals_one_process(tmp_path, cluster):
     assert got == want
     ids = [r['id'] for r in got]
     assert len(ids) == len(set(ids))
+
+
+# --- scruples extract -------------------------------------------------------------------------------------------------
+
+def _cli(*argv):
+    import contextlib, io
+    from scruples.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try: rc = main([str(a) for a in argv])
+        except SystemExit as e: rc = e.code
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_cli_extract_formats_globs_and_resume(tmp_path, reference):
+    "Compressed formats and a glob, as positional files; the report printed and saved; a rerun resumes, same records."
+    import bz2, gzip, lzma
+    lines = _lines(SAMPLE_RC); third = len(lines) // 3
+    data = [b''.join(l + b'\n' for l in part) for part in (lines[:third], lines[third:2 * third], lines[2 * third:])]
+    (tmp_path/'RC_a.gz').write_bytes(gzip.compress(data[0])); (tmp_path/'RC_b.bz2').write_bytes(bz2.compress(data[1]))
+    (tmp_path/'RC_c.xz').write_bytes(lzma.compress(data[2]))
+    (tmp_path/'posts.jsonl').write_bytes(b''.join(l + b'\n' for l in _lines(SAMPLE_RS)))  # told apart by its first record
+    argv = ['extract', tmp_path/'posts.jsonl', str(tmp_path/'RC_*'), '--out', tmp_path/'out', '--workers', '1', '--no-progress']
+    rc, out, err = _cli(*argv)
+    assert rc == 0, err
+    assert 'anecdote' in out and 'kept' in out and (tmp_path/'out'/'report.json').is_file()
+    assert read_anecdotes(tmp_path/'out'/'anecdotes.jsonl').post_id.tolist() == [r['post_id'] for r in reference[0]]
+    rc, out, err = _cli(*argv, '--json')
+    got = json.loads(out)
+    assert rc == 0 and got['anecdotes'] == len(reference[0]) and all(r for _, r in got['files']) and len(got['files']) == 4
+
+
+@pytest.mark.parametrize('argv,msg', [
+    (['extract', '{d}/RS.zst', '{d}/RC_missing.zst'], '{d}/RC_missing.zst: no such comments file'),
+    (['extract', '{d}/RS.zst', '{d}/RC_*.nope'], '{d}/RC_*.nope: no file matches this pattern'),
+    (['extract', '--posts', '{d}', '--comments', '{d}/RS.zst'], '{d}: a folder, not a posts file'),
+    (['extract', '{d}/RS.zst', '{d}/odd.jsonl'], '{d}/odd.jsonl: cannot tell whether it holds submissions or comments'),
+    (['extract', '{d}/RS.zst'], 'no comments dump given'),
+])
+def test_cli_extract_bad_paths(tmp_path, argv, msg):
+    (tmp_path/'RS.zst').write_bytes(SAMPLE_RS.read_bytes()); (tmp_path/'odd.jsonl').write_text('{"id": "x"}\n')
+    rc, out, err = _cli(*[a.format(d=tmp_path) for a in argv], '--out', tmp_path/'out', '--no-progress')
+    assert rc == 1 and err.startswith(f'scruples: error: {msg.format(d=tmp_path)}') and err.count('\n') == 1, err
+    assert not (tmp_path/'out').exists()
