@@ -277,7 +277,8 @@ def _write_json(path: Path, obj):
     "Write JSON through a temporary file and a rename: readers see the old file or the new one, never half of one."
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f'.{path.name}.{uuid.uuid4().hex[:8]}.tmp')
-    tmp.write_text(json.dumps(obj)); os.replace(tmp, path)
+    try: tmp.write_text(json.dumps(obj)); os.replace(tmp, path)
+    finally: tmp.unlink(missing_ok=True)
 
 def _done(report: Path) -> dict|None:
     "The report of a part when the part is done (its stream read to the end), else None."
@@ -291,11 +292,12 @@ def stage_file(path,            # one dump file (submissions or comments)
                nlp=None,
                subreddit: str|None = SUBREDDIT,  # keep this subreddit's records, any case (None: all)
                part: tuple[int, int] = (0, 1),   # read part i of k of the file (see _records)
+               key: str|None = None,             # the part's key in the run's plan (default: computed here)
                ) -> dict:
     "Stage 1 for one file (or one part of it): parse every record, write its Parquet partitions, then its report; skipped when done."
     if kind not in _TABLES: raise ValueError(f"kind must be 'posts' or 'comments', got {kind!r}")
     out_dir, part = Path(out_dir), tuple(part)
-    key = part_key(file_key(path, kind, subreddit), part)
+    key = key or part_key(file_key(path, kind, subreddit), part)
     report = out_dir/'_reports'/f'{key}.json'
     if (d := _done(report)) is not None: return {**d, 'resumed': True}
     rep, t0, c0 = ExtractionReport(), time.perf_counter(), time.process_time()
@@ -425,7 +427,7 @@ def _progress(progress, total: int):
 def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
     "Stage the parts on the local scheduler or the cluster; tasks named by their rank in the plan (the costliest first)."
     import dask
-    tasks = [dask.delayed(stage_file, pure=False)(t['file'], t['kind'], str(out_dir), None, subreddit, tuple(t['part']),
+    tasks = [dask.delayed(stage_file, pure=False)(t['file'], t['kind'], str(out_dir), None, subreddit, tuple(t['part']), t['key'],
                                                   dask_key_name=f"stage-{j:06d}") for j, t in enumerate(todo)]
     if client is not None:
         from distributed import as_completed
@@ -495,9 +497,9 @@ def extract_dask(posts, comments,              # submissions and comments dump f
             else: todo.append(t)
         todo.sort(key=lambda t: -t['cost'])  # the costliest parts first
         tick = _progress(progress, len(plan)); tick(len(reports))
-        for d in _run_parts(todo, out_dir, subreddit, scheduler or 'processes', max(1, workers), client,
-                            lambda n: tick(len(plan) - len(todo) + n)):
-            reports[d['key']] = d
+        done = _run_parts(todo, out_dir, subreddit, scheduler or 'processes', max(1, workers), client,
+                          lambda n: tick(len(plan) - len(todo) + n))
+        for t, d in zip(todo, done): reports[t['key']] = d
     finally:
         if close: client.close()
     rep = ExtractionReport()
