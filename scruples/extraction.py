@@ -322,7 +322,7 @@ def stage_file(path,            # one dump file (submissions or comments)
     if part[0] > 0: rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
     rep.n_malformed = len(rep.malformed)
     d = {**rep.to_dict(), 'file': str(path), 'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
-         'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0}
+         'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0, 'pid': os.getpid()}
     d['malformed'] = d['malformed'][:1000]  # the count stays exact
     _write_json(report, d)
     return {**d, 'resumed': False}
