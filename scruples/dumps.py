@@ -12,7 +12,8 @@ from typing import Iterator
 import zstandard
 
 # %% auto #0
-__all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'Malformed', 'open_dump', 'compression', 'TruncatedStream', 'CorruptStream', 'iter_records']
+__all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'Malformed', 'open_dump', 'compression', 'TruncatedStream', 'CorruptStream', 'decompressor',
+           'iter_records']
 
 # %% ../nbs/30_dumps.ipynb #53db4e39
 ZSTD_WINDOW = 2**31  # the Pushshift dumps are compressed with long windows
@@ -60,7 +61,7 @@ class CorruptStream(OSError):
 
 _DECODE_ERRORS = (zlib.error, lzma.LZMAError, zstandard.ZstdError, OSError, EOFError, ValueError)
 
-def _decompressor(kind: str):
+def decompressor(kind: str):
     "An incremental decompressor for one frame / member / stream of `kind`."
     if kind == 'zst': return zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW).decompressobj()
     if kind == 'gz': return zlib.decompressobj(wbits=31)
@@ -70,7 +71,7 @@ def _decompressor(kind: str):
 # %% ../nbs/30_dumps.ipynb #fb77ca36
 def _salvage(path, kind: str, start: int, emitted: int, bad_start: int, bad_end: int, size: int) -> Iterator[bytes]:
     "Decode the member at `start` again up to the damaged piece [bad_start, bad_end), then byte by byte: what lies past `emitted`."
-    d, seen = _decompressor(kind), 0
+    d, seen = decompressor(kind), 0
     with open(path, 'rb') as f:
         f.seek(start); pos = start
         while pos < bad_end:
@@ -83,7 +84,7 @@ def _salvage(path, kind: str, start: int, emitted: int, bad_start: int, bad_end:
             seen += len(out)
             if getattr(d, 'eof', False): return
 
-def _chunks(path, size: int = 1 << 16) -> Iterator[bytes]:
+def _chunks(path, size: int = 1 << 18) -> Iterator[bytes]:
     "Decompressed chunks of a dump, as soon as decoded; `TruncatedStream` / `CorruptStream` at the end of a damaged file."
     kind = compression(path)
     with open(path, 'rb') as f:
@@ -99,7 +100,7 @@ def _chunks(path, size: int = 1 << 16) -> Iterator[bytes]:
                 if kind in ('gz', 'xz'):
                     z = len(buf) - len(buf.lstrip(b'\0')); buf, buf_pos = buf[z:], buf_pos + z
                     if not buf: continue
-                d, start, emitted = _decompressor(kind), buf_pos, 0
+                d, start, emitted = decompressor(kind), buf_pos, 0
             data, pos, buf = buf, buf_pos, b''
             try: out = d.decompress(data)
             except _DECODE_ERRORS as err:

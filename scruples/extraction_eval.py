@@ -33,6 +33,7 @@ def read_gold(kind: str,       # 'comments', 'titles' or 'posts'
         except ValueError as err: raise ValueError(f'{path}:{i}: not JSON ({err})') from None
     return out
 
+# %% ../nbs/36_extraction_eval.ipynb #bf8609b4
 def prf(gold: list, pred: list,    # gold and predicted classes (None: no class)
         classes: Iterable,         # the classes to score
         ) -> pd.DataFrame:
@@ -47,6 +48,7 @@ def prf(gold: list, pred: list,    # gold and predicted classes (None: no class)
         rows.append({'class': c, 'precision': P, 'recall': R, 'f1': F, 'support': ngold})
     return pd.DataFrame(rows)
 
+# %% ../nbs/36_extraction_eval.ipynb #75a55848
 def _post_kept(g: dict, nlp=None) -> tuple[bool, str|None]:
     p = parse_post(g['post'], nlp, with_action=False)
     if p['kind'] != 'post': return False, p['post_type']

@@ -4,7 +4,7 @@
 
 # %% ../nbs/31_judgments.ipynb #4d444b25
 from __future__ import annotations
-import re
+import bisect, re
 
 import regex
 
@@ -98,25 +98,28 @@ def label_matches(body: str) -> list[tuple[int, int, str]]:
 
 # %% ../nbs/31_judgments.ipynb #be035665
 _WOULD_BE = re.compile(r"(?i)(?:[yn][ .\-_*]?w[ .\-_*]?n?[ .\-_*]?b|you(?:'d| would))")  # YWBTA, YWNBTA, NWBTA, you would be ...
-_IF_AFTER = re.compile(r"(?i)[\s,;:\-\u2013\u2014]*(?:only\s+|but\s+only\s+|even\s+)?(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b")
-_IF_BEFORE = re.compile(r"(?i)\b(?:if|when|unless|once|otherwise)\b[^.!?\n]*\Z")
+_IF_AFTER = re.compile(r"(?i)[^.!?\n]{0,30}?\b(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b")  # in its sentence, soon after
+_IF_BEFORE = re.compile(r"(?i)\b(?:if|when|unless|once|otherwise)\b[^.!?\n]*\Z")  # opening the label's clause
+_LOOK_BACK = 200  # how far before a label its condition is looked for
 
 def _would_be(body: str, s: int, e: int) -> bool: return _WOULD_BE.match(body, s, e) is not None
 
-def _changes_verdict(body: str, cur: tuple, new: tuple) -> bool:
+def _changes_verdict(body: str, cur: tuple, new: tuple, contrasts: list[int]) -> bool:
     "Whether the label `new` (start, end, label) states a change of the verdict `cur`: a contrastive word between, not hypothetical."
     (s0, e0, _), (s, e, _) = cur, new
-    if not _CONTRAST.search(body, e0, s): return False
+    k = bisect.bisect_left(contrasts, e0)  # `contrasts`: the sorted starts of the contrastive words
+    if k == len(contrasts) or contrasts[k] >= s: return False
     if _would_be(body, s, e) and not _would_be(body, s0, e0): return False  # a would-be verdict about another course of action
-    if _IF_AFTER.match(body, e) or _IF_BEFORE.search(body[e0:s]): return False  # conditional: YTA if you ..., if you did, YTA
+    if _IF_AFTER.match(body, e) or _IF_BEFORE.search(body[max(e0, s - _LOOK_BACK):s]): return False  # YTA if you ...; if you did, YTA
     return True
 
 def resolve_label(body: str, matches: list[tuple[int, int, str]]) -> str|None:
     "The comment's label from its `matches`: the first, unless a later, different one states a change of verdict."
     if not matches: return None
     body, cur = body[:MAX_COMMENT_CHARS], matches[0]
+    contrasts = [m.start() for m in _CONTRAST.finditer(body)] if len(matches) > 1 else []
     for m in matches[1:]:
-        if m[2] != cur[2] and _changes_verdict(body, cur, m): cur = m
+        if m[2] != cur[2] and _changes_verdict(body, cur, m, contrasts): cur = m
         elif m[2] == cur[2]: cur = (cur[0], m[1], cur[2])  # the verdict repeated: contrast is looked for after it
     return cur[2]
 

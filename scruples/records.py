@@ -4,15 +4,15 @@
 
 # %% ../nbs/33_records.ipynb #dba40906
 from __future__ import annotations
-import hashlib, re
+import hashlib, re, warnings
 
 from .judgments import LABELS, extract_label
 from .actions import post_type, extract_action
 
 # %% auto #0
 __all__ = ['SUBREDDIT', 'DELETED', 'BOTS', 'REPOST_BOTS', 'REPOST_NOTICES', 'REPOST_FOOTER', 'MIN_WORDS', 'is_bot',
-           'UnrecognizedRepostWarning', 'original_text', 'looks_like_repost', 'parse_comment', 'parse_post',
-           'count_words', 'anecdote_id', 'anecdote_record', 'keep_anecdote']
+           'UnrecognizedRepostWarning', 'original_text', 'looks_like_repost', 'warn_unrecognized_reposts',
+           'parse_comment', 'parse_post', 'count_words', 'anecdote_id', 'anecdote_record', 'keep_anecdote']
 
 # %% ../nbs/33_records.ipynb #b420de8d
 SUBREDDIT = 'AmItheAsshole'  # the monthly dumps hold every subreddit: records of others are dropped
@@ -45,7 +45,7 @@ _NOTICE = re.compile(r'\A\s*(?:' + '|'.join(f'(?P<y{k}>{_loose(n)})' for k, n in
 _FOOTER = re.compile(r'\s*' + _loose(REPOST_FOOTER) + r'\s*\Z', re.I)
 _RULE = re.compile(r'\A(?:-{3,}|\*{3,}|_{3,})\s*')  # a horizontal rule under the notice
 _QUOTE = re.compile(r'(?m)^> ?')
-_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your)\s+(?:above\s+)?post\b|\boriginally\s+written\b|\boriginal\s+text\b')
+_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\boriginal\s+(?:text|post)\b')
 
 class UnrecognizedRepostWarning(UserWarning):
     "A repost bot's comment that looks like a copy of a post but matches none of `REPOST_NOTICES` (its wording changed)."
@@ -64,6 +64,17 @@ def original_text(body: str) -> str|None:
 def looks_like_repost(body: str) -> bool:
     "Whether a repost bot's comment `body` speaks of a copy of the post (a copy in a form `original_text` does not know)."
     return _REPOST_HINT.search(body or '') is not None
+
+# %% ../nbs/33_records.ipynb #1710ed33
+def warn_unrecognized_reposts(count: int,       # how many repost-bot comments matched no known form in the run
+                              example_id: str,  # the id of one of them, to look it up
+                              ) -> None:
+    "Warn once (an `UnrecognizedRepostWarning`) that `count` copies by the repost bot were in no known form."
+    if count > 0:
+        warnings.warn(UnrecognizedRepostWarning(
+            f'{count} comment(s) by the repost bot look like a copy of a post but match no known form (e.g. comment '
+            f'{example_id!r}); their posts are dropped as no_original_text. Add the new notice to scruples.records.REPOST_NOTICES.'),
+            stacklevel=2)
 
 # %% ../nbs/33_records.ipynb #b20a7712
 def _str(v) -> str|None: return v if isinstance(v, str) else None  # a field of the wrong type counts as missing

@@ -190,5 +190,6 @@ def test_other_subreddits_are_dropped_and_counted(tmp_path, reference):
     (tmp_path/'RC_mixed.jsonl').write_bytes(b'\n'.join(other + raw + mention) + b'\n')
     got, rep2 = ex.extract_anecdotes(SAMPLE_RS, tmp_path/'RC_mixed.jsonl')
     assert sorted(map(json.dumps, got)) == sorted(map(json.dumps, recs))
-    assert rep2.counts[('comment', 'other_subreddit')] == 51  # 50 skipped from their bytes, 1 from the parsed field
+    # 50 skipped from their bytes, 1 from the parsed field, beside the sample's own records of other subreddits
+    assert rep2.counts[('comment', 'other_subreddit')] == rep.counts[('comment', 'other_subreddit')] + 51
     assert ex.extract_anecdotes(SAMPLE_RS, tmp_path/'RC_mixed.jsonl', subreddit=None)[1].counts[('comment', 'other_subreddit')] == 0
