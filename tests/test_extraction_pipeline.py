@@ -116,7 +116,7 @@ def test_wrong_typed_fields_are_malformed_lines(tmp_path, reference):
 def test_subreddit_is_case_insensitive_in_the_byte_filter(reference):
     "22.12: subreddit='amitheasshole' keeps the records of r/AmItheAsshole."
     got, rep = ex.extract_anecdotes(SAMPLE_RS, SAMPLE_RC, subreddit='amitheasshole')
-    assert got == reference[0] and rep.counts[('comment', 'other_subreddit')] == 0
+    assert got == reference[0] and len(got) > 0 and rep.counts == reference[1].counts
 
 
 def test_unrecognized_repost_is_counted_and_warned_once(tmp_path, monkeypatch):
