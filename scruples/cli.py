@@ -304,17 +304,19 @@ def _cmd_extract(args):
                                         subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
                                         min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words, min_votes=args.min_votes, progress=not args.no_progress)
     written, note = {'anecdotes': str(out/'anecdotes.jsonl')}, None
-    try: from scruples import datasets
-    except ImportError: datasets = None
-    if datasets is not None and not args.no_splits:
+    report = json.loads((out/'report.json').read_text())
+    if not args.no_splits:
+        from scruples import datasets
         dev = datasets.DEV_SIZE if args.dev_size is None else args.dev_size
         test = datasets.TEST_SIZE if args.test_size is None else args.test_size
         if dev + test <= len(recs):
             written.update({k: str(v) for k, v in datasets.write_datasets(recs, out, dev_size=dev, test_size=test, seed=args.seed).items()})
+            report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
+            tmp = out/f'.report.json.{os.getpid()}.tmp'  # the report again, after the splits (it vouches for them), atomically
+            tmp.write_text(json.dumps(report)); os.replace(tmp, out/'report.json')
         elif args.dev_size is None and args.test_size is None:
             note = f'{len(recs):,} anecdotes: too few for the dev ({dev:,}) and test ({test:,}) splits, so no splits written (see --dev-size, --test-size)'
         else: raise ValueError(f'{len(recs):,} anecdotes cannot fill --dev-size {dev:,} and --test-size {test:,}')
-    report = json.loads((out/'report.json').read_text())
     if args.json:
         _emit({'anecdotes': len(recs), 'written': written, 'note': note, 'n_malformed': rep.n_malformed,
                'report': rep.frame(), 'files': report['files']}, True)

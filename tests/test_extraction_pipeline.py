@@ -235,9 +235,15 @@ def test_cli_extract_formats_globs_and_resume(tmp_path, reference):
     assert rc == 0, err
     assert 'anecdote' in out and 'kept' in out and (tmp_path/'out'/'report.json').is_file()
     assert read_anecdotes(tmp_path/'out'/'anecdotes.jsonl').post_id.tolist() == [r['post_id'] for r in reference[0]]
-    rc, out, err = _cli(*argv, '--json')
+    assert 'too few for the dev (2,500) and test (2,500) splits' in out  # the sample cannot fill the paper's splits
+    rc, out, err = _cli(*argv, '--json', '--dev-size', '5', '--test-size', '7')  # resumes, and writes the splits
     got = json.loads(out)
     assert rc == 0 and got['anecdotes'] == len(reference[0]) and all(r for _, r in got['files']) and len(got['files']) == 4
+    sizes = {k: len(read_anecdotes(v)) for k, v in got['written'].items() if k.startswith('anecdotes/')}
+    assert sizes == {'anecdotes/train': len(reference[0]) - 12, 'anecdotes/dev': 5, 'anecdotes/test': 7}
+    assert json.loads((tmp_path/'out'/'report.json').read_text())['datasets']['dev_size'] == 5
+    rc, out, err = _cli(*argv, '--dev-size', '5000', '--test-size', '7')
+    assert rc == 1 and 'cannot fill --dev-size 5,000' in err
 
 
 @pytest.mark.parametrize('argv,msg', [
