@@ -13,7 +13,9 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from .dumps import Malformed, iter_records
+import io, zlib
+import zstandard
+from .dumps import ZSTD_WINDOW, Malformed, compression, iter_records
 from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
 
 # %% auto #0
@@ -107,7 +109,7 @@ class ExtractionReport:
         for key, (category, what) in WARN_OUTCOMES.items():
             if self.counts.get(key):
                 f, line, rid = self.examples.get(key, ('?', 0, '?'))
-                warnings.warn(f'{self.counts[key]:,} {what}; e.g. comment {rid} at {f}:{line}', category, stacklevel=3)
+                warnings.warn(f'{self.counts[key]:,} {what}; e.g. comment {rid} at {Path(f).name}:{line}', category, stacklevel=3)
 
     def to_dict(self) -> dict:
         return {'counts': [[s, r, n] for (s, r), n in self.counts.items()], 'n_malformed': self.n_malformed,
@@ -328,17 +330,25 @@ def stage_file(path,            # one dump file (submissions or comments)
     return {**d, 'resumed': False}
 
 # %% ../nbs/34_extraction.ipynb #c031
-_RATIO = {'zst': 6.0, 'gz': 4.0, 'bz2': 5.0, 'xz': 6.0, 'plain': 1.0}   # decompressed bytes per file byte (rough)
-_READ = {'zst': 0.08, 'gz': 0.15, 'bz2': 0.7, 'xz': 0.3, 'plain': 0.06}  # reading / parsing cost of a comments byte
+_RATIO = {'zst': 6.0, 'gz': 4.0, 'bz2': 5.0, 'xz': 6.0, None: 1.0}   # decompressed bytes per file byte, when not measured
+_READ = {'zst': 0.08, 'gz': 0.15, 'bz2': 0.7, 'xz': 0.3, None: 0.06}  # reading / parsing cost of a comments byte
 _PER_BYTE = {'posts': 25.0, 'comments': 1.0}  # parsing cost per decompressed byte (spaCy actions make posts costly)
 
-def _format(path) -> str:
-    with open(path, 'rb') as f: m = f.read(6)
-    if m[:4] == b'\x28\xb5\x2f\xfd': return 'zst'
-    if m[:2] == b'\x1f\x8b': return 'gz'
-    if m[:3] == b'BZh': return 'bz2'
-    if m == b'\xfd7zXZ\x00': return 'xz'
-    return 'plain'
+def _inflated_size(path) -> float:
+    "A dump's decompressed size, estimated from its first MiB for zstandard and gzip (ratios differ ten-fold between dumps)."
+    kind, size = compression(path), Path(path).stat().st_size
+    ratio = _RATIO[kind]
+    try:
+        with open(path, 'rb') as f: head = f.read(1 << 20)
+        if kind == 'zst':
+            src = io.BytesIO(head)
+            out = len(zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW).stream_reader(src, read_size=8192).read(1 << 24))
+            if out and src.tell(): ratio = out / src.tell()
+        elif kind == 'gz':
+            d = zlib.decompressobj(wbits=31); out = len(d.decompress(head, 1 << 24))
+            if out: ratio = out / max(1, len(head) - len(d.unconsumed_tail))
+    except (zstandard.ZstdError, zlib.error, OSError): pass
+    return size * max(1.0, ratio)
 
 def _makespan(costs: list[float], workers: int) -> float:
     load = [0.0] * workers
@@ -455,8 +465,8 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
         if full: reuse[j] = min(full)
     if parts: n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
     else:
-        fmt = [_format(p) for p, _ in inputs]
-        size = [p.stat().st_size * _RATIO[f] for (p, _), f in zip(inputs, fmt)]
+        fmt = [compression(p) for p, _ in inputs]
+        size = [_inflated_size(p) for p, _ in inputs]
         parse = [s * _PER_BYTE[kind] for s, (_, kind) in zip(size, inputs)]
         read = [s * _READ[f] for s, f in zip(size, fmt)]
         n_parts = plan_parts(parse, read, workers)

@@ -134,7 +134,7 @@ def test_unrecognized_repost_is_counted_and_warned_once(tmp_path, monkeypatch):
     mine = [x for x in w if issubclass(x.category, UnrecognizedRepostWarning)]
     assert n > 0 and recs == [] and len(mine) == 1
     f, line, rid = rep.examples[('comment', 'repost_unrecognized')]
-    assert f'{n:,} ' in str(mine[0].message) and str(rid) in str(mine[0].message) and f'{f}:{line}' in str(mine[0].message)
+    assert f'{n:,} ' in str(mine[0].message) and str(rid) in str(mine[0].message) and f'{Path(f).name}:{line}' in str(mine[0].message)
     assert json.loads((tmp_path/'run'/'report.json').read_text())['examples']
 
 
@@ -258,3 +258,13 @@ def test_cli_extract_bad_paths(tmp_path, argv, msg):
     rc, out, err = _cli(*[a.format(d=tmp_path) for a in argv], '--out', tmp_path/'out', '--no-progress')
     assert rc == 1 and err.startswith(f'scruples: error: {msg.format(d=tmp_path)}') and err.count('\n') == 1, err
     assert not (tmp_path/'out').exists()
+
+
+def test_plan_sizes_files_by_their_content(tmp_path):
+    "Costs come from the decompressed size (sampled), not the file size: a very compressible posts dump is still split."
+    posts = _lines(SAMPLE_RS) * 40
+    rs = _write(tmp_path/'RS.zst', posts, compress=True)
+    rc = [_write(tmp_path/f'RC_{i}.zst', _lines(SAMPLE_RC) * 4, compress=True) for i in range(2)]
+    assert ex._inflated_size(rs) > 20 * rs.stat().st_size  # replicated text: far above a dump's usual ratio
+    plan = ex._plan([(rs, 'posts')] + [(p, 'comments') for p in rc], tmp_path/'run', ex.SUBREDDIT, 2, None)
+    assert sum(p['kind'] == 'posts' for p in plan) >= 2
