@@ -297,12 +297,19 @@ def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
 def _cmd_extract(args):
     "`scruples extract`: extract_dask over the dumps, the splits and Dilemmas written, the drop report printed and saved."
     from scruples import extraction
+    from scruples.records import UnrecognizedRepostWarning
     posts, comments = _extract_inputs(args)
     out = Path(args.out)
     if out.exists() and not out.is_dir(): raise NotADirectoryError(20, 'not a folder', str(out))
-    recs, rep = extraction.extract_dask(posts, comments, out, num_workers=args.workers, address=args.address,
-                                        subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
-                                        min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words, min_votes=args.min_votes, progress=not args.no_progress)
+    with warnings.catch_warnings(record=True) as caught:  # the run's warnings, as one line each
+        warnings.simplefilter('always', UnrecognizedRepostWarning)
+        recs, rep = extraction.extract_dask(posts, comments, out, num_workers=args.workers, address=args.address,
+                                            subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
+                                            min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words,
+                                            min_votes=args.min_votes, progress=not args.no_progress)
+    for w in caught:
+        if issubclass(w.category, UnrecognizedRepostWarning): print(f'scruples: warning: {w.message}', file=sys.stderr)
+        else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     written, note = {'anecdotes': str(out/'anecdotes.jsonl')}, None
     report = json.loads((out/'report.json').read_text())
     if not args.no_splits:
