@@ -331,24 +331,28 @@ def stage_file(path,            # one dump file (submissions or comments)
 
 # %% ../nbs/34_extraction.ipynb #c031
 _RATIO = {'zst': 6.0, 'gz': 4.0, 'bz2': 5.0, 'xz': 6.0, None: 1.0}   # decompressed bytes per file byte, when not measured
-_READ = {'zst': 0.08, 'gz': 0.15, 'bz2': 0.7, 'xz': 0.3, None: 0.06}  # reading / parsing cost of a comments byte
-_PER_BYTE = {'posts': 25.0, 'comments': 1.0}  # parsing cost per decompressed byte (spaCy actions make posts costly)
+_READ_US = {'zst': 0.003, 'gz': 0.005, 'bz2': 0.03, 'xz': 0.012, None: 0.002}  # microseconds to read a decompressed byte
+_PARSE_US = {'posts': 2000.0, 'comments': 35.0}  # microseconds to parse a record (a post's action needs spaCy)
 
-def _inflated_size(path) -> float:
-    "A dump's decompressed size, estimated from its first MiB for zstandard and gzip (ratios differ ten-fold between dumps)."
+def _inflated_size(path) -> tuple[float, float]:
+    "A dump's decompressed size and number of lines, estimated from its first MiB (ratios differ ten-fold between dumps)."
     kind, size = compression(path), Path(path).stat().st_size
-    ratio = _RATIO[kind]
+    ratio, per_line = _RATIO[kind], 1000.0
     try:
         with open(path, 'rb') as f: head = f.read(1 << 20)
-        if kind == 'zst':
+        sample = b''
+        if kind is None: sample, ratio = head, 1.0
+        elif kind == 'zst':
             src = io.BytesIO(head)
-            out = len(zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW).stream_reader(src, read_size=8192).read(1 << 24))
-            if out and src.tell(): ratio = out / src.tell()
+            sample = zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW).stream_reader(src, read_size=8192).read(1 << 24)
+            if sample and src.tell(): ratio = len(sample) / src.tell()
         elif kind == 'gz':
-            d = zlib.decompressobj(wbits=31); out = len(d.decompress(head, 1 << 24))
-            if out: ratio = out / max(1, len(head) - len(d.unconsumed_tail))
+            d = zlib.decompressobj(wbits=31); sample = d.decompress(head, 1 << 24)
+            if sample: ratio = len(sample) / max(1, len(head) - len(d.unconsumed_tail))
+        if sample.count(b'\n'): per_line = len(sample) / sample.count(b'\n')
     except (zstandard.ZstdError, zlib.error, OSError): pass
-    return size * max(1.0, ratio)
+    inflated = size * max(1.0, ratio)
+    return inflated, inflated / per_line
 
 def _makespan(costs: list[float], workers: int) -> float:
     load = [0.0] * workers
@@ -465,14 +469,13 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
         if full: reuse[j] = min(full)
     if parts: n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
     else:
-        fmt = [compression(p) for p, _ in inputs]
-        size = [_inflated_size(p) for p, _ in inputs]
-        parse = [s * _PER_BYTE[kind] for s, (_, kind) in zip(size, inputs)]
-        read = [s * _READ[f] for s, f in zip(size, fmt)]
+        est = [_inflated_size(p) for p, _ in inputs]  # (bytes, lines)
+        parse = [lines * _PARSE_US[kind] for (_, lines), (_, kind) in zip(est, inputs)]
+        read = [b * _READ_US[compression(p)] for (b, _), (p, _) in zip(est, inputs)]
         n_parts = plan_parts(parse, read, workers)
         n_parts = [reuse.get(j, k) for j, k in enumerate(n_parts)]
     return [{'file': str(p), 'kind': kind, 'rank': j, 'part': [i, n_parts[j]], 'key': part_key(keys[j], (i, n_parts[j])),
-             'cost': (p.stat().st_size + 1) * _PER_BYTE[kind] / n_parts[j]}
+             'cost': (p.stat().st_size + 1) * (50 if kind == 'posts' else 1) / n_parts[j]}
             for j, (p, kind) in enumerate(inputs) for i in range(n_parts[j])]
 
 # %% ../nbs/34_extraction.ipynb #c038

@@ -265,6 +265,6 @@ def test_plan_sizes_files_by_their_content(tmp_path):
     posts = _lines(SAMPLE_RS) * 40
     rs = _write(tmp_path/'RS.zst', posts, compress=True)
     rc = [_write(tmp_path/f'RC_{i}.zst', _lines(SAMPLE_RC) * 4, compress=True) for i in range(2)]
-    assert ex._inflated_size(rs) > 20 * rs.stat().st_size  # replicated text: far above a dump's usual ratio
+    assert ex._inflated_size(rs)[0] > 20 * rs.stat().st_size  # replicated text: far above a dump's usual ratio
     plan = ex._plan([(rs, 'posts')] + [(p, 'comments') for p in rc], tmp_path/'run', ex.SUBREDDIT, 2, None)
     assert sum(p['kind'] == 'posts' for p in plan) >= 2
