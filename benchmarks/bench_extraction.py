@@ -1,25 +1,33 @@
-"""Benchmark: comments/s per core for the full label extraction, and the speed-up from 1 to 2 Dask workers.
+"""Benchmark: the extraction pipeline's speed per CPU-second, its 1 -> 2 worker speed-up, and a month of the subreddit.
 
 Input: the shipped dump sample's comments (scruples/extraction_data/RC_sample.zst) replicated with fresh ids to
-`--comments` records, bodies lengthened with neutral sentences and the extra fields of real dump lines added
-(unless --short), and written as `--files` zstandard files (the same records in both set-ups). Measured in one run:
-  plain   a one-process loop over the files: stream, json.loads, parse_comment (filters + label) -- the reference
-  stage   the same loop through `stage_file`, which also writes the Parquet partitions (what Dask runs per file)
-  dask-1  `extract_dask`'s stage over the two files with the processes scheduler and 1 worker
-  dask-2  the same with 2 workers
-  no-prefilter  label extraction alone, with the fuzzy phrases run on every comment (ablation of the prefilter)
-Per-core rates divide by the workers used; comments per CPU-second (process time, summed over the workers) is a
-per-core rate that other jobs on a shared machine do not distort, unlike the wall-clock speed-up.
-Usage: python benchmarks/bench_extraction.py [--comments 200000] [--files 2] [--workers 1,2] [--short]
-       python benchmarks/bench_extraction.py --end-to-end --comments 1000000 --files 4   (a month of the subreddit)
+`--comments` records, bodies lengthened with neutral sentences and the extra fields of real dump lines added (about
+1 KB a line), written as `--files` zstandard files, and the sample's submissions replicated to match (one post per
+`--comments-per-post` comments). Measured in one run (the reference first):
+
+default (the stage that scales: parsing comments)
+  plain loop       one process: stream, json.loads, parse_comment over the files -- the reference
+  extract_dask w   the whole pipeline (`extract_dask`, local processes) with w = 1 and 2 workers
+  1 file, 2 w      the same comments in ONE file with 2 workers: the file is split into parts
+  old, w           the previous design (a dask.bag task per file, dask's default batching of 6 tasks per process)
+
+--month (the whole pipeline on a month of the subreddit's size: posts with spaCy actions, comments, join, records)
+  plain loop       `extract_anecdotes`, one process
+  extract_dask 2   `extract_dask` with 2 worker processes
+
+Wall-clock ratios depend on what else runs on the machine; CPU-seconds (process time, summed over the workers) do not,
+and "busy" (the parts' summed wall time / the run's wall time) shows how many workers were working at once.
+Usage: python benchmarks/bench_extraction.py [--comments 200000] [--files 2]
+       python benchmarks/bench_extraction.py --month [--comments 1000000] [--comments-per-post 30]
 """
-import argparse, json, os, tempfile, time
+import argparse, json, os, resource, tempfile, time
 from pathlib import Path
 
 import zstandard
 
-from scruples import dumps, judgments, records, extraction as ex
-
+from scruples import extraction as ex
+from scruples.dumps import GOLD_DIR, iter_records, open_dump
+from scruples.records import DELETED, parse_comment
 
 PAD = ['I read the whole thing twice before commenting.', 'My family had a very similar argument at Thanksgiving.',
        'People in these comments are being way too harsh.', 'You should sit down with her and talk it through.',
@@ -30,108 +38,147 @@ EXTRA = {'all_awardings': [], 'associated_award': None, 'author_flair_css_class'
          'total_awards_received': 0, 'treatment_tags': [], 'score_hidden': False, 'archived': False, 'can_gild': True}
 
 
-def make_files(n, folder, n_files=2, pad=True):
-    "Replicate the sample's comments; `pad` lengthens bodies and adds the fields real dumps carry (about 1 KB a line)."
-    raw = dumps.open_dump(dumps.GOLD_DIR/'RC_sample.zst').read().splitlines()
-    recs = [json.loads(l) for l in raw if l.strip()]
-    out, k = [], 0
+def _sample(name):
+    with open_dump(GOLD_DIR/name) as f: return [json.loads(l) for l in f.read().splitlines() if l.strip()]
+
+
+def make_files(n, folder, n_files=2, group=50, tag='RC_bench'):
+    "Replicate the sample's comments (copy k refers to the posts of copy k // group); about 1 KB a line."
+    recs, out, k = _sample('RC_sample.zst'), [], 0
     while len(out) < n:
         for j, r in enumerate(recs):
-            r = dict(r, id=f"{r['id']}x{k}", link_id=f"{r['link_id']}x{k // 50}")
-            if pad:
-                r.update(EXTRA)
-                if r['body'] not in records.DELETED and r['author'] != 'AutoModerator':
-                    r['body'] += ''.join(' ' + PAD[(j + i) % len(PAD)] for i in range((j * 7 + k) % 6))
-            if r['parent_id'].startswith('t3_'): r['parent_id'] = r['link_id']
+            r = dict(r, id=f"{r['id']}x{k}", link_id=f"{r['link_id']}x{k // group}", **EXTRA)
+            if r.get('body') not in DELETED and r.get('author') != 'AutoModerator':
+                r['body'] = (r.get('body') or '') + ''.join(' ' + PAD[(j + i) % len(PAD)] for i in range((j * 7 + k) % 6))
+            if str(r.get('parent_id', '')).startswith('t3_'): r['parent_id'] = r['link_id']
             out.append(json.dumps(r))
             if len(out) == n: break
         k += 1
     cctx, paths, step = zstandard.ZstdCompressor(level=3), [], -(-n // n_files)
     for i in range(n_files):
-        paths.append(Path(folder)/f'RC_bench_{i}.zst')
+        paths.append(Path(folder)/f'{tag}_{i}.zst')
         paths[-1].write_bytes(cctx.compress(('\n'.join(out[i * step:(i + 1) * step]) + '\n').encode()))
-    return paths, out
+    return paths, k
 
 
-def make_posts(n_comments, folder):
-    "The sample's submissions replicated to match `make_files`'s link ids (one copy per 50 replications of the comments)."
-    raw = dumps.open_dump(dumps.GOLD_DIR/'RS_sample.zst').read().splitlines()
-    recs = [json.loads(l) for l in raw if l.strip()]
-    n_rep = n_comments // 1468 + 1  # replications of the 1,468 sample comments
-    out = [json.dumps(dict(r, id=f"{r['id']}x{m}")) for m in range(n_rep // 50 + 1) for r in recs]
+def make_posts(copies, folder):
+    "The sample's submissions, `copies` times with the ids `make_files` refers to."
+    recs = _sample('RS_sample.zst')
+    out = [json.dumps(dict(r, id=f"{r['id']}x{m}")) for m in range(copies) for r in recs]
     p = Path(folder)/'RS_bench.zst'
     p.write_bytes(zstandard.ZstdCompressor(level=3).compress(('\n'.join(out) + '\n').encode()))
     return p, len(out)
 
 
-def end_to_end(n, n_files, workers, folder):
-    "The whole pipeline (`extract_dask`: posts with actions, comments, Parquet, join, tally, records) at scale."
-    paths, lines = make_files(n, folder, n_files); del lines
-    posts, n_posts = make_posts(n, folder)
-    t = time.perf_counter()
-    recs, rep = ex.extract_dask(posts, paths, Path(folder)/'run', scheduler='processes', num_workers=workers)
-    wall = time.perf_counter() - t
-    reps = [json.loads(p.read_text()) for p in (Path(folder)/'run'/'_reports').glob('*.json')]
-    cpu = {k: sum(r['cpu_seconds'] for r in reps if r['kind'] == k) for k in ('posts', 'comments')}
-    print(f'end to end, {n:,} comments in {n_files} files and {n_posts:,} posts, {workers} worker processes: {wall:.0f} s wall '
-          f'(stage CPU: comments {cpu["comments"]:.0f} s = {n / cpu["comments"]:,.0f} comments per CPU-second, posts with '
-          f'spaCy actions {cpu["posts"]:.0f} s); {len(recs):,} anecdotes, {rep.n_malformed} malformed lines')
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN); return r.ru_utime + r.ru_stime
+
+
+def measure(f):
+    "(result, wall seconds, CPU seconds of this process and of its finished children); a dict result gets both CPUs."
+    t, c, cc = time.perf_counter(), time.process_time(), children_cpu()
+    out = f()
+    main_cpu, child_cpu = time.process_time() - c, children_cpu() - cc
+    if isinstance(out, dict): out.update(main_cpu=main_cpu, child_cpu=child_cpu)
+    return out, time.perf_counter() - t, main_cpu + child_cpu
+
+
+def idle_estimate(r, workers):
+    "Wall seconds on an idle machine, from CPU-seconds: the main process's work, a worker's start-up, the busiest worker."
+    per_pid = {}
+    for pid, c in r['pid_cpu']: per_pid[pid] = per_pid.get(pid, 0) + c
+    startup = max(0.0, r['child_cpu'] - sum(per_pid.values())) / workers
+    return r['main_cpu'] + startup + max(per_pid.values(), default=0.0)
 
 
 def plain(paths):
     n = 0
     for p in paths:
-        for _, rec in dumps.iter_records(p, []):
-            records.parse_comment(rec); n += 1
+        for _, rec in iter_records(p, []):
+            parse_comment(rec); n += 1
     return n
 
 
-def timed(f, *a, **k):
-    t = time.perf_counter(); r = f(*a, **k); return r, time.perf_counter() - t
+def run_dask(posts, comments, out, workers):
+    recs, rep = ex.extract_dask(posts, comments, out, num_workers=workers, warn=False)
+    reps = [json.loads(p.read_text()) for p in (Path(out)/'_reports').glob('*.json')]
+    return {'parts': len(reps), 'busy': sum(r['seconds'] for r in reps), 'pid_cpu': [(r.get('pid'), r['cpu_seconds']) for r in reps],
+            'stage_cpu': sum(r['cpu_seconds'] for r in reps if r['kind'] == 'comments'), 'n': len(recs)}
+
+
+def old_design(comments, out, workers):
+    "The previous extract_dask stage: one dask.bag task per file, the processes scheduler's default batching."
+    import dask.bag as db
+    bag = db.from_sequence([str(p) for p in comments], npartitions=len(comments))
+    return bag.map(lambda p, o=str(out): ex.stage_file(p, 'comments', o)).compute(scheduler='processes', num_workers=workers)
+
+
+def bench_stage(args, d):
+    n = args.comments
+    comments, copies = make_files(n, d, args.files)
+    one, _ = make_files(n, d, 1, tag='RC_one')
+    posts = Path(d)/'RS_empty.jsonl'; posts.write_bytes(b'')  # no posts: this measures the comments' stage (no spaCy)
+    rows = []
+    _, t, c = measure(lambda: plain(comments)); rows.append(('plain loop (reference)', 1, t, c, None))
+    for w in (1, 2):
+        r, t, c = measure(lambda: run_dask(posts, comments, Path(d)/f'run{w}', w))
+        rows.append((f'extract_dask, {w} worker(s), {args.files} files', w, t, c, r))
+    r, t, c = measure(lambda: run_dask(posts, one, Path(d)/'one2', 2)); rows.append(('extract_dask, 2 workers, 1 file', 2, t, c, r))
+    if not args.no_old:
+        for w in (1, 2):
+            _, t, c = measure(lambda: old_design(comments, Path(d)/f'old{w}', w)); rows.append((f'old design, {w} worker(s)', w, t, c, None))
+    print(f'{n:,} comments in {args.files} zstd files (about 1 KB a line), {os.cpu_count()} cores, load average '
+          f'{os.getloadavg()[0]:.1f} at the end')
+    print(f'{"set-up":36} {"wall s":>7} {"CPU s":>7} {"comments/CPU-s":>15} {"busy":>5} {"vs plain":>9}')
+    ref = rows[0][2]
+    for name, w, t, c, r in rows:
+        busy = f'{r["busy"] / t:5.2f}' if r else '    -'
+        print(f'{name:36} {t:7.2f} {c:7.2f} {n / c:15,.0f} {busy} {ref / t:8.2f}x')
+    by = {name: (t, c, r) for name, w, t, c, r in rows}
+    t1, t2 = by[f'extract_dask, 1 worker(s), {args.files} files'][0], by[f'extract_dask, 2 worker(s), {args.files} files'][0]
+    print(f'speed-up 1 -> 2 workers (wall clock): {t1 / t2:.2f}x ({args.files} files); one file split in parts: '
+          f'{t1 / by["extract_dask, 2 workers, 1 file"][0]:.2f}x')
+    e1 = idle_estimate(by[f'extract_dask, 1 worker(s), {args.files} files'][2], 1)
+    e2 = idle_estimate(by[f'extract_dask, 2 worker(s), {args.files} files'][2], 2)
+    e21 = idle_estimate(by['extract_dask, 2 workers, 1 file'][2], 2)
+    print(f'estimated from CPU-seconds (an idle machine: main process + a worker\'s start-up + the busiest worker): '
+          f'1 worker {e1:.1f} s, 2 workers {e2:.1f} s = {e1 / e2:.2f}x ({args.files} files), one file in parts {e1 / e21:.2f}x')
+    if not args.no_old:
+        print(f'old design 1 -> 2 workers: {by["old design, 1 worker(s)"][0] / by["old design, 2 worker(s)"][0]:.2f}x')
+    s = by[f'extract_dask, 2 worker(s), {args.files} files'][2]
+    print(f'comments per CPU-second inside the workers\' comment parts: {n / s["stage_cpu"]:,.0f}; plain loop: {n / rows[0][3]:,.0f}')
+
+
+def bench_month(args, d):
+    n = args.comments
+    group = max(1, round(args.comments_per_post * len(_sample('RS_sample.zst')) / len(_sample('RC_sample.zst'))))
+    comments, copies = make_files(n, d, args.files, group=group)
+    posts, n_posts = make_posts(copies // group + 1, d)
+    (recs, _), t_plain, c_plain = measure(lambda: ex.extract_anecdotes(posts, comments, warn=False))
+    r, t_dask, c_dask = measure(lambda: run_dask(posts, comments, Path(d)/'month', args.workers))
+    assert r['n'] == len(recs)
+    print(f'a month: {n:,} comments in {args.files} zstd files and {n_posts:,} posts (one per {n / n_posts:.0f} comments), '
+          f'{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end; {len(recs):,} anecdotes')
+    print(f'plain one-process loop (extract_anecdotes): {t_plain:7.1f} s wall, {c_plain:7.1f} s CPU')
+    print(f'extract_dask, {args.workers} workers:            {t_dask:7.1f} s wall, {c_dask:7.1f} s CPU, {r["parts"]} parts, '
+          f'busy {r["busy"] / t_dask:.2f}')
+    print(f'extract_dask vs the loop: {t_plain / t_dask:.2f}x faster (wall clock); CPU ratio {c_dask / c_plain:.2f}')
+    print(f'estimated from CPU-seconds (an idle machine): loop {c_plain:.1f} s, extract_dask {idle_estimate(r, args.workers):.1f} s '
+          f'= {c_plain / idle_estimate(r, args.workers):.2f}x')
 
 
 def main():
-    ap = argparse.ArgumentParser(); ap.add_argument('--comments', type=int, default=200_000)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--comments', type=int, default=None, help='comments (default: 200,000; 1,000,000 with --month)')
     ap.add_argument('--files', type=int, default=2, help='number of dump files the comments are split into')
-    ap.add_argument('--workers', default='1,2', help='Dask worker counts to time, comma-separated')
-    ap.add_argument('--end-to-end', action='store_true', help='time the whole extract_dask pipeline instead (posts too)')
-    ap.add_argument('--short', action='store_true', help="the sample's comments as they are (short bodies, few fields)")
-    args = ap.parse_args(); workers = [int(w) for w in args.workers.split(',')]
-    import dask.bag as db
-    if args.end_to_end:
-        with tempfile.TemporaryDirectory() as d: end_to_end(args.comments, args.files, max(workers), d)
-        return
+    ap.add_argument('--month', action='store_true', help='the whole pipeline on a month of the subreddit, vs the plain loop')
+    ap.add_argument('--comments-per-post', type=float, default=30, help='with --month: comments per submission')
+    ap.add_argument('--workers', type=int, default=2, help='with --month: worker processes')
+    ap.add_argument('--no-old', action='store_true', help='skip the previous design')
+    args = ap.parse_args()
+    args.comments = args.comments or (1_000_000 if args.month else 200_000)
     with tempfile.TemporaryDirectory() as d:
-        paths, lines = make_files(args.comments, d, args.files, pad=not args.short)
-        n = args.comments
-        rows, cpu = [], {}
-        c0 = time.process_time(); _, t = timed(plain, paths); cpu_plain = time.process_time() - c0; rows.append(('plain loop (reference)', 1, t))
-        _, t = timed(lambda: [ex.stage_file(p, 'comments', Path(d)/'stage') for p in paths]); rows.append(('stage_file loop (+Parquet)', 1, t))
-        for w in workers:
-            out = Path(d)/f'dask{w}'
-            bag = db.from_sequence([(p, 'comments') for p in paths], npartitions=len(paths)).map(lambda t_, o=out: ex.stage_file(t_[0], t_[1], o))
-            reps, t = timed(bag.compute, scheduler='processes', num_workers=w); rows.append((f'dask processes, {w} worker(s)', w, t))
-            cpu[w] = sum(r['cpu_seconds'] for r in reps)
-        bodies = [json.loads(l).get('body') or '' for l in lines[:50_000]]
-        _, t_fast = timed(lambda: [judgments.extract_label(b) for b in bodies])
-        def slow(b):  # the fuzzy phrases on every comment: no anchor prefilter, no exact pass first
-            low = b.lower()
-            m = judgments._initialisms(b, low)
-            for rx in judgments._FUZZY.values(): m += [(x.start(), x.end(), x.lastgroup) for x in rx.finditer(low)]
-            return judgments.resolve_label(b, sorted(m))
-        _, t_slow = timed(lambda: [slow(b) for b in bodies])
-    ref = rows[0][2]
-    print(f'{n:,} comments in {len(paths)} zstd files ({sum(map(len, lines)) / n:,.0f} bytes a line, bodies of '
-          f'{sum(len(json.loads(l)["body"]) for l in lines[:20000]) / min(n, 20000):,.0f} characters on average), {os.cpu_count()} cores')
-    print(f'{"set-up":32} {"seconds":>8} {"comments/s":>11} {"per core":>10} {"vs plain":>9}')
-    for name, w, t in rows:
-        print(f'{name:32} {t:8.2f} {n / t:11,.0f} {n / t / w:10,.0f} {ref / t:8.2f}x')
-    dask = {w: t for (name, w, t) in rows[2:]}
-    for w in workers[1:]: print(f'speed-up {workers[0]} -> {w} Dask workers: {dask[workers[0]] / dask[w]:.2f}x (wall clock)')
-    print(f'per CPU-second (insensitive to other load): plain loop {n / cpu_plain:,.0f} comments/s; '
-          + ', '.join(f'Dask {w} worker(s) {n / c:,.0f}' for w, c in cpu.items()) + ' (inside the workers)')
-    print(f'label extraction alone on {len(bodies):,} bodies: {len(bodies) / t_fast:,.0f}/s with the prefilter, '
-          f'{len(bodies) / t_slow:,.0f}/s fuzzy phrases on every comment ({t_slow / t_fast:.1f}x slower)')
+        (bench_month if args.month else bench_stage)(args, d)
 
 
 if __name__ == '__main__':

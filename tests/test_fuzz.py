@@ -523,3 +523,77 @@ def test_root_verbs_refuse_long_texts_before_parsing(extra):
         with pytest.raises(ValueError, match='characters'): RootVerbs(nlp=NoParse())([text])
     else:
         with pytest.raises(AssertionError, match='parsed'): RootVerbs(nlp=NoParse())([text])
+
+
+# --- extraction: interrupted runs and overlapping inputs (issue 22) ---------------------------------------------------
+
+from scruples import extraction as _ex
+from scruples.dumps import GOLD_DIR as _GOLD, open_dump as _open_dump
+
+_RS, _RC = _GOLD/'RS_sample.zst', _GOLD/'RC_sample.zst'
+_EXTRACTION = {}
+
+
+def _reference():
+    "The uninterrupted one-process result on the shipped sample (computed once)."
+    if not _EXTRACTION: _EXTRACTION['ref'] = _ex.extract_anecdotes(_RS, _RC, warn=False)
+    return _EXTRACTION['ref']
+
+
+def _dump_lines(path) -> list[bytes]:
+    with _open_dump(path) as f: return [l for l in f.read().splitlines() if l.strip()]
+
+
+class _Killed(BaseException):
+    "The process dies here (a BaseException, as KeyboardInterrupt or a kill would end it)."
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(where=st.sampled_from(['parse_post', 'parse_comment', 'replace']), at=st.integers(0, 1600), parts=st.integers(1, 3),
+       twice=st.booleans())
+def test_extraction_killed_at_a_random_point_then_rerun(where, at, parts, twice):
+    "A run killed while parsing or while renaming a partition/report/output, then rerun: the uninterrupted result, record for record."
+    recs, rep = _reference()
+    at = at % {'parse_post': 125, 'parse_comment': 1500, 'replace': 14}[where]  # mostly inside the run, sometimes after it
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)/'run'
+        calls = [0]
+        real = {'parse_post': _ex.parse_post, 'parse_comment': _ex.parse_comment, 'replace': os.replace}[where]
+        def dying(*a, **k):
+            calls[0] += 1
+            if calls[0] > at: raise _Killed
+            return real(*a, **k)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(*((os, 'replace', dying) if where == 'replace' else (_ex, where, dying)))
+            try:
+                _ex.extract_dask(_RS, _RC, out, scheduler='sync', parts=parts, warn=False)
+                killed = False
+            except _Killed: killed = True
+        if killed:  # an interrupted run never leaves a report, nor a half anecdotes file, nor a partition without its report
+            assert not (out/'report.json').exists()
+            if (out/'anecdotes.jsonl').exists(): assert (out/'anecdotes.jsonl').read_text().count('\n') == len(recs)
+        for _ in range(2 if twice else 1):
+            got, grep = _ex.extract_dask(_RS, _RC, out, scheduler='sync', parts=parts, warn=False)
+            assert got == recs and grep.counts == rep.counts
+        assert not [p for p in out.rglob('*.tmp')]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), n_files=st.integers(1, 3), same_twice=st.booleans(), dask=st.booleans())
+def test_extraction_overlapping_inputs(data, n_files, same_twice, dask):
+    "Comments split into files that overlap (and a file named twice): the anecdotes of the whole, record for record."
+    recs, _ = _reference()
+    lines = _dump_lines(_RC)
+    cuts = sorted(data.draw(st.lists(st.integers(1, len(lines) - 1), min_size=n_files - 1, max_size=n_files - 1, unique=True)))
+    bounds = list(zip([0] + cuts, cuts + [len(lines)]))
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for i, (a, b) in enumerate(bounds):
+            a = max(0, a - data.draw(st.integers(0, 200))); b = min(len(lines), b + data.draw(st.integers(0, 200)))
+            files.append(Path(tmp)/f'RC_{i}.jsonl'); files[-1].write_bytes(b''.join(l + b'\n' for l in lines[a:b]))
+        if same_twice: files.append(files[0])
+        posts = [_RS, _RS] if same_twice else _RS
+        if dask: got, rep = _ex.extract_dask(posts, files, Path(tmp)/'run', scheduler='sync', parts=2, warn=False)
+        else: got, rep = _ex.extract_anecdotes(posts, files, warn=False)
+        assert got == recs
+        assert rep.counts[('vote', 'counted')] == _reference()[1].counts[('vote', 'counted')]
