@@ -210,11 +210,16 @@ def _fast_frame(cols: dict, columns, path) -> pd.DataFrame:
     df.attrs.update(source='real', path=str(path))
     return df
 
-def _dilemmas_fast(path) -> pd.DataFrame:
-    "The Dilemmas frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
-    recs = _jsonl_fast(path, 'dilemmas')
+def _unique_records(path, kind: str) -> tuple[list, list[str]]:
+    "The file's records decoded in bulk and their ids; `_Refused` on a repeated id (the slow reader names both lines)."
+    recs = _jsonl_fast(path, kind)
     ids = [r.id for r in recs]
     if len(set(ids)) != len(ids): raise _Refused('duplicate ids')
+    return recs, ids
+
+def _dilemmas_fast(path) -> pd.DataFrame:
+    "The Dilemmas frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
+    recs, ids = _unique_records(path, 'dilemmas')
     gold = _int64s([r.gold_annotations for r in recs])
     gl = np.array([r.gold_label for r in recs], dtype=np.int64)
     contro = np.array([r.controversial for r in recs], dtype=bool)
@@ -236,9 +241,7 @@ def _dilemmas_fast(path) -> pd.DataFrame:
 
 def _anecdotes_fast(path) -> pd.DataFrame:
     "The Anecdotes frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
-    recs = _jsonl_fast(path, 'anecdotes')
-    ids = [r.id for r in recs]
-    if len(set(ids)) != len(ids): raise _Refused('duplicate ids')
+    recs, ids = _unique_records(path, 'anecdotes')
     if not ({r.post_type for r in recs} <= set(POST_TYPES) and {r.label for r in recs} <= set(ANECDOTES_LABELS)
             and {r.binarized_label for r in recs} <= set(BINARIZED_LABELS)): raise _Refused('a label or type')
     s = _int64s([(r.label_scores.AUTHOR, r.label_scores.OTHER, r.label_scores.EVERYBODY, r.label_scores.NOBODY, r.label_scores.INFO) for r in recs])
@@ -298,16 +301,20 @@ def _majority(label, n1, n2, path, i, which):
         raise ScruplesDataError(path, i, f'{which}_label', f'{int(n2 > n1)}, the majority of {which}_annotations {[n1, n2]}', label)
     return label
 
-def read_dilemmas(path) -> pd.DataFrame:
-    "Read a `*.scruples-dilemmas.jsonl` file into the Dilemmas frame (columns: `DILEMMAS_COLUMNS`)."
-    fast = _fast_or_none(_dilemmas_fast, path)  # the whole file in bulk; on any doubt, line by line below
-    if fast is not None: return fast
+def _read_jsonl(path, fast, parse, columns, nullable) -> pd.DataFrame:
+    "The fast path over the whole file, else `parse` line by line (ids unique); `nullable` columns become Int64."
+    df = _fast_or_none(fast, path)  # the whole file in bulk; on any doubt, line by line below
+    if df is not None: return df
     rows, seen = [], {}
     for i, rec in iter_jsonl(path):
-        rows.append(_dilemma(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
-    df = _frame(rows, DILEMMAS_COLUMNS, path)
-    for c in ('human_1', 'human_2', 'human_label'): df[c] = df[c].astype('Int64')
+        rows.append(parse(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
+    df = _frame(rows, columns, path)
+    for c in nullable: df[c] = df[c].astype('Int64')
     return df
+
+def read_dilemmas(path) -> pd.DataFrame:
+    "Read a `*.scruples-dilemmas.jsonl` file into the Dilemmas frame (columns: `DILEMMAS_COLUMNS`)."
+    return _read_jsonl(path, _dilemmas_fast, _dilemma, DILEMMAS_COLUMNS, ('human_1', 'human_2', 'human_label'))
 
 # %% ../nbs/01_data.ipynb #45e93ba1
 def _anecdote(rec, path, i):
@@ -335,14 +342,7 @@ def _anecdote(rec, path, i):
 
 def read_anecdotes(path) -> pd.DataFrame:
     "Read a `*.scruples-anecdotes.jsonl` file into the Anecdotes frame (columns: `ANECDOTES_COLUMNS`)."
-    fast = _fast_or_none(_anecdotes_fast, path)  # the whole file in bulk; on any doubt, line by line below
-    if fast is not None: return fast
-    rows, seen = [], {}
-    for i, rec in iter_jsonl(path):
-        rows.append(_anecdote(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
-    df = _frame(rows, ANECDOTES_COLUMNS, path)
-    for c in ('action_pronormative_score', 'action_contranormative_score'): df[c] = df[c].astype('Int64')
-    return df
+    return _read_jsonl(path, _anecdotes_fast, _anecdote, ANECDOTES_COLUMNS, ('action_pronormative_score', 'action_contranormative_score'))
 
 # %% ../nbs/01_data.ipynb #93dbbc69
 def _row_line(path, index: int) -> int|None:
