@@ -162,7 +162,27 @@ def machine_paths(nbs: Path = NBS) -> list[str]:
     return found
 
 
-CHECKS = (private_imports, private_imports_in_tests, upward_imports, upward_imports_lib, broken_links, machine_paths)
+_SHOWN = re.compile(r'^#\|\s*(?:export|exports|exporti|exec_doc)\b|^#\|\s*eval:\s*false', re.M | re.I)
+
+
+def mixed_import_cells(nbs: Path = NBS) -> list[str]:
+    """Module-notebook cells that hold an import beside other code. nbdev runs every cell with an import while it
+    builds the docs (to render `show_doc`), alone, without the cells before it: such a cell fails there on a name
+    defined earlier (the imports belong in a cell of their own)."""
+    out = []
+    for nb in sorted(nbs.glob('[0-9]*.ipynb')):
+        for i, src in code_cells(nb):
+            if _SHOWN.search(src) or 'nbdev_export()' in src: continue
+            try: tree = ast.parse('\n'.join('' if l.lstrip().startswith(('%', '!')) else l for l in src.splitlines()))
+            except SyntaxError: continue
+            nodes = list(ast.walk(tree))
+            if any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in nodes) and any(isinstance(n, (ast.Expr, ast.Assign)) for n in nodes):
+                out.append(f'{_rel(nb)} cell {i}: an import beside other code ({src.strip().splitlines()[0][:60]!r})')
+    return out
+
+
+CHECKS = (private_imports, private_imports_in_tests, upward_imports, upward_imports_lib, broken_links, machine_paths,
+          mixed_import_cells)
 
 
 def test_no_private_imports_across_modules(): assert not private_imports(), '\n'.join(private_imports())
@@ -171,6 +191,7 @@ def test_notebooks_import_only_lower_numbers(): assert not upward_imports(), '\n
 def test_modules_import_only_lower_numbers(): assert not upward_imports_lib(), '\n'.join(upward_imports_lib())
 def test_relative_links_resolve(): assert not broken_links(), '\n'.join(broken_links())
 def test_no_machine_paths_in_outputs(): assert not machine_paths(), '\n'.join(machine_paths())
+def test_imports_in_cells_of_their_own(): assert not mixed_import_cells(), '\n'.join(mixed_import_cells())
 
 
 def test_the_checks_can_fail(tmp_path):
@@ -181,7 +202,7 @@ def test_the_checks_can_fail(tmp_path):
         cs = [{'cell_type': 'code', 'source': s, 'outputs': [], 'metadata': {}} for s in cells]
         cs += [{'cell_type': 'markdown', 'source': s, 'metadata': {}} for s in md]
         (nbs/name).write_text(json.dumps({'cells': cs}))
-    nb('00_low.ipynb', '#| default_exp low\ndef _x(): pass')
+    nb('00_low.ipynb', '#| default_exp low\ndef _x(): pass', 'import os\nx = os.sep', '#| export\nimport os\nx = 1', 'import os')
     nb('10_high.ipynb', '#| default_exp high\nfrom scruples.low import _x')
     nb('05_mid.ipynb', '#| default_exp mid\nfrom scruples.high import y', md=['![fig](missing.png) [ok](00_low.ipynb)'])
     (lib/'low.py').write_text('def _x(): pass\n')
@@ -194,6 +215,7 @@ def test_the_checks_can_fail(tmp_path):
     assert upward_imports(nbs, allowed={('05_mid.ipynb', 'high'): 'why'}) == []
     assert len(upward_imports_lib(lib, nbs)) == 1
     assert [f.split(': ')[1].split(' ')[0] for f in broken_links(nbs)] == ['missing.png']
+    assert [f.split(':')[0] for f in mixed_import_cells(nbs)] == ['00_low.ipynb cell 1']
     assert _MACHINE.search('see /work/main/x') and _MACHINE.search("'/root/.cache'") and not _MACHINE.search('a/work/b')
 
 
