@@ -109,6 +109,19 @@ def test_only_a_stated_change_of_verdict_switches(body, label):
     assert judgments.extract_label(body) == label
 
 
+@pytest.mark.parametrize('body,label', [
+    ('&gt; YTA\n\nI disagree with this, NTA', 'OTHER'),   # the dumps store `>` escaped
+    ('> YTA\n\nI disagree with this, NTA', 'OTHER'),
+    ('&gt; I told him he was the asshole\n\nNTA', 'OTHER'),
+    ('&gt; NTA\n&gt; YTA', None),                         # only quotes: no verdict of the commenter
+    ('NTA, 3 &gt; 2', 'OTHER'),
+])
+def test_quoted_verdicts_are_not_the_commenters(body, label):
+    assert judgments.extract_label(body) == label
+    if label: assert records.parse_comment({'body': body, 'author': 'u', 'link_id': 't3_p', 'parent_id': 't3_p', 'id': 'c',
+                                            'subreddit': 'AmItheAsshole'})['label'] == label
+
+
 # --- what the patterns see (issue 22 item 12) ---
 
 def test_label_patterns_see_at_most_reddits_comment_limit():
