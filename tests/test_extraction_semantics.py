@@ -222,3 +222,13 @@ def test_any_copy_round_trips(text, notice, footer, spaces):
     got = records.original_text(body)
     assert got is not None and got in text  # never more than the post's text
     if text.strip() and not text.rstrip().endswith(records.REPOST_FOOTER): assert got == text.strip()
+
+
+def test_actions_use_cores_shared_spacy_loader(monkeypatch):
+    "No second cache in scruples.actions: the default pipeline comes from `scruples.core.load_spacy` on every call."
+    from scruples import actions
+    actions.extract_action('AITA for skipping the party?')  # loaded (and cached by core) before the patch
+    calls, real = [], actions.load_spacy
+    monkeypatch.setattr(actions, 'load_spacy', lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert actions.extract_action('WIBTA if I skipped the party?') == 'skipping the party'
+    assert calls
