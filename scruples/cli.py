@@ -168,86 +168,6 @@ def _cmd_reproduce(args):
     if args.json: _emit(rows, True)
     else: print(rows['status'].value_counts().to_string())
 
-# %% ../nbs/99_cli.ipynb #71d5a0f2
-def parser() -> argparse.ArgumentParser:
-    "The `scruples` argument parser."
-    p = argparse.ArgumentParser(prog='scruples', description='Scruples and the Moral Choice Machine, reproduced.',
-                                epilog='Errors in input files exit with status 1 and one line naming the file (and line); '
-                                       'usage errors exit with status 2.')
-    sub = p.add_subparsers(dest='command', required=True)
-    def add(parent, name, fn, help):
-        q = parent.add_parser(name, help=help, description=help)
-        q.add_argument('--json', action='store_true', help='machine-readable output')
-        q.set_defaults(fn=fn)
-        return q
-    nonneg, size, draws = _int_at_least(0), _int_at_least(1, 10**7), _int_at_least(1, 10**9)
-    data = sub.add_parser('data', help='locate, fetch, validate and describe the data',
-                          description='locate, fetch, validate and describe the data').add_subparsers(dest='data_command', required=True)
-    q = add(data, 'locate', _cmd_data_locate, 'which data files are found, and where')
-    q.add_argument('--data-dir', help='look only in this folder (it must exist)')
-    q = add(data, 'fetch', _cmd_data_fetch, 'download the official Scruples v1.0 release')
-    q.add_argument('--which', nargs='+', default=['anecdotes', 'dilemmas'], choices=['anecdotes', 'dilemmas'])
-    q.add_argument('--dest', help='target folder (default: the user cache)')
-    q.add_argument('--force', action='store_true', help='download again even when present')
-    q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.add_argument('--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)')
-    q = add(data, 'validate', _cmd_data_validate, 'read files with their readers; report records or the first error')
-    q.add_argument('files', nargs='+', help='*.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv')
-    q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
-    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
-    q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
-    q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
-                                  'class (optional header naming them), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
-    q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
-                                    '(default: the Dilemmas gold_label, else the majority vote)')
-    q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
-    q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
-    q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--bootstrap', type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'), default=200, help='bootstrap resamples for the interval (0: none)')
-    q = add(sub, 'verbs', _cmd_verbs, 'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)')
-    q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
-    q.add_argument('--samples', type=draws, default=100_000, help='Monte Carlo permutations')
-    q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
-    q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
-    mcm = sub.add_parser('mcm', help='the Moral Choice Machine: bias and moral direction of actions',
-                         description='the Moral Choice Machine: bias and moral direction of actions').add_subparsers(dest='mcm_command', required=True)
-    q = add(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
-    q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
-    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
-    q = add(mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)')
-    q.add_argument('csv', help='the study: Action,Yes,No')
-    q.add_argument('--questions', help='action,question (default: the packaged question list)')
-    q = add(sub, 'reproduce', _cmd_reproduce, 'run the paper notebooks with papermill and write the summary')
-    q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
-    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
-    q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
-    return p
-
-def _quiet_broken_pipe() -> int:
-    "The reader of our output went away (`scruples ... --json | head`): stop quietly, as command-line tools do."
-    try:  # point stdout at /dev/null so that the interpreter's final flush does not fail (and print) again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError): pass  # stdout is not a real file (tests, notebooks)
-    return 141  # 128 + SIGPIPE: what a shell reports for a writer killed by a closed pipe, e.g. `yes | head -1`
-
-def main(argv=None) -> int:
-    "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
-    args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
-    try:
-        rc = args.fn(args) or 0
-        sys.stdout.flush()  # a closed pipe shows here, not after main() returns
-        return rc
-    except BrokenPipeError: return _quiet_broken_pipe()
-    except KeyboardInterrupt:
-        print('scruples: interrupted', file=sys.stderr)
-        return 130
-    except (core.ScruplesError, OSError, ValueError) as err:  # OSError: missing, folder, unreadable, existing file...
-        print(f'scruples: error: {_error_line(err)}', file=sys.stderr)
-        return 1
-
 # %% ../nbs/99_cli.ipynb #h2x001
 def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
     "The posts and comments files of `scruples extract`: globs expanded, positional files sorted by name or first record."
@@ -316,13 +236,64 @@ def _cmd_extract(args):
     if note: print(note)
     for k, v in written.items(): print(f'{k}: {v}')
 
-# %% ../nbs/99_cli.ipynb #h2x002
-def _add_extract(sub):
-    "Add `scruples extract` to the subcommands."
-    q = sub.add_parser('extract', help='extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)',
-                       description='extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B); '
-                                   'rerunning into the same --out resumes')
-    q.add_argument('--json', action='store_true', help='machine-readable output')
+# %% ../nbs/99_cli.ipynb #71d5a0f2
+def parser() -> argparse.ArgumentParser:
+    "The `scruples` argument parser."
+    p = argparse.ArgumentParser(prog='scruples', description='Scruples and the Moral Choice Machine, reproduced.',
+                                epilog='Errors in input files exit with status 1 and one line naming the file (and line); '
+                                       'usage errors exit with status 2.')
+    sub = p.add_subparsers(dest='command', required=True)
+    def add(parent, name, fn, help):
+        q = parent.add_parser(name, help=help, description=help)
+        q.add_argument('--json', action='store_true', help='machine-readable output')
+        q.set_defaults(fn=fn)
+        return q
+    nonneg, size, draws = _int_at_least(0), _int_at_least(1, 10**7), _int_at_least(1, 10**9)
+    data = sub.add_parser('data', help='locate, fetch, validate and describe the data',
+                          description='locate, fetch, validate and describe the data').add_subparsers(dest='data_command', required=True)
+    q = add(data, 'locate', _cmd_data_locate, 'which data files are found, and where')
+    q.add_argument('--data-dir', help='look only in this folder (it must exist)')
+    q = add(data, 'fetch', _cmd_data_fetch, 'download the official Scruples v1.0 release')
+    q.add_argument('--which', nargs='+', default=['anecdotes', 'dilemmas'], choices=['anecdotes', 'dilemmas'])
+    q.add_argument('--dest', help='target folder (default: the user cache)')
+    q.add_argument('--force', action='store_true', help='download again even when present')
+    q.add_argument('--no-progress', action='store_true', help='no progress bar')
+    q.add_argument('--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)')
+    q = add(data, 'validate', _cmd_data_validate, 'read files with their readers; report records or the first error')
+    q.add_argument('files', nargs='+', help='*.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv')
+    q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
+    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
+    q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
+    q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
+                                  'class (optional header naming them), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
+                                    '(default: the Dilemmas gold_label, else the majority vote)')
+    q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
+    q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
+    q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--bootstrap', type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'), default=200, help='bootstrap resamples for the interval (0: none)')
+    q = add(sub, 'verbs', _cmd_verbs, 'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)')
+    q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
+    q.add_argument('--samples', type=draws, default=100_000, help='Monte Carlo permutations')
+    q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
+    q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
+    mcm = sub.add_parser('mcm', help='the Moral Choice Machine: bias and moral direction of actions',
+                         description='the Moral Choice Machine: bias and moral direction of actions').add_subparsers(dest='mcm_command', required=True)
+    q = add(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
+    q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
+    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
+    q = add(mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)')
+    q.add_argument('csv', help='the study: Action,Yes,No')
+    q.add_argument('--questions', help='action,question (default: the packaged question list)')
+    q = add(sub, 'reproduce', _cmd_reproduce, 'run the paper notebooks with papermill and write the summary')
+    q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
+    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
+    q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
+    q = add(sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)')
+    q.description = q.description + '; rerunning into the same --out resumes'
     q.add_argument('files', nargs='*', help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)')
     q.add_argument('--posts', nargs='+', metavar='FILE', help='submissions dumps (files or glob patterns)')
     q.add_argument('--comments', nargs='+', metavar='FILE', help='comments dumps (files or glob patterns)')
@@ -337,13 +308,26 @@ def _add_extract(sub):
     q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
     q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.set_defaults(fn=_cmd_extract)
-    return q
-
-_parser_without_extract = parser
-
-def parser() -> argparse.ArgumentParser:
-    "The `scruples` argument parser (with `extract`)."
-    p = _parser_without_extract()
-    _add_extract(next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)))
     return p
+
+def _quiet_broken_pipe() -> int:
+    "The reader of our output went away (`scruples ... --json | head`): stop quietly, as command-line tools do."
+    try:  # point stdout at /dev/null so that the interpreter's final flush does not fail (and print) again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError): pass  # stdout is not a real file (tests, notebooks)
+    return 141  # 128 + SIGPIPE: what a shell reports for a writer killed by a closed pipe, e.g. `yes | head -1`
+
+def main(argv=None) -> int:
+    "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
+    args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
+    try:
+        rc = args.fn(args) or 0
+        sys.stdout.flush()  # a closed pipe shows here, not after main() returns
+        return rc
+    except BrokenPipeError: return _quiet_broken_pipe()
+    except KeyboardInterrupt:
+        print('scruples: interrupted', file=sys.stderr)
+        return 130
+    except (core.ScruplesError, OSError, ValueError) as err:  # OSError: missing, folder, unreadable, existing file...
+        print(f'scruples: error: {_error_line(err)}', file=sys.stderr)
+        return 1
