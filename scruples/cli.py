@@ -184,6 +184,7 @@ def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
         name = p.name.lower()
         if name.startswith('rs_') or 'submission' in name: posts.append(p); continue
         if name.startswith('rc_') or 'comment' in name: comments.append(p); continue
+        if p.is_dir(): raise IsADirectoryError(21, 'a folder, not a dump file: name its files, or a pattern such as DIR/RC_*', str(p))
         if not p.is_file(): raise FileNotFoundError(2, 'no such file', str(p))
         first = next((rec for _, rec in iter_records(p)), None)
         if first is None or ('title' in first) == ('body' in first):

@@ -252,6 +252,7 @@ def test_cli_extract_formats_globs_and_resume(tmp_path, reference):
     (['extract', '--posts', '{d}', '--comments', '{d}/RS.zst'], '{d}: a folder, not a posts file'),
     (['extract', '{d}/RS.zst', '{d}/odd.jsonl'], '{d}/odd.jsonl: cannot tell whether it holds submissions or comments'),
     (['extract', '{d}/RS.zst'], 'no comments dump given'),
+    (['extract', '{d}/RS.zst', '{d}'], '{d}: a folder, not a dump file'),  # was 'no such file'
 ])
 def test_cli_extract_bad_paths(tmp_path, argv, msg):
     (tmp_path/'RS.zst').write_bytes(SAMPLE_RS.read_bytes()); (tmp_path/'odd.jsonl').write_text('{"id": "x"}\n')
