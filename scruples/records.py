@@ -44,7 +44,7 @@ _NOTICE = re.compile(r'\A\s*(?:' + '|'.join(f'(?P<y{k}>{_loose(n)})' for k, n in
                        r'(?:your|the) post[^\n]*))[ \t]*(?:\n|\Z)', re.I)
 _FOOTER = re.compile(r'\s*' + _loose(REPOST_FOOTER) + r'\s*\Z', re.I)
 _RULE = re.compile(r'\A(?:-{3,}|\*{3,}|_{3,})\s*')  # a horizontal rule under the notice
-_QUOTE = re.compile(r'(?m)^> ?')
+_QUOTE = re.compile(r'(?m)^(?:>|&gt;) ?')  # a quote mark: `>`, stored escaped as `&gt;` in the dumps
 _REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\boriginal\s+(?:text|post)\b')
 
 class UnrecognizedRepostWarning(UserWarning):
@@ -58,7 +58,7 @@ def original_text(body: str) -> str|None:
     if m.lastgroup == 'later':
         text = _RULE.sub('', text.strip())
         lines = [l for l in text.split('\n') if l.strip()]
-        if lines and all(l.startswith('>') for l in lines): text = _QUOTE.sub('', text)  # a quoted copy
+        if lines and all(l.startswith(('>', '&gt;')) for l in lines): text = _QUOTE.sub('', text)  # a quoted copy
     return text.strip()
 
 def looks_like_repost(body: str) -> bool:

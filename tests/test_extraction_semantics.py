@@ -232,3 +232,12 @@ def test_actions_use_cores_shared_spacy_loader(monkeypatch):
     monkeypatch.setattr(actions, 'load_spacy', lambda *a, **k: calls.append(a) or real(*a, **k))
     assert actions.extract_action('WIBTA if I skipped the party?') == 'skipping the party'
     assert calls
+
+
+def test_quoted_copy_as_the_dumps_store_it_is_unquoted():
+    "The dumps escape `>` as `&gt;`: a quoted copy of the post loses its quote marks in that form too."
+    notice = ('^^^^AUTOMOD  ***Thanks for posting! This comment is a copy of your post so readers can see the original text '
+              'if your post is edited or removed. This comment is NOT for rendering judgement.***\n\n')
+    for q in ('>', '&gt;'):
+        body = notice + f'{q}My sister asked me to pick her up &amp; I said no.\n\n{q}We argued.\n\n' + records.REPOST_FOOTER
+        assert records.original_text(body) == 'My sister asked me to pick her up &amp; I said no.\n\nWe argued.'
