@@ -45,7 +45,7 @@ _NOTICE = re.compile(r'\A\s*(?:' + '|'.join(f'(?P<y{k}>{_loose(n)})' for k, n in
 _FOOTER = re.compile(r'\s*' + _loose(REPOST_FOOTER) + r'\s*\Z', re.I)
 _RULE = re.compile(r'\A(?:-{3,}|\*{3,}|_{3,})\s*')  # a horizontal rule under the notice
 _QUOTE = re.compile(r'(?m)^(?:>|&gt;) ?')  # a quote mark: `>`, stored escaped as `&gt;` in the dumps
-_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\boriginal\s+(?:text|post)\b')
+_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\b(?:copy|record)\b[^\n]{0,200}?\boriginal\s+(?:text|post)\b|\boriginal\s+(?:text|post)\b[^\n]{0,200}?\b(?:copy|record)\b')  # 'original post' alone is in the bot's other messages
 
 class UnrecognizedRepostWarning(UserWarning):
     "A repost bot's comment that looks like a copy of a post but matches none of `REPOST_NOTICES` (its wording changed)."

@@ -241,3 +241,13 @@ def test_quoted_copy_as_the_dumps_store_it_is_unquoted():
     for q in ('>', '&gt;'):
         body = notice + f'{q}My sister asked me to pick her up &amp; I said no.\n\n{q}We argued.\n\n' + records.REPOST_FOOTER
         assert records.original_text(body) == 'My sister asked me to pick her up &amp; I said no.\n\nWe argued.'
+
+
+def test_the_bots_other_messages_are_no_unrecognized_copy():
+    "AutoModerator's removal notices mention 'the original post' without being a copy: a plain `bot` drop, no warning."
+    body = ('Your post has been removed: titles must begin with AITA or WIBTA. Please resubmit with a new title; '
+            'editing the original post will not restore it.\n\n*I am a bot, and this action was performed automatically.*')
+    c = records.parse_comment({'body': body, 'author': 'AutoModerator', 'link_id': 't3_p', 'parent_id': 't3_p', 'id': 'c',
+                               'subreddit': 'AmItheAsshole', 'distinguished': 'moderator'})
+    assert c['reason'] != 'repost_unrecognized'
+    assert records.looks_like_repost('^^^^AUTOMOD ***A record of your original text, kept in case you edit it.***')
