@@ -6,7 +6,7 @@
 from __future__ import annotations
 import re
 
-from .core import SPACY_MODEL, load_spacy
+from .core import load_spacy
 from .data import POST_TYPES
 
 # %% auto #0
@@ -27,13 +27,6 @@ def post_type(title: str) -> str|None:
     return m.lastgroup if m else None
 
 # %% ../nbs/32_actions.ipynb #23fe4d6b
-_NLP = {}
-
-def _load_spacy(model: str = SPACY_MODEL):
-    "spaCy pipeline with tagger, parser and lemmatizer (named entities off), loaded once per process."
-    if model not in _NLP: _NLP[model] = load_spacy(model)
-    return _NLP[model]
-
 _DOUBLE = frozenset('admit commit forget begin regret refer prefer occur permit submit upset control patrol compel '
                     'rebel equip omit transfer confer'.split())
 _GERUND_IRREGULAR = {'be': 'being', 'see': 'seeing', 'flee': 'fleeing', 'agree': 'agreeing', 'free': 'freeing',
@@ -89,7 +82,7 @@ def extract_action(title: str,     # the post's title
     rest = _normalize_title(title)
     rest = _LEAD.sub('', rest)
     if len(rest) < 3: return None
-    doc = (nlp or _load_spacy())(rest)
+    doc = (nlp or load_spacy())(rest)  # loaded once per process (`scruples.core.load_spacy`)
     if _SUBJ.match(rest): out = _clause_to_gerund(doc)
     else:
         k = 0

@@ -168,6 +168,75 @@ def _cmd_reproduce(args):
     if args.json: _emit(rows, True)
     else: print(rows['status'].value_counts().to_string())
 
+# %% ../nbs/99_cli.ipynb #h2x001
+def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
+    "The posts and comments files of `scruples extract`: globs expanded, positional files sorted by name or first record."
+    import glob as _glob
+    from scruples.dumps import iter_records
+    def expand(pattern: str) -> list[Path]:
+        if Path(pattern).exists() or not _glob.has_magic(pattern): return [Path(pattern)]
+        found = sorted(Path(p) for p in _glob.glob(pattern))
+        if not found: raise FileNotFoundError(2, 'no file matches this pattern', pattern)
+        return found
+    posts = [p for x in args.posts or () for p in expand(x)]
+    comments = [p for x in args.comments or () for p in expand(x)]
+    for p in (p for x in args.files for p in expand(x)):
+        name = p.name.lower()
+        if name.startswith('rs_') or 'submission' in name: posts.append(p); continue
+        if name.startswith('rc_') or 'comment' in name: comments.append(p); continue
+        if p.is_dir(): raise IsADirectoryError(21, 'a folder, not a dump file: name its files, or a pattern such as DIR/RC_*', str(p))
+        if not p.is_file(): raise FileNotFoundError(2, 'no such file', str(p))
+        first = next((rec for _, rec in iter_records(p)), None)
+        if first is None or ('title' in first) == ('body' in first):
+            raise ValueError(f'{p}: cannot tell whether it holds submissions or comments: name it with --posts or --comments')
+        (posts if 'title' in first else comments).append(p)
+    if not posts: raise ValueError('no submissions dump given (--posts, or a file named RS_*)')
+    if not comments: raise ValueError('no comments dump given (--comments, or a file named RC_*)')
+    return posts, comments
+
+def _cmd_extract(args):
+    "`scruples extract`: extract_dask over the dumps, the splits and Dilemmas written, the drop report printed and saved."
+    from scruples import extraction
+    from scruples.records import UnrecognizedRepostWarning
+    posts, comments = _extract_inputs(args)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir(): raise NotADirectoryError(20, 'not a folder', str(out))
+    with warnings.catch_warnings(record=True) as caught:  # the run's warnings, as one line each
+        warnings.simplefilter('always', UnrecognizedRepostWarning)
+        recs, rep = extraction.extract_dask(posts, comments, out, num_workers=args.workers, address=args.address,
+                                            subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
+                                            min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words,
+                                            min_votes=args.min_votes, progress=not args.no_progress)
+    for w in caught:
+        if issubclass(w.category, UnrecognizedRepostWarning): print(f'scruples: warning: {w.message}', file=sys.stderr)
+        else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    written, note = {'anecdotes': str(out/'anecdotes.jsonl')}, None
+    report = json.loads((out/'report.json').read_text())
+    if not args.no_splits:
+        from scruples import datasets
+        dev = datasets.DEV_SIZE if args.dev_size is None else args.dev_size
+        test = datasets.TEST_SIZE if args.test_size is None else args.test_size
+        if dev + test <= len(recs):
+            written.update({k: str(v) for k, v in datasets.write_datasets(recs, out, dev_size=dev, test_size=test, seed=args.seed).items()})
+            report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
+            tmp = out/f'.report.json.{os.getpid()}.tmp'  # the report again, after the splits (it vouches for them), atomically
+            tmp.write_text(json.dumps(report)); os.replace(tmp, out/'report.json')
+        elif args.dev_size is None and args.test_size is None:
+            note = f'{len(recs):,} anecdotes: too few for the dev ({dev:,}) and test ({test:,}) splits, so no splits written (see --dev-size, --test-size)'
+        else: raise ValueError(f'{len(recs):,} anecdotes cannot fill --dev-size {dev:,} and --test-size {test:,}')
+    if args.json:
+        _emit({'anecdotes': len(recs), 'written': written, 'note': note, 'n_malformed': rep.n_malformed,
+               'report': rep.frame(), 'files': report['files']}, True)
+        return 0
+    print(rep.frame().to_string(index=False))
+    for m in rep.malformed[:5]: print(f'malformed: {m}')
+    if rep.n_malformed > 5: print(f'... {rep.n_malformed - 5:,} more malformed lines in {out/"report.json"}')
+    resumed = sum(r for _, r in report['files'])
+    print(f'{len(recs):,} anecdotes from {len(posts)} submissions and {len(comments)} comments files'
+          + (f' ({resumed} done in an earlier run)' if resumed else '') + f'; the drop report is in {out/"report.json"}')
+    if note: print(note)
+    for k, v in written.items(): print(f'{k}: {v}')
+
 # %% ../nbs/99_cli.ipynb #71d5a0f2
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
@@ -224,6 +293,22 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
     q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
+    q = add(sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)')
+    q.description = q.description + '; rerunning into the same --out resumes'
+    q.add_argument('files', nargs='*', help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)')
+    q.add_argument('--posts', nargs='+', metavar='FILE', help='submissions dumps (files or glob patterns)')
+    q.add_argument('--comments', nargs='+', metavar='FILE', help='comments dumps (files or glob patterns)')
+    q.add_argument('--out', required=True, help='output folder (partitions, anecdotes, splits, report.json)')
+    q.add_argument('--workers', type=_int_at_least(1, 4096), help='local worker processes (default: one per core)')
+    q.add_argument('--address', help='a Dask scheduler to run on, e.g. tcp://HOST:8786')
+    q.add_argument('--subreddit', default='AmItheAsshole', help="keep this subreddit's records, any case ('all': every one)")
+    q.add_argument('--min-words', type=_int_at_least(0, 10**6), help="words of title + text an anecdote needs (default: the authors' 16)")
+    q.add_argument('--min-votes', type=_int_at_least(1, 10**6), default=1, help='votes an anecdote needs')
+    q.add_argument('--dev-size', type=_int_at_least(0, 10**7), help='dev split size (default: the paper\'s 2,500)')
+    q.add_argument('--test-size', type=_int_at_least(0, 10**7), help='test split size (default: the paper\'s 2,500)')
+    q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
+    q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
+    q.add_argument('--no-progress', action='store_true', help='no progress bar')
     return p
 
 def _quiet_broken_pipe() -> int:
@@ -247,103 +332,3 @@ def main(argv=None) -> int:
     except (core.ScruplesError, OSError, ValueError) as err:  # OSError: missing, folder, unreadable, existing file...
         print(f'scruples: error: {_error_line(err)}', file=sys.stderr)
         return 1
-
-# %% ../nbs/99_cli.ipynb #h2x001
-def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
-    "The posts and comments files of `scruples extract`: globs expanded, positional files sorted by name or first record."
-    import glob as _glob
-    from scruples.dumps import iter_records
-    def expand(pattern: str) -> list[Path]:
-        if Path(pattern).exists() or not _glob.has_magic(pattern): return [Path(pattern)]
-        found = sorted(Path(p) for p in _glob.glob(pattern))
-        if not found: raise FileNotFoundError(2, 'no file matches this pattern', pattern)
-        return found
-    posts = [p for x in args.posts or () for p in expand(x)]
-    comments = [p for x in args.comments or () for p in expand(x)]
-    for p in (p for x in args.files for p in expand(x)):
-        name = p.name.lower()
-        if name.startswith('rs_') or 'submission' in name: posts.append(p); continue
-        if name.startswith('rc_') or 'comment' in name: comments.append(p); continue
-        if not p.is_file(): raise FileNotFoundError(2, 'no such file', str(p))
-        first = next((rec for _, rec in iter_records(p)), None)
-        if first is None or ('title' in first) == ('body' in first):
-            raise ValueError(f'{p}: cannot tell whether it holds submissions or comments: name it with --posts or --comments')
-        (posts if 'title' in first else comments).append(p)
-    if not posts: raise ValueError('no submissions dump given (--posts, or a file named RS_*)')
-    if not comments: raise ValueError('no comments dump given (--comments, or a file named RC_*)')
-    return posts, comments
-
-def _cmd_extract(args):
-    "`scruples extract`: extract_dask over the dumps, the splits and Dilemmas written, the drop report printed and saved."
-    from scruples import extraction
-    from scruples.records import UnrecognizedRepostWarning
-    posts, comments = _extract_inputs(args)
-    out = Path(args.out)
-    if out.exists() and not out.is_dir(): raise NotADirectoryError(20, 'not a folder', str(out))
-    with warnings.catch_warnings(record=True) as caught:  # the run's warnings, as one line each
-        warnings.simplefilter('always', UnrecognizedRepostWarning)
-        recs, rep = extraction.extract_dask(posts, comments, out, num_workers=args.workers, address=args.address,
-                                            subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
-                                            min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words,
-                                            min_votes=args.min_votes, progress=not args.no_progress)
-    for w in caught:
-        if issubclass(w.category, UnrecognizedRepostWarning): print(f'scruples: warning: {w.message}', file=sys.stderr)
-        else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    written, note = {'anecdotes': str(out/'anecdotes.jsonl')}, None
-    report = json.loads((out/'report.json').read_text())
-    if not args.no_splits:
-        from scruples import datasets
-        dev = datasets.DEV_SIZE if args.dev_size is None else args.dev_size
-        test = datasets.TEST_SIZE if args.test_size is None else args.test_size
-        if dev + test <= len(recs):
-            written.update({k: str(v) for k, v in datasets.write_datasets(recs, out, dev_size=dev, test_size=test, seed=args.seed).items()})
-            report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
-            tmp = out/f'.report.json.{os.getpid()}.tmp'  # the report again, after the splits (it vouches for them), atomically
-            tmp.write_text(json.dumps(report)); os.replace(tmp, out/'report.json')
-        elif args.dev_size is None and args.test_size is None:
-            note = f'{len(recs):,} anecdotes: too few for the dev ({dev:,}) and test ({test:,}) splits, so no splits written (see --dev-size, --test-size)'
-        else: raise ValueError(f'{len(recs):,} anecdotes cannot fill --dev-size {dev:,} and --test-size {test:,}')
-    if args.json:
-        _emit({'anecdotes': len(recs), 'written': written, 'note': note, 'n_malformed': rep.n_malformed,
-               'report': rep.frame(), 'files': report['files']}, True)
-        return 0
-    print(rep.frame().to_string(index=False))
-    for m in rep.malformed[:5]: print(f'malformed: {m}')
-    if rep.n_malformed > 5: print(f'... {rep.n_malformed - 5:,} more malformed lines in {out/"report.json"}')
-    resumed = sum(r for _, r in report['files'])
-    print(f'{len(recs):,} anecdotes from {len(posts)} submissions and {len(comments)} comments files'
-          + (f' ({resumed} done in an earlier run)' if resumed else '') + f'; the drop report is in {out/"report.json"}')
-    if note: print(note)
-    for k, v in written.items(): print(f'{k}: {v}')
-
-# %% ../nbs/99_cli.ipynb #h2x002
-def _add_extract(sub):
-    "Add `scruples extract` to the subcommands."
-    q = sub.add_parser('extract', help='extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)',
-                       description='extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B); '
-                                   'rerunning into the same --out resumes')
-    q.add_argument('--json', action='store_true', help='machine-readable output')
-    q.add_argument('files', nargs='*', help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)')
-    q.add_argument('--posts', nargs='+', metavar='FILE', help='submissions dumps (files or glob patterns)')
-    q.add_argument('--comments', nargs='+', metavar='FILE', help='comments dumps (files or glob patterns)')
-    q.add_argument('--out', required=True, help='output folder (partitions, anecdotes, splits, report.json)')
-    q.add_argument('--workers', type=_int_at_least(1, 4096), help='local worker processes (default: one per core)')
-    q.add_argument('--address', help='a Dask scheduler to run on, e.g. tcp://HOST:8786')
-    q.add_argument('--subreddit', default='AmItheAsshole', help="keep this subreddit's records, any case ('all': every one)")
-    q.add_argument('--min-words', type=_int_at_least(0, 10**6), help="words of title + text an anecdote needs (default: the authors' 16)")
-    q.add_argument('--min-votes', type=_int_at_least(1, 10**6), default=1, help='votes an anecdote needs')
-    q.add_argument('--dev-size', type=_int_at_least(0, 10**7), help='dev split size (default: the paper\'s 2,500)')
-    q.add_argument('--test-size', type=_int_at_least(0, 10**7), help='test split size (default: the paper\'s 2,500)')
-    q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
-    q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
-    q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.set_defaults(fn=_cmd_extract)
-    return q
-
-_parser_without_extract = parser
-
-def parser() -> argparse.ArgumentParser:
-    "The `scruples` argument parser (with `extract`)."
-    p = _parser_without_extract()
-    _add_extract(next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)))
-    return p

@@ -11,7 +11,7 @@ import regex
 from .data import ANECDOTES_LABELS
 
 # %% auto #0
-__all__ = ['LABELS', 'MAX_COMMENT_CHARS', 'label_matches', 'resolve_label', 'extract_label']
+__all__ = ['LABELS', 'MAX_COMMENT_CHARS', 'label_matches', 'unquote', 'resolve_label', 'extract_label']
 
 # %% ../nbs/31_judgments.ipynb #299377f5
 LABELS = ANECDOTES_LABELS  # the Anecdotes classes, in the official order (one definition: scruples.data)
@@ -96,6 +96,13 @@ def label_matches(body: str) -> list[tuple[int, int, str]]:
         if s >= stop: out.append((s, e, lab)); stop = e
     return out
 
+# %% ../nbs/31_judgments.ipynb #81a796a6
+_QUOTED = re.compile(r'(?m)^[ \t]*(?:>|&gt;)[^\n]*')  # a quoted line: markdown `>`, which the dumps store escaped as `&gt;`
+
+def unquote(body: str) -> str:
+    "`body` with its quoted lines blanked (same length, so offsets hold): a verdict quoted from the post or another comment is not the commenter's."
+    return _QUOTED.sub(lambda m: ' ' * len(m.group()), body) if '>' in body or '&gt;' in body else body
+
 # %% ../nbs/31_judgments.ipynb #be035665
 _WOULD_BE = re.compile(r"(?i)(?:[yn][ .\-_*]?w[ .\-_*]?n?[ .\-_*]?b|you(?:'d| would))")  # YWBTA, YWNBTA, NWBTA, you would be ...
 _IF_AFTER = re.compile(r"(?i)[^.!?\n]{0,30}?\b(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b")  # in its sentence, soon after
@@ -124,5 +131,6 @@ def resolve_label(body: str, matches: list[tuple[int, int, str]]) -> str|None:
     return cur[2]
 
 def extract_label(body: str) -> str|None:  # the comment's text
-    "The label a comment expresses (one of `LABELS`), or None when it expresses none."
+    "The label a comment expresses (one of `LABELS`), or None when it expresses none; quoted lines are not the commenter's verdict."
+    body = unquote((body or '')[:MAX_COMMENT_CHARS])
     return resolve_label(body, label_matches(body))

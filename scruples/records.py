@@ -44,8 +44,8 @@ _NOTICE = re.compile(r'\A\s*(?:' + '|'.join(f'(?P<y{k}>{_loose(n)})' for k, n in
                        r'(?:your|the) post[^\n]*))[ \t]*(?:\n|\Z)', re.I)
 _FOOTER = re.compile(r'\s*' + _loose(REPOST_FOOTER) + r'\s*\Z', re.I)
 _RULE = re.compile(r'\A(?:-{3,}|\*{3,}|_{3,})\s*')  # a horizontal rule under the notice
-_QUOTE = re.compile(r'(?m)^> ?')
-_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\boriginal\s+(?:text|post)\b')
+_QUOTE = re.compile(r'(?m)^(?:>|&gt;) ?')  # a quote mark: `>`, stored escaped as `&gt;` in the dumps
+_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\b(?:copy|record)\b[^\n]{0,200}?\boriginal\s+(?:text|post)\b|\boriginal\s+(?:text|post)\b[^\n]{0,200}?\b(?:copy|record)\b')  # 'original post' alone is in the bot's other messages
 
 class UnrecognizedRepostWarning(UserWarning):
     "A repost bot's comment that looks like a copy of a post but matches none of `REPOST_NOTICES` (its wording changed)."
@@ -58,7 +58,7 @@ def original_text(body: str) -> str|None:
     if m.lastgroup == 'later':
         text = _RULE.sub('', text.strip())
         lines = [l for l in text.split('\n') if l.strip()]
-        if lines and all(l.startswith('>') for l in lines): text = _QUOTE.sub('', text)  # a quoted copy
+        if lines and all(l.startswith(('>', '&gt;')) for l in lines): text = _QUOTE.sub('', text)  # a quoted copy
     return text.strip()
 
 def looks_like_repost(body: str) -> bool:

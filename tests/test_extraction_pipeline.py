@@ -252,6 +252,7 @@ def test_cli_extract_formats_globs_and_resume(tmp_path, reference):
     (['extract', '--posts', '{d}', '--comments', '{d}/RS.zst'], '{d}: a folder, not a posts file'),
     (['extract', '{d}/RS.zst', '{d}/odd.jsonl'], '{d}/odd.jsonl: cannot tell whether it holds submissions or comments'),
     (['extract', '{d}/RS.zst'], 'no comments dump given'),
+    (['extract', '{d}/RS.zst', '{d}'], '{d}: a folder, not a dump file'),  # was 'no such file'
 ])
 def test_cli_extract_bad_paths(tmp_path, argv, msg):
     (tmp_path/'RS.zst').write_bytes(SAMPLE_RS.read_bytes()); (tmp_path/'odd.jsonl').write_text('{"id": "x"}\n')
@@ -268,3 +269,12 @@ def test_plan_sizes_files_by_their_content(tmp_path):
     assert ex._inflated_size(rs)[0] > 20 * rs.stat().st_size  # replicated text: far above a dump's usual ratio
     plan = ex._plan([(rs, 'posts')] + [(p, 'comments') for p in rc], tmp_path/'run', ex.SUBREDDIT, 2, None)
     assert sum(p['kind'] == 'posts' for p in plan) >= 2
+
+
+def test_extract_is_an_ordinary_subcommand():
+    "`extract` is added in `parser()` with the other subcommands, not by wrapping it and searching argparse's private `_actions`."
+    import inspect
+    from scruples import cli
+    assert '._actions' not in inspect.getsource(cli) and not hasattr(cli, '_parser_without_extract')
+    args = cli.parser().parse_args(['extract', 'RS_x', 'RC_x', '--out', 'o', '--workers', '2'])
+    assert args.fn is cli._cmd_extract and args.files == ['RS_x', 'RC_x'] and args.workers == 2 and args.subreddit == 'AmItheAsshole'

@@ -109,6 +109,19 @@ def test_only_a_stated_change_of_verdict_switches(body, label):
     assert judgments.extract_label(body) == label
 
 
+@pytest.mark.parametrize('body,label', [
+    ('&gt; YTA\n\nI disagree with this, NTA', 'OTHER'),   # the dumps store `>` escaped
+    ('> YTA\n\nI disagree with this, NTA', 'OTHER'),
+    ('&gt; I told him he was the asshole\n\nNTA', 'OTHER'),
+    ('&gt; NTA\n&gt; YTA', None),                         # only quotes: no verdict of the commenter
+    ('NTA, 3 &gt; 2', 'OTHER'),
+])
+def test_quoted_verdicts_are_not_the_commenters(body, label):
+    assert judgments.extract_label(body) == label
+    if label: assert records.parse_comment({'body': body, 'author': 'u', 'link_id': 't3_p', 'parent_id': 't3_p', 'id': 'c',
+                                            'subreddit': 'AmItheAsshole'})['label'] == label
+
+
 # --- what the patterns see (issue 22 item 12) ---
 
 def test_label_patterns_see_at_most_reddits_comment_limit():
@@ -209,3 +222,32 @@ def test_any_copy_round_trips(text, notice, footer, spaces):
     got = records.original_text(body)
     assert got is not None and got in text  # never more than the post's text
     if text.strip() and not text.rstrip().endswith(records.REPOST_FOOTER): assert got == text.strip()
+
+
+def test_actions_use_cores_shared_spacy_loader(monkeypatch):
+    "No second cache in scruples.actions: the default pipeline comes from `scruples.core.load_spacy` on every call."
+    from scruples import actions
+    actions.extract_action('AITA for skipping the party?')  # loaded (and cached by core) before the patch
+    calls, real = [], actions.load_spacy
+    monkeypatch.setattr(actions, 'load_spacy', lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert actions.extract_action('WIBTA if I skipped the party?') == 'skipping the party'
+    assert calls
+
+
+def test_quoted_copy_as_the_dumps_store_it_is_unquoted():
+    "The dumps escape `>` as `&gt;`: a quoted copy of the post loses its quote marks in that form too."
+    notice = ('^^^^AUTOMOD  ***Thanks for posting! This comment is a copy of your post so readers can see the original text '
+              'if your post is edited or removed. This comment is NOT for rendering judgement.***\n\n')
+    for q in ('>', '&gt;'):
+        body = notice + f'{q}My sister asked me to pick her up &amp; I said no.\n\n{q}We argued.\n\n' + records.REPOST_FOOTER
+        assert records.original_text(body) == 'My sister asked me to pick her up &amp; I said no.\n\nWe argued.'
+
+
+def test_the_bots_other_messages_are_no_unrecognized_copy():
+    "AutoModerator's removal notices mention 'the original post' without being a copy: a plain `bot` drop, no warning."
+    body = ('Your post has been removed: titles must begin with AITA or WIBTA. Please resubmit with a new title; '
+            'editing the original post will not restore it.\n\n*I am a bot, and this action was performed automatically.*')
+    c = records.parse_comment({'body': body, 'author': 'AutoModerator', 'link_id': 't3_p', 'parent_id': 't3_p', 'id': 'c',
+                               'subreddit': 'AmItheAsshole', 'distinguished': 'moderator'})
+    assert c['reason'] != 'repost_unrecognized'
+    assert records.looks_like_repost('^^^^AUTOMOD ***A record of your original text, kept in case you edit it.***')
