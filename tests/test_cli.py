@@ -245,6 +245,25 @@ def test_cli_best_helpers_live_with_best_and_data():
     assert not any(hasattr(cli, n) for n in ('best_counts', 'class_support', 'best_alpha', '_reader_for'))
 
 
+
+def test_cli_best_is_a_thin_layer_over_best(capsys, tmp_path):
+    "`scruples best FILE --labels FILE --json` gives the class names, support, annotations, alpha and estimates of `best`."
+    import numpy as np
+    from scruples.best import best, fit_dirichlet_prior
+    rng = np.random.default_rng(2021)
+    counts = np.stack([rng.multinomial(5, p) for p in rng.dirichlet([1.0, 0.5, 0.8], size=200)])
+    y = rng.integers(0, 3, 200)
+    (tmp_path/'c.csv').write_text('entailment,neutral,contradiction\n' + ''.join(f'{a},{b},{c}\n' for a, b, c in counts))
+    (tmp_path/'y.txt').write_text(''.join(f'{v}\n' for v in y))
+    rc, out, _ = run_main(capsys, 'best', str(tmp_path/'c.csv'), '--labels', str(tmp_path/'y.txt'), '--json', '--samples', '500', '--bootstrap', '0')
+    out = json.loads(out)
+    assert rc == 0 and out['classes'] == ['entailment', 'neutral', 'contradiction']
+    assert [r['support'] for r in out['support']] == np.bincount(y, minlength=3).tolist()
+    assert [r['annotations'] for r in out['support']] == counts.sum(0).tolist()
+    assert np.allclose(out['alpha'], fit_dirichlet_prior(counts), atol=1e-5)
+    direct = best(counts, y_true=y, n_samples=500, n_boot=0)
+    assert np.allclose([r['estimate'] for r in out['estimates']], direct.estimate.to_numpy(), atol=1e-9)
+
 # --- issue 22 item 16: `mcm user-study` checks the study before encoding anything -----------------------------------
 
 @pytest.mark.parametrize('rows, says', [

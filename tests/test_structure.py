@@ -92,10 +92,7 @@ def private_imports_in_tests(root: Path = ROOT) -> list[str]:
 
 
 # (notebook, module) -> why the notebook may import from a higher-numbered module. Keep this empty: each entry is a debt.
-ALLOWED_UPWARD = {
-    ('12_best.ipynb', 'cli'): 'its last example runs `scruples best` through cli.main; it moves to 99_cli once the '
-                              'command helpers (best_counts, best_alpha, class_support) leave cli for best/data (issue 18)',
-}
+ALLOWED_UPWARD: dict = {}  # (notebook, module) -> why a notebook may import from a higher number: none today
 
 
 def upward_imports(nbs: Path = NBS, allowed=ALLOWED_UPWARD) -> list[str]:
