@@ -18,7 +18,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy import stats
+from sklearn.base import BaseEstimator
 from sklearn.decomposition import PCA
+from sklearn.exceptions import NotFittedError
 
 from .core import ScruplesDataError, check_texts
 from .encoders import SentenceEncoder, cosine, unit_rows
@@ -302,22 +304,33 @@ def _flip_largest_positive(v: np.ndarray) -> np.ndarray:
     "Rows of `v` with signs chosen so each row's largest-magnitude entry is positive."
     return v * np.sign(v[np.arange(len(v)), np.abs(v).argmax(1)])[:, None]
 
-class MoralDirection:
+class MoralDirection(BaseEstimator):
     "The moral direction: top principal component of action embeddings, oriented Dos positive, fitted scores in [-1, 1]."
-    def __init__(self, encoder=None):  # callable list[str] -> (n, d); None: the default SentenceEncoder
-        self.encoder = encoder
+    def __init__(self,
+                 encoder=None,                      # callable list[str] -> (n, d); None: the default SentenceEncoder
+                 dos: Sequence[str] = ATOMIC_DOS,   # known Dos: their mean score must be the higher (they fix the sign)
+                 donts: Sequence[str] = ATOMIC_DONTS,  # known Don'ts
+                ):
+        self.encoder, self.dos, self.donts = encoder, dos, donts
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array, tags.input_tags.string = False, True  # actions (texts), not numeric arrays
+        return tags
 
     def embed(self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str]|None = None) -> np.ndarray:
         "Embeddings of `actions` in `mode` with this direction's encoder (see `embed_actions`)."
         return embed_actions(actions, mode, questions, self.encoder)
 
     def fit(self, actions: Sequence[str] = ATOMIC_ACTIONS,  # the actions of the PCA (Table 5)
-            encoder=None,                                    # replaces the encoder given at construction
-            dos: Sequence[str] = ATOMIC_DOS,                 # known Dos: their mean score must be the higher
-            donts: Sequence[str] = ATOMIC_DONTS,             # known Don'ts
-           ) -> 'MoralDirection':
+            y=None,                                          # unused (scikit-learn's signature)
+            **moved) -> 'MoralDirection':
         "PCA of the actions' mean question embeddings; sets the sign from `dos`/`donts` and the scale from `actions`."
-        if encoder is not None: self.encoder = encoder
+        if moved:
+            raise TypeError(f'MoralDirection.fit() got {sorted(moved)}: encoder, dos and donts are constructor parameters now, '
+                            f'e.g. MoralDirection(encoder, dos=..., donts=...).fit(actions)')
+        dos, donts = self.dos, self.donts
+        if isinstance(dos, str) or isinstance(donts, str): raise TypeError('dos and donts must be sequences of actions, not a single string')
         acts = [clean_action(a) for a in actions]
         if len(set(acts)) < 3: raise ValueError(f'need at least 3 distinct actions for the PCA, got {len(set(acts))}')
         if not len(dos) or not len(donts): raise ValueError('dos and donts must each name at least one action (they fix the sign)')
@@ -338,7 +351,7 @@ class MoralDirection:
         return self
 
     def _check_fitted(self):
-        if not hasattr(self, 'direction_'): raise RuntimeError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
+        if not hasattr(self, 'direction_'): raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
 
     def transform(self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str]|None = None,
                   n_components: int = 2) -> np.ndarray:  # (n, n_components); column 0 is the moral score
@@ -377,7 +390,7 @@ class MoralDirection:
             keys = {'format_version', 'components', 'mean', 'scale', 'actions', 'embeddings'}
             if not keys <= set(z.files): raise ValueError(f'{path}: not a saved MoralDirection (missing {sorted(keys - set(z.files))})')
             if int(z['format_version']) != 1: raise ValueError(f'{path}: unknown format version {int(z["format_version"])}')
-            d = cls(encoder)
+            d = cls(encoder, dos=tuple(str(a) for a in z['dos']), donts=tuple(str(a) for a in z['donts']))
             d.components_, d.mean_, d.scale_ = z['components'], z['mean'], float(z['scale'])
             d.explained_variance_, d.explained_variance_ratio_ = z['explained_variance'], z['explained_variance_ratio']
             d.actions_, d.embeddings_ = [str(a) for a in z['actions']], z['embeddings']

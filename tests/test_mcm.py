@@ -149,7 +149,7 @@ def test_direction_sign_and_scale(fake):
     assert np.linalg.norm(md.direction_) == pytest.approx(1.0)
     assert abs(md.direction_[0]) > 0.5                                            # found the planted axis
     assert md.explained_variance_ratio_[0] == md.explained_variance_ratio_.max()
-    flipped = MoralDirection(fake).fit(dos=ATOMIC_DONTS, donts=ATOMIC_DOS)       # the sign follows dos/donts
+    flipped = MoralDirection(fake, dos=ATOMIC_DONTS, donts=ATOMIC_DOS).fit()     # the sign follows dos/donts
     np.testing.assert_allclose(flipped.score(['smile', 'murder']), -md.score(['smile', 'murder']), atol=1e-9)
     # the scale: projection / max |projection| over the fitted actions
     x = embed_actions(list(ATOMIC_ACTIONS), 'questions', encoder=fake)
@@ -185,6 +185,52 @@ def test_save_load_npz_without_pickle(fake, tmp_path):
     np.savez(tmp_path/'bad.npz', x=np.zeros(3))
     with pytest.raises(ValueError, match='not a saved MoralDirection'): MoralDirection.load(tmp_path/'bad.npz')
 
+
+
+# --- issue 20: MoralDirection is a scikit-learn estimator (clone failed: data passed to fit that belongs in the constructor)
+
+def test_direction_clone_get_set_params(fake):
+    from sklearn.base import clone
+    md = MoralDirection(fake, dos=('smile', 'hug'), donts=('kill', 'murder')).fit()
+    c = clone(md)
+    assert not hasattr(c, 'direction_') and isinstance(c.encoder, FakeEncoder)
+    assert {k: v for k, v in c.get_params().items() if k != 'encoder'} == {'dos': ('smile', 'hug'), 'donts': ('kill', 'murder')}
+    np.testing.assert_allclose(c.fit().score(['smile', 'kill']), md.score(['smile', 'kill']), atol=1e-12)  # same parameters, same fit
+    assert c.set_params(dos=ATOMIC_DONTS, donts=ATOMIC_DOS) is c
+    np.testing.assert_allclose(c.fit().score(['smile', 'kill']), -md.score(['smile', 'kill']), atol=1e-9)
+
+def test_direction_fit_keeps_params_and_adds_only_fitted_attributes(fake):
+    md = MoralDirection(fake)
+    before, attrs = dict(md.get_params()), set(vars(md))
+    assert md.fit() is md
+    assert md.get_params() == before
+    assert all(a.endswith('_') for a in set(vars(md)) - attrs)
+
+def test_direction_old_fit_keywords_say_where_they_went(fake):
+    with pytest.raises(TypeError, match='constructor parameters now'): MoralDirection().fit(encoder=fake)
+    with pytest.raises(TypeError, match='constructor parameters now'): MoralDirection(fake).fit(dos=ATOMIC_DOS, donts=ATOMIC_DONTS)
+    with pytest.raises(TypeError, match='single string'): MoralDirection(fake, dos='smile').fit()
+
+def test_direction_not_fitted_is_sklearns_error(fake):
+    from sklearn.exceptions import NotFittedError
+    with pytest.raises(NotFittedError, match='not fitted'): MoralDirection(fake).score(['smile'])
+
+def test_direction_save_load_keeps_params(fake, tmp_path):
+    md = MoralDirection(fake, dos=('smile', 'hug'), donts=('kill', 'murder')).fit()
+    again = MoralDirection.load(md.save(tmp_path / 'd'), fake)
+    assert again.dos == ('smile', 'hug') and again.donts == ('kill', 'murder')
+
+# scikit-learn's checks that apply to an estimator of texts as they are; the others build numeric X (a PCA of numbers is not
+# this estimator's input: it embeds action texts first) or need predict/predict_proba, which a direction does not have.
+MCM_SKLEARN_CHECKS = ['check_estimator_cloneable', 'check_estimator_tags_renamed', 'check_valid_tag_types', 'check_estimator_repr',
+                      'check_no_attributes_set_in_init', 'check_get_params_invariance', 'check_set_params',
+                      'check_do_not_raise_errors_in_init_or_set_params', 'check_parameters_default_constructible']
+
+@pytest.mark.parametrize('check', MCM_SKLEARN_CHECKS)
+def test_direction_sklearn_check(check, fake):
+    from sklearn.utils import estimator_checks as EC
+    fn = getattr(EC, check)
+    fn('MoralDirection', MoralDirection() if check == 'check_parameters_default_constructible' else MoralDirection(fake))
 
 def test_context_actions_are_table_6():
     assert len(CONTEXT_ACTIONS) == 56 and len(set(CONTEXT_ACTIONS)) == 56
