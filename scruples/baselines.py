@@ -89,7 +89,7 @@ def target_labels(y,                       # hard labels (n,) (class indices, or
     kind, what = task_kind(task), ('pairs' if task_kind(task) == 'pairs' else 'examples')
     if n == 0: raise ValueError(f'no {what} to fit on')
     names = None
-    if isinstance(y, pd.DataFrame): names, y = np.asarray(list(y.columns)), y.to_numpy()
+    if isinstance(y, pd.DataFrame): names, y = np.array(list(y.columns), dtype=object), y.to_numpy()
     y = np.asarray(y)
     if kind == 'pairs':
         if y.ndim == 2 and y.shape[1] != 2:
@@ -207,7 +207,7 @@ class Length(ClassifierMixin, BaseEstimator):
             s1, s2 = self._scores(X, m, p)
             accs.append(((s2 > s1)[keep] == h).mean())  # ties count as predicting action 1
         self.measure_, self.pick_ = grid[int(np.argmax(accs))]
-        self.train_accuracy_ = dict(zip([f'{m}/{p}' for m, p in grid], np.round(accs, 4)))
+        self.train_accuracy_ = {f'{m}/{p}': round(float(a), 4) for (m, p), a in zip(grid, accs)}
         self.classes_, self.n_ties_ = np.array([0, 1]), lab.n_ties
         return self
 
@@ -545,13 +545,16 @@ def _fit_predict(task: CVTask, model: str, params: dict, train, held, soft: bool
     out[:, s.classes_] = s.predict_proba(M[held])
     return out
 
+def _one_thread(model: str, task: str):
+    "Gradient boosting (Style on texts) on one OpenMP thread: on small data its threads mostly wait for each other (50x slower on a busy machine)."
+    if model != 'Style' or task_kind(task) != 'texts': return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+    return threadpool_limits(1, user_api='openmp')
+
 def cv_predict(task: CVTask, model: str, params: dict, soft: bool = False, seed=0) -> np.ndarray:
     "Out-of-fold probabilities (n, k) of one point of the search space."
-    from threadpoolctl import threadpool_limits
     out = np.zeros(task.counts.shape, dtype=np.float64)
-    # gradient boosting (Style on texts) on one OpenMP thread: on small folds its threads only wait for each other (50x slower on a busy machine)
-    one_thread = threadpool_limits(1, user_api='openmp') if model == 'Style' and task.kind == 'texts' else contextlib.nullcontext()
-    with warnings.catch_warnings(), one_thread:
+    with warnings.catch_warnings(), _one_thread(model, task.task):
         warnings.simplefilter('ignore')
         for train, held in task.folds: out[held] = _fit_predict(task, model, params, train, held, soft, seed)
     return out
@@ -649,7 +652,8 @@ def tune(model: str,            # one of MODELS
     if best[1] is None: raise ValueError(f'every one of the {budget} points failed; first error: {rows[0]["error"]}')
     t1 = time.perf_counter()
     lab = Labels(t.counts, t.labels, t.classes, t.n_ties)
-    est = make_model(model, task, best[1], soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1]).fit(X, _counts_arg(lab))
+    est = make_model(model, task, best[1], soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1])
+    with _one_thread(model, task): est.fit(X, _counts_arg(lab))
     return Tuned(model, task, est, best[1], best[0], pd.DataFrame(rows), best[2], tune_s, time.perf_counter() - t1, ties, t.n_ties, t.classes)
 
 def _subset(X, idx):

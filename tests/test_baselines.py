@@ -139,7 +139,8 @@ def test_tune_seeded_and_failures_recorded():
 def test_real_dev_logistic_beats_prior(real_data_dir):
     dev, test = load_dilemmas('dev', data_dir=real_data_dir), load_dilemmas('test', data_dir=real_data_dir)
     m = make_model('Logistic', 'dilemmas', {**LOGISTIC, 'stop_words': 'english', 'C': 0.2}).fit(dev, label_counts(dev))
-    r = evaluate(m, test, label_counts(test), n_boot=0)
+    with pytest.warns(UserWarning, match='scored examples themselves'):  # in-sample calibration, said so (a training-split temperature overfits)
+        r = evaluate(m, test, label_counts(test), n_boot=0)
     assert r.f1 > 0.55 and r.xentropy < np.log(2)  # regression: lexical cues carry signal on the real test split
 
 
