@@ -212,6 +212,10 @@ def test_pairs_are_binary():
     with pytest.raises(ValueError, match='pairs are binary'): Length().fit(df, c3)
     with pytest.raises(ValueError, match='takes pairs'): make_task(['a', 'b', 'c', 'd'], [0, 1, 0, 1], task='dilemmas')
     assert make_task(df, label_counts(df)).task == 'pairs' and make_task(df[['action_1', 'action_2']].to_numpy(), label_counts(df)).task == 'pairs'
+    tl = tune('Length', df, label_counts(df), n_folds=4, progress=False)  # task=None: pairs from X
+    assert tl.task == 'pairs' and tl.oof_proba.shape == (20, 2) and isinstance(tl.model, Length)
+    assert isinstance(make_model('Logistic', params={**LOGISTIC, 'multi_class': 'ovr', 'fit_intercept': True}), TextClassifier)  # no X: single texts
+    assert isinstance(make_model('Length'), Length) and make_model('Prior').n_classes is None
 
 
 def test_paper_calls_unchanged():
