@@ -4,7 +4,7 @@
 
 # %% ../nbs/42_traits.ipynb #94354618
 from __future__ import annotations
-import warnings
+import contextlib, warnings
 from itertools import combinations, product
 import numpy as np, pandas as pd
 from scipy import optimize, stats
@@ -20,9 +20,10 @@ from .annotations import AnnotatedData
 # %% auto #0
 __all__ = ['response_patterns', 'lsat6', 'annotator_responses', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax',
            'check_n_traits', 'check_points', 'intercept_start', 'check_identified', 'start_values', 'unpack',
-           'maximize_marginal', 'quadrature_gap', 'fit_statistics', 'degenerate', 'LatentTraitModel', 'eap_scores',
-           'map_scores', 'irt_parameters', 'warning_kind', 'compare_traits', 'choose_n_traits', 'margin_fit',
-           'simulate_responses', 'calibrate_intercepts', 'plot_weights', 'plot_scores', 'plot_deviance']
+           'maximize_marginal', 'loglik_hessian_1', 'newton_1', 'quadrature_gap', 'fit_statistics', 'degenerate',
+           'LatentTraitModel', 'eap_scores', 'map_scores', 'irt_parameters', 'warning_kind', 'compare_traits',
+           'choose_n_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts', 'plot_weights', 'plot_scores',
+           'plot_deviance']
 
 # %% ../nbs/42_traits.ipynb #d67b2fe7
 def _check_responses(
@@ -289,6 +290,57 @@ def maximize_marginal(theta0, Y0, M, f, Z, logw, n_traits: int,
     return optimize.minimize(fg, np.clip(theta0, lo, hi), jac=True, method='L-BFGS-B', bounds=list(zip(lo, hi)),
                              options=dict(maxiter=max_iter, gtol=tol, ftol=1e-15, maxcor=20))
 
+# %% ../nbs/42_traits.ipynb #91f6ee45
+def loglik_hessian_1(w, b, Y0, f, z, logw, hess: bool = True) -> tuple:
+    "One trait, complete responses, shared nodes: (log-likelihood, gradient, Hessian or None), parameters ordered (intercepts, weights)."
+    J = len(b)
+    eta = np.multiply.outer(z, w) + b                         # Q x J
+    S = expit(eta)
+    c = logw - np.logaddexp(0, eta).sum(1)
+    L = np.multiply.outer(Y0 @ w, z); L += c
+    mx = L.max(1); L -= mx[:, None]
+    R = np.exp(L, out=L); s = R.sum(1); R /= s[:, None]       # posterior node weights, P x Q
+    ll = f @ (Y0 @ b + mx + np.log(s))
+    N = f @ R
+    zb, z2 = (R @ np.stack((z, z * z), 1)).T                         # posterior means and second moments
+    zS = z[:, None] * S
+    g = np.concatenate((Y0.T @ f - N @ S, Y0.T @ (f * zb) - N @ zS))
+    if not hess: return ll, g, None
+    Sq = np.concatenate((S, zS, z[:, None] * zS), 1)
+    B = R @ Sq                     # E_p[s], E_p[z s], E_p[z^2 s]: P x 3J
+    Hb, Hz = B[:, :2 * J], B[:, J:]                           # E_p[h] and E_p[z h]
+    D, ii = S * (1 - S), np.arange(J)
+    H = np.zeros((2 * J, 2 * J))
+    H[ii, ii] -= N @ D; H[ii, J + ii] -= (N * z) @ D; H[J + ii, ii] -= (N * z) @ D; H[J + ii, J + ii] -= (N * z ** 2) @ D
+    H[J:, J:] += Y0.T @ (Y0 * (f * (z2 - zb ** 2))[:, None])   # Cov_p(y (x) x): only z varies
+    Czh = Y0.T @ ((Hz - zb[:, None] * Hb) * f[:, None])       # sum_p f_p y_p (x) Cov_p(z, h)
+    H[J:, :] -= Czh; H[:, J:] -= Czh.T
+    Hq = Sq[:, :2 * J]
+    H += Hq.T @ (Hq * N[:, None]) - Hb.T @ (Hb * f[:, None])  # sum_p f_p Cov_p(h)
+    return ll, g, H
+
+def newton_1(theta0, Y0, f, Z, logw, max_weight: float = 5.0, tol: float = 1e-8, max_iter: int = 50):
+    "Newton's method for one trait (complete responses, shared nodes); scipy-style result, or None to hand over to L-BFGS-B."
+    J, n, z = Y0.shape[1], f.sum(), Z[:, 0]
+    th = np.asarray(theta0, float).copy()
+    ll, g, H = loglik_hessian_1(th[J:], th[:J], Y0, f, z, logw)
+    for it in range(1, max_iter + 1):
+        if H is None: H = loglik_hessian_1(th[J:], th[:J], Y0, f, z, logw)[2]
+        try: C = np.linalg.cholesky(-H)                       # concave here: a Newton step is an ascent direction
+        except np.linalg.LinAlgError: return None
+        step, t = np.linalg.solve(C.T, np.linalg.solve(C, g)), 1.0
+        while True:
+            new = th + t * step
+            if np.abs(new[J:]).max() >= max_weight: return None
+            ll2, g2, _ = loglik_hessian_1(new[J:], new[:J], Y0, f, z, logw, hess=False)
+            if ll2 >= ll - 1e-10 * abs(ll): break
+            t /= 2
+            if t < 1e-6: return None
+        th, ll, g, H = new, ll2, g2, None
+        if np.abs(g).max() / n < tol:
+            return optimize.OptimizeResult(x=th, fun=-ll / n, nit=it, success=True, message='Newton converged')
+    return None
+
 # %% ../nbs/42_traits.ipynb #51ad1e42
 def quadrature_gap(W, b, Y0, M, f, loglik: float, n_points: int|None, rule: str, seed=0) -> float:
     "|log-likelihood at (W, b) by a finer rule - `loglik`|: GH with at least 1.5 x and 10 more nodes per dimension, QMC with 4 x the nodes and another scrambling."
@@ -323,8 +375,9 @@ def degenerate(
 # %% ../nbs/42_traits.ipynb #65a20129
 _CONTROLLER = []  # one ThreadpoolController, made on first use (finding the BLAS libraries costs milliseconds per call)
 
-def _one_blas_thread():
-    "A context in which BLAS uses one thread."
+def _one_blas_thread(size: int = 10 ** 9):
+    "A context in which BLAS uses one thread; for `size` (patterns x questions) below 10,000 none is needed (BLAS does not thread such small products, and asking costs 0.1 ms)."
+    if size < 10_000: return contextlib.nullcontext()
     if not _CONTROLLER: _CONTROLLER.append(ThreadpoolController())
     return _CONTROLLER[0].limit(limits=1, user_api='blas')
 
@@ -388,7 +441,7 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         self.n_respondents_, self.n_questions_ = n, J
         b0 = intercept_start(Y0, M, f)
         self.n_params_, self.adaptive_ = check_identified(J, d, len(P)), False
-        with _one_blas_thread():   # small matrices: one BLAS thread is faster and does not fight other work
+        with _one_blas_thread(P.size):   # small matrices: one BLAS thread is faster and does not fight other work
             if d == 0: W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
             else: W, b = self._fit_traits(P, Y0, M, f, b0)
             self.weights_, self.intercepts_ = W, b
@@ -404,7 +457,10 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         coarse = quadrature(d, {1: 21, 2: 11, 3: 7}.get(d) if rule == 'gh' else 1024, rule, self.seed)
         starts = start_values(P, f, b0, d, self.n_starts or (1 if d == 1 else 3), self.seed)
         fits = [fit(t, *coarse, max(self.tol, 1e-6)) for t in starts] if len(starts) > 1 else []
-        best = fit(min(fits, key=lambda r: r.fun).x if fits else starts[0], *quadrature(d, self.n_points, rule, self.seed), self.tol)
+        theta, full = min(fits, key=lambda r: r.fun).x if fits else starts[0], quadrature(d, self.n_points, rule, self.seed)
+        best = newton_1(theta, Y0, f, *full, self.max_weight, self.tol, self.max_iter) if d == 1 and M is None else None
+        self.optimizer_ = 'newton' if best is not None else 'l-bfgs-b'
+        if best is None: best = fit(theta, *full, self.tol)
         self.start_logliks_ = [-r.fun * n for r in fits]
         its = sum(r.nit for r in fits) + best.nit
         if self.adaptive and rule == 'gh':
