@@ -445,7 +445,8 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
             if d == 0: W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
             else: W, b = self._fit_traits(P, Y0, M, f, b0)
             self.weights_, self.intercepts_ = W, b
-            self.loglik_ = self._loglik_patterns(P, Y0, M, f)[0]
+            if d == 0 or self.adaptive_ or self._rule() != 'gh':   # else the optimizer's value (GH rules are symmetric: the sign flip keeps it)
+                self.loglik_ = self._loglik_patterns(P, Y0, M, f)[0]
         self.complete_ = M is None
         for k, v in fit_statistics(self.loglik_, f, self.complete_, J, self.n_params_).items(): setattr(self, k, v)
         return self
@@ -470,7 +471,8 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
                 self.adaptive_, best = True, fit(best.x, Za, lwa, max(self.tol, 1e-6))
                 its += best.nit
         W, b = unpack(best.x, J, d)
-        self.quadrature_gap_ = quadrature_gap(W, b, Y0, M, f, -best.fun * n, self.n_points, rule, self.seed)
+        self.loglik_ = -best.fun * n                                   # at (W, b) on the fit's rule (a sign flip below leaves it)
+        self.quadrature_gap_ = quadrature_gap(W, b, Y0, M, f, self.loglik_, self.n_points, rule, self.seed)
         if self.quadrature_gap_ > 0.01: warnings.warn(f'the quadrature rule is off by {self.quadrature_gap_:.3g} in log-likelihood '
                                                       '(vs a finer rule): raise n_points (or try adaptive=True)')
         self.n_iter_, self.converged_ = its, best.success
