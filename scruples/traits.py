@@ -329,14 +329,15 @@ def newton_1(theta0, Y0, f, Z, logw, max_weight: float = 5.0, tol: float = 1e-8,
         try: C = np.linalg.cholesky(-H)                       # concave here: a Newton step is an ascent direction
         except np.linalg.LinAlgError: return None
         step, t = np.linalg.solve(C.T, np.linalg.solve(C, g)), 1.0
+        far = np.abs(g).max() / n > 1e-4                      # far from the optimum: the next point will need its Hessian
         while True:
             new = th + t * step
             if np.abs(new[J:]).max() >= max_weight: return None
-            ll2, g2, _ = loglik_hessian_1(new[J:], new[:J], Y0, f, z, logw, hess=False)
+            ll2, g2, H2 = loglik_hessian_1(new[J:], new[:J], Y0, f, z, logw, hess=far)   # one pass gives both
             if ll2 >= ll - 1e-10 * abs(ll): break
             t /= 2
             if t < 1e-6: return None
-        th, ll, g, H = new, ll2, g2, None
+        th, ll, g, H = new, ll2, g2, H2
         if np.abs(g).max() / n < tol:
             return optimize.OptimizeResult(x=th, fun=-ll / n, nit=it, success=True, message='Newton converged')
     return None
