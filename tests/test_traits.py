@@ -458,3 +458,19 @@ def test_weighted_start_correlation_matches_pandas(lsat):
     vals, vecs = np.linalg.eigh(C)
     ref = 1.7 * vecs[:, -1] * np.sqrt(max(vals[-1], 1e-3) * 0.5)
     np.testing.assert_allclose(np.abs(W0), np.abs(ref), atol=1e-10)
+
+
+# issue 23: one-trait Newton agrees with L-BFGS-B, and hands over to it at the weight bound
+def test_newton_matches_lbfgs_and_hands_over_at_the_bound():
+    from scruples.traits import intercept_start, start_values, maximize_marginal
+    Y = simulate_responses(1000, 20, 1, weights=np.random.default_rng(2).uniform(0.5, 2.0, (20, 1)), seed=7)[0]
+    m = LatentTraitModel(1).fit(Y)
+    assert m.optimizer_ == 'newton' and m.converged_
+    P, f, _ = response_patterns(Y)
+    r = maximize_marginal(start_values(P, f, intercept_start(P, None, f), 1, 1)[0], P, None, f, *quadrature(1), 1)
+    assert abs(-r.fun * f.sum() - m.loglik_) < 1e-6 and m.loglik_ >= -r.fun * f.sum() - 1e-9
+    np.testing.assert_allclose(m.weights_[:, 0], r.x[20:], atol=1e-4)
+    Yh = simulate_responses(400, 6, 1, weights=[[12.], [1.], [1.], [1.], [1.], [1.]], intercepts=np.zeros(6), seed=1)[0]
+    with pytest.warns(UserWarning, match='Heywood'):
+        mh = LatentTraitModel(1).fit(Yh)
+    assert mh.optimizer_ == 'l-bfgs-b' and np.isclose(mh.weights_[0, 0], 5.0)
