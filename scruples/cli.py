@@ -13,10 +13,9 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from . import core, corpus, data, fetch
+# numpy, pandas and the data modules are imported inside the commands that use them: `scruples --help` and
+# `scruples best` start without pandas' import cost where they can (tests/test_cli.py checks --help's imports)
+from . import core
 
 # %% auto #0
 __all__ = ['parser', 'main']
@@ -24,6 +23,7 @@ __all__ = ['parser', 'main']
 # %% ../nbs/99_cli.ipynb #47b4110d
 def _emit(obj, as_json: bool):
     "Print a DataFrame (or a dict of them) as a table, or as JSON records."
+    import pandas as pd
     if as_json:
         conv = lambda v: json.loads(v.reset_index().to_json(orient='records')) if isinstance(v, pd.DataFrame) else v
         print(json.dumps({k: conv(v) for k, v in obj.items()} if isinstance(obj, dict) else conv(obj), indent=2))
@@ -63,6 +63,7 @@ def _open_unit(s: str) -> float:
 
 def _name_url(s: str) -> tuple[str, str]:
     "NAME=URL: an archive name of the release and a non-empty URL."
+    from scruples import fetch
     name, eq, url = s.partition('=')
     if not (eq and name.strip() in fetch.OFFICIAL_URLS and url.strip()):
         raise argparse.ArgumentTypeError(f'expected NAME=URL with NAME one of {", ".join(fetch.OFFICIAL_URLS)}, '
@@ -72,15 +73,19 @@ def _name_url(s: str) -> tuple[str, str]:
 # %% ../nbs/99_cli.ipynb #7e2bcc79
 def _cmd_data_locate(args):
     "`scruples data locate`: the table of `fetch.locate`."
+    from scruples import fetch
     _emit(fetch.locate(args.data_dir), args.json)
 
 def _cmd_data_fetch(args):
     "`scruples data fetch`: `fetch.fetch` with the given archives, folder and mirrors."
+    from scruples import fetch
     dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=dict(args.url or ()), progress=not args.no_progress, force=args.force)
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
 
 def _cmd_data_validate(args):
     "`scruples data validate`: read each file with its reader (`data.reader_for`); exit 1 when any fails."
+    import pandas as pd
+    from scruples import data
     rows, bad = [], 0
     for f in map(Path, args.files):
         try: rows.append({'file': str(f), 'records': len(data.read_any_counts(f)[0]), 'error': ''})
@@ -91,6 +96,7 @@ def _cmd_data_validate(args):
 
 def _cmd_data_stats(args):
     "`scruples data stats`: Tables 1 and 2 of the data found (synthetic where none; a named folder must hold data)."
+    from scruples import corpus, data, fetch
     if args.data_dir is not None and fetch.locate(args.data_dir)['path'].isna().all():
         raise core.ScruplesError(f'{args.data_dir}: no Scruples data files in this folder (see `scruples data locate --data-dir {args.data_dir}`); '
                                  'leave out --data-dir for the synthetic tables')
@@ -102,6 +108,7 @@ def _cmd_data_stats(args):
 
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support."
+    from scruples import data
     from scruples.best import best, best_alpha, class_support
     from scruples.dirichlet import DirichletFitWarning
     path = Path(args.counts)
@@ -127,6 +134,8 @@ def _cmd_best(args):
 
 def _cmd_verbs(args):
     "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files (an id in two files is an error)."
+    import numpy as np
+    from scruples import data
     from scruples.verbs import MAX_ACTION_CHARS, RootVerbs, permutation_test, significant_verbs
     dil = data.read_pooled(args.files, data.read_dilemmas)
     for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
