@@ -12,12 +12,13 @@ DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help venv lock reproduce test test-nodata docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure nbtest pytest smoke
+.PHONY: help venv lock reproduce test test-nodata bench docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure nbtest pytest smoke
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
 	@echo "make test                                         everything CI checks"
 	@echo "make test-nodata                                  the data-dependent tests with the development data hidden"
+	@echo "make bench [BENCH_ARGS=--quick]                   every benchmark, then each ratio beside its goal (issue 23)"
 	@echo "make lock                                         refresh requirements.lock from settings.ini"
 	@echo "make docs                                         static docs site in _docs/"
 	@echo "make lab                                          JupyterLab on the repository, opening nbs/index.ipynb"
@@ -126,6 +127,11 @@ test: venv sysdeps
 # notebook loads data) runs whole.
 test-nodata: venv
 	$(call timed_steps,nbtest smoke pytest,NODATA=1 SCRUPLES_NO_SHARED=1 SCRUPLES_DATA= SCRUPLES_REQUIRE_DATA=)
+
+# --- benchmarks ----------------------------------------------------------------------------
+# Every script in benchmarks/, then one table of each ratio beside its goal; `BENCH_ARGS=--quick` for small sizes.
+bench: venv
+	$(PY) benchmarks/run_all.py $(BENCH_ARGS)
 
 # --- docs ----------------------------------------------------------------------------------
 # Fails on error text in any page (a failed cell or show_doc entry); the browser check is tests/test_docs_site.py.
