@@ -94,7 +94,8 @@ check-structure: venv
 NODATA_PAT := load_anecdotes\(|load_dilemmas\(|load_label_counts\(|require_data\(|data_required\(|find_file\(|locate\(|data_dirs\(|SCRUPLES_NO_SHARED|mcm_file\(|load_user_study\(
 NODATA_NBS := $(shell grep -lE '$(NODATA_PAT)' nbs/*.ipynb nbs/guides/*.ipynb 2>/dev/null | xargs -n1 basename | sed 's/\.ipynb$$//' | paste -sd'|')
 NODATA ?=
-# Both cores: pytest-xdist when installed (the lock has it), one process otherwise.
+# Both cores: pytest-xdist when installed (the lock has it), one process otherwise (and in the no-data leg: a
+# few quick tests, where starting workers costs more than it saves).
 PYTEST_N ?= $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
 
 nbtest: venv
@@ -104,7 +105,7 @@ smoke: venv
 	$(BIN)/scruples reproduce --smoke --kernel $(KERNEL)
 
 pytest: venv
-	$(BIN)/pytest tests/ $(PYTEST_N) --durations=15 $(if $(NODATA),-m data --ignore=tests/test_docs_site.py) $(PYTEST_ARGS)
+	$(BIN)/pytest tests/ $(if $(NODATA),-m data --ignore=tests/test_docs_site.py,$(PYTEST_N)) --durations=15 $(PYTEST_ARGS)
 
 # Runs the steps named in $(1) one after another as sub-makes, printing each one's seconds and a table at the end
 # (also when a step fails: the table says which). $(2): variables for the sub-makes. The table is also kept in

@@ -59,18 +59,28 @@ def user_cache(tmp_path_factory, monkeypatch) -> Path:
 # test does the same with or without data and runs once, in `make test`. A test is `data` when it uses the
 # `real_data_dir` fixture, lives in one of DATA_MODULES, or is named in DATA_TESTS (it calls a loader with the
 # default search path). A new test that loads data by default: add it here (or mark it `@pytest.mark.data`).
+# Not here: tests that hide the data themselves (they do the same in both legs), and tests that only compute on
+# whatever the loaders return (e.g. test_models' tiny fit on load_dilemmas('dev')): the notebooks that train and
+# score on the synthetic fallback run again in the no-data leg (Makefile NODATA_NBS).
 DATA_MODULES = {'test_locate.py', 'test_data_real.py'}
 DATA_TESTS = {
     'test_cli.py::test_locate_json',                        # `scruples data locate` with the default search path
-    'test_cli.py::test_stats_synthetic',                    # `scruples data stats` when no data is found
     'test_likelihoods.py::test_dilemmas_counts_is_five_times_soft',  # load_dilemmas('dev'): real or synthetic
-    'test_models.py::test_wrapper_contracts',               # a tiny model fitted on load_dilemmas('dev'): real or synthetic
 }
 DATA_FIXTURES = {'real_data_dir'}
 
 
 def pytest_configure(config):
     config.addinivalue_line('markers', 'data: behaves differently without the real data; `make test-nodata` runs only these')
+
+
+def pytest_ignore_collect(collection_path, config):
+    "In a `-m data` run, files that hold no `data` test are not even imported (the no-data leg skips torch's import)."
+    name = collection_path.name
+    if config.option.markexpr != 'data' or not (name.startswith('test_') and name.endswith('.py')): return None
+    if name in DATA_MODULES or any(t.split('::')[0] == name for t in DATA_TESTS): return None
+    text = collection_path.read_text(encoding='utf-8', errors='replace')
+    return None if 'mark.data' in text or any(f in text for f in DATA_FIXTURES) else True
 
 
 @pytest.hookimpl(tryfirst=True)
