@@ -38,7 +38,7 @@ class ScruplesDataError(ScruplesError, ValueError):
 
 # %% ../nbs/00_core.ipynb #3a81e490
 def as_rng(seed=None,  # int, None, SeedSequence or Generator (returned as is)
-          ) -> np.random.Generator:
+          ):  # a numpy.random.Generator
     "A numpy Generator from any seed the package accepts."
     import numpy as np
     if isinstance(seed, np.random.Generator): return seed
