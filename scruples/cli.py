@@ -104,8 +104,10 @@ def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support."
     from scruples.best import best, best_alpha, class_support
     from scruples.dirichlet import DirichletFitWarning
+    from scruples.annotations import read_label_table
     path = Path(args.counts)
-    counts, classes, y = data.read_any_counts(path)
+    counts, classes, y = read_label_table(path, counts=args.count_columns, id=args.id, text=args.text,
+                                          form='long' if args.long else None, item=args.item, annotator=args.annotator, label=args.label)
     if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -267,7 +269,14 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
     q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
     q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
-                                  'class (optional header naming them), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+                                  'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
+                                  'beside the count columns, the long form (--long), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns of a table, in class order (default: all but id and text)')
+    q.add_argument('--id', help='the item-id column of a table (default: a column named id)')
+    q.add_argument('--text', help='a text column of a table (checked, not used)')
+    q.add_argument('--long', action='store_true', help='one row per annotation (item, annotator, label); guessed when the table has item and label columns')
+    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help='--long: the annotator column')
+    q.add_argument('--label', default='label', help='--long: the label column (class names)')
     q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
                                     '(default: the Dilemmas gold_label, else the majority vote)')
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
