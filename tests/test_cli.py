@@ -335,3 +335,40 @@ def test_best_table_errors_name_file_line_and_field(capsys, tmp_path, content, a
     (tmp_path/'t.csv').write_text(content)
     rc, out, err = run_main(capsys, 'best', str(tmp_path/'t.csv'), *argv, '--bootstrap', '0', '--samples', '50')
     assert rc == 1 and out == '' and f't.csv{says}' in err, err
+
+
+# --- issue 20: `scruples analyze` (the guide notebook through papermill): a thin layer, errors before any kernel -----
+
+@pytest.fixture
+def no_kernel(monkeypatch):
+    import papermill
+    monkeypatch.setattr(papermill, 'execute_notebook', lambda *a, **k: pytest.fail('the notebook ran before the input was checked'))
+
+
+@pytest.mark.parametrize('argv, says', [
+    (['--counts', 'entail,nope'], ":1: field 'nope'"),                    # a count column that is not there
+    (['--text', 'body'], ":1: field 'body'"),                             # a text column that is not there
+    (['--long'], ":1: field 'item'"),                                     # the long form without its columns
+])
+def test_analyze_checks_the_file_before_running_the_notebook(capsys, tmp_path, no_kernel, argv, says):
+    (tmp_path/'votes.csv').write_text(WIDE)
+    rc, out, err = run_main(capsys, 'analyze', str(tmp_path/'votes.csv'), '--out', str(tmp_path/'out'), *argv)
+    assert rc == 1 and out == '' and f'votes.csv{says}' in err, err
+
+
+def test_analyze_passes_columns_and_parameters_to_the_guide(capsys, tmp_path, monkeypatch):
+    "The command only maps its options onto `guide.analyze`; --param values are typed (int, float, else str)."
+    import pandas as pd
+    import scruples.guide as guide
+    seen = {}
+    def fake(file, out, **kw):
+        seen.update(kw, file=file, out=out)
+        return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None], 'note': ['']})
+    monkeypatch.setattr(guide, 'analyze', fake)
+    rc, out, err = run_main(capsys, 'analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--epochs', '2', '--max-items', '50',
+                            '--param', 'budget=3', '--param', 'test_share=0.5', '--param', 'baselines=Prior,Logistic')
+    assert rc == 0 and 'items' in out, err
+    assert (seen['form'], seen['counts'], seen['epochs'], seen['max_items'], seen['budget'], seen['test_share'], seen['baselines']) == \
+        ('wide', 'a,b', 2, 50, 3, 0.5, 'Prior,Logistic')
+    with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--param', 'no equals sign'])
+    with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--max-items', '3'])
