@@ -127,3 +127,14 @@ def test_guide_calibrates_on_held_out_items_only(request, which):
     summary_of(run)
     text = (run[3]/'your_data.ipynb').read_text()
     assert 'InSampleCalibrationWarning' not in text and 'in-sample' not in text
+
+
+def test_guide_is_parameterized_for_papermill_and_skipped_by_nbdev_test():
+    "papermill finds its parameters (defaults: the shipped dataset); nbdev_test skips it (run here instead)."
+    from pathlib import Path
+    from papermill.inspection import inspect_notebook
+    nb = Path(__file__).resolve().parents[1]/'nbs'/'guides'/'your_data.ipynb'
+    params = inspect_notebook(str(nb))
+    assert {'data_file', 'form', 'text_col', 'count_cols', 'item_col', 'annotator_col', 'label_col', 'max_items', 'epochs', 'out_dir'} <= set(params)
+    assert params['data_file']['default'] == "''" and params['epochs']['inferred_type_name'] == 'int'
+    assert (nb.parent/'.notest').is_file()
