@@ -335,7 +335,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help="--long: the annotator column ('' for none)")
     q.add_argument('--label', default='label', help='--long: the label column')
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
-    q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 4)')
+    q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
     q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset (default: 300)')
     q.add_argument('--seed', type=nonneg); q.add_argument('--kernel', help='Jupyter kernel name')
     q.add_argument('--param', action='append', type=_name_value, metavar='NAME=VALUE', help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic')
