@@ -5,6 +5,7 @@
 # %% ../nbs/21_baselines.ipynb #ab64226e
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import string
 import time
@@ -25,65 +26,160 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
-from .metrics import check_counts, hard_labels, xentropy
+from .annotations import majority_vote
+from .metrics import hard_labels, xentropy
 from .core import SPACY_MODEL, as_rng, check_texts, load_spacy
 from .corpus import anecdote_texts
+from .data import label_counts
 from .pairs import PairRanker, as_pairs, class_counts, fit_pair_scorer, pair_logit, pair_proba
 
 # %% auto #0
-__all__ = ['UPOS', 'STYLE_FEATURES', 'MODELS', 'TASKS', 'SPACES', 'Prior', 'Sample', 'Length', 'style_nlp', 'style_features',
-           'StyleFeatures', 'TextClassifier', 'ngram_featurizer', 'make_scorer', 'make_model', 'CVTask', 'make_task',
+__all__ = ['TASKS', 'UPOS', 'STYLE_FEATURES', 'MODELS', 'SPACES', 'input_kind', 'task_kind', 'resolve_task', 'Labels',
+           'target_labels', 'Prior', 'Sample', 'Length', 'style_nlp', 'style_features', 'StyleFeatures',
+           'TextClassifier', 'PairBaseline', 'ngram_featurizer', 'make_scorer', 'make_model', 'CVTask', 'make_task',
            'fold_features', 'cv_predict', 'cv_score', 'Tuned', 'tune']
 
 # %% ../nbs/21_baselines.ipynb #cb3b6f4d
 def _docs(X) -> list[str]:
-    "Texts of `X`: an Anecdotes frame (`scruples.corpus.anecdote_texts`: title, blank line, body) or a list of texts."
+    "Texts of `X`: an Anecdotes frame (title, blank line, body), a frame with a `text` column, or a list of texts."
+    if isinstance(X, pd.DataFrame) and 'text' in X.columns and 'title' not in X.columns: return check_texts(X['text'], 'text', allow_empty=True)
     return anecdote_texts(X) if isinstance(X, pd.DataFrame) else check_texts(X, 'X', allow_empty=True)
+
+def input_kind(X) -> str:
+    "'pairs' (a Dilemmas frame, a list of (action_1, action_2) pairs, an (n, 2) array) or 'texts' (a frame or list of texts), read from `X` alone."
+    if isinstance(X, (str, bytes)): raise TypeError('X must be texts or pairs of texts, not a single string: wrap it in a list')
+    if isinstance(X, pd.DataFrame): return 'pairs' if {'action_1', 'action_2'} <= set(X.columns) else 'texts'
+    if isinstance(X, np.ndarray) and X.ndim == 2:
+        if X.shape[1] == 2: return 'pairs'
+        raise ValueError(f'an array X must be (n,) texts or (n, 2) pairs of texts, got shape {X.shape}')
+    first = next(iter(X), None)
+    return 'pairs' if isinstance(first, (tuple, list, np.ndarray)) and len(first) == 2 else 'texts'
+
+# %% ../nbs/21_baselines.ipynb #465e5d55
+TASKS = ('anecdotes', 'dilemmas', 'texts', 'pairs')  # the two Scruples presets, then the general kinds (any k for texts)
+
+def task_kind(task: str) -> str:
+    "'pairs' for 'dilemmas' and 'pairs', 'texts' for 'anecdotes' and 'texts'."
+    if task not in TASKS: raise ValueError(f'task must be one of {TASKS} (or None: inferred from X), got {task!r}')
+    return 'pairs' if task in ('dilemmas', 'pairs') else 'texts'
+
+def resolve_task(X, task: str|None = None) -> str:
+    "`task` checked against `X` (a preset or kind taking pairs needs pairs), or, when None, 'pairs' or 'texts' inferred from `X`."
+    if task is None: return input_kind(X)
+    kind = task_kind(task)
+    if input_kind(X) != kind: raise ValueError(f'task={task!r} takes {kind}, but X holds {input_kind(X)}: pass task=None to infer it from X')
+    return task
+
+@dataclass
+class Labels:
+    "Training targets: counts, majority labels under a tie policy, class names and the number of tied items."
+    counts: np.ndarray   # (n, k) int64 label counts (one-hot for hard labels)
+    labels: np.ndarray   # (n,) int64 majority class index; -1 for a tied item under ties='drop'
+    classes: np.ndarray  # (k,) class names: the counts' column names, the labels' values, or 0..k-1
+    n_ties: int          # items whose top count is shared by two or more classes
+
+def target_labels(y,                       # hard labels (n,) (class indices, or names) or counts (n, k) (a DataFrame keeps its column names)
+                  n: int,                  # the number of examples
+                  n_classes: int|None = None,  # k for class-index labels (default: max label + 1; counts: their width)
+                  ties: str = 'first',     # majority-vote ties: 'first' class, a 'random' one (seeded), or 'drop' the item
+                  seed=0,                  # for ties='random'
+                  task: str = 'texts',     # 'pairs'/'dilemmas' (binary), 'anecdotes' (5 classes) or 'texts' (any k >= 2)
+                 ) -> Labels:
+    "Counts, majority labels (`scruples.annotations.majority_vote`, with its tie policy and tie count) and class names of `y`."
+    kind, what = task_kind(task), ('pairs' if task_kind(task) == 'pairs' else 'examples')
+    if n == 0: raise ValueError(f'no {what} to fit on')
+    names = None
+    if isinstance(y, pd.DataFrame): names, y = np.asarray(list(y.columns)), y.to_numpy()
+    y = np.asarray(y)
+    if kind == 'pairs':
+        if y.ndim == 2 and y.shape[1] != 2:
+            raise ValueError(f'pairs are binary (which of the two actions is the less ethical): label counts must have 2 columns, got {y.shape[1]}; '
+                             'k > 2 classes need single texts (a list of texts, task=None)')
+        n_classes, names = 2, None
+    elif task == 'anecdotes':
+        if y.ndim == 2 and y.shape[1] != 5:
+            raise ValueError(f"task='anecdotes' is the Scruples Anecdotes preset (5 classes), but the label counts have {y.shape[1]}: "
+                             'for your own data use task=None (k is read from the counts)')
+        n_classes = 5
+    named = y.dtype == object or y.dtype.kind in 'USb' or (y.dtype.kind == 'i' and n_classes is None and len(y) and y.min() < 0)
+    if y.ndim == 1 and len(y) and named:  # labels given by name (or by values that are not class indices, e.g. -1 and 1)
+        if len(y) != n: raise ValueError(f'{n} {what} but {len(y)} labels')
+        if kind == 'pairs': raise ValueError(f'labels must be class indices in [0, 2) (0: action 1 is the less ethical, 1: action 2), got {list(np.unique(y.astype(str)))[:5]}')
+        try: names, y = np.unique(y, return_inverse=True)
+        except TypeError: names, y = np.unique(y.astype(str), return_inverse=True)  # mixed types
+        if n_classes is not None and n_classes != len(names): raise ValueError(f'n_classes={n_classes} but the labels name {len(names)} classes: {list(names)[:10]}')
+        if len(names) < 2: raise ValueError(f'labels given by name need 2 or more classes (or n_classes and class indices), got only {list(names)}')
+        n_classes = len(names)
+    elif y.ndim == 1 and n_classes is None and len(y):
+        yf = y.astype(np.float64)
+        n_classes = int(np.nanmax(yf)) + 1 if np.isfinite(yf).all() and (yf == np.round(yf)).all() and yf.max() >= 1 else 2
+    counts = class_counts(y, n, n_classes, what)
+    mv = majority_vote(counts, ties, seed)
+    classes = names if names is not None and len(names) == counts.shape[1] else np.arange(counts.shape[1])
+    return Labels(counts.astype(np.int64), mv.labels, classes, mv.n_ties)
+
+def _counts_arg(lab: Labels):
+    "Counts to refit on: a frame keeping the class names, or the array."
+    return lab.counts if np.array_equal(lab.classes, np.arange(len(lab.classes))) else pd.DataFrame(lab.counts, columns=list(lab.classes))
+
+def _n_rows(X) -> int:
+    "The number of examples in `X` (a list, an array, a sparse matrix or a frame)."
+    shape = getattr(X, 'shape', None)
+    return int(shape[0]) if shape is not None and len(shape) else len(X) if hasattr(X, '__len__') else len(np.asarray(X))
 
 # %% ../nbs/21_baselines.ipynb #9450f3f6
 class Prior(ClassifierMixin, BaseEstimator):
     "The training label distribution (of the majority labels) as every example's prediction."
     hard_predictions = False
-    def __init__(self, n_classes: int|None = None):  # classes with hard labels (default: from counts, or max label + 1)
-        self.n_classes = n_classes
-
-    def _fit_counts(self, X, y):
-        y = np.asarray(y)
-        k = self.n_classes or (y.shape[1] if y.ndim == 2 else (int(y.max()) + 1 if len(y) and np.issubdtype(y.dtype, np.integer) else None))
-        c = class_counts(y, len(X), k)
-        if not len(c): raise ValueError('no examples to fit on')
-        self.classes_ = np.arange(c.shape[1])
-        self.prior_ = np.bincount(hard_labels(c), minlength=c.shape[1]) / len(c)
-        return self
+    def __init__(self, n_classes: int|None = None,  # k for class-index labels (default: from the counts, or max label + 1)
+                 ties: str = 'first',               # majority-vote ties: 'first', 'random' (seeded) or 'drop' (see `target_labels`)
+                 seed: int|None = 0):               # seed of the random tie breaks
+        self.n_classes, self.ties, self.seed = n_classes, ties, seed
 
     def fit(self, X, y):
         "Fit the class prior; `X` only gives the number of examples."
-        return self._fit_counts(X, y)
+        lab = target_labels(y, _n_rows(X), self.n_classes, self.ties, self.seed)
+        keep = lab.labels >= 0
+        if not keep.any(): raise ValueError(f'all {len(keep)} examples are tied and ties={self.ties!r}: nothing to fit on')
+        self.classes_, self.n_ties_ = lab.classes, lab.n_ties
+        self.prior_ = np.bincount(lab.labels[keep], minlength=len(lab.classes)) / keep.sum()
+        return self
 
     def predict_proba(self, X) -> np.ndarray:
         check_is_fitted(self, 'prior_')
-        return np.tile(self.prior_, (len(X), 1))
+        return np.tile(self.prior_, (_n_rows(X), 1))
 
-    def predict(self, X) -> np.ndarray: return self.predict_proba(X).argmax(1)
+    def predict(self, X) -> np.ndarray:
+        p = self.predict_proba(X)
+        return self.classes_[p.argmax(1)]
+
+    def __sklearn_tags__(self):  # X only gives the number of examples (any array, unvalidated); a constant prediction scores poorly
+        tags = super().__sklearn_tags__()
+        tags.no_validation, tags.classifier_tags.poor_score, tags.input_tags.sparse = True, True, True
+        return tags
 
 class Sample(Prior):
     "All probability on one class drawn from the training label distribution, per example (seeded)."
     hard_predictions = True
-    def __init__(self, n_classes: int|None = None, seed: int|None = 0):  # seed of the draws: the same seed gives the same predictions
-        self.n_classes, self.seed = n_classes, seed
+    def __init__(self, n_classes: int|None = None,
+                 seed: int|None = 0,   # seed of the draws (and of random tie breaks): the same seed gives the same predictions
+                 ties: str = 'first'):
+        self.n_classes, self.seed, self.ties = n_classes, seed, ties
 
     def predict_proba(self, X) -> np.ndarray:
         check_is_fitted(self, 'prior_')
-        draws = as_rng(self.seed).choice(len(self.prior_), size=len(X), p=self.prior_)
+        draws = as_rng(self.seed).choice(len(self.prior_), size=_n_rows(X), p=self.prior_)
         return np.eye(len(self.prior_))[draws]
 
 # %% ../nbs/21_baselines.ipynb #1e693c65
 class Length(ClassifierMixin, BaseEstimator):
-    "Dilemmas: the shorter (or longer) action, in characters (or words), is predicted the less ethical."
+    "Pairs: the shorter (or longer) action, in characters (or words), is predicted the less ethical."
     hard_predictions = True
     def __init__(self, measure: str = 'auto',  # 'chars', 'words', or 'auto' (chosen on the training data)
-                 pick: str = 'auto'):          # 'shortest', 'longest', or 'auto'
-        self.measure, self.pick = measure, pick
+                 pick: str = 'auto',           # 'shortest', 'longest', or 'auto'
+                 ties: str = 'first',          # majority-vote ties of the training counts: 'first', 'random' or 'drop'
+                 seed: int|None = 0):          # seed of the random tie breaks
+        self.measure, self.pick, self.ties, self.seed = measure, pick, ties, seed
 
     @staticmethod
     def _length(texts, measure):
@@ -100,16 +196,19 @@ class Length(ClassifierMixin, BaseEstimator):
             if val not in ok: raise ValueError(f'{name} must be one of {ok}, got {val!r}')
         a1, _ = as_pairs(X).T.tolist()
         if not a1: raise ValueError('no pairs to fit on')
-        h = hard_labels(class_counts(y, len(a1), 2, 'pairs'))
+        lab = target_labels(y, len(a1), 2, self.ties, self.seed, task='pairs')
+        keep = lab.labels >= 0
+        if not keep.any(): raise ValueError(f'all {len(keep)} pairs are tied and ties={self.ties!r}: nothing to fit on')
+        h = lab.labels[keep]
         grid = [(m, p) for m in (('chars', 'words') if self.measure == 'auto' else (self.measure,))
                 for p in (('shortest', 'longest') if self.pick == 'auto' else (self.pick,))]
         accs = []
         for m, p in grid:
             s1, s2 = self._scores(X, m, p)
-            accs.append(((s2 > s1) == h).mean())  # ties count as predicting action 1
+            accs.append(((s2 > s1)[keep] == h).mean())  # ties count as predicting action 1
         self.measure_, self.pick_ = grid[int(np.argmax(accs))]
         self.train_accuracy_ = dict(zip([f'{m}/{p}' for m, p in grid], np.round(accs, 4)))
-        self.classes_ = np.array([0, 1])
+        self.classes_, self.n_ties_ = np.array([0, 1]), lab.n_ties
         return self
 
     def predict_proba(self, X) -> np.ndarray:
@@ -118,6 +217,11 @@ class Length(ClassifierMixin, BaseEstimator):
         return np.stack([(s1 > s2) + 0.5 * (s1 == s2), (s2 > s1) + 0.5 * (s1 == s2)], 1).astype(np.float64)
 
     def predict(self, X) -> np.ndarray: return self.predict_proba(X).argmax(1)
+
+    def __sklearn_tags__(self):  # X is pairs of texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array, tags.input_tags.string = False, True
+        return tags
 
 # %% ../nbs/21_baselines.ipynb #786ea14d
 UPOS = ('ADJ', 'ADP', 'ADV', 'AUX', 'CCONJ', 'DET', 'INTJ', 'NOUN', 'NUM', 'PART', 'PRON', 'PROPN', 'PUNCT', 'SCONJ', 'SYM', 'VERB', 'X')
@@ -164,22 +268,32 @@ class StyleFeatures(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray: return style_features(X, self.model)
     def get_feature_names_out(self, input_features=None): return np.array(STYLE_FEATURES, dtype=object)
 
+    def __sklearn_tags__(self):  # X is texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array, tags.input_tags.string = False, True
+        return tags
+
 # %% ../nbs/21_baselines.ipynb #036ec675
 class TextClassifier(ClassifierMixin, BaseEstimator):
-    "Anecdotes model: featurizer of texts + classifier, with all `n_classes` probability columns."
+    "Single texts, any k >= 2: featurizer of texts + classifier, with a probability column for every class."
     hard_predictions = False
-    def __init__(self, featurizer=None,  # transformer of a list of texts (default: CountVectorizer)
-                 classifier=None,        # classifier (default: LogisticRegression)
-                 n_classes: int = 5):    # number of classes (the Anecdotes' five)
-        self.featurizer, self.classifier, self.n_classes = featurizer, classifier, n_classes
+    def __init__(self, featurizer=None,   # transformer of a list of texts (default: CountVectorizer)
+                 classifier=None,         # classifier (default: LogisticRegression)
+                 n_classes: int|None = None,  # k for class-index labels (default: from the counts, or max label + 1; the Anecdotes preset: 5)
+                 ties: str = 'first',     # majority-vote ties of training counts: 'first', 'random' (seeded) or 'drop'
+                 seed: int|None = 0):     # seed of the random tie breaks
+        self.featurizer, self.classifier, self.n_classes, self.ties, self.seed = featurizer, classifier, n_classes, ties, seed
 
     def fit(self, X, y):
         docs = _docs(X)
         if not docs: raise ValueError('no texts to fit on')
-        h = hard_labels(class_counts(y, len(docs), self.n_classes))
-        self.featurizer_ = (clone(self.featurizer) if self.featurizer is not None else CountVectorizer()).fit(docs)
-        F = self.featurizer_.transform(docs)
-        self.classes_ = np.arange(self.n_classes)
+        lab = target_labels(y, len(docs), self.n_classes, self.ties, self.seed)
+        keep = np.flatnonzero(lab.labels >= 0)
+        if not len(keep): raise ValueError(f'all {len(docs)} examples are tied and ties={self.ties!r}: nothing to fit on')
+        h = lab.labels[keep]
+        self.featurizer_ = (clone(self.featurizer) if self.featurizer is not None else CountVectorizer()).fit(docs)  # all texts (unsupervised)
+        F = self.featurizer_.transform([docs[i] for i in keep])
+        self.classes_, self.n_ties_ = lab.classes, lab.n_ties
         self.seen_ = np.unique(h)
         self.classifier_ = None if len(self.seen_) == 1 else (clone(self.classifier) if self.classifier is not None else LogisticRegression(max_iter=1000)).fit(F, h)
         return self
@@ -187,18 +301,53 @@ class TextClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         check_is_fitted(self, 'featurizer_')
         docs = _docs(X)
-        out = np.zeros((len(docs), self.n_classes))
+        out = np.zeros((len(docs), len(self.classes_)))
         if self.classifier_ is None: out[:, self.seen_[0]] = 1.0
         elif docs: out[:, self.classifier_.classes_] = self.classifier_.predict_proba(self.featurizer_.transform(docs))
         return out
 
-    def predict(self, X) -> np.ndarray: return self.predict_proba(X).argmax(1)
+    def predict(self, X) -> np.ndarray:
+        p = self.predict_proba(X)
+        return self.classes_[p.argmax(1)]
+
+    def __sklearn_tags__(self):  # X is texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array, tags.input_tags.string = False, True
+        return tags
+
+# %% ../nbs/21_baselines.ipynb #6003210f
+class PairBaseline(PairRanker):
+    "`scruples.pairs.PairRanker` with a stated tie policy for training on the majority vote (`soft=False`) and the tie count `n_ties_`."
+    def __init__(self, featurizer=None, scorer=None, soft: bool = True, design: str = 'difference',
+                 ties: str = 'first',   # majority-vote ties when soft=False: 'first' (action 1), 'random' (seeded) or 'drop'
+                 seed: int|None = 0):   # seed of the random tie breaks
+        self.featurizer, self.scorer, self.soft, self.design, self.ties, self.seed = featurizer, scorer, soft, design, ties, seed
+
+    def fit(self, X, y=None):
+        "Fit as `PairRanker`; with `soft=False` the scorer learns the majority vote under the tie policy."
+        if y is None:
+            if not isinstance(X, pd.DataFrame): raise ValueError('y is required unless X is a Dilemmas frame with label counts')
+            y = label_counts(X)
+        P = as_pairs(X)
+        if not len(P): raise ValueError('no pairs to fit on')
+        lab = target_labels(y, len(P), 2, self.ties, self.seed, task='pairs')
+        if not self.soft:
+            keep = np.flatnonzero(lab.labels >= 0)
+            if not len(keep): raise ValueError(f'all {len(P)} pairs are tied and ties={self.ties!r}: nothing to fit on')
+            P, y = P[keep], lab.labels[keep]
+        super().fit(P, y if not self.soft else lab.counts)
+        self.n_ties_ = lab.n_ties
+        return self
+
+    def __sklearn_tags__(self):  # X is pairs of texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array, tags.input_tags.string = False, True
+        return tags
 
 # %% ../nbs/21_baselines.ipynb #dd5546df
 from optuna.distributions import CategoricalDistribution as _Cat, FloatDistribution as _Float, IntDistribution as _Int
 
 MODELS = ('Prior', 'Sample', 'Length', 'Style', 'BinaryNB', 'MultiNB', 'CompNB', 'Logistic', 'Forest')
-TASKS = ('anecdotes', 'dilemmas')
 
 def _vectorizer_space(max_df=(0.75, 1.0), min_df=(0.0, 0.25), binary=False):
     s = {'strip_accents': _Cat(['ascii', 'unicode', None]), 'lowercase': _Cat([True, False]), 'stop_words': _Cat(['english', None]),
@@ -211,7 +360,7 @@ _TFIDF = {'norm': _Cat(['l1', 'l2', None]), 'use_idf': _Cat([True, False]), 'sub
 _LR = {'C': _Float(1e-6, 1e2, log=True), 'class_weight': _Cat(['balanced', None])}
 
 def _spaces() -> dict:
-    nb = lambda **extra: {t: {**_vectorizer_space(), 'alpha': _Float(1e-10, 5.0), **extra} for t in TASKS}
+    nb = lambda **extra: {t: {**_vectorizer_space(), 'alpha': _Float(1e-10, 5.0), **extra} for t in ('anecdotes', 'dilemmas')}
     forest = {**_vectorizer_space(binary=True), **_TFIDF, 'criterion': _Cat(['gini', 'entropy']), 'min_samples_split': _Int(2, 500),
               'min_samples_leaf': _Int(1, 250), 'min_weight_fraction_leaf': _Float(0.0, 0.25), 'bootstrap': _Cat([True, False]),
               'class_weight': _Cat(['balanced', 'balanced_subsample', None])}
@@ -223,17 +372,22 @@ def _spaces() -> dict:
         'Logistic': {'anecdotes': {**_vectorizer_space(binary=True), **_TFIDF, **_LR, 'fit_intercept': _Cat([True, False]),
                                    'multi_class': _Cat(['ovr', 'multinomial'])},
                      'dilemmas': {**_vectorizer_space(max_df=(0.9, 1.0), min_df=(0.0, 0.1), binary=True), **_TFIDF, **_LR}},
-        'Forest': {t: dict(forest) for t in TASKS},
+        'Forest': {t: dict(forest) for t in ('anecdotes', 'dilemmas')},
     }
 
-SPACES = _spaces()
+def _with_kinds(spaces: dict) -> dict:
+    "Single texts (any k) search the Anecdotes space, pairs the Dilemmas space."
+    for s in spaces.values(): s['texts'], s['pairs'] = s['anecdotes'], s['dilemmas']
+    return spaces
+
+SPACES = _with_kinds(_spaces())
 
 # %% ../nbs/21_baselines.ipynb #6652cfe5
 _TOKENIZATION = ('strip_accents', 'lowercase', 'stop_words', 'ngram_low', 'ngram_extra', 'analyzer')
 
 def _check(model: str, task: str):
     if model not in MODELS: raise ValueError(f'model must be one of {MODELS}, got {model!r}')
-    if task not in TASKS: raise ValueError(f'task must be one of {TASKS}, got {task!r}')
+    task_kind(task)
 
 def _tok_params(p: dict) -> dict:
     "CountVectorizer's tokenization arguments (stop words only matter for word n-grams)."
@@ -251,12 +405,12 @@ def ngram_featurizer(model: str, params: dict):
 
 def make_scorer(model: str, task: str, params: dict, seed=0):
     "The classifier of one point of the search space (the scorer of differences for the Dilemmas)."
-    p = params
-    if model == 'Style' and task == 'anecdotes':
+    p, kind = params, task_kind(task)
+    if model == 'Style' and kind == 'texts':
         return HistGradientBoostingClassifier(max_depth=p['max_depth'], learning_rate=p['learning_rate'], min_samples_leaf=p['min_samples_leaf'],
                                               max_features=p['max_features'], l2_regularization=p['l2_regularization'], random_state=seed)
     if model in ('Style', 'Logistic'):
-        intercept = bool(p.get('fit_intercept', False)) and task == 'anecdotes'
+        intercept = bool(p.get('fit_intercept', False)) and kind == 'texts'
         lr = LogisticRegression(C=p['C'], class_weight=p['class_weight'], fit_intercept=intercept, max_iter=300)  # lbfgs; ill-conditioned points (large C, raw counts) stop early
         return OneVsRestClassifier(lr) if p.get('multi_class') == 'ovr' else lr
     if model in ('BinaryNB', 'MultiNB'): return (BernoulliNB if model == 'BinaryNB' else MultinomialNB)(alpha=max(p['alpha'], 1e-10))
@@ -269,62 +423,76 @@ def make_scorer(model: str, task: str, params: dict, seed=0):
 
 def _design(model): return 'concat' if model in ('BinaryNB', 'MultiNB', 'CompNB') else 'difference'
 
-def make_model(model: str,         # one of MODELS
-               task: str,          # 'anecdotes' or 'dilemmas'
+def make_model(model: str,          # one of MODELS
+               task: str|None = None,  # 'texts' (any k) or 'pairs', or a preset 'anecdotes' (5 classes) / 'dilemmas'; None: 'texts' ('pairs' for Length)
                params: dict|None = None,  # a point of SPACES[model][task] (ignored by Prior, Sample, Length)
-               soft: bool = False,  # Dilemmas: train on soft labels (the paper's shallow models used hard labels)
-               seed=0):            # seed of the randomized models
+               seed=0,              # seed of the randomized models and of random tie breaks
+               soft: bool = False,  # pairs: train on soft labels (the paper's shallow models used hard labels)
+               ties: str = 'first',  # majority-vote ties when training on hard labels: 'first', 'random' or 'drop'
+               n_classes: int|None = None):  # k for class-index labels (default: from the counts; 'anecdotes': 5)
     "A scikit-learn estimator for one baseline at one point of its search space."
+    if task is None: task = 'pairs' if model == 'Length' else 'texts'  # without X the kind cannot be read: single texts unless Length
     _check(model, task)
-    k = 5 if task == 'anecdotes' else 2
-    if model == 'Prior': return Prior(n_classes=k)
-    if model == 'Sample': return Sample(n_classes=k, seed=seed)
+    kind = task_kind(task)
+    k = 2 if kind == 'pairs' else (5 if task == 'anecdotes' else n_classes)
+    if model == 'Prior': return Prior(n_classes=k, ties=ties, seed=seed)
+    if model == 'Sample': return Sample(n_classes=k, seed=seed, ties=ties)
     if model == 'Length':
-        if task != 'dilemmas': raise ValueError('Length picks between answers: Dilemmas only')
-        return Length()
+        if kind != 'pairs': raise ValueError("Length picks between the two actions of a pair: pairs only (task='pairs' or 'dilemmas')")
+        return Length(ties=ties, seed=seed)
     if params is None: raise ValueError(f'{model} needs hyper-parameters (a point of SPACES[{model!r}][{task!r}], or tune it)')
     missing = set(SPACES[model][task]) - set(params)
     if missing: raise ValueError(f'{model} ({task}) is missing hyper-parameters {sorted(missing)}')
     if model == 'Style':
-        feat = make_pipeline(StyleFeatures(), StandardScaler()) if task == 'dilemmas' else StyleFeatures()
+        feat = make_pipeline(StyleFeatures(), StandardScaler()) if kind == 'pairs' else StyleFeatures()
     else: feat = ngram_featurizer(model, params)
     scorer = make_scorer(model, task, params, seed)
-    if task == 'dilemmas': return PairRanker(feat, scorer, soft=soft, design=_design(model))
-    return TextClassifier(feat, scorer, n_classes=k)
+    if kind == 'pairs': return PairBaseline(feat, scorer, soft=soft, design=_design(model), ties=ties, seed=seed)
+    return TextClassifier(feat, scorer, n_classes=k, ties=ties, seed=seed)
 
 # %% ../nbs/21_baselines.ipynb #2d009ffc
 @dataclass(eq=False)
 class CVTask:
-    "Data for cross-validated tuning: documents, label counts, folds, and each example's document(s)."
-    task: str                     # 'anecdotes' or 'dilemmas'
-    docs: list                    # all documents (Dilemmas: action 1 of every pair, then action 2)
+    "Data for cross-validated tuning: documents, label counts, majority labels, folds, and each example's document(s)."
+    task: str                     # 'texts', 'pairs', or a preset: 'anecdotes', 'dilemmas'
+    docs: list                    # all documents (pairs: action 1 of every pair, then action 2)
     counts: np.ndarray            # (n, k) label counts of the n examples
     folds: list                   # [(train_idx, test_idx)] over examples
     style: np.ndarray|None = None  # (n_docs, n_style) stylometric features, when a Style model is tuned
     key: str = ''
+    labels: np.ndarray|None = None  # (n,) majority labels under the tie policy (-1: dropped tie); None: ties to the first class
+    classes: np.ndarray|None = None  # (k,) class names (the counts' column names when given)
+    ties: str = 'first'           # the tie policy of `labels`
+    n_ties: int = 0               # tied items
 
+    def __post_init__(self):
+        if self.labels is None: self.labels = majority_vote(self.counts, self.ties, 0).labels
+        if self.classes is None: self.classes = np.arange(self.counts.shape[1])
     @property
     def n(self): return len(self.counts)
+    @property
+    def kind(self): return task_kind(self.task)
     def doc_rows(self, idx):  # documents of examples `idx`
         idx = np.asarray(idx)
-        return np.concatenate([idx, idx + self.n]) if self.task == 'dilemmas' else idx
+        return np.concatenate([idx, idx + self.n]) if self.kind == 'pairs' else idx
 
-def make_task(X, y,            # Dilemmas frame / pairs, or Anecdotes frame / texts; y: labels or counts
-              task: str,       # 'anecdotes' or 'dilemmas'
+def make_task(X, y,              # pairs (Dilemmas frame, (a1, a2) list, (n, 2) array) or texts (frame, list); y: labels or counts
+              task: str|None = None,  # None: 'pairs' or 'texts' from X (k from y); or 'texts', 'pairs', 'anecdotes', 'dilemmas'
               n_folds: int = 4,
-              seed=0,          # seed of the fold split
-              style: bool = False) -> CVTask:  # also compute the stylometric features
+              seed=0,            # seed of the fold split (and of random tie breaks)
+              style: bool = False,  # also compute the stylometric features
+              ties: str = 'first',  # majority-vote ties: 'first', 'random' or 'drop' (see `target_labels`)
+             ) -> CVTask:
     "A `CVTask` with `n_folds` shuffled folds."
-    if task == 'dilemmas':
-        a1, a2 = as_pairs(X).T.tolist(); docs = a1 + a2; counts = class_counts(y, len(a1), 2, 'pairs')
-    elif task == 'anecdotes':
-        docs = _docs(X); counts = class_counts(y, len(docs), 5)
-    else: raise ValueError(f'task must be one of {TASKS}, got {task!r}')
-    if len(counts) < n_folds: raise ValueError(f'{len(counts)} examples are too few for {n_folds} folds')
+    task = resolve_task(X, task)
+    if task_kind(task) == 'pairs': a1, a2 = as_pairs(X).T.tolist(); docs = a1 + a2; n = len(a1)
+    else: docs = _docs(X); n = len(docs)
     rs = int(as_rng(seed).integers(2**31))
-    folds = [(tr, te) for tr, te in KFold(n_folds, shuffle=True, random_state=rs).split(np.arange(len(counts)))]
-    key = hashlib.sha1('\x00'.join(docs).encode() + np.asarray(counts).tobytes() + str(rs).encode()).hexdigest()
-    return CVTask(task, docs, np.asarray(counts), folds, style_features(docs) if style else None, key)
+    lab = target_labels(y, n, None, ties, rs + 1, task)
+    if n < n_folds: raise ValueError(f'{n} examples are too few for {n_folds} folds')
+    folds = [(tr, te) for tr, te in KFold(n_folds, shuffle=True, random_state=rs).split(np.arange(n))]
+    key = hashlib.sha1('\x00'.join(docs).encode() + lab.counts.tobytes() + str(rs).encode()).hexdigest()
+    return CVTask(task, docs, lab.counts, folds, style_features(docs) if style else None, key, lab.labels, lab.classes, ties, lab.n_ties)
 
 _COUNTS: dict = {}
 
@@ -343,7 +511,7 @@ def fold_features(task: CVTask, model: str, params: dict, train) -> sp.csr_matri
     rows = task.doc_rows(train)
     if model == 'Style':
         if task.style is None: raise ValueError('this task has no style features: make_task(..., style=True)')
-        return StandardScaler().fit(task.style[rows]).transform(task.style) if task.task == 'dilemmas' else task.style
+        return StandardScaler().fit(task.style[rows]).transform(task.style) if task.kind == 'pairs' else task.style
     C = _counts_matrix(task, params)
     if C is None: raise ValueError('empty vocabulary')
     n = len(rows)
@@ -361,22 +529,29 @@ def fold_features(task: CVTask, model: str, params: dict, train) -> sp.csr_matri
 def _fit_predict(task: CVTask, model: str, params: dict, train, held, soft: bool, seed) -> np.ndarray:
     M = fold_features(task, model, params, train)
     scorer = make_scorer(model, task.task, params, seed)
-    if task.task == 'dilemmas':
+    train = np.asarray(train)
+    tr = train if (soft and task.kind == 'pairs') else train[task.labels[train] >= 0]  # hard labels: tied items dropped under ties='drop'
+    if not len(tr): raise ValueError('every training example of a fold is tied (ties=drop)')
+    if task.kind == 'pairs':
         n = task.n; F1, F2 = M[:n], M[n:]
-        s = fit_pair_scorer(scorer, F1[train], F2[train], task.counts[train], soft, _design(model))
+        c = task.counts[tr] if soft else np.eye(2, dtype=np.int64)[task.labels[tr]]
+        s = fit_pair_scorer(scorer, F1[tr], F2[tr], c, soft, _design(model))
         z = pair_logit(s, F1[held], F2[held], _design(model))
         return pair_proba(z / 2, -z / 2)
-    h = hard_labels(task.counts)
+    h = task.labels
     out = np.zeros((len(held), task.counts.shape[1]))
-    if len(np.unique(h[train])) == 1: out[:, h[train][0]] = 1.0; return out
-    s = scorer.fit(M[train], h[train])
+    if len(np.unique(h[tr])) == 1: out[:, h[tr][0]] = 1.0; return out
+    s = scorer.fit(M[tr], h[tr])
     out[:, s.classes_] = s.predict_proba(M[held])
     return out
 
 def cv_predict(task: CVTask, model: str, params: dict, soft: bool = False, seed=0) -> np.ndarray:
     "Out-of-fold probabilities (n, k) of one point of the search space."
+    from threadpoolctl import threadpool_limits
     out = np.zeros(task.counts.shape, dtype=np.float64)
-    with warnings.catch_warnings():
+    # gradient boosting (Style on texts) on one OpenMP thread: on small folds its threads only wait for each other (50x slower on a busy machine)
+    one_thread = threadpool_limits(1, user_api='openmp') if model == 'Style' and task.kind == 'texts' else contextlib.nullcontext()
+    with warnings.catch_warnings(), one_thread:
         warnings.simplefilter('ignore')
         for train, held in task.folds: out[held] = _fit_predict(task, model, params, train, held, soft, seed)
     return out
@@ -385,8 +560,9 @@ def cv_score(task: CVTask, model: str, params: dict, soft: bool = False, objecti
     "Cross-validated cross-entropy (against hard labels, as the paper, or 'soft' labels) and the out-of-fold probabilities."
     p = cv_predict(task, model, params, soft, seed)
     q = np.clip(p, 1e-15, 1); q /= q.sum(1, keepdims=True)
-    y = hard_labels(task.counts) if objective == 'hard' else task.counts
-    return xentropy(y, q), p
+    if objective == 'soft': return xentropy(task.counts, q), p
+    keep = task.labels >= 0  # the majority vote under the task's tie policy (ties='drop': tied items are not scored)
+    return xentropy(task.labels[keep], q[keep]), p
 
 # %% ../nbs/21_baselines.ipynb #88eb190f
 @dataclass
@@ -401,6 +577,9 @@ class Tuned:
     oof_proba: np.ndarray         # out-of-fold probabilities of the best point on the training data
     tune_seconds: float
     fit_seconds: float
+    ties: str = 'first'           # the majority-vote tie policy of the hard training labels
+    n_ties: int = 0               # training items whose majority vote was tied (resolved or dropped by `ties`)
+    classes: np.ndarray|None = None  # class names (the counts' column names when given)
 
 def _evaluate_point(task, model, params, soft, objective, seed):
     t0 = time.perf_counter()
@@ -409,8 +588,8 @@ def _evaluate_point(task, model, params, soft, objective, seed):
     return score, oof, time.perf_counter() - t0, ''
 
 def tune(model: str,            # one of MODELS
-         X, y,                  # training data: Dilemmas frame/pairs or Anecdotes frame/texts; labels or counts
-         task: str = 'dilemmas',
+         X, y,                  # training data: pairs (Dilemmas frame, (a1, a2) list) or texts (frame, list); labels or counts (n, k)
+         task: str|None = None,  # None: 'pairs' or 'texts' from X, k from y; or 'texts', 'pairs', the presets 'anecdotes', 'dilemmas'
          budget: int = 128,     # points evaluated (the paper: 128)
          batch_size: int = 8,   # points proposed at once and evaluated in parallel (the paper: 8)
          n_folds: int = 4,      # cross-validation folds (the paper: 4)
@@ -419,27 +598,33 @@ def tune(model: str,            # one of MODELS
          objective: str = 'hard',  # CV cross-entropy against 'hard' labels (paper) or 'soft' labels
          seed=0,                # seeds the sampler, the folds and the randomized models
          progress: bool = True,  # tqdm progress bar
-         cv_task: CVTask|None = None,  # a prepared task (reuses its folds and the process's caches)
+         cv_task: CVTask|None = None,  # a prepared task (reuses its folds, tie policy and the process's caches)
+         ties: str = 'first',   # majority-vote ties of the hard training labels: 'first', 'random' or 'drop'
         ) -> Tuned:
     "Bayesian optimization (TPE) of one baseline over its paper search space, by k-fold cross-validation."
     import optuna
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
+    if model not in MODELS: raise ValueError(f'model must be one of {MODELS}, got {model!r}')
+    if cv_task is not None: task, ties = cv_task.task, cv_task.ties
+    elif model in ('Prior', 'Sample'): task = task or input_kind(X)  # X only gives the number of examples (no texts needed)
+    else: task = resolve_task(X, task)
     _check(model, task)
     if objective not in ('hard', 'soft'): raise ValueError(f"objective must be 'hard' or 'soft', got {objective!r}")
     if budget < 1 or batch_size < 1: raise ValueError('budget and batch_size must be at least 1')
     rng = as_rng(seed); s_sampler, s_model = (int(v) for v in rng.integers(2**31, size=2))
     t0 = time.perf_counter()
     if model in ('Prior', 'Sample', 'Length'):  # nothing to tune (and no texts needed for Prior, Sample)
-        est = make_model(model, task, seed=s_model)
-        counts = class_counts(y, len(X), 5 if task == 'anecdotes' else 2)
-        folds = cv_task.folds if cv_task is not None else list(KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(np.arange(len(counts))))
-        oof = np.zeros(counts.shape)
-        for tr, te in folds: oof[te] = clone(est).fit(_subset(X, tr), counts[tr]).predict_proba(_subset(X, te))
+        est = make_model(model, task, seed=s_model, ties=ties)
+        lab = target_labels(y, _n_rows(X), None, ties, s_model, task)
+        yfit = _counts_arg(lab)
+        folds = cv_task.folds if cv_task is not None else list(KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(np.arange(len(lab.counts))))
+        oof = np.zeros(lab.counts.shape)
+        for tr, te in folds: oof[te] = clone(est).fit(_subset(X, tr), _subset(yfit, tr)).predict_proba(_subset(X, te))
         tune_s = time.perf_counter() - t0; t1 = time.perf_counter()
-        est.fit(X, counts)
-        return Tuned(model, task, est, {}, np.nan, pd.DataFrame(), oof, tune_s, time.perf_counter() - t1)
-    t = cv_task or make_task(X, y, task, n_folds, seed, style=(model == 'Style'))
+        est.fit(X, yfit)
+        return Tuned(model, task, est, {}, np.nan, pd.DataFrame(), oof, tune_s, time.perf_counter() - t1, ties, lab.n_ties, lab.classes)
+    t = cv_task or make_task(X, y, task, n_folds, seed, style=(model == 'Style'), ties=ties)
     if model == 'Style' and t.style is None: t.style = style_features(t.docs)
     space = SPACES[model][task]
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -463,8 +648,9 @@ def tune(model: str,            # one of MODELS
     tune_s = time.perf_counter() - t0
     if best[1] is None: raise ValueError(f'every one of the {budget} points failed; first error: {rows[0]["error"]}')
     t1 = time.perf_counter()
-    est = make_model(model, task, best[1], soft=soft, seed=s_model).fit(X, t.counts)
-    return Tuned(model, task, est, best[1], best[0], pd.DataFrame(rows), best[2], tune_s, time.perf_counter() - t1)
+    lab = Labels(t.counts, t.labels, t.classes, t.n_ties)
+    est = make_model(model, task, best[1], soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1]).fit(X, _counts_arg(lab))
+    return Tuned(model, task, est, best[1], best[0], pd.DataFrame(rows), best[2], tune_s, time.perf_counter() - t1, ties, t.n_ties, t.classes)
 
 def _subset(X, idx):
     if isinstance(X, pd.DataFrame): return X.iloc[idx]

@@ -6,11 +6,13 @@
 from __future__ import annotations
 
 import json, math, time
-from dataclasses import dataclass, asdict, replace
+from contextlib import contextmanager
+from dataclasses import dataclass, asdict, fields, replace
 from pathlib import Path
 
 import numpy as np
 import torch
+from sklearn.base import BaseEstimator, ClassifierMixin
 from torch import nn
 
 from .core import as_rng, check_texts, default_model_path
@@ -20,9 +22,10 @@ from .metrics import TemperatureCalibrator, check_counts
 from .pairs import as_pairs
 
 # %% auto #0
-__all__ = ['LIKELIHOODS', 'RESUMABLE', 'F4_SPACE', 'make_loss', 'TrainConfig', 'EncoderScorer', 'load_encoder', 'holdout_split',
-           'param_groups', 'predict_logits', 'heldout_score', 'make_optimizer', 'EarlyStopping', 'average_states',
-           'data_key', 'RunCheckpoint', 'train_model', 'TransformerClassifier', 'search']
+__all__ = ['LIKELIHOODS', 'PRESETS', 'RESUMABLE', 'F4_SPACE', 'make_loss', 'TrainConfig', 'preset', 'EncoderScorer',
+           'quiet_loading', 'load_encoder', 'holdout_split', 'param_groups', 'predict_logits', 'heldout_score',
+           'make_optimizer', 'EarlyStopping', 'average_states', 'data_key', 'RunCheckpoint', 'train_model',
+           'TransformerClassifier', 'search']
 
 # %% ../nbs/22_models.ipynb #m006
 LIKELIHOODS = {'hard': HardLoss, 'soft': SoftLoss, 'counts': CountsLoss, 'dirichlet': DirichletMultinomialLoss}
@@ -42,10 +45,10 @@ class TrainConfig:
     layer_decay: float = 0.8        # layer-wise learning rates: layer l of L gets lr * layer_decay**(L - l) (1: flat)
     weight_decay: float = 0.1       # AdamW weight decay (not on biases and LayerNorm weights)
     warmup: float = 0.1             # share of the steps with a linear warmup, then linear decay to 0
-    batch_size: int = 32            # examples (pairs) per optimizer step
+    batch_size: int = 16            # examples (pairs) per optimizer step
     grad_accum: int = 1             # micro-batches per step: each holds batch_size // grad_accum examples
-    epochs: int = 20                # most epochs
-    patience: int = 5               # early stopping: stop after this many epochs in a row without improvement (>= 1)
+    epochs: int = 3                 # most epochs (the paper's recipe: 20, see `PRESETS`)
+    patience: int = 2               # early stopping: stop after this many epochs in a row without improvement (>= 1)
     max_length: int = 92            # tokens per text (the paper: 92 for Dilemmas actions, 512 for Anecdotes)
     average_top: int = 3            # average the weights of the k best epochs (checkpoint averaging); 1: the best only
     rdrop: float = 0.0              # R-Drop: weight of the symmetric KL between two dropout passes (0: off)
@@ -69,6 +72,19 @@ class TrainConfig:
             v = getattr(self, name)
             if not isinstance(v, (int, float, np.floating, np.integer)) or not lo <= v <= hi:
                 raise ValueError(f'TrainConfig.{name} must be a number in [{lo}, {hi}], got {v!r}')
+
+# %% ../nbs/22_models.ipynb #9a8dbbbd
+PRESETS = {  # named settings of TrainConfig / TransformerClassifier
+    'small': {},  # the defaults: a few hundred examples on a laptop CPU
+    'paper': dict(lr=1e-4, layer_decay=0.8, weight_decay=0.1, warmup=0.1, batch_size=32, epochs=20, patience=5, average_top=3),  # the GPU grid's 'hot' recipe
+}
+
+def preset(name: str,    # a key of `PRESETS`: 'small' or 'paper'
+           **changes,    # fields to set on top of it, e.g. epochs=3
+          ) -> dict:     # keyword arguments for `TransformerClassifier` (or `TrainConfig`)
+    "The parameters of a named preset, with `changes` on top: `TransformerClassifier(**preset('paper', epochs=3), likelihood='soft')`."
+    if name not in PRESETS: raise ValueError(f'preset must be one of {tuple(PRESETS)}, got {name!r}')
+    return {**PRESETS[name], **changes}
 
 # %% ../nbs/22_models.ipynb #m023
 def _device(device: str|None) -> torch.device:
@@ -94,8 +110,23 @@ class EncoderScorer(nn.Module):
         return self.head(_mean_pool(h, attention_mask)).float() + self.offset
 
 # %% ../nbs/22_models.ipynb #m024
+@contextmanager
+def quiet_loading(quiet: bool = True):
+    "Within the block, no progress bars from transformers and huggingface_hub (the 'Loading weights' bar); the previous setting is restored after."
+    if not quiet:
+        yield; return
+    from transformers.utils import logging as tl
+    from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars
+    was_on, hub_off = tl.is_progress_bar_enabled(), are_progress_bars_disabled()
+    tl.disable_progress_bar()
+    try: yield
+    finally:
+        if was_on: tl.enable_progress_bar()
+        if hub_off: disable_progress_bars()
+
 def load_encoder(model=None,          # a local folder or Hugging Face id; None: the packaged all-MiniLM-L6-v2
-                 dropout: float|None = None):  # override hidden and attention dropout
+                 dropout: float|None = None,  # override hidden and attention dropout
+                 progress: bool = True):      # False: no 'Loading weights' bar
     "Tokenizer and encoder of `model` (offline for the packaged default); a model that cannot be loaded is named in the error."
     from transformers import AutoModel, AutoTokenizer
     if model is None: model = default_model_path()
@@ -105,8 +136,9 @@ def load_encoder(model=None,          # a local folder or Hugging Face id; None:
         raise FileNotFoundError(f'model {name}: no such folder (expected an encoder folder with config.json, or a Hugging Face id)')
     kw = {} if dropout is None else {'hidden_dropout_prob': dropout, 'attention_probs_dropout_prob': dropout}
     try:
-        tok = AutoTokenizer.from_pretrained(name)
-        enc = AutoModel.from_pretrained(name, **kw).float()  # fp16 checkpoints train in fp32 (bf16 only under autocast)
+        with quiet_loading(not progress):
+            tok = AutoTokenizer.from_pretrained(name)
+            enc = AutoModel.from_pretrained(name, **kw).float()  # fp16 checkpoints train in fp32 (bf16 only under autocast)
     except (OSError, ValueError) as err:
         raise OSError(f'model {name}: cannot load a tokenizer and encoder from it: {str(err).splitlines()[0]}') from err
     return tok, enc
@@ -391,22 +423,60 @@ def train_model(model: EncoderScorer, tokens: _Tokens,
     return hist
 
 # %% ../nbs/22_models.ipynb #m043
-class TransformerClassifier:
-    "A fine-tuned encoder with one of the four likelihoods, scikit-learn style: `fit(X, counts)`, `predict_proba(X)`, `predict(X)`."
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True); p = np.exp(z); return p / p.sum(1, keepdims=True)
+
+class TransformerClassifier(ClassifierMixin, BaseEstimator):
+    "A fine-tuned encoder with one of the four likelihoods, a scikit-learn estimator: `fit(X, counts)`, `predict_proba(X)`, `predict(X)`."
     def __init__(self,
                  model=None,                  # encoder folder or Hugging Face id; None: packaged all-MiniLM-L6-v2
-                 config: TrainConfig|None = None,  # training knobs; keyword overrides below win
-                 task: str = 'auto',          # 'pairs' (one score per action, Dilemmas), 'classes' (k-way head, Anecdotes) or 'auto'
+                 likelihood: str = TrainConfig.likelihood,  # 'hard', 'soft', 'counts' or 'dirichlet'
+                 task: str = 'auto',          # 'pairs' (one score per action, Dilemmas), 'classes' (k-way head over texts) or 'auto'
+                 classes=None,                # class names (k); default: the counts' column names, else 0..k-1
+                 lr: float = TrainConfig.lr,  # the fields of `TrainConfig`, with its defaults (small-data; see `PRESETS`)
+                 layer_decay: float = TrainConfig.layer_decay,
+                 weight_decay: float = TrainConfig.weight_decay,
+                 warmup: float = TrainConfig.warmup,
+                 batch_size: int = TrainConfig.batch_size,
+                 grad_accum: int = TrainConfig.grad_accum,
+                 epochs: int = TrainConfig.epochs,
+                 patience: int = TrainConfig.patience,
+                 max_length: int = TrainConfig.max_length,
+                 average_top: int = TrainConfig.average_top,
+                 rdrop: float = TrainConfig.rdrop,
+                 dirichlet_scale: float = TrainConfig.dirichlet_scale,
+                 dropout: float|None = TrainConfig.dropout,
+                 seed: int = TrainConfig.seed,
+                 device: str|None = TrainConfig.device,
+                 bf16: bool = TrainConfig.bf16,
+                 eval_batch_size: int = TrainConfig.eval_batch_size,
+                 progress: bool = TrainConfig.progress,  # tqdm bars while training, and the encoder's loading bar
                  heldout: float = 0.2,        # share of the training data held out when fit gets no X_val
                  calibrate: bool = True,      # temperature-scale predict_proba on the held-out part
                  checkpoint_dir=None,         # safetensors checkpoints every epoch (and resume from them)
-                 **overrides):                # any TrainConfig field, e.g. likelihood='dirichlet', epochs=3
-        if task not in ('auto', 'pairs', 'classes'): raise ValueError(f"task must be 'auto', 'pairs' or 'classes', got {task!r}")
-        self.model_name, self.task, self.heldout, self.calibrate, self.checkpoint_dir = model, task, heldout, calibrate, checkpoint_dir
-        self.config = replace(config or TrainConfig(), **overrides)
-        make_loss(self.config.likelihood)  # validates the name early
+                ):
+        self.model, self.likelihood, self.task, self.classes = model, likelihood, task, classes
+        self.lr, self.layer_decay, self.weight_decay, self.warmup = lr, layer_decay, weight_decay, warmup
+        self.batch_size, self.grad_accum, self.epochs, self.patience = batch_size, grad_accum, epochs, patience
+        self.max_length, self.average_top, self.rdrop, self.dirichlet_scale = max_length, average_top, rdrop, dirichlet_scale
+        self.dropout, self.seed, self.device, self.bf16 = dropout, seed, device, bf16
+        self.eval_batch_size, self.progress = eval_batch_size, progress
+        self.heldout, self.calibrate, self.checkpoint_dir = heldout, calibrate, checkpoint_dir
 
-    def __repr__(self): return f'TransformerClassifier(likelihood={self.config.likelihood!r}, task={self.task!r})'
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array, tags.input_tags.string = False, True  # texts or pairs of texts, not numeric arrays
+        return tags
+
+    def train_config(self) -> TrainConfig:
+        "The `TrainConfig` of the current parameters (validated: a bad knob is a ValueError naming it)."
+        return TrainConfig(**{f.name: getattr(self, f.name) for f in fields(TrainConfig)})
+
+    def _validate(self) -> TrainConfig:
+        if self.task not in ('auto', 'pairs', 'classes'): raise ValueError(f"task must be 'auto', 'pairs' or 'classes', got {self.task!r}")
+        if isinstance(self.heldout, bool) or not isinstance(self.heldout, (float, int)) or not 0 < self.heldout < 1:
+            raise ValueError(f'heldout must be a share in (0, 1), got {self.heldout!r}')
+        return self.train_config()
 
     def _check_fitted(self):
         if not hasattr(self, 'model_'):
@@ -425,34 +495,58 @@ class TransformerClassifier:
         if self.task == 'classes' and not isinstance(first, str): raise TypeError("task='classes' takes a list of texts")
         return (as_pairs(X), True) if pairs else (np.asarray(check_texts(X, 'X', allow_empty=True), dtype=object), False)
 
+    def _labels(self, y, n: int, pairs: bool, cfg: TrainConfig):
+        "Counts (n, k) and the class names, from counts (an array, or a frame with named columns) or from hard labels (n,)."
+        names = list(y.columns) if hasattr(y, 'columns') else None
+        if hasattr(y, 'to_numpy'): y = y.to_numpy()
+        if isinstance(y, str): raise TypeError('counts: expected an (n, k) array of label counts or (n,) labels, got a str')
+        y, given = np.asarray(y), None if self.classes is None else np.asarray(self.classes)
+        if y.ndim == 1:  # hard labels, as any scikit-learn classifier takes them
+            if len(y) != n: raise ValueError(f'counts must be (n, k) counts or (n,) labels with n = {n} examples, got shape {y.shape}')
+            classes = given if given is not None else np.unique(y)
+            pos = {c: i for i, c in enumerate(classes.tolist())}
+            bad = [v for v in dict.fromkeys(y.tolist()) if v not in pos]
+            if bad: raise ValueError(f'labels {bad[:5]} are not among the classes {classes.tolist()}')
+            y = np.eye(max(len(classes), 1), dtype=np.int64)[[pos[v] for v in y.tolist()]]
+        else: classes = given if given is not None else (np.asarray(names) if names is not None else None)
+        counts = self._check_counts(y, n, pairs, 'counts', cfg=cfg)
+        k = counts.shape[1]
+        if classes is None: classes = np.arange(k)
+        if len(classes) != k: raise ValueError(f'classes has {len(classes)} names but the counts have {k} classes')
+        if len(set(classes.tolist())) != k: raise ValueError(f'classes must be distinct, got {classes.tolist()}')
+        return counts, classes
+
     def fit(self, X,                # (n, 2) pairs of action texts, or n texts
-            counts,                 # (n, k) label counts (k = 2 for pairs)
+            counts,                 # (n, k) label counts (an array, or a frame whose column names are the classes), or (n,) labels
             X_val=None, counts_val=None,  # held-out data; default: a `heldout` share of X
             resume: bool = False):  # continue from `checkpoint_dir`
         "Fine-tune on `(X, counts)`, stop early and fit the temperature on the held-out data."
+        cfg = self._validate()
         X, pairs = self._prepare(X)
-        counts = self._check_counts(counts, len(X), pairs, 'counts')
+        counts, classes = self._labels(counts, len(X), pairs, cfg)
         if (X_val is None) != (counts_val is None): raise ValueError('give both X_val and counts_val, or neither')
         if X_val is None:
-            tr, va = holdout_split(len(X), self.heldout, self.config.seed)
+            tr, va = holdout_split(len(X), self.heldout, cfg.seed)
             X, X_val, counts, counts_val = X[tr], X[va], counts[tr], counts[va]
         else:
             X_val, pairs_val = self._prepare(X_val)
             if pairs_val != pairs: raise ValueError('X_val must hold the same kind of examples as X (pairs or texts)')
-            counts_val = self._check_counts(counts_val, len(X_val), pairs, 'counts_val', k=counts.shape[1])
-        self.pairs_, self.n_classes_ = pairs, counts.shape[1]
-        torch.manual_seed(self.config.seed)
-        self.tokenizer_, enc = load_encoder(self.model_name, self.config.dropout)
-        offset = self.config.dirichlet_scale if self.config.likelihood == 'dirichlet' else 0.0
+            if hasattr(counts_val, 'to_numpy'): counts_val = counts_val.to_numpy()
+            counts_val = self._check_counts(counts_val, len(X_val), pairs, 'counts_val', k=counts.shape[1], cfg=cfg)
+        self.config_, self.pairs_, self.n_classes_, self.classes_ = cfg, pairs, counts.shape[1], classes
+        torch.manual_seed(cfg.seed)
+        self.tokenizer_, enc = load_encoder(self.model, cfg.dropout, progress=cfg.progress)
+        offset = cfg.dirichlet_scale if cfg.likelihood == 'dirichlet' else 0.0
         self.model_ = EncoderScorer(enc, 1 if pairs else self.n_classes_, offset)
-        tokens = _Tokens(self.tokenizer_, _flat_texts(X, pairs) + _flat_texts(X_val, pairs), self.config.max_length)
-        self.history_ = train_model(self.model_, tokens, X, counts, X_val, counts_val, pairs, self.config,
-                                    self.checkpoint_dir, resume)
-        self.val_logits_ = predict_logits(self.model_, tokens, X_val, pairs, self.config)
+        tokens = _Tokens(self.tokenizer_, _flat_texts(X, pairs) + _flat_texts(X_val, pairs), cfg.max_length)
+        self.history_ = train_model(self.model_, tokens, X, counts, X_val, counts_val, pairs, cfg, self.checkpoint_dir, resume)
+        self.val_logits_ = predict_logits(self.model_, tokens, X_val, pairs, cfg)
         self.calibrator_ = TemperatureCalibrator(smooth=False).fit(self.val_logits_, counts_val)
+        self.heldout_counts_ = counts_val
+        self.heldout_proba_ = self._proba(self.val_logits_)
         return self
 
-    def _check_counts(self, counts, n: int, pairs: bool, name: str, k: int|None = None) -> np.ndarray:
+    def _check_counts(self, counts, n: int, pairs: bool, name: str, k: int|None = None, cfg: TrainConfig|None = None) -> np.ndarray:
         "Label counts for `n` examples: numeric, (n, k >= 2) (2 for pairs, k if given), integers >= 0, annotated where needed."
         if isinstance(counts, str): raise TypeError(f'{name}: expected an (n, k) array of label counts, got a str')
         c = np.asarray(counts)
@@ -460,7 +554,7 @@ class TransformerClassifier:
         if c.ndim != 2 or len(c) != n: raise ValueError(f'{name} must be (n, k) with n = {n} examples, got shape {c.shape}')
         if pairs and c.shape[1] != 2: raise ValueError(f'{name}: pairs need 2 label counts per example, got {c.shape[1]}')
         if k is not None and c.shape[1] != k: raise ValueError(f'{name} has {c.shape[1]} classes, the training counts {k}')
-        zero_ok = name == 'counts' and not make_loss(self.config.likelihood).annotated  # counts and Dirichlet train on unannotated rows
+        zero_ok = name == 'counts' and not make_loss((cfg or self.config_).likelihood).annotated  # counts and Dirichlet train on unannotated rows
         try: return check_counts(c, allow_zero_rows=zero_ok)
         except ValueError as err: raise ValueError(f'{name}: {err}') from None
 
@@ -468,31 +562,42 @@ class TransformerClassifier:
         "Raw logits, (n, 2) for pairs or (n, k); with the Dirichlet likelihood these are log-concentrations."
         self._check_fitted()
         X, _ = self._prepare(X)
-        tokens = _Tokens(self.tokenizer_, _flat_texts(X, self.pairs_), self.config.max_length)
-        return predict_logits(self.model_, tokens, X, self.pairs_, self.config)
+        tokens = _Tokens(self.tokenizer_, _flat_texts(X, self.pairs_), self.config_.max_length)
+        return predict_logits(self.model_, tokens, X, self.pairs_, self.config_)
+
+    def _proba(self, z: np.ndarray) -> np.ndarray:
+        return self.calibrator_.predict_proba(z) if self.calibrate else _softmax(z)
 
     def predict_proba(self, X) -> np.ndarray:
-        "Class probabilities: softmax of the logits (for Dirichlet, the mean of the predicted Dirichlet), temperature-scaled if `calibrate`."
-        z = self.decision_function(X)
-        if self.calibrate: return self.calibrator_.predict_proba(z)
-        z = z - z.max(1, keepdims=True); p = np.exp(z); return p / p.sum(1, keepdims=True)
+        "Class probabilities (columns in the order of `classes_`): softmax of the logits (for Dirichlet, the mean of the predicted Dirichlet), temperature-scaled if `calibrate`."
+        return self._proba(self.decision_function(X))
 
-    def predict(self, X) -> np.ndarray: return self.predict_proba(X).argmax(1)
+    def predict(self, X) -> np.ndarray:
+        "The most probable class of each example, as a name of `classes_`."
+        p = self.predict_proba(X)  # NotFittedError first
+        return self.classes_[p.argmax(1)]
 
     def uncertainty(self, X, classes=None):
-        "Section 3.2's split for a Dirichlet model: per example the mean, concentration, expected entropy (divisive) and mutual information (model unsure)."
-        if self.config.likelihood != 'dirichlet': raise ValueError('uncertainty needs a model trained with the dirichlet likelihood')
+        """Section 3.2's split for a Dirichlet model: per example the mean, concentration, expected entropy (divisive) and mutual information
+        (model unsure). The means are `predict_proba`'s (calibrated the same way); the concentration is the model's own."""
+        likelihood = self.config_.likelihood if hasattr(self, 'config_') else self.likelihood
+        if likelihood != 'dirichlet': raise ValueError('uncertainty needs a model trained with the dirichlet likelihood')
+        from scipy.special import logsumexp
         from scruples.likelihoods import dirichlet_uncertainty
-        return dirichlet_uncertainty(self.decision_function(X), classes)
+        z = self.decision_function(X)
+        # the calibrated mean p with the predicted total concentration a0: alpha = a0 * p, so log alpha = log a0 + log p
+        zc = logsumexp(z, axis=1, keepdims=True) + np.log(np.clip(self._proba(z), 1e-300, None))
+        return dirichlet_uncertainty(zc, self.classes_.tolist() if classes is None else classes)
 
     def save(self, path):
-        "Write the weights (safetensors), the tokenizer, the config and the temperature to the folder `path`."
+        "Write the weights (safetensors), the tokenizer, the parameters, the classes, the temperature and the held-out data's logits to the folder `path`."
         self._check_fitted()
         path = Path(path); path.mkdir(parents=True, exist_ok=True)
         _save_state(_cpu_state(self.model_), path / 'model.safetensors')
         self.model_.encoder.config.save_pretrained(path / 'encoder'); self.tokenizer_.save_pretrained(path / 'encoder')
-        (path / 'scruples_model.json').write_text(json.dumps({'config': asdict(self.config), 'pairs': self.pairs_,
-            'n_classes': self.n_classes_, 'temperature': self.calibrator_.temperature_, 'calibrate': self.calibrate}))
+        (path / 'scruples_model.json').write_text(json.dumps({'config': asdict(self.config_), 'pairs': self.pairs_,
+            'n_classes': self.n_classes_, 'classes': self.classes_.tolist(), 'temperature': self.calibrator_.temperature_,
+            'calibrate': self.calibrate, 'heldout_logits': self.val_logits_.tolist(), 'heldout_counts': np.asarray(self.heldout_counts_).tolist()}))
         return path
 
     @classmethod
@@ -500,14 +605,19 @@ class TransformerClassifier:
         "A fitted model from a folder written by `save` (safetensors only: nothing is unpickled)."
         from transformers import AutoConfig, AutoModel, AutoTokenizer
         path = Path(path); meta = json.loads((path / 'scruples_model.json').read_text())
-        self = cls(task='pairs' if meta['pairs'] else 'classes', calibrate=meta['calibrate'], config=TrainConfig(**meta['config']))
-        if device: self.config.device = device
+        cfg = {**meta['config'], **({'device': device} if device else {})}
+        self = cls(task='pairs' if meta['pairs'] else 'classes', calibrate=meta['calibrate'], classes=meta.get('classes'), **cfg)
+        self.config_ = self.train_config()
         self.tokenizer_ = AutoTokenizer.from_pretrained(str(path / 'encoder'))
         enc = AutoModel.from_config(AutoConfig.from_pretrained(str(path / 'encoder')))
         self.pairs_, self.n_classes_ = meta['pairs'], meta['n_classes']
+        self.classes_ = np.asarray(meta.get('classes', list(range(self.n_classes_))))
         self.model_ = EncoderScorer(enc, 1 if self.pairs_ else self.n_classes_)
-        self.model_.load_state_dict(_load_state(path / 'model.safetensors')); self.model_.to(_device(self.config.device))
+        self.model_.load_state_dict(_load_state(path / 'model.safetensors')); self.model_.to(_device(self.config_.device))
         self.calibrator_ = TemperatureCalibrator(smooth=False); self.calibrator_.temperature_, self.calibrator_.smoothing_ = meta['temperature'], 0.0
+        if 'heldout_logits' in meta:
+            self.val_logits_, self.heldout_counts_ = np.asarray(meta['heldout_logits'], dtype=np.float64), np.asarray(meta['heldout_counts'])
+            self.heldout_proba_ = self._proba(self.val_logits_)
         return self
 
 # %% ../nbs/22_models.ipynb #m053

@@ -11,15 +11,18 @@ from scipy import optimize, stats
 from scipy.special import expit, logsumexp
 from functools import lru_cache
 from threadpoolctl import ThreadpoolController
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
 
 from .core import as_rng
+from .annotations import AnnotatedData
 
 # %% auto #0
-__all__ = ['response_patterns', 'lsat6', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax', 'check_n_traits',
-           'check_points', 'intercept_start', 'check_identified', 'start_values', 'unpack', 'maximize_marginal',
-           'quadrature_gap', 'fit_statistics', 'LatentTraitModel', 'eap_scores', 'map_scores', 'irt_parameters',
-           'compare_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts', 'plot_weights', 'plot_scores',
-           'plot_deviance']
+__all__ = ['response_patterns', 'lsat6', 'annotator_responses', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax',
+           'check_n_traits', 'check_points', 'intercept_start', 'check_identified', 'start_values', 'unpack',
+           'maximize_marginal', 'quadrature_gap', 'fit_statistics', 'degenerate', 'LatentTraitModel', 'eap_scores',
+           'map_scores', 'irt_parameters', 'warning_kind', 'compare_traits', 'choose_n_traits', 'margin_fit',
+           'simulate_responses', 'calibrate_intercepts', 'plot_weights', 'plot_scores', 'plot_deviance']
 
 # %% ../nbs/42_traits.ipynb #d67b2fe7
 def _check_responses(
@@ -28,13 +31,20 @@ def _check_responses(
 ) -> np.ndarray:            # float array with NaN for missing
     "Validate binary responses; errors say which row and column is wrong."
     if isinstance(Y, str): raise TypeError('responses must be a 2-D array of 0/1, not a string')
+    if hasattr(Y, 'tocsr') or hasattr(Y, 'todense'): raise TypeError('sparse input is not supported: responses must be a dense 0/1 array (NaN for missing)')
     if isinstance(Y, pd.DataFrame): Y = Y.astype('float64').to_numpy()
-    try: Y = np.asarray(Y, dtype=float)
-    except (TypeError, ValueError) as err: raise ValueError(f'responses must be numeric 0/1 (NaN for missing): {err}') from None
-    if Y.ndim != 2: raise ValueError(f'responses must be 2-D (respondents x questions), got shape {Y.shape}')
+    try:
+        Y = np.asarray(Y)
+        if np.iscomplexobj(Y): raise ValueError('Complex data not supported: responses must be 0, 1 or NaN')
+        Y = Y.astype(float)
+    except (TypeError, ValueError) as err:
+        if 'Complex' in str(err): raise
+        raise type(err)(f'responses must be numeric 0/1 (NaN for missing): {err}') from None
+    if Y.ndim != 2: raise ValueError(f'responses must be 2-D (respondents x questions), got shape {Y.shape}: Reshape your data (one row per respondent)')
     n, J = Y.shape
-    if J < 1: raise ValueError('responses have no questions (columns)')
-    if n < min_respondents: raise ValueError(f'need at least {min_respondents} respondents, got {n}')
+    if J < 1: raise ValueError(f'responses have no questions (columns): 0 feature(s) (shape={Y.shape}) while a minimum of 1 is required.')
+    if n < min_respondents: raise ValueError(f'need at least {min_respondents} respondents, got {n}: '
+                                             f'{n} sample(s) (shape={Y.shape}) while a minimum of {min_respondents} is required.')
     bad = ~np.isnan(Y) & (Y != 0) & (Y != 1)
     if bad.any():
         i, j = np.argwhere(bad)[0]
@@ -47,7 +57,12 @@ def response_patterns(
     "The distinct response patterns of `Y`, their frequencies and each respondent's pattern."
     Y = _check_responses(Y, min_respondents=1)
     code = np.where(np.isnan(Y), 2, Y).astype(np.int8)
-    pats, index, counts = np.unique(code, axis=0, return_inverse=True, return_counts=True)
+    J = code.shape[1]
+    if J <= 39:   # each row as one base-3 integer, first column most significant: sorting keys sorts rows the same way
+        key = code.astype(np.int64) @ 3 ** np.arange(J - 1, -1, -1, dtype=np.int64)
+        _, first, index, counts = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+        pats = code[first]
+    else: pats, index, counts = np.unique(code, axis=0, return_inverse=True, return_counts=True)
     pats = np.where(pats == 2, np.nan, pats.astype(float))
     return pats, counts.astype(float), index.ravel()
 
@@ -65,6 +80,27 @@ def lsat6(
     pats['count'] = [int(c) for _, c in rows]
     if not expand: return pats
     return pats.loc[pats.index.repeat(pats['count'])].drop(columns='count').reset_index(drop=True)
+
+# %% ../nbs/42_traits.ipynb #3f263dbe
+def annotator_responses(
+    data: AnnotatedData,         # read with annotator ids (the long form): `data.responses` is annotators x items
+    coding: str = 'majority',    # 'majority' (agreement with the other annotators' majority) or a class name (one-vs-rest)
+) -> pd.DataFrame:               # annotators x items of 0/1/NaN, indexed by annotator and item ids
+    "The annotators x items binary response matrix `LatentTraitModel` takes, from annotations with any number of classes."
+    if not isinstance(data, AnnotatedData): raise TypeError(f'data must be an AnnotatedData, got {type(data).__name__}')
+    if data.responses is None: raise ValueError('no annotator ids: read the long form (item, annotator, label) to get responses')
+    R = data.responses
+    if coding == 'majority':
+        lab = np.nan_to_num(R, nan=0).astype(np.int64)
+        own = np.take_along_axis(data.counts.T, lab, 0) - 1          # others' votes for the annotator's own label
+        top2 = -np.sort(-data.counts, 1)[:, :2]                       # the two largest counts per item
+        is_top = data.counts.argmax(1)[None, :] == lab
+        other = np.where(is_top, top2[:, 1][None, :], top2[:, 0][None, :])   # others' best count among the other classes
+        Y = np.where(own > other, 1.0, np.where(own < other, 0.0, np.nan))
+        Y[np.isnan(R) | (own + other == 0)] = np.nan                  # not labelled, or labelled alone
+    elif coding in data.classes: Y = data.binary_responses(coding)
+    else: raise ValueError(f"coding must be 'majority' or one of the classes {list(data.classes)}, got {coding!r}")
+    return pd.DataFrame(Y, index=pd.Index(data.annotators, name='annotator'), columns=pd.Index(data.items, name='item'))
 
 # %% ../nbs/42_traits.ipynb #175e5912
 _DEFAULT_POINTS = {1: 41, 2: 51, 3: 13}
@@ -120,7 +156,10 @@ def marginal_loglik(
     eta = Z @ W.T + b
     sp = np.logaddexp(0, eta)
     complete = M is None                                          # no missing responses: M is all ones
-    if Z.ndim == 2: L = Y0 @ eta.T - (sp.sum(1) if complete else M @ sp.T) + logw
+    if Z.ndim == 2:                                               # Y0 eta^T = (Y0 W) Z^T + Y0 b: patterns x d, not x questions
+        u, T = Y0 @ b, Y0 @ W
+        L = (np.multiply.outer(T[:, 0], Z[:, 0]) if W.shape[1] == 1 else T @ Z.T)
+        L += u[:, None]; L += (logw - sp.sum(1)) if complete else logw - M @ sp.T
     elif complete: L = np.einsum('pj,pqj->pq', Y0, eta) - sp.sum(2) + logw
     else: L = np.einsum('pj,pqj->pq', Y0, eta) - np.einsum('pj,pqj->pq', M, sp) + logw
     mx = L.max(1, keepdims=True)
@@ -129,8 +168,11 @@ def marginal_loglik(
     if not grad: return f @ ll_p, ll_p, E / s
     A = E * (f[:, None] / s)                                      # frequency x posterior node weight
     if complete and Z.ndim == 3: M = np.ones_like(Y0)
-    if Z.ndim == 2:
-        G = A.T @ Y0 - (A.sum(0)[:, None] if complete else A.T @ M) * expit(eta)   # Q x J
+    if Z.ndim == 2 and complete:                                  # G = A^T Y0 - N s, G^T Z and G^T 1 without the Q x J product
+        s, N = expit(eta), A.sum(0)
+        gW, gb = Y0.T @ (A @ Z) - (s * N[:, None]).T @ Z, Y0.T @ f - s.T @ N
+    elif Z.ndim == 2:
+        G = A.T @ Y0 - (A.T @ M) * expit(eta)                     # Q x J
         gW, gb = G.T @ Z, G.sum(0)
     else:
         G = A[:, :, None] * (Y0[:, None, :] - M[:, None, :] * expit(eta))  # P x Q x J
@@ -180,11 +222,12 @@ def intercept_start(Y0, M, f) -> np.ndarray:
     "Logits of each question's rate of 1s (the independence model's intercepts); an unobserved or constant question is an error."
     Mo = np.ones_like(Y0) if M is None else M
     obs = (f[:, None] * Mo).sum(0)
-    if (obs == 0).any(): raise ValueError(f'question(s) {np.flatnonzero(obs == 0).tolist()} have no observed responses')
+    if (obs == 0).any(): raise ValueError(f'question(s) {np.flatnonzero(obs == 0).tolist()} have no observed responses '
+                                          '(drop_degenerate=True drops them)')
     rate = (f[:, None] * Y0).sum(0) / obs
     const = np.flatnonzero((rate == 0) | (rate == 1))
     if len(const): raise ValueError(f'question(s) {const.tolist()} are constant (every observed response is the same): '
-                                    'their intercepts are infinite; drop them before fitting')
+                                    'their intercepts are infinite; drop them before fitting (drop_degenerate=True does it)')
     return np.log(rate / (1 - rate))
 
 def check_identified(n_questions: int, n_traits: int, n_patterns: int) -> int:
@@ -192,7 +235,7 @@ def check_identified(n_questions: int, n_traits: int, n_patterns: int) -> int:
     J, d = n_questions, n_traits
     k = n_parameters(J, d)
     if d > 0 and (d >= J or k > 2 ** J - 1):
-        raise ValueError(f'{d} traits cannot be identified from {J} questions: the model has {k} free parameters, '
+        raise ValueError(f'{d} traits cannot be identified from {J} questions (n_features = {J}): the model has {k} free parameters, '
                          f'more than the {2 ** J - 1} free cell probabilities of the saturated model (or d >= J)')
     if d > 0 and k >= n_patterns: warnings.warn(f'{k} parameters but only {n_patterns} distinct response patterns: '
                                                 'the fit is likely not identified')
@@ -211,8 +254,14 @@ def start_values(P, f, b0, n_traits: int, n_starts: int, seed=0) -> list[np.ndar
     "Starting (intercepts, free weights) vectors: leading eigenvectors of the correlation matrix, then random draws."
     J, d = P.shape[1], n_traits
     mask = np.tril(np.ones((J, d), bool))
-    Yf = np.repeat(P, f.astype(int), 0) if np.allclose(f, np.round(f)) else P
-    C = pd.DataFrame(Yf).corr().fillna(0).to_numpy() if J > 1 else np.eye(1)
+    if J == 1: C = np.eye(1)
+    elif not np.isnan(P).any():                                   # complete: the frequency-weighted Pearson correlation
+        Pc = P - f @ P / f.sum()
+        S = Pc.T @ (Pc * f[:, None]); sd = np.sqrt(np.diag(S))
+        with np.errstate(invalid='ignore', divide='ignore'): C = np.nan_to_num(S / np.outer(sd, sd))
+    else:                                                         # pairwise complete correlations of the expanded rows
+        Yf = np.repeat(P, f.astype(int), 0) if np.allclose(f, np.round(f)) else P
+        C = pd.DataFrame(Yf).corr().fillna(0).to_numpy()
     vals, vecs = np.linalg.eigh(C)
     W0 = 1.7 * vecs[:, ::-1][:, :d] * np.sqrt(np.clip(vals[::-1][:d], 1e-3, None) * 0.5)
     rng, Ws = as_rng(seed), [_lower(W0)]
@@ -229,10 +278,12 @@ def maximize_marginal(theta0, Y0, M, f, Z, logw, n_traits: int,
     "Maximize the marginal log-likelihood on the rule (Z, logw) with L-BFGS-B and the analytic gradient; scipy's result."
     J, d, n = Y0.shape[1], n_traits, f.sum()
     mask = np.tril(np.ones((J, d), bool))
-    def fg(theta):
-        W, b = unpack(theta, J, d)
-        ll, _, _, gW, gb = marginal_loglik(W, b, Y0, M, f, Z, logw)
-        return -ll / n, -np.r_[gb, gW[mask]] / n
+    W, g = np.zeros((J, d)), np.empty(len(theta0))
+    def fg(theta):                                                # no per-call allocation beyond marginal_loglik's own
+        W[mask] = theta[J:]
+        ll, _, _, gW, gb = marginal_loglik(W, theta[:J], Y0, M, f, Z, logw)
+        g[:J], g[J:] = gb, gW[mask]
+        return -ll / n, g * (-1 / n)
     B, k = max_weight, int(mask.sum())
     lo, hi = np.r_[np.full(J, -np.inf), np.full(k, -B)], np.r_[np.full(J, np.inf), np.full(k, B)]
     return optimize.minimize(fg, np.clip(theta0, lo, hi), jac=True, method='L-BFGS-B', bounds=list(zip(lo, hi)),
@@ -255,6 +306,20 @@ def fit_statistics(loglik: float, f: np.ndarray, complete: bool, n_questions: in
     return dict(saturated_loglik_=sat, deviance_=2 * (sat - loglik), df_=2 ** n_questions - 1 - n_params if n_questions <= 60 else np.nan,
                 aic_=-2 * loglik + 2 * n_params, bic_=-2 * loglik + n_params * np.log(f.sum()))
 
+# %% ../nbs/42_traits.ipynb #dc7b65c9
+def degenerate(
+    Y,                      # respondents x items of 0/1, NaN for missing
+) -> dict:                  # {'empty': items, 'constant': items, 'respondents': respondents without a response} (indices)
+    "Items no model can fit (never answered, or every answer the same) and respondents who answered nothing (once those are dropped)."
+    Y = _check_responses(Y, min_respondents=1)
+    obs = ~np.isnan(Y)
+    n_obs, n_ones = obs.sum(0), np.nansum(Y, 0)
+    empty = np.flatnonzero(n_obs == 0)
+    constant = np.flatnonzero((n_obs > 0) & ((n_ones == 0) | (n_ones == n_obs)))
+    keep = np.setdiff1d(np.arange(Y.shape[1]), np.r_[empty, constant])
+    silent = np.flatnonzero(~obs[:, keep].any(1))
+    return dict(empty=empty.tolist(), constant=constant.tolist(), respondents=silent.tolist())
+
 # %% ../nbs/42_traits.ipynb #65a20129
 _CONTROLLER = []  # one ThreadpoolController, made on first use (finding the BLAS libraries costs milliseconds per call)
 
@@ -263,8 +328,11 @@ def _one_blas_thread():
     if not _CONTROLLER: _CONTROLLER.append(ThreadpoolController())
     return _CONTROLLER[0].limit(limits=1, user_api='blas')
 
-class LatentTraitModel:
-    "The logistic latent trait model P(Y_j=1|Z) = sigmoid(w_j . Z + b_j), Z ~ N(0, I_d), by marginal maximum likelihood."
+class LatentTraitModel(TransformerMixin, BaseEstimator):
+    """The logistic latent trait model P(Y_j=1|Z) = sigmoid(w_j . Z + b_j), Z ~ N(0, I_d), by marginal maximum likelihood.
+
+    Y is respondents x items (rows: people, or annotators; columns: questions, or the items they labelled). A scikit-learn
+    estimator: the constructor stores its arguments as given and `fit` checks them; fitted attributes end in `_`."""
     def __init__(self,
                  n_traits: int = 1,         # d: number of latent traits (0: the independence model)
                  n_points: int|None = None, # nodes per dimension (GH) or in all (QMC), >= 2; None: `quadrature`'s default
@@ -275,11 +343,18 @@ class LatentTraitModel:
                  tol: float = 1e-8,         # L-BFGS-B gradient tolerance (on the mean log-likelihood)
                  max_iter: int = 2000,      # L-BFGS-B iteration limit per start
                  max_weight: float = 5.0,   # bound on |w_jk| (standardized loading 0.98): at the bound = a Heywood case (warned)
+                 drop_degenerate: bool = False,  # drop empty and constant items and silent respondents (warned, counted) instead of failing
                  seed=0):                   # seed of the random starts and of the QMC rule
-        if rule not in ('auto', 'gh', 'qmc'): raise ValueError(f"rule must be 'auto', 'gh' or 'qmc', got {rule!r}")
-        self.n_traits, self.n_points, self.rule, self.adaptive = check_n_traits(n_traits), check_points(n_points), rule, adaptive
-        self.n_adaptive_points = check_points(n_adaptive_points, 'n_adaptive_points')
-        self.max_weight, self.n_starts, self.tol, self.max_iter, self.seed = max_weight, n_starts, tol, max_iter, seed
+        self.n_traits, self.n_points, self.rule, self.adaptive = n_traits, n_points, rule, adaptive
+        self.n_adaptive_points, self.n_starts, self.tol, self.max_iter = n_adaptive_points, n_starts, tol, max_iter
+        self.max_weight, self.drop_degenerate, self.seed = max_weight, drop_degenerate, seed
+
+    def _check_params(self):
+        "Validate the settings (at fit time, as scikit-learn expects): errors name the parameter."
+        check_n_traits(self.n_traits); check_points(self.n_points); check_points(self.n_adaptive_points, 'n_adaptive_points')
+        if self.rule not in ('auto', 'gh', 'qmc'): raise ValueError(f"rule must be 'auto', 'gh' or 'qmc', got {self.rule!r}")
+        if self.n_starts is not None and (isinstance(self.n_starts, bool) or not isinstance(self.n_starts, (int, np.integer)) or self.n_starts < 1):
+            raise ValueError(f'n_starts must be an integer >= 1 (or None), got {self.n_starts!r}')
 
     def _prepare(self, Y):
         P, f, index = response_patterns(Y)
@@ -289,12 +364,27 @@ class LatentTraitModel:
     def _rule(self) -> str: return self.rule if self.rule != 'auto' else ('gh' if self.n_traits <= 3 else 'qmc')
 
     def fit(self,
-            Y,              # respondents x questions of 0/1, NaN for missing (array or DataFrame)
+            Y,              # respondents x items of 0/1, NaN for missing (array or DataFrame)
             y=None):        # ignored (scikit-learn convention)
         "Fit by marginal maximum likelihood; returns self."
+        self._check_params()
+        Y = _check_responses(Y, min_respondents=1)
+        self.n_features_in_ = Y.shape[1]
+        self.items_, self.dropped_ = np.arange(Y.shape[1]), dict(empty=[], constant=[], respondents=[])
+        if self.drop_degenerate:
+            self.dropped_ = degenerate(Y)
+            self.items_ = np.setdiff1d(self.items_, self.dropped_['empty'] + self.dropped_['constant'])
+            Y = np.delete(Y, self.dropped_['respondents'], 0)[:, self.items_]
+            if len(self.items_) == 0: raise ValueError(f'no item left to fit: all {self.n_features_in_} are empty or constant')
+        self.n_dropped_items_ = self.n_features_in_ - len(self.items_)
+        self.n_dropped_respondents_ = len(self.dropped_['respondents'])
+        if self.n_dropped_items_ or self.n_dropped_respondents_:
+            warnings.warn(f"dropped {self.n_dropped_items_} of {self.n_features_in_} items ({len(self.dropped_['empty'])} empty, "
+                          f"{len(self.dropped_['constant'])} constant) and {self.n_dropped_respondents_} respondents without a "
+                          f"response: `items_` lists the items kept, `dropped_` the indices dropped")
         Y = _check_responses(Y)
         P, Y0, M, f, _ = self._prepare(Y)
-        (n, J), d = Y.shape, self.n_traits
+        (n, J), d = Y.shape, int(self.n_traits)
         self.n_respondents_, self.n_questions_ = n, J
         b0 = intercept_start(Y0, M, f)
         self.n_params_, self.adaptive_ = check_identified(J, d, len(P)), False
@@ -344,10 +434,12 @@ class LatentTraitModel:
         return ll, ll_p
 
     def _check_fitted(self, Y):
-        if not hasattr(self, 'weights_'): raise RuntimeError('fit the model first')
+        check_is_fitted(self, 'weights_')
         Y = _check_responses(Y, min_respondents=1)
-        if Y.shape[1] != self.n_questions_: raise ValueError(f'expected {self.n_questions_} questions, got {Y.shape[1]}')
-        return self._prepare(Y)
+        if Y.shape[1] != self.n_features_in_:
+            raise ValueError(f'X has {Y.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input '
+                             '(one column per question or item, as in fit)')
+        return self._prepare(Y[:, self.items_])
 
     def score_samples(self, Y) -> np.ndarray:
         "Log-likelihood of each respondent (the probability of the answers they gave, missing ones marginalized)."
@@ -384,11 +476,10 @@ class LatentTraitModel:
 
     def expected_margins(self) -> tuple:
         "Model probabilities: P(Y_j = 1) (J) and P(Y_j = 1, Y_k = 1) (J x J)."
+        check_is_fitted(self, 'weights_')
         Z, logw = self._dense_grid()
         p = expit(Z @ self.weights_.T + self.intercepts_) * np.exp(logw)[:, None]   # Q x J, weighted
         return p.sum(0), expit(Z @ self.weights_.T + self.intercepts_).T @ p
-
-    def __repr__(self): return f'LatentTraitModel(n_traits={self.n_traits})'
 
 # %% ../nbs/42_traits.ipynb #160b86b7
 def eap_scores(W, b, Y0, M, f, Z, logw):
@@ -440,38 +531,75 @@ def irt_parameters(model: LatentTraitModel) -> pd.DataFrame:
     return pd.DataFrame({'difficulty': -b / w, 'discrimination': w})
 
 # %% ../nbs/42_traits.ipynb #ef8f5039
+_WARNING_KINDS = [('cannot be identified', 'identification'), ('distinct response patterns', 'identification'),
+                  ('Heywood', 'Heywood'), ('quadrature rule is off', 'quadrature'), ('did not converge', 'convergence'),
+                  ('dropped', 'dropped')]
+
+def warning_kind(message: str) -> str:
+    "A short name for a warning a fit raised: identification, Heywood, quadrature, convergence, dropped or other."
+    return next((k for pat, k in _WARNING_KINDS if pat in message), 'other')
+
 def compare_traits(
-    Y,                      # respondents x questions of 0/1
+    Y,                      # respondents x items of 0/1
     max_traits: int = 5,    # fit d = 0 .. max_traits (stops early where d can no longer be identified)
+    criterion: str = 'bic', # which column picks `chosen`: 'bic', 'aic' (lowest) or 'heldout' (highest held-out log-likelihood)
+    heldout: float = 0.2,   # with criterion='heldout': the share of respondents held out (drawn with `seed`)
+    seed=0,                 # seed of the held-out split and of the fits
     **kwargs,               # passed to `LatentTraitModel`
-) -> pd.DataFrame:          # one row per d: loglik, n_params, deviance, df, pct_D, residual_pct, AIC, BIC
-    "Fit models with 0..`max_traits` traits and tabulate deviance, %D, AIC and BIC (Figure 8)."
-    rows, models = [], {}
-    J = np.shape(Y)[1]
+) -> pd.DataFrame:          # one row per d: loglik, n_params, deviance, df, pct_D, residual_pct, AIC, BIC, converged, warnings, chosen
+    "Fit models with 0..`max_traits` traits; tabulate deviance, %D, AIC, BIC, each fit's warnings and the number chosen (Figure 8)."
+    if criterion not in ('bic', 'aic', 'heldout'): raise ValueError(f"criterion must be 'bic', 'aic' or 'heldout', got {criterion!r}")
+    Y = _check_responses(Y)
+    if criterion == 'heldout':
+        if not 0 < heldout < 1: raise ValueError(f'heldout must be a share strictly between 0 and 1, got {heldout!r}')
+        test = np.zeros(len(Y), bool); test[as_rng(seed).permutation(len(Y))[:max(1, int(round(heldout * len(Y))))]] = True
+        Yfit, Ytest = Y[~test], Y[test]
+    else: Yfit, Ytest = Y, None
+    rows, models, J = [], {}, None
     for d in range(max_traits + 1):
         if d > 0 and (d >= J or n_parameters(J, d) > 2 ** J - 1): break
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            m = LatentTraitModel(d, **kwargs).fit(Y)
-        models[d] = m
-        rows.append(dict(n_traits=d, loglik=m.loglik_, n_params=m.n_params_, deviance=m.deviance_, df=m.df_,
-                         AIC=m.aic_, BIC=m.bic_, converged=m.converged_))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            m = LatentTraitModel(d, seed=seed, **kwargs).fit(Yfit)
+        J, models[d] = m.n_questions_, m
+        msgs = list(dict.fromkeys(str(w.message) for w in caught))
+        row = dict(n_traits=d, loglik=m.loglik_, n_params=m.n_params_, deviance=m.deviance_, df=m.df_,
+                   AIC=m.aic_, BIC=m.bic_, converged=m.converged_,
+                   warnings=', '.join(dict.fromkeys(warning_kind(t) for t in msgs)), warning_messages=' | '.join(msgs))
+        if Ytest is not None: row['heldout_loglik'] = m.score(Ytest)      # mean log-likelihood per held-out respondent
+        rows.append(row)
     df = pd.DataFrame(rows)
     D0 = df.deviance.iloc[0]
     df.insert(5, 'pct_D', 100 * (1 - df.deviance / D0))
     df.insert(6, 'residual_pct', 100 - df.pct_D)
-    df.attrs['models'] = models
+    col = {'bic': 'BIC', 'aic': 'AIC', 'heldout': 'heldout_loglik'}[criterion]
+    best = df[col].idxmax() if criterion == 'heldout' else df[col].idxmin()
+    df['chosen'] = df.index == best
+    df.attrs.update(models=models, criterion=criterion, chosen=int(df.n_traits[best]))
     return df
+
+def choose_n_traits(
+    Y,                      # respondents x items of 0/1
+    max_traits: int = 3,    # largest number of traits tried
+    criterion: str = 'bic', # 'bic' (default), 'aic' or 'heldout'
+    seed=0,
+    **kwargs,               # passed to `compare_traits` (heldout=) and on to `LatentTraitModel` (drop_degenerate=, ...)
+) -> tuple:                 # (the chosen number of traits, the `compare_traits` table behind the choice)
+    "The number of traits by BIC (or AIC, or held-out log-likelihood), with the table and each fit's warnings."
+    tab = compare_traits(Y, max_traits=max_traits, criterion=criterion, seed=seed, **kwargs)
+    return tab.attrs['chosen'], tab
 
 def margin_fit(
     model: LatentTraitModel,
     Y,                      # the responses the model was fit to
 ) -> tuple:                 # (one-way table, two-way table)
     "Observed vs expected one-way (P(Y_j=1)) and two-way (both answer 1) margins, with chi-square residuals."
-    Y = _check_responses(Y, 1); M = ~np.isnan(Y); Y0 = np.nan_to_num(Y)
+    Y = _check_responses(Y, 1)
+    if Y.shape[1] != model.n_features_in_: raise ValueError(f'expected {model.n_features_in_} questions (items), got {Y.shape[1]}')
+    Y = Y[:, model.items_]; M = ~np.isnan(Y); Y0 = np.nan_to_num(Y)
     p1, p11 = model.expected_margins()
     n_j = M.sum(0)
-    one = pd.DataFrame({'question': range(Y.shape[1]), 'n': n_j, 'observed': Y0.sum(0), 'expected': p1 * n_j})
+    one = pd.DataFrame({'question': model.items_, 'n': n_j, 'observed': Y0.sum(0), 'expected': p1 * n_j})
     one['residual'] = (one.observed - one.expected) ** 2 / one.expected + (one.observed - one.expected) ** 2 / (one.n - one.expected)
     rows = []
     for j, k in combinations(range(Y.shape[1]), 2):
@@ -479,7 +607,7 @@ def margin_fit(
         yj, yk = Y0[both, j], Y0[both, k]
         O = np.array([(yj * yk).sum(), (yj * (1 - yk)).sum(), ((1 - yj) * yk).sum(), ((1 - yj) * (1 - yk)).sum()])
         e11 = p11[j, k]; E = n * np.array([e11, p1[j] - e11, p1[k] - e11, 1 - p1[j] - p1[k] + e11])
-        rows.append(dict(question_a=j, question_b=k, n=n, observed_11=O[0], expected_11=E[0],
+        rows.append(dict(question_a=model.items_[j], question_b=model.items_[k], n=n, observed_11=O[0], expected_11=E[0],
                          residual=float(((O - E) ** 2 / E).sum())))
     return one, pd.DataFrame(rows)
 
