@@ -183,6 +183,7 @@ def _cmd_mcm_user_study(args):
 def _cmd_analyze(args):
     "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
     from scruples.guide import analyze
+    import pandas as pd
     params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed)) if v is not None}
     rows = analyze(args.file, args.out, form='long' if args.long else 'wide', text=args.text or None, counts=args.count_columns,
                    id=args.id, item=args.item, annotator=args.annotator or None, label=args.label, annotations=args.annotations,
