@@ -12,12 +12,13 @@ DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help venv lock reproduce test test-nodata docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure nbtest pytest smoke
+.PHONY: help venv lock reproduce test test-nodata bench docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure nbtest pytest smoke
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
 	@echo "make test                                         everything CI checks"
 	@echo "make test-nodata                                  the data-dependent tests with the development data hidden"
+	@echo "make bench [BENCH_ARGS=--quick]                   every benchmark, then each ratio beside its goal (issue 23)"
 	@echo "make lock                                         refresh requirements.lock from settings.ini"
 	@echo "make docs                                         static docs site in _docs/"
 	@echo "make lab                                          JupyterLab on the repository, opening nbs/index.ipynb"
@@ -88,21 +89,50 @@ check-clean: venv
 check-structure: venv
 	$(PY) tests/test_structure.py
 
+# The notebooks whose examples behave differently without the real data: they call a loader, locate files or
+# require data. `make test-nodata` runs only these (the others do the same with or without data).
+NODATA_PAT := load_anecdotes\(|load_dilemmas\(|load_label_counts\(|require_data\(|data_required\(|find_file\(|locate\(|data_dirs\(|SCRUPLES_NO_SHARED|mcm_file\(|load_user_study\(
+NODATA_NBS := $(shell grep -lE '$(NODATA_PAT)' nbs/*.ipynb nbs/guides/*.ipynb 2>/dev/null | xargs -n1 basename | sed 's/\.ipynb$$//' | paste -sd'|')
+NODATA ?=
+# Both cores: pytest-xdist when installed (the lock has it), one process otherwise (and in the no-data leg: a
+# few quick tests, where starting workers costs more than it saves).
+PYTEST_N ?= $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
+
 nbtest: venv
-	$(BIN)/nbdev_test --n_workers 2 --timing
+	$(BIN)/nbdev_test --n_workers 2 --timing $(if $(NODATA),--file_re '^($(NODATA_NBS))\.ipynb$$')
 
 smoke: venv
 	$(BIN)/scruples reproduce --smoke --kernel $(KERNEL)
 
 pytest: venv
-	$(BIN)/pytest tests/ $(PYTEST_ARGS)
+	$(BIN)/pytest tests/ $(if $(NODATA),-m data --ignore=tests/test_docs_site.py,$(PYTEST_N)) --durations=15 $(PYTEST_ARGS)
 
-test: venv sysdeps check-export check-clean check-structure nbtest smoke docs pytest
+# Runs the steps named in $(1) one after another as sub-makes, printing each one's seconds and a table at the end
+# (also when a step fails: the table says which). $(2): variables for the sub-makes. The table is also kept in
+# _runs/times-TARGET.txt (benchmarks/run_all.py reports it beside the goals of issue 23).
+define timed_steps
+	@mkdir -p _runs; tbl=""; all=$$(date +%s); for t in $(1); do s=$$(date +%s); \
+	  if $(MAKE) --no-print-directory $$t $(2); then r=ok; else r=FAILED; fi; \
+	  d=$$(( $$(date +%s) - s )); echo "make $@: $$t $$r in $$d s"; tbl="$$tbl$$(printf '%-16s %6d s  %s' $$t $$d $$r)\n"; \
+	  if [ $$r = FAILED ]; then break; fi; done; \
+	  tbl="$$tbl$$(printf '%-16s %6d s  %s' total $$(( $$(date +%s) - all )) $$r)\n"; \
+	  printf "$$tbl" > _runs/times-$@.txt; printf "make $@: step times\n$$tbl"; [ $$r = ok ]
+endef
+
+test: venv sysdeps
+	$(call timed_steps,check-export check-clean check-structure nbtest smoke docs pytest)
 
 # The parts of `make test` that depend on data, as on a user's machine without any: ../shared/data and the
-# user cache are hidden (SCRUPLES_NO_SHARED=1), so every loader falls back to the synthetic corpus.
+# user cache are hidden (SCRUPLES_NO_SHARED=1), so every loader falls back to the synthetic corpus. Only the
+# notebooks of NODATA_NBS and the tests marked `data` (tests/conftest.py) run again; the smoke run (every paper
+# notebook loads data) runs whole.
 test-nodata: venv
-	env -u SCRUPLES_DATA -u SCRUPLES_REQUIRE_DATA SCRUPLES_NO_SHARED=1 $(MAKE) --no-print-directory nbtest smoke pytest PYTEST_ARGS=--ignore=tests/test_docs_site.py
+	$(call timed_steps,nbtest smoke pytest,NODATA=1 SCRUPLES_NO_SHARED=1 SCRUPLES_DATA= SCRUPLES_REQUIRE_DATA=)
+
+# --- benchmarks ----------------------------------------------------------------------------
+# Every script in benchmarks/, then one table of each ratio beside its goal; `BENCH_ARGS=--quick` for small sizes.
+bench: venv
+	$(PY) benchmarks/run_all.py $(BENCH_ARGS)
 
 # --- docs ----------------------------------------------------------------------------------
 # Fails on error text in any page (a failed cell or show_doc entry); the browser check is tests/test_docs_site.py.

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 
 from .core import ScruplesDataError, as_rng
-from .data import iter_jsonl, read_text
+from .data import iter_jsonl, read_any_counts, read_text
 
 # %% auto #0
-__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'read_wide', 'read_long', 'from_long', 'read_annotations', 'MajorityVote',
-           'majority_vote', 'simulate_annotations', 'guide_data']
+__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'read_wide', 'read_long', 'from_long', 'read_annotations', 'read_label_table',
+           'MajorityVote', 'majority_vote', 'simulate_annotations', 'guide_data']
 
 # %% ../nbs/07_annotations.ipynb #be653be9
 @dataclass
@@ -240,6 +240,36 @@ def read_annotations(path, form: str|None = None, **kwargs) -> AnnotatedData:
     if form == 'wide': return read_wide(path, **kwargs)
     if form == 'long': return read_long(path, **kwargs)
     raise ValueError(f"form must be 'wide', 'long' or None, got {form!r}")
+
+# %% ../nbs/07_annotations.ipynb #cc6ced7b
+def _header(path) -> list[str]|None:
+    "The column names of a CSV, Parquet or (not Scruples) JSON-lines table; None for other files or when unreadable."
+    name = Path(path).name.lower()
+    if not name.endswith(('.csv', '.parquet', '.pq', '.jsonl', '.ndjson')) or 'scruples-' in name: return None
+    try:
+        columns, records = _records(path)
+        return columns if columns is not None else list(next(records, (0, {}))[1])
+    except (ScruplesDataError, OSError): return None
+
+def read_label_table(path,
+                     counts: Sequence[str]|str|None = None,  # wide: the count columns ('a,b,c' or a list)
+                     id: str|None = None,                   # wide: the item-id column
+                     text: str|None = None,                 # wide: the text column (ignored by BEST; read and checked when named)
+                     form: str|None = None,                 # 'wide', 'long' or None (guess from the header)
+                     item: str = 'item', annotator: str|None = 'annotator', label: str = 'label',  # long: the columns
+                     classes: Sequence[str]|None = None,    # class names (long: their order; wide: one per count column)
+                    ) -> tuple[np.ndarray, list[str], np.ndarray|None]:  # counts, class names, gold labels or None
+    "Label counts, class names and gold labels of a Scruples file, a plain count table, a wide table with id/text columns, or the long form."
+    if form not in (None, 'wide', 'long'): raise ValueError(f"form must be 'wide', 'long' or None, got {form!r}")
+    cols = _header(path) if form is None and counts is None and id is None and text is None else None
+    if form is None and cols is not None and {item, label} <= set(cols): form = 'long'
+    if form == 'long':
+        d = read_long(path, item=item, annotator=annotator if (cols is None or annotator in cols) else None, label=label, text=text, classes=classes)
+    elif form == 'wide' or counts is not None or id is not None or text is not None or (cols is not None and {'id', 'text'} & set(cols)):
+        if text is None and counts is None and cols is not None and 'text' in cols: text = 'text'
+        d = read_wide(path, counts=counts, text=text, id=id, classes=classes)
+    else: return read_any_counts(path)
+    return d.counts, list(d.classes), None
 
 # %% ../nbs/07_annotations.ipynb #32557a16
 @dataclass

@@ -13,10 +13,9 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from . import core, corpus, data, fetch
+# numpy, pandas and the data modules are imported inside the commands that use them: `scruples --help` and
+# `scruples best` start without pandas' import cost where they can (tests/test_cli.py checks --help's imports)
+from . import core
 
 # %% auto #0
 __all__ = ['parser', 'main']
@@ -24,6 +23,7 @@ __all__ = ['parser', 'main']
 # %% ../nbs/99_cli.ipynb #47b4110d
 def _emit(obj, as_json: bool):
     "Print a DataFrame (or a dict of them) as a table, or as JSON records."
+    import pandas as pd
     if as_json:
         conv = lambda v: json.loads(v.reset_index().to_json(orient='records')) if isinstance(v, pd.DataFrame) else v
         print(json.dumps({k: conv(v) for k, v in obj.items()} if isinstance(obj, dict) else conv(obj), indent=2))
@@ -61,8 +61,18 @@ def _open_unit(s: str) -> float:
     if not 0 < v < 1: raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}')
     return v
 
+def _name_value(s: str) -> tuple[str, object]:
+    "NAME=VALUE: a notebook parameter; the value an int, a float or else a string."
+    name, eq, value = s.partition('=')
+    if not (eq and name.strip().isidentifier()): raise argparse.ArgumentTypeError(f'expected NAME=VALUE, e.g. budget=16, got {s!r:.80}')
+    for conv in (int, float):
+        try: return name.strip(), conv(value)
+        except ValueError: pass
+    return name.strip(), value
+
 def _name_url(s: str) -> tuple[str, str]:
     "NAME=URL: an archive name of the release and a non-empty URL."
+    from scruples import fetch
     name, eq, url = s.partition('=')
     if not (eq and name.strip() in fetch.OFFICIAL_URLS and url.strip()):
         raise argparse.ArgumentTypeError(f'expected NAME=URL with NAME one of {", ".join(fetch.OFFICIAL_URLS)}, '
@@ -72,15 +82,19 @@ def _name_url(s: str) -> tuple[str, str]:
 # %% ../nbs/99_cli.ipynb #7e2bcc79
 def _cmd_data_locate(args):
     "`scruples data locate`: the table of `fetch.locate`."
+    from scruples import fetch
     _emit(fetch.locate(args.data_dir), args.json)
 
 def _cmd_data_fetch(args):
     "`scruples data fetch`: `fetch.fetch` with the given archives, folder and mirrors."
+    from scruples import fetch
     dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=dict(args.url or ()), progress=not args.no_progress, force=args.force)
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
 
 def _cmd_data_validate(args):
     "`scruples data validate`: read each file with its reader (`data.reader_for`); exit 1 when any fails."
+    import pandas as pd
+    from scruples import data
     rows, bad = [], 0
     for f in map(Path, args.files):
         try: rows.append({'file': str(f), 'records': len(data.read_any_counts(f)[0]), 'error': ''})
@@ -91,6 +105,7 @@ def _cmd_data_validate(args):
 
 def _cmd_data_stats(args):
     "`scruples data stats`: Tables 1 and 2 of the data found (synthetic where none; a named folder must hold data)."
+    from scruples import corpus, data, fetch
     if args.data_dir is not None and fetch.locate(args.data_dir)['path'].isna().all():
         raise core.ScruplesError(f'{args.data_dir}: no Scruples data files in this folder (see `scruples data locate --data-dir {args.data_dir}`); '
                                  'leave out --data-dir for the synthetic tables')
@@ -102,10 +117,13 @@ def _cmd_data_stats(args):
 
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support."
+    from scruples import data
     from scruples.best import best, best_alpha, class_support
     from scruples.dirichlet import DirichletFitWarning
+    from scruples.annotations import read_label_table
     path = Path(args.counts)
-    counts, classes, y = data.read_any_counts(path)
+    counts, classes, y = read_label_table(path, counts=args.count_columns, id=args.id, text=args.text,
+                                          form='long' if args.long else None, item=args.item, annotator=args.annotator, label=args.label)
     if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -127,6 +145,8 @@ def _cmd_best(args):
 
 def _cmd_verbs(args):
     "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files (an id in two files is an error)."
+    import numpy as np
+    from scruples import data
     from scruples.verbs import MAX_ACTION_CHARS, RootVerbs, permutation_test, significant_verbs
     dil = data.read_pooled(args.files, data.read_dilemmas)
     for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
@@ -159,6 +179,20 @@ def _cmd_mcm_user_study(args):
     from scruples.mcm import load_user_study, user_study_table
     study = load_user_study(regional=args.csv, questions=args.questions)  # errors name the user's own files
     _emit(user_study_table(study=study), args.json)
+
+def _cmd_analyze(args):
+    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
+    from scruples.guide import analyze
+    import pandas as pd
+    params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed)) if v is not None}
+    rows = analyze(args.file, args.out, form='long' if args.long else 'wide', text=args.text or None, counts=args.count_columns,
+                   id=args.id, item=args.item, annotator=args.annotator or None, label=args.label, annotations=args.annotations,
+                   kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **params)
+    if args.json: _emit(rows, True)
+    else:
+        with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
+            print(rows.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep=''))
+        print(f'\nexecuted notebook, figures and summary.csv in {args.out}')
 
 def _cmd_reproduce(args):
     "`scruples reproduce`: run the paper notebooks and write the summary."
@@ -267,7 +301,14 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
     q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
     q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
-                                  'class (optional header naming them), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+                                  'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
+                                  'beside the count columns, the long form (--long), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns of a table, in class order (default: all but id and text)')
+    q.add_argument('--id', help='the item-id column of a table (default: a column named id)')
+    q.add_argument('--text', help='a text column of a table (checked, not used)')
+    q.add_argument('--long', action='store_true', help='one row per annotation (item, annotator, label); guessed when the table has item and label columns')
+    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help='--long: the annotator column')
+    q.add_argument('--label', default='label', help='--long: the label column (class names)')
     q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
                                     '(default: the Dilemmas gold_label, else the majority vote)')
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
@@ -293,6 +334,21 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
     q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
+    q = add(sub, 'analyze', _cmd_analyze, 'the whole analysis of your own annotated data: the guide notebook run by papermill')
+    q.add_argument('file', help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
+                                'or one row per judgment (--long)')
+    q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
+    q.add_argument('--text', default='text', help="the text column ('' for none: agreement and the ceiling only)")
+    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns, in class order (default: all but id and text)')
+    q.add_argument('--id', help='the item-id column of a wide table (default: a column named id)')
+    q.add_argument('--long', action='store_true', help='one row per judgment: --item, --annotator, --label (and --text)')
+    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help="--long: the annotator column ('' for none)")
+    q.add_argument('--label', default='label', help='--long: the label column')
+    q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
+    q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
+    q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset (default: 300)')
+    q.add_argument('--seed', type=nonneg); q.add_argument('--kernel', help='Jupyter kernel name')
+    q.add_argument('--param', action='append', type=_name_value, metavar='NAME=VALUE', help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic')
     q = add(sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)')
     q.description = q.description + '; rerunning into the same --out resumes'
     q.add_argument('files', nargs='*', help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)')

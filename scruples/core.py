@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-import numpy as np
+# numpy is imported in the functions that use it: `scruples --help` starts without it
 
 # %% auto #0
 __all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'ScruplesError', 'ScruplesDataError', 'as_rng', 'as_seed', 'check_texts', 'load_spacy',
@@ -38,8 +38,9 @@ class ScruplesDataError(ScruplesError, ValueError):
 
 # %% ../nbs/00_core.ipynb #3a81e490
 def as_rng(seed=None,  # int, None, SeedSequence or Generator (returned as is)
-          ) -> np.random.Generator:
+          ):  # a numpy.random.Generator
     "A numpy Generator from any seed the package accepts."
+    import numpy as np
     if isinstance(seed, np.random.Generator): return seed
     if isinstance(seed, (bool, np.bool_)) or not (seed is None or isinstance(seed, (int, np.integer, np.random.SeedSequence))):
         raise TypeError(f'seed must be an int, None, a SeedSequence or a numpy Generator, got {type(seed).__name__}: {seed!r:.60}')
@@ -48,6 +49,7 @@ def as_rng(seed=None,  # int, None, SeedSequence or Generator (returned as is)
 def as_seed(seed=None) -> int|None:
     "An int `random_state` for scikit-learn from the same seeds (a Generator gives its next integer)."
     if seed is None: return None
+    import numpy as np
     if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
     return int(as_rng(seed).integers(2**31 - 1)) if isinstance(seed, np.random.SeedSequence) else int(seed)
 

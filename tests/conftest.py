@@ -51,3 +51,48 @@ def user_cache(tmp_path_factory, monkeypatch) -> Path:
     cache = tmp_path_factory.mktemp('scruples-cache')
     monkeypatch.setenv('SCRUPLES_CACHE', str(cache))
     return cache
+
+
+# --- the no-data leg ------------------------------------------------------------------------------
+# `make test-nodata` runs `pytest -m data`: only the tests whose behaviour depends on whether the real data is found
+# (the loaders' fallback to synthetic data, locating files, the skip-or-fail of the real-data tests). Every other
+# test does the same with or without data and runs once, in `make test`. A test is `data` when it uses the
+# `real_data_dir` fixture, lives in one of DATA_MODULES, or is named in DATA_TESTS (it calls a loader with the
+# default search path). A new test that loads data by default: add it here (or mark it `@pytest.mark.data`).
+# Not here: tests that hide the data themselves (they do the same in both legs), and tests that only compute on
+# whatever the loaders return (e.g. test_models' tiny fit on load_dilemmas('dev')): the notebooks that train and
+# score on the synthetic fallback run again in the no-data leg (Makefile NODATA_NBS).
+DATA_MODULES = {'test_locate.py', 'test_data_real.py'}
+DATA_TESTS = {
+    'test_cli.py::test_locate_json',                        # `scruples data locate` with the default search path
+    'test_likelihoods.py::test_dilemmas_counts_is_five_times_soft',  # load_dilemmas('dev'): real or synthetic
+}
+DATA_FIXTURES = {'real_data_dir'}
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'data: behaves differently without the real data; `make test-nodata` runs only these')
+
+
+def pytest_ignore_collect(collection_path, config):
+    "In a `-m data` run, files that hold no `data` test are not even imported (the no-data leg skips torch's import)."
+    name = collection_path.name
+    if config.option.markexpr != 'data' or not (name.startswith('test_') and name.endswith('.py')): return None
+    if name in DATA_MODULES or any(t.split('::')[0] == name for t in DATA_TESTS): return None
+    text = collection_path.read_text(encoding='utf-8', errors='replace')
+    return None if 'mark.data' in text or any(f in text for f in DATA_FIXTURES) else True
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    names, modules = set(), set()
+    for item in items:
+        module = item.path.name
+        name = f'{module}::{getattr(item, "originalname", None) or item.name}'
+        names.add(name); modules.add(module)
+        if module in DATA_MODULES or name in DATA_TESTS or DATA_FIXTURES & set(getattr(item, 'fixturenames', ())):
+            item.add_marker(pytest.mark.data)
+    # a renamed test must not silently leave the no-data leg: in a `-m data` run, every listed name must exist
+    stale = sorted(n for n in DATA_TESTS if n.split('::')[0] in modules and n not in names and not config.option.keyword)
+    if stale and 'data' in (config.option.markexpr or ''):
+        raise pytest.UsageError(f'tests/conftest.py DATA_TESTS names tests that do not exist (renamed?): {", ".join(stale)}')

@@ -281,3 +281,94 @@ def test_user_study_is_checked_before_encoding(capsys, tmp_path, monkeypatch, ro
         warnings.simplefilter('error')
         rc, out, err = run_main(capsys, 'mcm', 'user-study', str(tmp_path/'study.csv'), '--questions', str(tmp_path/'q.csv'))
     assert rc == 1 and out == '' and str(tmp_path/'study.csv') in err and says in err and 'Warning' not in err
+
+# --- issue 20: `scruples best` reads your own tables (wide with id/text columns, chosen columns, the long form) ------
+
+WIDE = 'id,text,entail,neutral,contra\nq1,A man sleeps.,4,1,0\nq2,A dog runs.,0,3,2\nq3,It rains.,1,0,4\nq4,She sings.,5,0,0\n'
+LONG = ('item,annotator,label\n' + ''.join(f'q{i},a{a},{lab}\n' for i, labs in enumerate(['xyx', 'yyx', 'xxx', 'yxy'])
+                                              for a, lab in enumerate(labs)))
+
+
+def best_json(capsys, *argv):
+    rc, out, err = run_main(capsys, 'best', *argv, '--json', '--samples', '200', '--bootstrap', '0')
+    return rc, (json.loads(out) if rc == 0 else None), err
+
+
+def test_best_reads_a_table_with_id_and_text_columns(capsys, tmp_path):
+    "It failed with `field 'id': expected an integer`: the id and text columns are now told apart from the counts."
+    (tmp_path/'votes.csv').write_text(WIDE)
+    rc, out, err = best_json(capsys, str(tmp_path/'votes.csv'))
+    assert rc == 0, err
+    assert out['classes'] == ['entail', 'neutral', 'contra'] and out['examples'] == 4
+    assert [r['class'] for r in out['support']] == ['entail', 'neutral', 'contra']  # class names kept in the output
+
+
+def test_best_count_columns_are_chosen_by_name(capsys, tmp_path):
+    "--counts picks the count columns and their order; --id names the id column; other columns are left alone."
+    (tmp_path/'votes.csv').write_text(WIDE.replace('id,', 'key,'))
+    rc, out, err = best_json(capsys, str(tmp_path/'votes.csv'), '--counts', 'contra,entail', '--id', 'key')
+    assert rc == 0, err
+    assert out['classes'] == ['contra', 'entail'] and [r['annotations'] for r in out['support']] == [6, 10]
+
+
+def test_best_reads_the_long_form(capsys, tmp_path):
+    "--long (or a table with item and label columns) counts one row per annotation; the classes are the sorted labels."
+    (tmp_path/'long.csv').write_text(LONG)
+    rc, out, err = best_json(capsys, str(tmp_path/'long.csv'), '--long')
+    assert rc == 0, err
+    assert out['classes'] == ['x', 'y'] and out['examples'] == 4
+    assert [r['annotations'] for r in out['support']] == [7, 5]
+    (tmp_path/'renamed.csv').write_text(LONG.replace('item,annotator,label', 'post,rater,verdict'))
+    rc2, out2, err2 = best_json(capsys, str(tmp_path/'renamed.csv'), '--long', '--item', 'post', '--annotator', 'rater', '--label', 'verdict')
+    assert rc2 == 0, err2
+    assert out2['estimates'] == out['estimates']
+
+
+@pytest.mark.parametrize('content, argv, says', [
+    (WIDE, ['--counts', 'entail,nope'], ":1: field 'nope'"),                        # a count column that is not there
+    (WIDE.replace('q3,It rains.,1,', 'q3,It rains.,x,'), [], ":4: field 'entail'"),  # a bad count: its line and column
+    (WIDE.replace('q2,', 'q1,'), [], ":3: field 'id'"),                              # a repeated id
+    (LONG + 'q0,a0,x\n', ['--long'], ":14: field 'annotator'"),                      # an annotator labels an item twice
+    (LONG, ['--long', '--label', 'verdict'], ":1: field 'verdict'"),                 # a long-form column that is not there
+])
+def test_best_table_errors_name_file_line_and_field(capsys, tmp_path, content, argv, says):
+    (tmp_path/'t.csv').write_text(content)
+    rc, out, err = run_main(capsys, 'best', str(tmp_path/'t.csv'), *argv, '--bootstrap', '0', '--samples', '50')
+    assert rc == 1 and out == '' and f't.csv{says}' in err, err
+
+
+# --- issue 20: `scruples analyze` (the guide notebook through papermill): a thin layer, errors before any kernel -----
+
+@pytest.fixture
+def no_kernel(monkeypatch):
+    import papermill
+    monkeypatch.setattr(papermill, 'execute_notebook', lambda *a, **k: pytest.fail('the notebook ran before the input was checked'))
+
+
+@pytest.mark.parametrize('argv, says', [
+    (['--counts', 'entail,nope'], ":1: field 'nope'"),                    # a count column that is not there
+    (['--text', 'body'], ":1: field 'body'"),                             # a text column that is not there
+    (['--long'], ":1: field 'item'"),                                     # the long form without its columns
+])
+def test_analyze_checks_the_file_before_running_the_notebook(capsys, tmp_path, no_kernel, argv, says):
+    (tmp_path/'votes.csv').write_text(WIDE)
+    rc, out, err = run_main(capsys, 'analyze', str(tmp_path/'votes.csv'), '--out', str(tmp_path/'out'), *argv)
+    assert rc == 1 and out == '' and f'votes.csv{says}' in err, err
+
+
+def test_analyze_passes_columns_and_parameters_to_the_guide(capsys, tmp_path, monkeypatch):
+    "The command only maps its options onto `guide.analyze`; --param values are typed (int, float, else str)."
+    import pandas as pd
+    import scruples.guide as guide
+    seen = {}
+    def fake(file, out, **kw):
+        seen.update(kw, file=file, out=out)
+        return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None], 'note': ['']})
+    monkeypatch.setattr(guide, 'analyze', fake)
+    rc, out, err = run_main(capsys, 'analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--epochs', '2', '--max-items', '50',
+                            '--param', 'budget=3', '--param', 'test_share=0.5', '--param', 'baselines=Prior,Logistic')
+    assert rc == 0 and 'items' in out, err
+    assert (seen['form'], seen['counts'], seen['epochs'], seen['max_items'], seen['budget'], seen['test_share'], seen['baselines']) == \
+        ('wide', 'a,b', 2, 50, 3, 0.5, 'Prior,Logistic')
+    with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--param', 'no equals sign'])
+    with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--max-items', '3'])

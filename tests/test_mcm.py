@@ -380,8 +380,5 @@ def test_real_encoder_bias_and_direction(minilm_direction):
     assert minilm_direction.score(['help old people'])[0] > minilm_direction.score(['help a thief'])[0]
 
 
-@needs_model
-def test_real_encoder_user_study(minilm_direction):
-    study = load_user_study()
-    r = np.corrcoef(minilm_direction.score(study.action.tolist(), 'questions'), study.human)[0, 1]
-    assert r > 0.65  # 0.73 with all-MiniLM-L6-v2 (paper, BERT-large: 0.82)
+# The user-study contract (the direction's Pearson r with the template questions > 0.65; 0.73 with all-MiniLM-L6-v2)
+# is checked in nbs/51_mcm.ipynb, which already scores the study with the same encoder and direction.

@@ -1,0 +1,140 @@
+"""The guide notebook (`nbs/guides/your_data.ipynb`) run through `scruples analyze` on datasets made here: 3 classes in
+the wide form (texts and counts) and 2 classes in the long form (items, annotators, labels, texts). One run per form,
+shared by the tests of this module; small sizes (40 items, 1 epoch, tiny budgets)."""
+import contextlib
+import io
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scruples.cli import main
+
+# The guide reads no Scruples data: CI runs it in its first leg only, not again in the no-data leg (make test-nodata).
+pytestmark = pytest.mark.skipif(os.environ.get('CI') == 'true' and os.environ.get('SCRUPLES_NO_SHARED') == '1',
+                                reason='the guide reads no Scruples data: it runs in the first CI leg')
+
+SMALL = ['--epochs', '1', '--max-items', '40', '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200',
+         '--param', 'baselines=Prior,Logistic', '--param', 'trait_items=6']
+WORDS = {'good': ['helped', 'thanked', 'shared', 'comforted'], 'bad': ['lied to', 'insulted', 'ignored', 'cheated'],
+         'meh': ['called', 'visited', 'emailed', 'met']}
+LIKELIHOODS = ('hard', 'soft', 'counts', 'dirichlet')
+
+
+def make_items(classes, n, seed):
+    "n texts whose verb says their class, and a true class per item."
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(len(classes), size=n)
+    whom = ['my sister', 'a neighbour', 'my boss', 'an old friend', 'the new tenant']
+    texts = [f'I {rng.choice(WORDS[list(WORDS)[t]])} {rng.choice(whom)} {i % 7} times this week.' for i, t in enumerate(truth)]
+    return texts, truth
+
+
+def run_cli(*argv):
+    "`scruples ARGV` in-process, its output captured (capsys is function-scoped; these runs are shared by the module)."
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(list(argv))
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope='module')
+def wide3(tmp_path_factory):
+    "3 classes, wide: id, text and one count column per class (3-6 votes per item)."
+    d = tmp_path_factory.mktemp('wide3')
+    classes = ['fine', 'wrong', 'unsure']
+    texts, truth = make_items(classes, 48, seed=1)
+    rng = np.random.default_rng(2)
+    rows = []
+    for i, (t, y) in enumerate(zip(texts, truth)):
+        n = rng.integers(3, 7)
+        c = np.bincount(np.where(rng.random(n) < 0.7, y, rng.integers(3, size=n)), minlength=3)
+        rows.append({'post': f'p{i}', 'text': t, **dict(zip(classes, c.tolist()))})
+    pd.DataFrame(rows)[['post', 'text', 'wrong', 'fine', 'unsure']].to_csv(d/'votes.csv', index=False)  # count columns out of order
+    return (*run_cli('analyze', str(d/'votes.csv'), '--counts', 'fine,wrong,unsure', '--id', 'post', '--out', str(d/'out'), *SMALL), d/'out')
+
+
+@pytest.fixture(scope='module')
+def long2(tmp_path_factory):
+    "2 classes, long: item, rater, verdict, text (12 raters, 4-6 judgments per item)."
+    d = tmp_path_factory.mktemp('long2')
+    texts, truth = make_items(['ok', 'not ok'], 44, seed=3)
+    rng = np.random.default_rng(4)
+    skill = rng.uniform(0.55, 0.95, 12)
+    rows = []
+    for i, (t, y) in enumerate(zip(texts, truth)):
+        y = min(int(y), 1)
+        for a in rng.choice(12, size=rng.integers(4, 7), replace=False):
+            lab = y if rng.random() < skill[a] else 1 - y
+            rows.append({'item': f'q{i}', 'rater': f'r{a}', 'verdict': ['ok', 'not ok'][lab], 'text': t})
+    pd.DataFrame(rows).to_csv(d/'judgments.csv', index=False)
+    return (*run_cli('analyze', str(d/'judgments.csv'), '--long', '--annotator', 'rater', '--label', 'verdict', '--text', 'text',
+                     '--out', str(d/'out'), '--json', *SMALL, '--param', 'likelihoods=counts,dirichlet'), d/'out')  # all four: wide3
+
+
+def summary_of(run):
+    rc, out, err, folder = run
+    assert rc == 0, err[-3000:]
+    return pd.read_csv(folder/'summary.csv')
+
+
+@pytest.mark.parametrize('which', ['wide3', 'long2'])
+def test_guide_writes_the_notebook_figures_and_a_tidy_summary(request, which):
+    run = request.getfixturevalue(which)
+    s = summary_of(run)
+    folder = run[3]
+    assert list(s.columns) == ['section', 'quantity', 'value', 'lo', 'hi', 'note']
+    assert (folder/'your_data.ipynb').is_file()
+    nb = json.loads((folder/'your_data.ipynb').read_text())
+    assert not [o for c in nb['cells'] for o in c.get('outputs', []) if o.get('output_type') == 'error']
+    for fig in ('models_vs_ceiling.png', 'reliability.png', 'uncertainty.png'): assert (folder/fig).stat().st_size > 1000
+    assert {'data', 'agreement', 'ceiling', 'models', 'soft metrics', 'uncertainty'} <= set(s.section)
+    assert not s.quantity.str.contains('failed').any(), s[s.quantity.str.contains('failed')].to_string()
+    q = s.set_index('quantity')
+    k = 3 if which == 'wide3' else 2
+    assert q.loc['classes', 'value'] == k and q.loc['items', 'value'] == 40  # --max-items 40 of 48 / 44
+    for lik in (LIKELIHOODS if which == 'wide3' else ('counts', 'dirichlet')):
+        assert 0 <= q.loc[f'MiniLM ({lik}): macro F1', 'value'] <= 1
+        assert 0 < q.loc[f'MiniLM ({lik}): cross-entropy', 'value'] < 2 * np.log(k)
+    for base in ('Prior', 'Logistic'): assert np.isfinite(q.loc[f'{base}: cross-entropy', 'value'])
+    ceil = s[s.section == 'ceiling']
+    assert len(ceil) == 4 and (ceil.lo <= ceil.value + 1e-9).all() and (ceil.value <= ceil.hi + 1e-9).all()
+    models = s[(s.section == 'models') & s.quantity.str.endswith('macro F1')]
+    assert (models.lo <= models.value + 1e-9).all() and (models.value <= models.hi + 1e-9).all()
+
+
+def test_guide_wide_keeps_class_names_and_has_no_annotator_sections(wide3):
+    s = summary_of(wide3)
+    assert [q.split(': ')[1] for q in s.quantity if q.startswith('share of votes')] == ['fine', 'wrong', 'unsure']
+    assert 'traits' not in set(s.section) and not s.quantity.str.contains('dawid_skene').any()
+    assert 'annotators' not in set(s.quantity)
+
+
+def test_guide_long_aggregates_and_fits_traits(long2):
+    s = summary_of(long2)
+    q = s.set_index('quantity')
+    assert q.loc['annotators', 'value'] == 12
+    for m in ('dawid_skene', 'mace', 'glad'): assert 0 <= q.loc[f'{m}: agreement with the majority vote', 'value'] <= 1
+    assert 'traits chosen by BIC' in q.index and 'traits' in set(s.section)
+    assert [r for r in json.loads(long2[1]) if r['quantity'] == 'items'][0]['value'] == 40  # --json prints the rows
+
+
+@pytest.mark.parametrize('which', ['wide3', 'long2'])
+def test_guide_calibrates_on_held_out_items_only(request, which):
+    "Every model is calibrated on held-out items (out-of-fold or the transformer's held-out part): no in-sample warning."
+    run = request.getfixturevalue(which)
+    summary_of(run)
+    text = (run[3]/'your_data.ipynb').read_text()
+    assert 'InSampleCalibrationWarning' not in text and 'in-sample' not in text
+
+
+def test_guide_is_parameterized_for_papermill_and_skipped_by_nbdev_test():
+    "papermill finds its parameters (defaults: the shipped dataset); nbdev_test skips it (run here instead)."
+    from pathlib import Path
+    from papermill.inspection import inspect_notebook
+    nb = Path(__file__).resolve().parents[1]/'nbs'/'guides'/'your_data.ipynb'
+    params = inspect_notebook(str(nb))
+    assert {'data_file', 'form', 'text_col', 'count_cols', 'item_col', 'annotator_col', 'label_col', 'max_items', 'epochs', 'out_dir'} <= set(params)
+    assert params['data_file']['default'] == "''" and params['epochs']['inferred_type_name'] == 'int'
+    assert (nb.parent/'.notest').is_file()
