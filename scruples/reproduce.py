@@ -90,7 +90,7 @@ class Comparison:
                               diff=diff, tol=tol, status=status, reference=ref, source=source, note=note,
                               key='' if key is None else _key_text(key, table, self.paper),
                               reference_key='' if reference is None else _key_text(reference, table, self.paper),
-                              cause=cause))
+                              cause=cause if status in ('differs', 'better') else ''))  # a cause explains a difference only
         return self
 
     def frame(self) -> pd.DataFrame:
