@@ -3,7 +3,7 @@
   python scripts/models_gpu_summary.py RESULTS_DIR figures/models_dilemmas_grid_<device>.csv
 
 RESULTS_DIR holds the driver's results.json and logits.npz. Test macro F1 and calibrated cross-entropy (temperature
-fitted on each run's held-out fifth of dev) come from `scruples.pairs.evaluate` with 1000 bootstrap resamples.
+fitted on each run's held-out fifth of dev) come from `scruples.evaluation.score_predictions` with 1000 bootstrap resamples.
 The logits are copied beside the CSV (<name>_logits.npz) so the paper notebook can build ensembles and figures.
 """
 import json, shutil, sys
@@ -12,7 +12,7 @@ import numpy as np, pandas as pd
 from scipy.special import softmax
 from scruples.data import label_counts
 from scruples.corpus import load_dilemmas
-from scruples.pairs import evaluate
+from scruples.evaluation import score_predictions
 
 def main(src, dest):
     src, dest = Path(src), Path(dest)
@@ -23,7 +23,7 @@ def main(src, dest):
     for r in recs:
         n, h, c = r['name'], r['history'], r['config']
         va = Z[f'{n}/val_idx']
-        e = evaluate(None, None, Yt, proba_cal=softmax(Z[f'{n}/val'], 1), counts_cal=Yd[va], proba_test=softmax(Z[f'{n}/test'], 1), n_boot=1000, seed=0)
+        e = score_predictions(softmax(Z[f'{n}/test'], 1), Yt, proba_cal=softmax(Z[f'{n}/val'], 1), counts_cal=Yd[va], n_boot=1000, seed=0)
         rows.append({'device': r['device'], 'name': n, 'recipe': r['recipe'], 'likelihood': r['likelihood'], 'seed': r['seed'],
                      **{k: c.get(k) for k in ('lr', 'layer_decay', 'weight_decay', 'warmup', 'batch_size', 'epochs', 'patience', 'average_top', 'rdrop', 'dirichlet_scale')},
                      'epochs_run': h['epoch'][-1], 'best_epoch': h['best_epoch'], 'averaged': h.get('averaged', False),

@@ -10,7 +10,8 @@ from scruples.baselines import (MODELS, SPACES, CVTask, Length, Prior, Sample, S
 from scruples.data import label_counts
 from scruples.corpus import anecdote_texts, load_dilemmas
 from scruples.metrics import hard_labels, xentropy
-from scruples.pairs import PairRanker, evaluate
+from scruples.evaluation import evaluate
+from scruples.pairs import PairRanker
 
 WORDS = ['lie', 'steal', 'help', 'hug', 'cheat', 'share', 'yell', 'thank', 'Café', 'naïve']
 BAD = {'lie', 'steal', 'cheat', 'yell'}

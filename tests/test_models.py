@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from scruples import models as M
 from scruples.data import label_counts
 from scruples.corpus import load_dilemmas
-from scruples.pairs import evaluate
+from scruples.evaluation import evaluate, score_predictions
 
 REPO = Path(__file__).resolve().parents[1]
 GRID = REPO / 'figures' / 'models_dilemmas_grid_nvidia-h100.csv'
@@ -69,7 +69,7 @@ def test_wrapper_contracts(fitted, dilemmas):
     assert np.allclose(u['mean_0'], torch.softmax(torch.tensor(z), -1)[:, 0].numpy(), atol=1e-6)
     assert (u['expected_entropy'] >= 0).all() and (u['mutual_information'] >= 0).all()
     assert np.allclose(u['predictive_entropy'], u['expected_entropy'] + u['mutual_information'], atol=1e-6)
-    # pairs.evaluate scores the wrapper unchanged
+    # evaluation.evaluate scores the wrapper unchanged
     e = evaluate(fitted, X, label_counts(X), dilemmas.iloc[56:64], label_counts(dilemmas.iloc[56:64]), n_boot=20)
     assert 0 <= e.f1 <= 1 and e.xentropy > 0 and e.calibration == 'held-out'
 
@@ -133,8 +133,8 @@ def test_gpu_grid_regression(real_data_dir):
     r = hot.iloc[0]
     va = Z[f'{r["name"]}/val_idx']
     from scipy.special import softmax
-    e = evaluate(None, None, label_counts(test), proba_cal=softmax(Z[f'{r["name"]}/val'], 1), counts_cal=label_counts(dev)[va],
-                 proba_test=softmax(Z[f'{r["name"]}/test'], 1), n_boot=0)
+    e = score_predictions(softmax(Z[f'{r["name"]}/test'], 1), label_counts(test), proba_cal=softmax(Z[f'{r["name"]}/val'], 1),
+                          counts_cal=label_counts(dev)[va], n_boot=0)
     assert abs(e.f1 - r.test_f1) < 1e-5 and abs(e.xentropy - r.test_xentropy) < 1e-5
     assert hot.test_xentropy.max() < 0.693  # every run beats the prior
 

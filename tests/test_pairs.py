@@ -1,4 +1,4 @@
-"""The Dilemmas pair wrapper: pairing rule, PairRanker contracts, evaluation."""
+"""The Dilemmas pair wrapper: pairing rule, PairRanker contracts, and scruples.evaluation on a pair model."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +12,8 @@ from sklearn.naive_bayes import MultinomialNB
 from scruples.data import label_counts
 from scruples.corpus import load_dilemmas
 from scruples.metrics import hard_labels
-from scruples.pairs import PairRanker, evaluate, pair_proba, pair_texts
+from scruples.evaluation import evaluate
+from scruples.pairs import PairRanker, pair_proba, pair_texts
 
 WORDS = ['lie', 'steal', 'help', 'hug', 'cheat', 'share', 'yell', 'thank']
 

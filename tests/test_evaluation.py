@@ -1,0 +1,93 @@
+"""scruples.evaluation: the in-sample calibration warning, the model's own held-out split, score_predictions = evaluate,
+seeded bootstrap, soft-label fields, bad input, and a property: in-sample calibration never scores worse than held-out."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scruples.evaluation import FIELDS, InSampleCalibrationWarning, evaluate, score_predictions
+from scruples.softmetrics import kl_divergence
+
+
+def data(n=80, k=3, seed=0):
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=(n, k)) * 2
+    p = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    counts = np.stack([rng.multinomial(5, q) for q in p])
+    noisy = np.exp(z * 1.7 + rng.normal(size=z.shape))
+    return noisy / noisy.sum(1, keepdims=True), counts
+
+
+class Fixed:
+    "A 'model' whose predict_proba returns stored rows by index."
+    def __init__(self, p): self.p = p
+    def predict_proba(self, idx): return self.p[np.asarray(idx)]
+
+
+def test_warning_class_and_message():
+    assert issubclass(InSampleCalibrationWarning, UserWarning)
+    p, c = data()
+    with pytest.warns(InSampleCalibrationWarning, match='80 scored examples'):
+        r = score_predictions(p, c, n_boot=0)
+    assert r.calibration.startswith('in-sample')
+    with pytest.warns(InSampleCalibrationWarning):
+        evaluate(Fixed(p), np.arange(80), c, n_boot=0)
+
+
+def test_no_warning_when_held_out_or_hard():
+    p, c = data(); pc, cc = data(60, seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert score_predictions(p, c, pc, cc, n_boot=0).calibration == 'held-out'
+        assert score_predictions(np.eye(3)[p.argmax(1)], c, n_boot=0, hard=True).calibration.startswith('none')
+
+
+def test_evaluate_equals_score_predictions_and_uses_the_models_own_heldout():
+    p, c = data(); pc, cc = data(60, seed=1)
+    m = Fixed(np.vstack([p, pc]))
+    a = evaluate(m, np.arange(80), c, np.arange(80, 140), cc, n_boot=50, seed=3)
+    b = score_predictions(p, c, pc, cc, n_boot=50, seed=3)
+    assert a.to_dict() == b.to_dict() and list(a.index) == list(FIELDS)
+    m.heldout_proba_, m.heldout_counts_ = pc, cc
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # the model's own held-out split: no in-sample warning
+        own = evaluate(m, np.arange(80), c, n_boot=50, seed=3)
+    assert own.calibration == "held-out (the model's own)" and own.xentropy == b.xentropy
+
+
+def test_seeded_bootstrap_and_soft_fields():
+    p, c = data(); pc, cc = data(60, seed=1)
+    r1, r2 = score_predictions(p, c, pc, cc, n_boot=100, seed=7), score_predictions(p, c, pc, cc, n_boot=100, seed=7)
+    assert r1.to_dict() == r2.to_dict()
+    assert r1.f1_lo <= r1.f1 <= r1.f1_hi and r1.xentropy_lo <= r1.xentropy <= r1.xentropy_hi
+    assert 0 <= r1.js <= 1 and 0 <= r1.manhattan <= 2 and 0 <= r1.ece <= 1 and r1.kl >= 0
+    # KL = cross-entropy - entropy of the soft labels
+    t = c / c.sum(1, keepdims=True)
+    h = -(t * np.log(np.where(t > 0, t, 1))).sum(1).mean()
+    assert abs(r1.kl - (r1.xentropy - h)) < 1e-6
+
+
+def test_bad_input():
+    p, c = data(); pc, cc = data(60, seed=1)
+    with pytest.raises(ValueError, match='predictions of shape'): score_predictions(p[:10], c)
+    with pytest.raises(ValueError, match='counts_cal is required'): score_predictions(p, c, pc)
+    with pytest.raises(ValueError, match='without proba_cal'): score_predictions(p, c, counts_cal=cc)
+    with pytest.raises(ValueError, match='60 calibration counts but 5'): score_predictions(p, c, pc[:5], cc)
+    with pytest.raises(ValueError, match='2 classes, the scored ones 3'): score_predictions(p, c, pc[:, :2] / pc[:, :2].sum(1, keepdims=True), cc[:, :2] + 1)
+    with pytest.raises(ValueError, match='sum to 1'): score_predictions(p * 2, c, pc, cc)
+    with pytest.raises(ValueError, match='not both'): evaluate(Fixed(p), np.arange(10), c[:10], np.arange(10), c[:10], proba_cal=pc[:10])
+    with pytest.raises(ValueError, match=r'\(n, k\) probabilities'): evaluate(lambda X: np.ones(len(X)), np.arange(10), c[:10])
+
+
+@given(st.integers(2, 5), st.integers(20, 80), st.integers(0, 2**31 - 1))
+@settings(max_examples=25, deadline=None)
+def test_in_sample_never_worse_than_held_out(k, n, seed):
+    """The flattering, as a property: calibrating on the scored split minimizes its cross-entropy over the same family
+    (up to a hair: TemperatureCalibrator fits T, then the smoothing given T, not both jointly), and never exceeds log k."""
+    p, c = data(n, k, seed); pc, cc = data(40, k, seed + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', InSampleCalibrationWarning)
+        ins = score_predictions(p, c, n_boot=0)
+    held = score_predictions(p, c, pc, cc, n_boot=0)
+    assert ins.xentropy <= held.xentropy + 0.005 and ins.xentropy <= np.log(k) + 1e-6
