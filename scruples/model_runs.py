@@ -72,7 +72,10 @@ def ensemble_scores(logits: dict, names, counts_test, counts_dev, n_boot: int = 
 def grid_ensembles(grid: pd.DataFrame, logits: dict, counts_test, counts_dev, all_of: str = 'hot',
                    n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     "One ensemble per (recipe, likelihood) of the grid, and one of every run of recipe `all_of` ('all N')."
+    from scruples.models import LIKELIHOODS
+    order = {lik: i for i, lik in enumerate(LIKELIHOODS)}  # the likelihoods in the paper's order, not alphabetical
     groups = {key: g.name.tolist() for key, g in grid.groupby(['recipe', 'likelihood'])}
+    groups = dict(sorted(groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], len(order)), kv[0][1])))
     everything = grid[grid.recipe == all_of].name.tolist()
     if everything: groups[all_of, f'all {len(everything)}'] = everything
     ens = pd.DataFrame({k: ensemble_scores(logits, v, counts_test, counts_dev, n_boot, seed) for k, v in groups.items()}).T
