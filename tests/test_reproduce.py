@@ -250,3 +250,12 @@ def test_summary_reads_rows_without_new_columns(tmp_path):
                        status='agrees', source='real', note='')]).to_csv(tmp_path/'01_a.rows.csv', index=False)
     rows = write_summary(tmp_path)
     assert list(rows.columns) == list(Comparison.columns) and rows.status.tolist() == ['agrees']
+
+
+def test_paper_notebooks_look_published_numbers_up_by_key():
+    "No paper notebook wraps its own lookup of published numbers: Comparison.add(key=...) and scruples.paper do it."
+    import json
+    wrappers = ('def paper_row(', 'def paper(', 'def _published(', 'SCRUPLES_T8 = {')
+    for nb in paper_notebooks(REPO_ROOT):
+        src = '\n'.join(''.join(c['source']) for c in json.loads(nb.read_text(encoding='utf-8'))['cells'])
+        assert not [w for w in wrappers if w in src], nb.name
