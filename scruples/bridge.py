@@ -120,9 +120,11 @@ class LearnedDirection:
                  mode: str = 'bare',                  # how actions are embedded for training (see `embed_actions`)
                  base: bool = True,                   # base form of leading gerunds first (`base_form`)
                  Cs: Sequence[float] = tuple(np.logspace(-2, 3, 11)),  # L2 penalties tried (inverse strength)
-                 cv: int = 5, seed=0):
+                 cv: int = 5, seed=0,
+                 n_jobs: int|None = 2):                  # folds fitted in parallel (the same coefficients as one job)
         check_mode(mode)
         self.encoder, self.mode, self.base, self.Cs, self.cv, self.seed = encoder, mode, base, tuple(Cs), cv, seed
+        self.n_jobs = n_jobs
 
     def _diffs(self, dilemmas):
         a1, a2 = _pair_actions(dilemmas, self.base)
@@ -147,7 +149,8 @@ class LearnedDirection:
         folds = list(GroupKFold(self.cv, shuffle=True, random_state=as_seed(self.seed)).split(X[keep], y[keep], groups[keep]))
         self.Cs = tuple(sorted(self.Cs))
         lr = LogisticRegressionCV(Cs=list(self.Cs), l1_ratios=(0.0,), cv=folds, scoring='neg_log_loss', fit_intercept=False,
-                                  tol=1e-8, max_iter=10_000, use_legacy_attributes=False)
+                                  tol=1e-8, max_iter=10_000, use_legacy_attributes=False,
+                                  n_jobs=self.n_jobs)
         lr.fit(X[keep], y[keep], sample_weight=w[keep])
         # the mean held-out cross-entropy per vote of each C (scikit-learn scores each fold's weighted log loss)
         self.cv_results_ = pd.DataFrame({'C': self.Cs, 'cv_xentropy': -np.asarray(lr.scores_).reshape(len(folds), -1).mean(0)})

@@ -36,7 +36,7 @@ __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS'
            'check_mode', 'study_sentence', 'action_sentences', 'embed_actions', 'MoralDirection',
            'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study', 'user_study_scores',
            'published_user_study_r', 'is_published_study', 'user_study_correlations', 'default_direction',
-           'score_actions', 'user_study_table']
+           'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -576,3 +576,30 @@ def user_study_table(data_dir=None, encoder=None, direction: MoralDirection|None
     study = check_study(load_user_study(data_dir) if study is None else study)  # before the direction is fitted (encoding)
     d = direction if direction is not None else default_direction(encoder)
     return user_study_correlations(d, encoder if encoder is not None else d.encoder, study=study, data_dir=data_dir)
+
+# %% ../nbs/51_mcm.ipynb #7f23652a
+def afinn_ratings(words: Sequence[str]) -> pd.DataFrame:
+    "AFINN-en-165 valence of each word (0 where AFINN has no rating) and whether AFINN rates it at all."
+    try: from afinn import Afinn
+    except ImportError as err:
+        raise ImportError('the AFINN check needs the afinn package (pip install afinn)') from err
+    lexicon, words = Afinn(language='en'), check_texts(words, 'words')
+    rated = [bool(lexicon.find_all(w)) for w in words]
+    return pd.DataFrame({'word': list(words), 'afinn': [float(lexicon.score(w)) for w in words], 'in_afinn': rated})
+
+def afinn_check(table: pd.DataFrame,  # the Dos and Don'ts with columns verb, kind ('do'|'dont'), rank (`load_dos_donts`)
+                top: int = 50,        # the lists' length: the paper's Tables 3 and 4 are the top 50
+               ) -> pd.DataFrame:     # rows 'all verbs' and 'in AFINN'
+    "The MCM paper's AFINN check: mean, population std and n of the Dos' and Don'ts' ratings, Student t and p."
+    for c in ('verb', 'kind', 'rank'):
+        if c not in table: raise ValueError(f'the table needs a column {c!r} (as `load_dos_donts` gives)')
+    t = table[table['rank'] <= top]
+    r = afinn_ratings(t.verb.tolist()).assign(kind=t.kind.to_numpy())
+    rows = {}
+    for name, sub in (('all verbs', r), ('in AFINN', r[r.in_afinn])):
+        do, dont = (sub[sub.kind == k].afinn.to_numpy() for k in ('do', 'dont'))
+        if len(do) < 2 or len(dont) < 2: raise ValueError(f'{name}: too few rated verbs for a t-test ({len(do)} Dos, {len(dont)} Don\'ts)')
+        test = stats.ttest_ind(do, dont, equal_var=True)
+        rows[name] = {'Dos mean': do.mean(), 'Dos std': do.std(), 'Dos n': len(do), "Don'ts mean": dont.mean(),
+                      "Don'ts std": dont.std(), "Don'ts n": len(dont), 't': float(test.statistic), 'p': float(test.pvalue)}
+    return pd.DataFrame(rows).T

@@ -18,7 +18,7 @@ class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['ReproductionError', 'Comparison', 'write_summary', 'paper_notebooks', 'select_notebooks', 'default_kernel',
+__all__ = ['CAUSES', 'ReproductionError', 'Comparison', 'write_summary', 'paper_notebooks', 'select_notebooks', 'default_kernel',
            'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
@@ -32,22 +32,53 @@ def _num(x) -> str:
     if abs(x) < 1e-4: return f'{x:.3e}'
     return f'{float(f"{x:.4g}"):,}' if abs(x) >= 1 else f'{x:.4g}'
 
+CAUSES = {'data': 'data we do not have (no train split, no full corpus)',
+          'model': 'a different model (smaller encoder, CPU budget)',
+          'authors-code': "a definition taken from the authors' code",
+          'fixed': 'a defect of the original fixed here',
+          'method': 'a different method or tuning choice of ours, said in the note',
+          'paper': 'a slip in the paper (its own inputs cannot give the printed number)',
+          'chance': 'one random draw (the paper reports a single unseeded one)'}
+
+def _lookup(key, table: str, paper: str):
+    "The published number a key names: (row, column), (paper, row, column) or (paper, table, row, column)."
+    from scruples.paper import value
+    key = tuple(key)
+    if len(key) == 2: return value(paper, table, *key)
+    if len(key) == 3: return value(key[0], table, key[1], key[2])
+    if len(key) == 4: return value(*key)
+    raise ValueError(f'a key is (row, column), (paper, row, column) or (paper, table, row, column), got {key!r}')
+
+def _key_text(key, table: str, paper: str) -> str:
+    key = tuple(key)
+    full = {2: (paper, table, *key), 3: (key[0], table, *key[1:]), 4: key}[len(key)]
+    return ' / '.join(map(str, full))
+
 class Comparison:
     "Our numbers beside the paper's, for one paper notebook."
-    columns = ('notebook', 'table', 'quantity', 'ours', 'paper', 'diff', 'tol', 'status', 'source', 'note')
+    columns = ('notebook', 'table', 'quantity', 'ours', 'paper', 'diff', 'tol', 'status', 'reference', 'source', 'note',
+               'key', 'reference_key', 'cause')
 
-    def __init__(self, notebook: str):  # the paper notebook's name, e.g. '01_dataset_statistics'
-        self.notebook, self.rows = notebook, []
+    def __init__(self, notebook: str,       # the paper notebook's name, e.g. '01_dataset_statistics'
+                 paper: str = 'scruples'):  # the paper whose numbers keys name by default ('scruples' or 'mcm')
+        self.notebook, self.paper, self.rows = notebook, paper, []
 
     def add(self, table: str,            # where the paper has it: 'Table 1', 'Section 2.1', ...
             quantity: str,               # what the number is
             ours,                        # our number
-            paper=None,                  # the paper's number (None: the paper has none)
+            paper=None,                  # a number derived from published ones (a count, a sum); else use `key`
             tol: float = 0.0,            # largest |ours - paper| that counts as agreement
             source: str = 'real',        # 'real', 'real-label-counts' or 'synthetic': what ours was computed from
             note: str = '',
-            better: str|None = None):    # 'lower' or 'higher': beating the paper counts as 'better', not 'differs'
+            better: str|None = None,     # 'lower' or 'higher': beating the paper counts as 'better', not 'differs'
+            key=None,                    # the published counterpart: (row, column) of `table`, or a longer key
+            reference=None,              # another model's published number (a key): shown, never compared
+            cause: str = ''):            # why it differs: one of `CAUSES`
         "Record one number; returns self so calls chain."
+        if key is not None and paper is not None: raise ValueError('give the published number by `key` or `paper`, not both')
+        if cause and cause not in CAUSES: raise ValueError(f'cause must be one of {", ".join(CAUSES)}, got {cause!r}')
+        if key is not None: paper = _lookup(key, table, self.paper)
+        ref = None if reference is None else float(_lookup(reference, table, self.paper))
         ours_f = None if ours is None or pd.isna(ours) else float(ours)
         diff = None if ours_f is None or paper is None else ours_f - float(paper)
         if better not in (None, 'lower', 'higher'): raise ValueError(f"better must be 'lower', 'higher' or None, got {better!r}")
@@ -58,7 +89,10 @@ class Comparison:
         elif better and (diff < 0) == (better == 'lower'): status = 'better'
         else: status = 'differs'
         self.rows.append(dict(notebook=self.notebook, table=table, quantity=quantity, ours=ours_f, paper=paper,
-                              diff=diff, tol=tol, status=status, source=source, note=note))
+                              diff=diff, tol=tol, status=status, reference=ref, source=source, note=note,
+                              key='' if key is None else _key_text(key, table, self.paper),
+                              reference_key='' if reference is None else _key_text(reference, table, self.paper),
+                              cause=cause if status in ('differs', 'better') else ''))  # a cause explains a difference only
         return self
 
     def frame(self) -> pd.DataFrame:
@@ -67,8 +101,10 @@ class Comparison:
 
     def _shown(self) -> pd.DataFrame:
         "The rows as a table shows them: numbers formatted by `_num`, missing values empty."
-        df = self.frame().drop(columns=['notebook', 'tol'])
-        for c in ('ours', 'paper', 'diff'): df[c] = df[c].map(_num)
+        df = self.frame().drop(columns=['notebook', 'tol', 'key', 'reference_key'])
+        for c in ('ours', 'paper', 'diff', 'reference'): df[c] = df[c].map(_num)
+        if not df['reference'].astype(bool).any(): df = df.drop(columns='reference')
+        if not df['cause'].astype(bool).any(): df = df.drop(columns='cause')
         return df.fillna('')
 
     def __repr__(self):
@@ -84,6 +120,7 @@ class Comparison:
         self.frame().to_csv(path, index=False)
         return path
 
+
 # %% ../nbs/90_reproduce.ipynb #42958eae
 def _cell(x) -> str:
     "Text for a markdown table cell: empty for missing, pipes escaped."
@@ -98,18 +135,23 @@ def write_summary(out_dir,           # folder holding the notebooks' `*.rows.csv
     "Gather all comparison rows of `out_dir` into `summary.md` and `summary.csv`; return them."
     out = Path(out_dir)
     files = sorted(out.glob('*.rows.csv'))
-    rows = pd.concat([pd.read_csv(f) for f in files], ignore_index=True) if files else pd.DataFrame(columns=Comparison.columns)
+    rows = (pd.concat([pd.read_csv(f, keep_default_na=False, na_values=['']) for f in files], ignore_index=True)
+            if files else pd.DataFrame(columns=Comparison.columns))
+    rows = rows.reindex(columns=list(Comparison.columns))  # rows written before a column existed: empty there
     rows.to_csv(out/'summary.csv', index=False)
     counts = rows['status'].value_counts()
     lines = [f'# {title}', '', f'{len(rows)} numbers from {rows.notebook.nunique()} notebooks: ' +
              ', '.join(f'{n} {s}' for s, n in counts.items()) + '.', '',
              'Rows marked "synthetic (not evidence)" were computed on the synthetic corpus (no real data was found) '
-             'and say nothing about agreement with the paper.', '']
+             'and say nothing about agreement with the paper. `reference` is another model\'s published number, set '
+             'beside ours as a bar, never compared. `cause` traces a difference: ' +
+             '; '.join(f'{k}: {v}' for k, v in CAUSES.items()) + '.', '']
     for nb, g in rows.groupby('notebook', sort=True):
-        lines += [f'## {nb}', '', '| table | quantity | ours | paper | diff | status | source | note |', '|---|---|---:|---:|---:|---|---|---|']
+        lines += [f'## {nb}', '', '| table | quantity | ours | paper | diff | status | reference | source | cause | note |',
+                  '|---|---|---:|---:|---:|---|---:|---|---|---|']
         for r in g.itertuples():
             lines.append(f'| {_cell(r.table)} | {_cell(r.quantity)} | {_fmt(r.ours)} | {_fmt(r.paper)} | {_fmt(r.diff)} '
-                         f'| {r.status} | {_cell(r.source)} | {_cell(r.note)} |')
+                         f'| {r.status} | {_fmt(r.reference)} | {_cell(r.source)} | {_cell(r.cause)} | {_cell(r.note)} |')
         lines.append('')
     (out/'summary.md').write_text('\n'.join(lines), encoding='utf-8')
     return rows

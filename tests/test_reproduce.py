@@ -139,7 +139,7 @@ def test_save_and_summary_round_trip(tmp_path):
     assert '| Table 1 | instances (dev) | 2,340 | 2,340 |' in md
     assert '| Table 1 | instances (train) | 27,766 | 27,766 |' in md and 'synthetic (not evidence)' in md
     assert 'no real train split' in md
-    assert all(l.count('|') == 9 for l in table_rows)  # 8 cells; a NaN note is left empty, not 'nan'
+    assert all(l.count('|') == 11 for l in table_rows)  # 10 cells; a NaN note is left empty, not 'nan'
     assert '| nan |' not in md.lower() and '| <na> |' not in md.lower()
 
 
@@ -230,3 +230,32 @@ def test_a_notebook_selector_matching_none_is_an_error(fake_checkout, tmp_path, 
     with pytest.raises(ValueError, match='no paper notebook is named'):
         reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', notebooks=['01', selector], log=lambda m: None)
     assert runs == []  # refused before anything ran
+
+
+def test_key_and_reference():
+    c = Comparison('x')
+    c.add('Table 8', 'model F1', 0.70, reference=('Logistic', 'test macro F1'))
+    c.add('Table 8', 'logistic F1', 0.643, key=('Logistic', 'test macro F1'))
+    c.add('Table 7', 'mcm number', 0.1, key=('mcm', 'welcome', 'BERT-large Dos bias'), tol=0.1)
+    r = c.frame()
+    assert r.status.tolist() == ['ours only', 'agrees', 'agrees']
+    assert r.reference[0] == pytest.approx(0.643) and pd.isna(r.paper[0])
+    assert r.key[2] == 'mcm / Table 7 / welcome / BERT-large Dos bias'
+    with pytest.raises(ValueError, match='a key is'):
+        c.add('Table 8', 'q', 1.0, key=('Logistic',))
+
+
+def test_summary_reads_rows_without_new_columns(tmp_path):
+    pd.DataFrame([dict(notebook='01_a', table='T', quantity='q', ours=1.0, paper=1.0, diff=0.0, tol=0.0,
+                       status='agrees', source='real', note='')]).to_csv(tmp_path/'01_a.rows.csv', index=False)
+    rows = write_summary(tmp_path)
+    assert list(rows.columns) == list(Comparison.columns) and rows.status.tolist() == ['agrees']
+
+
+def test_paper_notebooks_look_published_numbers_up_by_key():
+    "No paper notebook wraps its own lookup of published numbers: Comparison.add(key=...) and scruples.paper do it."
+    import json
+    wrappers = ('def paper_row(', 'def paper(', 'def _published(', 'SCRUPLES_T8 = {')
+    for nb in paper_notebooks(REPO_ROOT):
+        src = '\n'.join(''.join(c['source']) for c in json.loads(nb.read_text(encoding='utf-8'))['cells'])
+        assert not [w for w in wrappers if w in src], nb.name
