@@ -1,6 +1,6 @@
 """Tests of scruples.models: the likelihood switch, the training loop (resume, averaging, R-Drop), the wrapper's contracts,
 the search, and a real-data regression of the committed GPU grid. Models are tiny slices trained for one or two epochs on CPU."""
-import dataclasses, json, subprocess, sys
+import dataclasses, json, shutil, subprocess, sys
 from pathlib import Path
 
 import numpy as np
@@ -81,12 +81,23 @@ def test_save_load_roundtrip(fitted, dilemmas, tmp_path):
     X = dilemmas.iloc[40:48]
     assert np.allclose(again.predict_proba(X), fitted.predict_proba(X), atol=1e-6)
 
-def test_checkpoints_and_resume(dilemmas, tmp_path):
-    "Every epoch writes safetensors + JSON; resuming a finished 2-epoch run with a 3-epoch budget trains exactly one more epoch."
+@pytest.fixture(scope='module')
+def ck_run(dilemmas, tmp_path_factory):
+    "One checkpointed 2-epoch run (average_top=2, R-Drop) shared by the checkpoint tests; each works on a copy of its folder."
     X, Y = dilemmas.iloc[:16], label_counts(dilemmas.iloc[:16])
     kw = dict(likelihood='soft', batch_size=8, max_length=16, progress=False, seed=3, average_top=2, rdrop=0.5)
-    ck = tmp_path / 'ck'
+    ck = tmp_path_factory.mktemp('ck_run') / 'ck'
     full = M.TransformerClassifier(epochs=2, checkpoint_dir=ck, **kw).fit(X, Y)
+    return X, Y, kw, ck, full
+
+def _copy_ck(ck_run, tmp_path):
+    "A private copy of the shared run's checkpoint folder, so no test sees another's changes."
+    return Path(shutil.copytree(ck_run[3], tmp_path / 'ck'))
+
+def test_checkpoints_and_resume(ck_run, tmp_path):
+    "Every epoch writes safetensors + JSON; resuming a finished 2-epoch run with a 3-epoch budget trains exactly one more epoch."
+    X, Y, kw, _, full = ck_run
+    ck = _copy_ck(ck_run, tmp_path)
     state = json.loads((ck / 'state.json').read_text())
     assert state['epoch'] == 1 and (ck / 'last.safetensors').exists() and (ck / 'optimizer.safetensors').exists()
     assert (ck / 'model.safetensors').exists() and not list(ck.glob('*.bin')) and not list(ck.glob('*.pt'))
@@ -97,7 +108,7 @@ def test_checkpoints_and_resume(dilemmas, tmp_path):
 def test_anecdotes_five_way_on_synthetic():
     from scruples.corpus import load_anecdotes
     a = load_anecdotes('dev', synthetic=True, n=40)
-    clf = M.TransformerClassifier(likelihood='counts', task='classes', epochs=1, batch_size=8, max_length=32, progress=False)
+    clf = M.TransformerClassifier(likelihood='counts', task='classes', epochs=1, batch_size=8, max_length=16, progress=False)
     clf.fit(a.iloc[:30], label_counts(a.iloc[:30]))
     p = clf.predict_proba(a.iloc[30:])
     assert p.shape == (10, 5) and np.allclose(p.sum(1), 1)
@@ -157,28 +168,26 @@ def test_patience_stops_after_patience_epochs_without_improvement(dilemmas):
 
 
 # ---- issue 22 item 4: checkpoints belong to one run
-def test_fresh_fit_clears_a_previous_runs_checkpoints(dilemmas, tmp_path):
+def test_fresh_fit_clears_a_previous_runs_checkpoints(ck_run, tmp_path):
     from safetensors.torch import load_file
-    X, Y = dilemmas.iloc[:16], label_counts(dilemmas.iloc[:16])
-    kw = dict(likelihood='soft', batch_size=8, max_length=16, progress=False, average_top=2, checkpoint_dir=tmp_path / 'ck')
-    M.TransformerClassifier(epochs=2, seed=1, lr=1e-3, **kw).fit(X, Y)
-    assert {p.name for p in (tmp_path / 'ck').glob('top_*')} == {'top_1.safetensors', 'top_2.safetensors'}
-    second = M.TransformerClassifier(epochs=1, seed=2, lr=3e-4, **kw).fit(X, Y)
-    assert [p.name for p in (tmp_path / 'ck').glob('top_*')] == ['top_1.safetensors']
-    on_disk = load_file(str(tmp_path / 'ck' / 'top_1.safetensors'))
+    X, Y, kw, _, _ = ck_run
+    ck = _copy_ck(ck_run, tmp_path)  # the previous run: 2 epochs, average_top=2, seed 3, lr 1e-4
+    assert {p.name for p in ck.glob('top_*')} == {'top_1.safetensors', 'top_2.safetensors'}
+    second = M.TransformerClassifier(**{**kw, 'epochs': 1, 'seed': 2, 'lr': 3e-4, 'rdrop': 0.0}, checkpoint_dir=ck).fit(X, Y)
+    assert [p.name for p in ck.glob('top_*')] == ['top_1.safetensors']
+    on_disk = load_file(str(ck / 'top_1.safetensors'))
     now = second.model_.state_dict()
     assert all(torch.equal(on_disk[k], now[k].cpu()) for k in on_disk)  # this run's epoch 1, not the first run's
-    assert json.loads((tmp_path / 'ck' / 'state.json').read_text())['config']['lr'] == 3e-4
+    assert json.loads((ck / 'state.json').read_text())['config']['lr'] == 3e-4
 
-def test_resume_refuses_another_run(dilemmas, tmp_path):
-    X, Y = dilemmas.iloc[:16], label_counts(dilemmas.iloc[:16])
-    kw = dict(likelihood='soft', batch_size=8, max_length=16, progress=False, checkpoint_dir=tmp_path / 'ck', epochs=1)
-    M.TransformerClassifier(seed=1, **kw).fit(X, Y)
+def test_resume_refuses_another_run(ck_run, tmp_path, dilemmas):
+    X, Y, kw, _, _ = ck_run
+    ck = _copy_ck(ck_run, tmp_path)  # stored: seed 3, likelihood soft, lr 1e-4, 16 training pairs
     for change, what in [({'likelihood': 'hard'}, 'likelihood'), ({'seed': 2}, 'seed'), ({'lr': 5e-5}, 'lr')]:
         with pytest.raises(ValueError, match=f'cannot resume.*{what}: stored'):
-            M.TransformerClassifier(**{**kw, 'seed': 1, **change}).fit(X, Y, resume=True)
+            M.TransformerClassifier(**{**kw, **change}, epochs=2, checkpoint_dir=ck).fit(X, Y, resume=True)
     with pytest.raises(ValueError, match='n_train: stored'):
-        M.TransformerClassifier(seed=1, **kw).fit(dilemmas.iloc[:20], label_counts(dilemmas.iloc[:20]), resume=True)
+        M.TransformerClassifier(**kw, epochs=2, checkpoint_dir=ck).fit(dilemmas.iloc[:20], label_counts(dilemmas.iloc[:20]), resume=True)
 
 
 # ---- issue 22 item 18: inputs validated before any model is loaded or trained
