@@ -152,11 +152,15 @@ def read_wide(path,
     columns, records = _records(path)
     _need(columns, [c for c in (text, id) if c is not None] + list(counts or []), path)
     rows, items, texts, seen = [], [], [], {}
+    inferred = columns is None and counts is None  # JSON lines: the count columns are the first record's other keys
     for line, rec in records:
         if counts is None:
             cols = columns or list(rec)
             if id is None and 'id' in cols: id = 'id'  # the usual id column is never a count column
             counts = [c for c in cols if c not in (text, id)]
+        if inferred:  # a later record with another key would lose its votes: refuse it
+            extra = [k for k in rec if k not in counts and k not in (text, id)]
+            if extra: raise ScruplesDataError(path, line, extra[0], f'only the keys of the first record ({", ".join(map(str, [c for c in (id, text) if c is not None] + list(counts)))}) or pass counts=', 'an extra key')
         if len(counts) < 2 or len(set(counts)) != len(counts):
             raise ScruplesDataError(path, line, None, '2 or more distinct count columns', list(counts))
         rows.append([_vote_count(_get(rec, c, path, line), path, line, c) for c in counts])
