@@ -180,7 +180,9 @@ def _from_rows(rows, classes, path, with_annotators: bool, with_text: bool) -> A
     "AnnotatedData from (line, item, annotator, label, text) tuples, labels as strings."
     if not rows: raise ScruplesDataError(path, None, None, 'at least one annotation', 'none')
     if classes is None:
-        classes = tuple(sorted({r[3] for r in rows}))
+        labs = {r[3] for r in rows}
+        numeric = all(l.lstrip('-').isascii() and l.lstrip('-').isdigit() and l.count('-') <= l.startswith('-') for l in labs)
+        classes = tuple(sorted(labs, key=(lambda l: (int(l), l)) if numeric else None))  # 0..11, not '0','1','10',...
         if len(classes) < 2: raise ScruplesDataError(path, None, 'label', '2 or more distinct labels (or pass classes=)', classes)
     classes = tuple(map(str, classes))
     if len(classes) < 2 or len(set(classes)) != len(classes): raise ValueError(f'classes must be 2 or more distinct names, got {classes!r}')
@@ -211,7 +213,7 @@ def read_long(path,
               annotator: str|None = 'annotator',  # the annotator-id column (None: anonymous votes)
               label: str = 'label',             # the label column (class names; integers are read as their digits)
               text: str|None = None,            # an optional text column
-              classes: Sequence[str]|None = None,  # class names in order; default: the sorted distinct labels
+              classes: Sequence[str]|None = None,  # class names in order; default: the sorted distinct labels (numerically for integers)
              ) -> AnnotatedData:
     "Read one row per annotation (item, annotator, label) into counts and an annotator x item response matrix."
     columns, records = _records(path)
