@@ -134,8 +134,10 @@ def _text(v, path, line, name) -> str:
     return v
 
 def _vote_count(v, path, line, name) -> int:
-    "A non-negative integer count: a digit string (CSV), an integer, or an integral float (Parquet)."
-    if isinstance(v, str) and v.strip().isascii() and v.strip().isdigit() and len(v.strip()) <= 18: return int(v)
+    "A non-negative integer count: a digit string (CSV; '2.0' as pandas writes floats), an integer, or an integral float (Parquet)."
+    if isinstance(v, str):
+        whole, dot, frac = v.strip().partition('.')
+        if whole.isascii() and whole.isdigit() and len(whole) <= 18 and set(frac) <= {'0'}: return int(whole)
     if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and 0 <= v < 2**62: return int(v)
     if isinstance(v, (float, np.floating)) and np.isfinite(v) and v == int(v) and 0 <= v < 2**53: return int(v)
     raise ScruplesDataError(path, line, name, 'a non-negative integer count', v)
