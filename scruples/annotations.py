@@ -117,7 +117,15 @@ def _need(columns, names, path):
     "Columns `names` must be in the header (CSV, Parquet)."
     for n in names:
         if columns is not None and n not in columns:
-            raise ScruplesDataError(path, 1 if str(path).lower().endswith('.csv') else None, n, f'a column named {n!r} (columns: {", ".join(columns)})', 'missing')
+            raise ScruplesDataError(path, _header_line(path), n, f'a column named {n!r} (columns: {", ".join(columns)})', 'missing')
+
+def _header_line(path) -> int|None:
+    "The line of a CSV file's header (blank lines may precede it); None for other files."
+    if not str(path).lower().endswith('.csv'): return None
+    reader = csv.reader(io.StringIO(read_text(Path(path)), newline=''))
+    for row in reader:
+        if any(c.strip() for c in row): return reader.line_num
+    return 1
 
 def _get(rec, name, path, line):
     if name not in rec: raise ScruplesDataError(path, line, name, 'a present field', 'missing')
