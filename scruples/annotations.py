@@ -18,8 +18,8 @@ from .core import ScruplesDataError, as_rng
 from .data import iter_jsonl, read_any_counts, read_text
 
 # %% auto #0
-__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'read_wide', 'read_long', 'from_long', 'read_annotations', 'read_label_table',
-           'MajorityVote', 'majority_vote', 'simulate_annotations', 'guide_data']
+__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'table_columns', 'read_wide', 'read_long', 'from_long', 'read_annotations',
+           'read_label_table', 'MajorityVote', 'majority_vote', 'simulate_annotations', 'guide_data']
 
 # %% ../nbs/07_annotations.ipynb #be653be9
 @dataclass
@@ -81,6 +81,14 @@ class AnnotatedData:
         reps = self.counts[i, j]
         return pd.DataFrame({'item': np.repeat(np.asarray(self.items, dtype=object), self.n_votes), 'annotator': None,
                              'label': [self.classes[t] for t in np.repeat(j, reps)]})
+
+# %% ../nbs/07_annotations.ipynb #a7c1e2f0
+def table_columns(path) -> list[str]|None:
+    "The column names of a CSV, Parquet or JSON-lines table (JSON lines: the first record's keys); None when unreadable."
+    try:
+        columns, records = _records(path)
+        return columns if columns is not None else list(next(records, (0, {}))[1])
+    except (ScruplesDataError, OSError): return None
 
 # %% ../nbs/07_annotations.ipynb #5c0b12cc
 def _records(path) -> tuple[list|None, Iterator[tuple[int, dict]]]:
@@ -280,7 +288,9 @@ def read_label_table(path,
     cols = _header(path) if form is None and counts is None and id is None and text is None else None
     if form is None and cols is not None and {item, label} <= set(cols): form = 'long'
     if form == 'long':
-        d = read_long(path, item=item, annotator=annotator if (cols is None or annotator in cols) else None, label=label, text=text, classes=classes)
+        hdr = cols if cols is not None else table_columns(path)  # BEST needs no annotator ids: the default column may be absent
+        d = read_long(path, item=item, annotator=None if (annotator == 'annotator' and hdr is not None and annotator not in hdr) else annotator,
+                      label=label, text=text, classes=classes)
     elif form == 'wide' or counts is not None or id is not None or text is not None or (cols is not None and {'id', 'text'} & set(cols)):
         if text is None and counts is None and cols is not None and 'text' in cols: text = 'text'
         d = read_wide(path, counts=counts, text=text, id=id, classes=classes)
