@@ -391,3 +391,15 @@ def test_analyze_long_defaults_fall_back_when_absent(tmp_path):
     got = guide_parameters(p, form='long')
     assert (got['text_col'], got['annotator_col']) == ('', '')
     with pytest.raises(ScruplesDataError, match="field 'words'"): guide_parameters(p, form='long', text='words')
+
+
+def test_best_names_classes_with_no_votes(capsys, tmp_path):
+    p = tmp_path/'c.csv'
+    p.write_text('text,yes,no,maybe\n' + ''.join(f't{i},{i % 4 + 1},{i % 3},0\n' for i in range(12)))
+    rc, out, err = run_main(capsys, 'best', str(p), '--bootstrap', '0', '--samples', '50')
+    assert rc == 0 and "no votes on any item: 'maybe'" in out + err
+    rc, out, err = run_main(capsys, 'best', str(p), '--bootstrap', '0', '--samples', '50', '--json')
+    assert rc == 0 and json.loads(out)['empty_classes'] == ['maybe']
+    p.write_text('text,yes,no\n' + ''.join(f't{i},{i % 4 + 1},{i % 3}\n' for i in range(12)))
+    rc, out, err = run_main(capsys, 'best', str(p), '--bootstrap', '0', '--samples', '50', '--json')
+    assert rc == 0 and json.loads(out)['empty_classes'] == [] and 'no votes' not in err
