@@ -18,8 +18,8 @@ from .core import ScruplesDataError, as_rng
 from .data import iter_jsonl, read_any_counts, read_text
 
 # %% auto #0
-__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'read_wide', 'read_long', 'from_long', 'read_annotations', 'read_label_table',
-           'MajorityVote', 'majority_vote', 'simulate_annotations', 'guide_data']
+__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'table_columns', 'read_wide', 'read_long', 'from_long', 'read_annotations',
+           'read_label_table', 'MajorityVote', 'majority_vote', 'simulate_annotations', 'guide_data']
 
 # %% ../nbs/07_annotations.ipynb #be653be9
 @dataclass
@@ -82,6 +82,14 @@ class AnnotatedData:
         return pd.DataFrame({'item': np.repeat(np.asarray(self.items, dtype=object), self.n_votes), 'annotator': None,
                              'label': [self.classes[t] for t in np.repeat(j, reps)]})
 
+# %% ../nbs/07_annotations.ipynb #a7c1e2f0
+def table_columns(path) -> list[str]|None:
+    "The column names of a CSV, Parquet or JSON-lines table (JSON lines: the first record's keys); None when unreadable."
+    try:
+        columns, records = _records(path)
+        return columns if columns is not None else list(next(records, (0, {}))[1])
+    except (ScruplesDataError, OSError): return None
+
 # %% ../nbs/07_annotations.ipynb #5c0b12cc
 def _records(path) -> tuple[list|None, Iterator[tuple[int, dict]]]:
     "(columns, iterator of (line, record)) of a CSV, JSON-lines or Parquet table; columns is None for JSON lines."
@@ -117,7 +125,15 @@ def _need(columns, names, path):
     "Columns `names` must be in the header (CSV, Parquet)."
     for n in names:
         if columns is not None and n not in columns:
-            raise ScruplesDataError(path, 1 if str(path).lower().endswith('.csv') else None, n, f'a column named {n!r} (columns: {", ".join(columns)})', 'missing')
+            raise ScruplesDataError(path, _header_line(path), n, f'a column named {n!r} (columns: {", ".join(columns)})', 'missing')
+
+def _header_line(path) -> int|None:
+    "The line of a CSV file's header (blank lines may precede it); None for other files."
+    if not str(path).lower().endswith('.csv'): return None
+    reader = csv.reader(io.StringIO(read_text(Path(path)), newline=''))
+    for row in reader:
+        if any(c.strip() for c in row): return reader.line_num
+    return 1
 
 def _get(rec, name, path, line):
     if name not in rec: raise ScruplesDataError(path, line, name, 'a present field', 'missing')
@@ -134,8 +150,10 @@ def _text(v, path, line, name) -> str:
     return v
 
 def _vote_count(v, path, line, name) -> int:
-    "A non-negative integer count: a digit string (CSV), an integer, or an integral float (Parquet)."
-    if isinstance(v, str) and v.strip().isascii() and v.strip().isdigit() and len(v.strip()) <= 18: return int(v)
+    "A non-negative integer count: a digit string (CSV; '2.0' as pandas writes floats), an integer, or an integral float (Parquet)."
+    if isinstance(v, str):
+        whole, dot, frac = v.strip().partition('.')
+        if whole.isascii() and whole.isdigit() and len(whole) <= 18 and set(frac) <= {'0'}: return int(whole)
     if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and 0 <= v < 2**62: return int(v)
     if isinstance(v, (float, np.floating)) and np.isfinite(v) and v == int(v) and 0 <= v < 2**53: return int(v)
     raise ScruplesDataError(path, line, name, 'a non-negative integer count', v)
@@ -152,11 +170,15 @@ def read_wide(path,
     columns, records = _records(path)
     _need(columns, [c for c in (text, id) if c is not None] + list(counts or []), path)
     rows, items, texts, seen = [], [], [], {}
+    inferred = columns is None and counts is None  # JSON lines: the count columns are the first record's other keys
     for line, rec in records:
         if counts is None:
             cols = columns or list(rec)
             if id is None and 'id' in cols: id = 'id'  # the usual id column is never a count column
             counts = [c for c in cols if c not in (text, id)]
+        if inferred:  # a later record with another key would lose its votes: refuse it
+            extra = [k for k in rec if k not in counts and k not in (text, id)]
+            if extra: raise ScruplesDataError(path, line, extra[0], f'only the keys of the first record ({", ".join(map(str, [c for c in (id, text) if c is not None] + list(counts)))}) or pass counts=', 'an extra key')
         if len(counts) < 2 or len(set(counts)) != len(counts):
             raise ScruplesDataError(path, line, None, '2 or more distinct count columns', list(counts))
         rows.append([_vote_count(_get(rec, c, path, line), path, line, c) for c in counts])
@@ -176,7 +198,9 @@ def _from_rows(rows, classes, path, with_annotators: bool, with_text: bool) -> A
     "AnnotatedData from (line, item, annotator, label, text) tuples, labels as strings."
     if not rows: raise ScruplesDataError(path, None, None, 'at least one annotation', 'none')
     if classes is None:
-        classes = tuple(sorted({r[3] for r in rows}))
+        labs = {r[3] for r in rows}
+        numeric = all(l.lstrip('-').isascii() and l.lstrip('-').isdigit() and l.count('-') <= l.startswith('-') for l in labs)
+        classes = tuple(sorted(labs, key=(lambda l: (int(l), l)) if numeric else None))  # 0..11, not '0','1','10',...
         if len(classes) < 2: raise ScruplesDataError(path, None, 'label', '2 or more distinct labels (or pass classes=)', classes)
     classes = tuple(map(str, classes))
     if len(classes) < 2 or len(set(classes)) != len(classes): raise ValueError(f'classes must be 2 or more distinct names, got {classes!r}')
@@ -207,7 +231,7 @@ def read_long(path,
               annotator: str|None = 'annotator',  # the annotator-id column (None: anonymous votes)
               label: str = 'label',             # the label column (class names; integers are read as their digits)
               text: str|None = None,            # an optional text column
-              classes: Sequence[str]|None = None,  # class names in order; default: the sorted distinct labels
+              classes: Sequence[str]|None = None,  # class names in order; default: the sorted distinct labels (numerically for integers)
              ) -> AnnotatedData:
     "Read one row per annotation (item, annotator, label) into counts and an annotator x item response matrix."
     columns, records = _records(path)
@@ -264,7 +288,9 @@ def read_label_table(path,
     cols = _header(path) if form is None and counts is None and id is None and text is None else None
     if form is None and cols is not None and {item, label} <= set(cols): form = 'long'
     if form == 'long':
-        d = read_long(path, item=item, annotator=annotator if (cols is None or annotator in cols) else None, label=label, text=text, classes=classes)
+        hdr = cols if cols is not None else table_columns(path)  # BEST needs no annotator ids: the default column may be absent
+        d = read_long(path, item=item, annotator=None if (annotator == 'annotator' and hdr is not None and annotator not in hdr) else annotator,
+                      label=label, text=text, classes=classes)
     elif form == 'wide' or counts is not None or id is not None or text is not None or (cols is not None and {'id', 'text'} & set(cols)):
         if text is None and counts is None and cols is not None and 'text' in cols: text = 'text'
         d = read_wide(path, counts=counts, text=text, id=id, classes=classes)

@@ -134,14 +134,16 @@ def _cmd_best(args):
         print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = best_alpha(res); res.attrs = {}
     support = class_support(counts, classes, counts.argmax(1) if y is None else y, alpha)
+    empty = [c for c, n in zip(classes, counts.sum(0)) if n == 0]  # a class nobody chose: worth a word
     gold = args.labels or ('the gold_label field' if y is not None else 'the majority vote')
     if args.json: _emit({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
-                         'estimates': res, 'support': support}, True)
+                         'estimates': res, 'support': support, 'empty_classes': empty}, True)
     else:
         print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {alpha}')
         print(res.to_string(float_format=lambda x: f'{x:.4f}'))
         print('\nper class (support: examples whose gold label it is):')
         print(support.to_string(float_format=lambda x: f'{x:.4f}'))
+        if empty: print(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
 
 def _cmd_verbs(args):
     "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files (an id in two files is an error)."

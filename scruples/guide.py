@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .annotations import read_long, read_wide
+from .annotations import read_long, read_wide, table_columns
 from .core import ScruplesError, checkout_root
 
 # %% auto #0
@@ -44,7 +44,11 @@ def guide_parameters(data_file,                     # your CSV, JSON-lines or Pa
     if form == 'wide':
         d = read_wide(path, counts=counts or None, text=text, id=id)  # what the notebook will read
         if annotations: read_long(annotations, item=item, annotator=annotator, label=label, classes=d.classes)
-    else: d = read_long(path, item=item, annotator=annotator, label=label, text=text)
+    else:  # the default annotator and text columns may be absent (anonymous votes, no texts); names you pass must exist
+        cols = table_columns(path) or []
+        if annotator == 'annotator' and annotator not in cols: annotator = None
+        if text == 'text' and text not in cols: text = None
+        d = read_long(path, item=item, annotator=annotator, label=label, text=text)
     if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
     return dict(data_file=str(path.resolve()), form=form, text_col=text or '', count_cols=counts or '',
                 id_col=id or '', item_col=item, annotator_col=annotator or '', label_col=label,

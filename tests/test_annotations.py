@@ -235,3 +235,33 @@ def test_fuzzed_tables_fail_only_with_named_errors(suffix, tmp_path_factory):
         try: (read_long if long_form else read_wide)(p)
         except ScruplesDataError as err: assert str(err).startswith(str(p))
     check()
+
+
+# ---- reviewer's holes (wt-fixdata) -----------------------------------------------------------------------------
+def test_wide_jsonl_refuses_keys_beyond_the_first_record(tmp_path):
+    p = write(tmp_path, 'w.jsonl', '{"text": "a", "yes": 1, "no": 2}\n{"text": "b", "yes": 0, "no": 1, "maybe": 3}\n')
+    msg = error(read_wide, p)
+    assert msg.startswith(f"{p}:2: field 'maybe'"), msg
+    assert read_wide(p, counts=['yes', 'no']).counts.tolist() == [[1, 2], [0, 1]]  # named count columns: extra keys ignored
+
+
+def test_long_integer_labels_sort_numerically(tmp_path):
+    rows = ''.join(f'q{j},a,{j}\n' for j in range(12))
+    p = write(tmp_path, 'l.csv', 'item,annotator,label\n' + rows)
+    assert read_long(p).classes == tuple(str(j) for j in range(12))
+    p = write(tmp_path, 'm.csv', 'item,annotator,label\nq1,a,b\nq2,a,a10\nq3,a,a2\n')
+    assert read_long(p).classes == ('a10', 'a2', 'b')  # not all integers: sorted as text
+
+
+@pytest.mark.parametrize('cell,ok', [('2.0', 2), ('3.', 3), ('0.00', 0), ('1.5', None), ('-1.0', None), ('.0', None), ('2.0x', None)])
+def test_wide_csv_whole_number_decimals(tmp_path, cell, ok):
+    p = write(tmp_path, 'w.csv', f'text,yes,no\nhello,{cell},1\n')
+    if ok is None: assert error(read_wide, p).startswith(f"{p}:2: field 'yes'")
+    else: assert read_wide(p).counts.tolist() == [[ok, 1]]
+
+
+def test_missing_column_names_the_real_header_line(tmp_path):
+    p = write(tmp_path, 'w.csv', '\n\ntext,yes,no\nhello,1,2\n')
+    assert error(read_wide, p, counts=['yes', 'maybe']).startswith(f"{p}:3: field 'maybe'")
+    p = write(tmp_path, 'l.csv', '\n\n\nitem,label\nq1,a\n')
+    assert error(read_long, p).startswith(f"{p}:4: field 'annotator'")

@@ -372,3 +372,34 @@ def test_analyze_passes_columns_and_parameters_to_the_guide(capsys, tmp_path, mo
         ('wide', 'a,b', 2, 50, 3, 0.5, 'Prior,Logistic')
     with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--param', 'no equals sign'])
     with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--max-items', '3'])
+
+
+def test_best_long_needs_no_annotator_column_unless_typed(capsys, tmp_path):
+    p = tmp_path/'l.csv'
+    p.write_text('item,label\n' + ''.join(f'q{i},{"ab"[i % 2]}\nq{i},a\n' for i in range(6)))
+    rc, out, err = run_main(capsys, 'best', str(p), '--long', '--bootstrap', '0', '--samples', '50', '--json')
+    assert rc == 0, err
+    rc, _, err = run_main(capsys, 'best', str(p), '--long', '--annotator', 'rater', '--bootstrap', '0', '--samples', '50')
+    assert rc != 0 and "field 'rater'" in err
+
+
+def test_analyze_long_defaults_fall_back_when_absent(tmp_path):
+    from scruples.guide import guide_parameters
+    from scruples.core import ScruplesDataError
+    p = tmp_path/'l.csv'
+    p.write_text('item,label\n' + ''.join(f'q{i},{"ab"[i % 2]}\nq{i},a\n' for i in range(10)))
+    got = guide_parameters(p, form='long')
+    assert (got['text_col'], got['annotator_col']) == ('', '')
+    with pytest.raises(ScruplesDataError, match="field 'words'"): guide_parameters(p, form='long', text='words')
+
+
+def test_best_names_classes_with_no_votes(capsys, tmp_path):
+    p = tmp_path/'c.csv'
+    p.write_text('text,yes,no,maybe\n' + ''.join(f't{i},{i % 4 + 1},{i % 3},0\n' for i in range(12)))
+    rc, out, err = run_main(capsys, 'best', str(p), '--bootstrap', '0', '--samples', '50')
+    assert rc == 0 and "no votes on any item: 'maybe'" in out + err
+    rc, out, err = run_main(capsys, 'best', str(p), '--bootstrap', '0', '--samples', '50', '--json')
+    assert rc == 0 and json.loads(out)['empty_classes'] == ['maybe']
+    p.write_text('text,yes,no\n' + ''.join(f't{i},{i % 4 + 1},{i % 3}\n' for i in range(12)))
+    rc, out, err = run_main(capsys, 'best', str(p), '--bootstrap', '0', '--samples', '50', '--json')
+    assert rc == 0 and json.loads(out)['empty_classes'] == [] and 'no votes' not in err
