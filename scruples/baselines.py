@@ -654,6 +654,7 @@ def tune(model: str,            # one of MODELS
     lab = Labels(t.counts, t.labels, t.classes, t.n_ties)
     est = make_model(model, task, best[1], soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1])
     with _one_thread(model, task): est.fit(X, _counts_arg(lab))
+    est.heldout_proba_, est.heldout_counts_ = best[2], t.counts  # out-of-fold predictions of the training data: `evaluate` calibrates on them
     return Tuned(model, task, est, best[1], best[0], pd.DataFrame(rows), best[2], tune_s, time.perf_counter() - t1, ties, t.n_ties, t.classes)
 
 def _subset(X, idx):
