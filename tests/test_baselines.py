@@ -363,3 +363,12 @@ def test_tuned_model_carries_its_out_of_fold_calibration():
         own = evaluate(tu.model, df[60:], c[60:], n_boot=0)
     explicit = evaluate(tu.model, df[60:], c[60:], proba_cal=tu.oof_proba, counts_cal=c[:60], n_boot=0)
     assert own.calibration == "held-out (the model's own)" and np.isclose(own.xentropy, explicit.xentropy)
+
+
+def test_final_refit_breaks_ties_as_cross_validation():
+    from scruples.baselines import target_labels
+    texts, C, n_ties = tied_texts()
+    task = make_task(texts, C, ties='random', n_folds=3, seed=0)
+    tu = tune('CompNB', texts, C, budget=2, batch_size=2, n_folds=3, n_jobs=1, seed=0, progress=False, ties='random')
+    refit = target_labels(C, len(texts), None, 'random', tu.model.seed).labels
+    np.testing.assert_array_equal(refit, task.labels)
