@@ -235,3 +235,10 @@ def test_fuzzed_tables_fail_only_with_named_errors(suffix, tmp_path_factory):
         try: (read_long if long_form else read_wide)(p)
         except ScruplesDataError as err: assert str(err).startswith(str(p))
     check()
+
+
+def test_majority_vote_random_ties_seeded_by_default():
+    from scruples.annotations import majority_vote
+    c = [[2, 2, 2]] * 50
+    assert majority_vote(c, ties='random').labels.tolist() == majority_vote(c, ties='random').labels.tolist()
+    assert majority_vote(c, ties='random').labels.tolist() == majority_vote(c, ties='random', seed=0).labels.tolist()
