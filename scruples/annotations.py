@@ -309,7 +309,7 @@ class MajorityVote:
 
 def majority_vote(counts,                 # (n_items, n_classes) counts, or an AnnotatedData
                   ties: str = 'first',    # 'first', 'random' or 'drop'
-                  seed=None,              # for ties='random'
+                  seed=0,                 # for ties='random' (int, None: unseeded, or Generator)
                  ) -> MajorityVote:
     "The most voted class per item, ties broken by a stated policy, with the tie count."
     c = np.asarray(counts.counts if isinstance(counts, AnnotatedData) else counts)

@@ -464,9 +464,10 @@ class CVTask:
     classes: np.ndarray|None = None  # (k,) class names (the counts' column names when given)
     ties: str = 'first'           # the tie policy of `labels`
     n_ties: int = 0               # tied items
+    tie_seed: int = 0             # the seed of the random tie breaks of `labels` (the final refit of `tune` draws the same)
 
     def __post_init__(self):
-        if self.labels is None: self.labels = majority_vote(self.counts, self.ties, 0).labels
+        if self.labels is None: self.labels = majority_vote(self.counts, self.ties, self.tie_seed).labels
         if self.classes is None: self.classes = np.arange(self.counts.shape[1])
     @property
     def n(self): return len(self.counts)
@@ -492,7 +493,7 @@ def make_task(X, y,              # pairs (Dilemmas frame, (a1, a2) list, (n, 2) 
     if n < n_folds: raise ValueError(f'{n} examples are too few for {n_folds} folds')
     folds = [(tr, te) for tr, te in KFold(n_folds, shuffle=True, random_state=rs).split(np.arange(n))]
     key = hashlib.sha1('\x00'.join(docs).encode() + lab.counts.tobytes() + str(rs).encode()).hexdigest()
-    return CVTask(task, docs, lab.counts, folds, style_features(docs) if style else None, key, lab.labels, lab.classes, ties, lab.n_ties)
+    return CVTask(task, docs, lab.counts, folds, style_features(docs) if style else None, key, lab.labels, lab.classes, ties, lab.n_ties, rs + 1)
 
 _COUNTS: dict = {}
 
@@ -653,7 +654,9 @@ def tune(model: str,            # one of MODELS
     t1 = time.perf_counter()
     lab = Labels(t.counts, t.labels, t.classes, t.n_ties)
     est = make_model(model, task, best[1], soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1])
+    est.set_params(seed=t.tie_seed)  # the task's tie breaks: tied items get the labels they had in cross-validation
     with _one_thread(model, task): est.fit(X, _counts_arg(lab))
+    est.heldout_proba_, est.heldout_counts_ = best[2], t.counts  # out-of-fold predictions of the training data: `evaluate` calibrates on them
     return Tuned(model, task, est, best[1], best[0], pd.DataFrame(rows), best[2], tune_s, time.perf_counter() - t1, ties, t.n_ties, t.classes)
 
 def _subset(X, idx):

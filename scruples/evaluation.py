@@ -88,6 +88,16 @@ def _proba_of(model, X, name: str) -> np.ndarray:
     if p.ndim != 2 or p.shape[1] < 2: raise ValueError(f'predict_proba must return (n, k) probabilities, got shape {p.shape} for {name}')
     return p
 
+def _by_classes(counts, classes, name: str):
+    "A DataFrame of counts with its columns reordered to `classes` by name; anything else unchanged."
+    if classes is None or not isinstance(counts, pd.DataFrame): return counts
+    names = [c for c in np.asarray(classes).tolist() if isinstance(c, str)]
+    if len(names) != len(classes): return counts
+    cols = [str(c) for c in counts.columns]
+    missing, extra = sorted(set(names) - set(cols)), sorted(set(cols) - set(names))
+    if missing or extra: raise ValueError(f"{name}: columns {cols} do not match the model's classes_ {names} (missing {missing}, extra {extra})")
+    return counts.set_axis(cols, axis=1)[names]
+
 def evaluate(model,            # fitted model with `predict_proba` (or a callable X -> (n, k) probabilities)
              X_test,           # the evaluated examples (what the model's predict_proba takes)
              counts_test,      # (n, k) label counts of X_test
@@ -99,6 +109,8 @@ def evaluate(model,            # fitted model with `predict_proba` (or a callabl
             ) -> pd.Series:    # the fields of `FIELDS` (see `score_predictions`)
     """Macro F1 and calibrated soft-label cross-entropy with 95% bootstrap intervals, as in Tables 7-8, and the soft-label metrics.
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
+    classes = getattr(model, 'classes_', None)
+    counts_test, counts_cal = _by_classes(counts_test, classes, 'counts_test'), _by_classes(counts_cal, classes, 'counts_cal')
     ct = check_counts(counts_test)
     p = _proba_of(model, X_test, 'X_test')
     if p.shape != ct.shape: raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
@@ -111,5 +123,5 @@ def evaluate(model,            # fitted model with `predict_proba` (or a callabl
         where = 'held-out'
     elif counts_cal is not None: raise ValueError('counts_cal was given without X_cal or proba_cal')
     elif getattr(model, 'heldout_proba_', None) is not None and getattr(model, 'heldout_counts_', None) is not None:
-        proba_cal, counts_cal, where = _probabilities(model.heldout_proba_, 'heldout_proba_'), model.heldout_counts_, "held-out (the model's own)"
+        proba_cal, counts_cal, where = _probabilities(model.heldout_proba_, 'heldout_proba_'), _by_classes(model.heldout_counts_, classes, 'heldout_counts_'), "held-out (the model's own)"
     return _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel=3)

@@ -523,6 +523,7 @@ class TransformerClassifier(ClassifierMixin, BaseEstimator):
         "Fine-tune on `(X, counts)`, stop early and fit the temperature on the held-out data."
         cfg = self._validate()
         X, pairs = self._prepare(X)
+        train_cols = [str(c) for c in counts.columns] if hasattr(counts, 'columns') else None
         counts, classes = self._labels(counts, len(X), pairs, cfg)
         if (X_val is None) != (counts_val is None): raise ValueError('give both X_val and counts_val, or neither')
         if X_val is None:
@@ -531,6 +532,11 @@ class TransformerClassifier(ClassifierMixin, BaseEstimator):
         else:
             X_val, pairs_val = self._prepare(X_val)
             if pairs_val != pairs: raise ValueError('X_val must hold the same kind of examples as X (pairs or texts)')
+            if hasattr(counts_val, 'columns') and train_cols is not None:  # match the classes by name, not by position
+                cols = [str(c) for c in counts_val.columns]
+                missing, extra = sorted(set(train_cols) - set(cols)), sorted(set(cols) - set(train_cols))
+                if missing or extra: raise ValueError(f'counts_val: columns {cols} do not match the columns of counts {train_cols} (missing {missing}, extra {extra})')
+                counts_val = counts_val.set_axis(cols, axis=1)[train_cols]
             if hasattr(counts_val, 'to_numpy'): counts_val = counts_val.to_numpy()
             counts_val = self._check_counts(counts_val, len(X_val), pairs, 'counts_val', k=counts.shape[1], cfg=cfg)
         self.config_, self.pairs_, self.n_classes_, self.classes_ = cfg, pairs, counts.shape[1], classes

@@ -265,3 +265,10 @@ def test_missing_column_names_the_real_header_line(tmp_path):
     assert error(read_wide, p, counts=['yes', 'maybe']).startswith(f"{p}:3: field 'maybe'")
     p = write(tmp_path, 'l.csv', '\n\n\nitem,label\nq1,a\n')
     assert error(read_long, p).startswith(f"{p}:4: field 'annotator'")
+
+
+def test_majority_vote_random_ties_seeded_by_default():
+    from scruples.annotations import majority_vote
+    c = [[2, 2, 2]] * 50
+    assert majority_vote(c, ties='random').labels.tolist() == majority_vote(c, ties='random').labels.tolist()
+    assert majority_vote(c, ties='random').labels.tolist() == majority_vote(c, ties='random', seed=0).labels.tolist()

@@ -351,3 +351,24 @@ def test_text_estimators_fit_contracts():
         assert np.allclose(est.predict_proba(sub), p[5:15])  # subset invariance
         rev = X.iloc[::-1] if isinstance(X, pd.DataFrame) else X[::-1]
         assert np.allclose(est.predict_proba(rev), p[::-1])  # order invariance
+
+
+def test_tuned_model_carries_its_out_of_fold_calibration():
+    df = toy_pairs(80); c = label_counts(df)
+    tu = tune('Logistic', df[:60], c[:60], 'dilemmas', budget=2, batch_size=2, n_jobs=1, seed=0, progress=False)
+    np.testing.assert_array_equal(tu.model.heldout_proba_, tu.oof_proba)
+    np.testing.assert_array_equal(tu.model.heldout_counts_, c[:60])
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # no in-sample calibration warning: the model's own held-out data is used
+        own = evaluate(tu.model, df[60:], c[60:], n_boot=0)
+    explicit = evaluate(tu.model, df[60:], c[60:], proba_cal=tu.oof_proba, counts_cal=c[:60], n_boot=0)
+    assert own.calibration == "held-out (the model's own)" and np.isclose(own.xentropy, explicit.xentropy)
+
+
+def test_final_refit_breaks_ties_as_cross_validation():
+    from scruples.baselines import target_labels
+    texts, C, n_ties = tied_texts()
+    task = make_task(texts, C, ties='random', n_folds=3, seed=0)
+    tu = tune('CompNB', texts, C, budget=2, batch_size=2, n_folds=3, n_jobs=1, seed=0, progress=False, ties='random')
+    refit = target_labels(C, len(texts), None, 'random', tu.model.seed).labels
+    np.testing.assert_array_equal(refit, task.labels)

@@ -91,3 +91,17 @@ def test_in_sample_never_worse_than_held_out(k, n, seed):
         ins = score_predictions(p, c, n_boot=0)
     held = score_predictions(p, c, pc, cc, n_boot=0)
     assert ins.xentropy <= held.xentropy + 0.005 and ins.xentropy <= np.log(k) + 1e-6
+
+
+def test_dataframe_counts_reordered_to_classes_by_name():
+    import pandas as pd
+    p, c = data()
+    m = Fixed(p)
+    m.classes_ = np.array(['a', 'b', 'c'], dtype=object)
+    idx = np.arange(len(p))
+    ref = evaluate(m, idx[40:], c[40:], proba_cal=p[:40], counts_cal=c[:40], n_boot=0)
+    shuffled = lambda x: pd.DataFrame(x, columns=['a', 'b', 'c'])[['c', 'a', 'b']]
+    got = evaluate(m, idx[40:], shuffled(c[40:]), proba_cal=p[:40], counts_cal=shuffled(c[:40]), n_boot=0)
+    np.testing.assert_allclose(got[['f1', 'xentropy']].astype(float), ref[['f1', 'xentropy']].astype(float))
+    with pytest.raises(ValueError, match="missing \\['c'\\]"):
+        evaluate(m, idx[40:], pd.DataFrame(c[40:], columns=['a', 'b', 'x']), proba_cal=p[:40], counts_cal=c[:40], n_boot=0)

@@ -444,3 +444,21 @@ def test_small_data_defaults_and_the_paper_preset():
     clf = M.TransformerClassifier(**M.preset('paper', epochs=3), likelihood='soft')
     assert clf.epochs == 3 and clf.patience == 5 and clf.train_config().batch_size == 32
     with pytest.raises(ValueError, match='preset must be one of'): M.preset('huge')
+
+def test_counts_val_frame_matched_to_training_columns_by_name(monkeypatch):
+    seen = {}
+    orig = M.TransformerClassifier._check_counts
+    def record(self, y, n, pairs, name, *a, **k):
+        if name == 'counts_val': seen['val'] = np.asarray(y).copy()
+        return orig(self, y, n, pairs, name, *a, **k)
+    def stop(*a, **k): raise AssertionError('stop before loading the encoder')
+    monkeypatch.setattr(M.TransformerClassifier, '_check_counts', record)
+    monkeypatch.setattr(M, 'load_encoder', stop)
+    X, Xv = ['a', 'b', 'c', 'd'], ['e', 'f']
+    counts = pd.DataFrame([[1, 0], [0, 1], [2, 1], [1, 3]], columns=['x', 'y'])
+    val = pd.DataFrame([[5, 1], [0, 2]], columns=['x', 'y'])
+    with pytest.raises(AssertionError, match='stop'):
+        M.TransformerClassifier(task='classes').fit(X, counts, Xv, val[['y', 'x']])
+    np.testing.assert_array_equal(seen['val'], val.to_numpy())
+    with pytest.raises(ValueError, match="missing \\['y'\\]"):
+        M.TransformerClassifier(task='classes').fit(X, counts, Xv, val.rename(columns={'y': 'z'}))
