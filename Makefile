@@ -98,8 +98,10 @@ NODATA ?=
 # few quick tests, where starting workers costs more than it saves).
 PYTEST_N ?= $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
 
+# nbdev_test through scripts/nbtest.py: it stops joblib's idle workers after each notebook (nbdev's pool workers
+# otherwise wait 300 s for them at exit: the step took 446 s for 145 s of notebooks).
 nbtest: venv
-	$(BIN)/nbdev_test --n_workers 2 --timing $(if $(NODATA),--file_re '^($(NODATA_NBS))\.ipynb$$')
+	$(PY) scripts/nbtest.py --n_workers 2 --timing $(if $(NODATA),--file_re '^($(NODATA_NBS))\.ipynb$$')
 
 smoke: venv
 	$(BIN)/scruples reproduce --smoke --kernel $(KERNEL)
