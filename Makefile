@@ -104,7 +104,7 @@ nbtest: venv
 	$(PY) scripts/nbtest.py --n_workers 2 --timing $(if $(NODATA),--file_re '^($(NODATA_NBS))\.ipynb$$')
 
 smoke: venv
-	$(BIN)/scruples reproduce --smoke --kernel $(KERNEL)
+	$(BIN)/scruples reproduce --smoke --jobs 2 --kernel $(KERNEL)
 
 pytest: venv
 	$(BIN)/pytest tests/ $(if $(NODATA),-m data --ignore=tests/test_docs_site.py,$(PYTEST_N)) --durations=15 $(PYTEST_ARGS)

@@ -200,7 +200,7 @@ def _cmd_reproduce(args):
     "`scruples reproduce`: run the paper notebooks and write the summary."
     from scruples.reproduce import reproduce
     rows = reproduce(smoke=args.smoke, data_dir=args.data_dir, seed=args.seed, out=args.out, fig_dir=args.fig_dir,
-                     kernel=args.kernel, notebooks=args.notebooks, log=lambda m: print(m, file=sys.stderr))
+                     kernel=args.kernel, notebooks=args.notebooks, jobs=args.jobs, log=lambda m: print(m, file=sys.stderr))
     if args.json: _emit(rows, True)
     else: print(rows['status'].value_counts().to_string())
 
@@ -336,6 +336,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
     q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
+    q.add_argument('--jobs', type=_int_at_least(1, 64), default=1, help='notebooks run at once, each in its own kernel (default 1; the full run\'s notebooks use both cores themselves)')
     q = add(sub, 'analyze', _cmd_analyze, 'the whole analysis of your own annotated data: the guide notebook run by papermill')
     q.add_argument('file', help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
                                 'or one row per judgment (--long)')

@@ -191,6 +191,7 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
               fig_dir=None,               # figures and comparison rows (default: figures/ or _runs/smoke/figures)
               kernel: str|None = None,    # Jupyter kernel name (default: `default_kernel()`)
               notebooks=None,             # run only these: numbers, names or paths (see `select_notebooks`)
+              jobs: int = 1,              # notebooks run at once, each in its own kernel (the smoke run uses 2)
               log=print) -> pd.DataFrame:
     "Run every paper notebook with papermill and write the summary; returns the summary rows."
     import papermill as pm
@@ -201,6 +202,7 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
     mode = 'smoke' if smoke else 'full'
     out = Path(out) if out else root/'_runs'/mode
     fig_dir = Path(fig_dir) if fig_dir else (root/'_runs'/'smoke'/'figures' if smoke else root/'figures')
+    if isinstance(jobs, bool) or not (isinstance(jobs, int) and jobs >= 1): raise ValueError(f'jobs must be a positive integer, got {jobs!r}')
     for d in (out, fig_dir):  # check everything before writing anything
         if d.exists() and not d.is_dir(): raise NotADirectoryError(errno.ENOTDIR, 'exists and is not a folder', str(d))
     if kernel is not None:
@@ -209,8 +211,8 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
     out.mkdir(parents=True, exist_ok=True); fig_dir.mkdir(parents=True, exist_ok=True)
     kernel = kernel or default_kernel()
     params = dict(smoke=smoke, data_dir=str(data_dir or ''), seed=seed, fig_dir=str(fig_dir.resolve()))
-    failures = []
-    for nb in nbs:
+    def run_one(nb: Path) -> str|None:
+        "Run one notebook; None, or the line that says how it failed."
         t0 = time.time()
         dest = out/nb.name
         rows_file, previous = fig_dir/f'{nb.stem}.rows.csv', fig_dir/f'{nb.stem}.rows.previous.csv'
@@ -220,11 +222,17 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
                                 cwd=str(nb.parent), progress_bar=False, log_output=False)
             previous.unlink(missing_ok=True)
             log(f'{mode}: {nb.name} ran in {time.time() - t0:.1f} s -> {dest}')
+            return None
         except Exception as err:
-            failures.append(f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})')
             rows_file.unlink(missing_ok=True)  # rows a failed run wrote before failing are partial
             log(f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}'
                 + (f'; its rows from an earlier run are set aside in {previous}, not in this summary' if previous.exists() else ''))
+            return f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})'
+    if jobs == 1 or len(nbs) == 1: outcomes = [run_one(nb) for nb in nbs]
+    else:  # each notebook waits on its own kernel process: threads are enough to keep `jobs` kernels busy
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(min(jobs, len(nbs))) as ex: outcomes = list(ex.map(run_one, nbs))
+    failures = [f for f in outcomes if f is not None]  # in notebook order, whatever order they finished in
     if failures and (len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))):  # nothing ran: an empty summary.md would read as a finished run
         raise ReproductionError('every paper notebook failed, no summary written:\n' + '\n'.join(failures))
     rows = write_summary(fig_dir, title=f'Reproduction summary ({mode} run)')

@@ -259,3 +259,44 @@ def test_paper_notebooks_look_published_numbers_up_by_key():
     for nb in paper_notebooks(REPO_ROOT):
         src = '\n'.join(''.join(c['source']) for c in json.loads(nb.read_text(encoding='utf-8'))['cells'])
         assert not [w for w in wrappers if w in src], nb.name
+
+
+# --- issue 23: the smoke run keeps two kernels busy (`jobs`) -----------------------------------------------------------
+
+def test_jobs_run_notebooks_at_once_and_report_failures_in_notebook_order(fake_checkout, tmp_path):
+    import threading
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    for s in ('03_third', '04_fourth'): (root/'nbs'/'papers'/f'{s}.ipynb').write_text('{}')
+    rows = reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=2, log=lambda m: None)
+    assert sorted(rows.notebook.unique()) == ['01_first', '02_second', '03_third', '04_fourth'] and sorted(runs) == sorted(set(runs))
+    failing.update({'04_fourth', '02_second'})
+    with pytest.raises(ReproductionError) as err:
+        reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=3, log=lambda m: None)
+    msg = str(err.value)
+    assert msg.index('02_second') < msg.index('04_fourth')
+    assert sorted(pd.read_csv(tmp_path/'figs'/'summary.csv').notebook.unique()) == ['01_first', '03_third']
+
+
+def test_two_notebooks_really_overlap_with_two_jobs(fake_checkout, tmp_path, monkeypatch):
+    "Each notebook waits until the other one has started: with jobs=1 this would deadlock (a timeout says so)."
+    import threading
+    import papermill
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    both = threading.Barrier(2, timeout=30)
+    def execute(src, dest, parameters, **kw):
+        both.wait()
+        Comparison(Path(src).stem).add('T', 'x', 1.0, 1.0).save(parameters['fig_dir'])
+    monkeypatch.setattr(papermill, 'execute_notebook', execute)
+    rows = reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=2, log=lambda m: None)
+    assert sorted(rows.notebook) == ['01_first', '02_second']
+
+
+@pytest.mark.parametrize('jobs', [0, -1, 1.5, True, '2'])
+def test_bad_jobs_are_refused_before_anything_runs(fake_checkout, tmp_path, jobs):
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    with pytest.raises(ValueError, match='jobs must be a positive integer'):
+        reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=jobs, log=lambda m: None)
+    assert runs == [] and not (tmp_path/'out').exists()
