@@ -16,8 +16,8 @@ from .core import ScruplesError, checkout_root
 from .metrics import TemperatureCalibrator
 
 # %% auto #0
-__all__ = ['GuideError', 'guide_notebook', 'Default', 'guide_parameters', 'join_annotations', 'calibrated_proba', 'above_ceiling',
-           'models_vs_ceiling_figure', 'analyze']
+__all__ = ['GuideError', 'guide_notebook', 'DefaultColumn', 'guide_parameters', 'join_annotations', 'calibrated_proba',
+           'above_ceiling', 'models_vs_ceiling_figure', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -38,26 +38,26 @@ def guide_notebook(root=None) -> Path:
     return nb
 
 # %% ../nbs/91_guide.ipynb #08f8359f
-class Default(str):
+class DefaultColumn(str):
     "A column name nobody typed: used when the file has that column, skipped (no such column) when it has not."
 
 def guide_parameters(data_file,                     # your CSV, JSON-lines or Parquet file
                      form: str = 'wide',            # 'wide' (one row per text) or 'long' (one row per judgment)
-                     text: str|None = Default('text'),  # the text column (None: agreement and the ceiling only)
+                     text: str|None = DefaultColumn('text'),  # the text column (None: agreement and the ceiling only)
                      counts=None,                   # wide: the count columns, 'a,b,c' or a list (default: all but id and text)
                      id: str|None = None,           # wide: the id column (default: a column named id, else row numbers)
-                     item: str = 'item', annotator: str|None = Default('annotator'), label: str = 'label',  # long: the columns
+                     item: str = 'item', annotator: str|None = DefaultColumn('annotator'), label: str = 'label',  # long: the columns
                      annotations=None,              # wide: a long-form file of the same items (annotator ids; tallies must agree)
                      **params) -> dict:             # other parameters of the notebook: epochs, max_items, seed, ...
     """The guide notebook's parameters for a file and its columns, after reading the file once (errors name file, line, field).
-    A column name you pass must exist (the error names the file, the column and the columns present); the defaults `Default('text')`
-    and `Default('annotator')` are skipped when the file has no such column (no texts, anonymous votes)."""
+    A column name you pass must exist (the error names the file, the column and the columns present); the defaults `DefaultColumn('text')`
+    and `DefaultColumn('annotator')` are skipped when the file has no such column (no texts, anonymous votes)."""
     if form not in ('wide', 'long'): raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
     if isinstance(counts, (list, tuple)): counts = ','.join(counts)
     path = Path(data_file)
     cols = table_columns(path)  # None when unreadable: the reader below names the problem
     def chosen(name):  # an untyped default that is absent: no such column
-        return None if name is None or (isinstance(name, Default) and cols is not None and name not in cols) else str(name)
+        return None if name is None or (isinstance(name, DefaultColumn) and cols is not None and name not in cols) else str(name)
     text = chosen(text)
     if form == 'wide':
         d = read_wide(path, counts=counts or None, text=text, id=id)  # what the notebook will read
@@ -140,7 +140,7 @@ def models_vs_ceiling_figure(results,  # model name -> what `evaluate` returned
             ax.axvspan(ceiling.loc[m, 'ci_low'], ceiling.loc[m, 'ci_high'], color='k', alpha=0.1, lw=0, label='BEST interval')
             ax.axvline(ceiling.loc[m, 'estimate'], color='k', ls='--', label='BEST estimate (the ceiling)')
         ax.set_xlabel(label)
-    axes[0].set_yticks(range(len(names)), names)
+    axes[0].set_yticks(range(len(names)), names); axes[0].set_ylim(-0.6, len(names) - 0.4)
     fig.suptitle('Test items: models against the ceiling')
     fig.legend(*axes[0].get_legend_handles_labels(), loc='upper center', bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=8)
     fig.tight_layout()
