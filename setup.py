@@ -1,6 +1,8 @@
 "Setup for scruples, driven by settings.ini (nbdev 2 layout; no pkg_resources)."
 from configparser import ConfigParser
+from pathlib import Path
 import setuptools, shlex
+from setuptools.command.build_py import build_py
 
 cfg = ConfigParser(delimiters=['='])
 cfg.read('settings.ini', encoding='utf-8')
@@ -11,6 +13,20 @@ statuses = ['Planning', 'Pre-Alpha', 'Alpha', 'Beta', 'Production/Stable', 'Matu
 lic = licenses[c['license']]
 requirements = shlex.split(c.get('requirements', ''))
 dev_requirements = shlex.split(c.get('dev_requirements', ''))
+
+GUIDE = Path('nbs')/'guides'/'your_data.ipynb'  # the one source of the guide notebook (`scruples analyze` runs it)
+
+
+class build_py_with_guide(build_py):
+    "Copy the guide notebook into the built package as scruples/guide_data/your_data.ipynb (a checkout uses nbs/ itself)."
+    def run(self):
+        super().run()
+        if getattr(self, 'editable_mode', False): return  # an editable install finds the notebook in its checkout
+        if not GUIDE.is_file(): raise FileNotFoundError(f'{GUIDE}: the guide notebook is missing (MANIFEST.in includes it in the sdist)')
+        dest = Path(self.build_lib)/c['lib_path']/'guide_data'/GUIDE.name
+        self.mkpath(str(dest.parent))
+        self.copy_file(str(GUIDE), str(dest))
+
 
 setuptools.setup(
     name=c['lib_name'],
@@ -38,6 +54,7 @@ setuptools.setup(
     extras_require={'dev': dev_requirements},
     python_requires='>=' + c['min_python'],
     zip_safe=False,
+    cmdclass={'build_py': build_py_with_guide},
     entry_points={
         'console_scripts': c['console_scripts'].split(),
         'nbdev': [f"{c['lib_path']}={c['lib_path']}._modidx:d"],

@@ -187,9 +187,9 @@ def _cmd_analyze(args):
     from scruples.guide import analyze
     import pandas as pd
     params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed)) if v is not None}
-    rows = analyze(args.file, args.out, form='long' if args.long else 'wide', text=args.text or None, counts=args.count_columns,
-                   id=args.id, item=args.item, annotator=args.annotator or None, label=args.label, annotations=args.annotations,
-                   kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **params)
+    typed = {k: v or None for k, v in (('text', args.text), ('annotator', args.annotator)) if v is not None}  # untyped: the defaults, skipped when absent
+    rows = analyze(args.file, args.out, form='long' if args.long else 'wide', counts=args.count_columns, id=args.id, item=args.item,
+                   label=args.label, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **typed, **params)
     if args.json: _emit(rows, True)
     else:
         with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
@@ -341,11 +341,11 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('file', help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
                                 'or one row per judgment (--long)')
     q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
-    q.add_argument('--text', default='text', help="the text column ('' for none: agreement and the ceiling only)")
+    q.add_argument('--text', help="the text column (default: text, if the file has one; '' for none: agreement and the ceiling only)")
     q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns, in class order (default: all but id and text)')
     q.add_argument('--id', help='the item-id column of a wide table (default: a column named id)')
     q.add_argument('--long', action='store_true', help='one row per judgment: --item, --annotator, --label (and --text)')
-    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help="--long: the annotator column ('' for none)")
+    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', help="--long: the annotator column (default: annotator, if the file has one; '' for none)")
     q.add_argument('--label', default='label', help='--long: the label column')
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
     q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')

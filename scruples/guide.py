@@ -8,51 +8,143 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from .annotations import read_long, read_wide, table_columns
+from .annotations import AnnotatedData, read_long, read_wide, table_columns
 from .core import ScruplesError, checkout_root
+from .metrics import TemperatureCalibrator
 
 # %% auto #0
-__all__ = ['GuideError', 'guide_notebook', 'guide_parameters', 'analyze']
+__all__ = ['GuideError', 'guide_notebook', 'DefaultColumn', 'guide_parameters', 'join_annotations', 'calibrated_proba',
+           'above_ceiling', 'models_vs_ceiling_figure', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
     "The guide notebook failed to run."
 
 def guide_notebook(root=None) -> Path:
-    "The guide notebook of a development checkout (`nbs/guides/your_data.ipynb`)."
-    root = Path(root) if root else checkout_root()
-    nb = None if root is None else root/'nbs'/'guides'/'your_data.ipynb'
+    "The guide notebook: the copy installed with the package (`guide_data/your_data.ipynb`), else `nbs/guides/your_data.ipynb` of the checkout (`root`: that checkout only)."
+    from importlib.resources import files
+    if root is None:
+        shipped = Path(str(files('scruples').joinpath('guide_data', 'your_data.ipynb')))  # setup.py copies it into wheels
+        if shipped.is_file(): return shipped
+        try: here = Path(__file__).resolve().parent
+        except NameError: here = Path.cwd()  # run in the notebook
+        root = checkout_root(here)
+    nb = None if root is None else Path(root)/'nbs'/'guides'/'your_data.ipynb'
     if nb is None or not nb.is_file():
-        raise FileNotFoundError(2, 'the guide notebook lives in a development checkout of scruples; none found from here', str(nb or 'nbs/guides/your_data.ipynb'))
+        raise FileNotFoundError(2, 'the guide notebook is neither installed with scruples (guide_data/your_data.ipynb) nor in a checkout of it', str(nb or 'nbs/guides/your_data.ipynb'))
     return nb
 
 # %% ../nbs/91_guide.ipynb #08f8359f
+class DefaultColumn(str):
+    "A column name nobody typed: used when the file has that column, skipped (no such column) when it has not."
+
 def guide_parameters(data_file,                     # your CSV, JSON-lines or Parquet file
                      form: str = 'wide',            # 'wide' (one row per text) or 'long' (one row per judgment)
-                     text: str|None = 'text',       # the text column (None: agreement and the ceiling only)
+                     text: str|None = DefaultColumn('text'),  # the text column (None: agreement and the ceiling only)
                      counts=None,                   # wide: the count columns, 'a,b,c' or a list (default: all but id and text)
                      id: str|None = None,           # wide: the id column (default: a column named id, else row numbers)
-                     item: str = 'item', annotator: str|None = 'annotator', label: str = 'label',  # long: the columns
-                     annotations=None,              # wide: a long-form file of the same items (annotator ids)
+                     item: str = 'item', annotator: str|None = DefaultColumn('annotator'), label: str = 'label',  # long: the columns
+                     annotations=None,              # wide: a long-form file of the same items (annotator ids; tallies must agree)
                      **params) -> dict:             # other parameters of the notebook: epochs, max_items, seed, ...
-    "The guide notebook's parameters for a file and its columns, after reading the file once (errors name file, line, field)."
+    """The guide notebook's parameters for a file and its columns, after reading the file once (errors name file, line, field).
+    A column name you pass must exist (the error names the file, the column and the columns present); the defaults `DefaultColumn('text')`
+    and `DefaultColumn('annotator')` are skipped when the file has no such column (no texts, anonymous votes)."""
     if form not in ('wide', 'long'): raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
     if isinstance(counts, (list, tuple)): counts = ','.join(counts)
     path = Path(data_file)
+    cols = table_columns(path)  # None when unreadable: the reader below names the problem
+    def chosen(name):  # an untyped default that is absent: no such column
+        return None if name is None or (isinstance(name, DefaultColumn) and cols is not None and name not in cols) else str(name)
+    text = chosen(text)
     if form == 'wide':
         d = read_wide(path, counts=counts or None, text=text, id=id)  # what the notebook will read
-        if annotations: read_long(annotations, item=item, annotator=annotator, label=label, classes=d.classes)
-    else:  # the default annotator and text columns may be absent (anonymous votes, no texts); names you pass must exist
-        cols = table_columns(path) or []
-        if annotator == 'annotator' and annotator not in cols: annotator = None
-        if text == 'text' and text not in cols: text = None
+        if annotations:  # the notebook joins them the same way: items and tallies must agree
+            join_annotations(d, read_long(annotations, item=item, annotator=None if annotator is None else str(annotator), label=label, classes=d.classes), path, annotations)
+    else:
+        annotator = chosen(annotator)
         d = read_long(path, item=item, annotator=annotator, label=label, text=text)
     if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
     return dict(data_file=str(path.resolve()), form=form, text_col=text or '', count_cols=counts or '',
-                id_col=id or '', item_col=item, annotator_col=annotator or '', label_col=label,
+                id_col=id or '', item_col=item, annotator_col=str(annotator or ''), label_col=label,
                 annotations_file=str(Path(annotations).resolve()) if annotations else '', **params)
+
+# %% ../nbs/91_guide.ipynb #a1e0c006
+def join_annotations(data: AnnotatedData,   # the wide file's items, counts and texts
+                     ann: AnnotatedData,    # the long form of the same items, read with `classes=data.classes`
+                     data_file='the wide file', long_file='the long file',  # named in errors
+                    ) -> AnnotatedData:     # `data` with the annotators x items responses of `ann`
+    "The wide data with the long form's annotator ids; each item's tally in the long form must equal its wide counts (items only in the long form are left out)."
+    if tuple(ann.classes) != tuple(data.classes): raise ValueError(f'{long_file}: classes {list(ann.classes)}, but {data_file} has {list(data.classes)}')
+    if ann.responses is None: raise ValueError(f'{long_file}: no annotator column: it adds nothing to {data_file}')
+    where = {it: j for j, it in enumerate(ann.items)}
+    missing = [it for it in data.items if it not in where]
+    if missing: raise ValueError(f'{long_file}: no annotations for {len(missing)} items of {data_file}, e.g. {missing[0]!r}')
+    cols = np.array([where[it] for it in data.items], dtype=np.int64)
+    differ = np.flatnonzero((ann.counts[cols] != data.counts).any(1))
+    if len(differ):
+        i = differ[0]
+        tally = lambda c: ', '.join(f'{k} {int(v)}' for k, v in zip(data.classes, c))
+        raise ValueError(f'{data_file} and {long_file} disagree on {len(differ)} of {data.n_items} items; the first, item {data.items[i]!r}: '
+                         f'wide counts {tally(data.counts[i])}, long tally {tally(ann.counts[cols[i]])}')
+    return AnnotatedData(items=data.items, counts=data.counts, classes=data.classes, texts=data.texts,
+                         responses=ann.responses[:, cols], annotators=ann.annotators, source=data.source)
+
+# %% ../nbs/91_guide.ipynb #a1e0c013
+def calibrated_proba(proba,  # (n, k) the model's raw probabilities of the scored items
+                     res,    # what `evaluate` returned for them (its `temperature` and `smoothing`)
+                    ) -> np.ndarray:  # (n, k) the calibrated probabilities behind res's cross-entropy, KL, ECE...
+    "The probabilities `evaluate` scored: `proba` through the temperature and smoothing it fitted on held-out items (unchanged for hard predictions)."
+    p = np.asarray(proba, dtype=float)
+    if not np.isfinite(res['temperature']): return p  # hard predictions: evaluate does not calibrate them
+    cal = TemperatureCalibrator()
+    cal.temperature_, cal.smoothing_ = float(res['temperature']), float(res['smoothing'])
+    return cal.predict_proba(np.log(np.clip(p, 1e-12, 1)))
+
+# %% ../nbs/91_guide.ipynb #a1e0c019
+def above_ceiling(results,  # model name -> what `evaluate` returned (f1, f1_lo, f1_hi, xentropy, ...)
+                  ceiling,  # what `best` returned for the same items (rows macro_f1 and xentropy: estimate, ci_low, ci_high)
+                 ) -> pd.DataFrame:  # one row per model and metric better than the BEST estimate, with a sentence
+    "The models whose macro F1 is above (cross-entropy below) the BEST estimate of the same items; `overlap`: their 95% intervals overlap."
+    rows = []
+    for name, r in results.items():
+        for key, metric, label, sign in (('f1', 'macro_f1', 'macro F1', 1), ('xentropy', 'xentropy', 'cross-entropy', -1)):
+            if metric not in ceiling.index or not np.isfinite(r[key]): continue
+            b = ceiling.loc[metric]
+            if sign * (r[key] - b['estimate']) <= 0: continue
+            lo, hi = r.get(f'{key}_lo', np.nan), r.get(f'{key}_hi', np.nan)
+            overlap = bool(np.isfinite(lo) and lo <= b['ci_high'] and hi >= b['ci_low'])
+            said = (f"{name}: {label} {r[key]:.3f} ({lo:.3f}-{hi:.3f}) is {'above' if sign > 0 else 'below'} the BEST estimate "
+                    f"{b['estimate']:.3f} ({b['ci_low']:.3f}-{b['ci_high']:.3f}); "
+                    + ('the intervals overlap: it may be chance' if overlap else
+                       'the intervals do not overlap: the votes probably do not follow the Dirichlet-multinomial model BEST assumes'))
+            rows.append(dict(model=name, metric=metric, value=r[key], lo=lo, hi=hi, best=b['estimate'], best_lo=b['ci_low'],
+                             best_hi=b['ci_high'], overlap=overlap, says=said))
+    return pd.DataFrame(rows, columns=['model', 'metric', 'value', 'lo', 'hi', 'best', 'best_lo', 'best_hi', 'overlap', 'says'])
+
+# %% ../nbs/91_guide.ipynb #a1e0c023
+def models_vs_ceiling_figure(results,  # model name -> what `evaluate` returned
+                             ceiling,  # what `best` returned for the same items
+                            ):         # a matplotlib Figure (two panels)
+    "Macro F1 and cross-entropy of each model (95% intervals) against the BEST estimate (dashed) and its interval (shaded)."
+    import matplotlib.pyplot as plt
+    names = list(results)
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 0.4 * len(names) + 1.5), sharey=True)
+    for ax, (key, m, label) in zip(axes, (('f1', 'macro_f1', 'macro F1 (higher is better)'), ('xentropy', 'xentropy', 'cross-entropy (lower is better)'))):
+        v, lo, hi = (np.array([results[k][key + s] for k in names], dtype=float) for s in ('', '_lo', '_hi'))
+        err = np.maximum(np.nan_to_num(np.vstack([v - lo, hi - v]), nan=0.0), 0)
+        ax.errorbar(v, range(len(names)), xerr=err, fmt='o', label='model (95% interval)')
+        if m in ceiling.index:
+            ax.axvspan(ceiling.loc[m, 'ci_low'], ceiling.loc[m, 'ci_high'], color='k', alpha=0.1, lw=0, label='BEST interval')
+            ax.axvline(ceiling.loc[m, 'estimate'], color='k', ls='--', label='BEST estimate (the ceiling)')
+        ax.set_xlabel(label)
+    axes[0].set_yticks(range(len(names)), names); axes[0].set_ylim(-0.6, len(names) - 0.4)
+    fig.suptitle('Test items: models against the ceiling')
+    fig.legend(*axes[0].get_legend_handles_labels(), loc='upper center', bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=8)
+    fig.tight_layout()
+    return fig
 
 # %% ../nbs/91_guide.ipynb #3d725620
 def analyze(data_file,              # your annotated data (see `guide_parameters` for the columns)

@@ -5,6 +5,7 @@ import contextlib
 import io
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -138,3 +139,132 @@ def test_guide_is_parameterized_for_papermill_and_skipped_by_nbdev_test():
     assert {'data_file', 'form', 'text_col', 'count_cols', 'item_col', 'annotator_col', 'label_col', 'max_items', 'epochs', 'out_dir'} <= set(params)
     assert params['data_file']['default'] == "''" and params['epochs']['inferred_type_name'] == 'int'
     assert (nb.parent/'.notest').is_file()
+
+
+# --- the guide's outputs agree with summary.csv ------------------------------------------------------------------
+
+def notebook_text(run):
+    "Every stream output of the executed guide notebook, joined."
+    nb = json.loads((run[3]/'your_data.ipynb').read_text())
+    return ''.join(''.join(o.get('text', '')) for c in nb['cells'] for o in c.get('outputs', []) if o.get('output_type') == 'stream')
+
+
+@pytest.mark.parametrize('which', ['wide3', 'long2'])
+def test_guide_reliability_legend_shows_the_summary_ece(request, which):
+    "The reliability diagram draws the calibrated probabilities in 10 bins: each transformer's ECE in its legend is summary.csv's."
+    run = request.getfixturevalue(which)
+    q = summary_of(run).set_index('quantity')
+    legend = [l for l in notebook_text(run).splitlines() if l.startswith('legend: ')]
+    assert len(legend) == 1, legend
+    for lik in (LIKELIHOODS if which == 'wide3' else ('counts', 'dirichlet')):
+        assert f"{lik} (ECE {q.loc[f'MiniLM ({lik}): expected calibration error', 'value']:.3f})" in legend[0], legend[0]
+
+
+@pytest.mark.parametrize('which', ['wide3', 'long2'])
+def test_guide_says_when_a_model_beats_the_best_estimate(request, which):
+    "A model scoring better than the BEST estimate of the test items is named in the output and in its summary note; no other is."
+    run = request.getfixturevalue(which)
+    s = summary_of(run)
+    q, text = s.set_index('quantity'), notebook_text(run)
+    for metric, sign in (('macro F1', 1), ('cross-entropy', -1)):
+        best = q.loc[f'BEST {metric} (test items)', 'value']
+        for r in s[(s.section == 'models') & s.quantity.str.endswith(': ' + metric)].itertuples():
+            beats = sign * (r.value - best) > 0
+            assert beats == ('better than the BEST estimate' in r.note), (r.quantity, r.value, best, r.note)
+            model = r.quantity.rsplit(': ', 1)[0]
+            assert beats == (f"{model}: {metric} {r.value:.3f}" in text), (r.quantity, r.value, best)
+    assert ('Better than the BEST estimate' in text) == ('No model is better' not in text)
+
+
+# --- the guide ships with the package ----------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_guide_notebook_ships_in_the_wheel(tmp_path):
+    """An sdist of the tracked files, then a wheel built from it, carry the guide notebook byte for byte, and an installed
+    `scruples.guide` finds that copy away from any checkout (the setup.py build step copies nbs/guides/your_data.ipynb)."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+    pytest.importorskip('build')
+    try: files = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard'], cwd=ROOT, check=True,
+                                capture_output=True, text=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError): pytest.skip('not a git checkout')
+    src = tmp_path/'src'
+    for f in files:  # the package's own files: what an sdist needs, nothing from nbs/ but what MANIFEST.in names
+        if (f.startswith('scruples/') or '/' not in f) and (ROOT/f).is_file():
+            (src/f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT/f, src/f)
+    (src/'nbs'/'guides').mkdir(parents=True)
+    shutil.copy2(ROOT/'nbs'/'guides'/'your_data.ipynb', src/'nbs'/'guides'/'your_data.ipynb')
+    r = subprocess.run([sys.executable, '-m', 'build', '--no-isolation', '--outdir', str(tmp_path/'dist'), str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    whl, = (tmp_path/'dist').glob('scruples-*.whl')  # built from the sdist, so MANIFEST.in carried the notebook
+    with zipfile.ZipFile(whl) as z:
+        assert z.read('scruples/guide_data/your_data.ipynb') == (ROOT/'nbs'/'guides'/'your_data.ipynb').read_bytes()
+        z.extractall(tmp_path/'site')
+    away = tmp_path/'elsewhere'
+    away.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'} | {'PYTHONPATH': str(tmp_path/'site')}
+    r = subprocess.run([sys.executable, '-c', 'import scruples.guide as g; print(g.__file__); print(g.guide_notebook())'],
+                       cwd=away, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+    mod, nb = r.stdout.split()
+    assert Path(mod).is_relative_to(tmp_path/'site') and Path(nb) == tmp_path/'site'/'scruples'/'guide_data'/'your_data.ipynb'
+
+
+def test_guide_notebook_in_a_checkout_is_the_source(tmp_path):
+    "A checkout has no copy in the package: it runs nbs/guides/your_data.ipynb itself; no notebook at all is a named error."
+    from scruples.guide import guide_notebook
+    assert guide_notebook() == ROOT/'nbs'/'guides'/'your_data.ipynb'
+    assert not (ROOT/'scruples'/'guide_data'/'your_data.ipynb').exists()
+    with pytest.raises(FileNotFoundError, match='neither installed with scruples'): guide_notebook(tmp_path)
+
+
+# --- bad input: errors before any kernel starts ------------------------------------------------------------------
+
+@pytest.fixture
+def no_kernel(monkeypatch):
+    import papermill
+    monkeypatch.setattr(papermill, 'execute_notebook', lambda *a, **k: pytest.fail('the notebook ran before the input was checked'))
+
+
+def write_wide_and_long(d, n=12):
+    "A wide file (id, text, yes, no) and its long form (item, annotator, label)."
+    wide = pd.DataFrame({'id': [f'i{i}' for i in range(n)], 'text': [f'text {i}' for i in range(n)],
+                         'yes': [i % 3 + 1 for i in range(n)], 'no': [(i + 1) % 2 for i in range(n)]})
+    wide.to_csv(d/'wide.csv', index=False)
+    rows = [(r.id, f'a{j}', lab) for r in wide.itertuples() for j, lab in enumerate(['yes'] * r.yes + ['no'] * r.no)]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(d/'long.csv', index=False)
+    return wide
+
+
+def test_analyze_wide_and_long_tallies_must_agree(tmp_path, no_kernel):
+    "A long form whose tally of an item is not the wide counts: the first such item, with both tallies, before any kernel."
+    write_wide_and_long(tmp_path)
+    long = pd.read_csv(tmp_path/'long.csv')
+    long.loc[long.index[(long.item == 'i5') & (long.label == 'yes')][0], 'label'] = 'no'  # i5: yes 3, no 0 in the wide file
+    long.to_csv(tmp_path/'long_bad.csv', index=False)
+    rc, out, err = run_cli('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--annotations', str(tmp_path/'long_bad.csv'), '--out', str(tmp_path/'o'))
+    assert rc == 1 and out == '', err
+    assert "disagree on 1 of 12 items; the first, item 'i5': wide counts yes 3, no 0, long tally yes 2, no 1" in err, err
+    assert 'wide.csv' in err and 'long_bad.csv' in err
+
+
+def test_analyze_typed_column_names_must_exist(tmp_path, no_kernel):
+    "A column name typed on the command line must be in the file (the error names file, column and the columns present); an untyped default may be absent."
+    from scruples.guide import guide_parameters
+    (tmp_path/'l.csv').write_text('item,label\n' + ''.join(f'q{i},{"ab"[i % 2]}\nq{i},a\n' for i in range(10)))
+    for typed in (['--annotator', 'annotator'], ['--text', 'text']):
+        rc, out, err = run_cli('analyze', str(tmp_path/'l.csv'), '--long', *typed, '--out', str(tmp_path/'o'))
+        col = typed[1]
+        assert rc == 1 and f"l.csv:1: field '{col}': expected a column named '{col}' (columns: item, label)" in err, err
+    got = guide_parameters(tmp_path/'l.csv', form='long')  # untyped: anonymous votes, no texts
+    assert (got['annotator_col'], got['text_col']) == ('', '')
+    write_wide_and_long(tmp_path)
+    rc, out, err = run_cli('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--text', 'text', '--annotations', str(tmp_path/'long.csv'),
+                           '--annotator', 'rater', '--out', str(tmp_path/'o'))
+    assert rc == 1 and "long.csv:1: field 'rater': expected a column named 'rater' (columns: item, annotator, label)" in err, err
