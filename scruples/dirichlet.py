@@ -8,8 +8,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.optimize import minimize, minimize_scalar
-from scipy.special import digamma, gammaln
+from scipy.special import digamma, gammaln, zeta
 
 # %% auto #0
 __all__ = ['dm_log_likelihood', 'DirichletFitWarning', 'dirichlet_multinomial_mle']
@@ -33,10 +32,10 @@ def dm_log_likelihood(counts: np.ndarray,   # (n_examples, n_classes) non-negati
 class DirichletFitWarning(RuntimeWarning):
     "The maximum-likelihood fit of a Dirichlet prior did not converge: the returned alpha is not an estimate to trust."
 
-def _not_converged(res, c, what):
-    "Warn that the optimizer stopped without converging, saying why (its message) and what in the counts may cause it."
+def _not_converged(why, nit, c, what):
+    "Warn that the optimizer stopped without converging, saying why and what in the counts may cause it."
     big = c.max() > 2**53
-    warnings.warn(f'{what} did not converge: the optimizer stopped with {str(res.message).strip()!r} after {res.nit} iterations'
+    warnings.warn(f'{what} did not converge: the optimizer stopped with {why!r} after {nit} iterations'
                   + (f'; counts as large as {c.max():.3g} exceed 2**53 and lose precision as floats' if big else '')
                   + '; the returned alpha is not a maximum-likelihood estimate', DirichletFitWarning, stacklevel=3)
 
@@ -52,28 +51,195 @@ def _check_fit_counts(counts) -> np.ndarray:
     if c.sum() == 0: raise ValueError('every row of counts is zero: no annotations to fit a prior to')
     return c
 
+# %% ../nbs/04_dirichlet.ipynb #a1d3f001
+_EXACT_MAX = 200_000  # up to this many terms, integer counts use the exact sums of log(a + j)
+
+class _Polya:
+    """The Dirichlet-multinomial log-likelihood of counts `c` (without the multinomial coefficient) as a function of
+    alpha, with its gradient and the diagonal-plus-rank-one Hessian, from sufficient statistics computed once.
+
+    Each class contributes f_k(a_k) = sum_i [lgamma(c_ik + a_k) - lgamma(a_k)] and the totals -f_N(A). For integer
+    counts f(a) = sum_j R(j) log(a + j), R(j) = #{i: c_i > j} (exact, no cancellation at large a); otherwise
+    the distinct values and their multiplicities with lgamma, digamma and trigamma."""
+    def __init__(self, c):
+        cols = np.concatenate([c, c.sum(1, keepdims=True)], 1)  # k classes and the row totals
+        mx = cols.max(0)
+        vals = [np.unique(col[col > 0], return_counts=True) for col in cols.T]
+        cost = mx.max() * len(mx)  # terms of the exact sums; they beat lgamma on the distinct values up to ~8 times as many
+        self.exact = bool((cols == np.floor(cols)).all()) and cost <= min(_EXACT_MAX, max(4096, 8 * sum(len(v) for v, _ in vals)))
+        if self.exact:
+            m = int(mx.max())
+            self.x = np.arange(m, dtype=float)  # j = 0 .. m-1, shared
+            hist = np.stack([np.bincount(col.astype(np.int64), minlength=m + 1) for col in cols.T])  # (k+1, m+1)
+            self.w = (len(c) - np.cumsum(hist, 1))[:, :m].astype(float)  # R(j) = #{c > j}
+            self.x = np.broadcast_to(self.x, self.w.shape)
+            self.m = self.w[:-1].sum(1)  # votes per class
+        else:
+            m = max(len(v) for v, _ in vals)
+            self.x, self.w = np.ones((len(vals), m)), np.zeros((len(vals), m))
+            for r, (v, w) in enumerate(vals): self.x[r, :len(v)], self.w[r, :len(w)] = v, w
+
+    def ll(self, a, magnitude=False):
+        "The log-likelihood at alpha `a` (with `magnitude`: also the sum of the absolute terms, the scale of its rounding error)."
+        A = a.sum(); b = np.append(a, A)[:, None]
+        if self.exact:  # sum_j R(j) log(a + j) = M log(a) + sum_j R(j) log1p(j / a); sum_k M_k log a_k - N log A = sum_k M_k log(a_k / A)
+            t = self.w * np.log1p(self.x / b)
+            head = self.m * np.log(a / A)
+            f = t.sum(1); ll = head.sum() + f[:-1].sum() - f[-1]
+            return (ll, np.abs(head).sum() + np.abs(t).sum()) if magnitude else ll
+        t = self.w * (gammaln(self.x + b) - gammaln(b))
+        f = t.sum(1); ll = f[:-1].sum() - f[-1]
+        return (ll, (self.w * (np.abs(gammaln(self.x + b)) + np.abs(gammaln(b)))).sum()) if magnitude else ll
+
+    def derivs(self, a):
+        "First and second derivatives of each f (the k classes, then the totals at A)."
+        b = np.append(a, a.sum())[:, None]
+        if self.exact:
+            r = self.w / (b + self.x)
+            return r.sum(1), -(r / (b + self.x)).sum(1)
+        return ((self.w * (digamma(self.x + b) - digamma(b))).sum(1),
+                (self.w * (zeta(2, self.x + b) - zeta(2, b))).sum(1))  # trigamma = Hurwitz zeta(2, .)
+
+# %% ../nbs/04_dirichlet.ipynb #a1d3f002
+_LO, _HI = -20.0, 20.0  # bounds of log alpha: without overdispersion the likelihood grows with the concentration forever
+_S_LO, _S_HI = -10.0, 20.0  # bounds of the log concentration when the mean is fixed
+
+def _newton_direction(g, D, z, u, min_den=0.05):
+    """p = -H^{-1} g for H = diag(D) + z u u^T (Sherman-Morrison), D < 0, z >= 0; and whether H was modified. Where H
+    is not negative definite (the likelihood is convex along u, as it is beyond the optimal concentration) z is shrunk
+    until 1 + z u^T D^{-1} u = min_den: the step stays an ascent direction and long along the flat direction."""
+    Di = 1 / D
+    q = (u * Di * u).sum()
+    den, modified = 1 + z * q, False
+    if not den > min_den / 2: den, modified = min_den, True
+    Dg = Di * g
+    return -(Dg - Di * u * ((den - 1) / q * (u * Dg).sum() / den)), modified
+
+# %% ../nbs/04_dirichlet.ipynb #a1d3f003
+def _proj_grad_max(P: _Polya, th: np.ndarray) -> float:
+    "The largest gradient component in log alpha that the bounds do not block."
+    a = np.exp(th); f1, _ = P.derivs(a); g = a * (f1[:-1] - f1[-1])
+    return np.abs(g[~((th <= _LO) & (g < 0) | (th >= _HI) & (g > 0))]).max(initial=0.0)
+
+def _fit_alpha(P: _Polya, k: int, big_ok=True, tol=1e-15, stall_tol=1e-10, max_iter=500):
+    "Projected Newton ascent in log alpha within [_LO, _HI]; returns (log alpha, why it stopped or None, iterations)."
+    th = np.zeros(k); a = np.exp(th); ll = P.ll(a)
+    for it in range(max_iter):
+        f1, f2 = P.derivs(a)
+        ga = f1[:-1] - f1[-1]                       # d ll / d alpha
+        g = a * ga                                  # d ll / d log alpha
+        D = a * a * f2[:-1] + g                     # diagonal of the Hessian in log alpha (chain rule)
+        z = -f2[-1]                                 # rank-one part: z a a^T, z >= 0
+        free = ~((th <= _LO) & (g < 0) | (th >= _HI) & (g > 0))
+        if not free.any(): return th, None, it      # every parameter pinned at a bound: a KKT point
+        gf, p = g[free], np.zeros(k)
+        bad = ~(D[free] < 0)                         # curvature >= 0 on the diagonal: replaced by a negative one
+        Df = np.where(bad, np.minimum((a * a * f2[:-1])[free] - np.abs(gf), -1e-300), D[free])
+        pf, modified = _newton_direction(gf, Df, z, a[free])
+        pred = 0.5 * (gf * pf).sum()                 # the gain a full Newton step predicts (half the squared Newton decrement)
+        newton = not modified and not bad.any()
+        if newton and pred <= tol * (1 + abs(ll)): return th, None, it
+        if not newton:                               # not concave here: first the best concentration along the ray s * a / A
+            lA = np.log(a.sum()); lm = th - lA
+            ls, why, _ = _fit_concentration(P, np.exp(lm), _LO - lm.min(), _HI - lm.max(), lA, tol=1e-6)
+            th_new = np.clip(lm + ls, _LO, _HI); a_new = np.exp(th_new); ll_new = P.ll(a_new)
+            if why is None and ll_new > ll + tol * (1 + abs(ll)): th, a, ll = th_new, a_new, ll_new; continue  # a flat ray: not taken
+        p[free] = pf
+        t, moved = 1.0, False
+        for _ in range(40):                          # backtracking: never accept a step that lowers the likelihood
+            th_new = np.clip(th + t * p, _LO, _HI)
+            a_new = np.exp(th_new); ll_new = P.ll(a_new)
+            if t == 1: th_full, ll_full = th_new, ll_new
+            if ll_new > ll and ll_new >= ll + 1e-4 * (g * (th_new - th)).sum(): moved = True; break
+            t /= 2
+        while moved and not newton and t < 1e6:      # where the likelihood is convex, longer steps may gain more
+            th_try = np.clip(th + 2 * t * p, _LO, _HI)
+            if (th_try == th_new).all(): break
+            a_try = np.exp(th_try); ll_try = P.ll(a_try)
+            if not ll_try > ll_new: break
+            th_new, a_new, ll_new, t = th_try, a_try, ll_try, 2 * t
+        if not moved:                                # Minka's fixed point: a monotone (minorize-maximize) step
+            with np.errstate(divide='ignore'):
+                th_new = np.clip(th + np.log(np.maximum(f1[:-1], 0) / f1[-1]), _LO, _HI)
+            a_new = np.exp(th_new); ll_new = P.ll(a_new)
+            moved = ll_new > ll
+        if not moved:
+            if min(pred, np.abs(gf).max()) <= stall_tol * (1 + abs(ll)): return th, None, it  # within rounding of the optimum
+            _, mag = P.ll(a, magnitude=True)
+            if newton and big_ok and abs(ll_full - ll) <= 1e-13 * mag:  # huge counts: the likelihood's rounding hides the gain,
+                if _proj_grad_max(P, th_full) < np.abs(gf).max():      # so the exact gradient decides (it shrinks: a Newton step)
+                    th, a, ll = th_full, np.exp(th_full), ll_full; continue
+            if pred <= 1e-13 * mag and big_ok: return th, None, it  # the remaining gain is below the likelihood's rounding
+            return th, 'ABNORMAL: no step along the Newton direction increases the log-likelihood', it
+        th, a, ll = th_new, a_new, ll_new
+    return th, f'MAXITER: {max_iter} iterations without convergence', max_iter
+
+# %% ../nbs/04_dirichlet.ipynb #a1d3f006
+def _fit_concentration(P: _Polya, m: np.ndarray, lo=_S_LO, hi=_S_HI, x=0.0, tol=1e-11, max_iter=200):
+    """Safeguarded Newton on the log concentration in [lo, hi], the mean m fixed: the nearest maximum uphill from `x`
+    (bracketed by steps of 1, 2, 4, ... in log s), then Newton steps kept inside the bracket, else bisection.
+    Returns (log s, why it stopped or None, iterations)."""
+    def d(ls):
+        s = np.exp(ls); a = s * m
+        f1, f2 = P.derivs(a)
+        g = (a * f1[:-1]).sum() - s * f1[-1]
+        return g, (a * a * f2[:-1]).sum() - s * s * f2[-1] + g
+    x = min(max(x, lo), hi)
+    g, _ = d(x)
+    if not np.isfinite(g): return x, 'ABNORMAL: the gradient is not finite', 0
+    if g == 0: return x, None, 0
+    up, step, y = g > 0, 1.0, x
+    while True:                                      # bracket: the derivative changes sign between x and y
+        y = min(x + step, hi) if up else max(x - step, lo)
+        gy, _ = d(y)
+        if not np.isfinite(gy): return x, 'ABNORMAL: the gradient is not finite', 0
+        if (gy <= 0) if up else (gy >= 0): break
+        x, step = y, 2 * step
+        if x == (hi if up else lo): return x, None, 0  # the likelihood increases up to the bound
+    lo, hi = (x, y) if up else (y, x)
+    x = (lo + hi) / 2
+    for it in range(max_iter):
+        g, h = d(x)
+        if not np.isfinite(g): return x, 'ABNORMAL: the gradient is not finite', it
+        if g == 0: return x, None, it
+        if g > 0: lo = x
+        else: hi = x
+        x_new = x - g / h if h < 0 else np.nan
+        if not lo < x_new < hi: x_new = (lo + hi) / 2    # bisect when Newton leaves the bracket
+        if abs(x_new - x) <= tol * (1 + abs(x)) or hi - lo <= tol: return x_new, None, it + 1
+        x = x_new
+    return x, f'MAXITER: {max_iter} iterations without convergence', max_iter
+
+# %% ../nbs/04_dirichlet.ipynb #a1d3f005
+def _fit_alpha_lbfgsb(P: _Polya, c: np.ndarray, th0: np.ndarray):
+    "The fallback: scipy's L-BFGS-B on log alpha in [_LO, _HI] from `th0`; returns (log alpha, whether it converged)."
+    from scipy.optimize import minimize  # costs ~0.14 s to import: only for the fits Newton could not finish
+    def fun(th):
+        a = np.exp(th); f1, _ = P.derivs(a)
+        return -P.ll(a), -a * (f1[:-1] - f1[-1])
+    res = minimize(fun, th0, jac=True, method='L-BFGS-B', bounds=[(_LO, _HI)] * len(th0), options={'gtol': 1e-10})
+    stalled = res.nit == 0 or np.abs(res.jac).max() > 1e-3 * (1 + abs(res.fun))  # a stall on a flat likelihood is an optimum
+    return res.x, bool(np.isfinite(res.fun) and (res.success or not stalled))
+
+# %% ../nbs/04_dirichlet.ipynb #a1d3f004
 def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) integer label counts
                               mean=None,           # optional fixed mean of the prior: fit only its concentration
                              ) -> np.ndarray:      # alpha, the Dirichlet prior's parameters
     "Maximum-likelihood Dirichlet prior of a Dirichlet-multinomial model of `counts`; warns `DirichletFitWarning` when the fit does not converge."
-    c = _check_fit_counts(counts); n = c.sum(1)
-    def nll(alpha):
-        a = alpha.sum()
-        return -((gammaln(a) - gammaln(n + a)).sum() + (gammaln(c + alpha) - gammaln(alpha)).sum())
+    c = _check_fit_counts(counts); P = _Polya(c)
     if mean is not None:
-        m = np.asarray(mean, dtype=float) / np.sum(mean)
-        res = minimize_scalar(lambda ls: nll(np.exp(ls) * m), bounds=(-10, 20), method='bounded', options={'xatol': 1e-10})
-        if not res.success or not np.isfinite(res.fun): _not_converged(res, c, 'the concentration fit')
-        return np.exp(res.x) * m
-    def fun(la):
-        alpha = np.exp(la); a = alpha.sum()
-        grad = (digamma(a) - digamma(n + a)).sum() + (digamma(c + alpha) - digamma(alpha)).sum(0)
-        return nll(alpha), -grad * alpha
-    # bounded: without overdispersion the likelihood grows with the concentration forever (exp(20) ~ 5e8)
-    res = minimize(fun, np.zeros(c.shape[1]), jac=True, method='L-BFGS-B', bounds=[(-20, 20)] * c.shape[1],
-                   options={'gtol': 1e-10})
-    # L-BFGS-B reports ABNORMAL when the line search stalls on a flat likelihood (concentration near its bound, no
-    # overdispersion): a gradient tiny against the likelihood is still an optimum. A stall with a large gradient is not.
-    stalled = res.nit == 0 or np.abs(res.jac).max() > 1e-3 * (1 + abs(res.fun))
-    if not np.isfinite(res.fun) or not res.success and stalled: _not_converged(res, c, 'the Dirichlet-multinomial maximum-likelihood fit')
-    return np.exp(res.x)
+        m = np.asarray(mean, dtype=float)
+        if m.shape != (c.shape[1],) or not np.isfinite(m).all() or (m <= 0).any():
+            raise ValueError(f'mean must be {c.shape[1]} finite positive numbers (one per class), got {mean!r:.80}')
+        m = m / m.sum()
+        ls, why, nit = _fit_concentration(P, m)
+        if why: _not_converged(why, nit, c, 'the concentration fit')
+        return np.exp(ls) * m
+    th, why, nit = _fit_alpha(P, c.shape[1], big_ok=c.max() <= 2**53)
+    if why and c.max() <= 2**53:  # rare (degenerate counts, the optimum on a bound): L-BFGS-B from our point, imported only here
+        th_lb, ok = _fit_alpha_lbfgsb(P, c, th)
+        if ok:
+            if P.ll(np.exp(th_lb)) >= P.ll(np.exp(th)): th = th_lb
+            why = None
+    if why or not np.isfinite(P.ll(np.exp(th))): _not_converged(why or 'ABNORMAL: the log-likelihood is not finite', nit, c, 'the Dirichlet-multinomial maximum-likelihood fit')
+    return np.exp(th)
