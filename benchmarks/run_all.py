@@ -20,6 +20,7 @@ BENCHMARKS = {
     'models':     ([], ['--pairs', '64', '--test', '128']),
     'traits':     ([], ['--epochs', '1', '--repeats', '1']),
     'best':       ([], ['--samples', '2000', '--ref-samples', '100']),
+    'dirichlet':  ([], ['--quick']),
     'verbs':      ([], ['--permutations', '2000', '--ref-permutations', '50']),
     'baselines':  ([], ['--small']),
     'encoder':    ([], ['--rounds', '1', '--template-actions', '50']),
@@ -53,6 +54,11 @@ def parse(name: str, out: str) -> list[tuple[str, str, str, str]]:
         find(r'^1 trait, (?P<what>[^:]+):.*girth/ours time x(?P<r>[\d.]+) \(CPU x(?P<c>[\d.]+)', '1-trait {what}: girth / ours|{r}x (CPU {c}x)',
              '>= 10x', lambda v: num(v['r']) >= 10)
         find(r'speed-up x(?P<r>[\d,.]+); log-lik gain (?P<g>[-+\d.]+)', "2-trait vs the authors' MC + SGD|{r}x (log-lik {g})", '> 1x', lambda v: num(v['r']) > 1)
+    elif name == 'dirichlet':
+        find(r'^speed-up \(reference time / ours\): median (?P<r>[\d.]+)x.*?geometric mean (?P<g>[\d.]+)x', 'Dirichlet MLE vs scipy L-BFGS-B (median, geo-mean)|{r}x, {g}x',
+             '> 1x', lambda v: num(v['g']) > 1)
+        find(r'^relative log-likelihood difference .*?min (?P<m>[-+\de.]+), max (?P<x>[-+\de.]+)', 'Dirichlet MLE log-lik vs L-BFGS-B (min, max rel.)|{m}, {x}',
+             '>= -1e-9', lambda v: float(v['m']) >= -1e-9)
     elif name in ('best', 'verbs'):
         find(r'^speed-up \(reference / ours\): (?P<r>[\d,.]+)x', 'speed-up vs the reference loop|{r}x', '> 1x (keep)', lambda v: num(v['r']) > 1)
     elif name == 'baselines':
