@@ -75,7 +75,8 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
                    calibration=where or 'in-sample (the evaluated split)')
     if n_boot:
         rng = as_rng(seed)
-        w = np.stack([np.bincount(rng.integers(0, len(ct), len(ct)), minlength=len(ct)) for _ in range(n_boot)])
+        n = len(ct)  # resample b draws n indices; w[b, i]: how often example i was drawn (the draws of n_boot calls, in one)
+        w = np.bincount((np.arange(n_boot)[:, None] * n + rng.integers(0, n, (n_boot, n))).ravel(), minlength=n_boot * n).reshape(n_boot, n)
         f1s = f1_from_confusion(confusion_matrices(y, np.broadcast_to(pred, w.shape), k, weights=w))
         out['f1_lo'], out['f1_hi'] = np.percentile(f1s, [2.5, 97.5])
         if not hard:  # the same resamples, the calibrated q fixed (the temperature is not refitted per resample)
