@@ -15,15 +15,15 @@ from .metrics import TemperatureCalibrator, check_counts, confusion_matrices, f1
 from .softmetrics import check_distributions, expected_calibration_error, js_divergence, kl_divergence, manhattan_distance
 
 # %% auto #0
-__all__ = ['FIELDS', 'InSampleCalibrationWarning', 'score_predictions', 'evaluate']
+__all__ = ['METRICS', 'FIELDS', 'InSampleCalibrationWarning', 'score_predictions', 'evaluate']
 
 # %% ../nbs/15_evaluation.ipynb #3f88dec4
 class InSampleCalibrationWarning(UserWarning):
     "The temperature was fitted on the very split being scored: the cross-entropy is optimistic (see *Why calibrating on the scored split flatters*)."
 
 # %% ../nbs/15_evaluation.ipynb #1688d359
-FIELDS = ('f1', 'f1_lo', 'f1_hi', 'xentropy', 'xentropy_lo', 'xentropy_hi', 'kl', 'js', 'manhattan', 'ece',
-          'temperature', 'smoothing', 'n', 'calibration')
+METRICS = ('f1', 'xentropy', 'kl', 'js', 'manhattan', 'ece')  # each followed by its 95% interval, `<name>_lo`, `<name>_hi`
+FIELDS = (*(f for m in METRICS for f in (m, f'{m}_lo', f'{m}_hi')), 'temperature', 'smoothing', 'n', 'calibration')
 
 def _log(p): return np.log(np.clip(p, 1e-12, 1))
 
@@ -32,6 +32,20 @@ def _probabilities(p, name: str) -> np.ndarray:
     if p.ndim != 2 or p.shape[1] < 2: raise ValueError(f'{name} must be (n, k) probabilities with k >= 2, got shape {p.shape}')
     if len(p): check_distributions(p, name)
     return p
+
+def _boot_means(w, v):
+    "Mean of per-example values `v` (n,) under each row of bootstrap multiplicities `w` (s, n); +inf where a resample holds an infinite value."
+    ok = np.isfinite(v)
+    if ok.all(): return (w @ v) / len(v)
+    m = (w[:, ok] @ v[ok]) / len(v)
+    m[(w[:, ~ok] > 0).any(1)] = np.inf  # only KL and cross-entropy can be infinite (+inf: a class with votes got probability 0)
+    return m
+
+def _interval(x):
+    "The 2.5th and 97.5th percentiles; +inf (not NaN) where they fall among infinite resamples."
+    with np.errstate(invalid='ignore'):
+        lo, hi = np.percentile(x, [2.5, 97.5])
+    return tuple(np.inf if np.isnan(b) else b for b in (lo, hi))
 
 def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     "The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample."
@@ -54,27 +68,33 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     if not hard:
         cal = TemperatureCalibrator().fit(_log(proba_cal), cc)
         q = cal.predict_proba(_log(p))
-        losses = xentropy(ct, q, per_example=True)
-        out.update(xentropy=float(losses.mean()), kl=kl_divergence(ct, q), js=js_divergence(ct, q), manhattan=manhattan_distance(ct, q),
-                   ece=expected_calibration_error(ct, q), temperature=cal.temperature_, smoothing=cal.smoothing_,
+        per = {'xentropy': xentropy(ct, q, per_example=True), 'kl': kl_divergence(ct, q, per_example=True),  # per-example values, reused
+               'js': js_divergence(ct, q, per_example=True), 'manhattan': manhattan_distance(ct, q, per_example=True)}  # by the bootstrap
+        out.update({m: float(v.mean()) for m, v in per.items()})
+        out.update(ece=expected_calibration_error(ct, q), temperature=cal.temperature_, smoothing=cal.smoothing_,
                    calibration=where or 'in-sample (the evaluated split)')
     if n_boot:
         rng = as_rng(seed)
-        w = np.stack([np.bincount(rng.integers(0, len(ct), len(ct)), minlength=len(ct)) for _ in range(n_boot)])
+        n = len(ct)  # resample b draws n indices; w[b, i]: how often example i was drawn (the draws of n_boot calls, in one)
+        w = np.bincount((np.arange(n_boot)[:, None] * n + rng.integers(0, n, (n_boot, n))).ravel(), minlength=n_boot * n).reshape(n_boot, n)
         f1s = f1_from_confusion(confusion_matrices(y, np.broadcast_to(pred, w.shape), k, weights=w))
         out['f1_lo'], out['f1_hi'] = np.percentile(f1s, [2.5, 97.5])
-        if not hard: out['xentropy_lo'], out['xentropy_hi'] = np.percentile((w @ losses) / len(ct), [2.5, 97.5])
+        if not hard:  # the same resamples, the calibrated q fixed (the temperature is not refitted per resample)
+            w = w.astype(np.float64)  # once, not in every product
+            for m, v in per.items(): out[f'{m}_lo'], out[f'{m}_hi'] = _interval(_boot_means(w, v))
+            out['ece_lo'], out['ece_hi'] = _interval(expected_calibration_error(ct, q, weights=w))
     return pd.Series(out)[list(FIELDS)]
 
 def score_predictions(proba,            # (n, k) predicted probabilities of the scored examples
                       counts,           # (n, k) their label counts
                       proba_cal=None,   # (m, k) held-out probabilities to fit the temperature on (default: in-sample, with a warning)
                       counts_cal=None,  # (m, k) label counts of proba_cal
-                      n_boot: int = 1000,  # bootstrap resamples for the 95% intervals (0: none)
+                      n_boot: int = 1000,  # bootstrap resamples for the 95% intervals of every metric (0: none, NaN)
                       seed=0,           # seed of the bootstrap (int, None or Generator)
                       hard: bool = False,  # the predictions put all mass on one class: no calibration, NaN cross-entropy
                      ) -> pd.Series:    # the fields of `FIELDS`
-    "Macro F1, calibrated cross-entropy (95% bootstrap intervals) and soft-label metrics of saved probabilities."
+    """Macro F1, calibrated cross-entropy and the soft-label metrics of saved probabilities, each with a 95% bootstrap interval.
+    All intervals come from the same `n_boot` resamples of the scored examples; the temperature is fitted once and not refitted per resample."""
     ct = check_counts(counts)
     p = _probabilities(proba, 'proba')
     pc = None if proba_cal is None else _probabilities(proba_cal, 'proba_cal')
@@ -104,10 +124,11 @@ def evaluate(model,            # fitted model with `predict_proba` (or a callabl
              X_cal=None,       # held-out examples to fit the temperature on
              counts_cal=None,  # (m, k) label counts of X_cal / proba_cal
              proba_cal=None,   # instead of X_cal: held-out (e.g. out-of-fold) probabilities (m, k)
-             n_boot: int = 1000,  # bootstrap resamples for the 95% intervals (0: none)
+             n_boot: int = 1000,  # bootstrap resamples for the 95% intervals of every metric (0: none, NaN)
              seed=0,           # seed of the bootstrap (int, None or Generator)
             ) -> pd.Series:    # the fields of `FIELDS` (see `score_predictions`)
-    """Macro F1 and calibrated soft-label cross-entropy with 95% bootstrap intervals, as in Tables 7-8, and the soft-label metrics.
+    """Macro F1 and calibrated soft-label cross-entropy, as in Tables 7-8, and the soft-label metrics, each with a 95% bootstrap interval
+    (the examples resampled, the temperature fitted once).
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
     classes = getattr(model, 'classes_', None)
     counts_test, counts_cal = _by_classes(counts_test, classes, 'counts_test'), _by_classes(counts_cal, classes, 'counts_cal')

@@ -80,26 +80,46 @@ def _correct(y_true, p):
     t, _ = _pair(y, p)
     return t[np.arange(len(t)), pred]
 
+def _bin_of(conf, n_bins):
+    "Each confidence's equal-width bin: bin b holds (b/n_bins, (b+1)/n_bins], the first also 0."
+    if not isinstance(n_bins, (int, np.integer)) or isinstance(n_bins, bool) or n_bins < 1: raise ValueError(f'n_bins must be a positive integer, got {n_bins!r}')
+    return np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], conf, side='left')
+
 def calibration_bins(y_true,        # hard labels (n,), or counts / soft labels (n, k)
                      y_prob,        # predicted probabilities (n, k)
                      n_bins: int = 10,
                     ) -> pd.DataFrame:  # one row per bin: lo, hi, n, confidence, accuracy (NaN when empty)
     "Top-label confidence and accuracy in equal-width bins."
-    if not isinstance(n_bins, (int, np.integer)) or n_bins < 1: raise ValueError(f'n_bins must be a positive integer, got {n_bins!r}')
     p = check_distributions(y_prob)
     correct, conf = _correct(y_true, p), p.max(1)
-    edges = np.linspace(0, 1, n_bins + 1)
-    b = np.searchsorted(edges[1:-1], conf, side='left')
-    n = np.bincount(b, minlength=n_bins)
+    b = _bin_of(conf, n_bins)
+    edges, n = np.linspace(0, 1, n_bins + 1), np.bincount(b, minlength=n_bins)
     with np.errstate(invalid='ignore'):
         return pd.DataFrame({'lo': edges[:-1], 'hi': edges[1:], 'n': n,
                              'confidence': np.bincount(b, conf, n_bins) / n, 'accuracy': np.bincount(b, correct, n_bins) / n})
 
-def expected_calibration_error(y_true, y_prob, n_bins: int = 10) -> float:
-    "Top-label expected calibration error with equal-width bins (see `calibration_bins`)."
-    t = calibration_bins(y_true, y_prob, n_bins)
-    t = t[t.n > 0]
-    return float((t.n / t.n.sum() * (t.accuracy - t.confidence).abs()).sum())
+def _weights(weights, n: int) -> np.ndarray:
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim not in (1, 2) or w.shape[-1] != n: raise ValueError(f'weights must have shape ({n},) or (s, {n}), got {w.shape}')
+    if not np.isfinite(w).all() or (w < 0).any(): raise ValueError('weights must be finite and non-negative')
+    if (w.sum(-1) <= 0).any(): raise ValueError('weights must not all be zero (in every row)')
+    return w
+
+def expected_calibration_error(y_true,         # hard labels (n,), or counts / soft labels (n, k)
+                               y_prob,         # predicted probabilities (n, k)
+                               n_bins: int = 10,
+                               weights=None,   # optional (n,) or (s, n) example weights, e.g. bootstrap multiplicities
+                              ):               # a float; (s,) for (s, n) weights, one ECE per row
+    "Top-label expected calibration error with equal-width bins (see `calibration_bins`), optionally of weighted items."
+    p = check_distributions(y_prob)
+    conf = p.max(1)
+    b = _bin_of(conf, n_bins)
+    gaps = np.zeros((len(p), n_bins))
+    gaps[np.arange(len(p)), b] = _correct(y_true, p) - conf  # item i's accuracy - confidence, in its bin's column
+    w = np.ones(len(p)) if weights is None else _weights(weights, len(p))
+    e = np.abs(w @ gaps).sum(-1) / w.sum(-1)
+    return float(e) if w.ndim == 1 else e
+
 
 # %% ../nbs/14_softmetrics.ipynb #7136bc93
 def reliability_diagram(y_true, y_prob, n_bins: int = 10, ax=None, label: str|None = None):

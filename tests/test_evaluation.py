@@ -1,13 +1,16 @@
 """scruples.evaluation: the in-sample calibration warning, the model's own held-out split, score_predictions = evaluate,
-seeded bootstrap, soft-label fields, bad input, and a property: in-sample calibration never scores worse than held-out."""
+seeded bootstrap, soft-label fields, bad input, and a property: in-sample calibration never scores worse than held-out.
+The bootstrap intervals of every metric: one set of resamples (F1's unchanged), NaN without resamples or soft predictions,
+and their coverage in a simulation with a known population value."""
 import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scruples.evaluation import FIELDS, InSampleCalibrationWarning, evaluate, score_predictions
-from scruples.softmetrics import kl_divergence
+from scruples.evaluation import FIELDS, METRICS, InSampleCalibrationWarning, evaluate, score_predictions
+from scruples.metrics import TemperatureCalibrator, xentropy
+from scruples.softmetrics import expected_calibration_error, js_divergence, kl_divergence, manhattan_distance
 
 
 def data(n=80, k=3, seed=0):
@@ -105,3 +108,73 @@ def test_dataframe_counts_reordered_to_classes_by_name():
     np.testing.assert_allclose(got[['f1', 'xentropy']].astype(float), ref[['f1', 'xentropy']].astype(float))
     with pytest.raises(ValueError, match="missing \\['c'\\]"):
         evaluate(m, idx[40:], pd.DataFrame(c[40:], columns=['a', 'b', 'x']), proba_cal=p[:40], counts_cal=c[:40], n_boot=0)
+
+
+# --- bootstrap intervals of every metric -------------------------------------------------------------------------
+def test_fields_each_metric_followed_by_its_interval():
+    assert FIELDS[:3 * len(METRICS)] == tuple(f for m in METRICS for f in (m, f'{m}_lo', f'{m}_hi'))
+    assert METRICS == ('f1', 'xentropy', 'kl', 'js', 'manhattan', 'ece')
+    assert FIELDS[3 * len(METRICS):] == ('temperature', 'smoothing', 'n', 'calibration')
+
+
+def test_f1_and_xentropy_intervals_unchanged_bit_for_bit():
+    "The values of the F1/cross-entropy-only bootstrap (before the other intervals were added), seed 7, 1000 resamples."
+    p, c = data(); pc, cc = data(60, seed=1)
+    r = score_predictions(p, c, pc, cc, n_boot=1000, seed=7)
+    assert (r.f1_lo, r.f1_hi) == (0.6594550547491724, 0.846412121342708)
+    assert (r.xentropy_lo, r.xentropy_hi) == (0.5788769964354517, 0.7808113771038006)
+
+
+def test_every_interval_is_the_percentiles_of_the_same_resamples():
+    "Redraw seed 3's resamples by hand and score each from scratch on the fixed calibrated probabilities."
+    p, c = data(); pc, cc = data(60, seed=1)
+    r = score_predictions(p, c, pc, cc, n_boot=200, seed=3)
+    q = TemperatureCalibrator().fit(np.log(np.clip(pc, 1e-12, 1)), cc).predict_proba(np.log(np.clip(p, 1e-12, 1)))
+    rng = np.random.default_rng(3)
+    idx = [rng.integers(0, len(c), len(c)) for _ in range(200)]
+    fns = {'xentropy': xentropy, 'kl': kl_divergence, 'js': js_divergence, 'manhattan': manhattan_distance, 'ece': expected_calibration_error}
+    for m, fn in fns.items():
+        np.testing.assert_allclose([r[f'{m}_lo'], r[f'{m}_hi']], np.percentile([fn(c[i], q[i]) for i in idx], [2.5, 97.5]), rtol=0, atol=1e-12, err_msg=m)
+        assert r[f'{m}_lo'] < r[f'{m}_hi'], m
+    for m in METRICS[:-1]: assert r[f'{m}_lo'] <= r[m] <= r[f'{m}_hi'], m
+
+
+def test_no_intervals_without_resamples_and_no_soft_ones_for_hard_predictions():
+    p, c = data(); pc, cc = data(60, seed=1)
+    bounds = [f for f in FIELDS if f.endswith(('_lo', '_hi'))]
+    assert len(bounds) == 2 * len(METRICS)
+    assert np.isnan(score_predictions(p, c, pc, cc, n_boot=0)[bounds].astype(float)).all()
+    h = score_predictions(np.eye(3)[p.argmax(1)], c, n_boot=100, seed=5, hard=True)
+    s = score_predictions(p, c, pc, cc, n_boot=100, seed=5)
+    assert (h.f1_lo, h.f1_hi) == (s.f1_lo, s.f1_hi)  # the same resamples
+    assert np.isnan(h[bounds[2:]].astype(float)).all()
+
+
+def _draw(rng, n, k=3, votes=5):
+    "Items with known true vote distributions, their votes, and a model's noisy, over-confident probabilities."
+    z = rng.normal(size=(n, k)) * 1.5
+    truth = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    counts = rng.multinomial(votes, truth)
+    s = np.exp(z * 1.6 + rng.normal(size=z.shape) * 0.7)
+    return s / s.sum(1, keepdims=True), counts
+
+
+def test_interval_coverage_of_the_mean_metrics():
+    """200 seeded samples of 200 items from a known population, one fixed calibration split: the 95% percentile
+    intervals cover the population value (the same calibrated model on 200,000 items) in roughly 95% of the samples
+    (measured: cross-entropy 0.935, KL 0.905, JS 0.92, Manhattan 0.925)."""
+    rng = np.random.default_rng(12345)
+    pc, cc = _draw(rng, 300)
+    cal = TemperatureCalibrator().fit(np.log(np.clip(pc, 1e-12, 1)), cc)
+    pp, cp = _draw(rng, 200_000)
+    qp = cal.predict_proba(np.log(np.clip(pp, 1e-12, 1)))
+    pop = {'xentropy': xentropy(cp, qp), 'kl': kl_divergence(cp, qp), 'js': js_divergence(cp, qp), 'manhattan': manhattan_distance(cp, qp)}
+    hits = dict.fromkeys(pop, 0)
+    for r in range(200):
+        p, c = _draw(np.random.default_rng(r), 200)
+        s = score_predictions(p, c, pc, cc, n_boot=500, seed=r)
+        assert s.temperature == cal.temperature_  # fitted once, on the calibration split only
+        for m in pop: hits[m] += bool(s[f'{m}_lo'] <= pop[m] <= s[f'{m}_hi'])
+    cover = {m: h / 200 for m, h in hits.items()}
+    assert 0.90 <= cover['xentropy'] <= 0.99, cover
+    assert all(0.85 <= v <= 0.99 for v in cover.values()), cover
