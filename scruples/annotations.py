@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
-import pandas as pd
+# pandas is imported inside the functions that build or read frames: `scruples best` on a label-counts file never needs it
 
 from .core import ScruplesDataError, as_rng
 from .data import iter_jsonl, read_any_counts, read_text
@@ -63,6 +63,7 @@ class AnnotatedData:
 
     def wide(self) -> pd.DataFrame:
         "One row per item: `id`, `text` (when known) and one count column per class."
+        import pandas as pd
         df = pd.DataFrame(self.counts, columns=list(self.classes))
         if self.texts is not None: df.insert(0, 'text', self.texts)
         df.insert(0, 'id', self.items)
@@ -70,6 +71,7 @@ class AnnotatedData:
 
     def long(self) -> pd.DataFrame:
         "One row per annotation: `item`, `annotator` (None when unknown), `label` (class name)."
+        import pandas as pd
         if self.responses is not None:
             a, i = np.nonzero(~np.isnan(self.responses))
             order = np.lexsort((a, i))
@@ -115,6 +117,7 @@ def _records(path) -> tuple[list|None, Iterator[tuple[int, dict]]]:
     if suf in ('.jsonl', '.ndjson'): return None, iter_jsonl(path)
     if suf in ('.parquet', '.pq'):
         if not path.is_file(): raise FileNotFoundError(2, 'no such file', str(path))
+        import pandas as pd
         try: df = pd.read_parquet(path)
         except Exception as err: raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
         df = df.astype(object).where(df.notna(), None)

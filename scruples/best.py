@@ -10,7 +10,7 @@ import zlib
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import pandas as pd
+# pandas is imported by the functions that return frames: `scruples best` prints its tables from plain arrays, without it
 from scipy.special import digamma, gammainc, gammaincinv
 
 from .core import as_rng
@@ -19,8 +19,8 @@ from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_l
 
 # %% auto #0
 __all__ = ['fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'metric_streams',
-           'best', 'class_support', 'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study',
-           'human_macro_f1']
+           'best_estimates', 'best', 'class_support', 'class_support_columns', 'best_alpha', 'simulate_scenario',
+           'oracle_scores', 'simulation_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -228,16 +228,10 @@ def _check_metrics(metrics) -> list[str]:
     if unknown: raise ValueError(f"unknown metric {unknown[0]!r}: use 'accuracy', 'macro_f1' or 'xentropy' (best_samples takes callables)")
     return ms
 
-def best(counts: np.ndarray,                                 # (n, k) label counts
-         metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'),  # metric names, or one name
-         alpha: np.ndarray|None = None,                       # the prior; default: fitted to `counts`
-         y_true: np.ndarray|None = None,                      # gold labels; default: the majority vote
-         n_samples: int = 10000,                              # posterior samples for the hard metrics (streamed)
-         seed=0,                                              # int, SeedSequence or Generator; each metric gets its own stream
-         n_boot: int = 200,                                   # bootstrap resamples for the interval (0: none)
-         level: float = 0.95,                                 # coverage of the interval
-        ) -> pd.DataFrame:
-    "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
+def best_estimates(counts: np.ndarray, metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'), alpha: np.ndarray|None = None,
+                   y_true: np.ndarray|None = None, n_samples: int = 10000, seed=0, n_boot: int = 200, level: float = 0.95,
+                  ) -> tuple[list[dict], np.ndarray]:  # one dict per metric (the rows of `best`), and the prior used
+    "`best` without the frame: its rows as plain dicts and the prior (no pandas: the numeric core the CLI prints from)."
     if not 0 < level < 1: raise ValueError(f'level must be in (0, 1), got {level}')
     metrics = _check_metrics(metrics)
     if n_samples < 1 or n_boot < 0: raise ValueError(f'n_samples must be at least 1 and n_boot at least 0, got {n_samples}, {n_boot}')
@@ -248,9 +242,23 @@ def best(counts: np.ndarray,                                 # (n, k) label coun
         rng = streams[m]
         if m == 'xentropy': est, se = float(_oracle_xentropy(c, a).mean()), 0.0
         else: est, se, _ = _mean_and_error(_score_batches(cdf, y, m, n_samples, rng))
-        lo, hi = _bootstrap(c, a, y, cdf, m, n_boot, level, n_samples, rng) if n_boot else (np.nan, np.nan)
+        lo, hi = map(float, _bootstrap(c, a, y, cdf, m, n_boot, level, n_samples, rng)) if n_boot else (np.nan, np.nan)
         rows.append({'metric': m, 'estimate': est, 'std_error': se, 'ci_low': lo, 'ci_high': hi,
                      'n_samples': 0 if m == 'xentropy' else n_samples, 'n_examples': len(c)})
+    return rows, a
+
+def best(counts: np.ndarray,                                 # (n, k) label counts
+         metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'),  # metric names, or one name
+         alpha: np.ndarray|None = None,                       # the prior; default: fitted to `counts`
+         y_true: np.ndarray|None = None,                      # gold labels; default: the majority vote
+         n_samples: int = 10000,                              # posterior samples for the hard metrics (streamed)
+         seed=0,                                              # int, SeedSequence or Generator; each metric gets its own stream
+         n_boot: int = 200,                                   # bootstrap resamples for the interval (0: none)
+         level: float = 0.95,                                 # coverage of the interval
+        ) -> pd.DataFrame:
+    "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
+    import pandas as pd
+    rows, a = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level)
     out = pd.DataFrame(rows).set_index('metric')
     out.attrs['alpha'] = tuple(float(x) for x in a)  # a tuple: pandas compares attrs with == when concatenating
     return out
@@ -262,13 +270,18 @@ def class_support(counts: np.ndarray,  # (n, k) label counts
                   alpha,               # the fitted prior (k,)
                  ) -> pd.DataFrame:    # one row per class
     "Per class: examples whose gold label it is (support), its share, its annotations, and its fitted prior alpha."
+    import pandas as pd
+    return pd.DataFrame(class_support_columns(counts, classes, y, alpha)).set_index('class')
+
+def class_support_columns(counts, classes, y, alpha) -> dict[str, list|np.ndarray]:
+    "The columns of `class_support` as a dict of arrays, `class` first (no pandas: the CLI prints them)."
     counts, y = np.asarray(counts), np.asarray(y)
     k = len(classes)
     if counts.ndim != 2 or counts.shape[1] != k or y.shape != (len(counts),) or np.shape(alpha) != (k,):
         raise ValueError(f'class_support needs counts (n, {k}), {k} class names, labels (n,) and alpha ({k},); got {counts.shape}, {y.shape}, {np.shape(alpha)}')
     support = np.bincount(y, minlength=k)
-    return pd.DataFrame({'class': list(classes), 'support': support, 'share': support / support.sum(),
-                         'annotations': counts.sum(0).astype(np.int64), 'alpha': np.round(np.asarray(alpha, float), 6)}).set_index('class')
+    return {'class': list(classes), 'support': support, 'share': support / support.sum(),
+            'annotations': counts.sum(0).astype(np.int64), 'alpha': np.round(np.asarray(alpha, float), 6)}
 
 def best_alpha(res: pd.DataFrame) -> list:
     "The fitted prior stored with a `best` result (its `attrs['alpha']`), as a list rounded to 6 digits."
@@ -302,6 +315,7 @@ def simulation_study(alpha: np.ndarray, totals: np.ndarray,
                      scenarios: Sequence[str] = ('anecdotes', '3 annotators', 'mixed prior'),
                      n_sims: int = 20, n_samples: int = 2000, seed=0) -> pd.DataFrame:
     "Table 5: per scenario, simulation and metric, the true oracle score, BEST's estimate and the relative error."
+    import pandas as pd
     rng = as_rng(seed)
     rows = []
     for scenario in scenarios:

@@ -18,7 +18,7 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['parser', 'main']
+__all__ = ['table_text', 'json_float', 'json_records', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 def _emit(obj, as_json: bool):
@@ -115,10 +115,44 @@ def _cmd_data_stats(args):
     _emit({'Table 1 (Anecdotes)': corpus.anecdotes_table1(anec), 'Table 1 (Dilemmas)': corpus.dilemmas_table1(dil),
            'Table 2 (Anecdotes dev)': corpus.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source'])}, args.json)
 
+def table_text(columns: dict, index: str) -> str:
+    "The text `pd.DataFrame(columns).set_index(index).to_string(float_format=lambda x: f'{x:.4f}')` prints, for int and non-negative float columns (NaN allowed): `best` prints without pandas."
+    import numpy as np
+    names = [str(v) for v in columns[index]]
+    wi = max(len(index), *map(len, names))
+    cols = []
+    for name, vals in columns.items():
+        if name == index: continue
+        v = np.asarray(vals)  # pandas gives ints a sign column (a leading space), floats none
+        cells = [f' {x}' for x in v.tolist()] if v.dtype.kind in 'iu' else ['NaN' if x != x else f'{x:.4f}' for x in v.tolist()]
+        w = max(len(name) + 1, *map(len, cells))  # a numeric column's header has a leading space too
+        cols.append([s.rjust(w) for s in [name, *cells]])
+    width = wi + sum(1 + len(c[0]) for c in cols)
+    return '\n'.join([' ' * wi + ''.join(' ' + c[0] for c in cols), index.ljust(width)]
+                     + [n.ljust(wi) + ''.join(' ' + c[r + 1] for c in cols) for r, n in enumerate(names)])
+
+def json_float(x: float, precision: int = 10) -> float|None:
+    "`x` as pandas' `to_json` writes it (ujson: `precision` decimals, round half to odd-or-zero; NaN and infinities as null), read back."
+    if x != x or x in (float('inf'), float('-inf')): return None
+    v = abs(x)
+    if v > 1e16 - 1 or (v != 0 and v < 1e-15): s = f'{v:.{precision}g}'
+    else:
+        whole = int(v); tmp = (v - whole) * 10.0 ** precision; frac = int(tmp); diff = tmp - frac
+        if diff > 0.5 or (diff == 0.5 and (frac == 0 or frac & 1)): frac += 1
+        if frac >= 10 ** precision: frac, whole = 0, whole + 1
+        s = f'{whole}.{frac:0{precision}d}'
+    return float(s) if x >= 0 else -float(s)
+
+def json_records(columns: dict) -> list[dict]:
+    "The columns as the records `json.loads(df.reset_index().to_json(orient='records'))` gives: ints as ints, floats as pandas rounds them."
+    import numpy as np
+    conv = {k: ([json_float(x) for x in v.tolist()] if (v := np.asarray(c)).dtype.kind == 'f' else v.tolist()) for k, c in columns.items()}
+    return [dict(zip(conv, row)) for row in zip(*conv.values())]
+
 def _cmd_best(args):
-    "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support."
+    "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
-    from scruples.best import best, best_alpha, class_support
+    from scruples.best import best_estimates, class_support_columns
     from scruples.dirichlet import DirichletFitWarning
     from scruples.annotations import read_label_table
     path = Path(args.counts)
@@ -127,22 +161,23 @@ def _cmd_best(args):
     if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
-        try: res = best(counts, metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap, y_true=y)
+        try: rows, alpha = best_estimates(counts, metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap, y_true=y)
         except ValueError as err: raise core.ScruplesError(f'{path}: {err}') from None
     for w in caught:
         if issubclass(w.category, DirichletFitWarning): raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
         print(f'scruples: note: {w.message}', file=sys.stderr)
-    alpha = best_alpha(res); res.attrs = {}
-    support = class_support(counts, classes, counts.argmax(1) if y is None else y, alpha)
+    alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
+    res = {k: [r[k] for r in rows] for k in rows[0]}
+    support = class_support_columns(counts, classes, counts.argmax(1) if y is None else y, alpha)
     empty = [c for c, n in zip(classes, counts.sum(0)) if n == 0]  # a class nobody chose: worth a word
     gold = args.labels or ('the gold_label field' if y is not None else 'the majority vote')
-    if args.json: _emit({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
-                         'estimates': res, 'support': support, 'empty_classes': empty}, True)
+    if args.json: print(json.dumps({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
+                                    'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty}, indent=2))
     else:
         print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {alpha}')
-        print(res.to_string(float_format=lambda x: f'{x:.4f}'))
+        print(table_text(res, 'metric'))
         print('\nper class (support: examples whose gold label it is):')
-        print(support.to_string(float_format=lambda x: f'{x:.4f}'))
+        print(table_text(support, 'class'))
         if empty: print(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
 
 def _cmd_verbs(args):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import msgspec
 import numpy as np
-import pandas as pd
+# pandas is imported inside the functions that build frames: `scruples best` on a label-counts file never needs it
 
 from .core import ScruplesDataError
 
@@ -206,6 +206,7 @@ def _majorities(label: np.ndarray, counts: np.ndarray) -> bool:
     return bool(np.isin(label, (0, 1)).all() and ((counts[:, 0] == counts[:, 1]) | (label == (counts[:, 1] > counts[:, 0]))).all())
 
 def _fast_frame(cols: dict, columns, path) -> pd.DataFrame:
+    import pandas as pd
     df = pd.DataFrame(cols, columns=list(columns))
     df.attrs.update(source='real', path=str(path))
     return df
@@ -268,6 +269,7 @@ def _fast_or_none(read, path):
 # %% ../nbs/01_data.ipynb #e14b4db9
 def _frame(rows, columns, path, source='real'):
     if not rows: raise ScruplesDataError(path, None, None, 'at least one record', 'none')
+    import pandas as pd
     df = pd.DataFrame(rows, columns=list(columns))
     df.attrs.update(source=source, path=str(path))
     return df
@@ -357,13 +359,20 @@ def _row_line(path, index: int) -> int|None:
         if j == index: return line
     return None
 
-def _refuse_zero_rows(df: pd.DataFrame, path) -> pd.DataFrame:
-    "`df` unless an example has no annotation at all: then an error naming its file, line and row."
-    zero = np.flatnonzero(df.to_numpy().sum(1) == 0)
+def _refuse_zero_rows(counts: np.ndarray, path) -> np.ndarray:
+    "`counts` unless an example has no annotation at all: then an error naming its file, line and row."
+    zero = np.flatnonzero(counts.sum(1) == 0)
     if len(zero):
         i = int(zero[0])
         raise ScruplesDataError(path, _row_line(path, i), f'counts[{i}]', 'at least one annotation (an all-zero row: nobody labelled this example)',
-                                df.iloc[i].tolist())
+                                counts[i].tolist())
+    return counts
+
+def _counts_frame(counts: np.ndarray, classes, source: str, path) -> pd.DataFrame:
+    "The frame the label-count readers return: one int64 column per class, `source` and `path` in its attrs."
+    import pandas as pd
+    df = pd.DataFrame(counts, columns=list(classes))
+    df.attrs.update(source=source, path=str(path))
     return df
 
 # %% ../nbs/01_data.ipynb #9d430c5a
@@ -419,11 +428,8 @@ def _classes_by_name(path) -> tuple[tuple[str, ...]|None, str]:
     if 'scruples-anecdotes' in name: return ANECDOTES_CLASSES, 'anecdotes'
     return None, ''
 
-def read_label_counts(path,
-                      classes: Sequence[str]|None = None,  # class names; default: by the file name, else by row length (5 anecdotes, 2 dilemmas)
-                      allow_zero_rows: bool = False,       # accept examples nobody annotated
-                     ) -> pd.DataFrame:
-    "Read a label-counts JSON file into an integer frame with one column per class."
+def _label_counts_array(path, classes=None, allow_zero_rows=False) -> tuple[np.ndarray, list[str]]:
+    "`read_label_counts` without the frame: the (n, k) int64 counts and the class names (parsing and checks, no pandas)."
     named, kind = _classes_by_name(path)
     if classes is None and named is not None:  # a file named for dilemmas holds 2 counts per row, one for anecdotes 5
         fast = _json_counts_fast(path, len(named))
@@ -436,17 +442,22 @@ def read_label_counts(path,
             classes = named
     fast = _json_counts_fast(path, None if classes is None else len(classes))
     if fast is not None and (classes is not None or fast.shape[1] in (len(ANECDOTES_CLASSES), len(DILEMMAS_CLASSES))):
-        df = pd.DataFrame(fast, columns=list(classes or (ANECDOTES_CLASSES if fast.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES)))
-        df.attrs.update(source='real-label-counts', path=str(path))
-        return df if allow_zero_rows else _refuse_zero_rows(df, path)
+        classes = list(classes or (ANECDOTES_CLASSES if fast.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES))
+        return (fast if allow_zero_rows else _refuse_zero_rows(fast, path)), classes
     rows = []  # the element-by-element reader: slower, names the line and field of the first error
     for line, item in _json_list_items(path):
         if classes is None: classes = _classes_for(item, path, line)
         rows.append(_counts(item, len(classes), path, line, f'counts[{len(rows)}]'))
     if not rows: raise ScruplesDataError(path, None, None, 'at least one row of counts', '[]')
-    df = pd.DataFrame(np.asarray(rows, dtype=np.int64), columns=list(classes))
-    df.attrs.update(source='real-label-counts', path=str(path))
-    return df if allow_zero_rows else _refuse_zero_rows(df, path)
+    counts = np.asarray(rows, dtype=np.int64)
+    return (counts if allow_zero_rows else _refuse_zero_rows(counts, path)), list(classes)
+
+def read_label_counts(path,
+                      classes: Sequence[str]|None = None,  # class names; default: by the file name, else by row length (5 anecdotes, 2 dilemmas)
+                      allow_zero_rows: bool = False,       # accept examples nobody annotated
+                     ) -> pd.DataFrame:
+    "Read a label-counts JSON file into an integer frame with one column per class."
+    return _counts_frame(*_label_counts_array(path, classes, allow_zero_rows), 'real-label-counts', path)
 
 # %% ../nbs/01_data.ipynb #6c8591e5
 _INT = re.compile(r'[0-9]+')
@@ -484,6 +495,7 @@ def _csv_counts_fast(path, classes):
     if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'): return None  # digits, commas, line ends only
     if b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r'): return None  # pandas would end a line at a lone \r
     try:
+        import pandas as pd  # the C parser; a CSV is the one count format that loads pandas
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             counts = pd.read_csv(io.BytesIO(body), header=None, names=list(classes), dtype=np.int64, index_col=False, engine='c').to_numpy()
@@ -514,11 +526,8 @@ def _csv_counts(path, classes):
         if sum(rows[-1]) > MAX_COUNT: raise ScruplesDataError(path, i, None, 'counts whose sum is below 2**63', line)
     return rows, classes
 
-def read_counts(path,
-                classes: Sequence[str]|None = None,  # class names; default: the CSV header, else class_0, class_1, ...
-                allow_zero_rows: bool = False,       # accept examples nobody annotated
-               ) -> pd.DataFrame:                    # one int64 column per class
-    "Label counts of any annotated dataset with 2 or more classes: a JSON list of count lists, or a CSV with one column per class."
+def _counts_array(path, classes=None, allow_zero_rows=False) -> tuple[Path, np.ndarray, list[str]]:
+    "`read_counts` without the frame: the checked path, the (n, k) int64 counts and the class names (no pandas for JSON)."
     path = _check_file(path)
     if classes is not None and (len(classes) < 2 or len(set(classes)) != len(classes)):
         raise ValueError(f'classes must be 2 or more distinct names, got {classes!r}')
@@ -532,9 +541,16 @@ def read_counts(path,
             if classes is None: classes = [f'class_{j}' for j in range(len(item))]
     else: raise ScruplesDataError(path, None, None, 'a label-counts file named *.json or *.csv', path.name)
     if len(rows) == 0: raise ScruplesDataError(path, None, None, 'at least one row of counts', 'none')
-    df = pd.DataFrame(np.asarray(rows, dtype=np.int64), columns=list(classes))
-    df.attrs.update(source='label-counts', path=str(path))
-    return df if allow_zero_rows else _refuse_zero_rows(df, path)
+    counts = np.asarray(rows, dtype=np.int64)
+    return path, (counts if allow_zero_rows else _refuse_zero_rows(counts, path)), list(classes)
+
+def read_counts(path,
+                classes: Sequence[str]|None = None,  # class names; default: the CSV header, else class_0, class_1, ...
+                allow_zero_rows: bool = False,       # accept examples nobody annotated
+               ) -> pd.DataFrame:                    # one int64 column per class
+    "Label counts of any annotated dataset with 2 or more classes: a JSON list of count lists, or a CSV with one column per class."
+    path, counts, classes = _counts_array(path, classes, allow_zero_rows)
+    return _counts_frame(counts, classes, 'label-counts', path)
 
 def read_labels(path,
                 n_examples: int|None = None,  # how many labels there must be (the examples of the counts)
@@ -590,16 +606,17 @@ def read_any_counts(path) -> tuple[np.ndarray, list[str], np.ndarray|None]:
     "Label counts (int64, no all-zero row), class names and (Dilemmas only) gold labels of any file `reader_for` reads."
     path = Path(path)
     read = reader_for(path)
-    df = read(path)
-    if read in (read_anecdotes, read_dilemmas):
-        counts = label_counts(df)
-        zero = np.flatnonzero(counts.sum(1) == 0)
-        if len(zero):  # the record's line: the readers skip blank lines, so count records, not lines
-            line = next(i for j, (i, _) in enumerate(iter_jsonl(path)) if j == zero[0])
-            field = 'label_scores' if read is read_anecdotes else 'gold_annotations'
-            raise ScruplesDataError(path, line, field, 'at least one annotation (all are zero: nobody labelled this example)', counts[zero[0]].tolist())
-        return counts, list(class_names(df)), (df['gold_label'].to_numpy() if 'gold_label' in df else None)
-    return df.to_numpy(dtype=np.int64), list(df.columns), None
+    # the count files are read into arrays by the readers' own parsing and checks, without a frame: `scruples best` needs no pandas
+    if read is read_label_counts: return *_label_counts_array(path), None
+    if read is read_counts: return *_counts_array(path)[1:], None
+    df = read(path)  # Anecdotes or Dilemmas records
+    counts = label_counts(df)
+    zero = np.flatnonzero(counts.sum(1) == 0)
+    if len(zero):  # the record's line: the readers skip blank lines, so count records, not lines
+        line = next(i for j, (i, _) in enumerate(iter_jsonl(path)) if j == zero[0])
+        field = 'label_scores' if read is read_anecdotes else 'gold_annotations'
+        raise ScruplesDataError(path, line, field, 'at least one annotation (all are zero: nobody labelled this example)', counts[zero[0]].tolist())
+    return counts, list(class_names(df)), (df['gold_label'].to_numpy() if 'gold_label' in df else None)
 
 # %% ../nbs/01_data.ipynb #bae1d0c7
 def record_line(path, rec_id: str) -> int|None:
@@ -624,6 +641,7 @@ def read_pooled(paths: Sequence,                           # files to read, in o
                                         + (', the same file named twice' if q.resolve() == p.resolve() else '') + ')', rec_id)
             first[rec_id] = p
         frames.append(df.assign(file=str(p)))
+    import pandas as pd
     out = pd.concat(frames, ignore_index=True)
     out.attrs.update(source=frames[0].attrs.get('source', 'real'), path=', '.join(map(str, paths)))
     return out

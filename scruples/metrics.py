@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize_scalar
+# scipy.optimize is imported by the calibration that uses it (about 0.1 s of start-up the BEST command does not need)
 from scipy.special import log_softmax, softmax
 
 # %% auto #0
@@ -170,6 +170,7 @@ class TemperatureCalibrator:
         if (np.ptp(z, axis=1) == 0).all():  # every prediction uniform whatever T: T is not identified, keep the logits as they are
             self.temperature_, self.smoothing_ = 1.0, 0.0
             return self
+        from scipy.optimize import minimize_scalar
         ce = lambda p: -(t * np.log(np.clip(p, 1e-300, None))).sum(1).mean()
         lo, hi = np.log(self.bounds[0]), np.log(self.bounds[1])
         res = minimize_scalar(lambda lt: -(t * log_softmax(z / np.exp(lt), axis=1)).sum(1).mean(),

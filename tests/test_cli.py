@@ -403,3 +403,60 @@ def test_best_names_classes_with_no_votes(capsys, tmp_path):
     p.write_text('text,yes,no\n' + ''.join(f't{i},{i % 4 + 1},{i % 3}\n' for i in range(12)))
     rc, out, err = run_main(capsys, 'best', str(p), '--bootstrap', '0', '--samples', '50', '--json')
     assert rc == 0 and json.loads(out)['empty_classes'] == [] and 'no votes' not in err
+
+# --- issue 23: `scruples best` prints from arrays, without pandas: the same text and JSON as the frames gave -----------
+
+BEST_CASES = [  # (counts, y, n_boot): 2, 3 and 7 classes, with and without the bootstrap (NaN interval), gold labels given
+    ([[3, 1, 0], [0, 4, 1], [2, 2, 1], [5, 0, 0], [1, 1, 3], [0, 0, 5]], None, 0),
+    ([[3, 1], [0, 4], [2, 2], [5, 0], [1, 1], [0, 5], [4, 1]], [0, 1, 0, 0, 1, 1, 0], 30),
+    ([[40, 1, 0, 2, 0, 0, 9], [0, 400, 1, 0, 0, 3, 0], [1, 2, 1000, 3, 4, 5, 0], [5, 0, 0, 7, 0, 1, 1], [1, 1, 3, 0, 9, 0, 2]], None, 10),
+]
+
+
+@pytest.mark.parametrize('counts, y, n_boot', BEST_CASES)
+def test_best_text_and_json_match_the_pandas_rendering(counts, y, n_boot):
+    "best_estimates is best without the frame (bit for bit); the CLI's table text and JSON records are what pandas printed."
+    import numpy as np
+    import pandas as pd
+    from scruples.best import best, best_alpha, best_estimates, class_support, class_support_columns
+    from scruples.cli import json_records, table_text
+    counts = np.array(counts)
+    res = best(counts, y_true=y, n_samples=300, n_boot=n_boot, seed=3)
+    rows, alpha = best_estimates(counts, y_true=y, n_samples=300, n_boot=n_boot, seed=3)
+    cols = {k: [r[k] for r in rows] for k in rows[0]}
+    pd.testing.assert_frame_equal(pd.DataFrame(rows).set_index('metric'), res, check_exact=True)
+    assert best_alpha(res) == [round(float(a), 6) for a in alpha]
+    ff = lambda x: f'{x:.4f}'
+    assert table_text(cols, 'metric') == res.to_string(float_format=ff)
+    a6, res.attrs = best_alpha(res), {}
+    assert json_records(cols) == json.loads(res.reset_index().to_json(orient='records'))
+    gold, names = (counts.argmax(1) if y is None else np.array(y)), [f'c{j}' for j in range(counts.shape[1])]
+    sup, scol = class_support(counts, names, gold, a6), class_support_columns(counts, names, gold, a6)
+    assert table_text(scol, 'class') == sup.to_string(float_format=ff)
+    assert json_records(scol) == json.loads(sup.reset_index().to_json(orient='records'))
+
+
+def test_json_floats_round_as_pandas_does():
+    "`json_float` reproduces pandas' to_json (10 decimals, its own half-way rule, exponents outside [1e-15, 1e16)) on awkward values."
+    import numpy as np
+    import pandas as pd
+    from scruples.cli import json_float
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.random(2000), rng.random(500) * 1e-9, 10.0 ** rng.uniform(-20, 20, 1000), -rng.random(200) * 50,
+                        [0.0, 0.5, 1.0, 0.99999999995, 0.123456789049, 0.12345678905, 1e-15, 9.99e-16, 1e16, 2.5e-11, 3.5e-11, np.nan]])
+    want = json.loads(pd.DataFrame({'x': x}).to_json(orient='records'))
+    assert [json_float(float(v)) for v in x] == [r['x'] for r in want]
+
+
+def test_best_cli_prints_what_the_frames_print(capsys, tmp_path):
+    "The whole `scruples best` text output equals the frames' to_string (the pandas rendering the CLI used before issue 23)."
+    import numpy as np
+    from scruples.best import best, best_alpha, class_support
+    counts = np.array(BEST_CASES[0][0])
+    (tmp_path/'c.json').write_text(json.dumps(counts.tolist()))
+    rc, out, _ = run_main(capsys, 'best', str(tmp_path/'c.json'), '--samples', '300', '--bootstrap', '20', '--seed', '4')
+    res = best(counts, n_samples=300, n_boot=20, seed=4)
+    sup = class_support(counts, ['class_0', 'class_1', 'class_2'], counts.argmax(1), best_alpha(res))
+    ff = lambda x: f'{x:.4f}'
+    assert rc == 0 and out == (f'{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote; fitted prior alpha = {best_alpha(res)}\n'
+                               f'{res.to_string(float_format=ff)}\n\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
