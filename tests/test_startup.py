@@ -89,7 +89,6 @@ def test_best_modules_import_pandas_only_where_used():
     assert 'scipy.optimize' not in fresh_modules('scruples.data', 'scruples.annotations', 'scruples.metrics')
 
 
-@pytest.mark.xfail(reason='scruples.dirichlet imports scipy.optimize until wt-dirfit (a numpy/scipy.special Newton fit) is merged', strict=False)
 def test_best_on_a_counts_file_imports_no_scipy_optimize(tmp_path):
     (tmp_path/'counts.json').write_text(COUNTS)
     res = probe('best', str(tmp_path/'counts.json'), '--samples', '200', '--bootstrap', '0')
