@@ -15,10 +15,20 @@ default (the stage that scales: parsing comments)
   plain loop       `extract_anecdotes`, one process
   extract_dask 2   `extract_dask` with 2 worker processes
 
+--titles (actions from post titles, spaCy en_core_web_sm)
+  per title        `extract_action` once per title (the pipeline before batching) -- the reference
+  batched          `extract_actions`: distinct texts through `nlp.pipe` in batches (what the pipeline does now)
+
+--compressions (the cost of splitting a file in parts: each part decompresses the whole file)
+  a ~6 MB synthetic comments dump in each compression: its decompression alone, and the CPU-seconds of staging it as
+  1, 2 and 4 parts (`stage_file`, one process), as ratios to 1 part. Why bz2/xz files are not split by the plan.
+
 Wall-clock ratios depend on what else runs on the machine; CPU-seconds (process time, summed over the workers) do not,
 and "busy" (the parts' summed wall time / the run's wall time) shows how many workers were working at once.
 Usage: python benchmarks/bench_extraction.py [--comments 200000] [--files 2]
        python benchmarks/bench_extraction.py --month [--comments 1000000] [--comments-per-post 30]
+       python benchmarks/bench_extraction.py --titles [3000]
+       python benchmarks/bench_extraction.py --compressions
 """
 import argparse, json, os, resource, tempfile, time
 from pathlib import Path
@@ -167,6 +177,68 @@ def bench_month(args, d):
           f'= {c_plain / idle_estimate(r, args.workers):.2f}x')
 
 
+def synthetic_titles(n, seed=0):
+    "n distinct AITA/WIBTA titles of the subreddit's usual shapes."
+    import random
+    rnd = random.Random(seed)
+    verbs = ['telling', 'not inviting', 'asking', 'refusing to pay', 'yelling at', 'ignoring', 'kicking out', 'lying to',
+             'not helping', 'blocking', 'charging', 'leaving', 'uninviting', 'correcting', 'reporting', 'calling out']
+    past = ['told', 'asked', 'refused to help', 'yelled at', 'ignored', 'kicked out', 'lied to', 'blocked', 'charged', 'left']
+    who = ['my sister', 'my mom', 'my roommate', 'my best friend', 'my boyfriend', 'my coworker', 'my dad', 'my neighbor',
+           'my wife', "my husband's family", 'my landlord', 'my brother']
+    why = ['at her wedding', 'over money', 'after the funeral', 'about the dog', 'for being late', 'on my birthday',
+           'because of a video game', 'during the holidays', 'about her diet', 'over a parking spot', '']
+    out = set()
+    while len(out) < n:
+        w, x, y = rnd.choice(who), rnd.choice(why), rnd.randint(2, 60)
+        t = (f'AITA for {rnd.choice(verbs)} {w} {x}' if rnd.random() < 0.6 else f'WIBTA if I {rnd.choice(past)} {w} {x}')
+        out.add(f'{t.strip()} ({y}F)?' if rnd.random() < 0.3 else t.strip())
+    return sorted(out)
+
+
+def bench_titles(args):
+    from scruples.actions import extract_action, extract_actions
+    from scruples.core import load_spacy
+    titles = synthetic_titles(args.titles)
+    nlp = load_spacy(); extract_action(titles[0], nlp)  # loaded and warm before timing
+    c0 = time.process_time(); one = [extract_action(t, nlp) for t in titles]; c_one = time.process_time() - c0
+    c0 = time.process_time(); many = extract_actions(titles, nlp); c_many = time.process_time() - c0
+    assert many == one, 'the batched actions differ from the per-title ones'
+    twice = titles + titles[::-1]
+    c0 = time.process_time(); extract_actions(twice, nlp); c_rep = time.process_time() - c0
+    print(f'{len(titles):,} distinct titles, {nlp.meta.get("lang")}_{nlp.meta.get("name")} {nlp.meta.get("version")}, actions identical')
+    print(f'per title (extract_action):   {len(titles) / c_one:8.0f} titles / CPU-s  (reference)')
+    print(f'batched (extract_actions):    {len(titles) / c_many:8.0f} titles / CPU-s  = {c_one / c_many:.2f}x')
+    print(f'batched, each title twice:    {len(twice) / c_rep:8.0f} titles / CPU-s  = {c_one * 2 / c_rep:.2f}x')
+
+
+def bench_compressions(args, d):
+    import bz2, gzip, lzma, random
+    rnd = random.Random(0)
+    words = 'the a I my friend mom dad wedding money car dog NTA YTA ESH NAH because said told never always'.split()
+    raw = b''.join(json.dumps({'id': f'c{i}', 'link_id': f't3_p{i % 500}', 'parent_id': f't3_p{i % 500}',
+                               'body': ' '.join(rnd.choice(words) for _ in range(rnd.randint(5, 60))),
+                               'author': f'u{rnd.randint(0, 5000)}', 'created_utc': 1500000000 + i,
+                               'subreddit': 'AmItheAsshole', 'score': 1}).encode() + b'\n' for i in range(20_000))
+    comp = {'plain': lambda b: b, 'zst': lambda b: zstandard.ZstdCompressor(level=3).compress(b), 'gz': gzip.compress,
+            'bz2': bz2.compress, 'xz': lzma.compress}
+    print(f'{len(raw) / 1e6:.1f} MB of comments (20,000 lines); CPU-seconds of all parts together, ratio to 1 part')
+    for name, f in comp.items():
+        p = Path(d)/('RC.jsonl' + ('' if name == 'plain' else '.' + name)); p.write_bytes(f(raw))
+        c0 = time.process_time()
+        with open_dump(p) as fh:
+            while fh.read(1 << 20): pass
+        dec = time.process_time() - c0
+        cpu = {}
+        for k in (1, 2, 4):
+            c0 = time.process_time()
+            for i in range(k): ex.stage_file(p, 'comments', Path(d)/f'{name}-{k}', part=(i, k))
+            cpu[k] = time.process_time() - c0
+        why = ex._plan([(p, 'comments')], Path(d)/'plan', ex.SUBREDDIT, 4, None)[0]['why']
+        print(f'{name:6} decompression {dec / cpu[1]:5.1%} of 1 part | 2 parts {cpu[2] / cpu[1]:.2f}x | 4 parts {cpu[4] / cpu[1]:.2f}x'
+              f' | plan: {why or "split"}')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--comments', type=int, default=None, help='comments (default: 200,000; 1,000,000 with --month)')
@@ -175,9 +247,13 @@ def main():
     ap.add_argument('--comments-per-post', type=float, default=30, help='with --month: comments per submission')
     ap.add_argument('--workers', type=int, default=2, help='with --month: worker processes')
     ap.add_argument('--no-old', action='store_true', help='skip the previous design')
+    ap.add_argument('--titles', type=int, nargs='?', const=3000, default=None, help='actions from this many titles, per title vs batched')
+    ap.add_argument('--compressions', action='store_true', help='the CPU cost of parts, per compression')
     args = ap.parse_args()
+    if args.titles: return bench_titles(args)
     args.comments = args.comments or (1_000_000 if args.month else 200_000)
     with tempfile.TemporaryDirectory() as d:
+        if args.compressions: return bench_compressions(args, d)
         (bench_month if args.month else bench_stage)(args, d)
 
 

@@ -10,7 +10,7 @@ from .core import load_spacy
 from .data import POST_TYPES
 
 # %% auto #0
-__all__ = ['post_type', 'gerund', 'extract_action']
+__all__ = ['post_type', 'gerund', 'extract_action', 'extract_actions']
 
 # %% ../nbs/32_actions.ipynb #c0cc1a6a
 _H = r'(?:ass|a-?|arse|a\*\*)hole'
@@ -74,15 +74,14 @@ def _clause_to_gerund(doc) -> str|None:
         return None
     return None
 
-def extract_action(title: str,     # the post's title
-                   nlp=None,       # a spaCy pipeline (default: en_core_web_sm, loaded once per process)
-                   ) -> str|None:  # a gerund phrase, or None when no action can be extracted
-    "The action a title describes, as a gerund phrase (`AITA for not offering to ...` -> `not offering to ...`)."
+def _action_text(title: str) -> str|None:
+    "The part of a title that spaCy parses for its action (None: the title has no action)."
     if not title or post_type(title) in (None, 'META'): return None
-    rest = _normalize_title(title)
-    rest = _LEAD.sub('', rest)
-    if len(rest) < 3: return None
-    doc = (nlp or load_spacy())(rest)  # loaded once per process (`scruples.core.load_spacy`)
+    rest = _LEAD.sub('', _normalize_title(title))
+    return rest if len(rest) >= 3 else None
+
+def _action_from_doc(rest: str, doc) -> str|None:
+    "The action, as a gerund phrase, from the parsed `rest` of a title."
     if _SUBJ.match(rest): out = _clause_to_gerund(doc)
     else:
         k = 0
@@ -91,3 +90,25 @@ def extract_action(title: str,     # the post's title
     if not out: return None
     out = out.strip(' .,:;!')
     return out[0].lower() + out[1:] if out else None
+
+def extract_action(title: str,     # the post's title
+                   nlp=None,       # a spaCy pipeline (default: en_core_web_sm, loaded once per process)
+                   ) -> str|None:  # a gerund phrase, or None when no action can be extracted
+    "The action a title describes, as a gerund phrase (`AITA for not offering to ...` -> `not offering to ...`)."
+    rest = _action_text(title)
+    if rest is None: return None
+    return _action_from_doc(rest, (nlp or load_spacy())(rest))  # loaded once per process (`scruples.core.load_spacy`)
+
+
+# %% ../nbs/32_actions.ipynb #a7c1b002
+def extract_actions(titles,             # post titles (any iterable of str)
+                    nlp=None,           # a spaCy pipeline (default: en_core_web_sm, loaded once per process)
+                    batch_size: int = 256,  # texts per `nlp.pipe` batch
+                    ) -> list[str|None]:    # the action of each title, in order (None where `extract_action` gives None)
+    "`extract_action` over many titles: distinct texts parsed once, in batches through `nlp.pipe`."
+    rests = [_action_text(t) for t in titles]
+    todo = list(dict.fromkeys(r for r in rests if r is not None))
+    if not todo: return [None] * len(rests)
+    docs = (nlp or load_spacy()).pipe(todo, batch_size=batch_size)
+    got = {r: _action_from_doc(r, d) for r, d in zip(todo, docs)}
+    return [None if r is None else got[r] for r in rests]

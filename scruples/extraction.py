@@ -16,11 +16,13 @@ import pandas as pd
 import io, zlib
 import zstandard
 from .dumps import ZSTD_WINDOW, Malformed, compression, iter_records
+from .actions import extract_actions
 from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
 
 # %% auto #0
-__all__ = ['WARN_OUTCOMES', 'BLOCK', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream', 'extract_anecdotes',
-           'write_anecdotes', 'file_key', 'part_key', 'stage_file', 'plan_parts', 'join_anecdotes', 'extract_dask']
+__all__ = ['WARN_OUTCOMES', 'BLOCK', 'ACTION_BATCH', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream',
+           'extract_anecdotes', 'write_anecdotes', 'file_key', 'part_key', 'stage_file', 'plan_parts', 'join_anecdotes',
+           'extract_dask']
 
 # %% ../nbs/34_extraction.ipynb #c006
 _TIME_MAX = 2**53  # beyond this a created_utc is no time (and no float holds it exactly)
@@ -174,11 +176,12 @@ def extract_anecdotes(posts,            # submissions dump file(s)
     rep, kept, sources, votes = ExtractionReport(), {}, {}, []
     for path in posts:
         for line, rec in _records(path, rep, 'post', 'posts', subreddit):
-            p = parse_post(rec, nlp, subreddit=subreddit)
+            p = parse_post(rec, nlp, with_action=False, subreddit=subreddit)  # actions below, in batches
             rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
             if p['kind'] != 'post': continue
             if p['post_id'] in kept: rep.add('anecdote', 'duplicate_post')
             else: kept[p['post_id']] = p
+    for p, a in zip(kept.values(), extract_actions([p['title'] for p in kept.values()], nlp)): p['action'] = a
     for path in comments:
         for line, rec in _records(path, rep, 'comment', 'comments', subreddit):
             c = parse_comment(rec, subreddit=subreddit)
@@ -288,6 +291,8 @@ def _done(report: Path) -> dict|None:
     except (OSError, ValueError): return None
     return d if d.get('complete') else None
 
+ACTION_BATCH = 1024  # kept posts whose titles go through spaCy together in `stage_file`
+
 def stage_file(path,            # one dump file (submissions or comments)
                kind: str,       # 'posts' or 'comments'
                out_dir,         # the run's output folder
@@ -306,10 +311,17 @@ def stage_file(path,            # one dump file (submissions or comments)
     out = _Partitions(out_dir, key, kind)
     try:
         if kind == 'posts':
+            batch = []  # kept posts whose actions are extracted together (`extract_actions`)
+            def flush():
+                for (p, line), a in zip(batch, extract_actions([p['title'] for p, _ in batch], nlp)):
+                    out.append('posts', (p['post_id'], p['title'], p['post_type'], a, p['created_utc'], line))
+                batch.clear()
             for line, rec in _records(path, rep, 'post', kind, subreddit, part):
-                p = parse_post(rec, nlp, subreddit=subreddit); rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
+                p = parse_post(rec, nlp, with_action=False, subreddit=subreddit); rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
                 if p['kind'] == 'post':
-                    out.append('posts', (p['post_id'], p['title'], p['post_type'], p['action'], p['created_utc'], line))
+                    batch.append((p, line))
+                    if len(batch) >= ACTION_BATCH: flush()
+            flush()
         else:
             for line, rec in _records(path, rep, 'comment', kind, subreddit, part):
                 c = parse_comment(rec, subreddit=subreddit); rep.note('comment', c['reason'] or 'vote', path, line, c['comment_id'])
@@ -456,8 +468,11 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
         return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers, chunksize=1))
 
 # %% ../nbs/34_extraction.ipynb #c037
+_WHOLE = {'bz2': 'bz2 decodes only from the start: every part would decompress the whole file again',
+          'xz': 'xz decodes only from the start: every part would decompress the whole file again'}
+
 def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None) -> list[dict]:
-    "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`)."
+    "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`), bz2/xz files not."
     keys = [file_key(p, kind, subreddit) for p, kind in inputs]
     reuse = {}
     for j, fk in enumerate(keys):  # a complete set of parts from an earlier run (any number of parts)
@@ -473,9 +488,15 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
         parse = [lines * _PARSE_US[kind] for (_, lines), (_, kind) in zip(est, inputs)]
         read = [b * _READ_US[compression(p)] for (b, _), (p, _) in zip(est, inputs)]
         n_parts = plan_parts(parse, read, workers)
+        n_parts = [1 if compression(p) in _WHOLE else k for k, (p, _) in zip(n_parts, inputs)]
         n_parts = [reuse.get(j, k) for j, k in enumerate(n_parts)]
+    def why(p, j):  # why a file is read as one part (None: split)
+        if n_parts[j] > 1: return None
+        if j in reuse: return 'done whole in an earlier run'
+        if parts: return 'one part asked for'
+        return _WHOLE.get(compression(p), 'splitting would not shorten the run' if workers > 1 else 'one worker')
     return [{'file': str(p), 'kind': kind, 'rank': j, 'part': [i, n_parts[j]], 'key': part_key(keys[j], (i, n_parts[j])),
-             'cost': (p.stat().st_size + 1) * (50 if kind == 'posts' else 1) / n_parts[j]}
+             'cost': (p.stat().st_size + 1) * (50 if kind == 'posts' else 1) / n_parts[j], 'why': why(p, j)}
             for j, (p, kind) in enumerate(inputs) for i in range(n_parts[j])]
 
 # %% ../nbs/34_extraction.ipynb #c038

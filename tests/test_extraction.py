@@ -193,3 +193,16 @@ def test_other_subreddits_are_dropped_and_counted(tmp_path, reference):
     # 50 skipped from their bytes, 1 from the parsed field, beside the sample's own records of other subreddits
     assert rep2.counts[('comment', 'other_subreddit')] == rep.counts[('comment', 'other_subreddit')] + 51
     assert ex.extract_anecdotes(SAMPLE_RS, tmp_path/'RC_mixed.jsonl', subreddit=None)[1].counts[('comment', 'other_subreddit')] == 0
+
+
+def test_batched_actions_equal_the_per_title_path(tmp_path, monkeypatch):
+    "Titles go through spaCy in batches (`extract_actions`, `nlp.pipe`): the same action for every title as `extract_action`."
+    titles = [r.get('title') for _, r in dumps.iter_records(SAMPLE_RS)]
+    titles += ['AITA for not offering to pick up my friend?', 'WIBTA if I told my sister she was wrong', 'META: rules', '', None]
+    one = [actions.extract_action(t) for t in titles]
+    assert any(one) and actions.extract_actions(titles, batch_size=7) == one == actions.extract_actions(titles)
+    recs, _ = ex.extract_anecdotes(SAMPLE_RS, SAMPLE_RC, warn=False)
+    assert recs and all((r['action'] or {}).get('description') == actions.extract_action(r['title']) for r in recs)
+    monkeypatch.setattr(ex, 'ACTION_BATCH', 3)  # stage_file flushes its batch of kept posts many times
+    got, _ = ex.extract_dask(SAMPLE_RS, SAMPLE_RC, tmp_path/'out', scheduler='sync', num_workers=1, warn=False)
+    assert got == recs
