@@ -13,6 +13,7 @@ import numpy as np
 # pandas is imported by the functions that return frames: `scruples best` prints its tables from plain arrays, without it
 from scipy.special import digamma, gammainc, gammaincinv
 
+from .annotations import majority_vote
 from .core import as_rng
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
@@ -170,15 +171,26 @@ def _mean_and_error(batches) -> tuple[float, float, int]:
     se = float(np.sqrt(m2 / (n - 1) / n)) if n > 1 else float('nan')
     return mean, se, n
 
-def _setup(counts, alpha, y_true):
-    "Validated counts, prior, gold labels, and the CDF of the oracle's argmax under each posterior."
+def _setup(counts, alpha, y_true, ties: str = 'first', rng=None):
+    """Validated counts, prior, gold labels, the CDF of the oracle's argmax under each posterior, and the majority vote (None
+    when `y_true` is given). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
     c = check_counts(counts)
     a = _fit_prior(c) if alpha is None else check_alpha(alpha, c.shape[1])
-    y = c.argmax(1) if y_true is None else np.asarray(y_true)
+    if ties not in ('first', 'random', 'drop'): raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
+    vote = None
+    if y_true is None:
+        vote = majority_vote(c, ties=ties, seed=rng)  # 'first': the argmax, as the paper
+        y = vote.labels
+        if ties == 'drop':
+            if vote.tied.all(): raise ValueError(f'every one of the {len(c)} examples has a tied majority vote: none left to score with ties=\'drop\'')
+            c, y = c[~vote.tied], y[~vote.tied]
+    else:
+        if ties != 'first': raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
+        y = np.asarray(y_true)
     if y.shape != (len(c),): raise ValueError(f'{len(y)} labels for {len(c)} examples')
     if y.dtype == bool or not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= c.shape[1]:
         raise ValueError(f'y_true must be class indices in [0, {c.shape[1]})')
-    return c, a, y, np.cumsum(_argmax_probs_unique(a + c), axis=1)
+    return c, a, y, np.cumsum(_argmax_probs_unique(a + c), axis=1), vote
 
 def best_samples(counts: np.ndarray,                # (n, k) label counts
                  metric: str|Callable = 'macro_f1',  # 'accuracy', 'macro_f1', or metric(y_true, y_pred) -> float
@@ -193,7 +205,7 @@ def best_samples(counts: np.ndarray,                # (n, k) label counts
     if n_samples < 1 or batch_size < 1: raise ValueError('n_samples and batch_size must be at least 1')
     _check_metric(metric, weights)
     rng = as_rng(seed)
-    c, a, y, cdf = _setup(counts, alpha, y_true)
+    c, a, y, cdf, _ = _setup(counts, alpha, y_true)
     if weights is not None and np.shape(weights) != (len(y),): raise ValueError(f'weights must have one entry per example ({len(y)})')
     return _score_samples(cdf, y, metric, n_samples, rng, weights, batch_size)
 
@@ -230,13 +242,14 @@ def _check_metrics(metrics) -> list[str]:
 
 def best_estimates(counts: np.ndarray, metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'), alpha: np.ndarray|None = None,
                    y_true: np.ndarray|None = None, n_samples: int = 10000, seed=0, n_boot: int = 200, level: float = 0.95,
-                  ) -> tuple[list[dict], np.ndarray]:  # one dict per metric (the rows of `best`), and the prior used
-    "`best` without the frame: its rows as plain dicts and the prior (no pandas: the numeric core the CLI prints from)."
+                   ties: str = 'first',
+                  ) -> tuple[list[dict], np.ndarray, object]:  # one dict per metric (the rows of `best`), the prior, the majority vote
+    "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
     if not 0 < level < 1: raise ValueError(f'level must be in (0, 1), got {level}')
     metrics = _check_metrics(metrics)
     if n_samples < 1 or n_boot < 0: raise ValueError(f'n_samples must be at least 1 and n_boot at least 0, got {n_samples}, {n_boot}')
-    streams = metric_streams(seed, metrics)  # a bad seed is refused before any work
-    c, a, y, cdf = _setup(counts, alpha, y_true)
+    streams = metric_streams(seed, [*metrics, 'ties'])  # a bad seed is refused before any work; ties='random' draws from its own stream
+    c, a, y, cdf, vote = _setup(counts, alpha, y_true, ties, streams['ties'])
     rows = []
     for m in metrics:
         rng = streams[m]
@@ -245,7 +258,7 @@ def best_estimates(counts: np.ndarray, metrics: Sequence[str]|str = ('accuracy',
         lo, hi = map(float, _bootstrap(c, a, y, cdf, m, n_boot, level, n_samples, rng)) if n_boot else (np.nan, np.nan)
         rows.append({'metric': m, 'estimate': est, 'std_error': se, 'ci_low': lo, 'ci_high': hi,
                      'n_samples': 0 if m == 'xentropy' else n_samples, 'n_examples': len(c)})
-    return rows, a
+    return rows, a, vote
 
 def best(counts: np.ndarray,                                 # (n, k) label counts
          metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'),  # metric names, or one name
@@ -255,12 +268,14 @@ def best(counts: np.ndarray,                                 # (n, k) label coun
          seed=0,                                              # int, SeedSequence or Generator; each metric gets its own stream
          n_boot: int = 200,                                   # bootstrap resamples for the interval (0: none)
          level: float = 0.95,                                 # coverage of the interval
+         ties: str = 'first',                                 # tied majority votes: 'first' class (the paper), 'random' or 'drop'
         ) -> pd.DataFrame:
     "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
     import pandas as pd
-    rows, a = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level)
+    rows, a, vote = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties)
     out = pd.DataFrame(rows).set_index('metric')
     out.attrs['alpha'] = tuple(float(x) for x in a)  # a tuple: pandas compares attrs with == when concatenating
+    out.attrs['ties'], out.attrs['n_tied'] = (None, 0) if vote is None else (ties, int(vote.tied.sum()))
     return out
 
 # %% ../nbs/12_best.ipynb #a9fff398

@@ -159,20 +159,30 @@ def _cmd_best(args):
     counts, classes, y = read_label_table(path, counts=args.count_columns, id=args.id, text=args.text,
                                           form='long' if args.long else None, item=args.item, annotator=args.annotator, label=args.label)
     if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
+    if args.ties is not None and y is not None:
+        raise core.ScruplesError(f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
+                                 + (f'--labels {args.labels}' if args.labels else "the file's gold_label field"))
+    ties = args.ties or 'first'
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
-        try: rows, alpha = best_estimates(counts, metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap, y_true=y)
+        try: rows, alpha, vote = best_estimates(counts, metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap,
+                                                y_true=y, ties=ties)
         except ValueError as err: raise core.ScruplesError(f'{path}: {err}') from None
     for w in caught:
         if issubclass(w.category, DirichletFitWarning): raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
         print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
     res = {k: [r[k] for r in rows] for k in rows[0]}
-    support = class_support_columns(counts, classes, counts.argmax(1) if y is None else y, alpha)
+    n_tied = 0 if vote is None else int(vote.tied.sum())
+    kept = slice(None) if vote is None or ties != 'drop' else ~vote.tied  # support: the examples scored, with the labels they were scored against
+    support = class_support_columns(counts[kept], classes, (y if vote is None else vote.labels)[kept], alpha)
     empty = [c for c, n in zip(classes, counts.sum(0)) if n == 0]  # a class nobody chose: worth a word
-    gold = args.labels or ('the gold_label field' if y is not None else 'the majority vote')
+    gold = args.labels or ('the gold_label field' if y is not None else
+                           f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
+                           + (', left out)' if ties == 'drop' and n_tied else ')'))
     if args.json: print(json.dumps({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
-                                    'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty}, indent=2))
+                                    'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty,
+                                    'ties': None if y is not None else ties, 'tied': None if y is not None else n_tied}, indent=2))
     else:
         print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {alpha}')
         print(table_text(res, 'metric'))
@@ -349,6 +359,8 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
                                     '(default: the Dilemmas gold_label, else the majority vote)')
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
+    q.add_argument('--ties', choices=['first', 'random', 'drop'], help="tied majority votes: the first class in class order (default, as the paper), "
+                                                                     "a seeded random one of the tied classes, or drop those examples (the prior still sees them)")
     q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
     q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--bootstrap', type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'), default=200, help='bootstrap resamples for the interval (0: none)')

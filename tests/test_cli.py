@@ -422,7 +422,7 @@ def test_best_text_and_json_match_the_pandas_rendering(counts, y, n_boot):
     from scruples.cli import json_records, table_text
     counts = np.array(counts)
     res = best(counts, y_true=y, n_samples=300, n_boot=n_boot, seed=3)
-    rows, alpha = best_estimates(counts, y_true=y, n_samples=300, n_boot=n_boot, seed=3)
+    rows, alpha, _ = best_estimates(counts, y_true=y, n_samples=300, n_boot=n_boot, seed=3)
     cols = {k: [r[k] for r in rows] for k in rows[0]}
     pd.testing.assert_frame_equal(pd.DataFrame(rows).set_index('metric'), res, check_exact=True)
     assert best_alpha(res) == [round(float(a), 6) for a in alpha]
@@ -458,5 +458,43 @@ def test_best_cli_prints_what_the_frames_print(capsys, tmp_path):
     res = best(counts, n_samples=300, n_boot=20, seed=4)
     sup = class_support(counts, ['class_0', 'class_1', 'class_2'], counts.argmax(1), best_alpha(res))
     ff = lambda x: f'{x:.4f}'
-    assert rc == 0 and out == (f'{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote; fitted prior alpha = {best_alpha(res)}\n'
+    n_tied = res.attrs['n_tied']
+    assert rc == 0 and out == (f'{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote (ties: first; {n_tied} of 6 examples tied); '
+                               f'fitted prior alpha = {best_alpha(res)}\n'
                                f'{res.to_string(float_format=ff)}\n\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
+
+
+# --- `scruples best --ties`: the majority vote's tie policy (as `best(ties=)`) -------------------------------------------
+
+TIED = [[2, 2, 0], [3, 0, 0], [0, 1, 1], [1, 1, 1], [0, 0, 4], [0, 3, 1]]  # rows 0, 2 and 3 are tied
+
+
+@pytest.mark.parametrize('ties', ['first', 'random', 'drop'])
+def test_best_ties_policy_matches_the_function(capsys, tmp_path, ties):
+    import numpy as np
+    from scruples.best import best
+    (tmp_path/'t.json').write_text(json.dumps(TIED))
+    rc, out, _ = run_main(capsys, 'best', str(tmp_path/'t.json'), '--samples', '300', '--bootstrap', '0', '--seed', '2', '--ties', ties, '--json')
+    got = json.loads(out)
+    want = best(np.array(TIED), n_samples=300, n_boot=0, seed=2, ties=ties)
+    assert rc == 0 and got['ties'] == ties and got['tied'] == 3 and want.attrs['n_tied'] == 3
+    assert [r['estimate'] for r in got['estimates']] == pytest.approx(want.estimate.tolist(), abs=1e-9)
+    assert sum(r['support'] for r in got['support']) == (3 if ties == 'drop' else 6)  # support counts the scored examples
+    assert f'3 of 6 examples tied' in got['gold']
+
+
+def test_best_ties_default_is_first_and_random_differs(capsys, tmp_path):
+    (tmp_path/'t.json').write_text(json.dumps(TIED))
+    args = ['best', str(tmp_path/'t.json'), '--samples', '400', '--bootstrap', '0', '--seed', '5', '--json']
+    default, first, rand = (json.loads(run_main(capsys, *args, *extra)[1]) for extra in ([], ['--ties', 'first'], ['--ties', 'random']))
+    assert default['estimates'] == first['estimates'] and default['ties'] == 'first'
+    assert [r['support'] for r in rand['support']] != [r['support'] for r in first['support']]  # seed 5 moves a tied vote off class 0
+
+
+def test_best_ties_with_gold_labels_is_an_error(capsys, tmp_path):
+    (tmp_path/'t.json').write_text(json.dumps(TIED)); (tmp_path/'y.json').write_text(json.dumps([0, 0, 1, 2, 2, 1]))
+    rc, _, err = run_main(capsys, 'best', str(tmp_path/'t.json'), '--labels', str(tmp_path/'y.json'), '--ties', 'drop')
+    assert rc != 0 and '--ties breaks ties of the majority vote' in err and 'y.json' in err
+    (tmp_path/'all.json').write_text(json.dumps([[1, 1], [2, 2]]))
+    rc, _, err = run_main(capsys, 'best', str(tmp_path/'all.json'), '--ties', 'drop')
+    assert rc != 0 and 'none left to score' in err
