@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
-# pandas is imported inside the functions that build or read frames: `scruples best` on a label-counts file never needs it
 
-from .core import ScruplesDataError, as_rng
+from .core import LazyModule, ScruplesDataError, as_rng
 from .data import iter_jsonl, read_any_counts, read_text
 
+pd = LazyModule('pandas')  # imported by the functions that build frames, on first use: `scruples best` on a counts file never loads it
+
 # %% auto #0
-__all__ = ['GUIDE_CLASSES', 'AnnotatedData', 'table_columns', 'read_wide', 'read_long', 'from_long', 'read_annotations',
+__all__ = ['pd', 'GUIDE_CLASSES', 'AnnotatedData', 'table_columns', 'read_wide', 'read_long', 'from_long', 'read_annotations',
            'read_label_table', 'MajorityVote', 'majority_vote', 'simulate_annotations', 'guide_data']
 
 # %% ../nbs/07_annotations.ipynb #be653be9

@@ -10,18 +10,19 @@ import zlib
 from collections.abc import Callable, Sequence
 
 import numpy as np
-# pandas is imported by the functions that return frames: `scruples best` prints its tables from plain arrays, without it
 from scipy.special import digamma, gammainc, gammaincinv
 
 from .annotations import majority_vote
-from .core import as_rng
+from .core import LazyModule, as_rng
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
 
+pd = LazyModule('pandas')  # imported by the functions that build frames, on first use: `scruples best` on a counts file never loads it
+
 # %% auto #0
-__all__ = ['fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'metric_streams',
-           'best_estimates', 'best', 'class_support', 'class_support_columns', 'best_alpha', 'simulate_scenario',
-           'oracle_scores', 'simulation_study', 'human_macro_f1']
+__all__ = ['pd', 'fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples',
+           'metric_streams', 'best_estimates', 'best', 'class_support', 'class_support_columns', 'best_alpha',
+           'simulate_scenario', 'oracle_scores', 'simulation_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:

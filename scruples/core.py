@@ -14,8 +14,8 @@ from pathlib import Path
 # numpy is imported in the functions that use it: `scruples --help` starts without it
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'ScruplesError', 'ScruplesDataError', 'as_rng', 'as_seed', 'check_texts', 'load_spacy',
-           'checkout_root', 'data_required', 'require_data', 'default_model_path']
+__all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'ScruplesError', 'ScruplesDataError', 'LazyModule', 'as_rng', 'as_seed', 'check_texts',
+           'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -35,6 +35,15 @@ class ScruplesDataError(ScruplesError, ValueError):
         got_s = repr(got)
         if len(got_s) > 80: got_s = got_s[:77] + '...'
         super().__init__(f'{where}: {what}: expected {expected}, got {got_s}')
+
+# %% ../nbs/00_core.ipynb #lazy0002
+class LazyModule:
+    "A stand-in for the module `name`, imported on the first attribute access (`pd = LazyModule('pandas')`; `pd.DataFrame` imports it)."
+    def __init__(self, name: str): self.__dict__['_name'] = name
+    def __getattr__(self, attr: str):
+        import importlib
+        return getattr(importlib.import_module(self.__dict__['_name']), attr)
+    def __repr__(self) -> str: return f"LazyModule({self.__dict__['_name']!r})"
 
 # %% ../nbs/00_core.ipynb #3a81e490
 def as_rng(seed=None,  # int, None, SeedSequence or Generator (returned as is)

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import msgspec
 import numpy as np
-# pandas is imported inside the functions that build frames: `scruples best` on a label-counts file never needs it
 
-from .core import ScruplesDataError
+from .core import LazyModule, ScruplesDataError
+
+pd = LazyModule('pandas')  # imported by the functions that build frames, on first use: `scruples best` on a counts file never loads it
 
 # %% auto #0
-__all__ = ['ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
+__all__ = ['pd', 'ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
            'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'MAX_COUNT', 'read_text', 'iter_jsonl',
            'read_dilemmas', 'read_anecdotes', 'read_label_counts', 'read_counts', 'read_labels', 'label_counts',
            'count_columns', 'class_names', 'reader_for', 'read_any_counts', 'record_line', 'read_pooled']

@@ -93,3 +93,22 @@ def test_best_on_a_counts_file_imports_no_scipy_optimize(tmp_path):
     (tmp_path/'counts.json').write_text(COUNTS)
     res = probe('best', str(tmp_path/'counts.json'), '--samples', '200', '--bootstrap', '0')
     assert res['rc'] == 0 and 'scipy.optimize' not in res['all']
+
+
+def test_every_public_signature_evaluates():
+    "The docs evaluate type hints (`signature(eval_str=True)`): a module that defers pandas must still resolve `pd.DataFrame`."
+    import importlib, inspect, pkgutil
+    import scruples
+    bad = []
+    for m in pkgutil.iter_modules(scruples.__path__):
+        if m.name.startswith('_'): continue
+        mod = importlib.import_module(f'scruples.{m.name}')
+        for name in getattr(mod, '__all__', []):
+            obj = getattr(mod, name)
+            members = [v for k, v in vars(obj).items() if callable(v) and not k.startswith('_')] if inspect.isclass(obj) else []
+            for t in [obj, *members]:
+                if not callable(t): continue
+                try: inspect.signature(t, eval_str=True)
+                except (ValueError, TypeError): pass  # builtins without a signature: the docs skip them too
+                except Exception as e: bad.append(f'scruples.{m.name}.{getattr(t, "__qualname__", name)}: {type(e).__name__}: {e}')
+    assert not bad, '\n'.join(bad)
