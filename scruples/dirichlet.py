@@ -32,6 +32,8 @@ def dm_log_likelihood(counts: np.ndarray,   # (n_examples, n_classes) non-negati
 class DirichletFitWarning(RuntimeWarning):
     "The maximum-likelihood fit of a Dirichlet prior did not converge: the returned alpha is not an estimate to trust."
 
+_IMPRECISE = 'IMPRECISE: counts beyond 2**53 are not exact as floats, so neither are the log-likelihoods it compared'
+
 def _not_converged(why, nit, c, what):
     "Warn that the optimizer stopped without converging, saying why and what in the counts may cause it."
     big = c.max() > 2**53
@@ -233,6 +235,7 @@ def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) int
             raise ValueError(f'mean must be {c.shape[1]} finite positive numbers (one per class), got {mean!r:.80}')
         m = m / m.sum()
         ls, why, nit = _fit_concentration(P, m)
+        if not why and c.max() > 2**53: why = _IMPRECISE  # whatever the search did, it compared rounded likelihoods
         if why: _not_converged(why, nit, c, 'the concentration fit')
         return np.exp(ls) * m
     th, why, nit = _fit_alpha(P, c.shape[1], big_ok=c.max() <= 2**53)
@@ -241,5 +244,6 @@ def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) int
         if ok:
             if P.ll(np.exp(th_lb)) >= P.ll(np.exp(th)): th = th_lb
             why = None
+    if not why and c.max() > 2**53: why = _IMPRECISE
     if why or not np.isfinite(P.ll(np.exp(th))): _not_converged(why or 'ABNORMAL: the log-likelihood is not finite', nit, c, 'the Dirichlet-multinomial maximum-likelihood fit')
     return np.exp(th)

@@ -98,3 +98,11 @@ def test_no_overdispersion_stops_at_the_bound_without_warning():
 def test_bad_mean_raises(mean, message):
     with pytest.raises(ValueError, match=message):
         dirichlet_multinomial_mle(np.array([[3, 1, 0], [0, 4, 1]]), mean=mean)
+
+
+@pytest.mark.parametrize('mean', [None, [1, 1]])
+def test_counts_beyond_2_53_always_warn(mean):
+    "Found in review: mixed rows with counts of 2**60 returned the starting point [1, 1] without a warning."
+    c = np.array([[2**60, 3], [2**59, 2**59], [5, 2**60]], dtype=float)
+    with pytest.warns(DirichletFitWarning, match='exceed 2\\*\\*53'):
+        dirichlet_multinomial_mle(c, mean=mean)
