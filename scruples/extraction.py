@@ -468,11 +468,8 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
         return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers, chunksize=1))
 
 # %% ../nbs/34_extraction.ipynb #c037
-_WHOLE = {'bz2': 'bz2 decodes only from the start: every part would decompress the whole file again',
-          'xz': 'xz decodes only from the start: every part would decompress the whole file again'}
-
 def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None) -> list[dict]:
-    "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`), bz2/xz files not."
+    "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`)."
     keys = [file_key(p, kind, subreddit) for p, kind in inputs]
     reuse = {}
     for j, fk in enumerate(keys):  # a complete set of parts from an earlier run (any number of parts)
@@ -488,13 +485,13 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
         parse = [lines * _PARSE_US[kind] for (_, lines), (_, kind) in zip(est, inputs)]
         read = [b * _READ_US[compression(p)] for (b, _), (p, _) in zip(est, inputs)]
         n_parts = plan_parts(parse, read, workers)
-        n_parts = [1 if compression(p) in _WHOLE else k for k, (p, _) in zip(n_parts, inputs)]
         n_parts = [reuse.get(j, k) for j, k in enumerate(n_parts)]
     def why(p, j):  # why a file is read as one part (None: split)
         if n_parts[j] > 1: return None
         if j in reuse: return 'done whole in an earlier run'
         if parts: return 'one part asked for'
-        return _WHOLE.get(compression(p), 'splitting would not shorten the run' if workers > 1 else 'one worker')
+        if workers == 1: return 'one worker'
+        return 'splitting would not shorten the run' + (f' (every part decompresses the {compression(p)} file from its start)' if compression(p) else '')
     return [{'file': str(p), 'kind': kind, 'rank': j, 'part': [i, n_parts[j]], 'key': part_key(keys[j], (i, n_parts[j])),
              'cost': (p.stat().st_size + 1) * (50 if kind == 'posts' else 1) / n_parts[j], 'why': why(p, j)}
             for j, (p, kind) in enumerate(inputs) for i in range(n_parts[j])]
