@@ -175,9 +175,10 @@ def _mean_and_error(batches) -> tuple[float, float, int]:
 def _setup(counts, alpha, y_true, ties: str = 'first', rng=None):
     """Validated counts, prior, gold labels, the CDF of the oracle's argmax under each posterior, and the majority vote (None
     when `y_true` is given). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
+    if ties not in ('first', 'random', 'drop'): raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
+    if y_true is not None and ties != 'first': raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
     c = check_counts(counts)
     a = _fit_prior(c) if alpha is None else check_alpha(alpha, c.shape[1])
-    if ties not in ('first', 'random', 'drop'): raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     vote = None
     if y_true is None:
         vote = majority_vote(c, ties=ties, seed=rng)  # 'first': the argmax, as the paper
@@ -185,9 +186,7 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None):
         if ties == 'drop':
             if vote.tied.all(): raise ValueError(f'every one of the {len(c)} examples has a tied majority vote: none left to score with ties=\'drop\'')
             c, y = c[~vote.tied], y[~vote.tied]
-    else:
-        if ties != 'first': raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
-        y = np.asarray(y_true)
+    else: y = np.asarray(y_true)
     if y.shape != (len(c),): raise ValueError(f'{len(y)} labels for {len(c)} examples')
     if y.dtype == bool or not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= c.shape[1]:
         raise ValueError(f'y_true must be class indices in [0, {c.shape[1]})')

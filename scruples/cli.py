@@ -233,6 +233,10 @@ def _cmd_analyze(args):
     import pandas as pd
     params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed)) if v is not None}
     typed = {k: v or None for k, v in (('text', args.text), ('annotator', args.annotator)) if v is not None}  # untyped: the defaults, skipped when absent
+    options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir'}
+    clash = sorted(k for k, _ in args.param or () if k in options)  # column choices have options of their own: a --param would collide
+    if clash: raise core.ScruplesError(f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
+                               + ('use --long' if clash[0] == 'form' else f'use --{clash[0].replace("_", "-")}' if clash[0] not in ('log', 'data_file', 'out_dir') else 'it is set by analyze itself'))
     rows = analyze(args.file, args.out, form='long' if args.long else 'wide', counts=args.count_columns, id=args.id, item=args.item,
                    label=args.label, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **typed, **params)
     if args.json: _emit(rows, True)

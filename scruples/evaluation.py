@@ -49,6 +49,8 @@ def _interval(x):
 
 def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     "The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample."
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
+        raise ValueError(f'n_boot must be a non-negative integer (0: no intervals), got {n_boot!r}')
     if p.shape != ct.shape: raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
     if not hard:
         if where is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import math
+import numbers
 import time
 from pathlib import Path
 
@@ -202,7 +203,7 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
     mode = 'smoke' if smoke else 'full'
     out = Path(out) if out else root/'_runs'/mode
     fig_dir = Path(fig_dir) if fig_dir else (root/'_runs'/'smoke'/'figures' if smoke else root/'figures')
-    if isinstance(jobs, bool) or not (isinstance(jobs, int) and jobs >= 1): raise ValueError(f'jobs must be a positive integer, got {jobs!r}')
+    if isinstance(jobs, bool) or not (isinstance(jobs, numbers.Integral) and jobs >= 1): raise ValueError(f'jobs must be a positive integer, got {jobs!r}')
     for d in (out, fig_dir):  # check everything before writing anything
         if d.exists() and not d.is_dir(): raise NotADirectoryError(errno.ENOTDIR, 'exists and is not a folder', str(d))
     if kernel is not None:

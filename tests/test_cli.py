@@ -498,3 +498,11 @@ def test_best_ties_with_gold_labels_is_an_error(capsys, tmp_path):
     (tmp_path/'all.json').write_text(json.dumps([[1, 1], [2, 2]]))
     rc, _, err = run_main(capsys, 'best', str(tmp_path/'all.json'), '--ties', 'drop')
     assert rc != 0 and 'none left to score' in err
+
+
+@pytest.mark.parametrize('param, hint', [('form=long', '--long'), ('annotator=x', '--annotator'), ('out_dir=/tmp/x', 'set by analyze')])
+def test_analyze_param_naming_a_column_option_is_an_error_not_a_traceback(capsys, tmp_path, param, hint):
+    "Found in review: --param form=long ended in `TypeError: analyze() got multiple values for keyword argument 'form'`."
+    (tmp_path/'w.csv').write_text('id,text,a,b\n1,x,2,1\n2,y,0,3\n')
+    rc, _, err = run_main(capsys, 'analyze', str(tmp_path/'w.csv'), '--out', str(tmp_path/'o'), '--param', param)
+    assert rc == 1 and "is not a notebook parameter here" in err and hint in err and 'Traceback' not in err

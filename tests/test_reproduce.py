@@ -300,3 +300,10 @@ def test_bad_jobs_are_refused_before_anything_runs(fake_checkout, tmp_path, jobs
     with pytest.raises(ValueError, match='jobs must be a positive integer'):
         reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=jobs, log=lambda m: None)
     assert runs == [] and not (tmp_path/'out').exists()
+
+
+def test_jobs_accepts_any_integer_type(fake_checkout, tmp_path):
+    import numpy as np
+    from scruples.reproduce import reproduce
+    rows = reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=np.int64(2), log=lambda m: None)
+    assert sorted(rows.notebook.unique()) == ['01_first', '02_second']
