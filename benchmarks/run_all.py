@@ -45,14 +45,14 @@ def parse(name: str, out: str) -> list[tuple[str, str, str, str]]:
     if name == 'readers':
         find(r'GOAL (?P<what>[^:]+): (?P<k>\S+).*?= (?P<r>[\d.]+)x', '{what}: {k} / plain parser|{r}x', '<= 2x', lambda v: num(v['r']) <= 2)
     elif name == 'models':
-        find(r'^training .*ratio (?P<r>[\d.]+)x', 'training speed vs transformers.Trainer|{r}x', '>= 1x', lambda v: num(v['r']) >= 1)
+        find(r'^training .*?ratio (?P<r>[\d.]+)x.*CPU ratio (?P<c>[\d.]+)x', 'training speed vs transformers.Trainer (wall; CPU)|{r}x; {c}x', '>= 1x', lambda v: num(v['r']) >= 1)
         find(r'^inference .*ratio (?P<r>[\d.]+)x', 'inference speed vs Trainer|{r}x', '> 1x (keep)', lambda v: num(v['r']) > 1)
     elif name == 'traits':
         find(r'^2 traits, 1000 x 20, N\(0, 1\).*?wall (?P<w>[\d.]+) s, CPU (?P<c>[\d.]+) s', '2-trait 1,000 x 20 default fit, CPU s|{c} s (wall {w})',
              '<= 0.5 s', lambda v: num(v['c']) <= 0.5)
         find(r'rule error (?P<e>[\d.]+) vs a dense', '2-trait default rule: log-lik error|{e}', '<= 0.01', lambda v: num(v['e']) <= 0.01)
-        find(r'^1 trait, (?P<what>[^:]+):.*girth/ours time x(?P<r>[\d.]+) \(CPU x(?P<c>[\d.]+)', '1-trait {what}: girth / ours|{r}x (CPU {c}x)',
-             '>= 10x', lambda v: num(v['r']) >= 10)
+        find(r'^1-trait fit, (?P<what>[^:]+):[^\n]*\n\s*girth:.*?girth/ours CPU x(?P<c>[\d,.]+)', '1-trait {what}: girth / ours (CPU)|{c}x',
+             '>= 10x', lambda v: num(v['c']) >= 10)
         find(r'speed-up x(?P<r>[\d,.]+); log-lik gain (?P<g>[-+\d.]+)', "2-trait vs the authors' MC + SGD|{r}x (log-lik {g})", '> 1x', lambda v: num(v['r']) > 1)
     elif name == 'dirichlet':
         find(r'^speed-up \(reference time / ours\): median (?P<r>[\d.]+)x.*?geometric mean (?P<g>[\d.]+)x', 'Dirichlet MLE vs scipy L-BFGS-B (median, geo-mean)|{r}x, {g}x',
