@@ -16,7 +16,7 @@ import numpy as np
 from .core import LazyModule, ScruplesDataError, as_rng
 from .data import iter_jsonl, read_any_counts, read_text
 
-pd = LazyModule('pandas')  # imported by the functions that build frames, on first use: `scruples best` on a counts file never loads it
+pd = LazyModule('pandas')  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
 __all__ = ['pd', 'GUIDE_CLASSES', 'AnnotatedData', 'table_columns', 'read_wide', 'read_long', 'from_long', 'read_annotations',
@@ -64,7 +64,6 @@ class AnnotatedData:
 
     def wide(self) -> pd.DataFrame:
         "One row per item: `id`, `text` (when known) and one count column per class."
-        import pandas as pd
         df = pd.DataFrame(self.counts, columns=list(self.classes))
         if self.texts is not None: df.insert(0, 'text', self.texts)
         df.insert(0, 'id', self.items)
@@ -72,7 +71,6 @@ class AnnotatedData:
 
     def long(self) -> pd.DataFrame:
         "One row per annotation: `item`, `annotator` (None when unknown), `label` (class name)."
-        import pandas as pd
         if self.responses is not None:
             a, i = np.nonzero(~np.isnan(self.responses))
             order = np.lexsort((a, i))
@@ -118,7 +116,6 @@ def _records(path) -> tuple[list|None, Iterator[tuple[int, dict]]]:
     if suf in ('.jsonl', '.ndjson'): return None, iter_jsonl(path)
     if suf in ('.parquet', '.pq'):
         if not path.is_file(): raise FileNotFoundError(2, 'no such file', str(path))
-        import pandas as pd
         try: df = pd.read_parquet(path)
         except Exception as err: raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
         df = df.astype(object).where(df.notna(), None)

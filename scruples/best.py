@@ -17,7 +17,7 @@ from .core import LazyModule, as_rng
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
 
-pd = LazyModule('pandas')  # imported by the functions that build frames, on first use: `scruples best` on a counts file never loads it
+pd = LazyModule('pandas')  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
 __all__ = ['pd', 'fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples',
@@ -271,7 +271,6 @@ def best(counts: np.ndarray,                                 # (n, k) label coun
          ties: str = 'first',                                 # tied majority votes: 'first' class (the paper), 'random' or 'drop'
         ) -> pd.DataFrame:
     "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
-    import pandas as pd
     rows, a, vote = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties)
     out = pd.DataFrame(rows).set_index('metric')
     out.attrs['alpha'] = tuple(float(x) for x in a)  # a tuple: pandas compares attrs with == when concatenating
@@ -285,7 +284,6 @@ def class_support(counts: np.ndarray,  # (n, k) label counts
                   alpha,               # the fitted prior (k,)
                  ) -> pd.DataFrame:    # one row per class
     "Per class: examples whose gold label it is (support), its share, its annotations, and its fitted prior alpha."
-    import pandas as pd
     return pd.DataFrame(class_support_columns(counts, classes, y, alpha)).set_index('class')
 
 def class_support_columns(counts, classes, y, alpha) -> dict[str, list|np.ndarray]:
@@ -330,7 +328,6 @@ def simulation_study(alpha: np.ndarray, totals: np.ndarray,
                      scenarios: Sequence[str] = ('anecdotes', '3 annotators', 'mixed prior'),
                      n_sims: int = 20, n_samples: int = 2000, seed=0) -> pd.DataFrame:
     "Table 5: per scenario, simulation and metric, the true oracle score, BEST's estimate and the relative error."
-    import pandas as pd
     rng = as_rng(seed)
     rows = []
     for scenario in scenarios:

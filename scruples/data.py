@@ -22,7 +22,7 @@ import numpy as np
 
 from .core import LazyModule, ScruplesDataError
 
-pd = LazyModule('pandas')  # imported by the functions that build frames, on first use: `scruples best` on a counts file never loads it
+pd = LazyModule('pandas')  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
 __all__ = ['pd', 'ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
@@ -207,7 +207,6 @@ def _majorities(label: np.ndarray, counts: np.ndarray) -> bool:
     return bool(np.isin(label, (0, 1)).all() and ((counts[:, 0] == counts[:, 1]) | (label == (counts[:, 1] > counts[:, 0]))).all())
 
 def _fast_frame(cols: dict, columns, path) -> pd.DataFrame:
-    import pandas as pd
     df = pd.DataFrame(cols, columns=list(columns))
     df.attrs.update(source='real', path=str(path))
     return df
@@ -270,7 +269,6 @@ def _fast_or_none(read, path):
 # %% ../nbs/01_data.ipynb #e14b4db9
 def _frame(rows, columns, path, source='real'):
     if not rows: raise ScruplesDataError(path, None, None, 'at least one record', 'none')
-    import pandas as pd
     df = pd.DataFrame(rows, columns=list(columns))
     df.attrs.update(source=source, path=str(path))
     return df
@@ -371,7 +369,6 @@ def _refuse_zero_rows(counts: np.ndarray, path) -> np.ndarray:
 
 def _counts_frame(counts: np.ndarray, classes, source: str, path) -> pd.DataFrame:
     "The frame the label-count readers return: one int64 column per class, `source` and `path` in its attrs."
-    import pandas as pd
     df = pd.DataFrame(counts, columns=list(classes))
     df.attrs.update(source=source, path=str(path))
     return df
@@ -496,7 +493,6 @@ def _csv_counts_fast(path, classes):
     if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'): return None  # digits, commas, line ends only
     if b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r'): return None  # pandas would end a line at a lone \r
     try:
-        import pandas as pd  # the C parser; a CSV is the one count format that loads pandas
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             counts = pd.read_csv(io.BytesIO(body), header=None, names=list(classes), dtype=np.int64, index_col=False, engine='c').to_numpy()
@@ -642,7 +638,6 @@ def read_pooled(paths: Sequence,                           # files to read, in o
                                         + (', the same file named twice' if q.resolve() == p.resolve() else '') + ')', rec_id)
             first[rec_id] = p
         frames.append(df.assign(file=str(p)))
-    import pandas as pd
     out = pd.concat(frames, ignore_index=True)
     out.attrs.update(source=frames[0].attrs.get('source', 'real'), path=', '.join(map(str, paths)))
     return out
