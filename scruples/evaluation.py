@@ -15,7 +15,8 @@ from .metrics import TemperatureCalibrator, check_counts, confusion_matrices, f1
 from .softmetrics import check_distributions, expected_calibration_error, js_divergence, kl_divergence, manhattan_distance
 
 # %% auto #0
-__all__ = ['METRICS', 'FIELDS', 'InSampleCalibrationWarning', 'score_predictions', 'evaluate']
+__all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'LOWER_IS_BETTER', 'InSampleCalibrationWarning', 'score_predictions', 'evaluate',
+           'Predictions', 'read_predictions', 'align_predictions', 'score_against_ceiling']
 
 # %% ../nbs/15_evaluation.ipynb #3f88dec4
 class InSampleCalibrationWarning(UserWarning):
@@ -148,3 +149,140 @@ def evaluate(model,            # fitted model with `predict_proba` (or a callabl
     elif getattr(model, 'heldout_proba_', None) is not None and getattr(model, 'heldout_counts_', None) is not None:
         proba_cal, counts_cal, where = _probabilities(model.heldout_proba_, 'heldout_proba_'), _by_classes(model.heldout_counts_, classes, 'heldout_counts_'), "held-out (the model's own)"
     return _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel=3)
+
+# %% ../nbs/15_evaluation.ipynb #bf4437f0
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Sequence
+
+from .best import best
+from .core import ScruplesDataError
+from .softmetrics import wasserstein_distance
+
+# %% ../nbs/15_evaluation.ipynb #decd068a
+PROB_SUM_TOL = 1e-3  # a predicted row may sum to 1 within this (rounded probabilities, e.g. an LLM's); beyond it is refused
+
+@dataclass
+class Predictions:
+    "A predictions file as read: item ids, probabilities (n, k) in the gold's class order, and whether they are hard labels."
+    ids: list             # item ids (strings), one per row
+    proba: np.ndarray     # (n, k) probabilities; one-hot rows for hard predictions
+    hard: bool            # read from one predicted-label column
+    source: str           # the file
+    renormalized: int = 0  # rows that summed to 1 only within PROB_SUM_TOL, divided by their sum
+
+def _prediction_frame(path: Path) -> pd.DataFrame:
+    "A predictions table (CSV, JSON lines or Parquet) as strings/objects, one row per line, its line numbers in the index."
+    name = path.name.lower()
+    if name.endswith('.parquet'): df = pd.read_parquet(path); first = 1
+    elif name.endswith(('.jsonl', '.ndjson', '.json')): df = pd.read_json(path, lines=True, dtype=False); first = 1
+    elif name.endswith(('.csv', '.tsv')): df = pd.read_csv(path, dtype=str, keep_default_na=False, sep='\t' if name.endswith('.tsv') else ','); first = 2
+    else: raise ScruplesDataError(path, None, None, 'a predictions table: *.csv, *.tsv, *.jsonl or *.parquet', path.name)
+    if not len(df): raise ScruplesDataError(path, None, None, 'at least one row of predictions', 'none')
+    return df.set_axis(range(first, first + len(df)))  # the line of each row (CSV: after the header; Parquet: the row, 1-based)
+
+def read_predictions(path,                     # CSV, JSON lines or Parquet: an id column and probabilities or one label column
+                     classes: Sequence[str],   # the gold's class names: the probability columns must be named so
+                     id: str = 'id',           # the id column
+                     label: str|None = None,   # the predicted-label column (default: the one other column, when not the classes)
+                     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
+                    ) -> Predictions:
+    "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
+    path, classes = Path(path), [str(c) for c in classes]
+    df = _prediction_frame(path)
+    cols = [str(c) for c in df.columns]
+    if id not in cols: raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another)', ', '.join(cols))
+    ids = [str(v).strip() for v in df[id]]
+    dup = next((i for i, v in enumerate(ids) if v in ids[:i]), None) if len(set(ids)) != len(ids) else None
+    if dup is not None: raise ScruplesDataError(path, int(df.index[dup]), id, f'a unique id (line {df.index[ids.index(ids[dup])]} has the same one)', ids[dup])
+    rest = [c for c in cols if c != id]
+    if label is None and set(rest) != set(classes) and len(rest) == 1: label = rest[0]
+    if label is not None:
+        if label not in cols: raise ScruplesDataError(path, None, label, f'a predicted-label column {label!r}', ', '.join(cols))
+        names = [str(v).strip() for v in df[label]]
+        bad = next((i for i, v in enumerate(names) if v not in classes), None)
+        if bad is not None: raise ScruplesDataError(path, int(df.index[bad]), label, f'one of the gold classes {", ".join(classes)}', names[bad])
+        return Predictions(ids, np.eye(len(classes))[[classes.index(v) for v in names]], True, str(path))
+    missing, extra = [c for c in classes if c not in rest], [c for c in rest if c not in classes]
+    if missing or extra:
+        raise ScruplesDataError(path, None, ', '.join(missing + extra), f'one probability column per gold class ({", ".join(classes)}), or one label column'
+                                + (f'; missing: {", ".join(missing)}' if missing else '') + (f'; not a class: {", ".join(extra)}' if extra else ''), ', '.join(cols))
+    p = np.full((len(df), len(classes)), np.nan)
+    for j, c in enumerate(classes):
+        v = pd.to_numeric(df[c].map(lambda x: x.strip() if isinstance(x, str) else x), errors='coerce').to_numpy(dtype=np.float64)
+        bad = np.flatnonzero(~np.isfinite(v) | (v < 0))
+        if len(bad): raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0', df[c].iloc[bad[0]])
+        p[:, j] = v
+    s = p.sum(1)
+    off = np.flatnonzero(np.abs(s - 1) > tol)
+    if len(off): raise ScruplesDataError(path, int(df.index[off[0]]), ', '.join(classes), f'probabilities summing to 1 (within {tol:g})', f'{s[off[0]]:.6g}')
+    renorm = int((np.abs(s - 1) > 1e-12).sum())
+    return Predictions(ids, p / s[:, None], False, str(path), renorm)
+
+def align_predictions(pred: Predictions,   # what `read_predictions` returned
+                      gold_ids: Sequence,  # the gold's item ids, in its order
+                      gold: str = 'gold',  # the gold's name, for messages
+                     ) -> np.ndarray:      # (n_gold,) the row of `pred` for each gold item
+    "The prediction row of every gold item: ids missing on either side are refused, naming a few."
+    gold_ids = [str(g) for g in gold_ids]
+    where = {v: i for i, v in enumerate(pred.ids)}
+    lost, extra = [g for g in gold_ids if g not in where], sorted(set(pred.ids) - set(gold_ids))
+    def few(v): return ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
+    if lost: raise ValueError(f'{pred.source}: {len(lost)} of the {len(gold_ids)} items of {gold} have no prediction: {few(lost)}')
+    if extra: raise ValueError(f'{pred.source}: {len(extra)} predicted ids are not items of {gold}: {few(extra)}')
+    return np.array([where[g] for g in gold_ids], dtype=np.int64)
+
+# %% ../nbs/15_evaluation.ipynb #40104da1
+_PAIRS = (('accuracy', 'accuracy'), ('macro_f1', 'f1'), ('xentropy', 'xentropy'), ('kl', 'kl'), ('js', 'js'), ('manhattan', 'manhattan'),
+          ('wasserstein', None), ('ece', 'ece'))  # (BEST's name, score_predictions' field)
+LOWER_IS_BETTER = {'xentropy', 'kl', 'js', 'manhattan', 'wasserstein', 'ece'}
+
+def _boot_metric(per: np.ndarray, n_boot: int, seed) -> tuple[float, float]:
+    "95% percentile interval of the mean of per-item values over bootstrap resamples of the items."
+    if not n_boot: return np.nan, np.nan
+    n, rng = len(per), as_rng(seed)
+    means = np.array([per[rng.integers(0, n, n)].mean() for _ in range(n_boot)])
+    return tuple(np.percentile(means, [2.5, 97.5]))
+
+def score_against_ceiling(proba,              # (n, k) predicted probabilities (one-hot for hard predictions)
+                          counts,             # (n, k) the gold label counts of the same items
+                          proba_cal=None,     # held-out probabilities to fit the temperature on (default: in-sample, stated)
+                          counts_cal=None,    # their label counts
+                          hard: bool = False, # hard predictions: no calibration, no soft metrics
+                          ordered: bool = False,  # ordered classes: the Wasserstein distance too
+                          n_boot: int = 1000,     # bootstrap resamples of the model's intervals
+                          ceiling_boot: int = 200, n_samples: int = 10000, seed=0,
+                         ) -> pd.DataFrame:   # one row per metric: the model and its interval, the BEST ceiling and its interval, the gap
+    """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
+    the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling."""
+    c = check_counts(counts)
+    p = _probabilities(proba, 'proba')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', InSampleCalibrationWarning)
+        model = score_predictions(p, c, proba_cal, counts_cal, n_boot=n_boot, seed=seed, hard=hard)
+    in_sample = any(issubclass(w.category, InSampleCalibrationWarning) for w in caught)
+    correct = (p.argmax(1) == hard_labels(c)).astype(float)
+    names = [m for m, _ in _PAIRS if ordered or m != 'wasserstein']
+    ceiling = best(c, metrics=[m for m in names if m != 'ece'], n_samples=n_samples, n_boot=ceiling_boot, seed=seed, ordered=ordered)
+    rows = []
+    for m, field in _PAIRS:
+        if m not in names: continue
+        if m == 'accuracy': v, (lo, hi) = float(correct.mean()), _boot_metric(correct, n_boot, seed)
+        elif m == 'wasserstein':
+            if hard: v, lo, hi = np.nan, np.nan, np.nan
+            else:
+                cal = TemperatureCalibrator().fit(_log(p if proba_cal is None else _probabilities(proba_cal, 'proba_cal')),
+                                                  c if counts_cal is None else check_counts(counts_cal))  # the fit score_predictions made
+                per = wasserstein_distance(c, cal.predict_proba(_log(p)), per_example=True)
+                v, (lo, hi) = float(per.mean()), _boot_metric(per, n_boot, seed)
+        else: v, lo, hi = (float(model[f]) for f in (field, f'{field}_lo', f'{field}_hi'))
+        ce = ceiling.loc[m] if m in ceiling.index else None
+        est = np.nan if ce is None else float(ce['estimate'])
+        rows.append({'metric': m, 'model': v, 'model_lo': lo, 'model_hi': hi, 'ceiling': est,
+                     'ceiling_lo': np.nan if ce is None else float(ce['ci_low']), 'ceiling_hi': np.nan if ce is None else float(ce['ci_high']),
+                     'gap': (v - est) if m in LOWER_IS_BETTER else (est - v)})
+    out = pd.DataFrame(rows).set_index('metric')
+    out.attrs.update(calibration=('none (hard predictions)' if hard else 'in-sample: the temperature was fitted on the scored items '
+                                  '(optimistic; give held-out predictions)' if in_sample else 'held-out'),
+                     temperature=float(model['temperature']), n=int(model['n']), alpha=ceiling.attrs['alpha'])
+    return out

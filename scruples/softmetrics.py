@@ -14,7 +14,8 @@ from .metrics import hard_labels, macro_f1, xentropy, check_counts
 
 # %% auto #0
 __all__ = ['PROB_ATOL', 'check_distributions', 'soft_targets', 'kl_divergence', 'js_divergence', 'manhattan_distance',
-           'calibration_bins', 'expected_calibration_error', 'reliability_diagram', 'soft_metrics']
+           'wasserstein_distance', 'calibration_bins', 'expected_calibration_error', 'reliability_diagram',
+           'soft_metrics']
 
 # %% ../nbs/14_softmetrics.ipynb #99bc5278
 PROB_ATOL = 1e-6  # tolerance on the sum of a probability row
@@ -67,6 +68,13 @@ def manhattan_distance(y_true, y_prob, per_example: bool = False):
     "LeWiDi 2025 soft-label score: per item sum_c |soft_c - predicted_c| (in [0, 2]), averaged over items."
     t, p = _pair(y_true, y_prob)
     d = np.abs(t - p).sum(1)
+    return d if per_example else float(d.mean())
+
+# %% ../nbs/14_softmetrics.ipynb #5670b717
+def wasserstein_distance(y_true, y_prob, per_example: bool = False):
+    "1-D Wasserstein distance between soft label and prediction on ordered classes one apart (LeWiDi's ordinal score): sum over cuts of |T - P|."
+    t, p = _pair(y_true, y_prob)
+    d = np.abs(np.cumsum(t, 1) - np.cumsum(p, 1))[:, :-1].sum(1)
     return d if per_example else float(d.mean())
 
 # %% ../nbs/14_softmetrics.ipynb #101c1299
