@@ -18,7 +18,7 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['table_text', 'json_float', 'json_records', 'parser', 'main']
+__all__ = ['BEST_METRICS', 'table_text', 'json_float', 'json_records', 'short_list', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 def _emit(obj, as_json: bool):
@@ -166,7 +166,7 @@ def _cmd_best(args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try: rows, alpha, vote = best_estimates(counts, metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap,
-                                                y_true=y, ties=ties)
+                                                y_true=y, ties=ties, ordered=args.ordered)
         except ValueError as err: raise core.ScruplesError(f'{path}: {err}') from None
     for w in caught:
         if issubclass(w.category, DirichletFitWarning): raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
@@ -184,7 +184,7 @@ def _cmd_best(args):
                                     'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty,
                                     'ties': None if y is not None else ties, 'tied': None if y is not None else n_tied}, indent=2))
     else:
-        print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {alpha}')
+        print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {short_list(alpha)}')
         print(table_text(res, 'metric'))
         print('\nper class (support: examples whose gold label it is):')
         print(table_text(support, 'class'))
@@ -322,6 +322,186 @@ def _cmd_extract(args):
     if note: print(note)
     for k, v in written.items(): print(f'{k}: {v}')
 
+# %% ../nbs/99_cli.ipynb #e696bd2a
+BEST_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'kl', 'js', 'manhattan', 'wasserstein')  # best.METRIC_NAMES, without importing best for --help
+
+def short_list(values: list, head: int = 6, tail: int = 2) -> str:
+    "A list as printed, shortened to its first `head` and last `tail` values beyond head + tail + 2 of them (text output; --json keeps all)."
+    if len(values) <= head + tail + 2: return str(list(values))
+    return '[' + ', '.join(map(str, values[:head])) + ', ..., ' + ', '.join(map(str, values[-tail:])) + f'] ({len(values):,} values; --json lists all)'
+
+def _add_gold_options(q, what: str = 'GOLD'):
+    "The reading options of `scruples best`, for another command's label-counts table (the same names, the same reader)."
+    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help=f'the count columns of {what}, in class order (default: all but id and text)')
+    q.add_argument('--id', help=f'the item-id column of {what} (default: a column named id; none: items numbered 0, 1, ... in file order)')
+    q.add_argument('--text', help=f'a text column of {what} (checked, not used)')
+    q.add_argument('--long', action='store_true', help=f'{what} has one row per annotation (item, annotator, label); guessed from item and label columns')
+    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help='--long: the annotator column')
+    q.add_argument('--label', default='label', help='--long: the label column (class names)')
+
+def _read_gold(path, args):
+    "Label counts, class names and gold labels of a table, read exactly as `scruples best` reads its input."
+    from scruples.annotations import read_label_table
+    return read_label_table(Path(path), counts=args.count_columns, id=args.id, text=args.text,
+                            form='long' if args.long else None, item=args.item, annotator=args.annotator, label=args.label)
+
+def _gold_items(path, args, counts) -> list[str]:
+    "The item ids of a gold table: its id column (wide) or item column (long) when it has one, else 0, 1, ... in file order."
+    from scruples.annotations import read_long, read_wide, table_columns
+    numbered = [str(i) for i in range(len(counts))]
+    try:
+        cols = table_columns(path) or []
+        if args.long or {args.item, args.label} <= set(cols):
+            d = read_long(path, item=args.item, annotator=None, label=args.label, text=args.text)
+        else: d = read_wide(path, counts=args.count_columns, text=args.text or ('text' if 'text' in cols else None), id=args.id)
+    except (core.ScruplesError, ValueError, KeyError, OSError): return numbered  # not a table with ids (a counts file, a Scruples file)
+    return list(d.items) if d.counts.shape == counts.shape and (d.counts == counts).all() else numbered
+
+def _cmd_score(args):
+    "`scruples score`: a predictions file's metrics with bootstrap intervals beside the BEST ceiling of the same items."
+    import numpy as np
+    import pandas as pd
+    from scruples.evaluation import align_predictions, read_predictions, score_against_ceiling
+    gold = Path(args.gold)
+    counts, classes, _ = _read_gold(gold, args)
+    ids = _gold_items(gold, args, counts)
+    pred = read_predictions(args.predictions, classes, id=args.pred_id, label=args.pred_label, tol=args.tolerance)
+    proba_cal = counts_cal = None
+    if args.cal:
+        cal = read_predictions(args.cal, classes, id=args.pred_id, label=args.pred_label, tol=args.tolerance)
+        if cal.hard: raise core.ScruplesError(f'{args.cal}: --cal needs probabilities (a temperature of hard labels means nothing), got one label column')
+        if args.cal_gold:
+            cal_counts, cal_classes, _ = _read_gold(args.cal_gold, args)
+            if list(cal_classes) != list(classes): raise core.ScruplesError(f'{args.cal_gold}: classes {cal_classes} differ from {gold}\'s {classes}')
+            cal_rows, cal_ids = align_predictions(cal, _gold_items(Path(args.cal_gold), args, cal_counts), str(args.cal_gold)), None
+        else:
+            both = sorted(set(pred.ids) & set(cal.ids))
+            if both: raise core.ScruplesError(f'{args.cal}: {len(both)} ids are also in {args.predictions} (e.g. {both[0]!r}): the temperature '
+                                              'is never fitted on the scored items; give held-out items')
+            cal_set = set(cal.ids)
+            cal_ids, cal_counts = [i for i in ids if i in cal_set], counts[[i in cal_set for i in ids]]
+            cal_rows = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)')
+            keep = np.array([i not in cal_set for i in ids])
+            counts, ids = counts[keep], [i for i, k in zip(ids, keep) if k]
+        proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
+    rows = align_predictions(pred, ids, str(gold))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        try: res = score_against_ceiling(pred.proba[rows], counts, proba_cal, counts_cal, hard=pred.hard, ordered=args.ordered, n_boot=args.bootstrap,
+                                         ceiling_boot=args.ceiling_bootstrap, n_samples=args.samples, seed=args.seed)
+        except ValueError as err: raise core.ScruplesError(f'{args.predictions}: {err}') from None
+    calibration = res.attrs['calibration'] + (f' ({args.cal}, {len(counts_cal)} items)' if args.cal else '')
+    read = ('one predicted-label column' if pred.hard else f'probabilities ({pred.renormalized} rows summed to 1 only within '
+            f'{args.tolerance:g} and were renormalized)' if pred.renormalized else 'probabilities')
+    figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
+    if args.json:
+        print(json.dumps({'predictions': str(args.predictions), 'gold': str(gold), 'items': len(counts), 'classes': list(classes), 'read': read,
+                          'tolerance': args.tolerance, 'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
+                          'alpha': [round(a, 6) for a in res.attrs['alpha']],
+                          'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
+                          'figures': figures}, indent=2))
+        return
+    print(f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}')
+    print(f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'))
+    with pd.option_context('display.width', 200):
+        print(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-'))
+    print('gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
+          'intervals: 95% bootstrap over the items; ECE has no ceiling')
+    for f in figures: print(f'figure: {f}')
+
+def _score_figures(folder, pred, rows, counts, res) -> list[str]:
+    "The reliability diagram and the models-vs-ceiling figure of `scruples score`, written into `folder` (created)."
+    import matplotlib; matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from scruples.guide import models_vs_ceiling_figure
+    from scruples.softmetrics import reliability_diagram
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)  # an existing file of that name: mkdir raises, naming it
+    name, written = Path(pred.source).stem, []
+    if not pred.hard:
+        fig = reliability_diagram(counts, pred.proba[rows], label=f'{name} (uncalibrated)')
+        fig.savefig(out/'reliability.png', dpi=120, bbox_inches='tight'); plt.close(fig); written.append(str(out/'reliability.png'))
+    model = {'f1': res.loc['macro_f1', 'model'], 'f1_lo': res.loc['macro_f1', 'model_lo'], 'f1_hi': res.loc['macro_f1', 'model_hi'],
+             'xentropy': res.loc['xentropy', 'model'], 'xentropy_lo': res.loc['xentropy', 'model_lo'], 'xentropy_hi': res.loc['xentropy', 'model_hi']}
+    ceiling = pd.DataFrame({'estimate': res.ceiling, 'ci_low': res.ceiling_lo, 'ci_high': res.ceiling_hi}).dropna()
+    fig = models_vs_ceiling_figure({name: model}, ceiling)
+    fig.savefig(out/'models_vs_ceiling.png', dpi=120, bbox_inches='tight'); plt.close(fig); written.append(str(out/'models_vs_ceiling.png'))
+    return written
+
+def _votes(s: str) -> list[int]:
+    "1,3,5,10: numbers of votes per item (positive integers, at most 1,000)."
+    try: v = [int(x) for x in s.split(',') if x.strip()]
+    except ValueError: v = []
+    if not v or min(v) < 1 or max(v) > 1000: raise argparse.ArgumentTypeError(f'expected votes per item as 1,3,5,10 (integers from 1 to 1,000), got {s!r:.40}')
+    return sorted(set(v))
+
+def _fraction(s: str) -> float:
+    "A macro F1 difference: a number strictly between 0 and 1."
+    return _open_unit(s)
+
+def _cmd_plan(args):
+    "`scruples plan`: the BEST ceiling per votes per item from a pilot's counts, and the test items to tell two models apart."
+    import pandas as pd
+    from scruples.plan import plan, plan_figure
+    pilot = Path(args.pilot)
+    counts, classes, _ = _read_gold(pilot, args)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        try: res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed)
+        except ValueError as err: raise core.ScruplesError(f'{pilot}: {err}') from None
+    for w in caught: print(f'scruples: note: {w.message}', file=sys.stderr)
+    alpha = [round(a, 6) for a in res.attrs['alpha']]
+    if args.figure:
+        import matplotlib; matplotlib.use('Agg')
+        fig = plan_figure(res); Path(args.figure).parent.mkdir(parents=True, exist_ok=True); fig.savefig(args.figure, dpi=120, bbox_inches='tight')
+    items = args.items or len(counts)
+    if args.json:
+        recs = json_records({c: res[c].to_numpy(dtype=float if c == 'items_needed' else None) for c in res.columns if c != 'items_needed'})
+        for r, need in zip(recs, res['items_needed']): r['items_needed'] = None if pd.isna(need) else int(need)
+        print(json.dumps({'pilot': str(pilot), 'pilot_items': len(counts), 'classes': list(classes), 'alpha': alpha, 'items': items,
+                          'difference': args.difference, 'rows': recs, 'figure': args.figure}, indent=2))
+        return
+    print(f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}')
+    print(f'planned: {items} items; the BEST ceiling per votes per item (95% interval over datasets of that size)')
+    for m in dict.fromkeys(res.metric):
+        r = res[res.metric == m]
+        print(f'  {m:<10}' + '  '.join(f'{v:>3} votes {e:.4f} [{lo:.4f}, {hi:.4f}]' for v, e, lo, hi in zip(r.votes, r.estimate, r.ci_low, r.ci_high)))
+    if args.difference:
+        r = res[res.metric == 'macro_f1']
+        print(f'test items to tell two models {args.difference:g} apart in macro F1 (80% power, paired bootstrap, 95%): '
+              + ', '.join(f'{v} votes: {"more than 1,000,000" if pd.isna(n) else f"{int(n):,}"}' for v, n in zip(r.votes, r.items_needed)))
+        print('  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower bound for real models)')
+    if args.figure: print(f'figure: {args.figure}')
+
+def _add_beyond(sub, add, nonneg, draws):
+    "The `score` and `plan` subcommands."
+    q = add(sub, 'score', _cmd_score, "a model's predictions file against the BEST ceiling of the same items")
+    q.add_argument('predictions', help='a table (CSV, JSON lines, Parquet): an id column and one probability column per class '
+                                       '(named as GOLD\'s classes), or one predicted-label column')
+    q.add_argument('gold', help='label counts of the same items: any table `scruples best` reads (wide or --long)')
+    _add_gold_options(q)
+    q.add_argument('--pred-id', default='id', help='the id column of the predictions (default: id)')
+    q.add_argument('--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)')
+    q.add_argument('--tolerance', type=_open_unit, default=1e-3, help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001)')
+    q.add_argument('--cal', metavar='FILE', help='held-out predictions to fit the temperature on: other items of GOLD (or of --cal-gold); '
+                                                 'without it the temperature is fitted on the scored items, and the output says so')
+    q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD')
+    q.add_argument('--ordered', action='store_true', help='the classes are ordered (a scale): adds the Wasserstein distance')
+    q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
+    q.add_argument('--bootstrap', type=_int_at_least(0, 10**5), default=1000, help="bootstrap resamples of the model's intervals (0: none)")
+    q.add_argument('--ceiling-bootstrap', type=_int_at_least(0, 10**4), default=200, help='bootstrap resamples of the ceiling\'s intervals')
+    q.add_argument('--samples', type=draws, default=10000, help='posterior samples of the ceiling (accuracy, macro F1, JS)')
+    q.add_argument('--seed', type=nonneg, default=0)
+    q = add(sub, 'plan', _cmd_plan, 'plan annotation from a pilot: the BEST ceiling per votes per item, and test items to tell models apart')
+    q.add_argument('pilot', help="the pilot's label counts: any table `scruples best` reads")
+    _add_gold_options(q, 'PILOT')
+    q.add_argument('--votes', type=_votes, default=[1, 3, 5, 10], help='votes per item to plan for (default 1,3,5,10)')
+    q.add_argument('--items', type=_int_at_least(1, 10**8), help="items of the planned dataset (default: the pilot's)")
+    q.add_argument('--difference', type=_fraction, help='a macro F1 difference between two models: adds the test items needed to tell them apart')
+    q.add_argument('--figure', metavar='FILE', help='write the ceiling against votes per item (PNG)')
+    q.add_argument('--seed', type=nonneg, default=0)
+
 # %% ../nbs/99_cli.ipynb #71d5a0f2
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
@@ -362,7 +542,9 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--label', default='label', help='--long: the label column (class names)')
     q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
                                     '(default: the Dilemmas gold_label, else the majority vote)')
-    q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
+    q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=BEST_METRICS,
+                   help='metrics to estimate, each once (wasserstein: with --ordered)')
+    q.add_argument('--ordered', action='store_true', help='the classes are ordered (a scale, in column order): allows wasserstein')
     q.add_argument('--ties', choices=['first', 'random', 'drop'], help="tied majority votes: the first class in class order (default, as the paper), "
                                                                      "a seeded random one of the tied classes, or drop those examples (the prior still sees them)")
     q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
@@ -419,6 +601,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
     q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
+    _add_beyond(sub, add, nonneg, draws)
     return p
 
 def _quiet_broken_pipe() -> int:

@@ -228,8 +228,9 @@ def align_predictions(pred: Predictions,   # what `read_predictions` returned
     where = {v: i for i, v in enumerate(pred.ids)}
     lost, extra = [g for g in gold_ids if g not in where], sorted(set(pred.ids) - set(gold_ids))
     def few(v): return ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
-    if lost: raise ValueError(f'{pred.source}: {len(lost)} of the {len(gold_ids)} items of {gold} have no prediction: {few(lost)}')
-    if extra: raise ValueError(f'{pred.source}: {len(extra)} predicted ids are not items of {gold}: {few(extra)}')
+    why = ([f'{len(lost)} of the {len(gold_ids)} items of {gold} have no prediction: {few(lost)}'] if lost else []) + \
+          ([f'{len(extra)} predicted ids are not items of {gold}: {few(extra)}'] if extra else [])
+    if why: raise ValueError(f'{pred.source}: ' + '; '.join(why))
     return np.array([where[g] for g in gold_ids], dtype=np.int64)
 
 # %% ../nbs/15_evaluation.ipynb #40104da1
