@@ -5,8 +5,14 @@ scikit-learn's f1_score: the way the estimator is usually written. It is timed o
 scaled linearly to the same number of samples (its cost is linear in them); both run in this process.
 Usage: python benchmarks/bench_best.py [COUNTS.json] [--samples 10000] [--ref-samples 500]
 Without COUNTS it uses the real Anecdotes dev label counts when found, else synthetic ones (2,500 x 5).
+
+--bounded (issue 28): `best_estimates` with its defaults (accuracy, macro F1, cross-entropy; 10,000 posterior samples,
+200 bootstrap resamples) on 100,000 examples x 3 classes and on 10 examples x 10,000 classes, each in a fresh process under
+/usr/bin/time -v (wall time, CPU time, peak memory). The reference for the tall case is drawing every example's prediction
+(the path below `_GROUPED_MIN` examples), timed on accuracy with 1,000 samples and no bootstrap beside the grouped draws.
 """
-import argparse, time
+import argparse, re, subprocess, sys, time
+from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import f1_score
@@ -28,11 +34,45 @@ def reference(counts, alpha, n_samples, seed=0):
     return np.array(scores)
 
 
+CASES = {'100,000 x 3': "g.multinomial(5, g.dirichlet([1.0, 1.0, 1.0], 100_000))",
+         '10 x 10,000': "g.integers(0, 5, (10, 10_000)) + (np.arange(10_000) == 0)"}
+
+def child(case: str, code: str) -> dict:
+    "Run `code` after making `c` for `case` in a fresh interpreter under /usr/bin/time -v: wall s, CPU s, peak MB, its stdout."
+    script = ('import numpy as np, time, warnings; warnings.simplefilter("ignore"); g = np.random.default_rng(0); '
+              f'c = {CASES[case]}; import scruples.best as B; t0 = time.perf_counter(); {code}; print("inner", time.perf_counter() - t0)')
+    timer = ['/usr/bin/time', '-v'] if Path('/usr/bin/time').exists() else []
+    r = subprocess.run([*timer, sys.executable, '-c', script], capture_output=True, text=True)
+    if r.returncode: raise RuntimeError(r.stderr[-2000:])
+    get = lambda pat, f=float: f(m.group(1)) if (m := re.search(pat, r.stderr)) else float('nan')
+    cpu = get(r'User time \(seconds\): ([\d.]+)') + get(r'System time \(seconds\): ([\d.]+)')
+    return {'inner': get_inner(r.stdout), 'cpu': cpu, 'rss_mb': get(r'Maximum resident set size \(kbytes\): (\d+)') / 1024, 'out': r.stdout}
+
+def get_inner(out: str) -> float:
+    m = re.search(r'inner ([\d.]+)', out)
+    return float(m.group(1)) if m else float('nan')
+
+def bounded():
+    "The two sizes of issue 28 with best's defaults, and the tall case's grouped draws against drawing every example."
+    import os
+    print(f'load average: {os.getloadavg()[0]:.2f} (the machine is shared: compare ratios, not times)')
+    for case in CASES:
+        r = child(case, 'B.best_estimates(c)')
+        print(f'best_estimates defaults, {case}: {r["inner"]:.1f} s wall in best_estimates, {r["cpu"]:.1f} s CPU for the process, '
+              f'peak memory {r["rss_mb"]:.0f} MB')
+    grouped = child('100,000 x 3', 'B.best_estimates(c, metrics=["accuracy"], n_samples=1000, n_boot=0)')
+    plain = child('100,000 x 3', 'B._GROUPED_MIN = 10**12; B.best_estimates(c, metrics=["accuracy"], n_samples=1000, n_boot=0)')
+    print(f'accuracy, 1,000 samples, 100,000 x 3: grouped draws {grouped["inner"]:.2f} s, every example drawn {plain["inner"]:.2f} s '
+          f'(peak {grouped["rss_mb"]:.0f} vs {plain["rss_mb"]:.0f} MB)')
+    print(f'speed-up (every example / grouped): {plain["inner"] / grouped["inner"]:.0f}x')
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('counts', nargs='?'); ap.add_argument('--samples', type=int, default=10000)
     ap.add_argument('--ref-samples', type=int, default=500)
+    ap.add_argument('--bounded', action='store_true', help='time and memory of the two sizes of issue 28 instead')
     args = ap.parse_args()
+    if args.bounded: return bounded()
     if args.counts: counts, what = label_counts(read_label_counts(args.counts)), args.counts
     else:
         try: p = find_file('anecdotes-label-counts', 'dev'); counts, what = label_counts(read_label_counts(p)), str(p)
