@@ -134,8 +134,34 @@ def _macro_f1_of(tp, predicted, support) -> np.ndarray:
 
 _FROM_COUNTS = {'accuracy': _accuracy_of, 'macro_f1': _macro_f1_of}  # (tp (s, k), predicted (s, k), support (k,)) -> (s,)
 
-def _accuracy(y, pred, k, weights=None) -> np.ndarray: return _accuracy_of(*_class_counts(y, pred, k, weights))
-def _macro_f1(y, pred, k, weights=None) -> np.ndarray: return _macro_f1_of(*_class_counts(y, pred, k, weights))
+def _many_classes(y, pred, k: int, weights, metric: str) -> np.ndarray:
+    """Accuracy or macro F1 of `pred` (s, n) in O(s n log n), whatever k: only the classes of the gold labels can have true
+    positives, and the others count for macro F1 only by being predicted (a class with votes nowhere adds 0 to the sum)."""
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
+    keep = w > 0  # examples of weight 0 count nowhere: not in the support, not among the predictions
+    y, pred, w = y[keep], pred[:, keep], w[keep]
+    s, n = pred.shape
+    hit, wb = pred == y[None], np.broadcast_to(w, (s, n))
+    if metric == 'accuracy': return (hit * wb).sum(1) / w.sum()
+    gold, yi = np.unique(y, return_inverse=True)
+    m, lut = len(gold), np.full(k, -1)
+    lut[gold] = np.arange(m)
+    pc = lut[pred]
+    cell, known = np.arange(s)[:, None] * m + pc, pc >= 0
+    tp = np.bincount(cell[hit], weights=wb[hit], minlength=s * m).reshape(s, m)
+    predicted = np.bincount(cell[known], weights=wb[known], minlength=s * m).reshape(s, m)
+    f1 = 2 * tp / (np.bincount(yi.ravel(), weights=w, minlength=m)[None] + predicted)
+    other = np.sort(np.where(known, -1, pred), axis=1)  # the predicted classes without gold support, -1 for the others
+    n_other = ((other[:, 1:] != other[:, :-1]) & (other[:, 1:] >= 0)).sum(1) + (other[:, 0] >= 0)
+    return f1.sum(1) / (m + n_other)
+
+def _accuracy(y, pred, k, weights=None) -> np.ndarray:
+    if k > _COARSE_K: return _many_classes(y, pred, k, weights, 'accuracy')
+    return _accuracy_of(*_class_counts(y, pred, k, weights))
+
+def _macro_f1(y, pred, k, weights=None) -> np.ndarray:
+    if k > _COARSE_K: return _many_classes(y, pred, k, weights, 'macro_f1')
+    return _macro_f1_of(*_class_counts(y, pred, k, weights))
 
 _BUILTIN = {'accuracy': _accuracy, 'macro_f1': _macro_f1}  # (y, pred (s, n), k, weights) -> (s,) scores
 
