@@ -21,8 +21,8 @@ from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comm
 
 # %% auto #0
 __all__ = ['WARN_OUTCOMES', 'BLOCK', 'ACTION_BATCH', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream',
-           'extract_anecdotes', 'write_anecdotes', 'file_key', 'part_key', 'stage_file', 'plan_parts', 'join_anecdotes',
-           'extract_dask']
+           'extract_anecdotes', 'write_anecdotes', 'file_key', 'part_key', 'clean_temporary', 'stage_file',
+           'plan_parts', 'join_anecdotes', 'extract_dask']
 
 # %% ../nbs/34_extraction.ipynb #c006
 _TIME_MAX = 2**53  # beyond this a created_utc is no time (and no float holds it exactly)
@@ -285,6 +285,21 @@ def _write_json(path: Path, obj):
     try: tmp.write_text(json.dumps(obj)); os.replace(tmp, path)
     finally: tmp.unlink(missing_ok=True)
 
+_KEY = r'.+-[0-9a-f]{16}\.\d+of\d+'  # a part's key (`part_key`)
+_TMP_NAMES = (re.compile(rf'\.{_KEY}\.parquet\.\d+-[0-9a-f]{{8}}\.tmp'),  # a partition being written (`_Partitions`)
+              re.compile(rf'\.(?:_plan\.json|report\.json|anecdotes\.jsonl|{_KEY}\.json)\.[0-9a-f]{{8}}\.tmp'),  # `_write_json`
+              re.compile(r'\.report\.json\.\d+\.tmp'))  # the CLI's report after the splits
+
+def clean_temporary(out_dir) -> list[Path]:
+    "Remove the temporary files an interrupted run of this package left in `out_dir` (its names only); the removed."
+    out_dir, gone = Path(out_dir), []
+    for sub in ('', *(t for ts in _TABLES.values() for t in ts), '_reports'):
+        d = out_dir/sub if sub else out_dir
+        if not d.is_dir(): continue
+        for p in d.glob('.*.tmp'):
+            if p.is_file() and any(r.fullmatch(p.name) for r in _TMP_NAMES): p.unlink(missing_ok=True); gone.append(p)
+    return gone
+
 def _done(report: Path) -> dict|None:
     "The report of a part when the part is done (its stream read to the end), else None."
     try: d = json.loads(report.read_text())
@@ -300,6 +315,7 @@ def stage_file(path,            # one dump file (submissions or comments)
                subreddit: str|None = SUBREDDIT,  # keep this subreddit's records, any case (None: all)
                part: tuple[int, int] = (0, 1),   # read part i of k of the file (see _records)
                key: str|None = None,             # the part's key in the run's plan (default: computed here)
+               name: str|None = None,            # the file as the run names it, in the report (default: `path`)
                ) -> dict:
     "Stage 1 for one file (or one part of it): parse every record, write its Parquet partitions, then its report; skipped when done."
     if kind not in _TABLES: raise ValueError(f"kind must be 'posts' or 'comments', got {kind!r}")
@@ -334,8 +350,11 @@ def stage_file(path,            # one dump file (submissions or comments)
         out.abort(); raise
     broken = any(map(damaged_stream, rep.malformed))
     if part[0] > 0: rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
+    if name is not None and name != str(path):  # a worker elsewhere reads the absolute path; the report names the file as given
+        rep.malformed = [Malformed(name, m.line, m.reason) for m in rep.malformed]
+        rep.examples = {k: (name, *e[1:]) for k, e in rep.examples.items()}
     rep.n_malformed = len(rep.malformed)
-    d = {**rep.to_dict(), 'file': str(path), 'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
+    d = {**rep.to_dict(), 'file': name or str(path), 'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
          'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0, 'pid': os.getpid()}
     d['malformed'] = d['malformed'][:1000]  # the count stays exact
     _write_json(report, d)
@@ -450,22 +469,63 @@ def _progress(progress, total: int):
     if callable(progress): return lambda n: progress(n, total)
     return lambda n: None
 
+def _watch_parent(parent: int,          # the pid of the process that started this worker
+                  every: float = 0.5):  # seconds between checks
+    "In a local worker process: exit as soon as the process that started it is gone (killed, even with kill -9)."
+    import threading
+    def watch():
+        while os.getppid() == parent: time.sleep(every)
+        os._exit(1)
+    threading.Thread(target=watch, name='scruples-parent-watch', daemon=True).start()
+
+def _local_pool(workers: int):
+    "Worker processes for the local 'processes' scheduler, each ending with the process that started it."
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('spawn'),
+                               initializer=_watch_parent, initargs=(os.getpid(),))
+
+def _stop_pool(pool, ok: bool):
+    "Shut the pool down: wait for it after a good run, kill its processes after a failed or interrupted one."
+    if ok: pool.shutdown(wait=True); return
+    procs = list((getattr(pool, '_processes', None) or {}).values())  # the executor's own table of its processes
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try: p.kill()
+        except (OSError, ValueError): pass
+
+def _on_cluster(client, tasks: list, tick) -> list[dict]:
+    "Run the tasks on the cluster of `client` (never a default client); a run that fails cancels what it submitted."
+    from distributed import as_completed
+    futures = client.compute(tasks)
+    try:
+        for n, _ in enumerate(as_completed(futures, loop=client.loop), 1): tick(n)
+        return client.gather(futures)
+    except BaseException:
+        client.cancel(futures, force=True); raise
+
 def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
     "Stage the parts on the local scheduler or the cluster; tasks named by their rank in the plan (the costliest first)."
     import dask
-    tasks = [dask.delayed(stage_file, pure=False)(t['file'], t['kind'], str(out_dir), None, subreddit, tuple(t['part']), t['key'],
-                                                  dask_key_name=f"stage-{j:06d}") for j, t in enumerate(todo)]
-    if client is not None:
-        from distributed import as_completed
-        futures = client.compute(tasks)
-        for n, _ in enumerate(as_completed(futures), 1): tick(n)
-        return client.gather(futures)
+    out = str(out_dir.resolve())  # workers may run in another folder, or on another machine with the same paths
+    tasks = [dask.delayed(stage_file, pure=False)(str(Path(t['file']).resolve()), t['kind'], out, None, subreddit,
+                                                  tuple(t['part']), t['key'], t['file'], dask_key_name=f"stage-{j:06d}")
+             for j, t in enumerate(todo)]
+    if client is not None: return _on_cluster(client, tasks, tick)
     from dask.callbacks import Callback
     done = [0]
     def posttask(key, result, dsk, state, worker_id):
         if isinstance(key, str) and key.startswith('stage-'): done[0] += 1; tick(done[0])
-    with Callback(posttask=posttask):
-        return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers, chunksize=1))
+    pool = _local_pool(workers) if scheduler == 'processes' and tasks else None
+    ok = False
+    try:
+        with Callback(posttask=posttask):
+            done = list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers, chunksize=1,
+                                     **({'pool': pool} if pool else {})))
+        ok = True
+        return done
+    finally:
+        if pool is not None: _stop_pool(pool, ok)
 
 # %% ../nbs/34_extraction.ipynb #c037
 def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None) -> list[dict]:
@@ -512,6 +572,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir/'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
+    clean_temporary(out_dir)  # what a killed run was writing
     client = close = None
     if address is not None:
         try: from distributed import Client
