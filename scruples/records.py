@@ -18,13 +18,14 @@ __all__ = ['SUBREDDIT', 'DELETED', 'BOTS', 'REPOST_BOTS', 'REPOST_NOTICES', 'REP
 SUBREDDIT = 'AmItheAsshole'  # the monthly dumps hold every subreddit: records of others are dropped
 DELETED = frozenset({'[deleted]', '[removed]'})
 BOTS = frozenset({'AutoModerator', 'Judgement_Bot_AITA', 'AITA_Bot', 'RemindMeBot', 'WikiTextBot', 'sneakpeekbot',
-                  'RepostSleuthBot', 'SaveVideo', 'ClickableLinkBot', 'LinkifyBot'})
+                  'RepostSleuthBot', 'SaveVideo', 'ClickableLinkBot', 'LinkifyBot'})  # AutoModerator, the subreddit's own, others seen there
 REPOST_BOTS = frozenset({'AutoModerator'})  # the bot whose comment preserves the text as first posted
-_BOT_NAME = re.compile(r'(?i)(?:[_-]bot|bot[_-]?\d*)$')
 
-def is_bot(author: str|None) -> bool:
-    "Whether `author` is a known bot or has a bot's name (`..._bot`, `...Bot`)."
-    return bool(author) and (author in BOTS or _BOT_NAME.search(author) is not None)
+def is_bot(author: str|None,       # a comment's author
+           bots: frozenset = BOTS, # the known bot accounts (extend it with a run's own list)
+           ) -> bool:
+    "Whether `author` is one of the known bot accounts `bots` (a name ending in *bot* is no sign: Talbot, Abbot_22 are people)."
+    return bool(author) and author in bots
 
 # %% ../nbs/33_records.ipynb #5d22d412
 def _loose(text: str) -> str:
@@ -61,9 +62,11 @@ def original_text(body: str) -> str|None:
         if lines and all(l.startswith(('>', '&gt;')) for l in lines): text = _QUOTE.sub('', text)  # a quoted copy
     return text.strip()
 
+_MARKER = re.compile(r'\A\s*\^+AUTOMOD\b')  # the mark the bot puts before its copies, whatever their wording
+
 def looks_like_repost(body: str) -> bool:
-    "Whether a repost bot's comment `body` speaks of a copy of the post (a copy in a form `original_text` does not know)."
-    return _REPOST_HINT.search(body or '') is not None
+    "Whether a repost bot's comment `body` is a copy of the post in a form `original_text` does not know: its marker, or words of a copy."
+    return _MARKER.match(body or '') is not None or _REPOST_HINT.search(body or '') is not None
 
 # %% ../nbs/33_records.ipynb #1710ed33
 def warn_unrecognized_reposts(count: int,       # how many repost-bot comments matched no known form in the run
