@@ -291,7 +291,7 @@ def _cmd_extract(args):
         recs, rep = extraction.extract_dask(posts, comments, out, num_workers=args.workers, address=args.address,
                                             subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
                                             min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words,
-                                            min_votes=args.min_votes, progress=not args.no_progress)
+                                            min_votes=args.min_votes, progress=not args.no_progress, unescape=args.unescape)
     for w in caught:
         if issubclass(w.category, UnrecognizedRepostWarning): print(f'scruples: warning: {w.message}', file=sys.stderr)
         else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
@@ -419,6 +419,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
     q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
+    q.add_argument('--unescape', action='store_true', help="unescape HTML entities (&amp;) in titles and texts (default: the dumps' text)")
     return p
 
 def _quiet_broken_pipe() -> int:

@@ -20,7 +20,7 @@ from .actions import extract_actions
 from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
 
 # %% auto #0
-__all__ = ['WARN_OUTCOMES', 'BLOCK', 'ACTION_BATCH', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream',
+__all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'ACTION_BATCH', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream',
            'extract_anecdotes', 'write_anecdotes', 'file_key', 'part_key', 'clean_temporary', 'stage_file',
            'plan_parts', 'join_anecdotes', 'extract_dask']
 
@@ -58,21 +58,27 @@ def tally(votes: Iterable[dict],   # `parse_comment` results (others than votes 
           ) -> dict[str, Counter]:
     "Label counts per post: each comment id once, then one vote per author and post (the earliest); `[deleted]` votes each count."
     seen_ids, seen, out, n = set(), set(), {}, Counter()
+    ex = {}  # outcome -> example votes
+    def count(k, v):
+        n[k] += 1
+        if n[k] <= N_EXAMPLES: ex.setdefault(k, []).append((v.get('path', ''), v.get('line', 0), v['comment_id']))
     for v in sorted((v for v in votes if v['kind'] == 'vote'), key=lambda v: (v['created_utc'] or 0, v['comment_id'] or '')):
         cid = v['comment_id']
         if cid is not None:
-            if cid in seen_ids: n['duplicate_comment'] += 1; continue
+            if cid in seen_ids: count('duplicate_comment', v); continue
             seen_ids.add(cid)
         if v['author'] not in (None, '[deleted]'):
             key = (v['post_id'], v['author'])
-            if key in seen: n['repeat_author'] += 1; continue
+            if key in seen: count('repeat_author', v); continue
             seen.add(key)
-        out.setdefault(v['post_id'], Counter())[v['label']] += 1; n['counted'] += 1
+        out.setdefault(v['post_id'], Counter())[v['label']] += 1; count('counted', v)
     if rep is not None:
-        for k, c in n.items(): rep.add('vote', k, c)
+        for k, c in n.items(): rep.add('vote', k, c); rep.examples.setdefault(('vote', k), []).extend(ex[k])
     return out
 
 # %% ../nbs/34_extraction.ipynb #c012
+N_EXAMPLES = 3  # example records the report keeps of each outcome, to look them up in the dumps
+
 WARN_OUTCOMES = {('comment', 'repost_unrecognized'): (UnrecognizedRepostWarning,
                  "repost-bot comments match no known form of the bot's copy of the post (their posts get no original text: "
                  'has the bot changed its format?)')}
@@ -83,25 +89,32 @@ class ExtractionReport:
     counts: Counter = field(default_factory=Counter)       # (stage, kind or filter) -> records
     malformed: list = field(default_factory=list)          # Malformed entries, file and line
     n_malformed: int = 0
-    examples: dict = field(default_factory=dict)           # (stage, outcome) -> (file, line, id) of its first record
+    examples: dict = field(default_factory=dict)           # (stage, outcome) -> [(file, line, id)] of its first records
 
     def add(self, stage: str, reason: str, n: int = 1): self.counts[(stage, reason)] += n
 
     def note(self, stage: str, reason: str, path, line: int, rid):
-        "Count one record and keep it as the outcome's example when it is the first."
+        "Count one record and keep it as an example of the outcome while it has fewer than `N_EXAMPLES`."
         self.counts[(stage, reason)] += 1
-        if (stage, reason) not in self.examples: self.examples[(stage, reason)] = (str(path), line, rid)
+        ex = self.examples.setdefault((stage, reason), [])
+        if len(ex) < N_EXAMPLES: ex.append((str(path), line, rid))
 
     def merge(self, other: 'ExtractionReport') -> 'ExtractionReport':
         self.counts.update(other.counts); self.malformed += other.malformed; self.n_malformed += other.n_malformed
-        for k, v in other.examples.items(): self.examples.setdefault(k, v)
+        for k, v in other.examples.items(): self.examples.setdefault(k, []).extend(v)
+        return self
+
+    def trim(self, key=None):
+        "Keep the first `N_EXAMPLES` examples of each outcome, in the order of `key` (a function of (file, line, id))."
+        self.examples = {k: (sorted(v, key=key) if key else v)[:N_EXAMPLES] for k, v in self.examples.items()}
         return self
 
     def frame(self) -> pd.DataFrame:
         "The drop report: one row per (stage, outcome) with its count and share of the stage."
         df = pd.DataFrame([(s, r, n) for (s, r), n in self.counts.items()], columns=['stage', 'outcome', 'n'])
-        if df.empty: return df.assign(share=[])
+        if df.empty: return df.assign(share=[], examples=[])
         df['share'] = df.n / df.groupby('stage').n.transform('sum')
+        df['examples'] = [' '.join(str(e[2]) for e in self.examples.get((s, r), ())) for s, r in zip(df.stage, df.outcome)]
         order = {s: i for i, s in enumerate(('post', 'comment', 'vote', 'anecdote'))}  # the pipeline's order
         df['_o'] = df.stage.map(lambda s: order.get(s, len(order)))
         return df.sort_values(['_o', 'stage', 'n'], ascending=[True, True, False]).drop(columns='_o').reset_index(drop=True)
@@ -110,18 +123,20 @@ class ExtractionReport:
         "Warn once about each outcome of `WARN_OUTCOMES` that occurred, with its count and an example."
         for key, (category, what) in WARN_OUTCOMES.items():
             if self.counts.get(key):
-                f, line, rid = self.examples.get(key, ('?', 0, '?'))
+                f, line, rid = (self.examples.get(key) or [('?', 0, '?')])[0]
                 warnings.warn(f'{self.counts[key]:,} {what}; e.g. comment {rid} at {Path(f).name}:{line}', category, stacklevel=3)
 
     def to_dict(self) -> dict:
         return {'counts': [[s, r, n] for (s, r), n in self.counts.items()], 'n_malformed': self.n_malformed,
                 'malformed': [[m.path, m.line, m.reason] for m in self.malformed],
-                'examples': [[s, r, *e] for (s, r), e in self.examples.items()]}
+                'examples': [[s, r, *e] for (s, r), es in self.examples.items() for e in es]}
 
     @classmethod
     def from_dict(cls, d: dict) -> 'ExtractionReport':
+        examples = {}
+        for e in d.get('examples', []): examples.setdefault((e[0], e[1]), []).append(tuple(e[2:]))
         return cls(Counter({(s, r): n for s, r, n in d['counts']}), [Malformed(*m) for m in d['malformed']], d['n_malformed'],
-                   {(e[0], e[1]): tuple(e[2:]) for e in d.get('examples', [])})
+                   examples)
 
 # %% ../nbs/34_extraction.ipynb #c015
 BLOCK = 1 << 16  # bytes of lines per block: part i of k of a file parses blocks i, i+k, i+2k, ...
@@ -131,25 +146,35 @@ def damaged_stream(m: Malformed) -> bool:
     "Whether a malformed entry says the file's compressed stream is truncated or corrupt (the file is then not done)."
     return _DAMAGED.match(m.reason) is not None
 
+def _id_of(raw: bytes):
+    "The id of a raw dump line (None when it is no JSON object)."
+    try: rec = json.loads(raw)
+    except ValueError: return None
+    return rec.get('id') if isinstance(rec, dict) else None
+
 def _records(path, rep: ExtractionReport, stage: str, kind: str, subreddit: str|None,
              part: tuple[int, int] = (0, 1)) -> Iterator[tuple[int, dict]]:
     "`(line, record)` of one dump, or of its part `i` of `k`, with checked fields; other subreddits skipped by bytes and counted."
     i, k = part
     name = subreddit.encode() if subreddit else None
     low = name.lower() if name else None
-    pos, skipped = [0], [0]
+    pos, skipped, ids = [0], [0], []
     def skip(raw: bytes) -> bool:
         if k > 1:
             b = pos[0] // BLOCK; pos[0] += len(raw) + 1
             if b % k != i: return True
         if name is not None and b'"subreddit"' in raw and name not in raw and low not in raw.lower():
-            skipped[0] += 1; return True
+            skipped[0] += 1
+            if skipped[0] <= N_EXAMPLES: ids.append(_id_of(raw))  # parsed only for the report's examples
+            return True
         return False
     for line, rec in iter_records(path, rep.malformed, skip if (k > 1 or name) else None):
         rec, why = check_record(rec, kind)
         if why: rep.malformed.append(Malformed(str(path), line, why)); continue
         yield line, rec
-    if skipped[0]: rep.add(stage, 'other_subreddit', skipped[0])
+    if skipped[0]:
+        rep.add(stage, 'other_subreddit', skipped[0])
+        rep.examples.setdefault((stage, 'other_subreddit'), []).extend((str(path), 0, i) for i in ids)
 
 # %% ../nbs/34_extraction.ipynb #c017
 def _inputs(paths, kind: str) -> list[Path]:
@@ -170,17 +195,18 @@ def extract_anecdotes(posts,            # submissions dump file(s)
                       min_words: int = MIN_WORDS, min_votes: int = 1,
                       subreddit: str|None = SUBREDDIT,   # keep this subreddit's records, any case (None: all)
                       warn: bool = True,                 # warn about the outcomes of WARN_OUTCOMES (once)
+                      unescape: bool = False,            # unescape HTML entities of titles and texts (default: the dumps' text)
                       ) -> tuple[list[dict], ExtractionReport]:
     "Anecdotes records from dump files in one process, with the report of what was dropped and why."
     posts, comments = _inputs(posts, 'posts'), _inputs(comments, 'comments')
-    rep, kept, sources, votes = ExtractionReport(), {}, {}, []
+    rep, kept, sources, votes, where = ExtractionReport(), {}, {}, [], {}
     for path in posts:
         for line, rec in _records(path, rep, 'post', 'posts', subreddit):
             p = parse_post(rec, nlp, with_action=False, subreddit=subreddit)  # actions below, in batches
             rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
             if p['kind'] != 'post': continue
-            if p['post_id'] in kept: rep.add('anecdote', 'duplicate_post')
-            else: kept[p['post_id']] = p
+            if p['post_id'] in kept: rep.note('anecdote', 'duplicate_post', path, line, p['post_id'])
+            else: kept[p['post_id']] = p; where[p['post_id']] = (str(path), line)
     for p, a in zip(kept.values(), extract_actions([p['title'] for p in kept.values()], nlp)): p['action'] = a
     for path in comments:
         for line, rec in _records(path, rep, 'comment', 'comments', subreddit):
@@ -189,14 +215,14 @@ def extract_anecdotes(posts,            # submissions dump file(s)
             if c['kind'] == 'source':
                 t = c['created_utc'] or 0
                 if c['post_id'] not in sources or t < sources[c['post_id']][0]: sources[c['post_id']] = (t, c['text'])
-            elif c['kind'] == 'vote': votes.append(c)
+            elif c['kind'] == 'vote': votes.append({**c, 'path': str(path), 'line': line})
     rep.n_malformed = len(rep.malformed)
     counts, out = tally(votes, rep), []
     for pid, p in kept.items():
         text = sources.get(pid, (None, None))[1]
         why = keep_anecdote(p, text, counts.get(pid), min_words, min_votes)
-        rep.add('anecdote', why or 'kept')
-        if why is None: out.append(anecdote_record(p, text, counts[pid]))
+        rep.note('anecdote', why or 'kept', *where[pid], pid)
+        if why is None: out.append(anecdote_record(p, text, counts[pid], unescape))
     if warn: rep.warn()
     return out, rep
 
@@ -352,7 +378,7 @@ def stage_file(path,            # one dump file (submissions or comments)
     if part[0] > 0: rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
     if name is not None and name != str(path):  # a worker elsewhere reads the absolute path; the report names the file as given
         rep.malformed = [Malformed(name, m.line, m.reason) for m in rep.malformed]
-        rep.examples = {k: (name, *e[1:]) for k, e in rep.examples.items()}
+        rep.examples = {k: [(name, *e[1:]) for e in es] for k, es in rep.examples.items()}
     rep.n_malformed = len(rep.malformed)
     d = {**rep.to_dict(), 'file': name or str(path), 'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
          'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0, 'pid': os.getpid()}
@@ -427,25 +453,32 @@ def _sorted(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 def join_anecdotes(out_dir,                       # a folder written by `extract_dask`
                    min_words: int = MIN_WORDS, min_votes: int = 1,
                    plan: list[dict]|None = None,  # the run's parts (default: the folder's `_plan.json`, its last run)
+                   unescape: bool = False,        # unescape HTML entities of titles and texts (default: the dumps' text)
                    ) -> tuple[list[dict], ExtractionReport]:
     "Stage 2: join the votes and original texts of the run's parts to its kept posts, tally, filter, and build the records."
     out_dir, rep = Path(out_dir), ExtractionReport()
     if plan is None:
         try: plan = json.loads((out_dir/'_plan.json').read_text())['parts']
         except FileNotFoundError: raise FileNotFoundError(2, 'no _plan.json: not a folder written by extract_dask', str(out_dir/'_plan.json')) from None
+    files = {t['rank']: t['file'] for t in plan}
+    def note(stage, outcome, rows: pd.DataFrame, id_col: str):  # count the rows, keep the first as examples
+        if len(rows): rep.add(stage, outcome, len(rows))
+        for r in rows.head(N_EXAMPLES).itertuples():
+            rep.examples.setdefault((stage, outcome), []).append((files[r.rank], int(r.line), getattr(r, id_col)))
     posts = _sorted(_read_parts(out_dir, 'posts', plan), ['rank', 'line'])
     dup = posts.post_id.duplicated()
-    if dup.any(): rep.add('anecdote', 'duplicate_post', int(dup.sum()))
+    note('anecdote', 'duplicate_post', posts[dup], 'post_id')
     posts = posts[~dup]
     sources = _sorted(_read_parts(out_dir, 'sources', plan), ['post_id', 'created_utc', 'rank', 'line']).drop_duplicates('post_id')
     votes = _sorted(_read_parts(out_dir, 'votes', plan), ['created_utc', 'comment_id', 'rank', 'line'])
     dup = votes.comment_id.notna() & votes.comment_id.duplicated()
+    note('vote', 'duplicate_comment', votes[dup], 'comment_id')
     votes = votes[~dup]
     named = votes.author.notna() & (votes.author != '[deleted]')
     repeat = named & votes.duplicated(['post_id', 'author'])
+    note('vote', 'repeat_author', votes[repeat], 'comment_id')
     votes = votes[~repeat]
-    for k, n in (('duplicate_comment', int(dup.sum())), ('repeat_author', int(repeat.sum())), ('counted', len(votes))):
-        if n: rep.add('vote', k, n)
+    note('vote', 'counted', votes, 'comment_id')
     counts = {pid: {lab: int(n) for lab, n in row.items() if n} for pid, row in
               votes.groupby(['post_id', 'label']).size().unstack(fill_value=0).to_dict('index').items()}
     texts = dict(zip(sources.post_id, sources.text))
@@ -454,8 +487,8 @@ def join_anecdotes(out_dir,                       # a folder written by `extract
         if not isinstance(p['action'], str): p['action'] = None
         pid = p['post_id']
         why = keep_anecdote(p, texts.get(pid), counts.get(pid), min_words, min_votes)
-        rep.add('anecdote', why or 'kept')
-        if why is None: out.append(anecdote_record(p, texts[pid], counts[pid]))
+        rep.note('anecdote', why or 'kept', files[p['rank']], p['line'], pid)
+        if why is None: out.append(anecdote_record(p, texts[pid], counts[pid], unescape))
     return out, rep
 
 # %% ../nbs/34_extraction.ipynb #c036
@@ -567,6 +600,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
                  parts: int|None = None,       # split every file into this many parts (None: planned for the workers)
                  progress=None,                # True: a progress bar; a callable(done, total); None: quiet
                  warn: bool = True,            # warn about the outcomes of WARN_OUTCOMES (once)
+                 unescape: bool = False,       # unescape HTML entities of titles and texts (default: the dumps' text)
                  ) -> tuple[list[dict], ExtractionReport]:
     "The pipeline at scale: the files' parts staged in parallel into Parquet, then the join; a rerun resumes."
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
@@ -598,7 +632,8 @@ def extract_dask(posts, comments,              # submissions and comments dump f
     for t in plan: rep.merge(ExtractionReport.from_dict(reports[t['key']]))
     rank = {str(p): j for j, (p, _) in enumerate(inputs)}
     rep.malformed.sort(key=lambda m: (rank.get(m.path, len(rank)), m.line))
-    recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan)
+    rep.trim(lambda e: (rank.get(e[0], len(rank)), e[1]))  # the examples the one-process pipeline keeps
+    recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan, unescape)
     rep.merge(jrep)
     write_anecdotes(recs, out_dir/'anecdotes.jsonl')
     planned = {f"{t['key']}.json" for t in plan}
@@ -607,6 +642,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
     _write_json(out_dir/'report.json', {**rep.to_dict(), 'files': [[f, r] for f, r in files.items()],
                                         'parts': [[t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan],
                                         'ignored_partitions': sum(1 for r in (out_dir/'_reports').glob('*.json') if r.name not in planned),
-                                        'subreddit': subreddit, 'min_words': min_words, 'min_votes': min_votes})
+                                        'subreddit': subreddit, 'min_words': min_words, 'min_votes': min_votes,
+                                        **({'unescape': True} if unescape else {})})
     if warn: rep.warn()
     return recs, rep

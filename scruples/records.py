@@ -4,7 +4,7 @@
 
 # %% ../nbs/33_records.ipynb #dba40906
 from __future__ import annotations
-import hashlib, re, warnings
+import hashlib, html, re, warnings
 
 from .judgments import LABELS, extract_label
 from .actions import post_type, extract_action
@@ -153,12 +153,15 @@ def anecdote_id(post_id: str) -> str:
 def anecdote_record(post: dict,        # a kept `parse_post` result
                     text: str,         # the original text (from the repost bot)
                     counts: dict,      # label -> number of votes
+                    unescape: bool = False,  # HTML entities of title and text unescaped (`&amp;` -> `&`); default: the dump's text
                     ) -> dict:
     "One Anecdotes record in the official schema (the format `scruples.data.read_anecdotes` reads)."
     scores = {lab: int(counts.get(lab, 0)) for lab in LABELS}
     right, wrong = scores['OTHER'] + scores['NOBODY'], scores['AUTHOR'] + scores['EVERYBODY']
     action = None if post['action'] is None else {'description': post['action'], 'pronormative_score': right, 'contranormative_score': wrong}
-    return {'id': anecdote_id(post['post_id']), 'post_id': post['post_id'], 'title': post['title'], 'text': text,
+    title = post['title']
+    if unescape: title, text = html.unescape(title), html.unescape(text)
+    return {'id': anecdote_id(post['post_id']), 'post_id': post['post_id'], 'title': title, 'text': text,
             'post_type': post['post_type'], 'action': action, 'label_scores': scores,
             'label': max(LABELS, key=lambda k: scores[k]),
             'binarized_label_scores': {'RIGHT': right, 'WRONG': wrong},
