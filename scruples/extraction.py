@@ -15,14 +15,14 @@ import pandas as pd
 
 import io, zlib
 import zstandard
-from .dumps import ZSTD_WINDOW, Malformed, compression, iter_records
+from .dumps import ZSTD_WINDOW, CorruptStream, Malformed, TruncatedStream, compression, decompressed_chunks, iter_records
 from .actions import extract_actions
 from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
 
 # %% auto #0
-__all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'ACTION_BATCH', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream',
-           'extract_anecdotes', 'write_anecdotes', 'file_key', 'part_key', 'clean_temporary', 'stage_file',
-           'plan_parts', 'join_anecdotes', 'extract_dask']
+__all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'STREAM_MESSAGE', 'STREAM_AHEAD', 'ACTION_BATCH', 'check_record', 'tally',
+           'ExtractionReport', 'damaged_stream', 'blocks', 'extract_anecdotes', 'write_anecdotes', 'file_key',
+           'part_key', 'clean_temporary', 'stage_file', 'plan_parts', 'join_anecdotes', 'extract_dask']
 
 # %% ../nbs/34_extraction.ipynb #c006
 _TIME_MAX = 2**53  # beyond this a created_utc is no time (and no float holds it exactly)
@@ -139,7 +139,7 @@ class ExtractionReport:
                    examples)
 
 # %% ../nbs/34_extraction.ipynb #c015
-BLOCK = 1 << 16  # bytes of lines per block: part i of k of a file parses blocks i, i+k, i+2k, ...
+BLOCK = 1 << 16  # bytes of lines per block: part i of k of a file parses blocks i, i+k, i+2k, ... (see `blocks`)
 _DAMAGED = re.compile(r'(?:truncated|corrupt|unreadable) compressed stream\b')  # how `iter_records` reports a damaged stream
 
 def damaged_stream(m: Malformed) -> bool:
@@ -152,29 +152,140 @@ def _id_of(raw: bytes):
     except ValueError: return None
     return rec.get('id') if isinstance(rec, dict) else None
 
+def blocks(path,                 # a dump file
+           errors: list,         # a damaged stream is reported here, as `iter_records` reports it
+           ) -> Iterator[tuple[int, int, bytes]]:
+    "`(block, first line, bytes)`: the decompressed stream cut where a line begins at or after each multiple of `BLOCK`."
+    buf, start, base, line0 = b'', 0, 0, 1  # base: the stream offset of buf[start]
+    try:
+        for chunk in decompressed_chunks(path):
+            buf = buf[start:] + chunk; start = 0
+            while True:
+                t = (base // BLOCK + 1) * BLOCK - base + start  # the earliest start of the next block, in buf
+                j = buf.find(b'\n', t - 1) if t <= len(buf) else -1
+                if j < 0: break
+                data = buf[start:j + 1]
+                yield base // BLOCK, line0, data
+                line0 += data.count(b'\n'); base += len(data); start = j + 1
+        if start < len(buf): yield base // BLOCK, line0, buf[start:]
+    except (TruncatedStream, CorruptStream) as err:  # the complete lines before the damage, then the damage at the next line
+        end = buf.rfind(b'\n') + 1
+        if end > start: yield base // BLOCK, line0, buf[start:end]; line0 += buf.count(b'\n', start, end)
+        errors.append(Malformed(str(path), line0, f'{"truncated" if isinstance(err, TruncatedStream) else "corrupt"} '
+                                                  f'compressed stream: {err}'))
+
+def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, skip) -> Iterator[tuple[int, dict]]:
+    "`(line, record)` of the lines of some blocks, malformed lines reported as `iter_records` reports them."
+    loads = json.loads
+    for _, line0, data in parts:
+        for n, raw in enumerate(data.split(b'\n')):
+            if not raw.strip() or (skip is not None and skip(raw)): continue
+            try: rec = loads(raw)
+            except ValueError as err: errors.append(Malformed(str(path), line0 + n, f'not JSON: {err}')); continue
+            if not isinstance(rec, dict): errors.append(Malformed(str(path), line0 + n, f'not a JSON object: {type(rec).__name__}')); continue
+            yield line0 + n, rec
+
 def _records(path, rep: ExtractionReport, stage: str, kind: str, subreddit: str|None,
-             part: tuple[int, int] = (0, 1)) -> Iterator[tuple[int, dict]]:
+             part: tuple[int, int] = (0, 1),
+             stream: str|None = None,  # the spool folder of a reader that decompresses the file once for all parts
+             ) -> Iterator[tuple[int, dict]]:
     "`(line, record)` of one dump, or of its part `i` of `k`, with checked fields; other subreddits skipped by bytes and counted."
     i, k = part
     name = subreddit.encode() if subreddit else None
     low = name.lower() if name else None
-    pos, skipped, ids = [0], [0], []
+    skipped, ids = [0], []
     def skip(raw: bytes) -> bool:
-        if k > 1:
-            b = pos[0] // BLOCK; pos[0] += len(raw) + 1
-            if b % k != i: return True
         if name is not None and b'"subreddit"' in raw and name not in raw and low not in raw.lower():
             skipped[0] += 1
             if skipped[0] <= N_EXAMPLES: ids.append(_id_of(raw))  # parsed only for the report's examples
             return True
         return False
-    for line, rec in iter_records(path, rep.malformed, skip if (k > 1 or name) else None):
+    if k == 1: lines = iter_records(path, rep.malformed, skip if name else None)
+    else:
+        mine = _spooled(Path(stream), i, k, path, rep.malformed) if stream else \
+            (b for b in blocks(path, rep.malformed) if b[0] % k == i)
+        lines = _block_records(path, mine, rep.malformed, skip if name else None)
+    for line, rec in lines:
         rec, why = check_record(rec, kind)
         if why: rep.malformed.append(Malformed(str(path), line, why)); continue
         yield line, rec
     if skipped[0]:
         rep.add(stage, 'other_subreddit', skipped[0])
         rep.examples.setdefault((stage, 'other_subreddit'), []).extend((str(path), 0, i) for i in ids)
+
+# %% ../nbs/34_extraction.ipynb #c015s
+STREAM_MESSAGE = 1 << 20  # bytes of one part's blocks the reader hands over at once (one file in the spool)
+STREAM_AHEAD = 64         # messages a part not yet started may fall behind before the reader drops it from the stream
+
+def _claim(d: Path, who: str) -> str:
+    "Who decides whether part folder `d` is streamed: the first to create its claim file ('stream' or 'dropped')."
+    try: fd = os.open(d/'claim', os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        for _ in range(1000):
+            got = (d/'claim').read_text()
+            if got: return got
+            time.sleep(0.001)
+        return (d/'claim').read_text() or who
+    with os.fdopen(fd, 'w') as f: f.write(who)
+    return who
+
+def _feed(path: str, spool: Path, k: int, stop) -> None:
+    "The reader: decompress `path` once and hand the blocks of part j of k to the folder `spool/j`, in messages."
+    dirs = [spool/str(j) for j in range(k)]
+    for d in dirs: d.mkdir(parents=True, exist_ok=True)
+    pending, size, seq, dropped, errors = [[] for _ in dirs], [0] * k, [0] * k, [False] * k, []
+    def room(j) -> bool:  # wait while part j is STREAM_AHEAD messages behind; a part not started yet is dropped
+        while not stop.is_set():
+            if sum(n.endswith('.blk') for n in os.listdir(dirs[j])) < STREAM_AHEAD: return True
+            if _claim(dirs[j], 'dropped') == 'dropped':
+                for n in os.listdir(dirs[j]):
+                    if n.endswith('.blk'): (dirs[j]/n).unlink(missing_ok=True)
+                dropped[j] = True; return False
+            time.sleep(0.005)
+        return False
+    def flush(j):
+        if dropped[j] or not room(j): pending[j] = []; size[j] = 0; return
+        head = json.dumps([[b, l, len(x)] for b, l, x in pending[j]]).encode()
+        tmp = dirs[j]/f'.{seq[j]:08d}.blk.tmp'
+        tmp.write_bytes(b''.join([head, b'\n', *(x for _, _, x in pending[j])]))
+        os.replace(tmp, dirs[j]/f'{seq[j]:08d}.blk')
+        seq[j] += 1; pending[j] = []; size[j] = 0
+    end = {}
+    try:
+        for b, line0, data in blocks(path, errors):
+            if stop.is_set(): raise RuntimeError('the run stopped')
+            j = b % k
+            if dropped[j]: continue
+            pending[j].append((b, line0, data)); size[j] += len(data)
+            if size[j] >= STREAM_MESSAGE: flush(j)
+        for j in range(k): flush(j)
+        end = {'malformed': [[m.line, m.reason] for m in errors]}
+    except BaseException as err:
+        end = {'error': f'{type(err).__name__}: {err}'}
+    finally:
+        for j, d in enumerate(dirs):
+            if not dropped[j]: _write_json(d/'end.json', {**end, 'messages': seq[j]})
+
+def _spooled(spool: Path, j: int, k: int, path, errors: list) -> Iterator[tuple[int, int, bytes]]:
+    "The blocks of part j of k from the reader's messages in `spool/j`; read from the file itself when the reader dropped it."
+    d = spool/str(j)
+    if not d.is_dir() or _claim(d, 'stream') != 'stream':
+        yield from (b for b in blocks(path, errors) if b[0] % k == j); return
+    seq = 0
+    while True:
+        f = d/f'{seq:08d}.blk'
+        try: raw = f.read_bytes()
+        except FileNotFoundError:
+            try: end = json.loads((d/'end.json').read_text())
+            except FileNotFoundError: time.sleep(0.002); continue
+            if 'error' in end: raise RuntimeError(f'{path}: the reader feeding the parts failed: {end["error"]}') from None
+            if seq < end['messages']: continue
+            errors += [Malformed(str(path), line, why) for line, why in end['malformed']]
+            return
+        head, _, body = raw.partition(b'\n')
+        off = 0
+        for b, line0, n in json.loads(head): yield b, line0, body[off:off + n]; off += n
+        f.unlink(); seq += 1
 
 # %% ../nbs/34_extraction.ipynb #c017
 def _inputs(paths, kind: str) -> list[Path]:
@@ -342,6 +453,7 @@ def stage_file(path,            # one dump file (submissions or comments)
                part: tuple[int, int] = (0, 1),   # read part i of k of the file (see _records)
                key: str|None = None,             # the part's key in the run's plan (default: computed here)
                name: str|None = None,            # the file as the run names it, in the report (default: `path`)
+               stream: str|None = None,          # the spool folder of the run's reader of this file (see `_feed`)
                ) -> dict:
     "Stage 1 for one file (or one part of it): parse every record, write its Parquet partitions, then its report; skipped when done."
     if kind not in _TABLES: raise ValueError(f"kind must be 'posts' or 'comments', got {kind!r}")
@@ -358,14 +470,14 @@ def stage_file(path,            # one dump file (submissions or comments)
                 for (p, line), a in zip(batch, extract_actions([p['title'] for p, _ in batch], nlp)):
                     out.append('posts', (p['post_id'], p['title'], p['post_type'], a, p['created_utc'], line))
                 batch.clear()
-            for line, rec in _records(path, rep, 'post', kind, subreddit, part):
+            for line, rec in _records(path, rep, 'post', kind, subreddit, part, stream):
                 p = parse_post(rec, nlp, with_action=False, subreddit=subreddit); rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
                 if p['kind'] == 'post':
                     batch.append((p, line))
                     if len(batch) >= ACTION_BATCH: flush()
             flush()
         else:
-            for line, rec in _records(path, rep, 'comment', kind, subreddit, part):
+            for line, rec in _records(path, rep, 'comment', kind, subreddit, part, stream):
                 c = parse_comment(rec, subreddit=subreddit); rep.note('comment', c['reason'] or 'vote', path, line, c['comment_id'])
                 if c['kind'] == 'vote':
                     out.append('votes', (c['post_id'], c['comment_id'], c['author'], c['created_utc'], c['label'], line))
@@ -389,7 +501,8 @@ def stage_file(path,            # one dump file (submissions or comments)
 # %% ../nbs/34_extraction.ipynb #c031
 _RATIO = {'zst': 6.0, 'gz': 4.0, 'bz2': 5.0, 'xz': 6.0, None: 1.0}   # decompressed bytes per file byte, when not measured
 _READ_US = {'zst': 0.003, 'gz': 0.005, 'bz2': 0.03, 'xz': 0.012, None: 0.002}  # microseconds to read a decompressed byte
-_PARSE_US = {'posts': 2000.0, 'comments': 35.0}  # microseconds to parse a record (a post's action needs spaCy)
+_PARSE_US = {'posts': 300.0, 'comments': 36.0}  # microseconds to parse a record (a post's action: spaCy, batched)
+_PART_US = {'posts': 1.8e6, 'comments': 0.0}    # microseconds a part costs before its first record (loading spaCy)
 
 def _inflated_size(path) -> tuple[float, float]:
     "A dump's decompressed size and number of lines, estimated from its first MiB (ratios differ ten-fold between dumps)."
@@ -417,21 +530,26 @@ def _makespan(costs: list[float], workers: int) -> float:
     return max(load)
 
 def plan_parts(parse: list[float],   # parsing cost of each file (any unit)
-               read: list[float],    # reading cost of each file, paid by each of its parts
+               read: list[float],    # reading cost of each file: paid by each of its parts, or once (`shared`)
                workers: int,
                max_parts: int = 64,
+               shared: bool = False,   # one reader decompresses a split file for all its parts (local runs)
+               fixed: list[float]|None = None,  # cost of each part before its first record (e.g. loading spaCy)
                ) -> list[int]:
     "Parts per file that shorten the estimated longest worker (LPT); a file is split only when that helps."
-    parts = [1] * len(parse)
-    task = lambda j: parse[j] / parts[j] + read[j]
-    best = _makespan([task(j) for j in range(len(parts)) for _ in range(parts[j])], workers)
-    while parts and workers > 1:
-        j = max(range(len(parts)), key=task)
-        if parts[j] >= max_parts: break
-        parts[j] += 1
-        span = _makespan([task(i) for i in range(len(parts)) for _ in range(parts[i])], workers)
-        if span < best * 0.98: best = span
-        else: parts[j] -= 1; break
+    parts, fixed = [1] * len(parse), fixed or [0.0] * len(parse)
+    def span(p):
+        task = lambda j: parse[j] / p[j] + fixed[j] + (0.0 if shared and p[j] > 1 else read[j])
+        return _makespan([task(j) for j in range(len(p)) for _ in range(p[j])], workers)
+    best = span(parts)
+    top = min(max_parts, workers * 4)
+    while parts and workers > 1:  # split further the file whose next parts (1 to `workers` more) shorten the run most
+        tries = [(span(parts[:j] + [k] + parts[j + 1:]), k, j) for j in range(len(parts))
+                 for k in range(parts[j] + 1, min(top, parts[j] + workers) + 1)]
+        if not tries: break
+        s, k, j = min(tries)
+        if s >= best * 0.98: break
+        best, parts[j] = s, k
     return parts
 
 # %% ../nbs/34_extraction.ipynb #c034
@@ -527,6 +645,30 @@ def _stop_pool(pool, ok: bool):
         try: p.kill()
         except (OSError, ValueError): pass
 
+def _streams(todo: list[dict], out_dir: Path) -> dict[str, str]:
+    "file -> spool folder, for the files of the run split in parts all still to do: one reader decompresses each once."
+    by = {}
+    for t in todo: by.setdefault(t['file'], []).append(t)
+    return {f: str(out_dir/'_stream'/ts[0]['key'].rsplit('.', 1)[0]) for f, ts in by.items()
+            if ts[0]['part'][1] > 1 and len(ts) == ts[0]['part'][1]}
+
+def _stream_parts(todo: list[dict], streams: dict) -> dict[str, tuple[str, int]]:
+    "file -> (spool folder, parts) of the streamed files."
+    return {t['file']: (streams[t['file']], t['part'][1]) for t in todo if t['file'] in streams}
+
+def _clean_spool(out_dir: Path):
+    "Remove the readers' spool (`_stream/`): the messages, claims and ends this package wrote there."
+    root = out_dir/'_stream'
+    if not root.is_dir(): return
+    for f in sorted(root.rglob('*'), key=lambda p: -len(p.parts)):
+        if f.is_dir():
+            try: f.rmdir()
+            except OSError: pass
+        elif f.name in ('claim', 'end.json') or re.fullmatch(r'\.?\d{8}\.blk(?:\.tmp)?|\.end\.json\.[0-9a-f]{8}\.tmp', f.name):
+            f.unlink(missing_ok=True)
+    try: root.rmdir()
+    except OSError: pass
+
 def _on_cluster(client, tasks: list, tick) -> list[dict]:
     "Run the tasks on the cluster of `client` (never a default client); a run that fails cancels what it submitted."
     from distributed import as_completed
@@ -537,31 +679,52 @@ def _on_cluster(client, tasks: list, tick) -> list[dict]:
     except BaseException:
         client.cancel(futures, force=True); raise
 
+def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
+    "Run `stage_file(*args)` for each of `calls` on the local pool, started in the order given (first in, first out)."
+    from concurrent.futures import as_completed
+    futures = [pool.submit(stage_file, *args) for args in calls]
+    for n, _ in enumerate(as_completed(futures), 1): tick(n)
+    return [f.result() for f in futures]
+
 def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
-    "Stage the parts on the local scheduler or the cluster; tasks named by their rank in the plan (the costliest first)."
-    import dask
+    "Stage the parts on local worker processes, the 'sync' or 'threads' scheduler or the cluster, started in plan order."
+    import dask, threading
     out = str(out_dir.resolve())  # workers may run in another folder, or on another machine with the same paths
-    tasks = [dask.delayed(stage_file, pure=False)(str(Path(t['file']).resolve()), t['kind'], out, None, subreddit,
-                                                  tuple(t['part']), t['key'], t['file'], dask_key_name=f"stage-{j:06d}")
-             for j, t in enumerate(todo)]
-    if client is not None: return _on_cluster(client, tasks, tick)
-    from dask.callbacks import Callback
-    done = [0]
-    def posttask(key, result, dsk, state, worker_id):
-        if isinstance(key, str) and key.startswith('stage-'): done[0] += 1; tick(done[0])
-    pool = _local_pool(workers) if scheduler == 'processes' and tasks else None
-    ok = False
-    try:
+    streams = _streams(todo, out_dir) if client is None and scheduler == 'processes' and workers > 1 else {}
+    calls = [(str(Path(t['file']).resolve()), t['kind'], out, None, subreddit, tuple(t['part']), t['key'], t['file'],
+              streams.get(t['file'])) for t in todo]
+    if client is not None or scheduler != 'processes':
+        # dask runs ready tasks last-in first-out: the keys count down so that the plan's first part starts first
+        tasks = [dask.delayed(stage_file, pure=False)(*args, dask_key_name=f'stage-{len(calls) - j:06d}')
+                 for j, args in enumerate(calls)]
+        if client is not None: return _on_cluster(client, tasks, tick)
+        from dask.callbacks import Callback
+        n_done = [0]
+        def posttask(key, result, dsk, state, worker_id):
+            if isinstance(key, str) and key.startswith('stage-'): n_done[0] += 1; tick(n_done[0])
         with Callback(posttask=posttask):
-            done = list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers, chunksize=1,
-                                     **({'pool': pool} if pool else {})))
+            return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers))
+    if not calls: return []
+    stop = threading.Event()
+    readers = [threading.Thread(target=_feed, args=(str(Path(f).resolve()), Path(s), k, stop), daemon=True,
+                                name=f'scruples-reader-{n}') for n, (f, (s, k)) in enumerate(_stream_parts(todo, streams).items())]
+    pool, ok = _local_pool(workers), False
+    try:
+        for r in readers: r.start()
+        done = _on_pool(pool, calls, tick)
         ok = True
         return done
     finally:
-        if pool is not None: _stop_pool(pool, ok)
+        stop.set()
+        _stop_pool(pool, ok)
+        for r in readers: r.join(30)
+        _clean_spool(out_dir)
+
 
 # %% ../nbs/34_extraction.ipynb #c037
-def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None) -> list[dict]:
+def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None,
+          shared: bool = False,  # a split file is decompressed once for all its parts (the local reader)
+          ) -> list[dict]:
     "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`)."
     keys = [file_key(p, kind, subreddit) for p, kind in inputs]
     reuse = {}
@@ -572,21 +735,27 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
             if m and _done(r) is not None: by_k.setdefault(int(m[2]), set()).add(int(m[1]))
         full = [k for k, got in by_k.items() if got == set(range(k))]
         if full: reuse[j] = min(full)
-    if parts: n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
+    fixed = [_PART_US[kind] for _, kind in inputs]
+    if parts:
+        n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
+        cost = lambda j: (inputs[j][0].stat().st_size + 1) * (50 if inputs[j][1] == 'posts' else 1) / n_parts[j]
     else:
         est = [_inflated_size(p) for p, _ in inputs]  # (bytes, lines)
         parse = [lines * _PARSE_US[kind] for (_, lines), (_, kind) in zip(est, inputs)]
         read = [b * _READ_US[compression(p)] for (b, _), (p, _) in zip(est, inputs)]
-        n_parts = plan_parts(parse, read, workers)
+        n_parts = plan_parts(parse, read, workers, shared=shared, fixed=fixed)
         n_parts = [reuse.get(j, k) for j, k in enumerate(n_parts)]
+        # a part's estimated microseconds: the order in which parts start (the costliest first, as the plan assumed)
+        cost = lambda j: parse[j] / n_parts[j] + fixed[j] + (0.0 if shared and n_parts[j] > 1 else read[j])
     def why(p, j):  # why a file is read as one part (None: split)
         if n_parts[j] > 1: return None
         if j in reuse: return 'done whole in an earlier run'
         if parts: return 'one part asked for'
         if workers == 1: return 'one worker'
-        return 'splitting would not shorten the run' + (f' (every part decompresses the {compression(p)} file from its start)' if compression(p) else '')
+        return 'splitting would not shorten the run' + (f' (every part decompresses the {compression(p)} file from its start)'
+                                                         if compression(p) and not shared else '')
     return [{'file': str(p), 'kind': kind, 'rank': j, 'part': [i, n_parts[j]], 'key': part_key(keys[j], (i, n_parts[j])),
-             'cost': (p.stat().st_size + 1) * (50 if kind == 'posts' else 1) / n_parts[j], 'why': why(p, j)}
+             'cost': cost(j), 'why': why(p, j)}
             for j, (p, kind) in enumerate(inputs) for i in range(n_parts[j])]
 
 # %% ../nbs/34_extraction.ipynb #c038
@@ -606,7 +775,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir/'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
-    clean_temporary(out_dir)  # what a killed run was writing
+    clean_temporary(out_dir); _clean_spool(out_dir)  # what a killed run was writing
     client = close = None
     if address is not None:
         try: from distributed import Client
@@ -615,7 +784,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
         close = client is not address
     try:
         workers = (sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1)
-        plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts)
+        plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=client is None and (scheduler or 'processes') == 'processes')
         _write_json(out_dir/'_plan.json', {'parts': plan, 'subreddit': subreddit})
         reports, todo = {}, []
         for t in plan:
