@@ -53,6 +53,8 @@ def check_record(rec: dict,   # a parsed dump line
     return (rec if t == rec.get('created_utc') else {**rec, 'created_utc': t}), None
 
 # %% ../nbs/34_extraction.ipynb #c009
+N_EXAMPLES = 3  # example records the report keeps of each outcome, to look them up in the dumps
+
 def tally(votes: Iterable[dict],   # `parse_comment` results (others than votes are ignored)
           rep=None,                # an ExtractionReport: counts its 'vote' stage (counted, duplicate_comment, repeat_author)
           ) -> dict[str, Counter]:
@@ -77,8 +79,6 @@ def tally(votes: Iterable[dict],   # `parse_comment` results (others than votes 
     return out
 
 # %% ../nbs/34_extraction.ipynb #c012
-N_EXAMPLES = 3  # example records the report keeps of each outcome, to look them up in the dumps
-
 WARN_OUTCOMES = {('comment', 'repost_unrecognized'): (UnrecognizedRepostWarning,
                  "repost-bot comments match no known form of the bot's copy of the post (their posts get no original text: "
                  'has the bot changed its format?)')}
