@@ -206,17 +206,20 @@ def bench_big_file(args, d):
         plan = json.loads((Path(d)/f'big{w}'/'_plan.json').read_text())['parts']
         r['plan'] = {Path(f).name: k for f, k in ((t_['file'], t_['part'][1]) for t_ in plan)}
         runs[w] = (r, t, c)
-    print(f'one posts file ({n_posts:,} posts) and one comments file ({n:,} comments, {comments.stat().st_size / 1e6:.0f} MB zstd), '
-          f'{os.cpu_count()} cores; load average {load0[0]:.2f} before, {os.getloadavg()[0]:.2f} after; {len(recs):,} anecdotes')
+    mb = comments.stat().st_size / 1e6
+    print(f'one posts file ({n_posts:,} posts) and one comments file ({n:,} comments, {mb:.0f} MB zstd), '
+          f'{os.cpu_count()} cores; load average {load0[0]:.2f} before, {os.getloadavg()[0]:.2f} after; '
+          f'{len(recs):,} anecdotes')
     print(f'{"set-up":28} {"wall s":>7} {"CPU s":>7} {"busy":>5}  parts per file')
     print(f'{"plain loop (reference)":28} {t_plain:7.2f} {c_plain:7.2f}     -')
     for w, (r, t, c) in runs.items():
         print(f'{"extract_dask, " + str(w) + " worker(s)":28} {t:7.2f} {c:7.2f} {r["busy"] / t:5.2f}  {r["plan"]}')
     (r1, t1, c1), (r2, t2, c2) = runs[1], runs[2]
     e1, e2 = idle_estimate(r1, 1), idle_estimate(r2, 2)
-    print(f'speed-up 1 -> 2 workers: {t1 / t2:.2f}x wall clock (loaded machine); from CPU-seconds (an idle machine: main '
-          f'process + a worker\'s start-up + the busiest worker): {e1:.1f} s -> {e2:.1f} s = {e1 / e2:.2f}x; '
-          f'CPU-seconds 2 workers / 1 worker: {c2 / c1:.2f}; 2 workers vs the plain loop: {t_plain / t2:.2f}x wall')
+    print(f'speed-up 1 -> 2 workers: {t1 / t2:.2f}x wall clock (loaded machine)')
+    print(f'from CPU-seconds (an idle machine: main process + a worker\'s start-up + the busiest worker): '
+          f'{e1:.1f} s -> {e2:.1f} s = {e1 / e2:.2f}x; CPU-seconds 2 workers / 1 worker: {c2 / c1:.2f}')
+    print(f'2 workers vs the plain loop: {t_plain / t2:.2f}x wall')
 
 
 def synthetic_titles(n, seed=0):
@@ -286,12 +289,14 @@ def main():
     ap.add_argument('--comments', type=int, default=None, help='comments (default: 200,000; 1,000,000 with --month)')
     ap.add_argument('--files', type=int, default=2, help='number of dump files the comments are split into')
     ap.add_argument('--month', action='store_true', help='the whole pipeline on a month of the subreddit, vs the plain loop')
-    ap.add_argument('--comments-per-post', type=float, default=30, help='with --month, --big-file: comments per submission')
+    ap.add_argument('--comments-per-post', type=float, default=30,
+                    help='with --month, --big-file: comments per submission')
     ap.add_argument('--workers', type=int, default=2, help='with --month: worker processes')
     ap.add_argument('--no-old', action='store_true', help='skip the previous design')
     ap.add_argument('--titles', type=int, nargs='?', const=3000, default=None, help='actions from this many titles, per title vs batched')
     ap.add_argument('--compressions', action='store_true', help='the CPU cost of parts, per compression')
-    ap.add_argument('--big-file', action='store_true', help='one posts and one big comments file: 1 vs 2 workers (issue 30)')
+    ap.add_argument('--big-file', action='store_true',
+                    help='one posts and one big comments file: 1 vs 2 workers (issue 30)')
     args = ap.parse_args()
     if args.titles: return bench_titles(args)
     args.comments = args.comments or (1_000_000 if args.month else 300_000 if args.big_file else 200_000)

@@ -15,7 +15,8 @@ import pandas as pd
 
 import io, zlib
 import zstandard
-from .dumps import ZSTD_WINDOW, CorruptStream, Malformed, TruncatedStream, compression, decompressed_chunks, iter_records
+from .dumps import (ZSTD_WINDOW, CorruptStream, Malformed, TruncatedStream, compression, decompressed_chunks,
+                             iter_records)
 from .actions import extract_actions
 from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
 
@@ -114,7 +115,8 @@ class ExtractionReport:
         df = pd.DataFrame([(s, r, n) for (s, r), n in self.counts.items()], columns=['stage', 'outcome', 'n'])
         if df.empty: return df.assign(share=[], examples=[])
         df['share'] = df.n / df.groupby('stage').n.transform('sum')
-        df['examples'] = [' '.join(str(e[2]) for e in self.examples.get((s, r), ())) for s, r in zip(df.stage, df.outcome)]
+        df['examples'] = [' '.join(str(e[2]) for e in self.examples.get((s, r), ()))
+                          for s, r in zip(df.stage, df.outcome)]
         order = {s: i for i, s in enumerate(('post', 'comment', 'vote', 'anecdote'))}  # the pipeline's order
         df['_o'] = df.stage.map(lambda s: order.get(s, len(order)))
         return df.sort_values(['_o', 'stage', 'n'], ascending=[True, True, False]).drop(columns='_o').reset_index(drop=True)
@@ -155,7 +157,7 @@ def _id_of(raw: bytes):
 def blocks(path,                 # a dump file
            errors: list,         # a damaged stream is reported here, as `iter_records` reports it
            ) -> Iterator[tuple[int, int, bytes]]:
-    "`(block, first line, bytes)`: the decompressed stream cut where a line begins at or after each multiple of `BLOCK`."
+    "`(block, first line, bytes)`: the decompressed stream cut where a line begins at or after each `BLOCK` bytes."
     buf, start, base, line0 = b'', 0, 0, 1  # base: the stream offset of buf[start]
     try:
         for chunk in decompressed_chunks(path):
@@ -168,7 +170,7 @@ def blocks(path,                 # a dump file
                 yield base // BLOCK, line0, data
                 line0 += data.count(b'\n'); base += len(data); start = j + 1
         if start < len(buf): yield base // BLOCK, line0, buf[start:]
-    except (TruncatedStream, CorruptStream) as err:  # the complete lines before the damage, then the damage at the next line
+    except (TruncatedStream, CorruptStream) as err:  # the complete lines before the damage, then the damage
         end = buf.rfind(b'\n') + 1
         if end > start: yield base // BLOCK, line0, buf[start:end]; line0 += buf.count(b'\n', start, end)
         errors.append(Malformed(str(path), line0, f'{"truncated" if isinstance(err, TruncatedStream) else "corrupt"} '
@@ -182,7 +184,8 @@ def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, 
             if not raw.strip() or (skip is not None and skip(raw)): continue
             try: rec = loads(raw)
             except ValueError as err: errors.append(Malformed(str(path), line0 + n, f'not JSON: {err}')); continue
-            if not isinstance(rec, dict): errors.append(Malformed(str(path), line0 + n, f'not a JSON object: {type(rec).__name__}')); continue
+            if not isinstance(rec, dict):
+                errors.append(Malformed(str(path), line0 + n, f'not a JSON object: {type(rec).__name__}')); continue
             yield line0 + n, rec
 
 def _records(path, rep: ExtractionReport, stage: str, kind: str, subreddit: str|None,
@@ -267,7 +270,7 @@ def _feed(path: str, spool: Path, k: int, stop) -> None:
             if not dropped[j]: _write_json(d/'end.json', {**end, 'messages': seq[j]})
 
 def _spooled(spool: Path, j: int, k: int, path, errors: list) -> Iterator[tuple[int, int, bytes]]:
-    "The blocks of part j of k from the reader's messages in `spool/j`; read from the file itself when the reader dropped it."
+    "The blocks of part j of k from the reader's messages in `spool/j`; from the file when the reader dropped it."
     d = spool/str(j)
     if not d.is_dir() or _claim(d, 'stream') != 'stream':
         yield from (b for b in blocks(path, errors) if b[0] % k == j); return
@@ -278,7 +281,7 @@ def _spooled(spool: Path, j: int, k: int, path, errors: list) -> Iterator[tuple[
         except FileNotFoundError:
             try: end = json.loads((d/'end.json').read_text())
             except FileNotFoundError: time.sleep(0.002); continue
-            if 'error' in end: raise RuntimeError(f'{path}: the reader feeding the parts failed: {end["error"]}') from None
+            if 'error' in end: raise RuntimeError(f'{path}: the reader of the parts failed: {end["error"]}') from None
             if seq < end['messages']: continue
             errors += [Malformed(str(path), line, why) for line, why in end['malformed']]
             return
@@ -306,7 +309,7 @@ def extract_anecdotes(posts,            # submissions dump file(s)
                       min_words: int = MIN_WORDS, min_votes: int = 1,
                       subreddit: str|None = SUBREDDIT,   # keep this subreddit's records, any case (None: all)
                       warn: bool = True,                 # warn about the outcomes of WARN_OUTCOMES (once)
-                      unescape: bool = False,            # unescape HTML entities of titles and texts (default: the dumps' text)
+                      unescape: bool = False,            # unescape HTML entities of titles, texts (default: as dumped)
                       ) -> tuple[list[dict], ExtractionReport]:
     "Anecdotes records from dump files in one process, with the report of what was dropped and why."
     posts, comments = _inputs(posts, 'posts'), _inputs(comments, 'comments')
@@ -424,7 +427,7 @@ def _write_json(path: Path, obj):
 
 _KEY = r'.+-[0-9a-f]{16}\.\d+of\d+'  # a part's key (`part_key`)
 _TMP_NAMES = (re.compile(rf'\.{_KEY}\.parquet\.\d+-[0-9a-f]{{8}}\.tmp'),  # a partition being written (`_Partitions`)
-              re.compile(rf'\.(?:_plan\.json|report\.json|anecdotes\.jsonl|{_KEY}\.json)\.[0-9a-f]{{8}}\.tmp'),  # `_write_json`
+              re.compile(rf'\.(?:_plan\.json|report\.json|anecdotes\.jsonl|{_KEY}\.json)\.[0-9a-f]{{8}}\.tmp'),
               re.compile(r'\.report\.json\.\d+\.tmp'))  # the CLI's report after the splits
 
 def clean_temporary(out_dir) -> list[Path]:
@@ -488,11 +491,12 @@ def stage_file(path,            # one dump file (submissions or comments)
         out.abort(); raise
     broken = any(map(damaged_stream, rep.malformed))
     if part[0] > 0: rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
-    if name is not None and name != str(path):  # a worker elsewhere reads the absolute path; the report names the file as given
+    if name is not None and name != str(path):  # a worker reads the absolute path; the report names the file as given
         rep.malformed = [Malformed(name, m.line, m.reason) for m in rep.malformed]
         rep.examples = {k: [(name, *e[1:]) for e in es] for k, es in rep.examples.items()}
     rep.n_malformed = len(rep.malformed)
-    d = {**rep.to_dict(), 'file': name or str(path), 'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
+    d = {**rep.to_dict(), 'file': name or str(path),
+         'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
          'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0, 'pid': os.getpid()}
     d['malformed'] = d['malformed'][:1000]  # the count stays exact
     _write_json(report, d)
@@ -571,7 +575,7 @@ def _sorted(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 def join_anecdotes(out_dir,                       # a folder written by `extract_dask`
                    min_words: int = MIN_WORDS, min_votes: int = 1,
                    plan: list[dict]|None = None,  # the run's parts (default: the folder's `_plan.json`, its last run)
-                   unescape: bool = False,        # unescape HTML entities of titles and texts (default: the dumps' text)
+                   unescape: bool = False,        # unescape HTML entities of titles and texts (default: as dumped)
                    ) -> tuple[list[dict], ExtractionReport]:
     "Stage 2: join the votes and original texts of the run's parts to its kept posts, tally, filter, and build the records."
     out_dir, rep = Path(out_dir), ExtractionReport()
@@ -664,7 +668,8 @@ def _clean_spool(out_dir: Path):
         if f.is_dir():
             try: f.rmdir()
             except OSError: pass
-        elif f.name in ('claim', 'end.json') or re.fullmatch(r'\.?\d{8}\.blk(?:\.tmp)?|\.end\.json\.[0-9a-f]{8}\.tmp', f.name):
+        elif f.name in ('claim', 'end.json') or re.fullmatch(r'\.?\d{8}\.blk(?:\.tmp)?|\.end\.json\.[0-9a-f]{8}\.tmp',
+                                                            f.name):
             f.unlink(missing_ok=True)
     try: root.rmdir()
     except OSError: pass
@@ -687,7 +692,7 @@ def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
     return [f.result() for f in futures]
 
 def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
-    "Stage the parts on local worker processes, the 'sync' or 'threads' scheduler or the cluster, started in plan order."
+    "Stage the parts on local worker processes, the 'sync' or 'threads' scheduler or a cluster, in the plan's order."
     import dask, threading
     out = str(out_dir.resolve())  # workers may run in another folder, or on another machine with the same paths
     streams = _streams(todo, out_dir) if client is None and scheduler == 'processes' and workers > 1 else {}
@@ -707,7 +712,8 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
     if not calls: return []
     stop = threading.Event()
     readers = [threading.Thread(target=_feed, args=(str(Path(f).resolve()), Path(s), k, stop), daemon=True,
-                                name=f'scruples-reader-{n}') for n, (f, (s, k)) in enumerate(_stream_parts(todo, streams).items())]
+                                name=f'scruples-reader-{n}')
+               for n, (f, (s, k)) in enumerate(_stream_parts(todo, streams).items())]
     pool, ok = _local_pool(workers), False
     try:
         for r in readers: r.start()
@@ -752,8 +758,8 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
         if j in reuse: return 'done whole in an earlier run'
         if parts: return 'one part asked for'
         if workers == 1: return 'one worker'
-        return 'splitting would not shorten the run' + (f' (every part decompresses the {compression(p)} file from its start)'
-                                                         if compression(p) and not shared else '')
+        every = f' (every part decompresses the {compression(p)} file from its start)'
+        return 'splitting would not shorten the run' + (every if compression(p) and not shared else '')
     return [{'file': str(p), 'kind': kind, 'rank': j, 'part': [i, n_parts[j]], 'key': part_key(keys[j], (i, n_parts[j])),
              'cost': cost(j), 'why': why(p, j)}
             for j, (p, kind) in enumerate(inputs) for i in range(n_parts[j])]
@@ -769,7 +775,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
                  parts: int|None = None,       # split every file into this many parts (None: planned for the workers)
                  progress=None,                # True: a progress bar; a callable(done, total); None: quiet
                  warn: bool = True,            # warn about the outcomes of WARN_OUTCOMES (once)
-                 unescape: bool = False,       # unescape HTML entities of titles and texts (default: the dumps' text)
+                 unescape: bool = False,       # unescape HTML entities of titles and texts (default: as dumped)
                  ) -> tuple[list[dict], ExtractionReport]:
     "The pipeline at scale: the files' parts staged in parallel into Parquet, then the join; a rerun resumes."
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
@@ -784,7 +790,8 @@ def extract_dask(posts, comments,              # submissions and comments dump f
         close = client is not address
     try:
         workers = (sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1)
-        plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=client is None and (scheduler or 'processes') == 'processes')
+        shared = client is None and (scheduler or 'processes') == 'processes'  # one reader for a split file's parts
+        plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=shared)
         _write_json(out_dir/'_plan.json', {'parts': plan, 'subreddit': subreddit})
         reports, todo = {}, []
         for t in plan:

@@ -18,13 +18,13 @@ __all__ = ['SUBREDDIT', 'DELETED', 'BOTS', 'REPOST_BOTS', 'REPOST_NOTICES', 'REP
 SUBREDDIT = 'AmItheAsshole'  # the monthly dumps hold every subreddit: records of others are dropped
 DELETED = frozenset({'[deleted]', '[removed]'})
 BOTS = frozenset({'AutoModerator', 'Judgement_Bot_AITA', 'AITA_Bot', 'RemindMeBot', 'WikiTextBot', 'sneakpeekbot',
-                  'RepostSleuthBot', 'SaveVideo', 'ClickableLinkBot', 'LinkifyBot'})  # AutoModerator, the subreddit's own, others seen there
+                  'RepostSleuthBot', 'SaveVideo', 'ClickableLinkBot', 'LinkifyBot'})  # the subreddit's own and others
 REPOST_BOTS = frozenset({'AutoModerator'})  # the bot whose comment preserves the text as first posted
 
 def is_bot(author: str|None,       # a comment's author
            bots: frozenset = BOTS, # the known bot accounts (extend it with a run's own list)
            ) -> bool:
-    "Whether `author` is one of the known bot accounts `bots` (a name ending in *bot* is no sign: Talbot, Abbot_22 are people)."
+    "Whether `author` is one of the known bot accounts `bots` (a name ending in *bot* is no sign: Talbot is a person)."
     return bool(author) and author in bots
 
 # %% ../nbs/33_records.ipynb #5d22d412
@@ -65,7 +65,7 @@ def original_text(body: str) -> str|None:
 _MARKER = re.compile(r'\A\s*\^+AUTOMOD\b')  # the mark the bot puts before its copies, whatever their wording
 
 def looks_like_repost(body: str) -> bool:
-    "Whether a repost bot's comment `body` is a copy of the post in a form `original_text` does not know: its marker, or words of a copy."
+    "Whether a repost bot's comment `body` is a copy in a form `original_text` does not know (its marker, a copy's words)."
     return _MARKER.match(body or '') is not None or _REPOST_HINT.search(body or '') is not None
 
 # %% ../nbs/33_records.ipynb #1710ed33
@@ -153,7 +153,7 @@ def anecdote_id(post_id: str) -> str:
 def anecdote_record(post: dict,        # a kept `parse_post` result
                     text: str,         # the original text (from the repost bot)
                     counts: dict,      # label -> number of votes
-                    unescape: bool = False,  # HTML entities of title and text unescaped (`&amp;` -> `&`); default: the dump's text
+                    unescape: bool = False,  # title and text with HTML entities unescaped (`&amp;` -> `&`)
                     ) -> dict:
     "One Anecdotes record in the official schema (the format `scruples.data.read_anecdotes` reads)."
     scores = {lab: int(counts.get(lab, 0)) for lab in LABELS}

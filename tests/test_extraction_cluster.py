@@ -1,7 +1,7 @@
-"""The extraction pipeline at its seams with the world (issue 30): a cluster started as a user starts one (`dask scheduler`
-and two `dask worker` processes), `scruples extract --address` as a subprocess with a worker killed mid-run, a failed
-run cancelling what it submitted, local worker processes that end with a CLI killed by kill -9, and the temporary
-files of a killed run cleaned by the rerun (the package's own names only)."""
+"""The extraction pipeline at its seams with the world (issue 30): a cluster started as a user starts one
+(`dask scheduler` and two `dask worker` processes), `scruples extract --address` as a subprocess with a worker killed
+mid-run, a failed run cancelling what it submitted, local worker processes that end with a CLI killed by kill -9, and
+the temporary files of a killed run cleaned by the rerun (the package's own names only)."""
 import json, os, signal, socket, subprocess, sys, time
 from pathlib import Path
 
@@ -19,8 +19,8 @@ SAMPLE_RS, SAMPLE_RC = GOLD_DIR/'RS_sample.zst', GOLD_DIR/'RC_sample.zst'
 
 
 def _env() -> dict:
-    return {**os.environ, 'PYTHONPATH': str(REPO) + os.pathsep + os.environ.get('PYTHONPATH', ''), 'HF_HUB_OFFLINE': '1',
-            'DASK_DISTRIBUTED__WORKER__DAEMON': 'True'}
+    path = str(REPO) + os.pathsep + os.environ.get('PYTHONPATH', '')
+    return {**os.environ, 'PYTHONPATH': path, 'HF_HUB_OFFLINE': '1', 'DASK_DISTRIBUTED__WORKER__DAEMON': 'True'}
 
 
 def _free_port() -> int:
@@ -97,7 +97,7 @@ def _records(run: Path) -> list[dict]:
 
 
 def test_cli_on_a_user_started_cluster_with_a_worker_killed(tmp_path, user_cluster):
-    "`scruples extract --address` against `dask scheduler` + two `dask worker`s; one worker killed mid-run; rerun equal."
+    "`scruples extract --address` on `dask scheduler` + two `dask worker`s; a worker killed mid-run; the rerun equal."
     posts, comments = _bigger(tmp_path)
     want, _ = ex.extract_anecdotes(posts, comments)
     run, address = tmp_path/'run', user_cluster['address']
@@ -105,7 +105,7 @@ def test_cli_on_a_user_started_cluster_with_a_worker_killed(tmp_path, user_clust
            '--address', address, '--no-progress', '--no-splits']
     cli = subprocess.Popen(cmd, cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        _wait_for(lambda: (run/'_plan.json').exists() or cli.poll() is not None, 120, 'the run to submit its parts', 0.02)
+        _wait_for(lambda: (run/'_plan.json').exists() or cli.poll() is not None, 120, 'the run to submit', 0.02)
         assert cli.poll() is None, f'the run ended before a worker could be killed: {cli.communicate()}'
         time.sleep(0.5)  # the parts are on the workers (the posts part loads spaCy: seconds)
         victim = user_cluster['workers'][1]
@@ -116,8 +116,9 @@ def test_cli_on_a_user_started_cluster_with_a_worker_killed(tmp_path, user_clust
     assert cli.returncode in (0, 1), err  # the cluster retries the lost part on the other worker, or the run fails
     if cli.returncode == 0: assert _records(run) == want
     # a replacement worker, as a user would start one, then the rerun
-    user_cluster['workers'][1] = user_cluster['start']('worker', address, '--nthreads', '1', '--no-nanny', '--no-dashboard',
-                                                        '--host', '127.0.0.1', '--name', 'w1b', log='worker1b.log')
+    user_cluster['workers'][1] = user_cluster['start']('worker', address, '--nthreads', '1', '--no-nanny',
+                                                        '--no-dashboard', '--host', '127.0.0.1', '--name', 'w1b',
+                                                        log='worker1b.log')
     user_cluster['client'].wait_for_workers(2, timeout=90)
     r = _extract('--posts', posts, '--comments', comments, '--out', run, '--address', address)
     assert r.returncode == 0, r.stderr
@@ -156,8 +157,8 @@ def test_kill_9_of_the_cli_ends_its_workers(tmp_path):
                            cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     kids = []
     try:
-        _wait_for(lambda: cli.poll() is not None or len([k for k in _children(cli.pid) if 'python' in k.name().lower()]) >= 2,
-                  120, 'the worker processes')
+        workers = lambda: [k for k in _children(cli.pid) if 'python' in k.name().lower()]
+        _wait_for(lambda: cli.poll() is not None or len(workers()) >= 2, 120, 'the worker processes')
         assert cli.poll() is None, 'the run ended before it could be killed'
         kids = _children(cli.pid)
         cli.send_signal(signal.SIGKILL); cli.wait(10)
