@@ -688,7 +688,9 @@ def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
     "Run `stage_file(*args)` for each of `calls` on the local pool, started in the order given (first in, first out)."
     from concurrent.futures import as_completed
     futures = [pool.submit(stage_file, *args) for args in calls]
-    for n, _ in enumerate(as_completed(futures), 1): tick(n)
+    for n, f in enumerate(as_completed(futures), 1):
+        if f.exception() is not None: raise f.exception()  # at once: the other parts may wait for this one's reader
+        tick(n)
     return [f.result() for f in futures]
 
 def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
