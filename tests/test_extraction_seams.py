@@ -102,3 +102,22 @@ def test_drop_report_has_example_ids_for_every_outcome(tmp_path):
     assert drep.frame().equals(df)  # the same examples from the parts and the join
     saved = json.loads((tmp_path/'run'/'report.json').read_text())
     assert ex.ExtractionReport.from_dict(saved).examples == drep.examples
+
+
+def test_streamed_parts_of_a_damaged_file_equal_one_process(tmp_path):
+    "A truncated zstd comments file with malformed lines, read by one reader for 3 parts on 2 worker processes."
+    import zstandard
+    from scruples.dumps import open_dump
+    with open_dump(SAMPLE_RC) as f: lines = [l for l in f.read().splitlines() if l.strip()]
+    lines[40:40] = [b'{"id": "broken", ', b'[1, 2]']
+    whole = zstandard.ZstdCompressor().compress(b''.join(l + b'\n' for l in lines))
+    rc = tmp_path/'RC_cut.zst'; rc.write_bytes(whole[:int(len(whole) * 0.8)])
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want, wrep = ex.extract_anecdotes(SAMPLE_RS, rc)
+        got, grep = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', num_workers=2, parts=3)
+    assert got == want and grep.counts == wrep.counts
+    assert [str(m) for m in grep.malformed] == [str(m) for m in wrep.malformed]  # the broken lines and the cut, once
+    report = json.loads((tmp_path/'run'/'report.json').read_text())
+    assert [p[3] for p in report['parts'] if p[0] == str(rc)] == [False, False, False]  # not done: read again next run
+    assert not (tmp_path/'run'/'_stream').exists()
