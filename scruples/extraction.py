@@ -713,6 +713,8 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
             return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers))
     if not calls: return []
     stop = threading.Event()
+    for s, k in _stream_parts(todo, streams).values():  # the parts' folders exist before any part starts
+        for j in range(k): (Path(s)/str(j)).mkdir(parents=True, exist_ok=True)
     readers = [threading.Thread(target=_feed, args=(str(Path(f).resolve()), Path(s), k, stop), daemon=True,
                                 name=f'scruples-reader-{n}')
                for n, (f, (s, k)) in enumerate(_stream_parts(todo, streams).items())]
