@@ -219,7 +219,7 @@ def git_state(root) -> dict:
 
 def stamp_run(path,          # an executed notebook
               state: dict):  # from `git_state`
-    "Record in an executed notebook's metadata (`scruples.commit`, `scruples.dirty`) the code it ran."
+    "Record in an executed notebook's metadata (under `scruples`: commit and dirty) the code it ran."
     path = Path(path)
     nb = json.loads(path.read_text(encoding='utf-8'))
     nb.setdefault('metadata', {})['scruples'] = dict(state)
