@@ -160,16 +160,19 @@ def test_setup_classifiers_are_trove_classifiers():
     assert len(status) == 1 and status[0].split(' :: ')[1] in valid, status
 
 
-def test_jupyterlab_save_leaves_notebooks_unchanged():
+def test_jupyterlab_save_leaves_notebooks_unchanged(tmp_path):
     """`make lab` saves through nbdev's pre-save hook: the kernel and cell metadata JupyterLab writes into a notebook
     it opened are cleaned away before the file is written, so the file (and `git status`) stays as it was."""
     nbformat = pytest.importorskip('nbformat')
     from nbdev.clean import clean_jupyter
     assert re.search(r'^jupyter_hooks\s*=\s*True', (ROOT/'settings.ini').read_text(), re.M), 'the hook runs only with jupyter_hooks = True'
     assert '--ContentsManager.pre_save_hook=nbdev.clean.clean_jupyter' in (ROOT/'Makefile').read_text()
+    import shutil
+    shutil.copy(ROOT/'settings.ini', tmp_path/'settings.ini')  # the hook reads it; it also writes nbs/.last_checked
     for rel in ('index.ipynb', 'guides/your_data.ipynb', 'papers/01_dataset_statistics.ipynb'):
-        path = NBS/rel
-        text = path.read_text(encoding='utf-8')
+        text = (NBS/rel).read_text(encoding='utf-8')
+        path = tmp_path/'nbs'/rel
+        path.parent.mkdir(parents=True, exist_ok=True); path.write_text(text, encoding='utf-8')
         nb = nbformat.reads(text, as_version=4)
         nb.metadata['kernelspec'] = {'display_name': 'Python 3 (ipykernel)', 'language': 'python', 'name': 'python3'}
         nb.metadata['language_info'] = {'name': 'python', 'version': '3.11.2', 'pygments_lexer': 'ipython3'}
