@@ -23,8 +23,8 @@ class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['CAUSES', 'RUN_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'paper_notebooks',
-           'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'reproduce']
+__all__ = ['CAUSES', 'RUN_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'show_na',
+           'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -174,6 +174,14 @@ def write_summary(out_dir,           # folder holding the notebooks' `*.rows.csv
         lines.append('')
     (out/'summary.md').write_text('\n'.join(lines), encoding='utf-8')
     return rows
+
+# %% ../nbs/90_reproduce.ipynb #ae4ac75c
+def show_na(df: pd.DataFrame,     # the table to show
+            why: str,             # why some values are missing: shown as 'n/a: {why}' in the table's caption
+            precision: int = 3):  # decimals of the floats
+    "A frame as a paper page shows it: each missing value as 'n/a', with a caption saying why values are missing."
+    return df.style.format(precision=precision, na_rep='n/a').set_caption(f'n/a: {why}')
+
 
 # %% ../nbs/90_reproduce.ipynb #335e5299
 def paper_notebooks(root=None) -> list[Path]:
