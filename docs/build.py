@@ -459,7 +459,7 @@ def code_differences(source_nb, run_nb) -> list:
             if i >= len(mine) or i >= len(theirs) or mine[i] != theirs[i]]
 
 def run_commit(nb):
-    "(commit, dirty) an executed notebook ran at (stamped by `scruples reproduce` or docs/keep_runs.py), or (None, None)."
+    "(commit, dirty) an executed notebook ran at (stamped by `scruples reproduce` or docs/keep_runs.py), or Nones."
     st = (nb.get('metadata') or {}).get('scruples') or {}
     return st.get('commit'), st.get('dirty')
 
@@ -474,7 +474,8 @@ def run_note(page, kind, path, nb):
     commit, dirty = run_commit(nb)
     at = f'; commit `{commit[:10]}`{" with uncommitted changes" if dirty else ""}' if commit else ''
     if kind == 'full':
-        note = f'*Outputs of the full reproduction (papermill{when}{at}; kept in `{path.relative_to(ROOT).as_posix()}`).*'
+        kept = path.relative_to(ROOT).as_posix()
+        note = f'*Outputs of the full reproduction (papermill{when}{at}; kept in `{kept}`).*'
     else:
         note = ('```{warning}\nThese are the outputs of a **smoke run** (small sizes, minutes), not the full '
                 f'reproduction: its numbers are not the paper\'s comparison (papermill{when}). `make reproduce` runs '
@@ -530,8 +531,10 @@ def md_page(path, links=None):
         here = posixpath.dirname(path.relative_to(ROOT.resolve()).as_posix())
         def nb_link(m):
             target = (path.parent/m.group(2)).resolve()
-            page = links.by_nb.get(target.relative_to(links.nbs).as_posix()) if target.is_relative_to(links.nbs) else None
-            return f'{m.group(1)}{posixpath.relpath(page.docname + ".html", here or ".")}{m.group(3)}' if page else m.group(0)
+            inside = target.is_relative_to(links.nbs)
+            page = links.by_nb.get(target.relative_to(links.nbs).as_posix()) if inside else None
+            if page is None: return m.group(0)
+            return f'{m.group(1)}{posixpath.relpath(page.docname + ".html", here or ".")}{m.group(3)}'
         text = re.sub(r'(\]\()([^)\s#]+\.ipynb)((?:#[^)\s]*)?\))', nb_link, text)
     if not re.match(r'\s*# ', text): text = f'# {path.stem.replace("_", " ").title()}\n\n' + text
     return {'cells': [md_cell(text)], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
@@ -608,7 +611,8 @@ def build():
             if run: path = process_run(run, page)
         nb = json.loads(path.read_text(encoding='utf-8'))
         if page.is_paper: note = run_note(page, kind, run, nb)
-        out = translate(nb, page, note, source_summary(json.loads((nbs.absolute()/page.nbrel).read_text(encoding='utf-8'))))
+        summary = source_summary(json.loads((nbs.absolute()/page.nbrel).read_text(encoding='utf-8')))
+        out = translate(nb, page, note, summary)
         if page.docname == 'index':
             sections = {}
             for p in pages:

@@ -4,9 +4,9 @@
 `figures/runs/<name>.ipynb` (committed with `figures/`), so `make docs` shows the full run's outputs without
 re-running it. Outputs are kept, but machine paths are scrubbed (the checkout -> relative paths, data, venv and
 temp folders -> `<data>/`, `<packages>/`, `<tmp>/`: `docs/build.py`'s `scrub`), terminal colours removed, widget
-state and widget views dropped (a progress bar is dropped, a widget leaves a short note), papermill's metadata keeps only
-the parameters, times and versions, and `metadata.scruples` says which commit ran it (`scruples reproduce` stamps it;
-a run without a stamp gets this checkout's commit and whether it had uncommitted changes).
+state and widget views dropped (a progress bar is dropped, a widget leaves a short note), papermill's metadata
+keeps only the parameters, times and versions, and `metadata.scruples` says which commit ran it (`scruples
+reproduce` stamps it; a run without a stamp gets this checkout's commit and whether it had uncommitted changes).
 A notebook that is a smoke run or holds an error output is refused. Kept runs of notebooks that no longer exist
 in `nbs/papers/` are removed. Prints each file's size and the total.
 

@@ -20,7 +20,8 @@ def render(nb_path='nbs/index.ipynb') -> str:
         src = re.sub(r'^#\|.*\n?', '', src, flags=re.M).strip()
         if cell['cell_type'] == 'markdown':
             src = src.replace('](../figures/', '](figures/')
-            parts.append(re.sub(r'\]\((?![a-z][a-z0-9+.-]*:|/|#|\.\./)([^)\s]+\.ipynb)', r'](nbs/\1', src))  # notebooks: from the root
+            # links to notebooks (`guides/x.ipynb`), relative to nbs/ in the notebook: from the root in the README
+            parts.append(re.sub(r'\]\((?![a-z][a-z0-9+.-]*:|/|#|\.\./)([^)\s]+\.ipynb)', r'](nbs/\1', src))
             if not parts[:-1]: parts.append('<!-- generated from nbs/index.ipynb by docs/readme.py: edit the notebook, not this file -->')
         elif cell['cell_type'] == 'code' and src:
             parts.append(f'```python\n{src}\n```')

@@ -401,7 +401,7 @@ class MoralDirection(BaseEstimator):
         return d
 
 # %% ../nbs/51_mcm.ipynb #af814ebd
-# label offsets tried in turn, in points from the point: beside it first, then further out (a leader line then joins them)
+# label offsets tried in turn, in points from the point: beside it first, then further out (with a leader line)
 LABEL_OFFSETS = [(3, 3), (3, -10), (-3, 3), (-3, -10), (3, 12), (-3, 12), (3, -20), (-3, -20), (14, 0), (-14, 0),
                  (3, 24), (-3, 24), (3, -32), (-3, -32), (26, 8), (-26, 8), (26, -14), (-26, -14)]
 

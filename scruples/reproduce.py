@@ -170,7 +170,8 @@ def write_summary(out_dir,           # folder holding the notebooks' `*.rows.csv
                   '|---|---|---:|---:|---|---|---|---:|---:|---|']
         for r in g.itertuples():
             lines.append(f'| {_cell(r.table)} | {_cell(r.quantity)} | {_fmt(r.ours)} | {_fmt(r.paper)} | {r.status} '
-                         f'| {_cell(r.cause)} | {_cell(r.note)} | {_fmt(r.diff)} | {_fmt(r.reference)} | {_cell(r.source)} |')
+                         f'| {_cell(r.cause)} | {_cell(r.note)} | {_fmt(r.diff)} | {_fmt(r.reference)} '
+                         f'| {_cell(r.source)} |')
         lines.append('')
     (out/'summary.md').write_text('\n'.join(lines), encoding='utf-8')
     return rows
@@ -215,7 +216,7 @@ RUN_ENV = {'TQDM_DISABLE': '1',                   # tqdm's bars (a bar that name
            'HF_HUB_DISABLE_PROGRESS_BARS': '1'}  # Hugging Face's download and weight-loading bars
 
 def git_state(root) -> dict:
-    "The commit a checkout is at and whether its tracked files differ from it: {'commit': sha or None, 'dirty': bool or None}."
+    "The commit a checkout is at and whether its tracked files differ from it: {'commit': sha|None, 'dirty': bool|None}."
     def git(*args):
         try: r = subprocess.run(['git', '-C', str(root), *args], capture_output=True, text=True, timeout=30)
         except (OSError, subprocess.SubprocessError): return None

@@ -23,7 +23,10 @@
   lets a wider one scroll sideways rather than shrink its text: the figure itself should be narrower);
 - `machine-path`: a path of the machine that built it in the visible text or in alt/title attributes
   (`/work/...`, `/tmp/...`, `/home/...`, `/root/...`, `/Users/...`, `site-packages`, `/.venv/`, `_proc/`, ...);
-- `empty-index`: a `genindex.html` without entries.
+- `empty-index`: a `genindex.html` without entries;
+- `run-leftover`: what a run leaves that is not a result (`LEFTOVER_RE`): a frozen progress bar (`0%|`), the repr of a
+  widget (`VBox(children=...`), a printed `Empty DataFrame`, a paper page's "edited since this run" note (its kept run
+  is older than its code: `make reproduce`).
 
 `test_check_catches_each_defect` builds a tiny site with one defect per page (and one clean page) and asserts
 that each is reported, so the check itself is tested. The real site's test also writes screenshots of the home
@@ -53,7 +56,10 @@ ANSI_RE = re.compile(r'\x1b\[[0-9;]*[A-Za-z]|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m(
 MACHINE_PATH_RE = re.compile(r'''(?<![\w.:/~-])/(?:work|tmp|home|root|Users|private|var/folders|var/tmp|opt|mnt|srv|scratch)/[\w.~-]'''
                              r'''|[A-Za-z]:\\(?:Users|Windows)\\|site-packages|dist-packages|/\.venv/|\b_proc/|docs/_src/|docs/_build/''')
 KINDS = ('http', 'no-h1', 'error-text', 'ansi', 'directive', 'dead-link', 'dead-anchor', 'duplicate-id',
-         'external-request', 'console-error', 'broken-image', 'alt-path', 'small-figure', 'wide-figure', 'machine-path', 'empty-index')
+         'external-request', 'console-error', 'broken-image', 'alt-path', 'small-figure', 'wide-figure', 'machine-path', 'empty-index',
+         'run-leftover')
+LEFTOVER_RE = re.compile(r'\b\d{1,3}%\|[^|\n]{0,60}\|\s*[\d.]+[kMG]?/\S+ \[|\b(?:V|H)?Box\(children=\(|\b(?:Int|Float)Progress\(value='
+                         r'|\bEmpty DataFrame\b|has been edited since this run')
 
 def unavailable(why):
     if os.environ.get('CI'): pytest.fail(f'{why} (CI is set, so this is a failure, not a skip)')
@@ -176,6 +182,7 @@ def check_site(driver, base_url, max_pages=300):
         if f['errors']: report('error-text', url, f"{f['errors']} error outputs")
         for m in ANSI_RE.finditer(text): report('ansi', url, repr(text[max(0, m.start()-40):m.end()+40])); break
         if '#|' in text: report('directive', url, 'stray `#|`')
+        for m in LEFTOVER_RE.finditer(text): report('run-leftover', url, text[max(0, m.start()-60):m.end()+60])
         for m in MACHINE_PATH_RE.finditer(text + '\n' + '\n'.join(f['attrs'])):
             s = (text + '\n' + '\n'.join(f['attrs']))
             report('machine-path', url, s[max(0, m.start()-60):m.end()+60])
@@ -250,6 +257,19 @@ def test_site_has_pages_and_figures(site):
     assert any(i['natural'] for f in facts.values() for i in f['imgs']), 'no figure on any page'
     assert any(u.endswith('summary.html') for u in facts), 'the reproduction summary is not a page of the site'
 
+def test_home_page_links_the_guide(site):
+    "The guide is one click from home: a link in the home page's text and in its table of notebooks."
+    base_url, _, facts = site
+    home = facts[base_url + 'index.html']
+    article_links = [l for l in home['links'] if l.startswith(base_url + 'guides/')]
+    assert len(article_links) >= 2, f'the home page links the guide {len(article_links)} time(s): {article_links}'
+
+def test_summary_headings_link_the_paper_pages(site):
+    base_url, _, facts = site
+    summary = next(f for u, f in facts.items() if u.endswith('figures/summary.html'))
+    papers = {l.split('#')[0] for l in summary['links'] if '/papers/' in l and l.startswith(base_url)}
+    assert len(papers) >= len(list((ROOT/'nbs'/'papers').glob('[0-9]*.ipynb'))), papers
+
 def test_paper_pages_say_which_run(site):
     "Each paper page shows the full run, or says plainly (a warning banner) that it shows something else."
     base_url, _, facts = site
@@ -304,6 +324,7 @@ BAD_PAGES = {  # kind -> body of a page with that defect (and only that one)
     'wide-figure': '<div style="width: 500px; overflow-x: auto"><img src="fig.png" alt="A figure" style="width: 700px"></div>',
     'machine-path': '<pre>saved to /tmp/tmpab12cd/figures/table1.csv</pre>',
     'empty-index': None,  # genindex.html without entries
+    'run-leftover': '<pre>epoch 1/3:   0%|          | 0/59 [00:00&lt;?, ?it/s]</pre><pre>Empty DataFrame\nColumns: [a]</pre>',
 }
 CLEAN_BODY = ('<p>Body text with a <a href="index.html#top">link</a>, a number 5.243, a path '
               '<code>figures/summary.md</code> and an <a href="https://github.com/x/y">external link</a>.</p>'
