@@ -543,11 +543,12 @@ def edit_url(cfg, rel):
     "GitHub's edit page of a file of the repository (`nbs/00_data.ipynb`)."
     return f"{cfg.git_url.rstrip('/')}/edit/{cfg.branch}/{rel}" if cfg.get('git_url') else ''
 
-LONG_TEXT, SHORT_TEXT = 40, 16  # characters: a column with a longer cell wraps, one with only shorter cells never does
+LONG_TEXT, SHORT_TEXT = 40, 24  # characters: a column with a longer cell wraps, one with only shorter cells never does
 
 def mark_table_columns(soup):
     """Mark each column of each table by the length of its text: `col-long` (some cell over LONG_TEXT characters:
-    it wraps, at a readable width) or `col-short` (every cell at most SHORT_TEXT: it never wraps). docs/_static's
+    it wraps, at a readable width), `col-short` (every cell at most SHORT_TEXT: it never wraps) or `col-mid` (in
+    between: it wraps, but never to a word or two per line). docs/_static's
     CSS lays them out, so a table fits the column instead of squeezing prose to one word per line. Whether any
     cell was marked."""
     marked = False
@@ -556,8 +557,7 @@ def mark_table_columns(soup):
         for j in range(max(map(len, rows), default=0)):
             cells = [r[j] for r in rows if len(r) > j]
             longest = max(len(c.get_text(' ', strip=True)) for c in cells)
-            cls = 'col-long' if longest > LONG_TEXT else 'col-short' if longest <= SHORT_TEXT else None
-            if cls is None: continue
+            cls = 'col-long' if longest > LONG_TEXT else 'col-short' if longest <= SHORT_TEXT else 'col-mid'
             for c in cells:
                 if cls not in c.get('class', []): c['class'] = [*c.get('class', []), cls]; marked = True
     return marked

@@ -409,7 +409,32 @@ def test_keep_runs_cleans_and_refuses_smoke(tmp_path):
     assert 'widgets' not in c['metadata'] and 'widget-view' not in text and '\\u001b' not in text
     assert not MACHINE_PATH_RE.search(text), text
     assert c['metadata']['papermill']['parameters'] == {'smoke': False, 'fig_dir': 'figures'}
+    assert c['cells'][0]['outputs'][1]['data'] == {'text/plain': k.build.WIDGET_NOTE}  # a note where the widget stood
+    assert len(c['metadata']['scruples']['commit']) == 40  # an unstamped run gets the checkout's commit when kept
     runs = tmp_path/'runs'; runs.mkdir()
     nb['metadata']['papermill']['parameters']['smoke'] = True
     (runs/'01_x.ipynb').write_text(json.dumps(nb))
     with pytest.raises(SystemExit, match='smoke run'): k.keep_runs(runs, tmp_path/'kept')
+
+def test_build_reader_fixes(tmp_path):
+    "Whole subtitles, notebook links of markdown pages, table columns marked by their text, the run's commit named."
+    b = _build_module()
+    nb = {'cells': [{'cell_type': 'markdown', 'source': '# Title\n\n> first line,\n> second line.\n\nProse.'}]}
+    assert b.source_summary(nb) == 'first line, second line.'
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup('<table><tr><th>status</th><th>note</th></tr><tr><td>agrees</td><td>' + 'word ' * 20 +
+                         '</td></tr></table>', 'html.parser')
+    assert b.mark_table_columns(soup)
+    assert [c['class'] for c in soup.find_all('td')] == [['col-short'], ['col-long']]
+    src = json.loads((ROOT/'nbs'/'papers'/'01_dataset_statistics.ipynb').read_text())
+    run = json.loads(json.dumps(src)); run['metadata'] = {'scruples': {'commit': 'abcdef1234' * 4, 'dirty': True},
+                                                          'papermill': {'end_time': '2026-11-25T19:00:00'}}
+    page = b.Page(Path('papers/01_dataset_statistics.ipynb'))
+    note = b.run_note(page, 'full', ROOT/'figures'/'runs'/'01_dataset_statistics.ipynb', run)
+    assert 'commit `abcdef1234` with uncommitted changes' in note and 'edited since' not in note
+    code = next(c for c in run['cells'] if c['cell_type'] == 'code'); code['source'] = 'changed = 1'
+    assert '(1 code cells differ)' in b.run_note(page, 'full', ROOT/'figures'/'runs'/'01_dataset_statistics.ipynb', run)
+    # a markdown page (figures/summary.md) links the notebooks it names to their pages
+    class L: nbs = (ROOT/'nbs').resolve(); by_nb = {'papers/01_dataset_statistics.ipynb': page}
+    text = b.md_page((ROOT/'figures'/'summary.md').resolve(), L)['cells'][0]['source']
+    assert '](../papers/dataset_statistics.html)' in text and '01_dataset_statistics.ipynb)' not in text

@@ -2,9 +2,9 @@
 through docs/keep_runs.py) has the code cells of its notebook (`nbs/papers/NAME.ipynb`), says which commit ran it, and
 holds no run leftovers (progress bars, widget reprs).
 
-When a paper notebook is edited, this fails until `make reproduce` runs again (it refreshes every kept run). Runs under
-pytest (`make test`) and as a script (`python tests/test_kept_runs.py`: one line per stale run, naming the code cells that
-differ; exit 1 if any).
+When a paper notebook is edited, this fails until `make reproduce` runs again (it refreshes every kept run). Runs
+under pytest (`make test`) and as a script (`python tests/test_kept_runs.py`: one line per stale run, naming the code
+cells that differ; exit 1 if any).
 """
 from __future__ import annotations
 
@@ -25,15 +25,17 @@ def stale_runs(papers: Path = PAPERS, kept: Path = KEPT) -> list[str]:
     for nb in sorted(papers.glob('[0-9]*.ipynb')):
         run = kept/nb.name
         if not run.exists():
-            found.append(f'{run.relative_to(ROOT) if run.is_relative_to(ROOT) else run}: no kept run of nbs/papers/{nb.name}')
+            where = run.relative_to(ROOT) if run.is_relative_to(ROOT) else run
+            found.append(f'{where}: no kept run of nbs/papers/{nb.name}')
             continue
         src, ran = (json.loads(p.read_text(encoding='utf-8')) for p in (nb, run))
         diff = build.code_differences(src, ran)
         if diff:
             n_code = len(build._code_sources(src))
             commit, _ = build.run_commit(ran)
+            ran_at = commit[:10] if commit else 'no commit recorded'
             found.append(f'nbs/papers/{nb.name}: {len(diff)} of its {n_code} code cells differ from its kept run '
-                         f'(code cells {", ".join(map(str, diff))}; the run: {commit[:10] if commit else "no commit recorded"}): '
+                         f'(code cells {", ".join(map(str, diff))}; the run: {ran_at}): '
                          '`make reproduce` refreshes it')
     return found
 
@@ -77,12 +79,14 @@ def test_the_checks_can_fail(tmp_path):
     assert 'no kept run of nbs/papers/02_b.ipynb' in missing
     nb(kept/'01_a.ipynb', 'x = 1', 'y = 2;')
     assert len(stale_runs(papers, kept)) == 1
-    bar = {'output_type': 'display_data', 'metadata': {}, 'data': {'text/plain': 'epoch 1/3:   0%|          | 0/59 [00:00<?, ?it/s]'}}
+    bar = {'output_type': 'display_data', 'metadata': {},
+           'data': {'text/plain': 'epoch 1/3:   0%|          | 0/59 [00:00<?, ?it/s]'}}
     widget = {'output_type': 'display_data', 'metadata': {}, 'data': {'text/plain': "VBox(children=(Text(value='')"}}
     table = {'output_type': 'display_data', 'metadata': {}, 'data': {'text/plain': '   a  b\n0  1  2'}}
     assert build.run_leftover(bar) is None and build.run_leftover(widget)['data']['text/plain'] == build.WIDGET_NOTE
     assert build.run_leftover(table) == table
-    stream = {'output_type': 'stream', 'name': 'stderr', 'text': 'x:  50%|#    | 1/2 [00:01<00:01]\rx: 100%|##| 2/2 [00:02<00:00]\ndone\n'}
+    stream = {'output_type': 'stream', 'name': 'stderr',
+              'text': 'x:  50%|#    | 1/2 [00:01<00:01]\rx: 100%|##| 2/2 [00:02<00:00]\ndone\n'}
     assert build.run_leftover(stream)['text'] == 'done\n'
 
 

@@ -2,7 +2,8 @@
 (CHANGELOG.md holds the history), a CLI page that lists every command, valid package metadata, a Makefile pattern that
 names real functions, JupyterLab saves that leave notebooks clean, and lines a reader can read.
 
-Runs under pytest (`make test`) and as a script (`python tests/test_reader_path.py`: prints every finding, exit 1 if any).
+Runs under pytest (`make test`) and as a script (`python tests/test_reader_path.py`: prints every finding, exit 1 if
+any).
 """
 from __future__ import annotations
 
@@ -57,7 +58,8 @@ def wrong_names(root: Path = ROOT) -> list[str]:
     return found
 
 
-HISTORY = [(re.compile(r'(?<!scikit-learn )(?<!sklearn )\bissues? #?\d+', re.I), 'an issue number (history goes to CHANGELOG.md)'),
+HISTORY = [(re.compile(r'(?<!scikit-learn )(?<!sklearn )\bissues? #?\d+', re.I),
+            'an issue number (history goes to CHANGELOG.md)'),
            (re.compile(r'\bmigration\b|\bearlier wrapper\b|\bthe old (function|keyword|wrapper|name)', re.I),
             'a migration note (CHANGELOG.md holds them)'),
            (re.compile(r'\b(about|some|roughly) [\d,]+ lines\b|\b\d+ public names\b', re.I),
@@ -73,7 +75,8 @@ def history_in_pages() -> list[str]:
             text = ''.join(c['source']) if c['cell_type'] == 'markdown' else ''
             for rx, why in HISTORY:
                 for m in rx.finditer(text):
-                    found.append(f'{nb.relative_to(ROOT)} cell {i}: {why}: ...{text[max(0, m.start()-40):m.end()+30]!r}...')
+                    around = text[max(0, m.start()-40):m.end()+30]
+                    found.append(f'{nb.relative_to(ROOT)} cell {i}: {why}: ...{around!r}...')
     return found
 
 
@@ -107,7 +110,8 @@ def nodata_pattern_names() -> list[str]:
 
 
 def stale_nodata_names() -> list[str]:
-    defined = {m.group(1) for py in LIB.glob('*.py') for m in re.finditer(r'^def (\w+)\(', py.read_text(encoding='utf-8'), re.M)}
+    defined = {m.group(1) for py in LIB.glob('*.py')
+               for m in re.finditer(r'^def (\w+)\(', py.read_text(encoding='utf-8'), re.M)}
     return [f'Makefile: NODATA_PAT names {n}(), which no module of the package defines' for n in nodata_pattern_names()
             if n not in defined]
 
@@ -134,13 +138,15 @@ def test_nodata_pattern_names_real_functions(): assert not stale_nodata_names(),
 
 def test_long_lines_at_most_two_percent():
     long, total = long_line_share()
-    assert long <= MAX_LONG_SHARE*total, (f'{long} of {total} lines of scruples/*.py ({long/total:.1%}) are over {MAX_LINE} '
-                                          f'characters, more than {MAX_LONG_SHARE:.0%}: `python scripts/long_lines.py` lists them')
+    assert long <= MAX_LONG_SHARE*total, (f'{long} of {total} lines of scruples/*.py ({long/total:.1%}) are over '
+                                          f'{MAX_LINE} characters, more than {MAX_LONG_SHARE:.0%}: '
+                                          '`python scripts/long_lines.py` lists them')
 
 
 def test_the_checks_can_fail():
     "Each finder flags a planted fault."
-    assert resolves('scruples.core.SPACY_MODEL') and resolves('scruples.fetch') and resolves('scruples.dirichlet.dirichlet_multinomial_mle')
+    assert resolves('scruples.core.SPACY_MODEL') and resolves('scruples.fetch')
+    assert resolves('scruples.dirichlet.dirichlet_multinomial_mle')
     assert not resolves('scruples.verbs.SPACY_MODEL') and not resolves('scruples.data.dirichlet_multinomial_mle')
     assert not resolves('scruples.nosuchmodule.x')
     assert [m.group(0) for m in NAME_RE.finditer('see `scruples.data.fetch`, scruples.core. and pkg/scruples.x')] == \
@@ -154,9 +160,11 @@ def test_the_checks_can_fail():
 
 def test_setup_classifiers_are_trove_classifiers():
     "setup.py's classifiers have the form PyPI accepts (`Development Status :: 4 - Beta`, not `3 - Beta`)."
-    out = subprocess.run([sys.executable, 'setup.py', '--classifiers'], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, 'setup.py', '--classifiers'], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout
     status = [l for l in out.splitlines() if l.startswith('Development Status')]
-    valid = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']
+    valid = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature',
+             '7 - Inactive']
     assert len(status) == 1 and status[0].split(' :: ')[1] in valid, status
 
 
@@ -165,7 +173,8 @@ def test_jupyterlab_save_leaves_notebooks_unchanged(tmp_path):
     it opened are cleaned away before the file is written, so the file (and `git status`) stays as it was."""
     nbformat = pytest.importorskip('nbformat')
     from nbdev.clean import clean_jupyter
-    assert re.search(r'^jupyter_hooks\s*=\s*True', (ROOT/'settings.ini').read_text(), re.M), 'the hook runs only with jupyter_hooks = True'
+    assert re.search(r'^jupyter_hooks\s*=\s*True', (ROOT/'settings.ini').read_text(), re.M), \
+        'the hook runs only with jupyter_hooks = True'
     assert '--ContentsManager.pre_save_hook=nbdev.clean.clean_jupyter' in (ROOT/'Makefile').read_text()
     import shutil
     shutil.copy(ROOT/'settings.ini', tmp_path/'settings.ini')  # the hook reads it; it also writes nbs/.last_checked
@@ -181,7 +190,8 @@ def test_jupyterlab_save_leaves_notebooks_unchanged(tmp_path):
         model = {'type': 'notebook', 'content': nb}
         clean_jupyter(path=str(path), model=model, contents_manager=None)  # what the server calls before it writes
         saved = nbformat.writes(model['content'])
-        assert saved + ('' if saved.endswith('\n') else '\n') == text, f'nbs/{rel}: saving from JupyterLab changes the file'
+        assert saved + ('' if saved.endswith('\n') else '\n') == text, \
+            f'nbs/{rel}: saving from JupyterLab changes the file'
 
 
 if __name__ == '__main__':
