@@ -469,9 +469,11 @@ def run_note(page, kind, path, nb):
     if kind is None:
         return ('```{warning}\nThese are the outputs saved in the notebook, not the full reproduction: '
                 '`make reproduce` runs it, and the docs then show that run.\n```')
-    end = _run_end(nb)
+    # the run as kept, not `nb`: nbdev's processing of it drops and edits cells (hidden ones, directives)
+    ran = json.loads(Path(path).read_text(encoding='utf-8')) if path and Path(path).is_file() else nb
+    end = _run_end(ran)
     when = f', finished {end[:16].replace("T", " ")} UTC' if end else ''
-    commit, dirty = run_commit(nb)
+    commit, dirty = run_commit(ran)
     at = f'; commit `{commit[:10]}`{" with uncommitted changes" if dirty else ""}' if commit else ''
     if kind == 'full':
         kept = path.relative_to(ROOT).as_posix()
@@ -480,7 +482,7 @@ def run_note(page, kind, path, nb):
         note = ('```{warning}\nThese are the outputs of a **smoke run** (small sizes, minutes), not the full '
                 f'reproduction: its numbers are not the paper\'s comparison (papermill{when}). `make reproduce` runs '
                 'the full one, and the docs then show it.\n```')
-    diff = code_differences(src, nb)
+    diff = code_differences(src, ran)
     if diff:
         note += (f'\n\n```{{note}}\nThe notebook has been edited since this run ({len(diff)} code cells differ): the '
                  'outputs below are those of the code as it was then.\n```')

@@ -409,9 +409,10 @@ def place_labels(ax, xy: np.ndarray,  # (n, 2) data coordinates of the points
                  texts: Sequence[str],  # one label per point
                  fontsize: float = 8,
                  offsets=LABEL_OFFSETS) -> int:  # (dx, dy) in points, tried in turn for each label
-    """Write each text beside its point where it overlaps no label already placed and no point: the first free offset
-    of `offsets`, else the one with the least overlap; a label away from its point gets a thin leader line. Labels are
-    placed from the most crowded point out. Returns how many labels still overlap another (0 when all found room)."""
+    """Write each text beside its point where it covers no label already placed, no point and no edge of the axes:
+    the first free offset of `offsets`, else the one with the least overlap; a label away from its point gets a thin
+    leader line. Labels are placed from the most crowded point out. Returns how many labels still overlap something
+    (0 when all found room)."""
     fig = ax.figure
     fig.canvas.draw()  # the axes' final limits: positions measured before it are those of the default view
     renderer = fig.canvas.get_renderer()
@@ -426,6 +427,8 @@ def place_labels(ax, xy: np.ndarray,  # (n, 2) data coordinates of the points
         return float((w * h).sum())
     d = np.linalg.norm(pts[:, None] - pts[None], axis=-1)
     order = np.argsort((d < 40).sum(1))[::-1]  # the most crowded first: they have the fewest free places
+    frame = ax.get_window_extent(renderer)  # labels stay inside the axes: the figure keeps its size
+    def outside(b): return float((b[2] - b[0]) * (b[3] - b[1])) - overlap(b, [[frame.x0, frame.y0, frame.x1, frame.y1]])
     placed, n_overlapping = [], 0
     for i in order:
         best = None
@@ -435,7 +438,7 @@ def place_labels(ax, xy: np.ndarray,  # (n, 2) data coordinates of the points
             bb = t.get_window_extent(renderer)
             b = np.array([bb.x0, bb.y0, bb.x1, bb.y1])
             others = np.delete(point_boxes, i, axis=0)
-            cost = overlap(b, placed) + overlap(b, others)
+            cost = overlap(b, placed) + overlap(b, others) + outside(b)
             if best is None or cost < best[0]:
                 if best is not None: best[1].remove()
                 best = (cost, t, b, (dx, dy))

@@ -430,10 +430,16 @@ def test_build_reader_fixes(tmp_path):
     run = json.loads(json.dumps(src)); run['metadata'] = {'scruples': {'commit': 'abcdef1234' * 4, 'dirty': True},
                                                           'papermill': {'end_time': '2026-11-25T19:00:00'}}
     page = b.Page(Path('papers/01_dataset_statistics.ipynb'))
-    note = b.run_note(page, 'full', ROOT/'figures'/'runs'/'01_dataset_statistics.ipynb', run)
+    kept = ROOT/'_runs'/'test-docs-site'/'01_dataset_statistics.ipynb'  # run_note reads the run as kept (gitignored)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text(json.dumps(run))
+    processed = {'cells': [], 'metadata': {}}  # what nbdev's processing leaves does not count
+    note = b.run_note(page, 'full', kept, processed)
     assert 'commit `abcdef1234` with uncommitted changes' in note and 'edited since' not in note
     code = next(c for c in run['cells'] if c['cell_type'] == 'code'); code['source'] = 'changed = 1'
-    assert '(1 code cells differ)' in b.run_note(page, 'full', ROOT/'figures'/'runs'/'01_dataset_statistics.ipynb', run)
+    kept.write_text(json.dumps(run))
+    assert '(1 code cells differ)' in b.run_note(page, 'full', kept, processed)
+    shutil.rmtree(kept.parent)
     # a markdown page (figures/summary.md) links the notebooks it names to their pages
     class L: nbs = (ROOT/'nbs').resolve(); by_nb = {'papers/01_dataset_statistics.ipynb': page}
     text = b.md_page((ROOT/'figures'/'summary.md').resolve(), L)['cells'][0]['source']
