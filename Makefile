@@ -12,7 +12,7 @@ DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help venv lock reproduce test test-nodata bench docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure nbtest pytest smoke
+.PHONY: help venv lock reproduce test test-nodata bench docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure check-runs nbtest pytest smoke
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
@@ -88,6 +88,12 @@ check-clean: venv
 # numbers, relative links of the notebooks resolve, no machine paths in committed outputs. Also part of `pytest`.
 check-structure: venv
 	$(PY) tests/test_structure.py
+
+# Whether every kept paper run (figures/runs/) ran the code its notebook holds now, says which commit ran it and holds
+# no progress bar or widget repr: one line per stale run, naming the code cells that differ (also part of `pytest`;
+# `make reproduce` refreshes every kept run).
+check-runs: venv
+	$(PY) tests/test_kept_runs.py
 
 # The notebooks whose examples behave differently without the real data: they call a loader, locate files or
 # require data. `make test-nodata` runs only these (the others do the same with or without data).
