@@ -222,6 +222,15 @@ def _table(path: Path) -> _Table:
     raise ScruplesDataError(path, None, None, 'a file name ending in .csv, .jsonl, .ndjson or .parquet (a table), .json (a list of '
                             'count lists), or .scruples-anecdotes.jsonl / .scruples-dilemmas.jsonl', path.name)
 
+class _Numbered(Sequence):
+    "Item ids '0', '1', ... of a table without an id column, made when asked (500,000 strings cost as much as parsing the counts)."
+    def __init__(self, n: int): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i): return [str(j) for j in range(self.n)[i]] if isinstance(i, slice) else str(range(self.n)[i])
+    def __iter__(self): return map(str, range(self.n))
+    def __eq__(self, other): return list(self) == list(other) if isinstance(other, (list, tuple, _Numbered)) else NotImplemented
+    def __repr__(self): return f"['0', ..., '{self.n - 1}']"
+
 def _counts_fast(body: bytes, k: int) -> np.ndarray|None:
     "Counts of a CSV body of nothing but digits, commas and line ends, parsed by pandas' C reader and cross-checked; else None."
     if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'): return None
@@ -254,8 +263,8 @@ def _find(t: _Table, spec, path, role: str) -> list[str]:
     for n in out:
         if n not in t.columns:
             near = [c for c in t.columns if c.lower() == n.lower()]
-            raise ScruplesDataError(path, t.header_line, n, f'a column named {n!r} for {role}' + (f' (did you mean {near[0]!r}?)' if near else '')
-                                    + f'; columns: {", ".join(t.columns)}', 'missing')
+            raise ScruplesDataError(path, t.header_line, n, f'a column named {n!r} (columns: {", ".join(t.columns)})'
+                                    + (f'; did you mean {near[0]!r}?' if near else f' for {role}'), 'missing')
     return out
 
 def _usual(t: _Table, *names) -> str|None:
@@ -441,9 +450,9 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
             raise ScruplesDataError(path, t.header_line, None, 'the wide form: 2 or more count columns, one distinct class name each',
                                     f'columns {",".join(cc)}, classes {",".join(names)}')
         c = _counts_fast(t.body, len(cc)) if t.body is not None and cc == t.columns else None
-        if c is not None and c.sum(1).all(): ex.items = dict.fromkeys(map(str, range(len(c))))  # items numbered, as the plain path does
+        if c is not None and c.sum(1).all(): numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
         else:
-            rows, every = [], not (given['counts'] or classes)  # the count columns are all the others: a key beyond them would be lost
+            numbered, rows, every = None, [], not (given['counts'] or classes)  # the count columns are all the others: a key beyond them would be lost
             for line, rec in t.records:
                 if every and len(rec) > len(t.columns) and (extra := [k for k in rec if k not in t.columns]):
                     raise ScruplesDataError(path, line, extra[0], f'only the keys of the first record ({", ".join(t.columns)}), '
@@ -459,7 +468,7 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         said = (f'wide: {len(c):,} items, classes {"/".join(names)} from columns {",".join(cc)}, {idsaid}'
                 + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '') + (f'; {t.note}' if t.note else '')
                 + (f'; columns not read: {",".join(left)}' if left else ''))
-        return AnnotatedData(items=list(ex.items), counts=c, classes=tuple(names), texts=ex.get('text'), contexts=ex.get('context'),
+        return AnnotatedData(items=numbered or list(ex.items), counts=c, classes=tuple(names), texts=ex.get('text'), contexts=ex.get('context'),
                              splits=ex.get('split'), source=str(path), report=said, columns=dict(id=ids, counts=cc, **cols))
     votes, annotators = [], True
     if form == 'long':

@@ -60,10 +60,13 @@ def guide_parameters(data_file,                     # your CSV, JSON-lines or Pa
     if form == 'wide':
         d = read_annotated(path, 'wide', counts=counts or None, text=chosen(text), id=id)  # what the notebook will read
         if annotations:  # the notebook joins them the same way: items and tallies must agree
-            join_annotations(d, read_annotated(annotations, 'long', item=item, annotator=chosen(annotator), label=label, classes=d.classes),
-                             path, annotations)
-    else: d = read_annotated(path, 'long', item=item, annotator=chosen(annotator), label=label, text=chosen(text))
-    text, annotator = d.columns.get('text'), d.columns.get('annotator')
+            a = read_annotated(annotations, 'long', item=item, annotator=chosen(annotator), label=label, classes=d.classes)
+            join_annotations(d, a, path, annotations)
+            annotator = a.columns.get('annotator')
+    else:
+        d = read_annotated(path, 'long', item=item, annotator=chosen(annotator), label=label, text=chosen(text))
+        annotator = d.columns.get('annotator')
+    text = d.columns.get('text')
     if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
     return dict(data_file=str(path.resolve()), form=form, text_col=text or '', count_cols=counts or '',
                 id_col=id or '', item_col=item, annotator_col=str(annotator or ''), label_col=label,

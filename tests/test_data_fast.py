@@ -83,7 +83,7 @@ ROWS = st.integers(2, 6).flatmap(lambda k: st.lists(st.lists(st.integers(0, 10**
 
 def outcome(read, path):
     "What reading `path` gives: the counts and classes, or the error message."
-    try: d = read(path); return d.counts.tolist(), d.classes, d.report
+    try: d = read(path); return d.counts.tolist(), d.classes, d.report, list(d.items)
     except sco.ScruplesDataError as err: return str(err)
 
 
@@ -107,8 +107,9 @@ def test_counts_json_fast_equals_slow(tmp_path, monkeypatch, rows, indent):
     read = partial(sd.read_count_lists, allow_zero_rows=True)     # the generated rows may be all zero (refused by default, by both paths)
     fast, lento = read(p), slow(monkeypatch, read, p)
     assert fast[0].tolist() == lento[0].tolist() and fast[1] == lento[1]
-    read = partial(sd.read_label_counts, allow_zero_rows=True)
-    pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
+    if len(rows[0]) in (2, 5):  # the Scruples format: 5 or 2 counts per row
+        read = partial(sd.read_label_counts, allow_zero_rows=True)
+        pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
 
 
 GOOD_D = {'id': 'd1', 'actions': [{'id': 'a', 'description': 'x'}, {'id': 'b', 'description': 'y'}],
