@@ -316,3 +316,12 @@ def test_analyze_refuses_one_vote_per_item_before_writing(capsys, tmp_path):
     p = tmp_path/'one.csv'; p.write_text('item,label\n' + ''.join(f'q{i},{"ab"[i % 2]}\n' for i in range(12)))
     rc, out, err = run(capsys, 'analyze', p, '--out', tmp_path/'o')
     assert rc == 1 and 'one vote on each of the 12 items' in err and not (tmp_path/'o').exists()
+
+
+def test_lone_surrogate_in_a_scruples_file_is_one_plain_error(tmp_path):
+    rec = {'id': 'd1', 'actions': [{'id': 'a1', 'description': 'x'}, {'id': 'a2', 'description': 'y'}], 'gold_annotations': [4, 1],
+           'gold_label': 0, 'controversial': True}
+    p = tmp_path/'s.scruples-dilemmas.jsonl'
+    p.write_text(json.dumps(rec) + '\n' + json.dumps(dict(rec, id='d2')).replace('"x"', '"\\ud800"') + '\n')
+    with pytest.raises(ScruplesDataError) as ei: read_annotated(p)
+    assert str(ei.value).startswith(f'{p}:2: record: expected text without lone surrogate'), str(ei.value)
