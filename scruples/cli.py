@@ -91,15 +91,29 @@ def _cmd_data_fetch(args):
     dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=dict(args.url or ()), progress=not args.no_progress, force=args.force)
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
 
+def _reading(args) -> dict:
+    "The shared reading options of a command as `read_annotated`'s keywords (only those given: the reader's defaults hold)."
+    keys = dict(counts='count_columns', id='id', item='item', annotator='annotator', label='label', annotator_columns='annotator_columns',
+                text='text', context='context', split='split', classes='classes', repeats='repeats')
+    return {'form': getattr(args, 'form', None)} | {k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None}
+
+def _read(args, path, ceiling: bool = False, **override):
+    "Read `path` as the shared options say (`annotations.read_annotated`; `override`: options changed, None drops one); `report` is the line each command prints."
+    from scruples.annotations import read_annotated
+    opts = {k: v for k, v in (_reading(args) | override).items() if v is not None or k == 'form'}
+    return read_annotated(path, ceiling=ceiling, **opts)
+
 def _cmd_data_validate(args):
-    "`scruples data validate`: read each file with its reader (`data.reader_for`); exit 1 when any fails."
+    "`scruples data validate`: read each file as `best` and `analyze` do (`annotations.read_annotated`); every file is reported; exit 1 when any fails."
     import pandas as pd
-    from scruples import data
+    from scruples.annotations import read_annotated
     rows, bad = [], 0
     for f in map(Path, args.files):
-        try: rows.append({'file': str(f), 'records': len(data.read_any_counts(f)[0]), 'error': ''})
-        except (core.ScruplesDataError, OSError) as err:
-            rows.append({'file': str(f), 'records': 0, 'error': _error_line(err)}); bad += 1
+        try:
+            d = read_annotated(f, **_reading(args))
+            rows.append({'file': str(f), 'records': d.n_items, 'read': d.report, 'error': ''})
+        except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
+            rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _error_line(err)}); bad += 1
     _emit(pd.DataFrame(rows).set_index('file'), args.json)
     return 1 if bad else 0
 
@@ -154,10 +168,9 @@ def _cmd_best(args):
     from scruples import data
     from scruples.best import best_estimates, class_support_columns
     from scruples.dirichlet import DirichletFitWarning
-    from scruples.annotations import read_label_table
     path = Path(args.counts)
-    counts, classes, y = read_label_table(path, counts=args.count_columns, id=args.id, text=args.text,
-                                          form='long' if args.long else None, item=args.item, annotator=args.annotator, label=args.label)
+    d = _read(args, path, ceiling=True)  # one vote on every item: refused before any work
+    counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
     if args.ties is not None and y is not None:
         raise core.ScruplesError(f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
@@ -180,10 +193,11 @@ def _cmd_best(args):
     gold = args.labels or ('the gold_label field' if y is not None else
                            f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
                            + (', left out)' if ties == 'drop' and n_tied else ')'))
-    if args.json: print(json.dumps({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
+    if args.json: print(json.dumps({'file': str(path), 'read': d.report, 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
                                     'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty,
                                     'ties': None if y is not None else ties, 'tied': None if y is not None else n_tied}, indent=2))
     else:
+        print(f'read {d.report}')
         print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {short_list(alpha)}')
         print(table_text(res, 'metric'))
         print('\nper class (support: examples whose gold label it is):')
@@ -229,18 +243,34 @@ def _cmd_mcm_user_study(args):
 
 def _cmd_analyze(args):
     "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
-    from scruples.guide import analyze
+    import inspect
+    from scruples.guide import analyze, guide_parameters
     import pandas as pd
     params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed)) if v is not None}
-    typed = {k: v or None for k, v in (('text', args.text), ('annotator', args.annotator)) if v is not None}  # untyped: the defaults, skipped when absent
-    options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir'}
+    options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir',
+               'annotator_columns', 'context', 'split', 'classes', 'repeats'}
     clash = sorted(k for k, _ in args.param or () if k in options)  # column choices have options of their own: a --param would collide
     if clash: raise core.ScruplesError(f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
                                + ('use --long' if clash[0] == 'form' else f'use --{clash[0].replace("_", "-")}' if clash[0] not in ('log', 'data_file', 'out_dir') else 'it is set by analyze itself'))
-    rows = analyze(args.file, args.out, form='long' if args.long else 'wide', counts=args.count_columns, id=args.id, item=args.item,
-                   label=args.label, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **typed, **params)
+    reading = _reading(args)
+    if args.annotations and reading['form'] not in (None, 'wide'):
+        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own')
+    long_of_annotations = dict(form='wide', item=None, annotator=None, label=None) if args.annotations else {}  # theirs: the long file's
+    d = _read(args, args.file, ceiling=True, **long_of_annotations)  # every column check before anything is written
+    if args.annotations and d.columns.get('counts') is None:
+        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}')
+    form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
+    accepted = inspect.signature(guide_parameters).parameters
+    reading.pop('form')
+    unknown = [k for k in reading if k not in accepted]
+    if unknown: raise core.ScruplesError(f'--{unknown[0].replace("_", "-")} is read by best and data validate, not by analyze yet')
+    if 'text' in reading: reading['text'] = reading['text'] or None  # '' on the command line: no text column
+    if 'annotator' in reading: reading['annotator'] = reading['annotator'] or None
+    rows = analyze(args.file, args.out, form=form, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
+                   **reading, **params)
     if args.json: _emit(rows, True)
     else:
+        print(f'read {d.report}')
         with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
             print(rows.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep=''))
         print(f'\nexecuted notebook, figures and summary.csv in {args.out}')
@@ -291,7 +321,7 @@ def _cmd_extract(args):
         recs, rep = extraction.extract_dask(posts, comments, out, num_workers=args.workers, address=args.address,
                                             subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
                                             min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words,
-                                            min_votes=args.min_votes, progress=not args.no_progress)
+                                            min_votes=args.min_votes, progress=not args.no_progress, unescape=args.unescape)
     for w in caught:
         if issubclass(w.category, UnrecognizedRepostWarning): print(f'scruples: warning: {w.message}', file=sys.stderr)
         else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
@@ -330,32 +360,9 @@ def short_list(values: list, head: int = 6, tail: int = 2) -> str:
     if len(values) <= head + tail + 2: return str(list(values))
     return '[' + ', '.join(map(str, values[:head])) + ', ..., ' + ', '.join(map(str, values[-tail:])) + f'] ({len(values):,} values; --json lists all)'
 
-def _add_gold_options(q, what: str = 'GOLD'):
-    "The reading options of `scruples best`, for another command's label-counts table (the same names, the same reader)."
-    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help=f'the count columns of {what}, in class order (default: all but id and text)')
-    q.add_argument('--id', help=f'the item-id column of {what} (default: a column named id; none: items numbered 0, 1, ... in file order)')
-    q.add_argument('--text', help=f'a text column of {what} (checked, not used)')
-    q.add_argument('--long', action='store_true', help=f'{what} has one row per annotation (item, annotator, label); guessed from item and label columns')
-    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help='--long: the annotator column')
-    q.add_argument('--label', default='label', help='--long: the label column (class names)')
-
 def _read_gold(path, args):
-    "Label counts, class names and gold labels of a table, read exactly as `scruples best` reads its input."
-    from scruples.annotations import read_label_table
-    return read_label_table(Path(path), counts=args.count_columns, id=args.id, text=args.text,
-                            form='long' if args.long else None, item=args.item, annotator=args.annotator, label=args.label)
-
-def _gold_items(path, args, counts) -> list[str]:
-    "The item ids of a gold table: its id column (wide) or item column (long) when it has one, else 0, 1, ... in file order."
-    from scruples.annotations import read_long, read_wide, table_columns
-    numbered = [str(i) for i in range(len(counts))]
-    try:
-        cols = table_columns(path) or []
-        if args.long or {args.item, args.label} <= set(cols):
-            d = read_long(path, item=args.item, annotator=None, label=args.label, text=args.text)
-        else: d = read_wide(path, counts=args.count_columns, text=args.text or ('text' if 'text' in cols else None), id=args.id)
-    except (core.ScruplesError, ValueError, KeyError, OSError): return numbered  # not a table with ids (a counts file, a Scruples file)
-    return list(d.items) if d.counts.shape == counts.shape and (d.counts == counts).all() else numbered
+    "A label-counts table read exactly as `scruples best` reads its input (`_read`, the shared reading options): counts, classes, item ids, report."
+    return _read(args, Path(path), ceiling=True)
 
 def _cmd_score(args):
     "`scruples score`: a predictions file's metrics with bootstrap intervals beside the BEST ceiling of the same items."
@@ -363,17 +370,18 @@ def _cmd_score(args):
     import pandas as pd
     from scruples.evaluation import align_predictions, read_predictions, score_against_ceiling
     gold = Path(args.gold)
-    counts, classes, _ = _read_gold(gold, args)
-    ids = _gold_items(gold, args, counts)
+    g = _read_gold(gold, args)
+    counts, classes, ids = g.counts, list(g.classes), [str(i) for i in g.items]
     pred = read_predictions(args.predictions, classes, id=args.pred_id, label=args.pred_label, tol=args.tolerance)
     proba_cal = counts_cal = None
     if args.cal:
         cal = read_predictions(args.cal, classes, id=args.pred_id, label=args.pred_label, tol=args.tolerance)
         if cal.hard: raise core.ScruplesError(f'{args.cal}: --cal needs probabilities (a temperature of hard labels means nothing), got one label column')
         if args.cal_gold:
-            cal_counts, cal_classes, _ = _read_gold(args.cal_gold, args)
-            if list(cal_classes) != list(classes): raise core.ScruplesError(f'{args.cal_gold}: classes {cal_classes} differ from {gold}\'s {classes}')
-            cal_rows, cal_ids = align_predictions(cal, _gold_items(Path(args.cal_gold), args, cal_counts), str(args.cal_gold)), None
+            cg = _read_gold(args.cal_gold, args)
+            cal_counts, cal_classes = cg.counts, list(cg.classes)
+            if cal_classes != classes: raise core.ScruplesError(f'{args.cal_gold}: classes {cal_classes} differ from {gold}\'s {classes}')
+            cal_rows = align_predictions(cal, [str(i) for i in cg.items], str(args.cal_gold))
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
             if both: raise core.ScruplesError(f'{args.cal}: {len(both)} ids are also in {args.predictions} (e.g. {both[0]!r}): the temperature '
@@ -395,12 +403,13 @@ def _cmd_score(args):
             f'{args.tolerance:g} and were renormalized)' if pred.renormalized else 'probabilities')
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
     if args.json:
-        print(json.dumps({'predictions': str(args.predictions), 'gold': str(gold), 'items': len(counts), 'classes': list(classes), 'read': read,
+        print(json.dumps({'predictions': str(args.predictions), 'gold': str(gold), 'read': g.report, 'items': len(counts), 'classes': list(classes), 'read': read,
                           'tolerance': args.tolerance, 'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
                           'alpha': [round(a, 6) for a in res.attrs['alpha']],
                           'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
                           'figures': figures}, indent=2))
         return
+    print(f'read {g.report}')
     print(f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}')
     print(f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'))
     with pd.option_context('display.width', 200):
@@ -445,7 +454,8 @@ def _cmd_plan(args):
     import pandas as pd
     from scruples.plan import plan, plan_figure
     pilot = Path(args.pilot)
-    counts, classes, _ = _read_gold(pilot, args)
+    g = _read_gold(pilot, args)
+    counts, classes = g.counts, list(g.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try: res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed)
@@ -459,9 +469,10 @@ def _cmd_plan(args):
     if args.json:
         recs = json_records({c: res[c].to_numpy(dtype=float if c == 'items_needed' else None) for c in res.columns if c != 'items_needed'})
         for r, need in zip(recs, res['items_needed']): r['items_needed'] = None if pd.isna(need) else int(need)
-        print(json.dumps({'pilot': str(pilot), 'pilot_items': len(counts), 'classes': list(classes), 'alpha': alpha, 'items': items,
+        print(json.dumps({'pilot': str(pilot), 'read': g.report, 'pilot_items': len(counts), 'classes': list(classes), 'alpha': alpha, 'items': items,
                           'difference': args.difference, 'rows': recs, 'figure': args.figure}, indent=2))
         return
+    print(f'read {g.report}')
     print(f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}')
     print(f'planned: {items} items; the BEST ceiling per votes per item (95% interval over datasets of that size)')
     for m in dict.fromkeys(res.metric):
@@ -479,8 +490,8 @@ def _add_beyond(sub, add, nonneg, draws):
     q = add(sub, 'score', _cmd_score, "a model's predictions file against the BEST ceiling of the same items")
     q.add_argument('predictions', help='a table (CSV, JSON lines, Parquet): an id column and one probability column per class '
                                        '(named as GOLD\'s classes), or one predicted-label column')
-    q.add_argument('gold', help='label counts of the same items: any table `scruples best` reads (wide or --long)')
-    _add_gold_options(q)
+    q.add_argument('gold', help='label counts of the same items: any table `scruples best` reads, read the same way (its items matched by id)')
+    _reading_options(q)
     q.add_argument('--pred-id', default='id', help='the id column of the predictions (default: id)')
     q.add_argument('--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)')
     q.add_argument('--tolerance', type=_open_unit, default=1e-3, help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001)')
@@ -495,7 +506,7 @@ def _add_beyond(sub, add, nonneg, draws):
     q.add_argument('--seed', type=nonneg, default=0)
     q = add(sub, 'plan', _cmd_plan, 'plan annotation from a pilot: the BEST ceiling per votes per item, and test items to tell models apart')
     q.add_argument('pilot', help="the pilot's label counts: any table `scruples best` reads")
-    _add_gold_options(q, 'PILOT')
+    _reading_options(q)
     q.add_argument('--votes', type=_votes, default=[1, 3, 5, 10], help='votes per item to plan for (default 1,3,5,10)')
     q.add_argument('--items', type=_int_at_least(1, 10**8), help="items of the planned dataset (default: the pilot's)")
     q.add_argument('--difference', type=_fraction, help='a macro F1 difference between two models: adds the test items needed to tell them apart')
@@ -503,6 +514,28 @@ def _add_beyond(sub, add, nonneg, draws):
     q.add_argument('--seed', type=nonneg, default=0)
 
 # %% ../nbs/99_cli.ipynb #71d5a0f2
+def _reading_options(q: argparse.ArgumentParser):
+    "The options that say how to read a table (`annotations.read_annotated`): one flag means one thing in every command that reads one."
+    g = q.add_argument_group('reading the table', 'how the table is read (one line on stderr says what was read); '
+                             'an option that does not apply to the form read is an error')
+    f = g.add_mutually_exclusive_group()
+    f.add_argument('--wide', dest='form', action='store_const', const='wide', help='one row per item, one count column per class')
+    f.add_argument('--long', dest='form', action='store_const', const='long', help='one row per judgment: --item, --annotator, --label '
+                   '(the default for a table with item and label columns and nothing that reads as counts)')
+    g.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='wide: the count columns, in class order (default: all but id, text, context, split)')
+    g.add_argument('--id', metavar='COL[,COL]', help='wide, annotator columns: the item-id column(s) (default: id, else item, any case)')
+    g.add_argument('--item', metavar='COL[,COL]', help='long: the item column(s) (default: item, any case)')
+    g.add_argument('--annotator', help="long: the annotator column (default: annotator, if the file has one; '' for none)")
+    g.add_argument('--label', help='long: the label column (default: label, any case)')
+    g.add_argument('--annotator-columns', metavar='A1,A2|GLOB|PATTERN', help="one column per annotator holding its label: names, a glob "
+                   "such as 'Annotator*', or one-hot columns by a pattern such as '{annotator}_{label}'")
+    g.add_argument('--text', help="the text column (default: text, if the file has one; '' for none)")
+    g.add_argument('--context', metavar='COL', help='a context column (e.g. the turn a text answers)')
+    g.add_argument('--split', metavar='COL', help='a split column: train, dev (validation, val) or test')
+    g.add_argument('--classes', metavar='A,B,C', help='the classes in your order (wide without --counts: the count columns)')
+    g.add_argument('--repeats', choices=['first', 'all', 'drop'], help='a second label by one annotator for one item: keep the first, '
+                   'count all, or drop both (default: an error)')
+
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
     p = argparse.ArgumentParser(prog='scruples', description='Scruples and the Moral Choice Machine, reproduced.',
@@ -525,21 +558,18 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--force', action='store_true', help='download again even when present')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
     q.add_argument('--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)')
-    q = add(data, 'validate', _cmd_data_validate, 'read files with their readers; report records or the first error')
-    q.add_argument('files', nargs='+', help='*.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv')
+    q = add(data, 'validate', _cmd_data_validate, 'read files as best and analyze do; report what each holds or its first error')
+    q.add_argument('files', nargs='+', help='tables (CSV, JSON lines, Parquet), label-counts *.json lists, or Scruples *.jsonl files')
+    _reading_options(q)
     q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
     q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
     q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
                                   'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
-                                  'beside the count columns, the long form (--long), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
-    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns of a table, in class order (default: all but id and text)')
-    q.add_argument('--id', help='the item-id column of a table (default: a column named id)')
-    q.add_argument('--text', help='a text column of a table (checked, not used)')
-    q.add_argument('--long', action='store_true', help='one row per annotation (item, annotator, label); guessed when the table has item and label columns')
-    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help='--long: the annotator column')
-    q.add_argument('--label', default='label', help='--long: the label column (class names)')
+                                  'beside the count columns, the long form (--long), one column per annotator (--annotator-columns), '
+                                  'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    _reading_options(q)
     q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
                                     '(default: the Dilemmas gold_label, else the majority vote)')
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=BEST_METRICS,
@@ -574,12 +604,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('file', help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
                                 'or one row per judgment (--long)')
     q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
-    q.add_argument('--text', help="the text column (default: text, if the file has one; '' for none: agreement and the ceiling only)")
-    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns, in class order (default: all but id and text)')
-    q.add_argument('--id', help='the item-id column of a wide table (default: a column named id)')
-    q.add_argument('--long', action='store_true', help='one row per judgment: --item, --annotator, --label (and --text)')
-    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', help="--long: the annotator column (default: annotator, if the file has one; '' for none)")
-    q.add_argument('--label', default='label', help='--long: the label column')
+    _reading_options(q)
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
     q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
     q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset (default: 300)')
@@ -601,6 +626,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
     q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
+    q.add_argument('--unescape', action='store_true', help="unescape HTML entities (&amp;) in titles and texts (default: the dumps' text)")
     _add_beyond(sub, add, nonneg, draws)
     return p
 
@@ -613,6 +639,9 @@ def _quiet_broken_pipe() -> int:
 
 def main(argv=None) -> int:
     "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
+    for stream in (sys.stdout, sys.stderr):  # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
+        enc = (getattr(stream, 'encoding', None) or '').lower().replace('-', '')
+        if enc != 'utf8' and hasattr(stream, 'reconfigure'): stream.reconfigure(errors='backslashreplace')
     args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
     try:
         rc = args.fn(args) or 0

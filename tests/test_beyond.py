@@ -73,7 +73,7 @@ def test_long_alpha_lists_are_shortened_in_text_output(capsys, tmp_path):
     c = g.integers(0, 3, (12, 40)); c[:, 0] += 1
     f = tmp_path/'wide.json'; f.write_text(json.dumps(c.tolist()))
     rc, out, err = run(capsys, 'best', f, '--samples', '200', '--bootstrap', '5')
-    first = out.splitlines()[0]
+    first = next(l for l in out.splitlines() if 'fitted prior alpha' in l)
     assert rc == 0 and '..., ' in first and '(40 values; --json lists all)' in first and len(first) < 400
     rc, out, _ = run(capsys, 'best', f, '--samples', '200', '--bootstrap', '5', '--json')
     assert len(json.loads(out)['alpha']) == 40
@@ -98,8 +98,8 @@ def test_large_n_uses_bounded_grouped_draws_and_matches_the_exact_accuracy():
 
 @pytest.fixture
 def guide_preds(tmp_path):
-    from scruples.annotations import read_wide
-    d = read_wide(guide_data('wide'))
+    from scruples.annotations import read_annotated
+    d = read_annotated(guide_data('wide'))
     p = llm_style(d.counts)
     f = tmp_path/'llm.csv'; write_predictions(f, d.items, d.classes, p)
     return d, f
