@@ -79,7 +79,7 @@ class TrainConfig:
     dropout: float|None = None      # override the encoder's hidden dropout
     seed: int = 0                   # torch and data-order seed
     device: str|None = None         # None: `pick_device` (CUDA, then MPS, then CPU)
-    bf16: bool = True               # bf16 autocast where the device computes it natively (see `fast_bf16`)
+    bf16: bool = True               # bf16 autocast: training where native (`fast_bf16`), inference on CUDA only
     eval_batch_size: int = 128      # pairs per inference batch
     progress: bool = True           # tqdm bars
     class_weight: str|None = None   # 'balanced': weigh examples by their majority class, as scikit-learn; None: equal
@@ -191,15 +191,15 @@ def load_encoder(model=None,                  # a local folder or Hugging Face i
     for a local folder; an encoder-decoder's encoder); a model that cannot be loaded is named in the error."""
     from transformers import AutoModel, AutoTokenizer
     if model is None: model = default_model_path()
-    local = _is_local(model)
-    name = str(Path(str(model)).expanduser()) if local else str(model)
-    if local and not Path(name).is_dir():
+    local, name = _is_local(model), str(model)
+    if local and not Path(name).expanduser().is_dir():
         raise FileNotFoundError(f'model {name}: no such folder (expected an encoder folder with config.json, or a Hugging Face id)')
+    where = str(Path(name).expanduser()) if local else name
     kw = {} if dropout is None else {'hidden_dropout_prob': dropout, 'attention_probs_dropout_prob': dropout}
     try:
         with quiet_loading(not progress):
-            tok = AutoTokenizer.from_pretrained(name, local_files_only=local)
-            enc = AutoModel.from_pretrained(name, local_files_only=local, use_safetensors=True, **kw)
+            tok = AutoTokenizer.from_pretrained(where, local_files_only=local)
+            enc = AutoModel.from_pretrained(where, local_files_only=local, use_safetensors=True, **kw)
     except (OSError, ValueError) as err:
         raise OSError(f'model {name}: cannot load a tokenizer and safetensors encoder from it: '
                       f'{str(err).splitlines()[0] if str(err) else type(err).__name__}') from err
@@ -341,14 +341,17 @@ def _logits(model, tokens, Xb, pairs: bool, device) -> torch.Tensor:
     s = model(**tokens.batch(_flat_texts(Xb, pairs), device))
     return s.view(len(Xb), 2) if pairs else s
 
-def predict_logits(model, tokens, X, pairs: bool, cfg: TrainConfig, device=None) -> np.ndarray:
-    "Logits of every example: eval mode, no gradients (`torch.inference_mode`), length-sorted batches, bf16 where native."
+def predict_logits(model, tokens, X, pairs: bool, cfg: TrainConfig, device=None,
+                   bf16: bool|None = None,  # None: bf16 autocast on CUDA only (fp32 on CPU keeps the scores); True/False: force
+                  ) -> np.ndarray:
+    "Logits of every example: eval mode, no gradients (`torch.inference_mode`), length-sorted batches."
     device = device or next(model.parameters()).device
+    on = (cfg.bf16 and device.type == 'cuda') if bf16 is None else bf16
     model.eval()
     order = np.argsort(_example_lengths(tokens, X, pairs), kind='stable')
     out = np.empty((len(X), 2 if pairs else model.n_out), dtype=np.float64)
     bs = cfg.eval_batch_size
-    with torch.inference_mode(), _autocast(device, cfg):
+    with torch.inference_mode(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=on):
         for i in range(0, len(X), bs):
             idx = order[i:i + bs]
             out[idx] = _logits(model, tokens, X[idx], pairs, device).float().cpu().numpy()
