@@ -547,7 +547,8 @@ def test_context_is_a_sentence_pair(cache, own_texts):
 def test_class_weight_balanced_favours_the_rare_class(cache, own_texts):
     T, C = own_texts
     y = C.to_numpy(); rare = int(np.argmin(np.bincount(y.argmax(1), minlength=3)))
-    plain = M.TransformerClassifier(finetune=False, likelihood='hard', max_length=32, calibrate=False).fit(T[:200], C[:200])
+    plain = M.TransformerClassifier(finetune=False, likelihood='hard', max_length=32, calibrate=False)
+    plain.fit(T[:200], C[:200])
     bal = M.TransformerClassifier(finetune=False, likelihood='hard', max_length=32, calibrate=False,
                                   class_weight='balanced').fit(T[:200], C[:200])
     assert (bal.predict(T[200:]) == C.columns[rare]).sum() >= (plain.predict(T[200:]) == C.columns[rare]).sum()
@@ -573,7 +574,8 @@ def test_length_grouped_batches_pad_less(dilemmas):
     lengths = np.random.default_rng(0).integers(5, 90, 2000)
     def padding(batches): return sum(lengths[b].max() * len(b) - lengths[b].sum() for b in batches)
     cfg = M.TrainConfig(batch_size=32)
-    grouped, plain = M.epoch_batches(lengths, cfg, 0), M.epoch_batches(lengths, dataclasses.replace(cfg, group_by_length=False), 0)
+    grouped = M.epoch_batches(lengths, cfg, 0)
+    plain = M.epoch_batches(lengths, dataclasses.replace(cfg, group_by_length=False), 0)
     assert padding(grouped) < 0.2 * padding(plain)
 
 def test_estimate_before_training(own_texts, cache):
@@ -591,16 +593,18 @@ def test_one_device_rule_and_loader():
     assert M.pick_device('cpu').type == 'cpu' and M.pick_device().type in ('cuda', 'mps', 'cpu')
 
 def test_analyze_passes_the_transformer_mode(monkeypatch, capsys):
-    "`scruples analyze --finetune no` reaches the guide as its `finetune` parameter; a bad value is refused by argparse."
+    "`scruples analyze --finetune no` reaches the guide as its `finetune` parameter; argparse refuses a bad value."
     import scruples.guide as guide
     from scruples.cli import main
     seen = {}
     def fake(file, out, **kw):
         seen.update(kw)
-        return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None], 'note': ['']})
+        return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None],
+                             'note': ['']})
     monkeypatch.setattr(guide, 'analyze', fake)
     assert main(['analyze', 'v.csv', '--out', 'o', '--finetune', 'no']) == 0 and seen['finetune'] == 'no'
-    seen.clear(); main(['analyze', 'v.csv', '--out', 'o']); assert 'finetune' not in seen  # the notebook's default: auto
+    seen.clear(); main(['analyze', 'v.csv', '--out', 'o'])
+    assert 'finetune' not in seen  # the notebook's default: auto
     with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--finetune', 'maybe'])
 
 def test_guide_declares_the_mode_parameters():
