@@ -344,18 +344,22 @@ def _logits(model, tokens, Xb, pairs: bool, device) -> torch.Tensor:
 def predict_logits(model, tokens, X, pairs: bool, cfg: TrainConfig, device=None,
                    bf16: bool|None = None,  # None: bf16 autocast on CUDA only (fp32 on CPU keeps the scores); True/False: force
                   ) -> np.ndarray:
-    "Logits of every example: eval mode, no gradients (`torch.inference_mode`), length-sorted batches."
+    """Logits of every example: eval mode, no gradients (`torch.inference_mode`), each distinct text scored once (a pair's
+    logits are its two actions' scores), in length-sorted batches of `eval_batch_size` examples."""
     device = device or next(model.parameters()).device
     on = (cfg.bf16 and device.type == 'cuda') if bf16 is None else bf16
     model.eval()
-    order = np.argsort(_example_lengths(tokens, X, pairs), kind='stable')
-    out = np.empty((len(X), 2 if pairs else model.n_out), dtype=np.float64)
-    bs = cfg.eval_batch_size
+    keys = [_example_key(t) for t in _flat_texts(X, pairs)]
+    uniq = list(dict.fromkeys(keys)); pos = {k: i for i, k in enumerate(uniq)}
+    order = np.argsort(tokens.lengths(uniq), kind='stable')
+    scores = np.empty((len(uniq), model.n_out), dtype=np.float64)
+    bs = cfg.eval_batch_size * (2 if pairs else 1)  # texts per batch
     with torch.inference_mode(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=on):
-        for i in range(0, len(X), bs):
+        for i in range(0, len(uniq), bs):
             idx = order[i:i + bs]
-            out[idx] = _logits(model, tokens, X[idx], pairs, device).float().cpu().numpy()
-    return out
+            scores[idx] = model(**tokens.batch([uniq[j] for j in idx], device)).float().cpu().numpy()
+    out = scores[[pos[k] for k in keys]]
+    return out.reshape(len(X), 2) if pairs else out
 
 def heldout_score(logits: np.ndarray, counts) -> float:
     "The early-stopping score: cross-entropy against the soft labels after temperature scaling (the paper's tuning target, section 4.2)."
