@@ -134,14 +134,25 @@ def fast_bf16(device) -> bool:
 def _autocast(device: torch.device, cfg: TrainConfig):
     return torch.autocast(device.type, dtype=torch.bfloat16, enabled=cfg.bf16 and fast_bf16(device))
 
+def _matmul_seconds(threads: int, reps: int = 4) -> float:
+    "Seconds of a few matrix products the size of a transformer layer's, on `threads` threads."
+    torch.set_num_threads(threads)
+    a, b = torch.randn(1024, 384), torch.randn(384, 1536)
+    a @ b; t0 = time.perf_counter()
+    for _ in range(reps): a @ b
+    return time.perf_counter() - t0
+
 def set_threads(device) -> int:
-    "CPU threads for torch: every core this process may use (unless `OMP_NUM_THREADS` says otherwise); one inter-op thread."
+    """CPU threads for torch, chosen for the machine as it is now: every core this process may use, or one if a small
+    measured matrix product runs faster on one (on a loaded machine, threads that wait for each other are slower than
+    one alone). `OMP_NUM_THREADS` set by the user wins."""
     if torch.device(device).type != 'cpu': return torch.get_num_threads()
     os.environ.setdefault('TOKENIZERS_PARALLELISM', 'false')  # the tokenizer's pool would fight torch's threads
-    if not os.environ.get('OMP_NUM_THREADS'):
-        n = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
-        if torch.get_num_threads() != n: torch.set_num_threads(n)
-    return torch.get_num_threads()
+    if os.environ.get('OMP_NUM_THREADS'): return torch.get_num_threads()
+    n = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+    if n > 1: n = min((n, 1), key=_matmul_seconds)
+    torch.set_num_threads(n)
+    return n
 
 def _mean_pool(hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     "Mean of the token states where `mask` is 1 (sentence-transformers' pooling for MiniLM)."
@@ -991,7 +1002,7 @@ def estimate_fit(X,                      # the training examples (as `fit` takes
                  n_test: int = 0,        # examples predicted after training
                  n_models: int = 4,      # models to fit (one per likelihood)
                  X_all=None,             # every text the frozen mode will embed (default: X)
-                 steps: int = 3,         # training batches timed (after one untimed)
+                 steps: int = 3,         # training batches timed (each run once untimed first)
                  **params) -> FitEstimate:  # TransformerClassifier parameters: model, epochs, batch_size, max_length, ...
     "Measure training, inference and embedding throughput on a few batches of `X` and return the expected times."
     clf = TransformerClassifier(**params); cfg = clf._validate()
@@ -999,25 +1010,26 @@ def estimate_fit(X,                      # the training examples (as `fit` takes
     device = pick_device(cfg.device); threads = set_threads(device)
     t0 = time.perf_counter(); tok, enc = load_encoder(clf.model, cfg.dropout, progress=False, device=device)
     load_s = time.perf_counter() - t0
-    pick = np.random.default_rng(cfg.seed).permutation(len(Xa))[:(steps + 1) * cfg.batch_size]
+    pick = np.random.default_rng(cfg.seed).permutation(len(Xa))[:steps * cfg.batch_size]
     sample = Xa[pick]; tokens = _Tokens(tok, _flat_texts(sample, pairs), cfg.max_length)
     scorer = EncoderScorer(enc, 1 if pairs else 2).to(device)
     opt = torch.optim.AdamW(scorer.parameters(), lr=1e-6, **({'fused': True} if device.type in ('cpu', 'cuda') else {}))
-    batches, n_timed = epoch_batches(_example_lengths(tokens, sample, pairs), cfg, 0)[:steps + 1], 0
+    batches = epoch_batches(_example_lengths(tokens, sample, pairs), cfg, 0)[:steps]
     scorer.train()
-    for i, b in enumerate(batches):
-        if i == 1: t0 = time.perf_counter()
-        with _autocast(device, cfg): loss = _logits(scorer, tokens, sample[b], pairs, device).float().pow(2).mean()
-        loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
-        if i >= 1: n_timed += per * len(b)
-    train_rate = n_timed / max(time.perf_counter() - t0, 1e-9) if n_timed else 1.0
-    t0 = time.perf_counter(); predict_logits(scorer, tokens, sample, pairs, cfg, device)
+    for rep in range(2):  # the first pass builds the kernels of each batch shape (a long run reuses them): time the second
+        t0 = time.perf_counter()
+        for b in batches:
+            with _autocast(device, cfg): loss = _logits(scorer, tokens, sample[b], pairs, device).float().pow(2).mean()
+            loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+    train_rate = per * sum(map(len, batches)) / max(time.perf_counter() - t0, 1e-9)
+    for rep in range(2):
+        t0 = time.perf_counter(); predict_logits(scorer, tokens, sample, pairs, cfg, device)
     infer_rate = per * len(sample) / max(time.perf_counter() - t0, 1e-9)
     texts = _flat_texts(sample, pairs)
-    t0 = time.perf_counter()
     with torch.inference_mode():
         b = tokens.batch(texts[:cfg.eval_batch_size], device)
-        _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask'])
+        for rep in range(2):
+            t0 = time.perf_counter(); _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask'])
     embed_rate = min(len(texts), cfg.eval_batch_size) / max(time.perf_counter() - t0, 1e-9)
     allx, allp = clf._prepare(X_all) if X_all is not None else (Xa, pairs)
     cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load()
