@@ -514,10 +514,9 @@ class RunCheckpoint:
             if int(old.stem.split('_')[1]) not in keep: old.unlink()
         for _, e, state in stopper.top:
             if not (self.folder / f'top_{e}.safetensors').exists(): _save_state(state, self.folder / f'top_{e}.safetensors')
-        tmp = self.folder / 'state.json.tmp'
-        tmp.write_text(json.dumps({'epoch': epoch, 'bad': stopper.bad, 'history': hist, 'scheduler': sched.state_dict(),
-                                   'top': [(s, e) for s, e, _ in stopper.top], 'config': asdict(self.cfg), 'data': self.data}))
-        tmp.replace(self.folder / 'state.json')
+        with atomic_save(self.folder / 'state.json', mode='w', encoding='utf-8') as f:  # written last, atomically
+            json.dump({'epoch': epoch, 'bad': stopper.bad, 'history': hist, 'scheduler': sched.state_dict(),
+                       'top': [(s, e) for s, e, _ in stopper.top], 'config': asdict(self.cfg), 'data': self.data}, f)
 
 # %% ../nbs/22_models.ipynb #9733e502
 def train_model(model: EncoderScorer, tokens: _Tokens,
@@ -997,6 +996,7 @@ class FitEstimate:
                      f'({self.n_new:,} texts to embed, the rest cached)')
         return '\n'.join(lines)
 
+# %% ../nbs/22_models.ipynb #fz000016
 def estimate_fit(X,                      # the training examples (as `fit` takes them)
                  n_val: int = 0,         # held-out examples scored each epoch
                  n_test: int = 0,        # examples predicted after training
