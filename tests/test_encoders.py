@@ -182,11 +182,12 @@ def test_cosine_shapes():
 
 
 def test_frozen_mode_embeddings_are_the_sentence_encoders(enc, tmp_path, monkeypatch):
-    "Issue 33: the frozen mode's features (scruples.models.embed_texts) are MiniLM's sentence vectors, the MCM's."
+    "Issue 33: the frozen mode's features (scruples.models.embed_texts) are MiniLM's sentence vectors before Normalize."
     from scruples import models as M
     monkeypatch.setenv('SCRUPLES_CACHE', str(tmp_path))
     texts = ['helping my sister', 'hitting my sister with a rather long stick in the garden']
-    np.testing.assert_allclose(M.embed_texts(texts, max_length=256), enc(texts), atol=1e-4)
+    from scruples.encoders import unit_rows  # the packaged pipeline ends with Normalize; the frozen head standardizes
+    np.testing.assert_allclose(unit_rows(M.embed_texts(texts, max_length=256)), enc(texts), atol=1e-4)
 
 
 def test_one_loader_and_device_rule(monkeypatch):
