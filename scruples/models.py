@@ -983,9 +983,11 @@ class FitEstimate:
                n_items: int|None = None) -> str:  # items in the analysis, to say which cap fits the budget
         "The expected time of each mode, with the options that shorten a fine-tune."
         one = self.finetune_seconds(); total = self.n_models * one
-        lines = [f'transformer on this machine ({self.threads} threads; measured on a few batches: training '
+        lines = [f"transformer on this machine ({self.threads} thread{'s' if self.threads > 1 else ''}; measured on a few "
+                 f'batches: training '
                  f'{self.train_rate:.0f} texts/s, inference {self.infer_rate:.0f} texts/s):',
-                 f'  fine-tune (finetune=True), {self.n_models} models x {self.epochs} epochs: about {_minutes(total)} '
+                 f"  fine-tune (finetune=True), {self.n_models} models x {self.epochs} epoch{'s' if self.epochs > 1 else ''}: "
+                 f'about {_minutes(total)} '
                  f'({_minutes(one)} each)']
         if self.epochs > 1: lines.append(f'    with epochs=1: about {_minutes(self.n_models * self.finetune_seconds(1))}')
         if budget and total > budget and n_items:
