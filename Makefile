@@ -12,7 +12,7 @@ DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help venv lock reproduce test test-nodata bench docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure nbtest pytest smoke
+.PHONY: help venv lock reproduce test test-nodata bench docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure check-runs nbtest pytest smoke
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
@@ -89,9 +89,15 @@ check-clean: venv
 check-structure: venv
 	$(PY) tests/test_structure.py
 
+# Whether every kept paper run (figures/runs/) ran the code its notebook holds now, says which commit ran it and holds
+# no progress bar or widget repr: one line per stale run, naming the code cells that differ (also part of `pytest`;
+# `make reproduce` refreshes every kept run).
+check-runs: venv
+	$(PY) tests/test_kept_runs.py
+
 # The notebooks whose examples behave differently without the real data: they call a loader, locate files or
 # require data. `make test-nodata` runs only these (the others do the same with or without data).
-NODATA_PAT := load_anecdotes\(|load_dilemmas\(|load_label_counts\(|require_data\(|data_required\(|find_file\(|locate\(|data_dirs\(|SCRUPLES_NO_SHARED|mcm_file\(|load_user_study\(
+NODATA_PAT := load_anecdotes\(|load_dilemmas\(|require_data\(|data_required\(|find_file\(|locate\(|data_dirs\(|SCRUPLES_NO_SHARED|mcm_file\(|load_user_study\(
 NODATA_NBS := $(shell grep -lE '$(NODATA_PAT)' nbs/*.ipynb nbs/guides/*.ipynb 2>/dev/null | xargs -n1 basename | sed 's/\.ipynb$$//' | paste -sd'|')
 NODATA ?=
 # Both cores: pytest-xdist when installed (the lock has it), one process otherwise (and in the no-data leg: a
@@ -144,6 +150,8 @@ docs: venv
 # --- JupyterLab ----------------------------------------------------------------------------
 # Served from the repository root, so the notebooks' relative links (../figures/...) resolve, opening nbs/index.ipynb.
 # (Not `jupyter lab nbs/index.ipynb`: a file argument makes its folder the server root, which is the old 404.)
+# Every save goes through nbdev_clean (nbdev's pre-save hook; `jupyter_hooks = True` in settings.ini), so the kernel
+# metadata JupyterLab writes never reaches the file: reading a notebook leaves `git status` clean.
 lab: venv
 	$(PY) -m pip install --quiet "jupyterlab>=4" ipywidgets
-	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/nbs/index.ipynb $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/nbs/index.ipynb --ContentsManager.pre_save_hook=nbdev.clean.clean_jupyter $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)

@@ -9,7 +9,8 @@ cfg.read('settings.ini', encoding='utf-8')
 c = cfg['DEFAULT']
 
 licenses = {'apache2': ('Apache Software License 2.0', 'OSI Approved :: Apache Software License')}
-statuses = ['Planning', 'Pre-Alpha', 'Alpha', 'Beta', 'Production/Stable', 'Mature', 'Inactive']
+# nbdev's `status` (settings.ini) indexes this list: 3 is '4 - Beta', as PyPI's trove classifiers number them
+statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']
 lic = licenses[c['license']]
 requirements = shlex.split(c.get('requirements', ''))
 dev_requirements = shlex.split(c.get('dev_requirements', ''))
@@ -38,7 +39,7 @@ setuptools.setup(
     author_email=c['author_email'],
     license=lic[0],
     classifiers=[
-        'Development Status :: ' + str(int(c['status'])) + ' - ' + statuses[int(c['status'])],
+        'Development Status :: ' + statuses[int(c['status'])],
         'Intended Audience :: ' + c['audience'].title(),
         'License :: ' + lic[1],
         'Natural Language :: ' + c['language'].title(),

@@ -15,6 +15,12 @@ default (the stage that scales: parsing comments)
   plain loop       `extract_anecdotes`, one process
   extract_dask 2   `extract_dask` with 2 worker processes
 
+--big-file (issue 30: a month that is ONE posts file and ONE comments file, the comments file the big one)
+  plain loop       `extract_anecdotes`, one process
+  extract_dask 1   `extract_dask` with 1 local worker process
+  extract_dask 2   the same with 2: the speed-up 1 -> 2 is the number asked for (>= 1.8x on an idle machine); the plan
+                   (parts per file) and CPU-seconds are printed beside the wall clock, with the load average
+
 --titles (actions from post titles, spaCy en_core_web_sm)
   per title        `extract_action` once per title (the pipeline before batching) -- the reference
   batched          `extract_actions`: distinct texts through `nlp.pipe` in batches (what the pipeline does now)
@@ -27,6 +33,7 @@ Wall-clock ratios depend on what else runs on the machine; CPU-seconds (process 
 and "busy" (the parts' summed wall time / the run's wall time) shows how many workers were working at once.
 Usage: python benchmarks/bench_extraction.py [--comments 200000] [--files 2]
        python benchmarks/bench_extraction.py --month [--comments 1000000] [--comments-per-post 30]
+       python benchmarks/bench_extraction.py --big-file [--comments 300000] [--comments-per-post 50]
        python benchmarks/bench_extraction.py --titles [3000]
        python benchmarks/bench_extraction.py --compressions
 """
@@ -71,10 +78,17 @@ def make_files(n, folder, n_files=2, group=50, tag='RC_bench'):
     return paths, k
 
 
-def make_posts(copies, folder):
-    "The sample's submissions, `copies` times with the ids `make_files` refers to."
+def _distinct(title, m):
+    "The title with a detail that makes each copy's text differ (so spaCy parses every one, as in a real month)."
+    head, q, tail = (title or '').partition('?')
+    return f'{head} on day {m}{q}{tail}' if m else title
+
+
+def make_posts(copies, folder, distinct=False):
+    "The sample's submissions, `copies` times with the ids `make_files` refers to (`distinct`: every title differs)."
     recs = _sample('RS_sample.zst')
-    out = [json.dumps(dict(r, id=f"{r['id']}x{m}")) for m in range(copies) for r in recs]
+    out = [json.dumps(dict(r, id=f"{r['id']}x{m}", **({'title': _distinct(r.get('title'), m)} if distinct else {})))
+           for m in range(copies) for r in recs]
     p = Path(folder)/'RS_bench.zst'
     p.write_bytes(zstandard.ZstdCompressor(level=3).compress(('\n'.join(out) + '\n').encode()))
     return p, len(out)
@@ -177,6 +191,37 @@ def bench_month(args, d):
           f'= {c_plain / idle_estimate(r, args.workers):.2f}x')
 
 
+def bench_big_file(args, d):
+    "One posts file and one comments file: the plain loop, then extract_dask with 1 and 2 workers (the 1 -> 2 ratio)."
+    n = args.comments
+    group = max(1, round(args.comments_per_post * len(_sample('RS_sample.zst')) / len(_sample('RC_sample.zst'))))
+    (comments,), copies = make_files(n, d, 1, group=group)
+    posts, n_posts = make_posts(copies // group + 1, d, distinct=True)
+    load0 = os.getloadavg()
+    (recs, _), t_plain, c_plain = measure(lambda: ex.extract_anecdotes(posts, comments, warn=False))
+    runs = {}
+    for w in (1, 2):
+        r, t, c = measure(lambda: run_dask(posts, comments, Path(d)/f'big{w}', w))
+        assert r['n'] == len(recs)
+        plan = json.loads((Path(d)/f'big{w}'/'_plan.json').read_text())['parts']
+        r['plan'] = {Path(f).name: k for f, k in ((t_['file'], t_['part'][1]) for t_ in plan)}
+        runs[w] = (r, t, c)
+    mb = comments.stat().st_size / 1e6
+    print(f'one posts file ({n_posts:,} posts) and one comments file ({n:,} comments, {mb:.0f} MB zstd), '
+          f'{os.cpu_count()} cores; load average {load0[0]:.2f} before, {os.getloadavg()[0]:.2f} after; '
+          f'{len(recs):,} anecdotes')
+    print(f'{"set-up":28} {"wall s":>7} {"CPU s":>7} {"busy":>5}  parts per file')
+    print(f'{"plain loop (reference)":28} {t_plain:7.2f} {c_plain:7.2f}     -')
+    for w, (r, t, c) in runs.items():
+        print(f'{"extract_dask, " + str(w) + " worker(s)":28} {t:7.2f} {c:7.2f} {r["busy"] / t:5.2f}  {r["plan"]}')
+    (r1, t1, c1), (r2, t2, c2) = runs[1], runs[2]
+    e1, e2 = idle_estimate(r1, 1), idle_estimate(r2, 2)
+    print(f'speed-up 1 -> 2 workers: {t1 / t2:.2f}x wall clock (loaded machine)')
+    print(f'from CPU-seconds (an idle machine: main process + a worker\'s start-up + the busiest worker): '
+          f'{e1:.1f} s -> {e2:.1f} s = {e1 / e2:.2f}x; CPU-seconds 2 workers / 1 worker: {c2 / c1:.2f}')
+    print(f'2 workers vs the plain loop: {t_plain / t2:.2f}x wall')
+
+
 def synthetic_titles(n, seed=0):
     "n distinct AITA/WIBTA titles of the subreddit's usual shapes."
     import random
@@ -244,16 +289,20 @@ def main():
     ap.add_argument('--comments', type=int, default=None, help='comments (default: 200,000; 1,000,000 with --month)')
     ap.add_argument('--files', type=int, default=2, help='number of dump files the comments are split into')
     ap.add_argument('--month', action='store_true', help='the whole pipeline on a month of the subreddit, vs the plain loop')
-    ap.add_argument('--comments-per-post', type=float, default=30, help='with --month: comments per submission')
+    ap.add_argument('--comments-per-post', type=float, default=30,
+                    help='with --month, --big-file: comments per submission')
     ap.add_argument('--workers', type=int, default=2, help='with --month: worker processes')
     ap.add_argument('--no-old', action='store_true', help='skip the previous design')
     ap.add_argument('--titles', type=int, nargs='?', const=3000, default=None, help='actions from this many titles, per title vs batched')
     ap.add_argument('--compressions', action='store_true', help='the CPU cost of parts, per compression')
+    ap.add_argument('--big-file', action='store_true',
+                    help='one posts and one big comments file: 1 vs 2 workers (issue 30)')
     args = ap.parse_args()
     if args.titles: return bench_titles(args)
-    args.comments = args.comments or (1_000_000 if args.month else 200_000)
+    args.comments = args.comments or (1_000_000 if args.month else 300_000 if args.big_file else 200_000)
     with tempfile.TemporaryDirectory() as d:
         if args.compressions: return bench_compressions(args, d)
+        if args.big_file: return bench_big_file(args, d)
         (bench_month if args.month else bench_stage)(args, d)
 
 

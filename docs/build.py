@@ -67,6 +67,35 @@ def scrub(text, html_escaped=False):
     text = _PACKAGES_RE.sub(lambda m: esc('<packages>/'), text)
     return _OTHER_ABS_RE.sub('…/', text)
 
+BAR_RE = re.compile(r'^[^\n|]*?\d+%\|[^|\n]*\|\s*[\d.]+[kMGT]?/[^\s]+ \[[^\]\n]*\]\s*$')
+WIDGET_REPR_RE = re.compile(r'^[A-Z]\w*\((?:children=\(|value=|layout=|description=|.*\blayout=Layout\()', re.S)
+WIDGET_NOTE = '[an interactive widget stands here: open the notebook in JupyterLab to use it]'
+
+def is_progress_bar(text):
+    "Whether an output's text is a progress bar (tqdm's, text or widget): a run's leftover, not a result."
+    lines = [l for l in re.split(r'[\r\n]', text or '') if l.strip()]
+    return bool(lines) and all(BAR_RE.match(l) for l in lines)
+
+def last_states(text):
+    "Text as a terminal shows it: of a line rewritten with `\\r` (a text progress bar), only its last state."
+    return '\n'.join(l.rstrip('\r').rsplit('\r', 1)[-1] for l in text.split('\n')) if text and '\r' in text else text
+
+def run_leftover(o):
+    """What to show for an output that is a leftover of the run rather than a result: None to drop it (a progress
+    bar), a short note in place of a widget (its text is a repr such as `VBox(children=...)`, not what it shows), or
+    the output itself."""
+    if o.get('output_type') == 'stream':
+        text = last_states(_cell_text(o.get('text')))
+        kept = [l for l in text.split('\n') if not BAR_RE.match(l)] if text else []
+        if text and not ''.join(kept).strip(): return None
+        return {**o, 'text': '\n'.join(kept) if len(kept) < len(text.split('\n')) else text}
+    data = o.get('data') or {}
+    plain = _cell_text(data.get('text/plain'))
+    widget = any('jupyter.widget-view' in k for k in data) or bool(WIDGET_REPR_RE.match(plain))
+    if widget and is_progress_bar(plain) or (not data.get('text/html') and is_progress_bar(plain)): return None
+    if widget: return {**o, 'data': {'text/plain': WIDGET_NOTE}, 'metadata': {}}
+    return o
+
 ANSI_RE = re.compile(r'\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07')
 def strip_ansi(text): return ANSI_RE.sub('', text) if text else text
 
@@ -266,6 +295,21 @@ def text_of(o, mimes=('text/markdown', 'text/html', 'text/plain')):
         if k in o.get('data', {}): return ''.join(o['data'][k])
     return None
 
+def source_summary(nb):
+    """The summary under a notebook's title: every line of the `> ...` quote after its `# Title`, joined (nbdev's
+    front matter keeps only the first line of it)."""
+    for c in nb.get('cells', []):
+        if c.get('cell_type') != 'markdown': continue
+        lines = _cell_text(c.get('source')).splitlines()
+        if not any(l.startswith('# ') for l in lines): continue
+        start = next(i for i, l in enumerate(lines) if l.startswith('# ')) + 1
+        quote = []
+        for l in lines[start:]:
+            if l.startswith('>'): quote.append(l[1:].strip())
+            elif quote or l.strip(): break
+        return ' '.join(quote) or None
+    return None
+
 def md_cell(text): return {'cell_type': 'markdown', 'metadata': {}, 'source': text}
 
 def _cell_text(x): return ''.join(x) if isinstance(x, list) else (x or '')
@@ -274,7 +318,7 @@ class Translator:
     "Turns one processed (`_proc`) notebook into a notebook MyST-NB renders like Quarto would."
     def __init__(self, links): self.links, self.errors = links, {}
 
-    def __call__(self, nb, page, note=None):
+    def __call__(self, nb, page, note=None, summary_text=None):
         self.page, cells = page, []
         self.anchors, self.context = set(), ['', '']  # show_doc anchors of the page; (heading, prose) for alt text
         title, summary = None, None
@@ -286,6 +330,8 @@ class Translator:
             if cell['cell_type'] == 'raw' and title is None and fm_match:  # nbdev's front matter
                 fm = yaml.safe_load(fm_match.group(1)) or {}
                 title, summary = fm.get('title'), fm.get('description')
+                if summary_text and summary and summary_text.startswith(str(summary).rstrip('.')[:40]):
+                    summary = summary_text  # the whole summary, not its first line
                 continue
             if cell['cell_type'] == 'code': cells += self.code(cell, src)
             elif src.strip() and src.strip() != WARN_CELL:
@@ -338,14 +384,13 @@ class Translator:
     def output(self, o):
         """An output with its links fixed, terminal colours removed, machine paths scrubbed, and widget views
         dropped (None when nothing else is left)."""
-        o = dict(o)
+        o = run_leftover(dict(o))
+        if o is None: return None
         if o.get('output_type') == 'stream':
             o['text'] = scrub(strip_ansi(_cell_text(o.get('text'))))
         elif o.get('output_type') == 'error':
             o['traceback'] = [scrub(strip_ansi(t)) for t in o.get('traceback', [])]
         if 'data' in o:
-            if any('jupyter.widget-view' in k for k in o['data']):  # its text/plain is a repr, not what it shows
-                o['data'] = {'text/plain': '[an interactive widget: open the notebook in JupyterLab to use it]'}
             data = {k: v for k, v in o['data'].items() if 'jupyter.widget' not in k}
             if not data: return None
             for k in list(data):
@@ -364,9 +409,9 @@ def wraps(o):
     lines = text.splitlines()
     return max(map(len, lines), default=0) > 90 and sum(bool(_column_re.search(l)) for l in lines) < 2
 
-_nb_name_re = re.compile(r'(\|\s*)`((?:nbs/)?(?:[\w-]+/)*\d\d[\w-]*?)(?:\.ipynb)?`(?=\s*\|)')
+_nb_name_re = re.compile(r'(\|\s*)`((?:nbs/)?(?:[\w-]+/)*[\w-]+?)(?:\.ipynb)?`(?=\s*\|)')
 def link_notebook_names(text, page, links):
-    "In the home page's tables, a notebook named in backticks (`00_data`, `papers/01_x`) links to its page."
+    "In the home page's tables, a notebook named in backticks (`00_data`, `papers/01_x`, `guides/x`) links to its page."
     def sub(m):
         name = m.group(2).removeprefix('nbs/') + '.ipynb'
         target = links.by_nb.get(name)
@@ -406,25 +451,41 @@ def _code_sources(nb):
     return [_cell_text(c['source']).strip() for c in nb['cells'] if c['cell_type'] == 'code'
             and 'injected-parameters' not in c.get('metadata', {}).get('tags', [])]
 
+def code_differences(source_nb, run_nb) -> list:
+    """The code cells (numbered among code cells, from 1) where an executed notebook's code is not its source's:
+    empty when the run shows the code as it is."""
+    mine, theirs = _code_sources(source_nb), _code_sources(run_nb)
+    return [i + 1 for i in range(max(len(mine), len(theirs)))
+            if i >= len(mine) or i >= len(theirs) or mine[i] != theirs[i]]
+
+def run_commit(nb):
+    "(commit, dirty) an executed notebook ran at (stamped by `scruples reproduce` or docs/keep_runs.py), or Nones."
+    st = (nb.get('metadata') or {}).get('scruples') or {}
+    return st.get('commit'), st.get('dirty')
+
 def run_note(page, kind, path, nb):
     "What the page shows: the full reproduction (when, which parameters), or a warning that it does not."
     src = json.loads((ROOT/'nbs'/page.nbrel).read_text(encoding='utf-8'))
     if kind is None:
         return ('```{warning}\nThese are the outputs saved in the notebook, not the full reproduction: '
                 '`make reproduce` runs it, and the docs then show that run.\n```')
-    end = _run_end(nb)
+    # the run as kept, not `nb`: nbdev's processing of it drops and edits cells (hidden ones, directives)
+    ran = json.loads(Path(path).read_text(encoding='utf-8')) if path and Path(path).is_file() else nb
+    end = _run_end(ran)
     when = f', finished {end[:16].replace("T", " ")} UTC' if end else ''
+    commit, dirty = run_commit(ran)
+    at = f'; commit `{commit[:10]}`{" with uncommitted changes" if dirty else ""}' if commit else ''
     if kind == 'full':
-        note = f'*Outputs of the full reproduction (papermill{when}; kept in `{path.relative_to(ROOT).as_posix()}`).*'
+        kept = path.relative_to(ROOT).as_posix()
+        note = f'*Outputs of the full reproduction (papermill{when}{at}; kept in `{kept}`).*'
     else:
         note = ('```{warning}\nThese are the outputs of a **smoke run** (small sizes, minutes), not the full '
                 f'reproduction: its numbers are not the paper\'s comparison (papermill{when}). `make reproduce` runs '
                 'the full one, and the docs then show it.\n```')
-    mine, theirs = _code_sources(src), _code_sources(nb)
-    if mine != theirs:
-        n = sum(a != b for a, b in zip(mine, theirs)) + abs(len(mine) - len(theirs))
-        note += (f'\n\n```{{note}}\nThe notebook has been edited since this run ({n} code cells differ): the outputs '
-                 'below are those of the code as it was then.\n```')
+    diff = code_differences(src, ran)
+    if diff:
+        note += (f'\n\n```{{note}}\nThe notebook has been edited since this run ({len(diff)} code cells differ): the '
+                 'outputs below are those of the code as it was then.\n```')
     return note
 
 # ------------------------------------------------------------------------------ steps
@@ -464,15 +525,44 @@ def mathjax():
         warn('MathJax not available (no npm?): formulas will show as TeX source')
         (dst/'tex-svg.js').write_text('/* MathJax was not installed when these docs were built */\n')
 
-def md_page(path):
-    "A markdown file of the repository (`figures/summary.md`) as a one-cell notebook page."
+def md_page(path, links=None):
+    """A markdown file of the repository (`figures/summary.md`) as a one-cell notebook page; its links to notebooks
+    (`../nbs/papers/01_x.ipynb`) become links to their pages."""
     text = path.read_text(encoding='utf-8')
+    if links is not None:
+        here = posixpath.dirname(path.relative_to(ROOT.resolve()).as_posix())
+        def nb_link(m):
+            target = (path.parent/m.group(2)).resolve()
+            inside = target.is_relative_to(links.nbs)
+            page = links.by_nb.get(target.relative_to(links.nbs).as_posix()) if inside else None
+            if page is None: return m.group(0)
+            return f'{m.group(1)}{posixpath.relpath(page.docname + ".html", here or ".")}{m.group(3)}'
+        text = re.sub(r'(\]\()([^)\s#]+\.ipynb)((?:#[^)\s]*)?\))', nb_link, text)
     if not re.match(r'\s*# ', text): text = f'# {path.stem.replace("_", " ").title()}\n\n' + text
     return {'cells': [md_cell(text)], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
 
 def edit_url(cfg, rel):
     "GitHub's edit page of a file of the repository (`nbs/00_data.ipynb`)."
     return f"{cfg.git_url.rstrip('/')}/edit/{cfg.branch}/{rel}" if cfg.get('git_url') else ''
+
+LONG_TEXT, SHORT_TEXT = 40, 24  # characters: a column with a longer cell wraps, one with only shorter cells never does
+
+def mark_table_columns(soup):
+    """Mark each column of each table by the length of its text: `col-long` (some cell over LONG_TEXT characters:
+    it wraps, at a readable width), `col-short` (every cell at most SHORT_TEXT: it never wraps) or `col-mid` (in
+    between: it wraps, but never to a word or two per line). docs/_static's
+    CSS lays them out, so a table fits the column instead of squeezing prose to one word per line. Whether any
+    cell was marked."""
+    marked = False
+    for table in soup.select('table'):
+        rows = [tr.find_all(['td', 'th'], recursive=False) for tr in table.find_all('tr')]
+        for j in range(max(map(len, rows), default=0)):
+            cells = [r[j] for r in rows if len(r) > j]
+            longest = max(len(c.get_text(' ', strip=True)) for c in cells)
+            cls = 'col-long' if longest > LONG_TEXT else 'col-short' if longest <= SHORT_TEXT else 'col-mid'
+            for c in cells:
+                if cls not in c.get('class', []): c['class'] = [*c.get('class', []), cls]; marked = True
+    return marked
 
 def postprocess_html(site):
     """Two fixes Sphinx cannot make. (1) Links to `page.html#anchor` where the page has no such id: nbdev links
@@ -484,7 +574,9 @@ def postprocess_html(site):
     ids = {p: {t['id'] for t in soup.select('[id]')} for p, soup in pages.items()}
     n = 0
     for p, soup in pages.items():
-        changed = False
+        changed = mark_table_columns(soup)
+        if p.relative_to(site).parts[0] == 'figures':  # markdown pages (the summary): wide tables, a short outline
+            for side in soup.select('div.bd-sidebar-secondary'): side.decompose(); changed = True
         for div in soup.select('div.nbdev-showdoc[id]'):
             for other in soup.find_all(id=div['id']):
                 if other is not div: del other['id']; changed = True
@@ -521,7 +613,8 @@ def build():
             if run: path = process_run(run, page)
         nb = json.loads(path.read_text(encoding='utf-8'))
         if page.is_paper: note = run_note(page, kind, run, nb)
-        out = translate(nb, page, note)
+        summary = source_summary(json.loads((nbs.absolute()/page.nbrel).read_text(encoding='utf-8')))
+        out = translate(nb, page, note, summary)
         if page.docname == 'index':
             sections = {}
             for p in pages:
@@ -534,7 +627,7 @@ def build():
         write_page(out, page.docname)
         edit[page.docname + '.ipynb'] = edit_url(cfg, f'{nbs.absolute().relative_to(ROOT).as_posix()}/{page.nbrel.as_posix()}')
     for path, docname in links.md_pages.items():
-        write_page(md_page(path), docname)
+        write_page(md_page(path, links), docname)
         edit[docname + '.ipynb'] = edit_url(cfg, path.relative_to(ROOT.resolve()).as_posix())
     if not (SRC/'index.ipynb').exists(): raise SystemExit('docs/build.py: nbs/index.ipynb is missing')
     (SRC/'_edit_urls.json').write_text(json.dumps(edit, indent=1), encoding='utf-8')  # read by conf.py

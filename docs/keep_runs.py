@@ -4,21 +4,33 @@
 `figures/runs/<name>.ipynb` (committed with `figures/`), so `make docs` shows the full run's outputs without
 re-running it. Outputs are kept, but machine paths are scrubbed (the checkout -> relative paths, data, venv and
 temp folders -> `<data>/`, `<packages>/`, `<tmp>/`: `docs/build.py`'s `scrub`), terminal colours removed, widget
-state and widget views dropped, and papermill's metadata keeps only the parameters, times and versions.
+state and widget views dropped (a progress bar is dropped, a widget leaves a short note), papermill's metadata
+keeps only the parameters, times and versions, and `metadata.scruples` says which commit ran it (`scruples
+reproduce` stamps it; a run without a stamp gets this checkout's commit and whether it had uncommitted changes).
 A notebook that is a smoke run or holds an error output is refused. Kept runs of notebooks that no longer exist
 in `nbs/papers/` are removed. Prints each file's size and the total.
 
 Run from the repository root: `python docs/keep_runs.py [RUNS_DIR] [DEST_DIR]`.
 """
-import importlib.util, json, sys
+import importlib.util, json, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).absolute().parent.parent
 _spec = importlib.util.spec_from_file_location('docs_build', ROOT/'docs'/'build.py')
 build = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(build)
 
+def git_state():
+    "The commit this checkout is at and whether tracked files differ from it (as `scruples.reproduce.git_state`)."
+    def git(*args):
+        r = subprocess.run(['git', '-C', str(ROOT), *args], capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else None
+    commit = git('rev-parse', 'HEAD')
+    status = git('status', '--porcelain', '--untracked-files=no') if commit else None
+    return {'commit': commit, 'dirty': None if status is None else bool(status)}
+
 def clean_output(o):
-    o = dict(o)
+    o = build.run_leftover(dict(o))  # progress bars dropped, a widget's repr replaced by a note
+    if o is None: return None
     if o.get('output_type') == 'stream': o['text'] = build.scrub(build.strip_ansi(build._cell_text(o.get('text'))))
     if 'data' in o:
         data = {k: v for k, v in o['data'].items() if 'jupyter.widget' not in k}
@@ -32,6 +44,8 @@ def clean(nb):
     "A copy of an executed notebook fit to commit (see the module's docstring)."
     nb = json.loads(json.dumps(nb))
     nb['metadata'].pop('widgets', None)
+    if not (nb['metadata'].get('scruples') or {}).get('commit'):  # a run made before runs were stamped
+        nb['metadata']['scruples'] = {**git_state(), 'stamped': 'when kept (the run itself recorded no commit)'}
     pm = nb['metadata'].get('papermill') or {}
     keep = {k: pm[k] for k in ('start_time', 'end_time', 'duration', 'version', 'exception') if k in pm}
     keep['parameters'] = {k: build.scrub(v) if isinstance(v, str) else v for k, v in (pm.get('parameters') or {}).items()}

@@ -1,7 +1,8 @@
 """Write README.md from nbs/index.ipynb without Quarto (nbdev_readme needs it).
 
 Markdown cells are copied, code cells become fenced Python, text and table outputs are kept, hidden
-cells and `#|` directives are dropped, and `../figures/` links are rebased to the repository root.
+cells and `#|` directives are dropped, and links are rebased to the repository root (`../figures/x` -> `figures/x`,
+`guides/x.ipynb` -> `nbs/guides/x.ipynb`).
 Run from the repository root: `python docs/readme.py` (`--check` exits 1 when README.md is stale).
 """
 import json, re, sys
@@ -18,7 +19,9 @@ def render(nb_path='nbs/index.ipynb') -> str:
         if any(d.strip() in ('hide', 'include: false') for d in directives): continue
         src = re.sub(r'^#\|.*\n?', '', src, flags=re.M).strip()
         if cell['cell_type'] == 'markdown':
-            parts.append(src.replace('](../figures/', '](figures/'))
+            src = src.replace('](../figures/', '](figures/')
+            # links to notebooks (`guides/x.ipynb`), relative to nbs/ in the notebook: from the root in the README
+            parts.append(re.sub(r'\]\((?![a-z][a-z0-9+.-]*:|/|#|\.\./)([^)\s]+\.ipynb)', r'](nbs/\1', src))
             if not parts[:-1]: parts.append('<!-- generated from nbs/index.ipynb by docs/readme.py: edit the notebook, not this file -->')
         elif cell['cell_type'] == 'code' and src:
             parts.append(f'```python\n{src}\n```')

@@ -4,7 +4,7 @@
 
 # %% ../nbs/32_actions.ipynb #a45f44e9
 from __future__ import annotations
-import re
+import html, re
 
 from .core import load_spacy
 from .data import POST_TYPES
@@ -75,7 +75,8 @@ def _clause_to_gerund(doc) -> str|None:
     return None
 
 def _action_text(title: str) -> str|None:
-    "The part of a title that spaCy parses for its action (None: the title has no action)."
+    "The part of a title that spaCy parses for its action (None: no action); HTML entities unescaped first."
+    if title and '&' in title: title = html.unescape(title)  # the dumps' `&amp;`: read as the Dilemmas show it
     if not title or post_type(title) in (None, 'META'): return None
     rest = _LEAD.sub('', _normalize_title(title))
     return rest if len(rest) >= 3 else None

@@ -254,7 +254,7 @@ def style_features(texts, model: str|None = None, batch_size: int = 256) -> np.n
 
 class StyleFeatures(TransformerMixin, BaseEstimator):
     "scikit-learn transformer: texts -> stylometric features (Appendix C.2)."
-    def __init__(self, model: str|None = None):  # spaCy pipeline name (default: scruples.verbs.SPACY_MODEL)
+    def __init__(self, model: str|None = None):  # spaCy pipeline name (default: scruples.core.SPACY_MODEL)
         self.model = model
     def fit(self, X, y=None):
         self.n_features_in_ = 1

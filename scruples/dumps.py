@@ -13,7 +13,7 @@ import zstandard
 
 # %% auto #0
 __all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'Malformed', 'open_dump', 'compression', 'TruncatedStream', 'CorruptStream', 'decompressor',
-           'iter_records']
+           'decompressed_chunks', 'iter_records']
 
 # %% ../nbs/30_dumps.ipynb #53db4e39
 ZSTD_WINDOW = 2**31  # the Pushshift dumps are compressed with long windows
@@ -110,6 +110,10 @@ def _chunks(path, size: int = 1 << 18) -> Iterator[bytes]:
             if d.eof:
                 buf = d.unused_data; buf_pos = pos + len(data) - len(buf); d = None
         if d is not None: raise TruncatedStream(f'the {kind} stream ends inside a frame (truncated file)')
+
+def decompressed_chunks(path) -> Iterator[bytes]:
+    "A dump's decompressed bytes in pieces, as soon as decoded; `TruncatedStream` / `CorruptStream` end a damaged file."
+    return _chunks(path)
 
 # %% ../nbs/30_dumps.ipynb #2518026b
 def iter_records(path,                  # a dump file: JSON lines, plain or compressed

@@ -15,14 +15,15 @@ import pandas as pd
 
 import io, zlib
 import zstandard
-from .dumps import ZSTD_WINDOW, Malformed, compression, iter_records
+from .dumps import (ZSTD_WINDOW, CorruptStream, Malformed, TruncatedStream, compression, decompressed_chunks,
+                             iter_records)
 from .actions import extract_actions
 from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
 
 # %% auto #0
-__all__ = ['WARN_OUTCOMES', 'BLOCK', 'ACTION_BATCH', 'check_record', 'tally', 'ExtractionReport', 'damaged_stream',
-           'extract_anecdotes', 'write_anecdotes', 'file_key', 'part_key', 'stage_file', 'plan_parts', 'join_anecdotes',
-           'extract_dask']
+__all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'STREAM_MESSAGE', 'STREAM_AHEAD', 'ACTION_BATCH', 'check_record', 'tally',
+           'ExtractionReport', 'damaged_stream', 'blocks', 'extract_anecdotes', 'write_anecdotes', 'file_key',
+           'part_key', 'clean_temporary', 'stage_file', 'plan_parts', 'join_anecdotes', 'extract_dask']
 
 # %% ../nbs/34_extraction.ipynb #c006
 _TIME_MAX = 2**53  # beyond this a created_utc is no time (and no float holds it exactly)
@@ -53,23 +54,29 @@ def check_record(rec: dict,   # a parsed dump line
     return (rec if t == rec.get('created_utc') else {**rec, 'created_utc': t}), None
 
 # %% ../nbs/34_extraction.ipynb #c009
+N_EXAMPLES = 3  # example records the report keeps of each outcome, to look them up in the dumps
+
 def tally(votes: Iterable[dict],   # `parse_comment` results (others than votes are ignored)
           rep=None,                # an ExtractionReport: counts its 'vote' stage (counted, duplicate_comment, repeat_author)
           ) -> dict[str, Counter]:
     "Label counts per post: each comment id once, then one vote per author and post (the earliest); `[deleted]` votes each count."
     seen_ids, seen, out, n = set(), set(), {}, Counter()
+    ex = {}  # outcome -> example votes
+    def count(k, v):
+        n[k] += 1
+        if n[k] <= N_EXAMPLES: ex.setdefault(k, []).append((v.get('path', ''), v.get('line', 0), v['comment_id']))
     for v in sorted((v for v in votes if v['kind'] == 'vote'), key=lambda v: (v['created_utc'] or 0, v['comment_id'] or '')):
         cid = v['comment_id']
         if cid is not None:
-            if cid in seen_ids: n['duplicate_comment'] += 1; continue
+            if cid in seen_ids: count('duplicate_comment', v); continue
             seen_ids.add(cid)
         if v['author'] not in (None, '[deleted]'):
             key = (v['post_id'], v['author'])
-            if key in seen: n['repeat_author'] += 1; continue
+            if key in seen: count('repeat_author', v); continue
             seen.add(key)
-        out.setdefault(v['post_id'], Counter())[v['label']] += 1; n['counted'] += 1
+        out.setdefault(v['post_id'], Counter())[v['label']] += 1; count('counted', v)
     if rep is not None:
-        for k, c in n.items(): rep.add('vote', k, c)
+        for k, c in n.items(): rep.add('vote', k, c); rep.examples.setdefault(('vote', k), []).extend(ex[k])
     return out
 
 # %% ../nbs/34_extraction.ipynb #c012
@@ -83,25 +90,33 @@ class ExtractionReport:
     counts: Counter = field(default_factory=Counter)       # (stage, kind or filter) -> records
     malformed: list = field(default_factory=list)          # Malformed entries, file and line
     n_malformed: int = 0
-    examples: dict = field(default_factory=dict)           # (stage, outcome) -> (file, line, id) of its first record
+    examples: dict = field(default_factory=dict)           # (stage, outcome) -> [(file, line, id)] of its first records
 
     def add(self, stage: str, reason: str, n: int = 1): self.counts[(stage, reason)] += n
 
     def note(self, stage: str, reason: str, path, line: int, rid):
-        "Count one record and keep it as the outcome's example when it is the first."
+        "Count one record and keep it as an example of the outcome while it has fewer than `N_EXAMPLES`."
         self.counts[(stage, reason)] += 1
-        if (stage, reason) not in self.examples: self.examples[(stage, reason)] = (str(path), line, rid)
+        ex = self.examples.setdefault((stage, reason), [])
+        if len(ex) < N_EXAMPLES: ex.append((str(path), line, rid))
 
     def merge(self, other: 'ExtractionReport') -> 'ExtractionReport':
         self.counts.update(other.counts); self.malformed += other.malformed; self.n_malformed += other.n_malformed
-        for k, v in other.examples.items(): self.examples.setdefault(k, v)
+        for k, v in other.examples.items(): self.examples.setdefault(k, []).extend(v)
+        return self
+
+    def trim(self, key=None):
+        "Keep the first `N_EXAMPLES` examples of each outcome, in the order of `key` (a function of (file, line, id))."
+        self.examples = {k: (sorted(v, key=key) if key else v)[:N_EXAMPLES] for k, v in self.examples.items()}
         return self
 
     def frame(self) -> pd.DataFrame:
         "The drop report: one row per (stage, outcome) with its count and share of the stage."
         df = pd.DataFrame([(s, r, n) for (s, r), n in self.counts.items()], columns=['stage', 'outcome', 'n'])
-        if df.empty: return df.assign(share=[])
+        if df.empty: return df.assign(share=[], examples=[])
         df['share'] = df.n / df.groupby('stage').n.transform('sum')
+        df['examples'] = [' '.join(str(e[2]) for e in self.examples.get((s, r), ()))
+                          for s, r in zip(df.stage, df.outcome)]
         order = {s: i for i, s in enumerate(('post', 'comment', 'vote', 'anecdote'))}  # the pipeline's order
         df['_o'] = df.stage.map(lambda s: order.get(s, len(order)))
         return df.sort_values(['_o', 'stage', 'n'], ascending=[True, True, False]).drop(columns='_o').reset_index(drop=True)
@@ -110,46 +125,170 @@ class ExtractionReport:
         "Warn once about each outcome of `WARN_OUTCOMES` that occurred, with its count and an example."
         for key, (category, what) in WARN_OUTCOMES.items():
             if self.counts.get(key):
-                f, line, rid = self.examples.get(key, ('?', 0, '?'))
+                f, line, rid = (self.examples.get(key) or [('?', 0, '?')])[0]
                 warnings.warn(f'{self.counts[key]:,} {what}; e.g. comment {rid} at {Path(f).name}:{line}', category, stacklevel=3)
 
     def to_dict(self) -> dict:
         return {'counts': [[s, r, n] for (s, r), n in self.counts.items()], 'n_malformed': self.n_malformed,
                 'malformed': [[m.path, m.line, m.reason] for m in self.malformed],
-                'examples': [[s, r, *e] for (s, r), e in self.examples.items()]}
+                'examples': [[s, r, *e] for (s, r), es in self.examples.items() for e in es]}
 
     @classmethod
     def from_dict(cls, d: dict) -> 'ExtractionReport':
+        examples = {}
+        for e in d.get('examples', []): examples.setdefault((e[0], e[1]), []).append(tuple(e[2:]))
         return cls(Counter({(s, r): n for s, r, n in d['counts']}), [Malformed(*m) for m in d['malformed']], d['n_malformed'],
-                   {(e[0], e[1]): tuple(e[2:]) for e in d.get('examples', [])})
+                   examples)
 
 # %% ../nbs/34_extraction.ipynb #c015
-BLOCK = 1 << 16  # bytes of lines per block: part i of k of a file parses blocks i, i+k, i+2k, ...
+BLOCK = 1 << 16  # bytes of lines per block: part i of k of a file parses blocks i, i+k, i+2k, ... (see `blocks`)
 _DAMAGED = re.compile(r'(?:truncated|corrupt|unreadable) compressed stream\b')  # how `iter_records` reports a damaged stream
 
 def damaged_stream(m: Malformed) -> bool:
     "Whether a malformed entry says the file's compressed stream is truncated or corrupt (the file is then not done)."
     return _DAMAGED.match(m.reason) is not None
 
+def _id_of(raw: bytes):
+    "The id of a raw dump line (None when it is no JSON object)."
+    try: rec = json.loads(raw)
+    except ValueError: return None
+    return rec.get('id') if isinstance(rec, dict) else None
+
+def blocks(path,                 # a dump file
+           errors: list,         # a damaged stream is reported here, as `iter_records` reports it
+           ) -> Iterator[tuple[int, int, bytes]]:
+    "`(block, first line, bytes)`: the decompressed stream cut where a line begins at or after each `BLOCK` bytes."
+    buf, start, base, line0 = b'', 0, 0, 1  # base: the stream offset of buf[start]
+    try:
+        for chunk in decompressed_chunks(path):
+            buf = buf[start:] + chunk; start = 0
+            while True:
+                t = (base // BLOCK + 1) * BLOCK - base + start  # the earliest start of the next block, in buf
+                j = buf.find(b'\n', t - 1) if t <= len(buf) else -1
+                if j < 0: break
+                data = buf[start:j + 1]
+                yield base // BLOCK, line0, data
+                line0 += data.count(b'\n'); base += len(data); start = j + 1
+        if start < len(buf): yield base // BLOCK, line0, buf[start:]
+    except (TruncatedStream, CorruptStream) as err:  # the complete lines before the damage, then the damage
+        end = buf.rfind(b'\n') + 1
+        if end > start: yield base // BLOCK, line0, buf[start:end]; line0 += buf.count(b'\n', start, end)
+        errors.append(Malformed(str(path), line0, f'{"truncated" if isinstance(err, TruncatedStream) else "corrupt"} '
+                                                  f'compressed stream: {err}'))
+
+def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, skip) -> Iterator[tuple[int, dict]]:
+    "`(line, record)` of the lines of some blocks, malformed lines reported as `iter_records` reports them."
+    loads = json.loads
+    for _, line0, data in parts:
+        for n, raw in enumerate(data.split(b'\n')):
+            if not raw.strip() or (skip is not None and skip(raw)): continue
+            try: rec = loads(raw)
+            except ValueError as err: errors.append(Malformed(str(path), line0 + n, f'not JSON: {err}')); continue
+            if not isinstance(rec, dict):
+                errors.append(Malformed(str(path), line0 + n, f'not a JSON object: {type(rec).__name__}')); continue
+            yield line0 + n, rec
+
 def _records(path, rep: ExtractionReport, stage: str, kind: str, subreddit: str|None,
-             part: tuple[int, int] = (0, 1)) -> Iterator[tuple[int, dict]]:
+             part: tuple[int, int] = (0, 1),
+             stream: str|None = None,  # the spool folder of a reader that decompresses the file once for all parts
+             ) -> Iterator[tuple[int, dict]]:
     "`(line, record)` of one dump, or of its part `i` of `k`, with checked fields; other subreddits skipped by bytes and counted."
     i, k = part
     name = subreddit.encode() if subreddit else None
     low = name.lower() if name else None
-    pos, skipped = [0], [0]
+    skipped, ids = [0], []
     def skip(raw: bytes) -> bool:
-        if k > 1:
-            b = pos[0] // BLOCK; pos[0] += len(raw) + 1
-            if b % k != i: return True
         if name is not None and b'"subreddit"' in raw and name not in raw and low not in raw.lower():
-            skipped[0] += 1; return True
+            skipped[0] += 1
+            if skipped[0] <= N_EXAMPLES: ids.append(_id_of(raw))  # parsed only for the report's examples
+            return True
         return False
-    for line, rec in iter_records(path, rep.malformed, skip if (k > 1 or name) else None):
+    if k == 1: lines = iter_records(path, rep.malformed, skip if name else None)
+    else:
+        mine = _spooled(Path(stream), i, k, path, rep.malformed) if stream else \
+            (b for b in blocks(path, rep.malformed) if b[0] % k == i)
+        lines = _block_records(path, mine, rep.malformed, skip if name else None)
+    for line, rec in lines:
         rec, why = check_record(rec, kind)
         if why: rep.malformed.append(Malformed(str(path), line, why)); continue
         yield line, rec
-    if skipped[0]: rep.add(stage, 'other_subreddit', skipped[0])
+    if skipped[0]:
+        rep.add(stage, 'other_subreddit', skipped[0])
+        rep.examples.setdefault((stage, 'other_subreddit'), []).extend((str(path), 0, i) for i in ids)
+
+# %% ../nbs/34_extraction.ipynb #c015s
+STREAM_MESSAGE = 1 << 20  # bytes of one part's blocks the reader hands over at once (one file in the spool)
+STREAM_AHEAD = 64         # messages a part not yet started may fall behind before the reader drops it from the stream
+
+def _claim(d: Path, who: str) -> str:
+    "Who decides whether part folder `d` is streamed: the first to create its claim file ('stream' or 'dropped')."
+    try: fd = os.open(d/'claim', os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        for _ in range(1000):
+            got = (d/'claim').read_text()
+            if got: return got
+            time.sleep(0.001)
+        return (d/'claim').read_text() or who
+    with os.fdopen(fd, 'w') as f: f.write(who)
+    return who
+
+def _feed(path: str, spool: Path, k: int, stop) -> None:
+    "The reader: decompress `path` once and hand the blocks of part j of k to the folder `spool/j`, in messages."
+    dirs = [spool/str(j) for j in range(k)]
+    for d in dirs: d.mkdir(parents=True, exist_ok=True)
+    pending, size, seq, dropped, errors = [[] for _ in dirs], [0] * k, [0] * k, [False] * k, []
+    def room(j) -> bool:  # wait while part j is STREAM_AHEAD messages behind; a part not started yet is dropped
+        while not stop.is_set():
+            if sum(n.endswith('.blk') for n in os.listdir(dirs[j])) < STREAM_AHEAD: return True
+            if _claim(dirs[j], 'dropped') == 'dropped':
+                for n in os.listdir(dirs[j]):
+                    if n.endswith('.blk'): (dirs[j]/n).unlink(missing_ok=True)
+                dropped[j] = True; return False
+            time.sleep(0.005)
+        return False
+    def flush(j):
+        if dropped[j] or not room(j): pending[j] = []; size[j] = 0; return
+        head = json.dumps([[b, l, len(x)] for b, l, x in pending[j]]).encode()
+        tmp = dirs[j]/f'.{seq[j]:08d}.blk.tmp'
+        tmp.write_bytes(b''.join([head, b'\n', *(x for _, _, x in pending[j])]))
+        os.replace(tmp, dirs[j]/f'{seq[j]:08d}.blk')
+        seq[j] += 1; pending[j] = []; size[j] = 0
+    end = {}
+    try:
+        for b, line0, data in blocks(path, errors):
+            if stop.is_set(): raise RuntimeError('the run stopped')
+            j = b % k
+            if dropped[j]: continue
+            pending[j].append((b, line0, data)); size[j] += len(data)
+            if size[j] >= STREAM_MESSAGE: flush(j)
+        for j in range(k): flush(j)
+        end = {'malformed': [[m.line, m.reason] for m in errors]}
+    except BaseException as err:
+        end = {'error': f'{type(err).__name__}: {err}'}
+    finally:
+        for j, d in enumerate(dirs):
+            if not dropped[j]: _write_json(d/'end.json', {**end, 'messages': seq[j]})
+
+def _spooled(spool: Path, j: int, k: int, path, errors: list) -> Iterator[tuple[int, int, bytes]]:
+    "The blocks of part j of k from the reader's messages in `spool/j`; from the file when the reader dropped it."
+    d = spool/str(j)
+    if not d.is_dir() or _claim(d, 'stream') != 'stream':
+        yield from (b for b in blocks(path, errors) if b[0] % k == j); return
+    seq = 0
+    while True:
+        f = d/f'{seq:08d}.blk'
+        try: raw = f.read_bytes()
+        except FileNotFoundError:
+            try: end = json.loads((d/'end.json').read_text())
+            except FileNotFoundError: time.sleep(0.002); continue
+            if 'error' in end: raise RuntimeError(f'{path}: the reader of the parts failed: {end["error"]}') from None
+            if seq < end['messages']: continue
+            errors += [Malformed(str(path), line, why) for line, why in end['malformed']]
+            return
+        head, _, body = raw.partition(b'\n')
+        off = 0
+        for b, line0, n in json.loads(head): yield b, line0, body[off:off + n]; off += n
+        f.unlink(); seq += 1
 
 # %% ../nbs/34_extraction.ipynb #c017
 def _inputs(paths, kind: str) -> list[Path]:
@@ -170,17 +309,18 @@ def extract_anecdotes(posts,            # submissions dump file(s)
                       min_words: int = MIN_WORDS, min_votes: int = 1,
                       subreddit: str|None = SUBREDDIT,   # keep this subreddit's records, any case (None: all)
                       warn: bool = True,                 # warn about the outcomes of WARN_OUTCOMES (once)
+                      unescape: bool = False,            # unescape HTML entities of titles, texts (default: as dumped)
                       ) -> tuple[list[dict], ExtractionReport]:
     "Anecdotes records from dump files in one process, with the report of what was dropped and why."
     posts, comments = _inputs(posts, 'posts'), _inputs(comments, 'comments')
-    rep, kept, sources, votes = ExtractionReport(), {}, {}, []
+    rep, kept, sources, votes, where = ExtractionReport(), {}, {}, [], {}
     for path in posts:
         for line, rec in _records(path, rep, 'post', 'posts', subreddit):
             p = parse_post(rec, nlp, with_action=False, subreddit=subreddit)  # actions below, in batches
             rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
             if p['kind'] != 'post': continue
-            if p['post_id'] in kept: rep.add('anecdote', 'duplicate_post')
-            else: kept[p['post_id']] = p
+            if p['post_id'] in kept: rep.note('anecdote', 'duplicate_post', path, line, p['post_id'])
+            else: kept[p['post_id']] = p; where[p['post_id']] = (str(path), line)
     for p, a in zip(kept.values(), extract_actions([p['title'] for p in kept.values()], nlp)): p['action'] = a
     for path in comments:
         for line, rec in _records(path, rep, 'comment', 'comments', subreddit):
@@ -189,14 +329,14 @@ def extract_anecdotes(posts,            # submissions dump file(s)
             if c['kind'] == 'source':
                 t = c['created_utc'] or 0
                 if c['post_id'] not in sources or t < sources[c['post_id']][0]: sources[c['post_id']] = (t, c['text'])
-            elif c['kind'] == 'vote': votes.append(c)
+            elif c['kind'] == 'vote': votes.append({**c, 'path': str(path), 'line': line})
     rep.n_malformed = len(rep.malformed)
     counts, out = tally(votes, rep), []
     for pid, p in kept.items():
         text = sources.get(pid, (None, None))[1]
         why = keep_anecdote(p, text, counts.get(pid), min_words, min_votes)
-        rep.add('anecdote', why or 'kept')
-        if why is None: out.append(anecdote_record(p, text, counts[pid]))
+        rep.note('anecdote', why or 'kept', *where[pid], pid)
+        if why is None: out.append(anecdote_record(p, text, counts[pid], unescape))
     if warn: rep.warn()
     return out, rep
 
@@ -285,6 +425,21 @@ def _write_json(path: Path, obj):
     try: tmp.write_text(json.dumps(obj)); os.replace(tmp, path)
     finally: tmp.unlink(missing_ok=True)
 
+_KEY = r'.+-[0-9a-f]{16}\.\d+of\d+'  # a part's key (`part_key`)
+_TMP_NAMES = (re.compile(rf'\.{_KEY}\.parquet\.\d+-[0-9a-f]{{8}}\.tmp'),  # a partition being written (`_Partitions`)
+              re.compile(rf'\.(?:_plan\.json|report\.json|anecdotes\.jsonl|{_KEY}\.json)\.[0-9a-f]{{8}}\.tmp'),
+              re.compile(r'\.report\.json\.\d+\.tmp'))  # the CLI's report after the splits
+
+def clean_temporary(out_dir) -> list[Path]:
+    "Remove the temporary files an interrupted run of this package left in `out_dir` (its names only); the removed."
+    out_dir, gone = Path(out_dir), []
+    for sub in ('', *(t for ts in _TABLES.values() for t in ts), '_reports'):
+        d = out_dir/sub if sub else out_dir
+        if not d.is_dir(): continue
+        for p in d.glob('.*.tmp'):
+            if p.is_file() and any(r.fullmatch(p.name) for r in _TMP_NAMES): p.unlink(missing_ok=True); gone.append(p)
+    return gone
+
 def _done(report: Path) -> dict|None:
     "The report of a part when the part is done (its stream read to the end), else None."
     try: d = json.loads(report.read_text())
@@ -300,6 +455,8 @@ def stage_file(path,            # one dump file (submissions or comments)
                subreddit: str|None = SUBREDDIT,  # keep this subreddit's records, any case (None: all)
                part: tuple[int, int] = (0, 1),   # read part i of k of the file (see _records)
                key: str|None = None,             # the part's key in the run's plan (default: computed here)
+               name: str|None = None,            # the file as the run names it, in the report (default: `path`)
+               stream: str|None = None,          # the spool folder of the run's reader of this file (see `_feed`)
                ) -> dict:
     "Stage 1 for one file (or one part of it): parse every record, write its Parquet partitions, then its report; skipped when done."
     if kind not in _TABLES: raise ValueError(f"kind must be 'posts' or 'comments', got {kind!r}")
@@ -316,14 +473,14 @@ def stage_file(path,            # one dump file (submissions or comments)
                 for (p, line), a in zip(batch, extract_actions([p['title'] for p, _ in batch], nlp)):
                     out.append('posts', (p['post_id'], p['title'], p['post_type'], a, p['created_utc'], line))
                 batch.clear()
-            for line, rec in _records(path, rep, 'post', kind, subreddit, part):
+            for line, rec in _records(path, rep, 'post', kind, subreddit, part, stream):
                 p = parse_post(rec, nlp, with_action=False, subreddit=subreddit); rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
                 if p['kind'] == 'post':
                     batch.append((p, line))
                     if len(batch) >= ACTION_BATCH: flush()
             flush()
         else:
-            for line, rec in _records(path, rep, 'comment', kind, subreddit, part):
+            for line, rec in _records(path, rep, 'comment', kind, subreddit, part, stream):
                 c = parse_comment(rec, subreddit=subreddit); rep.note('comment', c['reason'] or 'vote', path, line, c['comment_id'])
                 if c['kind'] == 'vote':
                     out.append('votes', (c['post_id'], c['comment_id'], c['author'], c['created_utc'], c['label'], line))
@@ -334,8 +491,12 @@ def stage_file(path,            # one dump file (submissions or comments)
         out.abort(); raise
     broken = any(map(damaged_stream, rep.malformed))
     if part[0] > 0: rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
+    if name is not None and name != str(path):  # a worker reads the absolute path; the report names the file as given
+        rep.malformed = [Malformed(name, m.line, m.reason) for m in rep.malformed]
+        rep.examples = {k: [(name, *e[1:]) for e in es] for k, es in rep.examples.items()}
     rep.n_malformed = len(rep.malformed)
-    d = {**rep.to_dict(), 'file': str(path), 'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
+    d = {**rep.to_dict(), 'file': name or str(path),
+         'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
          'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0, 'pid': os.getpid()}
     d['malformed'] = d['malformed'][:1000]  # the count stays exact
     _write_json(report, d)
@@ -344,7 +505,8 @@ def stage_file(path,            # one dump file (submissions or comments)
 # %% ../nbs/34_extraction.ipynb #c031
 _RATIO = {'zst': 6.0, 'gz': 4.0, 'bz2': 5.0, 'xz': 6.0, None: 1.0}   # decompressed bytes per file byte, when not measured
 _READ_US = {'zst': 0.003, 'gz': 0.005, 'bz2': 0.03, 'xz': 0.012, None: 0.002}  # microseconds to read a decompressed byte
-_PARSE_US = {'posts': 2000.0, 'comments': 35.0}  # microseconds to parse a record (a post's action needs spaCy)
+_PARSE_US = {'posts': 300.0, 'comments': 36.0}  # microseconds to parse a record (a post's action: spaCy, batched)
+_PART_US = {'posts': 1.8e6, 'comments': 0.0}    # microseconds a part costs before its first record (loading spaCy)
 
 def _inflated_size(path) -> tuple[float, float]:
     "A dump's decompressed size and number of lines, estimated from its first MiB (ratios differ ten-fold between dumps)."
@@ -372,21 +534,26 @@ def _makespan(costs: list[float], workers: int) -> float:
     return max(load)
 
 def plan_parts(parse: list[float],   # parsing cost of each file (any unit)
-               read: list[float],    # reading cost of each file, paid by each of its parts
+               read: list[float],    # reading cost of each file: paid by each of its parts, or once (`shared`)
                workers: int,
                max_parts: int = 64,
+               shared: bool = False,   # one reader decompresses a split file for all its parts (local runs)
+               fixed: list[float]|None = None,  # cost of each part before its first record (e.g. loading spaCy)
                ) -> list[int]:
     "Parts per file that shorten the estimated longest worker (LPT); a file is split only when that helps."
-    parts = [1] * len(parse)
-    task = lambda j: parse[j] / parts[j] + read[j]
-    best = _makespan([task(j) for j in range(len(parts)) for _ in range(parts[j])], workers)
-    while parts and workers > 1:
-        j = max(range(len(parts)), key=task)
-        if parts[j] >= max_parts: break
-        parts[j] += 1
-        span = _makespan([task(i) for i in range(len(parts)) for _ in range(parts[i])], workers)
-        if span < best * 0.98: best = span
-        else: parts[j] -= 1; break
+    parts, fixed = [1] * len(parse), fixed or [0.0] * len(parse)
+    def span(p):
+        task = lambda j: parse[j] / p[j] + fixed[j] + (0.0 if shared and p[j] > 1 else read[j])
+        return _makespan([task(j) for j in range(len(p)) for _ in range(p[j])], workers)
+    best = span(parts)
+    top = min(max_parts, workers * 4)
+    while parts and workers > 1:  # split further the file whose next parts (1 to `workers` more) shorten the run most
+        tries = [(span(parts[:j] + [k] + parts[j + 1:]), k, j) for j in range(len(parts))
+                 for k in range(parts[j] + 1, min(top, parts[j] + workers) + 1)]
+        if not tries: break
+        s, k, j = min(tries)
+        if s >= best * 0.98: break
+        best, parts[j] = s, k
     return parts
 
 # %% ../nbs/34_extraction.ipynb #c034
@@ -408,25 +575,32 @@ def _sorted(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 def join_anecdotes(out_dir,                       # a folder written by `extract_dask`
                    min_words: int = MIN_WORDS, min_votes: int = 1,
                    plan: list[dict]|None = None,  # the run's parts (default: the folder's `_plan.json`, its last run)
+                   unescape: bool = False,        # unescape HTML entities of titles and texts (default: as dumped)
                    ) -> tuple[list[dict], ExtractionReport]:
     "Stage 2: join the votes and original texts of the run's parts to its kept posts, tally, filter, and build the records."
     out_dir, rep = Path(out_dir), ExtractionReport()
     if plan is None:
         try: plan = json.loads((out_dir/'_plan.json').read_text())['parts']
         except FileNotFoundError: raise FileNotFoundError(2, 'no _plan.json: not a folder written by extract_dask', str(out_dir/'_plan.json')) from None
+    files = {t['rank']: t['file'] for t in plan}
+    def note(stage, outcome, rows: pd.DataFrame, id_col: str):  # count the rows, keep the first as examples
+        if len(rows): rep.add(stage, outcome, len(rows))
+        for r in rows.head(N_EXAMPLES).itertuples():
+            rep.examples.setdefault((stage, outcome), []).append((files[r.rank], int(r.line), getattr(r, id_col)))
     posts = _sorted(_read_parts(out_dir, 'posts', plan), ['rank', 'line'])
     dup = posts.post_id.duplicated()
-    if dup.any(): rep.add('anecdote', 'duplicate_post', int(dup.sum()))
+    note('anecdote', 'duplicate_post', posts[dup], 'post_id')
     posts = posts[~dup]
     sources = _sorted(_read_parts(out_dir, 'sources', plan), ['post_id', 'created_utc', 'rank', 'line']).drop_duplicates('post_id')
     votes = _sorted(_read_parts(out_dir, 'votes', plan), ['created_utc', 'comment_id', 'rank', 'line'])
     dup = votes.comment_id.notna() & votes.comment_id.duplicated()
+    note('vote', 'duplicate_comment', votes[dup], 'comment_id')
     votes = votes[~dup]
     named = votes.author.notna() & (votes.author != '[deleted]')
     repeat = named & votes.duplicated(['post_id', 'author'])
+    note('vote', 'repeat_author', votes[repeat], 'comment_id')
     votes = votes[~repeat]
-    for k, n in (('duplicate_comment', int(dup.sum())), ('repeat_author', int(repeat.sum())), ('counted', len(votes))):
-        if n: rep.add('vote', k, n)
+    note('vote', 'counted', votes, 'comment_id')
     counts = {pid: {lab: int(n) for lab, n in row.items() if n} for pid, row in
               votes.groupby(['post_id', 'label']).size().unstack(fill_value=0).to_dict('index').items()}
     texts = dict(zip(sources.post_id, sources.text))
@@ -435,8 +609,8 @@ def join_anecdotes(out_dir,                       # a folder written by `extract
         if not isinstance(p['action'], str): p['action'] = None
         pid = p['post_id']
         why = keep_anecdote(p, texts.get(pid), counts.get(pid), min_words, min_votes)
-        rep.add('anecdote', why or 'kept')
-        if why is None: out.append(anecdote_record(p, texts[pid], counts[pid]))
+        rep.note('anecdote', why or 'kept', files[p['rank']], p['line'], pid)
+        if why is None: out.append(anecdote_record(p, texts[pid], counts[pid], unescape))
     return out, rep
 
 # %% ../nbs/34_extraction.ipynb #c036
@@ -450,25 +624,117 @@ def _progress(progress, total: int):
     if callable(progress): return lambda n: progress(n, total)
     return lambda n: None
 
-def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
-    "Stage the parts on the local scheduler or the cluster; tasks named by their rank in the plan (the costliest first)."
-    import dask
-    tasks = [dask.delayed(stage_file, pure=False)(t['file'], t['kind'], str(out_dir), None, subreddit, tuple(t['part']), t['key'],
-                                                  dask_key_name=f"stage-{j:06d}") for j, t in enumerate(todo)]
-    if client is not None:
-        from distributed import as_completed
-        futures = client.compute(tasks)
-        for n, _ in enumerate(as_completed(futures), 1): tick(n)
+def _watch_parent(parent: int,          # the pid of the process that started this worker
+                  every: float = 0.5):  # seconds between checks
+    "In a local worker process: exit as soon as the process that started it is gone (killed, even with kill -9)."
+    import threading
+    def watch():
+        while os.getppid() == parent: time.sleep(every)
+        os._exit(1)
+    threading.Thread(target=watch, name='scruples-parent-watch', daemon=True).start()
+
+def _local_pool(workers: int):
+    "Worker processes for the local 'processes' scheduler, each ending with the process that started it."
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context('spawn'),
+                               initializer=_watch_parent, initargs=(os.getpid(),))
+
+def _stop_pool(pool, ok: bool):
+    "Shut the pool down: wait for it after a good run, kill its processes after a failed or interrupted one."
+    if ok: pool.shutdown(wait=True); return
+    procs = list((getattr(pool, '_processes', None) or {}).values())  # the executor's own table of its processes
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try: p.kill()
+        except (OSError, ValueError): pass
+
+def _streams(todo: list[dict], out_dir: Path) -> dict[str, str]:
+    "file -> spool folder, for the files of the run split in parts all still to do: one reader decompresses each once."
+    by = {}
+    for t in todo: by.setdefault(t['file'], []).append(t)
+    return {f: str(out_dir/'_stream'/ts[0]['key'].rsplit('.', 1)[0]) for f, ts in by.items()
+            if ts[0]['part'][1] > 1 and len(ts) == ts[0]['part'][1]}
+
+def _stream_parts(todo: list[dict], streams: dict) -> dict[str, tuple[str, int]]:
+    "file -> (spool folder, parts) of the streamed files."
+    return {t['file']: (streams[t['file']], t['part'][1]) for t in todo if t['file'] in streams}
+
+def _clean_spool(out_dir: Path):
+    "Remove the readers' spool (`_stream/`): the messages, claims and ends this package wrote there."
+    root = out_dir/'_stream'
+    if not root.is_dir(): return
+    for f in sorted(root.rglob('*'), key=lambda p: -len(p.parts)):
+        if f.is_dir():
+            try: f.rmdir()
+            except OSError: pass
+        elif f.name in ('claim', 'end.json') or re.fullmatch(r'\.?\d{8}\.blk(?:\.tmp)?|\.end\.json\.[0-9a-f]{8}\.tmp',
+                                                            f.name):
+            f.unlink(missing_ok=True)
+    try: root.rmdir()
+    except OSError: pass
+
+def _on_cluster(client, tasks: list, tick) -> list[dict]:
+    "Run the tasks on the cluster of `client` (never a default client); a run that fails cancels what it submitted."
+    from distributed import as_completed
+    futures = client.compute(tasks)
+    try:
+        for n, _ in enumerate(as_completed(futures, loop=client.loop), 1): tick(n)
         return client.gather(futures)
-    from dask.callbacks import Callback
-    done = [0]
-    def posttask(key, result, dsk, state, worker_id):
-        if isinstance(key, str) and key.startswith('stage-'): done[0] += 1; tick(done[0])
-    with Callback(posttask=posttask):
-        return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers, chunksize=1))
+    except BaseException:
+        client.cancel(futures, force=True); raise
+
+def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
+    "Run `stage_file(*args)` for each of `calls` on the local pool, started in the order given (first in, first out)."
+    from concurrent.futures import as_completed
+    futures = [pool.submit(stage_file, *args) for args in calls]
+    for n, f in enumerate(as_completed(futures), 1):
+        if f.exception() is not None: raise f.exception()  # at once: the other parts may wait for this one's reader
+        tick(n)
+    return [f.result() for f in futures]
+
+def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
+    "Stage the parts on local worker processes, the 'sync' or 'threads' scheduler or a cluster, in the plan's order."
+    import dask, threading
+    out = str(out_dir.resolve())  # workers may run in another folder, or on another machine with the same paths
+    streams = _streams(todo, out_dir) if client is None and scheduler == 'processes' and workers > 1 else {}
+    calls = [(str(Path(t['file']).resolve()), t['kind'], out, None, subreddit, tuple(t['part']), t['key'], t['file'],
+              streams.get(t['file'])) for t in todo]
+    if client is not None or scheduler != 'processes':
+        # dask runs ready tasks last-in first-out: the keys count down so that the plan's first part starts first
+        tasks = [dask.delayed(stage_file, pure=False)(*args, dask_key_name=f'stage-{len(calls) - j:06d}')
+                 for j, args in enumerate(calls)]
+        if client is not None: return _on_cluster(client, tasks, tick)
+        from dask.callbacks import Callback
+        n_done = [0]
+        def posttask(key, result, dsk, state, worker_id):
+            if isinstance(key, str) and key.startswith('stage-'): n_done[0] += 1; tick(n_done[0])
+        with Callback(posttask=posttask):
+            return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers))
+    if not calls: return []
+    stop = threading.Event()
+    for s, k in _stream_parts(todo, streams).values():  # the parts' folders exist before any part starts
+        for j in range(k): (Path(s)/str(j)).mkdir(parents=True, exist_ok=True)
+    readers = [threading.Thread(target=_feed, args=(str(Path(f).resolve()), Path(s), k, stop), daemon=True,
+                                name=f'scruples-reader-{n}')
+               for n, (f, (s, k)) in enumerate(_stream_parts(todo, streams).items())]
+    pool, ok = _local_pool(workers), False
+    try:
+        for r in readers: r.start()
+        done = _on_pool(pool, calls, tick)
+        ok = True
+        return done
+    finally:
+        stop.set()
+        _stop_pool(pool, ok)
+        for r in readers: r.join(30)
+        _clean_spool(out_dir)
+
 
 # %% ../nbs/34_extraction.ipynb #c037
-def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None) -> list[dict]:
+def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None,
+          shared: bool = False,  # a split file is decompressed once for all its parts (the local reader)
+          ) -> list[dict]:
     "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`)."
     keys = [file_key(p, kind, subreddit) for p, kind in inputs]
     reuse = {}
@@ -479,21 +745,27 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
             if m and _done(r) is not None: by_k.setdefault(int(m[2]), set()).add(int(m[1]))
         full = [k for k, got in by_k.items() if got == set(range(k))]
         if full: reuse[j] = min(full)
-    if parts: n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
+    fixed = [_PART_US[kind] for _, kind in inputs]
+    if parts:
+        n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
+        cost = lambda j: (inputs[j][0].stat().st_size + 1) * (50 if inputs[j][1] == 'posts' else 1) / n_parts[j]
     else:
         est = [_inflated_size(p) for p, _ in inputs]  # (bytes, lines)
         parse = [lines * _PARSE_US[kind] for (_, lines), (_, kind) in zip(est, inputs)]
         read = [b * _READ_US[compression(p)] for (b, _), (p, _) in zip(est, inputs)]
-        n_parts = plan_parts(parse, read, workers)
+        n_parts = plan_parts(parse, read, workers, shared=shared, fixed=fixed)
         n_parts = [reuse.get(j, k) for j, k in enumerate(n_parts)]
+        # a part's estimated microseconds: the order in which parts start (the costliest first, as the plan assumed)
+        cost = lambda j: parse[j] / n_parts[j] + fixed[j] + (0.0 if shared and n_parts[j] > 1 else read[j])
     def why(p, j):  # why a file is read as one part (None: split)
         if n_parts[j] > 1: return None
         if j in reuse: return 'done whole in an earlier run'
         if parts: return 'one part asked for'
         if workers == 1: return 'one worker'
-        return 'splitting would not shorten the run' + (f' (every part decompresses the {compression(p)} file from its start)' if compression(p) else '')
+        every = f' (every part decompresses the {compression(p)} file from its start)'
+        return 'splitting would not shorten the run' + (every if compression(p) and not shared else '')
     return [{'file': str(p), 'kind': kind, 'rank': j, 'part': [i, n_parts[j]], 'key': part_key(keys[j], (i, n_parts[j])),
-             'cost': (p.stat().st_size + 1) * (50 if kind == 'posts' else 1) / n_parts[j], 'why': why(p, j)}
+             'cost': cost(j), 'why': why(p, j)}
             for j, (p, kind) in enumerate(inputs) for i in range(n_parts[j])]
 
 # %% ../nbs/34_extraction.ipynb #c038
@@ -507,11 +779,13 @@ def extract_dask(posts, comments,              # submissions and comments dump f
                  parts: int|None = None,       # split every file into this many parts (None: planned for the workers)
                  progress=None,                # True: a progress bar; a callable(done, total); None: quiet
                  warn: bool = True,            # warn about the outcomes of WARN_OUTCOMES (once)
+                 unescape: bool = False,       # unescape HTML entities of titles and texts (default: as dumped)
                  ) -> tuple[list[dict], ExtractionReport]:
     "The pipeline at scale: the files' parts staged in parallel into Parquet, then the join; a rerun resumes."
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir/'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
+    clean_temporary(out_dir); _clean_spool(out_dir)  # what a killed run was writing
     client = close = None
     if address is not None:
         try: from distributed import Client
@@ -520,7 +794,8 @@ def extract_dask(posts, comments,              # submissions and comments dump f
         close = client is not address
     try:
         workers = (sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1)
-        plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts)
+        shared = client is None and (scheduler or 'processes') == 'processes'  # one reader for a split file's parts
+        plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=shared)
         _write_json(out_dir/'_plan.json', {'parts': plan, 'subreddit': subreddit})
         reports, todo = {}, []
         for t in plan:
@@ -537,7 +812,8 @@ def extract_dask(posts, comments,              # submissions and comments dump f
     for t in plan: rep.merge(ExtractionReport.from_dict(reports[t['key']]))
     rank = {str(p): j for j, (p, _) in enumerate(inputs)}
     rep.malformed.sort(key=lambda m: (rank.get(m.path, len(rank)), m.line))
-    recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan)
+    rep.trim(lambda e: (rank.get(e[0], len(rank)), e[1]))  # the examples the one-process pipeline keeps
+    recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan, unescape)
     rep.merge(jrep)
     write_anecdotes(recs, out_dir/'anecdotes.jsonl')
     planned = {f"{t['key']}.json" for t in plan}
@@ -546,6 +822,7 @@ def extract_dask(posts, comments,              # submissions and comments dump f
     _write_json(out_dir/'report.json', {**rep.to_dict(), 'files': [[f, r] for f, r in files.items()],
                                         'parts': [[t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan],
                                         'ignored_partitions': sum(1 for r in (out_dir/'_reports').glob('*.json') if r.name not in planned),
-                                        'subreddit': subreddit, 'min_words': min_words, 'min_votes': min_votes})
+                                        'subreddit': subreddit, 'min_words': min_words, 'min_votes': min_votes,
+                                        **({'unescape': True} if unescape else {})})
     if warn: rep.warn()
     return recs, rep

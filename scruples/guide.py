@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .annotations import AnnotatedData, read_long, read_wide, table_columns
+from .annotations import AnnotatedData, read_annotated
 from .core import ScruplesError, checkout_root
 from .metrics import TemperatureCalibrator
 
@@ -55,17 +55,18 @@ def guide_parameters(data_file,                     # your CSV, JSON-lines or Pa
     if form not in ('wide', 'long'): raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
     if isinstance(counts, (list, tuple)): counts = ','.join(counts)
     path = Path(data_file)
-    cols = table_columns(path)  # None when unreadable: the reader below names the problem
-    def chosen(name):  # an untyped default that is absent: no such column
-        return None if name is None or (isinstance(name, DefaultColumn) and cols is not None and name not in cols) else str(name)
-    text = chosen(text)
+    def chosen(name):  # None: no such column (''); a DefaultColumn: the reader's default, used when the file has it (None)
+        return '' if name is None else None if isinstance(name, DefaultColumn) else str(name)
     if form == 'wide':
-        d = read_wide(path, counts=counts or None, text=text, id=id)  # what the notebook will read
+        d = read_annotated(path, 'wide', counts=counts or None, text=chosen(text), id=id)  # what the notebook will read
         if annotations:  # the notebook joins them the same way: items and tallies must agree
-            join_annotations(d, read_long(annotations, item=item, annotator=None if annotator is None else str(annotator), label=label, classes=d.classes), path, annotations)
+            a = read_annotated(annotations, 'long', item=item, annotator=chosen(annotator), label=label, classes=d.classes)
+            join_annotations(d, a, path, annotations)
+            annotator = a.columns.get('annotator')
     else:
-        annotator = chosen(annotator)
-        d = read_long(path, item=item, annotator=annotator, label=label, text=text)
+        d = read_annotated(path, 'long', item=item, annotator=chosen(annotator), label=label, text=chosen(text))
+        annotator = d.columns.get('annotator')
+    text = d.columns.get('text')
     if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
     return dict(data_file=str(path.resolve()), form=form, text_col=text or '', count_cols=counts or '',
                 id_col=id or '', item_col=item, annotator_col=str(annotator or ''), label_col=label,

@@ -25,7 +25,8 @@ def _ini(*letters, opt_h=False):
 _INITIALISMS = {
     'AUTHOR': [_ini('y', 't', 'a', opt_h=True), _ini('y', 'w', 'b', 't', 'a', opt_h=True), _ini('y', 'a', 't', 'a')],
     'OTHER': [_ini('n', 't', 'a', opt_h=True), _ini('n', 'w', 'b', 't', 'a', opt_h=True), _ini('y', 'w', 'n', 'b', 't', 'a', opt_h=True),
-              _ini('y', 'a', 'n', 't', 'a'), _ini('n', 'y', 't', 'a')],
+              _ini('y', 'a', 'n', 't', 'a'), _ini('n', 'y', 't', 'a'),
+              _ini('w', 'n', 'b', 't', 'a', opt_h=True)],
     'EVERYBODY': [_ini('e', 's', 'h')],
     'NOBODY': [],   # case-sensitive, below
     'INFO': [],
@@ -35,17 +36,22 @@ _LABEL_RE = re.compile(
     r'(?<![A-Za-z0-9])(?:' + '|'.join(
         f'(?P<{lab}>' + '|'.join([f'(?i:{p})' for p in _INITIALISMS[lab]] + _CASED.get(lab, [])) + ')' for lab in LABELS)
     + r')(?![A-Za-z0-9])')
+_GLUED = re.compile(r'(?<=[a-z])(?:(?P<AUTHOR>YTA|YWBTA)|(?P<OTHER>NTA|YWNBTA|NWBTA|WNBTA)|(?P<EVERYBODY>ESH)|'
+                    r'(?P<NOBODY>NAH)|(?P<INFO>INFO))(?![A-Za-z0-9])')  # a capital verdict glued to a word: OkNTA
 
 # %% ../nbs/31_judgments.ipynb #3c8f41ff
 _AH = r'(?:ass|a-|a\*\*|arse|a\s|a)'  # the a-hole spellings, before the anchor word `hole`
 # Each phrase: words that may carry one edit, then its anchor word (hole, suck, info) and an optional tail, exact.
 _PHRASES = {
     'AUTHOR': [(rf"you(?:'re| are|re| r) (?:definitely |totally |absolutely |kind of |a bit )?(?:the|an?) {_AH}", 'hole', ''),
-               (rf"you(?:'d| would) be (?:the|an?) {_AH}", 'hole', '')],
-    'OTHER': [(rf"(?:you(?:'re| are|re) )?(?:definitely |totally |absolutely )?not (?:the|an?) {_AH}", 'hole', ''),
-              (rf"you(?:'d| would)(?:n't| not) be (?:the|an?) {_AH}", 'hole', '')],
+               (rf"you(?:'d| would|'ll| will) be (?:the|an?) {_AH}", 'hole', ''),
+               (rf"(?:makes?|made|making) you (?:the|an?) {_AH}", 'hole', '')],
+    'OTHER': [(rf"(?<![a-z])(?:you(?:'re| are|re) )?(?:definitely |totally |absolutely )?not (?:the|an?) {_AH}",
+               'hole', ''),
+              (rf"you(?:(?:'d| would)(?:n't| not)| won't| will not|'ll not) be (?:the|an?) {_AH}", 'hole', '')],
     'EVERYBODY': [(r'every(?:one|body) ', 'suck', r'(?:s(?: here)?)?'), (r'(?:you )?both ', 'suck', ''), (r'you all ', 'suck', '')],
-    'NOBODY': [(rf'no {_AH}', 'hole', r'(?:s)?(?: here)?'), (rf"no ?(?:one|body)(?:'s| is) (?:the|an?) {_AH}", 'hole', '')],
+    'NOBODY': [(rf'(?<![a-z])no {_AH}', 'hole', r's? here'),  # the authors' `no (?:assholes|a-?holes) here`
+               (rf"no ?(?:one|body)(?:'s| is) (?:the|an?) {_AH}", 'hole', '')],
     'INFO': [(r'(?:need|needs|needed) more ', 'info', r'(?:rmation)?'), (r'not enough ', 'info', r'(?:rmation)?')],
 }
 _PHRASE_EXACT = re.compile('|'.join(f'(?P<{lab}>' + '|'.join(p + a + t for p, a, t in _PHRASES[lab]) + ')' for lab in LABELS))
@@ -58,10 +64,12 @@ for _anchor in ('hole', 'suck', 'info'):
 _ANCHOR = re.compile(r'(?<!w)hole|suck|info', re.I)  # the phrases' anchor words (not the `hole` of `whole`)
 _CONTRAST = re.compile(r"(?i)\b(?:but|however|although|though|actually|edit|update|changing|changed|"
                        r"on second thought|on reflection|wait|nevermind|never mind)\b")
-_INI_LOW = re.compile(r'(?=[ynei])(?<![a-z0-9])(?:' + '|'.join(
+_INI_LOW = re.compile(r'(?=[yneiw])(?<![a-z0-9])(?:' + '|'.join(
     f'(?P<{lab}>' + '|'.join(_INITIALISMS[lab] + {'NOBODY': [_ini('n', 'a', 'h')], 'INFO': ['info']}.get(lab, [])) + ')'
     for lab in LABELS) + r')(?![a-z0-9])')
 _INFO_NEXT = re.compile(r'\s*[:\-\u2013]')
+_NEGATED = re.compile(r"(?i)\b(?:do|does|did|would|could)(?:n'?t| not)\s+(?:\w+\s+)?"  # I don't think ..., doesn't make
+                      r"(?:(?:think|believe|say|feel|consider|call|see how|agree)\b[^.!?\n]{0,24})?\Z")
 
 # %% ../nbs/31_judgments.ipynb #bfe4980d
 MAX_COMMENT_CHARS = 10_000  # Reddit's limit on a comment: what the patterns see of a body
@@ -91,6 +99,10 @@ def label_matches(body: str) -> list[tuple[int, int, str]]:
         if not found:  # the fuzzy phrases (one edit in the words before the anchor): a fallback, they are slower
             for a in anchors: found += [(m.start(), m.end(), m.lastgroup) for m in _FUZZY[a].finditer(text)]
         found.sort()
+    if _GLUED.search(body):  # a capital verdict glued to the word before it (OkNTA): the cased text only
+        found = sorted(found + [(m.start(), m.end(), m.lastgroup) for m in _GLUED.finditer(body)])
+    found = [(s, e, 'OTHER' if lab == 'AUTHOR' and _NEGATED.search(body, max(0, s - 60), s) else lab)
+             for s, e, lab in found]  # a negated YTA: I don't think you're the asshole
     out, stop = [], -1
     for s, e, lab in found:
         if s >= stop: out.append((s, e, lab)); stop = e
@@ -116,6 +128,7 @@ def _changes_verdict(body: str, cur: tuple, new: tuple, contrasts: list[int]) ->
     (s0, e0, _), (s, e, _) = cur, new
     k = bisect.bisect_left(contrasts, e0)  # `contrasts`: the sorted starts of the contrastive words
     if k == len(contrasts) or contrasts[k] >= s: return False
+    if new[2] == 'INFO' and not body[s:e].lower().startswith('info'): return False  # YTA, but we need more info
     if _would_be(body, s, e) and not _would_be(body, s0, e0): return False  # a would-be verdict about another course of action
     if _IF_AFTER.match(body, e) or _IF_BEFORE.search(body[max(e0, s - _LOOK_BACK):s]): return False  # YTA if you ...; if you did, YTA
     return True

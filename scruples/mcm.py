@@ -30,13 +30,13 @@ from .core import SPACY_MODEL, load_spacy
 
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
-           'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'MIN_STUDY_ACTIONS', 'mcm_file',
-           'get_encoder', 'encoder_name', 'embed', 'Template', 'clean_action', 'template_questions', 'mcm_bias',
-           'weat_score', 'english_verbs', 'extract_verbs', 'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat',
-           'check_mode', 'study_sentence', 'action_sentences', 'embed_actions', 'MoralDirection',
-           'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study', 'user_study_scores',
-           'published_user_study_r', 'is_published_study', 'user_study_correlations', 'default_direction',
-           'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
+           'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'LABEL_OFFSETS', 'MIN_STUDY_ACTIONS',
+           'mcm_file', 'get_encoder', 'encoder_name', 'embed', 'Template', 'clean_action', 'template_questions',
+           'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs', 'load_dos_donts', 'bias_correlations',
+           'plot_bias_vs_weat', 'check_mode', 'study_sentence', 'action_sentences', 'embed_actions', 'MoralDirection',
+           'place_labels', 'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study',
+           'user_study_scores', 'published_user_study_r', 'is_published_study', 'user_study_correlations',
+           'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -400,6 +400,58 @@ class MoralDirection(BaseEstimator):
             warnings.warn(f'{path} was fitted with encoder {d.encoder_name_!r}, scoring with {encoder_name(encoder)!r}')
         return d
 
+# %% ../nbs/51_mcm.ipynb #af814ebd
+# label offsets tried in turn, in points from the point: beside it first, then further out (with a leader line)
+LABEL_OFFSETS = [(3, 3), (3, -10), (-3, 3), (-3, -10), (3, 12), (-3, 12), (3, -20), (-3, -20), (14, 0), (-14, 0),
+                 (3, 24), (-3, 24), (3, -32), (-3, -32), (26, 8), (-26, 8), (26, -14), (-26, -14)]
+
+def place_labels(ax, xy: np.ndarray,  # (n, 2) data coordinates of the points
+                 texts: Sequence[str],  # one label per point
+                 fontsize: float = 8,
+                 offsets=LABEL_OFFSETS) -> int:  # (dx, dy) in points, tried in turn for each label
+    """Write each text beside its point where it covers no label already placed, no point and no edge of the axes:
+    the first free offset of `offsets`, else the one with the least overlap; a label away from its point gets a thin
+    leader line. Labels are placed from the most crowded point out. Returns how many labels still overlap something
+    (0 when all found room)."""
+    fig = ax.figure
+    fig.canvas.draw()  # the axes' final limits: positions measured before it are those of the default view
+    renderer = fig.canvas.get_renderer()
+    pts = ax.transData.transform(np.asarray(xy, float))
+    r = 3  # a point's half-size in pixels (s=14 markers)
+    point_boxes = np.c_[pts - r, pts + r]
+    def overlap(b, boxes):
+        if not len(boxes): return 0.0
+        boxes = np.asarray(boxes)
+        w = np.clip(np.minimum(b[2], boxes[:, 2]) - np.maximum(b[0], boxes[:, 0]), 0, None)
+        h = np.clip(np.minimum(b[3], boxes[:, 3]) - np.maximum(b[1], boxes[:, 1]), 0, None)
+        return float((w * h).sum())
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=-1)
+    order = np.argsort((d < 40).sum(1))[::-1]  # the most crowded first: they have the fewest free places
+    frame = ax.get_window_extent(renderer)  # labels stay inside the axes: the figure keeps its size
+    def outside(b): return float((b[2] - b[0]) * (b[3] - b[1])) - overlap(b, [[frame.x0, frame.y0, frame.x1, frame.y1]])
+    placed, n_overlapping = [], 0
+    for i in order:
+        best = None
+        for dx, dy in offsets:
+            t = ax.annotate(texts[i], xy[i], xytext=(dx, dy), textcoords='offset points', fontsize=fontsize,
+                            ha='left' if dx >= 0 else 'right', va='bottom' if dy >= 0 else 'top', annotation_clip=False)
+            bb = t.get_window_extent(renderer)
+            b = np.array([bb.x0, bb.y0, bb.x1, bb.y1])
+            others = np.delete(point_boxes, i, axis=0)
+            cost = overlap(b, placed) + overlap(b, others) + outside(b)
+            if best is None or cost < best[0]:
+                if best is not None: best[1].remove()
+                best = (cost, t, b, (dx, dy))
+            else: t.remove()
+            if cost == 0: break
+        cost, t, b, (dx, dy) = best
+        if abs(dx) > 5 or abs(dy) > 14:
+            ax.annotate('', xy[i], xytext=(dx, dy), textcoords='offset points',
+                        arrowprops=dict(arrowstyle='-', lw=0.4, color='0.5', shrinkA=0, shrinkB=2))
+        placed.append(b); n_overlapping += cost > 0
+    return n_overlapping
+
+
 # %% ../nbs/51_mcm.ipynb #79c392a6
 def plot_explained_variance(direction: MoralDirection, n: int = 10, ax=None, title: str|None = None):
     "Figure 3 (c-d): percentage of variance explained by the top `n` principal components."
@@ -428,13 +480,12 @@ def plot_projection(direction: MoralDirection,
     colour = ['C2' if a in dos else 'C3' if a in donts else 'C0' for a in map(clean_action, acts)] if actions is None \
         else ['C2' if s > 0 else 'C3' for s in xy[:, 0]]
     ax.scatter(xy[:, 0], xy[:, 1], c=colour, s=14)
-    if labels:
-        for a, (x, y) in zip(acts, xy): ax.annotate(a, (x, y), fontsize=8, xytext=(2, 2), textcoords='offset points')
     ax.axvline(0, color='k', lw=0.5)
     ax.set(xlabel='PC 1: moral score (Dos > 0)', ylabel='PC 2 (same scale)')
     ax.set_title(textwrap.fill(title or ('atomic actions (fitted)' if actions is None else f'{len(acts)} actions, {mode} mode'), 90),
                  fontsize=11)
-    fig.tight_layout()
+    fig.tight_layout()  # before the labels: they are placed in the final axes
+    if labels: place_labels(ax, xy, acts, fontsize=8)
     return fig
 
 # %% ../nbs/51_mcm.ipynb #fa08e584

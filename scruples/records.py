@@ -4,7 +4,7 @@
 
 # %% ../nbs/33_records.ipynb #dba40906
 from __future__ import annotations
-import hashlib, re, warnings
+import hashlib, html, re, warnings
 
 from .judgments import LABELS, extract_label
 from .actions import post_type, extract_action
@@ -18,13 +18,14 @@ __all__ = ['SUBREDDIT', 'DELETED', 'BOTS', 'REPOST_BOTS', 'REPOST_NOTICES', 'REP
 SUBREDDIT = 'AmItheAsshole'  # the monthly dumps hold every subreddit: records of others are dropped
 DELETED = frozenset({'[deleted]', '[removed]'})
 BOTS = frozenset({'AutoModerator', 'Judgement_Bot_AITA', 'AITA_Bot', 'RemindMeBot', 'WikiTextBot', 'sneakpeekbot',
-                  'RepostSleuthBot', 'SaveVideo', 'ClickableLinkBot', 'LinkifyBot'})
+                  'RepostSleuthBot', 'SaveVideo', 'ClickableLinkBot', 'LinkifyBot'})  # the subreddit's own and others
 REPOST_BOTS = frozenset({'AutoModerator'})  # the bot whose comment preserves the text as first posted
-_BOT_NAME = re.compile(r'(?i)(?:[_-]bot|bot[_-]?\d*)$')
 
-def is_bot(author: str|None) -> bool:
-    "Whether `author` is a known bot or has a bot's name (`..._bot`, `...Bot`)."
-    return bool(author) and (author in BOTS or _BOT_NAME.search(author) is not None)
+def is_bot(author: str|None,       # a comment's author
+           bots: frozenset = BOTS, # the known bot accounts (extend it with a run's own list)
+           ) -> bool:
+    "Whether `author` is one of the known bot accounts `bots` (a name ending in *bot* is no sign: Talbot is a person)."
+    return bool(author) and author in bots
 
 # %% ../nbs/33_records.ipynb #5d22d412
 def _loose(text: str) -> str:
@@ -61,9 +62,11 @@ def original_text(body: str) -> str|None:
         if lines and all(l.startswith(('>', '&gt;')) for l in lines): text = _QUOTE.sub('', text)  # a quoted copy
     return text.strip()
 
+_MARKER = re.compile(r'\A\s*\^+AUTOMOD\b')  # the mark the bot puts before its copies, whatever their wording
+
 def looks_like_repost(body: str) -> bool:
-    "Whether a repost bot's comment `body` speaks of a copy of the post (a copy in a form `original_text` does not know)."
-    return _REPOST_HINT.search(body or '') is not None
+    "Whether a repost bot's comment `body` is a copy in a form `original_text` does not know (its marker, a copy's words)."
+    return _MARKER.match(body or '') is not None or _REPOST_HINT.search(body or '') is not None
 
 # %% ../nbs/33_records.ipynb #1710ed33
 def warn_unrecognized_reposts(count: int,       # how many repost-bot comments matched no known form in the run
@@ -150,12 +153,15 @@ def anecdote_id(post_id: str) -> str:
 def anecdote_record(post: dict,        # a kept `parse_post` result
                     text: str,         # the original text (from the repost bot)
                     counts: dict,      # label -> number of votes
+                    unescape: bool = False,  # title and text with HTML entities unescaped (`&amp;` -> `&`)
                     ) -> dict:
     "One Anecdotes record in the official schema (the format `scruples.data.read_anecdotes` reads)."
     scores = {lab: int(counts.get(lab, 0)) for lab in LABELS}
     right, wrong = scores['OTHER'] + scores['NOBODY'], scores['AUTHOR'] + scores['EVERYBODY']
     action = None if post['action'] is None else {'description': post['action'], 'pronormative_score': right, 'contranormative_score': wrong}
-    return {'id': anecdote_id(post['post_id']), 'post_id': post['post_id'], 'title': post['title'], 'text': text,
+    title = post['title']
+    if unescape: title, text = html.unescape(title), html.unescape(text)
+    return {'id': anecdote_id(post['post_id']), 'post_id': post['post_id'], 'title': title, 'text': text,
             'post_type': post['post_type'], 'action': action, 'label_scores': scores,
             'label': max(LABELS, key=lambda k: scores[k]),
             'binarized_label_scores': {'RIGHT': right, 'WRONG': wrong},

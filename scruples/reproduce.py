@@ -6,8 +6,12 @@
 from __future__ import annotations
 
 import errno
+import json
 import math
 import numbers
+import os
+import re
+import subprocess
 import time
 from pathlib import Path
 
@@ -19,8 +23,8 @@ class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['CAUSES', 'ReproductionError', 'Comparison', 'write_summary', 'paper_notebooks', 'select_notebooks', 'default_kernel',
-           'reproduce']
+__all__ = ['CAUSES', 'RUN_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'show_na',
+           'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -131,6 +135,21 @@ def _fmt(x):
     if x is None or (isinstance(x, float) and math.isnan(x)): return ''
     return f'{x:,.0f}' if float(x).is_integer() and abs(x) >= 1 else f'{x:.4g}'
 
+def summary_heading(notebook: str,  # a paper notebook's name, e.g. '01_dataset_statistics'
+                    papers,          # the folder of the paper notebooks
+                    out) -> str:     # the folder summary.md goes to (links are relative to it)
+    "The summary's heading of a notebook: its title, linked to the notebook when `out` is in the same checkout."
+    nb = Path(papers)/f'{notebook}.ipynb'
+    if not nb.is_file(): return f'## {notebook}'
+    try: cells = json.loads(nb.read_text(encoding='utf-8')).get('cells', [])
+    except (OSError, ValueError, AttributeError): cells = []  # an unreadable notebook: its name heads its table
+    title = next((m.group(1).strip() for c in cells if isinstance(c, dict) and c.get('cell_type') == 'markdown'
+                  for m in [re.match(r'\s*# (.+)', ''.join(c.get('source', '')))] if m), notebook)
+    out, nb = Path(out).resolve(), nb.resolve()
+    root = next((p for p in nb.parents if (p/'nbs').is_dir() and nb.is_relative_to(p/'nbs')), None)
+    if root is None or not out.is_relative_to(root): return f'## {title}'  # a folder outside the checkout: no link
+    return f'## [{title}]({Path(os.path.relpath(nb, out)).as_posix()})'
+
 def write_summary(out_dir,           # folder holding the notebooks' `*.rows.csv`
                   title: str = 'Reproduction summary') -> pd.DataFrame:
     "Gather all comparison rows of `out_dir` into `summary.md` and `summary.csv`; return them."
@@ -147,15 +166,26 @@ def write_summary(out_dir,           # folder holding the notebooks' `*.rows.csv
              'and say nothing about agreement with the paper. `reference` is another model\'s published number, set '
              'beside ours as a bar, never compared. `cause` traces a difference: ' +
              '; '.join(f'{k}: {v}' for k, v in CAUSES.items()) + '.', '']
+    papers = (checkout_root() or Path('.'))/'nbs'/'papers'
     for nb, g in rows.groupby('notebook', sort=True):
-        lines += [f'## {nb}', '', '| table | quantity | ours | paper | diff | status | reference | source | cause | note |',
-                  '|---|---|---:|---:|---:|---|---:|---|---|---|']
+        lines += [summary_heading(nb, papers, out), '',
+                  '| table | quantity | ours | paper | status | cause | note | diff | reference | source |',
+                  '|---|---|---:|---:|---|---|---|---:|---:|---|']
         for r in g.itertuples():
-            lines.append(f'| {_cell(r.table)} | {_cell(r.quantity)} | {_fmt(r.ours)} | {_fmt(r.paper)} | {_fmt(r.diff)} '
-                         f'| {r.status} | {_fmt(r.reference)} | {_cell(r.source)} | {_cell(r.cause)} | {_cell(r.note)} |')
+            lines.append(f'| {_cell(r.table)} | {_cell(r.quantity)} | {_fmt(r.ours)} | {_fmt(r.paper)} | {r.status} '
+                         f'| {_cell(r.cause)} | {_cell(r.note)} | {_fmt(r.diff)} | {_fmt(r.reference)} '
+                         f'| {_cell(r.source)} |')
         lines.append('')
     (out/'summary.md').write_text('\n'.join(lines), encoding='utf-8')
     return rows
+
+# %% ../nbs/90_reproduce.ipynb #ae4ac75c
+def show_na(df: pd.DataFrame,     # the table to show
+            why: str,             # why some values are missing: shown as 'n/a: {why}' in the table's caption
+            precision: int = 3):  # decimals of the floats
+    "A frame as a paper page shows it: each missing value as 'n/a', with a caption saying why values are missing."
+    return df.style.format(precision=precision, na_rep='n/a').set_caption(f'n/a: {why}')
+
 
 # %% ../nbs/90_reproduce.ipynb #335e5299
 def paper_notebooks(root=None) -> list[Path]:
@@ -185,6 +215,28 @@ def default_kernel() -> str:
     from jupyter_client.kernelspec import find_kernel_specs
     return 'scruples' if 'scruples' in find_kernel_specs() else 'python3'
 
+RUN_ENV = {'TQDM_DISABLE': '1',                   # tqdm's bars (a bar that names `disable=` itself: see the notebooks)
+           'HF_HUB_DISABLE_PROGRESS_BARS': '1'}  # Hugging Face's download and weight-loading bars
+
+def git_state(root) -> dict:
+    "The commit a checkout is at and whether its tracked files differ from it: {'commit': sha|None, 'dirty': bool|None}."
+    def git(*args):
+        try: r = subprocess.run(['git', '-C', str(root), *args], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError): return None
+        return r.stdout.strip() if r.returncode == 0 else None
+    commit = git('rev-parse', 'HEAD')
+    if not commit: return {'commit': None, 'dirty': None}
+    status = git('status', '--porcelain', '--untracked-files=no')
+    return {'commit': commit, 'dirty': None if status is None else bool(status)}
+
+def stamp_run(path,          # an executed notebook
+              state: dict):  # from `git_state`
+    "Record in an executed notebook's metadata (under `scruples`: commit and dirty) the code it ran."
+    path = Path(path)
+    nb = json.loads(path.read_text(encoding='utf-8'))
+    nb.setdefault('metadata', {})['scruples'] = dict(state)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
+
 def reproduce(smoke: bool = False,        # small sizes: the whole run in minutes
               data_dir: str|None = None,  # explicit data folder (default: the usual search)
               seed: int = 0,
@@ -212,6 +264,7 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
     out.mkdir(parents=True, exist_ok=True); fig_dir.mkdir(parents=True, exist_ok=True)
     kernel = kernel or default_kernel()
     params = dict(smoke=smoke, data_dir=str(data_dir or ''), seed=seed, fig_dir=str(fig_dir.resolve()))
+    state = git_state(root)  # the code these runs ran: stamped into each executed notebook
     def run_one(nb: Path) -> str|None:
         "Run one notebook; None, or the line that says how it failed."
         t0 = time.time()
@@ -221,6 +274,7 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
         try:
             pm.execute_notebook(str(nb), str(dest), parameters=params, kernel_name=kernel, language='python',
                                 cwd=str(nb.parent), progress_bar=False, log_output=False)
+            if dest.is_file(): stamp_run(dest, state)  # (papermill always writes it; a stand-in in a test may not)
             previous.unlink(missing_ok=True)
             log(f'{mode}: {nb.name} ran in {time.time() - t0:.1f} s -> {dest}')
             return None
@@ -229,10 +283,17 @@ def reproduce(smoke: bool = False,        # small sizes: the whole run in minute
             log(f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}'
                 + (f'; its rows from an earlier run are set aside in {previous}, not in this summary' if previous.exists() else ''))
             return f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})'
-    if jobs == 1 or len(nbs) == 1: outcomes = [run_one(nb) for nb in nbs]
-    else:  # each notebook waits on its own kernel process: threads are enough to keep `jobs` kernels busy
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(min(jobs, len(nbs))) as ex: outcomes = list(ex.map(run_one, nbs))
+    saved = {k: os.environ.get(k) for k in RUN_ENV}
+    os.environ.update(RUN_ENV)  # the kernels papermill starts inherit it
+    try:
+        if jobs == 1 or len(nbs) == 1: outcomes = [run_one(nb) for nb in nbs]
+        else:  # each notebook waits on its own kernel process: threads are enough to keep `jobs` kernels busy
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(min(jobs, len(nbs))) as ex: outcomes = list(ex.map(run_one, nbs))
+    finally:
+        for k, v in saved.items():
+            if v is None: os.environ.pop(k, None)
+            else: os.environ[k] = v
     failures = [f for f in outcomes if f is not None]  # in notebook order, whatever order they finished in
     if failures and (len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))):  # nothing ran: an empty summary.md would read as a finished run
         raise ReproductionError('every paper notebook failed, no summary written:\n' + '\n'.join(failures))

@@ -23,7 +23,10 @@
   lets a wider one scroll sideways rather than shrink its text: the figure itself should be narrower);
 - `machine-path`: a path of the machine that built it in the visible text or in alt/title attributes
   (`/work/...`, `/tmp/...`, `/home/...`, `/root/...`, `/Users/...`, `site-packages`, `/.venv/`, `_proc/`, ...);
-- `empty-index`: a `genindex.html` without entries.
+- `empty-index`: a `genindex.html` without entries;
+- `run-leftover`: what a run leaves that is not a result (`LEFTOVER_RE`): a frozen progress bar (`0%|`), the repr of a
+  widget (`VBox(children=...`), a printed `Empty DataFrame`, a paper page's "edited since this run" note (its kept run
+  is older than its code: `make reproduce`).
 
 `test_check_catches_each_defect` builds a tiny site with one defect per page (and one clean page) and asserts
 that each is reported, so the check itself is tested. The real site's test also writes screenshots of the home
@@ -53,7 +56,10 @@ ANSI_RE = re.compile(r'\x1b\[[0-9;]*[A-Za-z]|(?<![\w\[])\[(?:\d{1,3};)*\d{1,3}m(
 MACHINE_PATH_RE = re.compile(r'''(?<![\w.:/~-])/(?:work|tmp|home|root|Users|private|var/folders|var/tmp|opt|mnt|srv|scratch)/[\w.~-]'''
                              r'''|[A-Za-z]:\\(?:Users|Windows)\\|site-packages|dist-packages|/\.venv/|\b_proc/|docs/_src/|docs/_build/''')
 KINDS = ('http', 'no-h1', 'error-text', 'ansi', 'directive', 'dead-link', 'dead-anchor', 'duplicate-id',
-         'external-request', 'console-error', 'broken-image', 'alt-path', 'small-figure', 'wide-figure', 'machine-path', 'empty-index')
+         'external-request', 'console-error', 'broken-image', 'alt-path', 'small-figure', 'wide-figure', 'machine-path', 'empty-index',
+         'run-leftover')
+LEFTOVER_RE = re.compile(r'\b\d{1,3}%\|[^|\n]{0,60}\|\s*[\d.]+[kMG]?/\S+ \[|\b(?:V|H)?Box\(children=\(|\b(?:Int|Float)Progress\(value='
+                         r'|\bEmpty DataFrame\b|has been edited since this run')
 
 def unavailable(why):
     if os.environ.get('CI'): pytest.fail(f'{why} (CI is set, so this is a failure, not a skip)')
@@ -176,6 +182,7 @@ def check_site(driver, base_url, max_pages=300):
         if f['errors']: report('error-text', url, f"{f['errors']} error outputs")
         for m in ANSI_RE.finditer(text): report('ansi', url, repr(text[max(0, m.start()-40):m.end()+40])); break
         if '#|' in text: report('directive', url, 'stray `#|`')
+        for m in LEFTOVER_RE.finditer(text): report('run-leftover', url, text[max(0, m.start()-60):m.end()+60])
         for m in MACHINE_PATH_RE.finditer(text + '\n' + '\n'.join(f['attrs'])):
             s = (text + '\n' + '\n'.join(f['attrs']))
             report('machine-path', url, s[max(0, m.start()-60):m.end()+60])
@@ -250,6 +257,19 @@ def test_site_has_pages_and_figures(site):
     assert any(i['natural'] for f in facts.values() for i in f['imgs']), 'no figure on any page'
     assert any(u.endswith('summary.html') for u in facts), 'the reproduction summary is not a page of the site'
 
+def test_home_page_links_the_guide(site):
+    "The guide is one click from home: a link in the home page's text and in its table of notebooks."
+    base_url, _, facts = site
+    home = facts[base_url + 'index.html']
+    article_links = [l for l in home['links'] if l.startswith(base_url + 'guides/')]
+    assert len(article_links) >= 2, f'the home page links the guide {len(article_links)} time(s): {article_links}'
+
+def test_summary_headings_link_the_paper_pages(site):
+    base_url, _, facts = site
+    summary = next(f for u, f in facts.items() if u.endswith('figures/summary.html'))
+    papers = {l.split('#')[0] for l in summary['links'] if '/papers/' in l and l.startswith(base_url)}
+    assert len(papers) >= len(list((ROOT/'nbs'/'papers').glob('[0-9]*.ipynb'))), papers
+
 def test_paper_pages_say_which_run(site):
     "Each paper page shows the full run, or says plainly (a warning banner) that it shows something else."
     base_url, _, facts = site
@@ -304,6 +324,7 @@ BAD_PAGES = {  # kind -> body of a page with that defect (and only that one)
     'wide-figure': '<div style="width: 500px; overflow-x: auto"><img src="fig.png" alt="A figure" style="width: 700px"></div>',
     'machine-path': '<pre>saved to /tmp/tmpab12cd/figures/table1.csv</pre>',
     'empty-index': None,  # genindex.html without entries
+    'run-leftover': '<pre>epoch 1/3:   0%|          | 0/59 [00:00&lt;?, ?it/s]</pre><pre>Empty DataFrame\nColumns: [a]</pre>',
 }
 CLEAN_BODY = ('<p>Body text with a <a href="index.html#top">link</a>, a number 5.243, a path '
               '<code>figures/summary.md</code> and an <a href="https://github.com/x/y">external link</a>.</p>'
@@ -388,7 +409,38 @@ def test_keep_runs_cleans_and_refuses_smoke(tmp_path):
     assert 'widgets' not in c['metadata'] and 'widget-view' not in text and '\\u001b' not in text
     assert not MACHINE_PATH_RE.search(text), text
     assert c['metadata']['papermill']['parameters'] == {'smoke': False, 'fig_dir': 'figures'}
+    assert c['cells'][0]['outputs'][1]['data'] == {'text/plain': k.build.WIDGET_NOTE}  # a note where the widget stood
+    assert len(c['metadata']['scruples']['commit']) == 40  # an unstamped run gets the checkout's commit when kept
     runs = tmp_path/'runs'; runs.mkdir()
     nb['metadata']['papermill']['parameters']['smoke'] = True
     (runs/'01_x.ipynb').write_text(json.dumps(nb))
     with pytest.raises(SystemExit, match='smoke run'): k.keep_runs(runs, tmp_path/'kept')
+
+def test_build_reader_fixes(tmp_path):
+    "Whole subtitles, notebook links of markdown pages, table columns marked by their text, the run's commit named."
+    b = _build_module()
+    nb = {'cells': [{'cell_type': 'markdown', 'source': '# Title\n\n> first line,\n> second line.\n\nProse.'}]}
+    assert b.source_summary(nb) == 'first line, second line.'
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup('<table><tr><th>status</th><th>note</th></tr><tr><td>agrees</td><td>' + 'word ' * 20 +
+                         '</td></tr></table>', 'html.parser')
+    assert b.mark_table_columns(soup)
+    assert [c['class'] for c in soup.find_all('td')] == [['col-short'], ['col-long']]
+    src = json.loads((ROOT/'nbs'/'papers'/'01_dataset_statistics.ipynb').read_text())
+    run = json.loads(json.dumps(src)); run['metadata'] = {'scruples': {'commit': 'abcdef1234' * 4, 'dirty': True},
+                                                          'papermill': {'end_time': '2026-11-25T19:00:00'}}
+    page = b.Page(Path('papers/01_dataset_statistics.ipynb'))
+    kept = ROOT/'_runs'/'test-docs-site'/'01_dataset_statistics.ipynb'  # run_note reads the run as kept (gitignored)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text(json.dumps(run))
+    processed = {'cells': [], 'metadata': {}}  # what nbdev's processing leaves does not count
+    note = b.run_note(page, 'full', kept, processed)
+    assert 'commit `abcdef1234` with uncommitted changes' in note and 'edited since' not in note
+    code = next(c for c in run['cells'] if c['cell_type'] == 'code'); code['source'] = 'changed = 1'
+    kept.write_text(json.dumps(run))
+    assert '(1 code cells differ)' in b.run_note(page, 'full', kept, processed)
+    shutil.rmtree(kept.parent)
+    # a markdown page (figures/summary.md) links the notebooks it names to their pages
+    class L: nbs = (ROOT/'nbs').resolve(); by_nb = {'papers/01_dataset_statistics.ipynb': page}
+    text = b.md_page((ROOT/'figures'/'summary.md').resolve(), L)['cells'][0]['source']
+    assert '](../papers/dataset_statistics.html)' in text and '01_dataset_statistics.ipynb)' not in text

@@ -133,7 +133,7 @@ def test_unrecognized_repost_is_counted_and_warned_once(tmp_path, monkeypatch):
     n = rep.counts[('comment', 'repost_unrecognized')]
     mine = [x for x in w if issubclass(x.category, UnrecognizedRepostWarning)]
     assert n > 0 and recs == [] and len(mine) == 1
-    f, line, rid = rep.examples[('comment', 'repost_unrecognized')]
+    f, line, rid = rep.examples[('comment', 'repost_unrecognized')][0]
     assert f'{n:,} ' in str(mine[0].message) and str(rid) in str(mine[0].message) and f'{Path(f).name}:{line}' in str(mine[0].message)
     assert json.loads((tmp_path/'run'/'report.json').read_text())['examples']
 

@@ -371,8 +371,8 @@ def test_refit_is_idempotent(fitted, dilemmas):
 
 @pytest.fixture(scope='module')
 def own_data():
-    from scruples.annotations import guide_data, read_annotations
-    d = read_annotations(guide_data('wide'))
+    from scruples.annotations import guide_data, read_annotated
+    d = read_annotated(guide_data('wide'))
     return list(d.texts[:60]), pd.DataFrame(d.counts[:60], columns=list(d.classes))
 
 @pytest.fixture(scope='module')
@@ -475,8 +475,8 @@ def cache(tmp_path, monkeypatch):
 
 @pytest.fixture(scope='module')
 def own_texts():
-    from scruples.annotations import guide_data, read_annotations
-    own = read_annotations(guide_data('wide'))
+    from scruples.annotations import guide_data, read_annotated
+    own = read_annotated(guide_data('wide'))
     return list(own.texts), pd.DataFrame(own.counts, columns=list(own.classes))
 
 def test_frozen_mode_embeds_each_text_once_on_disk(cache, own_texts, monkeypatch):
@@ -592,7 +592,7 @@ def test_one_device_rule_and_loader():
     assert not hasattr(E, '_default_device') and not hasattr(M, '_device')
     assert M.pick_device('cpu').type == 'cpu' and M.pick_device().type in ('cuda', 'mps', 'cpu')
 
-def test_analyze_passes_the_transformer_mode(monkeypatch, capsys):
+def test_analyze_passes_the_transformer_mode(monkeypatch, capsys, tmp_path):
     "`scruples analyze --finetune no` reaches the guide as its `finetune` parameter; argparse refuses a bad value."
     import scruples.guide as guide
     from scruples.cli import main
@@ -602,8 +602,9 @@ def test_analyze_passes_the_transformer_mode(monkeypatch, capsys):
         return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None],
                              'note': ['']})
     monkeypatch.setattr(guide, 'analyze', fake)
-    assert main(['analyze', 'v.csv', '--out', 'o', '--finetune', 'no']) == 0 and seen['finetune'] == 'no'
-    seen.clear(); main(['analyze', 'v.csv', '--out', 'o'])
+    monkeypatch.chdir(tmp_path); (tmp_path / 'v.csv').write_text('a,b\n1,2\n3,0\n')  # analyze reads it first
+    assert main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--finetune', 'no']) == 0 and seen['finetune'] == 'no'
+    seen.clear(); main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b'])
     assert 'finetune' not in seen  # the notebook's default: auto
     with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--finetune', 'maybe'])
 

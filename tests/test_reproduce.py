@@ -133,7 +133,8 @@ def test_save_and_summary_round_trip(tmp_path):
     for part in ('3 agrees', '1 differs', '1 ours only', '1 synthetic (not evidence)', '1 not computed'):
         assert part in counts_line
     assert counts_line.endswith('.')
-    assert lines.index('## 01_dataset_statistics') < lines.index('## 02_baselines')
+    # a paper notebook's heading is its title (a folder outside the checkout gets no link); another, its name
+    assert lines.index('## Scruples, Tables 1 and 2: dataset statistics') < lines.index('## 02_baselines')
     table_rows = [l for l in lines if l.startswith('| Table') or l.startswith('| Section')]
     assert len(table_rows) == 7
     assert '| Table 1 | instances (dev) | 2,340 | 2,340 |' in md

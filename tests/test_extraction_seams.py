@@ -1,0 +1,123 @@
+"""Issue 30, the record-level seams: labels in real comments' phrasings, bots by known accounts, HTML entities in
+actions, titles and texts, the repost bot's marker with an unknown wording, and the drop report's example ids after
+the join."""
+import json, warnings
+from pathlib import Path
+
+import pytest
+
+from scruples import extraction as ex
+from scruples.actions import extract_action
+from scruples.dumps import GOLD_DIR
+from scruples.judgments import extract_label
+from scruples.records import REPOST_NOTICES, UnrecognizedRepostWarning, is_bot, parse_comment
+
+SAMPLE_RS, SAMPLE_RC = GOLD_DIR/'RS_sample.zst', GOLD_DIR/'RC_sample.zst'
+
+
+@pytest.mark.parametrize('body,want', [
+    ("I definitely don't think you're the asshole here", 'OTHER'),   # negation: not AUTHOR
+    ("I don't think YTA, she overreacted.", 'OTHER'),
+    ("That doesn't make you an asshole.", 'OTHER'),
+    ('That makes you an asshole.', 'AUTHOR'),                        # "an asshole" as a noun: not NOBODY
+    ("You're an a-hole here, honestly.", 'AUTHOR'),
+    ('I know an asshole here at work', None),
+    ('There are no assholes in my family, so this surprised me', None),  # NAH needs the authors' "here"
+    ('No assholes here, just a hard situation.', 'NOBODY'),
+    ("You won't be the asshole if you say no.", 'OTHER'),           # future / WNBTA
+    ('WNBTA. Go to the concert.', 'OTHER'),
+    ('you will be the asshole if you do', 'AUTHOR'),
+    ('OkNTA', 'OTHER'),                                              # glued to a word
+    ('Wow soYTA. Just wow.', 'AUTHOR'),
+    ('YTA -- but I think we also need more information', 'AUTHOR'),  # a verdict, then a request: not INFO
+    ('NTA. Edit: INFO: did you pay?', 'INFO'),
+])
+def test_real_phrasings(body, want):
+    assert extract_label(body) == want
+
+
+def _vote(author, body='NTA, she was rude.'):
+    return {'id': 'c1', 'link_id': 't3_p1', 'parent_id': 't3_p1', 'author': author, 'body': body, 'created_utc': 1,
+            'subreddit': 'AmItheAsshole'}
+
+
+@pytest.mark.parametrize('person', ['Talbot', 'Cabot1987', 'Abbot_22', 'not_a_robot'])
+def test_people_whose_names_end_in_bot_vote(person):
+    assert not is_bot(person)
+    assert parse_comment(_vote(person))['kind'] == 'vote'
+
+
+@pytest.mark.parametrize('bot', ['AutoModerator', 'Judgement_Bot_AITA', 'RemindMeBot'])
+def test_known_bots_do_not_vote(bot):
+    assert parse_comment(_vote(bot))['kind'] == 'drop'
+
+
+def test_actions_never_hold_an_entity():
+    assert extract_action('AITA for putting up with &lt;3 years of this&gt;') == 'putting up with <3 years of this>'
+    assert extract_action('AITA for telling my mom &amp; dad the truth?') == 'telling my mom & dad the truth'
+
+
+def _dumps(tmp_path: Path, bot_body: str) -> tuple[Path, Path]:
+    story = 'So my sister asked me to drive her to the airport at midnight &amp; I said no because I had work early.'
+    post = {'id': 'p1', 'title': 'AITA for saying no to my sister &amp; her friend?', 'selftext': story, 'author': 'op',
+            'subreddit': 'AmItheAsshole', 'is_self': True, 'created_utc': 1}
+    comments = [dict(_vote('someone'), id='c1'), {**_vote('AutoModerator', bot_body), 'id': 'b1', 'created_utc': 0}]
+    rs, rc = tmp_path/'RS.jsonl', tmp_path/'RC.jsonl'
+    rs.write_text(json.dumps(post) + '\n'); rc.write_text(''.join(json.dumps(c) + '\n' for c in comments))
+    return rs, rc
+
+
+def test_unescape_is_asked_for(tmp_path):
+    story = 'So my sister asked me to drive her to the airport at midnight &amp; I said no because I had work early.'
+    rs, rc = _dumps(tmp_path, REPOST_NOTICES['2018'] + '\n\n' + story)
+    (rec,), _ = ex.extract_anecdotes(rs, rc)
+    assert '&amp;' in rec['title'] and '&amp;' in rec['text']        # the dumps' text, as the authors'
+    assert rec['action']['description'] == 'saying no to my sister & her friend'
+    (rec,), _ = ex.extract_anecdotes(rs, rc, unescape=True)
+    assert rec['title'] == 'AITA for saying no to my sister & her friend?'
+    assert '&' in rec['text'] and '&amp;' not in rec['text']
+
+
+def test_marker_with_an_unknown_wording_warns(tmp_path):
+    rs, rc = _dumps(tmp_path, '^^^^AUTOMOD  ***Your story as you submitted it:***\n\nSo my sister asked me to drive.')
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        recs, rep = ex.extract_anecdotes(rs, rc)
+    assert recs == [] and rep.counts[('comment', 'repost_unrecognized')] == 1
+    assert [x for x in w if issubclass(x.category, UnrecognizedRepostWarning)]
+
+
+def test_drop_report_has_example_ids_for_every_outcome(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        _, rep = ex.extract_anecdotes(SAMPLE_RS, SAMPLE_RC)
+        _, drep = ex.extract_dask(SAMPLE_RS, SAMPLE_RC, tmp_path/'run', scheduler='sync', parts=2)
+    df = rep.frame()
+    assert (df.examples.str.len() > 0).all(), df[df.examples == '']
+    post_ids = {e[2] for e in rep.examples[('post', 'kept')]}
+    for outcome in ('no_original_text', 'no_votes', 'tied_binarized', 'kept'):
+        ids = [e[2] for e in rep.examples[('anecdote', outcome)]]
+        assert ids and all(i.startswith('a0') and 'c' not in i for i in ids), (outcome, ids)  # post ids
+    assert post_ids
+    assert drep.frame().equals(df)  # the same examples from the parts and the join
+    saved = json.loads((tmp_path/'run'/'report.json').read_text())
+    assert ex.ExtractionReport.from_dict(saved).examples == drep.examples
+
+
+def test_streamed_parts_of_a_damaged_file_equal_one_process(tmp_path):
+    "A truncated zstd comments file with malformed lines, read by one reader for 3 parts on 2 worker processes."
+    import zstandard
+    from scruples.dumps import open_dump
+    with open_dump(SAMPLE_RC) as f: lines = [l for l in f.read().splitlines() if l.strip()]
+    lines[40:40] = [b'{"id": "broken", ', b'[1, 2]']
+    whole = zstandard.ZstdCompressor().compress(b''.join(l + b'\n' for l in lines))
+    rc = tmp_path/'RC_cut.zst'; rc.write_bytes(whole[:int(len(whole) * 0.8)])
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want, wrep = ex.extract_anecdotes(SAMPLE_RS, rc)
+        got, grep = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', num_workers=2, parts=3)
+    assert got == want and grep.counts == wrep.counts
+    assert [str(m) for m in grep.malformed] == [str(m) for m in wrep.malformed]  # the broken lines and the cut, once
+    report = json.loads((tmp_path/'run'/'report.json').read_text())
+    assert [p[3] for p in report['parts'] if p[0] == str(rc)] == [False, False, False]  # not done: read again next run
+    assert not (tmp_path/'run'/'_stream').exists()
