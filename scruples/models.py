@@ -142,17 +142,21 @@ def _matmul_seconds(threads: int, reps: int = 4) -> float:
     for _ in range(reps): a @ b
     return time.perf_counter() - t0
 
+_THREADS: dict = {}  # the choice of this process: made once, so that refits give the same numbers
+
 def set_threads(device) -> int:
-    """CPU threads for torch, chosen for the machine as it is now: every core this process may use, or one if a small
-    measured matrix product runs faster on one (on a loaded machine, threads that wait for each other are slower than
-    one alone). `OMP_NUM_THREADS` set by the user wins."""
+    """CPU threads for torch, chosen for the machine at the first call of the process: every core this process may use,
+    or one if a small measured matrix product runs faster on one (on a loaded machine, threads that wait for each other
+    are slower than one alone). The choice is kept for the process (the thread count moves the last digits of a fit);
+    `OMP_NUM_THREADS` set by the user wins."""
     if torch.device(device).type != 'cpu': return torch.get_num_threads()
     os.environ.setdefault('TOKENIZERS_PARALLELISM', 'false')  # the tokenizer's pool would fight torch's threads
     if os.environ.get('OMP_NUM_THREADS'): return torch.get_num_threads()
-    n = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
-    if n > 1: n = min((n, 1), key=_matmul_seconds)
-    torch.set_num_threads(n)
-    return n
+    if 'cpu' not in _THREADS:
+        n = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+        _THREADS['cpu'] = min((n, 1), key=_matmul_seconds) if n > 1 else n
+    torch.set_num_threads(_THREADS['cpu'])
+    return _THREADS['cpu']
 
 def _mean_pool(hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     "Mean of the token states where `mask` is 1 (sentence-transformers' pooling for MiniLM)."
