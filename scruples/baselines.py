@@ -31,7 +31,8 @@ from .metrics import hard_labels, xentropy
 from .core import SPACY_MODEL, as_rng, check_texts, load_spacy
 from .corpus import anecdote_texts
 from .data import label_counts
-from .pairs import PairRanker, as_pairs, class_counts, fit_pair_scorer, pair_logit, pair_proba
+from .pairs import (PairRanker, as_pairs, class_counts, example_kind, fit_pair_scorer, pair_logit, pair_proba,
+                            read_examples)
 
 # %% auto #0
 __all__ = ['TASKS', 'UPOS', 'STYLE_FEATURES', 'MODELS', 'SPACES', 'input_kind', 'task_kind', 'resolve_task', 'Labels',
@@ -41,19 +42,12 @@ __all__ = ['TASKS', 'UPOS', 'STYLE_FEATURES', 'MODELS', 'SPACES', 'input_kind', 
 
 # %% ../nbs/21_baselines.ipynb #cb3b6f4d
 def _docs(X) -> list[str]:
-    "Texts of `X`: an Anecdotes frame (title, blank line, body), a frame with a `text` column, or a list of texts."
-    if isinstance(X, pd.DataFrame) and 'text' in X.columns and 'title' not in X.columns: return check_texts(X['text'], 'text', allow_empty=True)
-    return anecdote_texts(X) if isinstance(X, pd.DataFrame) else check_texts(X, 'X', allow_empty=True)
+    "The texts of `X` (`scruples.pairs.read_examples`): a frame (Anecdotes, or a `text` column) or a list."
+    return read_examples(X, 'texts').X.tolist()
 
 def input_kind(X) -> str:
-    "'pairs' (a Dilemmas frame, a list of (action_1, action_2) pairs, an (n, 2) array) or 'texts' (a frame or list of texts), read from `X` alone."
-    if isinstance(X, (str, bytes)): raise TypeError('X must be texts or pairs of texts, not a single string: wrap it in a list')
-    if isinstance(X, pd.DataFrame): return 'pairs' if {'action_1', 'action_2'} <= set(X.columns) else 'texts'
-    if isinstance(X, np.ndarray) and X.ndim == 2:
-        if X.shape[1] == 2: return 'pairs'
-        raise ValueError(f'an array X must be (n,) texts or (n, 2) pairs of texts, got shape {X.shape}')
-    first = next(iter(X), None)
-    return 'pairs' if isinstance(first, (tuple, list, np.ndarray)) and len(first) == 2 else 'texts'
+    "'pairs' or 'texts', read from `X` alone: `scruples.pairs.example_kind`, the reading every model shares."
+    return example_kind(X)
 
 # %% ../nbs/21_baselines.ipynb #465e5d55
 TASKS = ('anecdotes', 'dilemmas', 'texts', 'pairs')  # the two Scruples presets, then the general kinds (any k for texts)

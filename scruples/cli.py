@@ -246,7 +246,8 @@ def _cmd_analyze(args):
     import inspect
     from scruples.guide import analyze, guide_parameters
     import pandas as pd
-    params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed)) if v is not None}
+    params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed),
+                                                    ('finetune', args.finetune)) if v is not None}
     options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir',
                'annotator_columns', 'context', 'split', 'classes', 'repeats'}
     clash = sorted(k for k, _ in args.param or () if k in options)  # column choices have options of their own: a --param would collide
@@ -608,6 +609,8 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
     q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
     q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset (default: 300)')
+    q.add_argument('--finetune', choices=('auto', 'yes', 'no'), help='the transformer: fine-tune (yes), frozen encoder '
+                   '(no), or auto (default): fine-tune when the measured estimate fits the time budget')
     q.add_argument('--seed', type=nonneg); q.add_argument('--kernel', help='Jupyter kernel name')
     q.add_argument('--param', action='append', type=_name_value, metavar='NAME=VALUE', help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic')
     q = add(sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)')

@@ -17,6 +17,7 @@ import pandas as pd
 import torch
 
 from .core import DEFAULT_MODEL, check_texts, default_model_path
+from .models import load_encoder, pick_device
 
 # %% auto #0
 __all__ = ['POOLINGS', 'CacheInfo', 'model_dir', 'EncoderPipeline', 'read_pipeline', 'pool_tokens', 'length_batches',
@@ -135,26 +136,10 @@ def length_batches(lengths: Sequence[int],  # length of each text (tokens)
 # %% ../nbs/50_encoders.ipynb #abc5e471
 CacheInfo = namedtuple('CacheInfo', 'hits misses size')
 
-def _default_device() -> str:
-    if torch.cuda.is_available(): return 'cuda'
-    if getattr(torch.backends, 'mps', None) is not None and torch.backends.mps.is_available(): return 'mps'
-    return 'cpu'
-
 def _load_transformer(folder: Path, device: str):
-    "Tokenizer and encoder (eval mode, on `device`) from a local folder, safetensors weights only."
-    from transformers import AutoModel, AutoTokenizer
-    from transformers.utils import logging as hf_logging
-    bar = hf_logging.is_progress_bar_enabled()
-    hf_logging.disable_progress_bar()  # no "Loading weights" bar for a 90 MB model
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
-        model = AutoModel.from_pretrained(folder, local_files_only=True, use_safetensors=True)
-    except OSError as e:
-        raise OSError(f'could not load a tokenizer and safetensors weights from {folder}: {e}') from e
-    finally:
-        if bar: hf_logging.enable_progress_bar()
-    if getattr(model.config, 'is_encoder_decoder', False): model = model.get_encoder()
-    return tokenizer, model.to(device).eval()
+    "Tokenizer and encoder (eval mode, on `device`) from a local folder: `scruples.models.load_encoder`, the package's one loader."
+    tokenizer, model = load_encoder(folder, progress=False, device=device)
+    return tokenizer, model.eval()
 
 # %% ../nbs/50_encoders.ipynb #a072d715
 class SentenceEncoder:
@@ -162,7 +147,7 @@ class SentenceEncoder:
     def __init__(self,
                  model: str|Path = DEFAULT_MODEL,  # DEFAULT_MODEL (packaged, offline), a local folder, or a Hugging Face id
                  batch_size: int = 64,             # texts per forward pass
-                 device: str|None = None,          # torch device (default: cuda, then mps, then cpu)
+                 device: str|None = None,          # torch device (default: `scruples.models.pick_device`: CUDA, MPS, CPU)
                  normalize: bool = False,          # scale every vector to unit length
                  progress: bool|None = None,       # progress bar (None: when more than 1,000 new texts)
                  max_length: int|None = None,      # truncate texts at this many tokens (None: the model's own limit)
@@ -170,7 +155,7 @@ class SentenceEncoder:
         if batch_size < 1: raise ValueError(f'batch_size must be at least 1, got {batch_size}')
         if max_length is not None and max_length < 2: raise ValueError(f'max_length must be at least 2 tokens, got {max_length}')
         self.model_name, self.batch_size, self.normalize, self.progress = str(model), batch_size, normalize, progress
-        self.device = str(device or _default_device())
+        self.device = str(pick_device(device))
         self.path = model_dir(model)
         self.pipeline = read_pipeline(self.path)
         self.cache, self._hits, self._misses = {}, 0, 0

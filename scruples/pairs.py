@@ -5,6 +5,8 @@
 # %% ../nbs/20_pairs.ipynb #85220a24
 from __future__ import annotations
 
+from collections import namedtuple
+
 
 import numpy as np
 import pandas as pd
@@ -14,13 +16,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted
 
+from .corpus import anecdote_texts
 from .data import label_counts
 from .metrics import check_counts, hard_labels
 
 from .core import check_texts
 
 # %% auto #0
-__all__ = ['DESIGNS', 'pair_texts', 'pair_proba', 'as_pairs', 'class_counts', 'fit_pair_scorer', 'pair_logit', 'PairRanker']
+__all__ = ['Examples', 'DESIGNS', 'pair_texts', 'pair_proba', 'as_pairs', 'example_kind', 'read_examples', 'class_counts',
+           'fit_pair_scorer', 'pair_logit', 'PairRanker']
 
 # %% ../nbs/20_pairs.ipynb #7a9445cf
 def pair_texts(dilemmas: pd.DataFrame,  # a Dilemmas frame (columns action_1, action_2), e.g. from `load_dilemmas`
@@ -59,6 +63,42 @@ def as_pairs(X,  # a Dilemmas frame, a list of (action_1, action_2) pairs, or an
     out = np.empty((len(a1), 2), dtype=object)
     out[:, 0], out[:, 1] = a1, a2
     return out
+
+# %% ../nbs/20_pairs.ipynb #rx000002
+def example_kind(X) -> str:
+    """'pairs' (a Dilemmas frame, a list of (action_1, action_2) pairs, an (n, 2) array) or 'texts' (any other frame, a
+    list of texts), read from `X` alone: the one reading of every model's input (the baselines and the transformer)."""
+    if isinstance(X, (str, bytes)): raise TypeError('X must be texts or pairs of texts, not a single string: wrap it in a list')
+    if isinstance(X, pd.DataFrame): return 'pairs' if {'action_1', 'action_2'} <= set(X.columns) else 'texts'
+    if isinstance(X, np.ndarray) and X.ndim == 2:
+        if X.shape[1] == 2: return 'pairs'
+        raise ValueError(f'an array X must be (n,) texts or (n, 2) pairs of texts, got shape {X.shape}')
+    first = next(iter(X), None)
+    return 'pairs' if isinstance(first, (tuple, list, np.ndarray)) and len(first) == 2 else 'texts'
+
+Examples = namedtuple('Examples', 'kind X context')  # 'pairs' or 'texts'; (n, 2) or (n,) object array; (n,) contexts or None
+
+def read_examples(X,                    # pairs or texts as `example_kind` reads them; a frame of texts: text (+ title, context)
+                  kind: str|None = None,  # 'pairs' or 'texts'; None: `example_kind(X)`
+                 ) -> Examples:
+    """A model's examples: pairs of actions (`as_pairs`), or texts with an optional context (a frame's `context` column,
+    encoded with the text as a sentence pair). A frame of texts has a `text` column, and `title` for Anecdotes."""
+    kind = kind or example_kind(X)
+    if kind not in ('pairs', 'texts'): raise ValueError(f"kind must be 'pairs' or 'texts', got {kind!r}")
+    if kind == 'pairs': return Examples('pairs', as_pairs(X), None)
+    context = None
+    if isinstance(X, pd.DataFrame):
+        cols = set(X.columns)
+        if 'text' not in cols:
+            raise ValueError(f'a frame of texts needs a text column (and optionally title and context), got {list(X.columns)}; '
+                             'a frame of pairs needs action_1 and action_2')
+        texts = anecdote_texts(X) if 'title' in cols else check_texts(X['text'], 'text', allow_empty=True)
+        if 'context' in cols: context = np.asarray(check_texts(X['context'], 'context', allow_empty=True), dtype=object)
+    else:
+        if example_kind(X) == 'pairs': raise TypeError("expected texts, got pairs of texts (kind='texts' takes a list of texts)")
+        texts = check_texts(X, 'X', allow_empty=True)
+    out = np.empty(len(texts), dtype=object); out[:] = texts
+    return Examples('texts', out, context)
 
 # %% ../nbs/20_pairs.ipynb #8bc432ad
 def class_counts(y,                # hard labels (n,) in [0, k) or label counts (n, k)

@@ -179,3 +179,23 @@ def test_cosine_shapes():
     np.testing.assert_allclose(cosine(a, b[:4], rowwise=True), np.diag(m[:, :4]))
     np.testing.assert_allclose(m, (a / np.linalg.norm(a, axis=1)[:, None]) @ (b / np.linalg.norm(b, axis=1)[:, None]).T)
     with pytest.raises(ValueError, match='dimensions differ'): cosine(a, np.ones(4))
+
+
+def test_frozen_mode_embeddings_are_the_sentence_encoders(enc, tmp_path, monkeypatch):
+    "Issue 33: the frozen mode's features (scruples.models.embed_texts) are MiniLM's sentence vectors before Normalize."
+    from scruples import models as M
+    monkeypatch.setenv('SCRUPLES_CACHE', str(tmp_path))
+    texts = ['helping my sister', 'hitting my sister with a rather long stick in the garden']
+    from scruples.encoders import unit_rows  # the packaged pipeline ends with Normalize; the frozen head standardizes
+    np.testing.assert_allclose(unit_rows(M.embed_texts(texts, max_length=256)), enc(texts), atol=1e-4)
+
+
+def test_one_loader_and_device_rule(monkeypatch):
+    "Issue 31: SentenceEncoder loads through scruples.models.load_encoder and picks its device with models.pick_device."
+    from scruples import encoders as E, models as M
+    calls = []
+    real = M.load_encoder
+    def spy(*a, **k): calls.append(k.get('device')); return real(*a, **k)
+    monkeypatch.setattr(E, 'load_encoder', spy)
+    s = E.SentenceEncoder()
+    assert calls == [s.device] and s.device == str(M.pick_device())

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from scruples import models as M
 from scruples.data import label_counts
-from scruples.corpus import load_dilemmas
+from scruples.corpus import anecdote_texts, load_dilemmas
 from scruples.evaluation import evaluate, score_predictions
 
 REPO = Path(__file__).resolve().parents[1]
@@ -112,7 +112,7 @@ def test_anecdotes_five_way_on_synthetic():
     clf.fit(a.iloc[:30], label_counts(a.iloc[:30]))
     p = clf.predict_proba(a.iloc[30:])
     assert p.shape == (10, 5) and np.allclose(p.sum(1), 1)
-    with pytest.raises(ValueError, match='no texts'): M.anecdote_texts(a.assign(text=None))
+    with pytest.raises(ValueError, match='no texts'): anecdote_texts(a.assign(text=None))
 
 def test_search_smoke(dilemmas):
     X, Y = M.as_pairs(list(zip(dilemmas.action_1, dilemmas.action_2))), label_counts(dilemmas)
@@ -297,7 +297,8 @@ SKIPPED = {
     'check_classifiers_multilabel_output_format_predict': 'not multilabel',
     'check_classifiers_multilabel_output_format_predict_proba': 'not multilabel',
     'check_classifiers_multilabel_output_format_decision_function': 'not multilabel',
-    'check_class_weight_classifiers': 'no class_weight', 'check_class_weight_balanced_classifiers': 'no class_weight',
+    'check_class_weight_classifiers': "numeric X; class_weight='balanced' is tested on texts (test_class_weight_balanced_favours_the_rare_class)",
+    'check_class_weight_balanced_classifiers': "numeric X; class_weight='balanced' is tested on texts (test_class_weight_balanced_favours_the_rare_class)",
     'check_non_transformer_estimators_n_iter': 'no n_iter_', 'check_param_validation': "scikit-learn's private parameter-constraint machinery; fit validates instead",
     'check_classifier_not_supporting_multiclass': 'supports any k',
     'check_array_api_input': 'array API namespaces of numeric arrays', 'check_array_api_mixed_inputs': 'array API namespaces of numeric arrays',
@@ -462,3 +463,153 @@ def test_counts_val_frame_matched_to_training_columns_by_name(monkeypatch):
     np.testing.assert_array_equal(seen['val'], val.to_numpy())
     with pytest.raises(ValueError, match="missing \\['y'\\]"):
         M.TransformerClassifier(task='classes').fit(X, counts, Xv, val.rename(columns={'y': 'z'}))
+
+
+# ---- issue 33: the frozen-encoder mode, length-grouped batches, the time estimate; issue 31: one source, one reading
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    "A private embedding cache, so no test reads another's vectors."
+    monkeypatch.setenv('SCRUPLES_CACHE', str(tmp_path / 'cache'))
+    return tmp_path / 'cache' / 'embeddings'
+
+@pytest.fixture(scope='module')
+def own_texts():
+    from scruples.annotations import guide_data, read_annotated
+    own = read_annotated(guide_data('wide'))
+    return list(own.texts), pd.DataFrame(own.counts, columns=list(own.classes))
+
+def test_frozen_mode_embeds_each_text_once_on_disk(cache, own_texts, monkeypatch):
+    T, C = own_texts
+    m = M.TransformerClassifier(finetune=False, likelihood='dirichlet', max_length=32).fit(T[:60], C[:60])
+    files = list(cache.glob('*/*.npz'))
+    assert len(files) == 1 and m.history_['mode'] == 'frozen'
+    with np.load(files[0], allow_pickle=False) as z: assert z['vectors'].shape == (60, 384)
+    def stop(*a, **k): raise AssertionError('the encoder was loaded although every text is cached')
+    M._frozen_encoder.cache_clear(); monkeypatch.setattr(M, 'load_encoder', stop)
+    again = M.TransformerClassifier(finetune=False, likelihood='soft', max_length=32).fit(T[:60], C[:60])  # all cached
+    assert len(list(cache.glob('*/*.npz'))) == 1
+    p = again.predict_proba(T[:5]); assert p.shape == (5, 3) and np.allclose(p.sum(1), 1)
+    with pytest.raises(AssertionError, match='encoder was loaded'): again.predict_proba(['a text never seen'])
+
+def test_frozen_mode_keys_the_cache_by_model_and_length(cache, own_texts):
+    assert M.embedding_key(max_length=32) != M.embedding_key(max_length=64)
+    assert M.embedding_key(max_length=32) == M.embedding_key(max_length=32)
+    a = M.embed_texts(['one text'], max_length=32); b = M.embed_texts(['one text'], max_length=32, cache=False)
+    np.testing.assert_allclose(a, b, atol=1e-5)
+
+@pytest.mark.parametrize('likelihood', list(M.LIKELIHOODS))
+def test_frozen_mode_every_likelihood_scores_and_roundtrips(cache, own_texts, likelihood, tmp_path):
+    T, C = own_texts
+    m = M.TransformerClassifier(finetune=False, likelihood=likelihood, max_length=32).fit(T[:80], C[:80])
+    e = evaluate(m, T[240:], C[240:].to_numpy(), n_boot=20)
+    assert 0 <= e.f1 <= 1 and np.isfinite(e.xentropy) and e.calibration.startswith('held-out')
+    m.save(tmp_path / 'm'); back = M.TransformerClassifier.load(tmp_path / 'm')
+    np.testing.assert_allclose(back.predict_proba(T[240:250]), m.predict_proba(T[240:250]), atol=1e-6)
+    c = clone(m); assert c.get_params() == m.get_params() and c.finetune is False and not hasattr(c, 'model_')
+    if likelihood == 'dirichlet': assert m.uncertainty(T[240:243]).shape[0] == 3
+
+def test_frozen_pairs_are_antisymmetric(cache, dilemmas):
+    m = M.TransformerClassifier(finetune=False, max_length=24).fit(dilemmas.iloc[:48], label_counts(dilemmas.iloc[:48]))
+    X = dilemmas.iloc[48:60]; p = m.predict_proba(X)
+    swapped = X.rename(columns={'action_1': 'action_2', 'action_2': 'action_1'})
+    np.testing.assert_allclose(m.predict_proba(swapped), p[:, ::-1], atol=1e-6)
+
+def test_text_frame_is_texts_not_a_bad_pair_frame(cache, own_texts):
+    "Issue 31: task='auto' on DataFrame({'text': ...}) raised 'a frame of pairs needs columns action_1 and action_2'."
+    T, C = own_texts
+    m = M.TransformerClassifier(finetune=False, max_length=32).fit(pd.DataFrame({'text': T[:40]}), C[:40])
+    assert m.pairs_ is False and m.predict_proba(pd.DataFrame({'text': T[40:43]})).shape == (3, 3)
+
+def test_count_columns_matched_to_classes_by_name(cache, own_texts):
+    "Issue 28: classes=['yes','no'] with columns ['no','yes'] took them by position."
+    T, C = own_texts
+    names = list(C.columns)
+    a = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:80], C[:80])
+    b = M.TransformerClassifier(finetune=False, max_length=32, classes=names).fit(T[:80], C[names[::-1]][:80])
+    assert b.classes_.tolist() == names
+    np.testing.assert_allclose(b.predict_proba(T[80:90]), a.predict_proba(T[80:90]), atol=1e-6)
+    with pytest.raises(ValueError, match='do not match the classes'):
+        M.TransformerClassifier(finetune=False, classes=['x'] + names[1:]).fit(T[:20], C[:20])
+
+def test_context_is_a_sentence_pair(cache, own_texts):
+    T, C = own_texts
+    X = pd.DataFrame({'text': T[:60], 'context': ['did you like it?'] * 30 + ['what went wrong?'] * 30})
+    m = M.TransformerClassifier(finetune=False, max_length=32).fit(X, C[:60])
+    assert m.context_
+    p1 = m.decision_function(pd.DataFrame({'text': T[:2], 'context': ['did you like it?'] * 2}))
+    p2 = m.decision_function(pd.DataFrame({'text': T[:2], 'context': ['what went wrong?'] * 2}))
+    assert not np.allclose(p1, p2)  # the context changes the input
+    with pytest.raises(ValueError, match='context'): m.predict_proba(T[:2])
+    tok = M.load_encoder(progress=False)[0]
+    t = M._Tokens(tok, [('a b', 'c')], 16); assert t.types is not None and 1 in t.types[0]  # segment ids of the pair
+
+def test_class_weight_balanced_favours_the_rare_class(cache, own_texts):
+    T, C = own_texts
+    y = C.to_numpy(); rare = int(np.argmin(np.bincount(y.argmax(1), minlength=3)))
+    plain = M.TransformerClassifier(finetune=False, likelihood='hard', max_length=32, calibrate=False)
+    plain.fit(T[:200], C[:200])
+    bal = M.TransformerClassifier(finetune=False, likelihood='hard', max_length=32, calibrate=False,
+                                  class_weight='balanced').fit(T[:200], C[:200])
+    assert (bal.predict(T[200:]) == C.columns[rare]).sum() >= (plain.predict(T[200:]) == C.columns[rare]).sum()
+    w = M.balanced_weights(y[:200]); assert np.isclose((w[y[:200].argmax(1)]).mean(), 1.0)
+    with pytest.raises(ValueError, match='class_weight'): M.TransformerClassifier(class_weight='auto').fit(T[:8], C[:8])
+
+def test_one_source_for_the_parameters():
+    "Issue 31: __init__ restated the TrainConfig fields; its signature is now made from OWN_PARAMS and TrainConfig."
+    import inspect
+    params = inspect.signature(M.TransformerClassifier).parameters
+    assert list(params) == list(M.OWN_PARAMS) + [f.name for f in dataclasses.fields(M.TrainConfig)]
+    assert all(params[f.name].default == f.default for f in dataclasses.fields(M.TrainConfig))
+    with pytest.raises(TypeError, match='unknown parameters'): M.TransformerClassifier(epoch=3)
+
+@given(st.lists(st.integers(1, 90), min_size=1, max_size=300), st.integers(1, 40), st.integers(0, 99))
+@settings(max_examples=60, deadline=None)
+def test_length_grouped_batches_cover_every_example_once(lengths, bs, seed):
+    b = M.length_grouped_batches(lengths, bs, np.random.default_rng(seed))
+    assert sorted(np.concatenate(b).tolist()) == list(range(len(lengths)))
+    assert sum(len(x) < bs for x in b) <= 1 and len(b) == -(-len(lengths) // bs)
+
+def test_length_grouped_batches_pad_less(dilemmas):
+    lengths = np.random.default_rng(0).integers(5, 90, 2000)
+    def padding(batches): return sum(lengths[b].max() * len(b) - lengths[b].sum() for b in batches)
+    cfg = M.TrainConfig(batch_size=32)
+    grouped = M.epoch_batches(lengths, cfg, 0)
+    plain = M.epoch_batches(lengths, dataclasses.replace(cfg, group_by_length=False), 0)
+    assert padding(grouped) < 0.2 * padding(plain)
+
+def test_estimate_before_training(own_texts, cache):
+    T, _ = own_texts
+    est = M.estimate_fit(T[:64], n_val=16, n_test=20, max_length=32, batch_size=8)
+    assert est.n_train == 64 and est.train_rate > 0 and est.infer_rate > 0 and est.n_new == 64
+    assert est.finetune_seconds(1) < est.finetune_seconds(3) and est.frozen_seconds() > 0
+    r = est.report(budget=est.n_models * est.finetune_seconds() / 2, n_items=100)
+    assert 'finetune=False' in r and 'epochs=1' in r and 'max_items' in r
+
+def test_one_device_rule_and_loader():
+    "Issue 31: models._device and encoders._default_device disagreed; both use models.pick_device now."
+    from scruples import encoders as E
+    assert not hasattr(E, '_default_device') and not hasattr(M, '_device')
+    assert M.pick_device('cpu').type == 'cpu' and M.pick_device().type in ('cuda', 'mps', 'cpu')
+
+def test_analyze_passes_the_transformer_mode(monkeypatch, capsys, tmp_path):
+    "`scruples analyze --finetune no` reaches the guide as its `finetune` parameter; argparse refuses a bad value."
+    import scruples.guide as guide
+    from scruples.cli import main
+    seen = {}
+    def fake(file, out, **kw):
+        seen.update(kw)
+        return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None],
+                             'note': ['']})
+    monkeypatch.setattr(guide, 'analyze', fake)
+    monkeypatch.chdir(tmp_path); (tmp_path / 'v.csv').write_text('a,b\n1,2\n3,0\n')  # analyze reads it first
+    assert main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--finetune', 'no']) == 0 and seen['finetune'] == 'no'
+    seen.clear(); main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b'])
+    assert 'finetune' not in seen  # the notebook's default: auto
+    with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--finetune', 'maybe'])
+
+def test_guide_declares_the_mode_parameters():
+    import papermill as pm
+    from scruples.guide import guide_notebook
+    params = pm.inspect_notebook(str(guide_notebook()))
+    assert params['finetune']['default'] == "'auto'" and 'transformer_minutes' in params
