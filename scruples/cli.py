@@ -237,8 +237,9 @@ def _cmd_analyze(args):
     clash = sorted(k for k, _ in args.param or () if k in options)  # column choices have options of their own: a --param would collide
     if clash: raise core.ScruplesError(f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
                                + ('use --long' if clash[0] == 'form' else f'use --{clash[0].replace("_", "-")}' if clash[0] not in ('log', 'data_file', 'out_dir') else 'it is set by analyze itself'))
-    rows = analyze(args.file, args.out, form='long' if args.long else 'wide', counts=args.count_columns, id=args.id, item=args.item,
-                   label=args.label, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **typed, **params)
+    typed |= {k: v for k, v in (('item', args.item), ('label', args.label)) if v is not None}  # given: checked against the form
+    rows = analyze(args.file, args.out, form='long' if args.long else 'wide', counts=args.count_columns, id=args.id,
+                   annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **typed, **params)
     if args.json: _emit(rows, True)
     else:
         with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
@@ -396,11 +397,11 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns, in class order (default: all but id and text)')
     q.add_argument('--id', help='the item-id column of a wide table (default: a column named id)')
     q.add_argument('--long', action='store_true', help='one row per judgment: --item, --annotator, --label (and --text)')
-    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', help="--long: the annotator column (default: annotator, if the file has one; '' for none)")
-    q.add_argument('--label', default='label', help='--long: the label column')
+    q.add_argument('--item', help='--long: the item column (default: item)'); q.add_argument('--annotator', help="--long: the annotator column (default: annotator, if the file has one; '' for none)")
+    q.add_argument('--label', help='--long: the label column (default: label)')
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
     q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
-    q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset (default: 300)')
+    q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset, recorded in the summary (default: every item)')
     q.add_argument('--seed', type=nonneg); q.add_argument('--kernel', help='Jupyter kernel name')
     q.add_argument('--param', action='append', type=_name_value, metavar='NAME=VALUE', help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic')
     q = add(sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)')

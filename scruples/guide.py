@@ -5,6 +5,10 @@
 # %% ../nbs/91_guide.ipynb #93b00acd
 from __future__ import annotations
 
+import fnmatch
+import json
+import os
+import shutil
 import time
 from pathlib import Path
 
@@ -16,8 +20,9 @@ from .core import ScruplesError, checkout_root
 from .metrics import TemperatureCalibrator
 
 # %% auto #0
-__all__ = ['GuideError', 'guide_notebook', 'DefaultColumn', 'guide_parameters', 'join_annotations', 'calibrated_proba',
-           'above_ceiling', 'models_vs_ceiling_figure', 'analyze']
+__all__ = ['PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn', 'guide_parameters',
+           'join_annotations', 'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure', 'check_parameters',
+           'check_kernel', 'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -41,34 +46,53 @@ def guide_notebook(root=None) -> Path:
 class DefaultColumn(str):
     "A column name nobody typed: used when the file has that column, skipped (no such column) when it has not."
 
+def _form_options(form, counts, id, annotations, item, annotator, label):
+    "Options that do not apply to `form` are errors, not silently ignored."
+    if form == 'long':
+        wrong = [o for o, v in (('counts', counts), ('id', id), ('annotations', annotations)) if v]
+        if wrong: raise ValueError(f'{", ".join(wrong)}: for the wide form only (one row per item); the long form names its '
+                                   'items, annotators and labels with item, annotator and label')
+    elif not annotations:
+        wrong = [o for o, v in (('item', item), ('annotator', annotator), ('label', label))
+                 if v is not None and not isinstance(v, DefaultColumn)]
+        if wrong: raise ValueError(f'{", ".join(wrong)}: for the long form (one row per judgment) or the long file given as '
+                                   'annotations; a wide table has count columns (counts) and an id column (id)')
+
 def guide_parameters(data_file,                     # your CSV, JSON-lines or Parquet file
                      form: str = 'wide',            # 'wide' (one row per text) or 'long' (one row per judgment)
-                     text: str|None = DefaultColumn('text'),  # the text column (None: agreement and the ceiling only)
+                     text: str|None = DefaultColumn('text'),  # the text column (None or '': none; agreement and the ceiling only)
                      counts=None,                   # wide: the count columns, 'a,b,c' or a list (default: all but id and text)
                      id: str|None = None,           # wide: the id column (default: a column named id, else row numbers)
-                     item: str = 'item', annotator: str|None = DefaultColumn('annotator'), label: str = 'label',  # long: the columns
+                     item: str = DefaultColumn('item'), annotator: str|None = DefaultColumn('annotator'),
+                     label: str = DefaultColumn('label'),  # long (or the annotations file): the columns
                      annotations=None,              # wide: a long-form file of the same items (annotator ids; tallies must agree)
                      **params) -> dict:             # other parameters of the notebook: epochs, max_items, seed, ...
     """The guide notebook's parameters for a file and its columns, after reading the file once (errors name file, line, field).
     A column name you pass must exist (the error names the file, the column and the columns present); the defaults `DefaultColumn('text')`
-    and `DefaultColumn('annotator')` are skipped when the file has no such column (no texts, anonymous votes)."""
+    and `DefaultColumn('annotator')` are skipped when the file has no such column (no texts, anonymous votes). Options of the other
+    form are errors. No text column (`text=None` or `''`) never makes a column named text a count column."""
     if form not in ('wide', 'long'): raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
+    _form_options(form, counts, id, annotations, item, annotator, label)
     if isinstance(counts, (list, tuple)): counts = ','.join(counts)
     path = Path(data_file)
     cols = table_columns(path)  # None when unreadable: the reader below names the problem
     def chosen(name):  # an untyped default that is absent: no such column
-        return None if name is None or (isinstance(name, DefaultColumn) and cols is not None and name not in cols) else str(name)
+        return None if not name or (isinstance(name, DefaultColumn) and cols is not None and name not in cols) else str(name)
+    no_text = text is None or text == ''
     text = chosen(text)
     if form == 'wide':
+        if no_text and not counts and cols is not None and 'text' in cols:  # no texts: the text column is still not a count
+            counts = ','.join(c for c in cols if c != 'text' and c != id and not (id is None and c == 'id'))
         d = read_wide(path, counts=counts or None, text=text, id=id)  # what the notebook will read
         if annotations:  # the notebook joins them the same way: items and tallies must agree
-            join_annotations(d, read_long(annotations, item=item, annotator=None if annotator is None else str(annotator), label=label, classes=d.classes), path, annotations)
+            join_annotations(d, read_long(annotations, item=str(item), annotator=None if not annotator else str(annotator), label=str(label),
+                                          classes=d.classes), path, annotations)
     else:
         annotator = chosen(annotator)
-        d = read_long(path, item=item, annotator=annotator, label=label, text=text)
+        d = read_long(path, item=str(item), annotator=annotator, label=str(label), text=text)
     if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
     return dict(data_file=str(path.resolve()), form=form, text_col=text or '', count_cols=counts or '',
-                id_col=id or '', item_col=item, annotator_col=str(annotator or ''), label_col=label,
+                id_col=id or '', item_col=str(item), annotator_col=str(annotator or ''), label_col=str(label),
                 annotations_file=str(Path(annotations).resolve()) if annotations else '', **params)
 
 # %% ../nbs/91_guide.ipynb #a1e0c006
@@ -146,26 +170,116 @@ def models_vs_ceiling_figure(results,  # model name -> what `evaluate` returned
     fig.tight_layout()
     return fig
 
+# %% ../nbs/91_guide.ipynb #488387d5
+PARAM_GUARDS = {  # notebook parameter -> (smallest, largest, what it is); None: no bound
+    'max_items': (0, None, 'items analysed (0: every item; else at least 8: a training, a held-out and a test part)'),
+    'test_share': (0.05, 0.9, 'share of the items held out for the test (without a split column)'),
+    'epochs': (1, 1000, 'transformer epochs'), 'budget': (1, 10_000, 'tuning points per baseline'),
+    'best_samples': (10, 10**7, 'posterior samples of BEST'), 'n_boot': (10, 100_000, 'bootstrap resamples'),
+    'trait_items': (2, 10_000, 'questions of the latent-trait model'), 'seed': (0, 2**63 - 1, 'seed'),
+    'min_trait_questions': (2, 10_000, 'questions the traits need to choose a number of traits'),
+}
+
+def check_parameters(params: dict,  # notebook parameter -> value (what `guide_parameters` returns, plus any other)
+                     nb=None,       # the notebook (default: `guide_notebook()`)
+                    ) -> dict:      # `params`, with ints given for float parameters converted
+    "Every parameter must be one the notebook declares, of its type and within `PARAM_GUARDS`; the error says which and why."
+    from papermill.inspection import inspect_notebook
+    declared = inspect_notebook(str(nb or guide_notebook()))
+    out = dict(params)
+    for name, value in params.items():
+        if name not in declared:
+            raise ValueError(f'{name}={value!r}: not a parameter of the guide notebook; its parameters: {", ".join(declared)}')
+        kind = declared[name]['inferred_type_name']
+        if kind == 'int' and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+            raise ValueError(f'{name}={value!r}: expected an integer')
+        if kind == 'float':
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)): raise ValueError(f'{name}={value!r}: expected a number')
+            out[name] = value = float(value)
+        if kind == 'bool' and not isinstance(value, bool):
+            if value in (0, 1, 'true', 'false', 'True', 'False'): out[name] = value = value in (1, 'true', 'True')
+            else: raise ValueError(f'{name}={value!r}: expected true or false')
+        if kind == 'str' and not isinstance(value, str): out[name] = str(value)
+        if name in PARAM_GUARDS:
+            lo, hi, what = PARAM_GUARDS[name]
+            if not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8):
+                rng = f'at least {lo}' if hi is None else f'from {lo} to {hi}'
+                raise ValueError(f'{name}={value!r}: expected {rng} ({what})')
+    return out
+
+def check_kernel(name: str) -> str:
+    "The kernel's name when Jupyter knows it; else a ValueError naming the kernels it knows."
+    from jupyter_client.kernelspec import find_kernel_specs
+    known = find_kernel_specs()
+    if name not in known: raise ValueError(f'no Jupyter kernel named {name!r}; kernels: {", ".join(sorted(known)) or "none"}')
+    return name
+
+# %% ../nbs/91_guide.ipynb #92f70a3d
+MANIFEST = 'analyze-manifest.json'
+RUN_FILES = ('your_data.ipynb', 'summary.csv', '*.png', MANIFEST)  # the names a run writes
+
+def _manifest(out: Path) -> list[str]:
+    "The files the previous run wrote (its manifest), [] when there is none."
+    m = out/MANIFEST
+    if not m.is_file(): return []
+    try: files = json.loads(m.read_text())['files']
+    except (ValueError, KeyError, TypeError) as err: raise ValueError(f'{m}: not a manifest written by scruples analyze ({err})') from None
+    if not all(isinstance(f, str) and '/' not in f and f not in ('.', '..') for f in files): raise ValueError(f'{m}: not a manifest written by scruples analyze')
+    return files
+
+def prepare_out(out,          # the output folder (created when missing)
+                inputs=(),    # the run's input files: never replaced
+               ) -> tuple[Path, list[str]]:  # (a fresh folder inside `out` for the run, the previous run's files)
+    "Check `out` before a run: no file a run writes that the previous manifest does not list, no input among those a run replaces."
+    out = Path(out)
+    if out.exists() and not out.is_dir(): raise NotADirectoryError(20, 'exists and is not a folder', str(out))
+    previous = _manifest(out) if out.is_dir() else []
+    if out.is_dir():
+        foreign = sorted(f.name for f in out.iterdir() if f.name not in previous and any(fnmatch.fnmatch(f.name, g) for g in RUN_FILES))
+        if foreign:
+            raise FileExistsError(17, f'{out} holds {", ".join(foreign[:5])}, which no earlier scruples analyze run wrote (no manifest lists it) '
+                                      'and which this run would write: choose another --out', str(out/foreign[0]))
+    for f in inputs:
+        if not f: continue
+        f = Path(f).resolve()
+        if f.parent == out.resolve() and (f.name in previous or any(fnmatch.fnmatch(f.name, g) for g in RUN_FILES)):
+            raise FileExistsError(17, f'an input of this run, {f.name}, is a file a run in {out} writes or replaces: copy it elsewhere or choose another --out', str(f))
+    out.mkdir(parents=True, exist_ok=True)
+    import tempfile
+    return Path(tempfile.mkdtemp(prefix='.analyze-run-', dir=out)), previous
+
+def commit_run(out, run: Path, previous: list[str]) -> list[str]:  # the files of the new run, now in `out`
+    "Replace the previous run's files (its manifest) by the run's: remove the old ones, move the new ones in, write the manifest."
+    out = Path(out)
+    new = sorted(f.name for f in run.iterdir() if f.is_file() and f.name != MANIFEST)
+    for name in previous:
+        if (out/name).is_file(): (out/name).unlink()
+    for name in new: os.replace(run/name, out/name)
+    (out/MANIFEST).write_text(json.dumps({'files': new + [MANIFEST], 'written': time.strftime('%Y-%m-%dT%H:%M:%S')}, indent=1) + '\n')
+    shutil.rmtree(run, ignore_errors=True)
+    return new
+
 # %% ../nbs/91_guide.ipynb #3d725620
 def analyze(data_file,              # your annotated data (see `guide_parameters` for the columns)
             out,                    # output folder: executed notebook, figures, summary.csv
             kernel: str|None = None,  # Jupyter kernel (default: 'scruples' when registered, else 'python3')
             log=print,
             **kwargs) -> pd.DataFrame:  # column choice and notebook parameters, as `guide_parameters` takes them
-    "Run the guide notebook on your data with papermill; returns the rows of `summary.csv`."
+    "Run the guide notebook on your data with papermill; returns the rows of `summary.csv`. Everything is checked before anything is written."
     import papermill as pm
     from scruples.reproduce import default_kernel
-    params = guide_parameters(data_file, **kwargs)
-    nb, out = guide_notebook(), Path(out)
-    if out.exists() and not out.is_dir(): raise NotADirectoryError(20, 'exists and is not a folder', str(out))
-    out.mkdir(parents=True, exist_ok=True)
-    params['out_dir'] = str(out.resolve())
-    dest, t0 = out/'your_data.ipynb', time.time()
-    (out/'summary.csv').unlink(missing_ok=True)  # an earlier run's summary is not this run's
-    try: pm.execute_notebook(str(nb), str(dest), parameters=params, kernel_name=kernel or default_kernel(), language='python',
-                             cwd=str(out), progress_bar=False, log_output=False)
+    kernel = check_kernel(kernel or default_kernel())
+    nb = guide_notebook()
+    params = check_parameters(guide_parameters(data_file, **kwargs), nb)
+    run, previous = prepare_out(out, [data_file, params.get('annotations_file')])
+    out = Path(out)
+    params['out_dir'] = str(run.resolve())
+    dest, t0 = run/'your_data.ipynb', time.time()
+    try: pm.execute_notebook(str(nb), str(dest), parameters=params, kernel_name=kernel, language='python',
+                             cwd=str(run), progress_bar=False, log_output=False)
     except Exception as err:
         last = str(err).strip().splitlines()[-1] if str(err).strip() else ''
-        raise GuideError(f'{data_file}: the guide failed ({type(err).__name__}: {last}); see {dest}') from None
-    log(f'guide: ran in {time.time() - t0:.0f} s -> {dest}')
+        raise GuideError(f'{data_file}: the guide failed ({type(err).__name__}: {last}); see {dest} (the previous run in {out} is untouched)') from None
+    commit_run(out, run, previous)
+    log(f'guide: ran in {time.time() - t0:.0f} s -> {out/"your_data.ipynb"}')
     return pd.read_csv(out/'summary.csv')

@@ -268,3 +268,97 @@ def test_analyze_typed_column_names_must_exist(tmp_path, no_kernel):
     rc, out, err = run_cli('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--text', 'text', '--annotations', str(tmp_path/'long.csv'),
                            '--annotator', 'rater', '--out', str(tmp_path/'o'))
     assert rc == 1 and "long.csv:1: field 'rater': expected a column named 'rater' (columns: item, annotator, label)" in err, err
+
+
+# --- analyze touches only what it writes (issue 28) --------------------------------------------------------------
+
+def run_exe(*argv, timeout=300):
+    "`scruples ARGV` as a user runs it: a subprocess of the installed console script (this checkout on PYTHONPATH)."
+    import shutil
+    import subprocess
+    import sys
+    exe = Path(sys.executable).with_name('scruples')
+    exe = str(exe) if exe.is_file() else shutil.which('scruples')
+    if not exe: pytest.skip('the scruples console script is not installed')
+    env = os.environ.copy() | {'PYTHONPATH': str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', '')}
+    r = subprocess.run([exe, *argv], capture_output=True, text=True, timeout=timeout, env=env)
+    return r.returncode, r.stdout, r.stderr
+
+
+def snapshot(folder):
+    "Every file under `folder` and its bytes."
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(Path(folder).rglob('*')) if p.is_file()}
+
+
+def test_analyze_keeps_an_input_named_summary_csv_inside_out(tmp_path):
+    "An input named summary.csv inside --out: refused before any work, the file as it was (it used to be deleted first)."
+    write_wide_and_long(tmp_path)
+    out = tmp_path/'o'; out.mkdir()
+    (out/'summary.csv').write_bytes((tmp_path/'wide.csv').read_bytes())
+    before = snapshot(out)
+    rc, _, err = run_exe('analyze', str(out/'summary.csv'), '--id', 'id', '--out', str(out))
+    assert rc == 1 and 'summary.csv' in err and 'Traceback' not in err, err
+    assert snapshot(out) == before
+
+
+def test_analyze_with_a_mistyped_kernel_deletes_nothing(tmp_path):
+    "A previous run's files (its manifest) and the user's files stay as they were when --kernel names no kernel."
+    from scruples.guide import commit_run, prepare_out
+    write_wide_and_long(tmp_path)
+    out = tmp_path/'o'
+    run, prev = prepare_out(out)
+    for name in ('summary.csv', 'your_data.ipynb', 'models_vs_ceiling.png'): (run/name).write_text(name)
+    commit_run(out, run, prev)
+    (out/'mine.txt').write_text('mine')
+    before = snapshot(out)
+    rc, _, err = run_exe('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--out', str(out), '--kernel', 'pyhton3')
+    assert rc == 1 and "no Jupyter kernel named 'pyhton3'" in err, err
+    assert snapshot(out) == before
+
+
+@pytest.mark.parametrize('argv, says', [
+    (['--param', 'max_items=2'], 'max_items=2: expected'),
+    (['--max-items', '8', '--param', 'n_boot=0'], 'n_boot=0: expected'),
+    (['--param', 'epoch=2'], 'epoch=2: not a parameter of the guide notebook'),
+    (['--param', 'test_share=1.5'], 'test_share=1.5: expected from'),
+    (['--long', '--counts', 'yes,no'], 'counts: for the wide form only'),
+    (['--long', '--id', 'id'], 'id: for the wide form only'),
+    (['--long', '--annotations', 'missing.csv'], 'annotations: for the wide form only'),
+    (['--label', 'verdict'], 'label: for the long form'),
+    (['--item', 'post'], 'item: for the long form'),
+])
+def test_analyze_checks_parameters_and_options_before_writing(tmp_path, argv, says):
+    "Parameters meet the notebook's guards and options of the other form are errors, before --out is even created."
+    write_wide_and_long(tmp_path)
+    data = tmp_path/('long.csv' if '--long' in argv else 'wide.csv')
+    rc, _, err = run_exe('analyze', str(data), '--out', str(tmp_path/'o'), *argv)
+    assert rc == 1 and says in err and 'Traceback' not in err, err
+    assert not (tmp_path/'o').exists()
+
+
+def test_analyze_no_text_column_is_not_a_count_column(tmp_path, no_kernel):
+    "--text '' means no texts: the text column is left out of the counts (it used to become a count column)."
+    write_wide_and_long(tmp_path)
+    from scruples.guide import guide_parameters
+    p = guide_parameters(tmp_path/'wide.csv', text='', id='id')
+    assert (p['text_col'], p['count_cols']) == ('', 'yes,no')
+
+
+def test_analyze_rerun_replaces_the_previous_run_as_a_whole(wide3):
+    "A rerun without texts into the same --out: the first run's model figures go, the user's files stay, the manifest lists the run."
+    from scruples.guide import MANIFEST
+    rc, out, err, folder = wide3
+    assert rc == 0, err[-3000:]
+    assert (folder/'models_vs_ceiling.png').is_file() and (folder/MANIFEST).is_file()
+    (folder/'notes.txt').write_text('mine')
+    src = folder.parent/'votes.csv'
+    rc, out, err = run_exe('analyze', str(src), '--counts', 'fine,wrong,unsure', '--id', 'post', '--text', '', '--out', str(folder),
+                           *SMALL)
+    assert rc == 0, err[-3000:]
+    names = sorted(p.name for p in folder.iterdir())
+    assert not [n for n in names if n.endswith('.png') and n != 'aggregation.png'], names  # no model figures left behind
+    assert 'notes.txt' in names and not [n for n in names if n.startswith('.analyze-run-')], names
+    assert sorted(json.loads((folder/MANIFEST).read_text())['files']) == sorted(n for n in names if n != 'notes.txt')
+    s = pd.read_csv(folder/'summary.csv')
+    assert 'models' not in set(s.section) and s.set_index('quantity').loc['classes', 'value'] == 3
+    assert 'models_vs_ceiling.png' not in notebook_text((rc, out, err, folder))  # the notebook lists this run's figures only
