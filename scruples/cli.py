@@ -91,15 +91,30 @@ def _cmd_data_fetch(args):
     dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=dict(args.url or ()), progress=not args.no_progress, force=args.force)
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
 
+def _reading(args) -> dict:
+    "The shared reading options of a command as `read_annotated`'s keywords (only those given: the reader's defaults hold)."
+    keys = dict(counts='count_columns', id='id', item='item', annotator='annotator', label='label', annotator_columns='annotator_columns',
+                text='text', context='context', split='split', classes='classes', repeats='repeats')
+    return {'form': getattr(args, 'form', None)} | {k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None}
+
+def _read(args, path, ceiling: bool = False):
+    "Read `path` as the shared options say (`annotations.read_annotated`); the one line saying what was read goes to stderr."
+    from scruples.annotations import read_annotated
+    d = read_annotated(path, ceiling=ceiling, **_reading(args))
+    if not getattr(args, 'json', False): print(f'scruples: read {d.report}', file=sys.stderr)
+    return d
+
 def _cmd_data_validate(args):
-    "`scruples data validate`: read each file with its reader (`data.reader_for`); exit 1 when any fails."
+    "`scruples data validate`: read each file as `best` and `analyze` do (`annotations.read_annotated`); every file is reported; exit 1 when any fails."
     import pandas as pd
-    from scruples import data
+    from scruples.annotations import read_annotated
     rows, bad = [], 0
     for f in map(Path, args.files):
-        try: rows.append({'file': str(f), 'records': len(data.read_any_counts(f)[0]), 'error': ''})
-        except (core.ScruplesDataError, OSError) as err:
-            rows.append({'file': str(f), 'records': 0, 'error': _error_line(err)}); bad += 1
+        try:
+            d = read_annotated(f, **_reading(args))
+            rows.append({'file': str(f), 'records': d.n_items, 'read': d.report, 'error': ''})
+        except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
+            rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _error_line(err)}); bad += 1
     _emit(pd.DataFrame(rows).set_index('file'), args.json)
     return 1 if bad else 0
 
@@ -154,10 +169,9 @@ def _cmd_best(args):
     from scruples import data
     from scruples.best import best_estimates, class_support_columns
     from scruples.dirichlet import DirichletFitWarning
-    from scruples.annotations import read_label_table
     path = Path(args.counts)
-    counts, classes, y = read_label_table(path, counts=args.count_columns, id=args.id, text=args.text,
-                                          form='long' if args.long else None, item=args.item, annotator=args.annotator, label=args.label)
+    d = _read(args, path, ceiling=True)  # one vote on every item: refused before any work
+    counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
     if args.ties is not None and y is not None:
         raise core.ScruplesError(f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
@@ -180,7 +194,7 @@ def _cmd_best(args):
     gold = args.labels or ('the gold_label field' if y is not None else
                            f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
                            + (', left out)' if ties == 'drop' and n_tied else ')'))
-    if args.json: print(json.dumps({'file': str(path), 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
+    if args.json: print(json.dumps({'file': str(path), 'read': d.report, 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
                                     'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty,
                                     'ties': None if y is not None else ties, 'tied': None if y is not None else n_tied}, indent=2))
     else:
@@ -229,17 +243,30 @@ def _cmd_mcm_user_study(args):
 
 def _cmd_analyze(args):
     "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
-    from scruples.guide import analyze
+    import inspect
+    from scruples.guide import analyze, guide_parameters
     import pandas as pd
     params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed)) if v is not None}
-    typed = {k: v or None for k, v in (('text', args.text), ('annotator', args.annotator)) if v is not None}  # untyped: the defaults, skipped when absent
-    options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir'}
+    options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir',
+               'annotator_columns', 'context', 'split', 'classes', 'repeats'}
     clash = sorted(k for k, _ in args.param or () if k in options)  # column choices have options of their own: a --param would collide
     if clash: raise core.ScruplesError(f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
                                + ('use --long' if clash[0] == 'form' else f'use --{clash[0].replace("_", "-")}' if clash[0] not in ('log', 'data_file', 'out_dir') else 'it is set by analyze itself'))
-    typed |= {k: v for k, v in (('item', args.item), ('label', args.label)) if v is not None}  # given: checked against the form
-    rows = analyze(args.file, args.out, form='long' if args.long else 'wide', counts=args.count_columns, id=args.id,
-                   annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr), **typed, **params)
+    reading = _reading(args)
+    if args.annotations and reading['form'] not in (None, 'wide'):
+        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own')
+    d = _read(args, args.file, ceiling=True)  # every column check before anything is written; the line saying what was read
+    if args.annotations and d.columns.get('counts') is None:
+        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}')
+    form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
+    accepted = inspect.signature(guide_parameters).parameters
+    reading.pop('form')
+    unknown = [k for k in reading if k not in accepted]
+    if unknown: raise core.ScruplesError(f'--{unknown[0].replace("_", "-")} is read by best and data validate, not by analyze yet')
+    if 'text' in reading: reading['text'] = reading['text'] or None  # '' on the command line: no text column
+    if 'annotator' in reading: reading['annotator'] = reading['annotator'] or None
+    rows = analyze(args.file, args.out, form=form, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
+                   **reading, **params)
     if args.json: _emit(rows, True)
     else:
         with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
@@ -324,6 +351,28 @@ def _cmd_extract(args):
     for k, v in written.items(): print(f'{k}: {v}')
 
 # %% ../nbs/99_cli.ipynb #71d5a0f2
+def _reading_options(q: argparse.ArgumentParser):
+    "The options that say how to read a table (`annotations.read_annotated`): one flag means one thing in every command that reads one."
+    g = q.add_argument_group('reading the table', 'how the table is read (one line on stderr says what was read); '
+                             'an option that does not apply to the form read is an error')
+    f = g.add_mutually_exclusive_group()
+    f.add_argument('--wide', dest='form', action='store_const', const='wide', help='one row per item, one count column per class')
+    f.add_argument('--long', dest='form', action='store_const', const='long', help='one row per judgment: --item, --annotator, --label '
+                   '(the default for a table with item and label columns and nothing that reads as counts)')
+    g.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='wide: the count columns, in class order (default: all but id, text, context, split)')
+    g.add_argument('--id', metavar='COL[,COL]', help='wide, annotator columns: the item-id column(s) (default: id, else item, any case)')
+    g.add_argument('--item', metavar='COL[,COL]', help='long: the item column(s) (default: item, any case)')
+    g.add_argument('--annotator', help="long: the annotator column (default: annotator, if the file has one; '' for none)")
+    g.add_argument('--label', help='long: the label column (default: label, any case)')
+    g.add_argument('--annotator-columns', metavar='A1,A2|GLOB|PATTERN', help="one column per annotator holding its label: names, a glob "
+                   "such as 'Annotator*', or one-hot columns by a pattern such as '{annotator}_{label}'")
+    g.add_argument('--text', help="the text column (default: text, if the file has one; '' for none)")
+    g.add_argument('--context', metavar='COL', help='a context column (e.g. the turn a text answers)')
+    g.add_argument('--split', metavar='COL', help='a split column: train, dev (validation, val) or test')
+    g.add_argument('--classes', metavar='A,B,C', help='the classes in your order (wide without --counts: the count columns)')
+    g.add_argument('--repeats', choices=['first', 'all', 'drop'], help='a second label by one annotator for one item: keep the first, '
+                   'count all, or drop both (default: an error)')
+
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
     p = argparse.ArgumentParser(prog='scruples', description='Scruples and the Moral Choice Machine, reproduced.',
@@ -346,21 +395,18 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--force', action='store_true', help='download again even when present')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
     q.add_argument('--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)')
-    q = add(data, 'validate', _cmd_data_validate, 'read files with their readers; report records or the first error')
-    q.add_argument('files', nargs='+', help='*.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv')
+    q = add(data, 'validate', _cmd_data_validate, 'read files as best and analyze do; report what each holds or its first error')
+    q.add_argument('files', nargs='+', help='tables (CSV, JSON lines, Parquet), label-counts *.json lists, or Scruples *.jsonl files')
+    _reading_options(q)
     q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
     q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
     q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
     q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
                                   'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
-                                  'beside the count columns, the long form (--long), or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
-    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns of a table, in class order (default: all but id and text)')
-    q.add_argument('--id', help='the item-id column of a table (default: a column named id)')
-    q.add_argument('--text', help='a text column of a table (checked, not used)')
-    q.add_argument('--long', action='store_true', help='one row per annotation (item, annotator, label); guessed when the table has item and label columns')
-    q.add_argument('--item', default='item', help='--long: the item column'); q.add_argument('--annotator', default='annotator', help='--long: the annotator column')
-    q.add_argument('--label', default='label', help='--long: the label column (class names)')
+                                  'beside the count columns, the long form (--long), one column per annotator (--annotator-columns), '
+                                  'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    _reading_options(q)
     q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
                                     '(default: the Dilemmas gold_label, else the majority vote)')
     q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=['accuracy', 'macro_f1', 'xentropy'])
@@ -393,12 +439,7 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('file', help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
                                 'or one row per judgment (--long)')
     q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
-    q.add_argument('--text', help="the text column (default: text, if the file has one; '' for none: agreement and the ceiling only)")
-    q.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='the count columns, in class order (default: all but id and text)')
-    q.add_argument('--id', help='the item-id column of a wide table (default: a column named id)')
-    q.add_argument('--long', action='store_true', help='one row per judgment: --item, --annotator, --label (and --text)')
-    q.add_argument('--item', help='--long: the item column (default: item)'); q.add_argument('--annotator', help="--long: the annotator column (default: annotator, if the file has one; '' for none)")
-    q.add_argument('--label', help='--long: the label column (default: label)')
+    _reading_options(q)
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
     q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
     q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset, recorded in the summary (default: every item)')
@@ -431,6 +472,9 @@ def _quiet_broken_pipe() -> int:
 
 def main(argv=None) -> int:
     "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
+    for stream in (sys.stdout, sys.stderr):  # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
+        enc = (getattr(stream, 'encoding', None) or '').lower().replace('-', '')
+        if enc != 'utf8' and hasattr(stream, 'reconfigure'): stream.reconfigure(errors='backslashreplace')
     args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
     try:
         rc = args.fn(args) or 0

@@ -12,6 +12,7 @@ import gc
 import io
 import itertools
 import json
+import math
 import re
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -26,9 +27,9 @@ pd = LazyModule('pandas')  # imported on first use, by the functions that build 
 
 # %% auto #0
 __all__ = ['pd', 'ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
-           'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'MAX_COUNT', 'read_text', 'iter_jsonl',
-           'read_dilemmas', 'read_anecdotes', 'read_label_counts', 'read_counts', 'read_labels', 'label_counts',
-           'count_columns', 'class_names', 'reader_for', 'read_any_counts', 'record_line', 'read_pooled']
+           'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'MAX_COUNT', 'COUNT_RULE', 'read_text',
+           'iter_jsonl', 'count_value', 'read_dilemmas', 'read_anecdotes', 'read_count_lists', 'read_label_counts',
+           'read_labels', 'label_counts', 'count_columns', 'class_names', 'record_line', 'read_pooled']
 
 # %% ../nbs/01_data.ipynb #1a707a8c
 ANECDOTES_CLASSES = ('author', 'other', 'everybody', 'nobody', 'info')  # label-count columns, in order
@@ -68,9 +69,25 @@ def read_text(path) -> str:
 def _reject_constant(name):
     raise ValueError(f'{name} is not valid JSON')
 
+def _unique_keys(pairs):
+    "A JSON object whose keys are distinct (json's default keeps the last of two, silently)."
+    rec = dict(pairs)
+    if len(rec) != len(pairs): raise ValueError(f'the key {next(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i]))!r} twice in one object')
+    return rec
+
+_SURROGATE = re.compile(r'\\u[dD][89a-fA-F][0-9a-fA-F]{2}')
+
+def _no_surrogates(rec, text, path, line):
+    "A record whose strings can be written as UTF-8: a lone surrogate escape (\\ud800) is an error naming the file and line."
+    if '\\' in text and _SURROGATE.search(text):
+        try: json.dumps(rec, ensure_ascii=False).encode('utf-8')
+        except UnicodeEncodeError:
+            raise ScruplesDataError(path, line, None, 'text without lone surrogate escapes (\\ud800-\\udfff)', _SURROGATE.search(text)[0]) from None
+    return rec
+
 def _loads(text, path, line):
-    "json.loads that turns every failure (syntax, NaN, too deep, too many digits) into a ScruplesDataError."
-    try: return json.loads(text, parse_constant=_reject_constant)
+    "json.loads that turns every failure (syntax, NaN, a key twice, too deep, too many digits) into a ScruplesDataError."
+    try: return _no_surrogates(json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys), text, path, line)
     except RecursionError: raise ScruplesDataError(path, line, None, 'JSON nested less deeply', text[:20]) from None
     except ValueError as err: raise ScruplesDataError(path, line, None, f'a JSON value ({str(err)[:60]})', text) from None
 
@@ -106,18 +123,24 @@ def _tuple(t): return t if isinstance(t, tuple) else (t,)
 def _tname(types): return ' or '.join(t.__name__ for t in _tuple(types))
 
 MAX_COUNT = 2**63 - 1  # counts (and their sum per example) must fit numpy's int64
+COUNT_RULE = 'a non-negative integer count below 2**63 (at most 9223372036854775807; 3, 3.0 and "3" are read as 3)'
+_WHOLE = re.compile(r'[ \t]*\+?([0-9]{1,40})(?:\.0*)?[ \t]*')  # 3, 3.0, 3. ('3.0' is how pandas writes a float column)
 
-def _count(val, path, line, name):
-    "A non-negative integer count that fits an int64."
-    if isinstance(val, bool) or not isinstance(val, int) or val < 0 or val > MAX_COUNT:
-        raise ScruplesDataError(path, line, name, 'a non-negative integer count' + (' below 2**63' if isinstance(val, int) and val > 0 else ''), val)
-    return val
+def count_value(val, path=None, line=None, name=None) -> int:
+    "The one rule for a count, in every file and form: a whole number in [0, 2**63 - 1] (an int, an integral float, or its digits)."
+    v = None
+    if isinstance(val, (bool, np.bool_)): v = None
+    elif isinstance(val, (int, np.integer)): v = int(val)
+    elif isinstance(val, (float, np.floating)): v = int(val) if math.isfinite(val) and val == int(val) else None
+    elif isinstance(val, str) and (m := _WHOLE.fullmatch(val)): v = int(m[1])
+    if v is None or not 0 <= v <= MAX_COUNT: raise ScruplesDataError(path, line, name, COUNT_RULE, val)
+    return v
 
 def _counts(val, n, path, line, name):
-    "A list of exactly `n` non-negative integer counts (`n=None`: any number >= 2) whose sum fits an int64."
+    "A list of exactly `n` counts (`n=None`: any number >= 2) whose sum fits an int64."
     if not isinstance(val, list) or (len(val) != n if n is not None else len(val) < 2):
-        raise ScruplesDataError(path, line, name, f'a list of {n or "2 or more"} non-negative integer counts', val)
-    out = [_count(v, path, line, f'{name}[{j}]') for j, v in enumerate(val)]
+        raise ScruplesDataError(path, line, name, f'a list of {n or "2 or more"} counts', val)
+    out = [count_value(v, path, line, f'{name}[{j}]') for j, v in enumerate(val)]
     if sum(out) > MAX_COUNT: raise ScruplesDataError(path, line, name, 'counts whose sum is below 2**63', val)
     return out
 
@@ -326,16 +349,16 @@ def _anecdote(rec, path, i):
     if act is None: row.update(action=None, action_pronormative_score=None, action_contranormative_score=None)
     else:
         row['action'] = _field(act, 'action.description', str, path, i)
-        row['action_pronormative_score'] = _count(_field(act, 'action.pronormative_score', int, path, i), path, i, 'action.pronormative_score')
-        row['action_contranormative_score'] = _count(_field(act, 'action.contranormative_score', int, path, i), path, i, 'action.contranormative_score')
+        row['action_pronormative_score'] = count_value(_field(act, 'action.pronormative_score', int, path, i), path, i, 'action.pronormative_score')
+        row['action_contranormative_score'] = count_value(_field(act, 'action.contranormative_score', int, path, i), path, i, 'action.contranormative_score')
     scores = _field(rec, 'label_scores', dict, path, i)
     if set(scores) != set(ANECDOTES_LABELS):
         raise ScruplesDataError(path, i, 'label_scores', f'exactly the keys {", ".join(ANECDOTES_LABELS)}', sorted(scores))
-    for c, lab in zip(ANECDOTES_CLASSES, ANECDOTES_LABELS): row[c] = _count(scores[lab], path, i, f'label_scores.{lab}')
+    for c, lab in zip(ANECDOTES_CLASSES, ANECDOTES_LABELS): row[c] = count_value(scores[lab], path, i, f'label_scores.{lab}')
     row['label'] = _choice(_field(rec, 'label', str, path, i), ANECDOTES_LABELS, path, i, 'label')
     bscores = _field(rec, 'binarized_label_scores', dict, path, i)
     want = {'RIGHT': row['other'] + row['nobody'], 'WRONG': row['author'] + row['everybody']}
-    for k, v in bscores.items(): _count(v, path, i, f'binarized_label_scores.{k}')
+    for k, v in bscores.items(): count_value(v, path, i, f'binarized_label_scores.{k}')
     if {k: bscores.get(k) for k in set(bscores) | set(want)} != want:
         raise ScruplesDataError(path, i, 'binarized_label_scores', f'{want} (RIGHT = OTHER + NOBODY, WRONG = AUTHOR + EVERYBODY)', bscores)
     row['binarized_label'] = _choice(_field(rec, 'binarized_label', str, path, i), BINARIZED_LABELS, path, i, 'binarized_label')
@@ -347,13 +370,7 @@ def read_anecdotes(path) -> pd.DataFrame:
 
 # %% ../nbs/01_data.ipynb #93dbbc69
 def _row_line(path, index: int) -> int|None:
-    "The line on which row `index` (0-based) of a label-counts JSON list or CSV starts (the error path only: it reads the file again)."
-    path = Path(path)
-    if path.suffix.lower() == '.csv':
-        for j, (line, text) in enumerate(_text_lines(path)):
-            if j == 0 and not all(_INT.fullmatch(c.strip()) for c in text.split(',')): index += 1  # a header line
-            if j == index: return line
-        return None
+    "The line on which row `index` (0-based) of a label-counts JSON list starts (the error path only: it reads the file again)."
     for j, (line, _) in enumerate(_json_list_items(path)):
         if j == index: return line
     return None
@@ -375,11 +392,9 @@ def _counts_frame(counts: np.ndarray, classes, source: str, path) -> pd.DataFram
 
 # %% ../nbs/01_data.ipynb #9d430c5a
 def _classes_for(item, path, line):
-    "The class names implied by the first row of a label-counts file."
-    if not isinstance(item, list): raise ScruplesDataError(path, line, 'counts[0]', 'a list of counts', item)
-    if len(item) == len(ANECDOTES_CLASSES): return ANECDOTES_CLASSES
-    if len(item) == len(DILEMMAS_CLASSES): return DILEMMAS_CLASSES
-    raise ScruplesDataError(path, line, 'counts[0]', f'{len(ANECDOTES_CLASSES)} (anecdotes) or {len(DILEMMAS_CLASSES)} (dilemmas) counts', item)
+    "The class names of a label-counts file without names: class_0, class_1, ... one per count of the first row."
+    if not isinstance(item, list) or len(item) < 2: raise ScruplesDataError(path, line, 'counts[0]', 'a list of 2 or more counts', item)
+    return [f'class_{j}' for j in range(len(item))]
 
 def _json_list_items(path) -> Iterator[tuple[int, object]]:
     "Yield `(line, item)` for each element of a top-level JSON list, with the line each item starts on (linear time)."
@@ -426,8 +441,11 @@ def _classes_by_name(path) -> tuple[tuple[str, ...]|None, str]:
     if 'scruples-anecdotes' in name: return ANECDOTES_CLASSES, 'anecdotes'
     return None, ''
 
-def _label_counts_array(path, classes=None, allow_zero_rows=False) -> tuple[np.ndarray, list[str]]:
-    "`read_label_counts` without the frame: the (n, k) int64 counts and the class names (parsing and checks, no pandas)."
+def read_count_lists(path,
+                     classes: Sequence[str]|None = None,  # class names; default: by the file name (Scruples), else class_0, class_1, ...
+                     allow_zero_rows: bool = False,       # accept examples nobody annotated
+                    ) -> tuple[np.ndarray, list[str]]:    # the (n, k) int64 counts and the class names
+    "A JSON list of count lists, checked, without a frame (`scruples best` on such a file never imports pandas)."
     named, kind = _classes_by_name(path)
     if classes is None and named is not None:  # a file named for dilemmas holds 2 counts per row, one for anecdotes 5
         fast = _json_counts_fast(path, len(named))
@@ -438,9 +456,11 @@ def _label_counts_array(path, classes=None, allow_zero_rows=False) -> tuple[np.n
                     raise ScruplesDataError(path, line, 'counts[0]', f'{len(named)} counts per row ({", ".join(named)}): the file name says {kind}', item)
                 break
             classes = named
+    if classes is not None and (len(classes) < 2 or len(set(classes)) != len(classes)):
+        raise ValueError(f'classes must be 2 or more distinct names, got {list(classes)!r}')
     fast = _json_counts_fast(path, None if classes is None else len(classes))
-    if fast is not None and (classes is not None or fast.shape[1] in (len(ANECDOTES_CLASSES), len(DILEMMAS_CLASSES))):
-        classes = list(classes or (ANECDOTES_CLASSES if fast.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES))
+    if fast is not None:
+        classes = list(classes or [f'class_{j}' for j in range(fast.shape[1])])
         return (fast if allow_zero_rows else _refuse_zero_rows(fast, path)), classes
     rows = []  # the element-by-element reader: slower, names the line and field of the first error
     for line, item in _json_list_items(path):
@@ -451,18 +471,17 @@ def _label_counts_array(path, classes=None, allow_zero_rows=False) -> tuple[np.n
     return (counts if allow_zero_rows else _refuse_zero_rows(counts, path)), list(classes)
 
 def read_label_counts(path,
-                      classes: Sequence[str]|None = None,  # class names; default: by the file name, else by row length (5 anecdotes, 2 dilemmas)
+                      classes: Sequence[str]|None = None,  # class names; default: by the file name (Scruples), else class_0, class_1, ...
                       allow_zero_rows: bool = False,       # accept examples nobody annotated
                      ) -> pd.DataFrame:
     "Read a label-counts JSON file into an integer frame with one column per class."
-    return _counts_frame(*_label_counts_array(path, classes, allow_zero_rows), 'real-label-counts', path)
+    return _counts_frame(*read_count_lists(path, classes, allow_zero_rows), 'real-label-counts', path)
 
 # %% ../nbs/01_data.ipynb #6c8591e5
 _INT = re.compile(r'[0-9]+')
-_ROW = re.compile(r'[ \t]*[0-9]{1,19}[ \t]*(?:,[ \t]*[0-9]{1,19}[ \t]*)*\r?')  # a CSV row of plain counts
 
 def _int_cell(cell: str, path, line, name, lo=0, hi=MAX_COUNT):
-    "A CSV or text cell holding a plain decimal integer in [lo, hi]."
+    "A text line holding a class index in [lo, hi] (gold labels; counts follow `count_value`)."
     v = cell.strip()
     if not _INT.fullmatch(v) or len(v) > 19 or not lo <= int(v) <= hi:
         raise ScruplesDataError(path, line, name, f'an integer in [{lo}, {hi}]' if hi < MAX_COUNT else f'an integer in [{lo}, 2**63)', cell)
@@ -477,77 +496,6 @@ def _text_lines(path) -> Iterator[tuple[int, str]]:
             try: line = raw.decode('utf-8').rstrip('\r\n')
             except UnicodeDecodeError as err: raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start:err.start + 4]) from None
             if line.strip(): yield i, line
-
-def _csv_counts_fast(path, classes):
-    "The counts of a CSV that holds nothing but plain digits and commas after its header, parsed by pandas and cross-checked; else None."
-    try: data = _check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf'); first = data.partition(b'\n')[0].decode('utf-8')
-    except (OSError, UnicodeDecodeError): return None
-    cells = [c.strip() for c in first.rstrip('\r').split(',')]
-    body = data
-    if classes is None:
-        if not all(_INT.fullmatch(c) for c in cells):
-            classes, body = (cells if all(cells) and len(set(cells)) == len(cells) else None), data.partition(b'\n')[2]
-        else: classes = [f'class_{j}' for j in range(len(cells))]
-    if classes is None or len(classes) < 2 or '"' in first: return None
-    k = len(classes)
-    if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'): return None  # digits, commas, line ends only
-    if b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r'): return None  # pandas would end a line at a lone \r
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            counts = pd.read_csv(io.BytesIO(body), header=None, names=list(classes), dtype=np.int64, index_col=False, engine='c').to_numpy()
-    except Exception: return None  # an empty cell (NA), a missing one, or a count above 2**63 - 1
-    # every row parsed to k integers and the file holds exactly k - 1 commas per row: no row had more cells
-    if counts.shape[1] != k or body.count(b',') != (k - 1) * len(counts) or (counts.astype(np.float64).sum(1) > 9e18).any(): return None
-    return counts, list(classes)
-
-def _csv_counts(path, classes):
-    "Rows of a label-counts CSV: one column per class, an optional header naming them."
-    fast = _csv_counts_fast(path, classes)
-    if fast is not None: return fast  # else read line by line, which names the line and cell of the first error
-    rows = []
-    for i, line in _text_lines(path):
-        cells = next(csv.reader([line])) if '"' in line else line.split(',')
-        if classes is None:
-            if len(cells) < 2: raise ScruplesDataError(path, i, None, 'one column per class, 2 or more (comma-separated)', line)
-            if all(_INT.fullmatch(c.strip()) for c in cells): classes = [f'class_{j}' for j in range(len(cells))]
-            else:
-                names = [c.strip() for c in cells]
-                if len(names) < 2 or not all(names) or len(set(names)) != len(names):
-                    raise ScruplesDataError(path, i, None, 'a header of 2 or more distinct class names, or a row of counts', line)
-                classes = names; continue
-        if len(cells) != len(classes): raise ScruplesDataError(path, i, None, f'{len(classes)} counts ({", ".join(classes)})', line)
-        if _ROW.fullmatch(line): rows.append(list(map(int, cells)))  # fast path: plain digits (range checked below)
-        else: rows.append([_int_cell(c, path, i, name) for c, name in zip(cells, classes)])
-        if max(rows[-1]) > MAX_COUNT: rows[-1] = [_int_cell(c, path, i, name) for c, name in zip(cells, classes)]  # names the cell
-        if sum(rows[-1]) > MAX_COUNT: raise ScruplesDataError(path, i, None, 'counts whose sum is below 2**63', line)
-    return rows, classes
-
-def _counts_array(path, classes=None, allow_zero_rows=False) -> tuple[Path, np.ndarray, list[str]]:
-    "`read_counts` without the frame: the checked path, the (n, k) int64 counts and the class names (no pandas for JSON)."
-    path = _check_file(path)
-    if classes is not None and (len(classes) < 2 or len(set(classes)) != len(classes)):
-        raise ValueError(f'classes must be 2 or more distinct names, got {classes!r}')
-    if path.suffix.lower() == '.csv': rows, classes = _csv_counts(path, classes)
-    elif path.suffix.lower() == '.json':
-        rows = _json_counts_fast(path, None if classes is None else len(classes))
-        if rows is not None: classes = classes or [f'class_{j}' for j in range(rows.shape[1])]
-        else: rows = []  # the element-by-element reader names the line and field of the first error
-        for line, item in _json_list_items(path) if isinstance(rows, list) else ():
-            rows.append(_counts(item, None if classes is None else len(classes), path, line, f'counts[{len(rows)}]'))
-            if classes is None: classes = [f'class_{j}' for j in range(len(item))]
-    else: raise ScruplesDataError(path, None, None, 'a label-counts file named *.json or *.csv', path.name)
-    if len(rows) == 0: raise ScruplesDataError(path, None, None, 'at least one row of counts', 'none')
-    counts = np.asarray(rows, dtype=np.int64)
-    return path, (counts if allow_zero_rows else _refuse_zero_rows(counts, path)), list(classes)
-
-def read_counts(path,
-                classes: Sequence[str]|None = None,  # class names; default: the CSV header, else class_0, class_1, ...
-                allow_zero_rows: bool = False,       # accept examples nobody annotated
-               ) -> pd.DataFrame:                    # one int64 column per class
-    "Label counts of any annotated dataset with 2 or more classes: a JSON list of count lists, or a CSV with one column per class."
-    path, counts, classes = _counts_array(path, classes, allow_zero_rows)
-    return _counts_frame(counts, classes, 'label-counts', path)
 
 def read_labels(path,
                 n_examples: int|None = None,  # how many labels there must be (the examples of the counts)
@@ -588,32 +536,6 @@ def count_columns(df: pd.DataFrame, which: str = 'gold') -> tuple[str, ...]:
 def class_names(df: pd.DataFrame) -> tuple[str, ...]:
     "The class names of `df`'s label counts (anecdotes' five classes or the dilemmas' two actions)."
     return ANECDOTES_CLASSES if set(ANECDOTES_CLASSES) <= set(df.columns) else DILEMMAS_CLASSES
-
-# %% ../nbs/01_data.ipynb #518b7248
-def reader_for(path) -> Callable[..., pd.DataFrame]:
-    "The reader of a file, chosen by its name (case-insensitive): Dilemmas or Anecdotes JSON lines, Scruples label counts, any label counts."
-    path = Path(path); name = path.name.lower()
-    if name.endswith('scruples-anecdotes.jsonl'): return read_anecdotes
-    if name.endswith('scruples-dilemmas.jsonl'): return read_dilemmas
-    if name.endswith('.json'): return read_label_counts if 'scruples-' in name else read_counts  # Scruples files: 5 or 2 classes
-    if name.endswith('.csv'): return read_counts
-    raise ScruplesDataError(path, None, None, 'a *.scruples-anecdotes.jsonl, *.scruples-dilemmas.jsonl, label-counts *.json or *.csv file name', path.name)
-
-def read_any_counts(path) -> tuple[np.ndarray, list[str], np.ndarray|None]:
-    "Label counts (int64, no all-zero row), class names and (Dilemmas only) gold labels of any file `reader_for` reads."
-    path = Path(path)
-    read = reader_for(path)
-    # the count files are read into arrays by the readers' own parsing and checks, without a frame: `scruples best` needs no pandas
-    if read is read_label_counts: return *_label_counts_array(path), None
-    if read is read_counts: return *_counts_array(path)[1:], None
-    df = read(path)  # Anecdotes or Dilemmas records
-    counts = label_counts(df)
-    zero = np.flatnonzero(counts.sum(1) == 0)
-    if len(zero):  # the record's line: the readers skip blank lines, so count records, not lines
-        line = next(i for j, (i, _) in enumerate(iter_jsonl(path)) if j == zero[0])
-        field = 'label_scores' if read is read_anecdotes else 'gold_annotations'
-        raise ScruplesDataError(path, line, field, 'at least one annotation (all are zero: nobody labelled this example)', counts[zero[0]].tolist())
-    return counts, list(class_names(df)), (df['gold_label'].to_numpy() if 'gold_label' in df else None)
 
 # %% ../nbs/01_data.ipynb #bae1d0c7
 def record_line(path, rec_id: str) -> int|None:

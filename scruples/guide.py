@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .annotations import AnnotatedData, read_long, read_wide, table_columns
+from .annotations import AnnotatedData, read_annotated
 from .core import ScruplesError, checkout_root
 from .metrics import TemperatureCalibrator
 
 # %% auto #0
-__all__ = ['PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn', 'guide_parameters',
+__all__ = ['FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn', 'guide_parameters',
            'join_annotations', 'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure', 'check_parameters',
            'check_kernel', 'prepare_out', 'commit_run', 'analyze']
 
@@ -46,53 +46,56 @@ def guide_notebook(root=None) -> Path:
 class DefaultColumn(str):
     "A column name nobody typed: used when the file has that column, skipped (no such column) when it has not."
 
-def _form_options(form, counts, id, annotations, item, annotator, label):
-    "Options that do not apply to `form` are errors, not silently ignored."
-    if form == 'long':
-        wrong = [o for o, v in (('counts', counts), ('id', id), ('annotations', annotations)) if v]
-        if wrong: raise ValueError(f'{", ".join(wrong)}: for the wide form only (one row per item); the long form names its '
-                                   'items, annotators and labels with item, annotator and label')
-    elif not annotations:
-        wrong = [o for o, v in (('item', item), ('annotator', annotator), ('label', label))
-                 if v is not None and not isinstance(v, DefaultColumn)]
-        if wrong: raise ValueError(f'{", ".join(wrong)}: for the long form (one row per judgment) or the long file given as '
-                                   'annotations; a wide table has count columns (counts) and an id column (id)')
+FORMS = ('wide', 'long', 'annotators')
+
+def _reading(text, annotator, **options) -> dict:
+    "`read_annotated`'s keywords: a DefaultColumn is the reader's default (None), None or '' no such column (''), '' options not given."
+    def col(name): return '' if name is None or name == '' else None if isinstance(name, DefaultColumn) else str(name)
+    out = {k: (','.join(v) if isinstance(v, (list, tuple)) else v) for k, v in options.items() if v not in (None, '')}
+    return out | {'text': col(text), 'annotator': col(annotator)}
 
 def guide_parameters(data_file,                     # your CSV, JSON-lines or Parquet file
-                     form: str = 'wide',            # 'wide' (one row per text) or 'long' (one row per judgment)
+                     form: str|None = None,         # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
                      text: str|None = DefaultColumn('text'),  # the text column (None or '': none; agreement and the ceiling only)
-                     counts=None,                   # wide: the count columns, 'a,b,c' or a list (default: all but id and text)
-                     id: str|None = None,           # wide: the id column (default: a column named id, else row numbers)
-                     item: str = DefaultColumn('item'), annotator: str|None = DefaultColumn('annotator'),
-                     label: str = DefaultColumn('label'),  # long (or the annotations file): the columns
+                     counts=None,                   # wide: the count columns, 'a,b,c' or a list (default: all but id, text, context, split)
+                     id: str|None = None,           # wide, annotators: the id column(s) (default: id, else item)
+                     item: str|None = None, annotator: str|None = DefaultColumn('annotator'),
+                     label: str|None = None,        # long (or the annotations file): the columns (default: item, annotator, label)
+                     annotator_columns=None,        # annotators: 'A1,A2', a glob 'A*' or a one-hot pattern '{annotator}_{label}'
+                     context: str|None = None,      # a context column (the turn a text answers): read with the text as a pair
+                     split: str|None = None,        # a split column (train / dev / test): the analysis uses the data's own split
+                     classes=None,                  # the classes in your order, 'a,b,c' (for ordered classes: low to high)
+                     repeats: str|None = None,      # a second label by one annotator of one item: 'first', 'all', 'drop' (None: an error)
                      annotations=None,              # wide: a long-form file of the same items (annotator ids; tallies must agree)
-                     **params) -> dict:             # other parameters of the notebook: epochs, max_items, seed, ...
-    """The guide notebook's parameters for a file and its columns, after reading the file once (errors name file, line, field).
-    A column name you pass must exist (the error names the file, the column and the columns present); the defaults `DefaultColumn('text')`
-    and `DefaultColumn('annotator')` are skipped when the file has no such column (no texts, anonymous votes). Options of the other
-    form are errors. No text column (`text=None` or `''`) never makes a column named text a count column."""
-    if form not in ('wide', 'long'): raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
-    _form_options(form, counts, id, annotations, item, annotator, label)
+                     **params) -> dict:             # other parameters of the notebook: epochs, max_items, seed, group, ordered, ...
+    """The guide notebook's parameters for a file and its columns, after reading the file once with the one reader the notebook
+    uses (`read_annotated`: errors name file, line, field; options of another form are errors; a table with one vote per item is
+    refused). The defaults `DefaultColumn('text')` and `DefaultColumn('annotator')` are skipped when the file has no such column."""
+    if form is not None and form not in FORMS: raise ValueError(f'form must be one of {FORMS} or None, got {form!r}')
+    if annotations and form not in (None, 'wide'): raise ValueError(f'annotations: adds annotator ids to a wide table; the {form} form has its own')
     if isinstance(counts, (list, tuple)): counts = ','.join(counts)
     path = Path(data_file)
-    cols = table_columns(path)  # None when unreadable: the reader below names the problem
-    def chosen(name):  # an untyped default that is absent: no such column
-        return None if not name or (isinstance(name, DefaultColumn) and cols is not None and name not in cols) else str(name)
-    no_text = text is None or text == ''
-    text = chosen(text)
-    if form == 'wide':
-        if no_text and not counts and cols is not None and 'text' in cols:  # no texts: the text column is still not a count
-            counts = ','.join(c for c in cols if c != 'text' and c != id and not (id is None and c == 'id'))
-        d = read_wide(path, counts=counts or None, text=text, id=id)  # what the notebook will read
-        if annotations:  # the notebook joins them the same way: items and tallies must agree
-            join_annotations(d, read_long(annotations, item=str(item), annotator=None if not annotator else str(annotator), label=str(label),
-                                          classes=d.classes), path, annotations)
-    else:
-        annotator = chosen(annotator)
-        d = read_long(path, item=str(item), annotator=annotator, label=str(label), text=text)
+    read = _reading(text, annotator if not annotations else DefaultColumn('annotator'), counts=counts, id=id,
+                    item=None if annotations else item, label=None if annotations else label, annotator_columns=annotator_columns,
+                    context=context, split=split, classes=classes, repeats=repeats)
+    no_text = read['text'] == ''
+    if no_text and not counts: read['text'] = None  # no texts: a column named text is still not a count (dropped below)
+    d = read_annotated(path, form, ceiling=True, **read)  # what the notebook will read
+    if no_text: d.texts, d.columns = None, d.columns | {'text': None}
+    form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
+    if annotations:  # the notebook joins them the same way: items and tallies must agree
+        if form != 'wide': raise ValueError(f'annotations: adds annotator ids to a wide table; {path} reads as {form}')
+        long = _reading(None, annotator, item=item, label=label, repeats=repeats)
+        long.pop('text')
+        join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
     if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
-    return dict(data_file=str(path.resolve()), form=form, text_col=text or '', count_cols=counts or '',
-                id_col=id or '', item_col=str(item), annotator_col=str(annotator or ''), label_col=str(label),
+    cols = d.columns
+    joined = lambda v: ','.join(v) if isinstance(v, (list, tuple)) else (v or '')
+    return dict(data_file=str(path.resolve()), form=form, text_col=joined(cols.get('text')), count_cols=joined(cols.get('counts')),
+                id_col=joined(cols.get('id')), item_col=joined(cols.get('item') if not annotations else item),
+                annotator_col=joined(cols.get('annotator') if not annotations else annotator), label_col=joined(cols.get('label') if not annotations else label),
+                annotator_cols=joined(cols.get('annotator_columns')), context_col=joined(cols.get('context')), split_col=joined(cols.get('split')),
+                classes=','.join(d.classes), repeats=repeats or '',
                 annotations_file=str(Path(annotations).resolve()) if annotations else '', **params)
 
 # %% ../nbs/91_guide.ipynb #a1e0c006

@@ -194,8 +194,8 @@ def test_cached_cv_equals_sklearn_three_classes():
 
 def test_guide_data_three_classes():
     "The shipped 3-class dataset: 300 texts, counts over acceptable / unacceptable / unclear."
-    from scruples.annotations import guide_data, read_annotations
-    d = read_annotations(guide_data('wide'))
+    from scruples.annotations import guide_data, read_annotated
+    d = read_annotated(guide_data('wide'))
     C = pd.DataFrame(d.counts, columns=list(d.classes))
     tu = tune('Logistic', d.texts, C, budget=2, batch_size=2, n_jobs=1, seed=0, progress=False)
     assert tu.oof_proba.shape == (d.n_items, 3) and tuple(tu.model.classes_) == d.classes

@@ -370,8 +370,8 @@ def test_refit_is_idempotent(fitted, dilemmas):
 
 @pytest.fixture(scope='module')
 def own_data():
-    from scruples.annotations import guide_data, read_annotations
-    d = read_annotations(guide_data('wide'))
+    from scruples.annotations import guide_data, read_annotated
+    d = read_annotated(guide_data('wide'))
     return list(d.texts[:60]), pd.DataFrame(d.counts[:60], columns=list(d.classes))
 
 @pytest.fixture(scope='module')

@@ -418,7 +418,7 @@ def test_choose_n_traits_bad_arguments():
 
 
 def test_annotator_responses_orientation_and_codings():
-    from scruples.annotations import simulate_annotations, read_wide
+    from scruples.annotations import simulate_annotations
     from scruples.traits import annotator_responses
     data, _ = simulate_annotations(n_items=60, n_annotators=12, seed=3)
     A = annotator_responses(data)
