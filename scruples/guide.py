@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,9 +21,10 @@ from .core import ScruplesError, checkout_root
 from .metrics import TemperatureCalibrator
 
 # %% auto #0
-__all__ = ['FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn', 'guide_parameters',
-           'join_annotations', 'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure', 'check_parameters',
-           'check_kernel', 'prepare_out', 'commit_run', 'analyze']
+__all__ = ['FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn',
+           'guide_parameters', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups',
+           'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
+           'models_vs_ceiling_figure', 'check_parameters', 'check_kernel', 'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -116,8 +118,97 @@ def join_annotations(data: AnnotatedData,   # the wide file's items, counts and 
         tally = lambda c: ', '.join(f'{k} {int(v)}' for k, v in zip(data.classes, c))
         raise ValueError(f'{data_file} and {long_file} disagree on {len(differ)} of {data.n_items} items; the first, item {data.items[i]!r}: '
                          f'wide counts {tally(data.counts[i])}, long tally {tally(ann.counts[cols[i]])}')
-    return AnnotatedData(items=data.items, counts=data.counts, classes=data.classes, texts=data.texts,
-                         responses=ann.responses[:, cols], annotators=ann.annotators, source=data.source)
+    return replace(data, responses=ann.responses[:, cols], annotators=ann.annotators)  # texts, contexts, splits kept
+
+# %% ../nbs/91_guide.ipynb #da14061b
+SHIPPED_FORMS = {'wide': 'replies_wide.csv', 'long': 'replies_long.csv', 'annotators': 'replies_annotators.csv'}
+
+def shipped_dataset(form: str = 'wide') -> Path:  # the file of that form
+    "The guide's default dataset (replies to a chatbot), in the 'wide', 'long' or 'annotators' form."
+    from importlib.resources import files
+    if form not in SHIPPED_FORMS: raise ValueError(f'form must be one of {tuple(SHIPPED_FORMS)}, got {form!r}')
+    return Path(str(files('scruples').joinpath('guide_data', SHIPPED_FORMS[form])))
+
+# %% ../nbs/91_guide.ipynb #3c4593bd
+def take_items(data: AnnotatedData, idx) -> AnnotatedData:  # the items `idx`, in that order, with their texts, votes, splits...
+    "A dataset of some of the items (responses, texts, contexts, splits and gold kept with them)."
+    idx = np.asarray(idx, dtype=np.int64)
+    pick = lambda v: None if v is None else [v[i] for i in idx]
+    return replace(data, items=[data.items[i] for i in idx], counts=data.counts[idx], texts=pick(data.texts), contexts=pick(data.contexts),
+                   responses=None if data.responses is None else data.responses[:, idx],
+                   splits=None if data.splits is None else np.asarray(data.splits)[idx], gold=None if data.gold is None else data.gold[idx])
+
+def split_items(data: AnnotatedData,
+                test_share: float = 0.25,  # without a split: the share of the items held out for the test
+                dev_share: float = 0.2,    # without a dev split: the share of the training items held out (calibration, early stopping)
+                seed=0,
+               ) -> dict:                  # train, dev, test: sorted item indices; source: where the split came from
+    "The data's own split (train / dev / test) when it has one, else a seeded random split; dev from train when the data has none."
+    rng = np.random.default_rng(seed)
+    if data.splits is not None:
+        s = np.asarray(data.splits)
+        train, dev, test = (np.flatnonzero(s == k) for k in ('train', 'dev', 'test'))
+        if len(train) < 2 or len(test) < 2:
+            raise ValueError(f'the split column has {len(train)} train and {len(test)} test items; the guide needs 2 or more of each')
+        source = "the data's own split"
+    else:
+        perm = rng.permutation(data.n_items)
+        n_test = max(2, int(round(test_share * data.n_items)))
+        test, train, dev = np.sort(perm[:n_test]), np.sort(perm[n_test:]), np.array([], dtype=np.int64)
+        source = f'a random split (seed {seed}; the data has none)'
+    if len(dev) == 0:
+        inner = rng.permutation(train)
+        n_dev = max(2, int(round(dev_share * len(train))))
+        dev, train = np.sort(inner[:n_dev]), np.sort(inner[n_dev:])
+        if data.splits is not None: source += f'; dev: {n_dev} of the training items (the data has no dev split)'
+    return dict(train=train, dev=dev, test=test, source=source)
+
+def parse_groups(spec: str) -> dict:  # group name -> its classes
+    "'abusive=rude,abusive; calm=fine' -> {'abusive': ['rude', 'abusive'], 'calm': ['fine']} ('' -> {})."
+    out = {}
+    for part in (p.strip() for p in (spec or '').split(';')):
+        if not part: continue
+        name, eq, members = part.partition('=')
+        names = [m.strip() for m in members.split(',') if m.strip()]
+        if not eq or not name.strip() or not names: raise ValueError(f'group {part!r}: expected NAME=CLASS,CLASS,... (groups separated by ;)')
+        if name.strip() in out: raise ValueError(f'group {name.strip()!r} is named twice')
+        out[name.strip()] = names
+    return out
+
+def class_shares(counts) -> np.ndarray:  # (k,) the share of the votes in each class
+    "The share of all votes in each class."
+    c = np.asarray(counts).sum(0)
+    return c / c.sum()
+
+def is_skewed(counts) -> bool:
+    "One class holds at least half the votes and at least 1.5 times its equal share (binary: 75%)."
+    top = class_shares(counts).max()
+    return bool(top >= max(0.5, 1.5 / np.asarray(counts).shape[1]))
+
+# %% ../nbs/91_guide.ipynb #186ee267
+def model_warnings(results,  # model name -> what `evaluate` returned (its `xentropy`)
+                   probas,   # model name -> (n_test, k) the probabilities it scored
+                   classes,  # the class names
+                   prior: str = 'Prior',  # the name of the Prior among `results` (None: no cross-entropy check)
+                   share: float = 0.95,   # a model predicting one class for this share of the items or more is collapsed
+                  ) -> pd.DataFrame:      # model, kind ('collapsed' or 'worse than the Prior'), value, says
+    "The models that predict one class for (nearly) every test item, and those with a worse cross-entropy than the Prior."
+    rows = []
+    for name, p in probas.items():
+        pred = np.asarray(p).argmax(1)
+        top = np.bincount(pred, minlength=len(classes))
+        j = int(top.argmax()); frac = top[j] / len(pred)
+        if name != prior and frac >= share:
+            rows.append(dict(model=name, kind='collapsed', value=float(frac),
+                             says=f'{name} predicts {classes[j]!r} for {frac:.0%} of the test items: it has (nearly) collapsed to one class, '
+                                  'so its macro F1 says little beyond the Prior\'s'))
+    if prior in results:
+        base = float(results[prior]['xentropy'])
+        for name, r in results.items():
+            if name != prior and np.isfinite(r['xentropy']) and r['xentropy'] > base:
+                rows.append(dict(model=name, kind='worse than the Prior', value=float(r['xentropy']),
+                                 says=f'{name}: cross-entropy {r["xentropy"]:.3f} is worse than the Prior\'s {base:.3f} (which knows only the class shares)'))
+    return pd.DataFrame(rows, columns=['model', 'kind', 'value', 'says'])
 
 # %% ../nbs/91_guide.ipynb #a1e0c013
 def calibrated_proba(proba,  # (n, k) the model's raw probabilities of the scored items
