@@ -362,3 +362,40 @@ def test_analyze_rerun_replaces_the_previous_run_as_a_whole(wide3):
     s = pd.read_csv(folder/'summary.csv')
     assert 'models' not in set(s.section) and s.set_index('quantity').loc['classes', 'value'] == 3
     assert 'models_vs_ceiling.png' not in notebook_text((rc, out, err, folder))  # the notebook lists this run's figures only
+
+
+# --- a dataset as they come (issue 29) ---------------------------------------------------------------------------
+
+LEVELS5 = ['not_abusive', 'mild', 'moderate', 'strong', 'very_strong']
+REPLY = {0: ['thanks for the help', 'can you play some music', 'what is the weather', 'ok that works', 'tell me a joke'],
+         1: ['that was a dumb answer', 'you are kind of useless', 'ugh, stop it'],
+         2: ['you are an idiot', 'shut up you fool'], 3: ['you stupid worthless bot', 'i hate you, moron'],
+         4: ['you pathetic piece of garbage', 'you disgusting brainless trash']}
+TURNS = ['Here is the forecast.', 'I could not find that.', 'Your timer is set.', 'Did you mean the city centre?', 'Sorry, say again?']
+
+
+def make_issue_dataset(folder, n=3000, n_annotators=12, seed=29):
+    """A dataset like the issue's: n replies in context, 5 ordered levels (about 80% of the votes in the first), 2-8 votes
+    each in one column per annotator (cells such as '1, 1' where an annotator labelled an item twice: codes of the levels),
+    official train / validation / test splits as a column. Returns the file."""
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(5, size=n, p=[0.8, 0.08, 0.05, 0.04, 0.03])
+    rel = rng.uniform(0.6, 0.95, n_annotators)
+    cols = {f'Annotator{a + 1}': [''] * n for a in range(n_annotators)}
+    for i, t in enumerate(truth):
+        for a in rng.choice(n_annotators, size=rng.integers(2, 9), replace=False):
+            lab = t if rng.random() < rel[a] else int(np.clip(t + rng.choice([-1, 1]), 0, 4))
+            cell = str(lab) if rng.random() > 0.03 else f'{lab}, {lab}'  # a repeat
+            cols[f'Annotator{a + 1}'][i] = cell
+    texts = [f'{rng.choice(REPLY[t])} {i % 97}' for i, t in enumerate(truth)]
+    split = rng.choice(['train', 'validation', 'test'], size=n, p=[0.7, 0.15, 0.15])
+    df = pd.DataFrame({'conv_id': [f'c{i // 3}' for i in range(n)], 'turn': [i % 3 for i in range(n)], 'split': split,
+                       'context': rng.choice(TURNS, size=n), 'text': texts, **cols})
+    path = Path(folder)/'abuse.csv'
+    df.to_csv(path, index=False)
+    return path
+
+
+ISSUE_ARGS = ['--annotator-columns', 'Annotator*', '--id', 'conv_id,turn', '--split', 'split', '--context', 'context',
+              '--classes', ','.join(map(str, range(5))), '--repeats', 'first', '--param', 'ordered=true',
+              '--param', 'group=abusive=2,3,4; mild_or_none=0,1']
