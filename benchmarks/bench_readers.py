@@ -1,10 +1,10 @@
 """Benchmark: throughput (MB/s) of the validating readers against plain parsers on the same files, in one run.
 
 For each format a file of about `--mb` megabytes is written, then read with our reader and with the references:
-- label-count JSON (`read_label_counts`, `read_counts`) against `json.loads` of the text and `pandas.read_json`;
+- label-count JSON (`read_label_counts`, and `read_annotated`, the one reader of tables) against `json.loads` of the text and `pandas.read_json`;
 - Anecdotes JSON lines (`read_anecdotes`), the same way;
 - Dilemmas JSON lines (`read_dilemmas`) against `json.loads` per line and `pandas.read_json(lines=True)`;
-- counts CSV (`read_counts`) against `pandas.read_csv`.
+- counts CSV (`read_annotated`) against `pandas.read_csv`; a wide CSV with id and text columns, the same way.
 The references validate nothing (no types, ranges, cross-checks, line numbers), so the ratio ours/reference is the
 price of validation. Each format also prints one GOAL line: ours / the first reference beside the goal (<= 2x, issue 23). The best of `--repeat` runs is reported; ratios are measured in the same run (times alone are
 noisy on a shared machine). The real dev Dilemmas are timed too when found. Usage:
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from scruples.data import read_anecdotes, read_counts, read_dilemmas, read_label_counts
+from scruples.annotations import read_annotated
+from scruples.data import read_anecdotes, read_dilemmas, read_label_counts
 from scruples.fetch import find_file
 
 DILEMMA = {'actions': [{'id': 'a1', 'description': "using my roommate's command hook to hang up my towel"},
@@ -48,10 +49,13 @@ def write_files(folder: Path, mb: float) -> dict:
     csv = folder/'counts.csv'
     crow = '3,2,0,1,0\n'
     csv.write_text('author,other,everybody,nobody,info\n' + crow * (size // len(crow)))
+    wide = folder/'wide.csv'
+    wrow = 'some short text of a post,3,2,0,1,0\n'
+    wide.write_text('id,text,author,other,everybody,nobody,info\n' + ''.join(f'x{i},{wrow}' for i in range(size // (len(wrow) + 7))))
     an = folder/'big.scruples-anecdotes.jsonl'
     an_line = len(json.dumps({'id': 'x' * 32, **ANECDOTE})) + 1
     an.write_text(''.join(json.dumps({'id': f'{i:032d}', **ANECDOTE}) + '\n' for i in range(size // an_line)))
-    return {'counts': counts, 'dilemmas': dil, 'csv': csv, 'anecdotes': an}
+    return {'counts': counts, 'dilemmas': dil, 'csv': csv, 'anecdotes': an, 'wide': wide}
 
 
 GOAL = 2.0  # issue 23: every reader within 2x of the unvalidated parser
@@ -78,7 +82,7 @@ def main():
     f = write_files(folder, args.mb)
     report('label-count JSON', f['counts'],
            {'read_label_counts (validating)': lambda: read_label_counts(f['counts']),
-            'read_counts (validating)': lambda: read_counts(f['counts'])},
+            'read_annotated (validating)': lambda: read_annotated(f['counts'])},
            {'json.loads(text)': lambda: json.loads(f['counts'].read_text()),
             'pandas.read_json': lambda: pd.read_json(f['counts'])}, args.repeat)
     report('Dilemmas JSON lines', f['dilemmas'],
@@ -89,8 +93,10 @@ def main():
            {'read_anecdotes (validating)': lambda: read_anecdotes(f['anecdotes'])},
            {'json.loads per line': lambda: [json.loads(l) for l in f['anecdotes'].open()],
             'pandas.read_json(lines=True)': lambda: pd.read_json(f['anecdotes'], lines=True)}, args.repeat)
-    report('counts CSV', f['csv'], {'read_counts (validating)': lambda: read_counts(f['csv'])},
+    report('counts CSV', f['csv'], {'read_annotated (validating)': lambda: read_annotated(f['csv'])},
            {'pandas.read_csv': lambda: pd.read_csv(f['csv'])}, args.repeat)
+    report('wide CSV with id and text', f['wide'], {'read_annotated (validating)': lambda: read_annotated(f['wide'])},
+           {'pandas.read_csv': lambda: pd.read_csv(f['wide'])}, args.repeat)
     try: dev = find_file('dilemmas', 'dev')
     except FileNotFoundError: return print('\n(no real dev Dilemmas found: skipped)')
     report('real dev Dilemmas', dev, {'read_dilemmas (validating)': lambda: read_dilemmas(dev)},

@@ -14,7 +14,7 @@ import pandas as pd
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as _sm_fleiss_kappa
 
-from .annotations import AnnotatedData, majority_vote
+from .annotations import AnnotatedData, as_counts, majority_vote
 from .core import as_rng
 
 # %% auto #0
@@ -38,8 +38,7 @@ def krippendorff_alpha(data,               # AnnotatedData, a response matrix (a
         if data.ndim != 2: raise ValueError(f'responses must be 2-D (annotators x items), got shape {data.shape}')
         k = int(np.nanmax(data)) + 1 if np.isfinite(data).any() else 0
     if counts:
-        c = np.asarray(data)
-        if c.ndim != 2 or c.shape[1] < 2 or (c < 0).any(): raise ValueError(f'counts must be (n_items, n_classes >= 2) and non-negative, got shape {c.shape}')
+        c = as_counts(data)  # the input layer's one count rule: NaN, negative and fractional counts are errors
         if (c.sum(1) >= 2).sum() == 0: raise ValueError('alpha needs at least one item with 2 or more votes')
         return float(krippendorff.alpha(value_counts=c, value_domain=list(range(c.shape[1])), level_of_measurement=level))
     if ((~np.isnan(data)).sum(0) >= 2).sum() == 0: raise ValueError('alpha needs at least one item with 2 or more votes')
@@ -62,9 +61,8 @@ def fleiss_kappa(counts,                  # (n_items, n_classes) counts, or an A
                 ) -> float:
     "Fleiss' kappa (statsmodels) from counts; unequal numbers of votes: every vote ('all'), or subsampled to the smallest (seeded)."
     if unequal not in UNEQUAL: raise ValueError(f'unequal must be one of {UNEQUAL}, got {unequal!r}')
-    c = np.asarray(counts.counts if isinstance(counts, AnnotatedData) else counts)
-    if c.ndim != 2 or c.shape[1] < 2 or (c < 0).any(): raise ValueError(f'counts must be (n_items, n_classes >= 2) and non-negative, got shape {c.shape}')
-    c = c[c.sum(1) >= 2].astype(np.int64)
+    c = as_counts(counts)  # the input layer's one count rule: NaN, negative and fractional counts are errors
+    c = c[c.sum(1) >= 2]
     if len(c) == 0: raise ValueError('Fleiss kappa needs at least one item with 2 or more votes')
     n = c.sum(1)
     if (n != n.min()).any():

@@ -148,10 +148,11 @@ def _utf8(v: str, path, line, name) -> str:
     return v
 
 def _numeric_header(cells) -> bool:
-    "Whether a first row of integers names classes (a run such as 1,2,3,4,5 or 2,1,0,-1,-2), not a row of counts."
-    if len(cells) < 2 or not all(_DIGITS.fullmatch(c) for c in cells): return False
+    "Whether a first row of integers names classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2; 1,0,-1), not counts."
+    if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells): return False
     v = [int(c) for c in cells]
-    return all(b - a == 1 for a, b in zip(v, v[1:])) or all(a - b == 1 for a, b in zip(v, v[1:]))
+    run = all(b - a == 1 for a, b in zip(v, v[1:])) or all(a - b == 1 for a, b in zip(v, v[1:]))
+    return run and (0 in v or 1 in v)
 
 @dataclass
 class _Table:
@@ -161,6 +162,7 @@ class _Table:
     header_line: int|None = None  # the CSV header's line; None: JSON lines, Parquet, or a CSV without a header
     note: str = ''                # how the first line was read, for the report
     body: bytes|None = None       # a CSV's bytes below its header when nothing odd precedes them (the fast path's input)
+    text: bool = False            # cells are text (CSV): a count is read from its digits
 
 def _csv_table(path: Path) -> _Table:
     text = read_text(path)
@@ -189,7 +191,7 @@ def _csv_table(path: Path) -> _Table:
     if hline == 1 and '"' not in text.partition('\n')[0]:
         raw = path.read_bytes().removeprefix(b'\xef\xbb\xbf')
         body = raw if headerless else raw.partition(b'\n')[2]
-    return _Table(header, rows(), None if headerless else hline, note, body)
+    return _Table(header, rows(), None if headerless else hline, note, body, text=True)
 
 def _frame_table(df, path) -> _Table:
     "A pandas frame as a table: its rows numbered from 1 as lines (Parquet, or a frame already in memory)."
@@ -210,19 +212,24 @@ def _table(path: Path) -> _Table:
         if len(set(cols)) != len(cols): raise ScruplesDataError(path, line, None, 'distinct keys after Unicode NFC', list(rec))
         def rows():
             yield line, dict(zip(cols, rec.values()))
-            for i, r in it:
-                keys = [_nfc(str(k)) for k in r]
-                extra = [k for k in keys if k not in cols]
-                if extra: raise ScruplesDataError(path, i, extra[0], f'only the keys of the first record ({", ".join(cols)})', 'an extra key')
-                yield i, dict(zip(keys, r.values()))
+            for i, r in it: yield i, dict(zip(map(_nfc, map(str, r)), r.values()))
         return _Table(cols, rows())
     if suf in ('.parquet', '.pq'):
         if not path.is_file(): raise FileNotFoundError(2, 'no such file', str(path))
         try: df = pd.read_parquet(path)
         except Exception as err: raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
         return _frame_table(df, path)
-    raise ScruplesDataError(path, None, None, 'a table named *.csv, *.jsonl, *.ndjson, *.parquet, a *.json list of count lists, '
-                            'or a *.scruples-anecdotes.jsonl / *.scruples-dilemmas.jsonl file', path.name)
+    raise ScruplesDataError(path, None, None, 'a file name ending in .csv, .jsonl, .ndjson or .parquet (a table), .json (a list of '
+                            'count lists), or .scruples-anecdotes.jsonl / .scruples-dilemmas.jsonl', path.name)
+
+class _Numbered(Sequence):
+    "Item ids '0', '1', ... of a table without an id column, made when asked (500,000 strings cost as much as parsing the counts)."
+    def __init__(self, n: int): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i): return [str(j) for j in range(self.n)[i]] if isinstance(i, slice) else str(range(self.n)[i])
+    def __iter__(self): return map(str, range(self.n))
+    def __eq__(self, other): return list(self) == list(other) if isinstance(other, (list, tuple, _Numbered)) else NotImplemented
+    def __repr__(self): return f"['0', ..., '{self.n - 1}']"
 
 def _counts_fast(body: bytes, k: int) -> np.ndarray|None:
     "Counts of a CSV body of nothing but digits, commas and line ends, parsed by pandas' C reader and cross-checked; else None."
@@ -256,8 +263,8 @@ def _find(t: _Table, spec, path, role: str) -> list[str]:
     for n in out:
         if n not in t.columns:
             near = [c for c in t.columns if c.lower() == n.lower()]
-            raise ScruplesDataError(path, t.header_line, n, f'a column named {n!r} for {role}' + (f' (did you mean {near[0]!r}?)' if near else '')
-                                    + f'; columns: {", ".join(t.columns)}', 'missing')
+            raise ScruplesDataError(path, t.header_line, n, f'a column named {n!r} (columns: {", ".join(t.columns)})'
+                                    + (f'; did you mean {near[0]!r}?' if near else f' for {role}'), 'missing')
     return out
 
 def _usual(t: _Table, *names) -> str|None:
@@ -294,8 +301,11 @@ class _Extras:
     def __init__(self, path, ids, text, context, split):
         self.path, self.ids, self.cols = path, ids, {'text': text, 'context': context, 'split': split}
         self.items, self.first, self.vals = {}, {}, {k: [] for k, c in self.cols.items() if c is not None}
-    def item(self, rec, line) -> int:
+    def item(self, rec, line, unique: bool = False) -> int:
+        "The index of the record's item (`unique`: one row per item, as in the wide form; a second is an error naming both lines)."
         key = '/'.join(_key(_cell(rec, c, self.path, line), self.path, line, c) for c in self.ids) if self.ids else str(len(self.items))
+        if unique and key in self.items:
+            raise ScruplesDataError(self.path, line, ','.join(self.ids), f'a unique id (line {self.first[self.items[key]]} has the same one)', key)
         i = self.items.setdefault(key, len(self.items))
         read = {'text': _text, 'context': _text, 'split': _split}
         vals = {k: read[k](_cell(rec, self.cols[k], self.path, line), self.path, line, self.cols[k]) for k in self.vals}
@@ -353,7 +363,7 @@ def _hot_cell(v, path, line, col) -> list[int]:
     "A one-hot cell: empty (no label), 0, 1, or one 0/1 per response of the annotator ('1, 1': this class twice)."
     if _empty(v): return []
     parts = [v] if not isinstance(v, str) else [p for p in v.split(',')]
-    out = [count_value(p, path, line, col) for p in parts]
+    out = [count_value(p, path, line, col, text=True) for p in parts]  # '1, 1' is text in every format
     if any(x > 1 for x in out): raise ScruplesDataError(path, line, col, "0 or 1 per response ('1', '0, 1', '1, 1')", v)
     return out
 
@@ -370,11 +380,10 @@ def _fixed(path: Path, classes) -> AnnotatedData:
     "An official Scruples file (Anecdotes, Dilemmas) or a JSON list of count lists: columns fixed by the format."
     name = path.name.lower()
     if path.suffix.lower() == '.json':
-        df = read_label_counts(path, None if classes is None else _names(classes))
-        c = df.to_numpy(dtype=np.int64)
-        named = 'named by the file name' if 'scruples-' in name else 'no names in the file' if classes is None else 'named by classes='
-        return AnnotatedData(items=[str(i) for i in range(len(c))], counts=c, classes=tuple(df.columns), source=str(path),
-                             report=f'counts list: {len(c):,} items, classes {"/".join(df.columns)} ({named}), items numbered from 0')
+        c, names = read_count_lists(path, None if classes is None else _names(classes))
+        named = 'named by the file name' if 'scruples-' in name and classes is None else 'no names in the file' if classes is None else 'named by classes='
+        return AnnotatedData(items=[str(i) for i in range(len(c))], counts=c, classes=tuple(names), source=str(path), columns={'counts': list(names)},
+                             report=f'counts list: {len(c):,} items, classes {"/".join(names)} ({named}), items numbered from 0')
     kind = 'anecdotes' if name.endswith('scruples-anecdotes.jsonl') else 'dilemmas'
     df = (read_anecdotes if kind == 'anecdotes' else read_dilemmas)(path)
     c = label_counts(df)
@@ -431,23 +440,27 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
     idsaid = f'id column {",".join(ids)}' if ids else 'items numbered from 0 (no id column)'
     if form == 'wide':
         names = None if classes is None else _names(classes)
-        cc = (_find(t, given['counts'], path, 'a count') if given['counts'] else _find(t, names, path, 'a count') if names
-              else [c for c in t.columns if c not in used])
+        usual_text = _usual(t, 'text')  # never a count column unless named one: text='' (no text) leaves it unread
+        if t.header_line is None and t.note and names and not given['counts']: cc = list(t.columns)  # no header: classes= names them
+        else: cc = (_find(t, given['counts'], path, 'a count') if given['counts'] else _find(t, names, path, 'a count') if names
+                    else [c for c in t.columns if c not in used and c != usual_text])
         for c in cc: claim(c, 'a count')
-        names = names if names is not None and given['counts'] else cc
+        names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
         if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
-            raise ValueError(f'{path}: the wide form needs 2 or more count columns and one distinct class name each; '
-                             f'got columns {cc} and classes {names}')
+            raise ScruplesDataError(path, t.header_line, None, 'the wide form: 2 or more count columns, one distinct class name each',
+                                    f'columns {",".join(cc)}, classes {",".join(names)}')
         c = _counts_fast(t.body, len(cc)) if t.body is not None and cc == t.columns else None
-        if c is not None and c.sum(1).all(): ex.items = dict.fromkeys(map(str, range(len(c))))
+        if c is not None and c.sum(1).all(): numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
         else:
-            rows = []
+            numbered, rows, every = None, [], not (given['counts'] or classes)  # the count columns are all the others: a key beyond them would be lost
             for line, rec in t.records:
-                row = [count_value(_cell(rec, k, path, line), path, line, k) for k in cc]
+                if every and len(rec) > len(t.columns) and (extra := [k for k in rec if k not in t.columns]):
+                    raise ScruplesDataError(path, line, extra[0], f'only the keys of the first record ({", ".join(t.columns)}), '
+                                            f'or name the count columns ({_opt("counts")})', 'an extra key')
+                row = [count_value(_cell(rec, k, path, line), path, line, k, t.text) for k in cc]
                 if sum(row) > MAX_COUNT: raise ScruplesDataError(path, line, ','.join(cc), 'counts whose sum is at most 2**63 - 1', row)
-                if not any(row): raise ScruplesDataError(path, line, ','.join(cc), 'at least one vote', 0)
-                i = ex.item(rec, line)
-                if i < len(rows): raise ScruplesDataError(path, line, ','.join(ids), f'a unique id (line {ex.first[i]} has the same one)', list(ex.items)[i])
+                if not any(row): raise ScruplesDataError(path, line, f'counts[{len(rows)}]', 'at least one vote (an all-zero row: nobody labelled this item)', row)
+                ex.item(rec, line, unique=True)
                 rows.append(row)
             if not rows: raise ScruplesDataError(path, None, None, 'at least one row', 'none')
             c = np.asarray(rows, dtype=np.int64)
@@ -455,7 +468,7 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         said = (f'wide: {len(c):,} items, classes {"/".join(names)} from columns {",".join(cc)}, {idsaid}'
                 + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '') + (f'; {t.note}' if t.note else '')
                 + (f'; columns not read: {",".join(left)}' if left else ''))
-        return AnnotatedData(items=list(ex.items), counts=c, classes=tuple(names), texts=ex.get('text'), contexts=ex.get('context'),
+        return AnnotatedData(items=numbered or list(ex.items), counts=c, classes=tuple(names), texts=ex.get('text'), contexts=ex.get('context'),
                              splits=ex.get('split'), source=str(path), report=said, columns=dict(id=ids, counts=cc, **cols))
     votes, annotators = [], True
     if form == 'long':
@@ -494,7 +507,8 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
     labels = {v[3] for v in votes} | ({l for _, l in hot} if form == 'annotators' and not plain else set())
     if classes is None: names, order = _sorted_labels(labels)
     else: names, order = tuple(_names(classes)), 'in the order of classes='
-    if len(names) < 2 or len(set(names)) != len(names): raise ValueError(f'{path}: 2 or more distinct classes are needed, got {list(names)}')
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ScruplesDataError(path, None, 'label', '2 or more distinct labels (or classes= naming 2 or more)', list(names))
     c, resp, anns, extra = _tally(votes, len(ex.items), names, path, annotators, given['repeats'])
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])

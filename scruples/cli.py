@@ -98,11 +98,9 @@ def _reading(args) -> dict:
     return {'form': getattr(args, 'form', None)} | {k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None}
 
 def _read(args, path, ceiling: bool = False):
-    "Read `path` as the shared options say (`annotations.read_annotated`); the one line saying what was read goes to stderr."
+    "Read `path` as the shared options say (`annotations.read_annotated`); `report` is the line each command prints (`read ...`)."
     from scruples.annotations import read_annotated
-    d = read_annotated(path, ceiling=ceiling, **_reading(args))
-    if not getattr(args, 'json', False): print(f'scruples: read {d.report}', file=sys.stderr)
-    return d
+    return read_annotated(path, ceiling=ceiling, **_reading(args))
 
 def _cmd_data_validate(args):
     "`scruples data validate`: read each file as `best` and `analyze` do (`annotations.read_annotated`); every file is reported; exit 1 when any fails."
@@ -198,6 +196,7 @@ def _cmd_best(args):
                                     'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty,
                                     'ties': None if y is not None else ties, 'tied': None if y is not None else n_tied}, indent=2))
     else:
+        print(f'read {d.report}')
         print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {alpha}')
         print(table_text(res, 'metric'))
         print('\nper class (support: examples whose gold label it is):')
@@ -269,6 +268,7 @@ def _cmd_analyze(args):
                    **reading, **params)
     if args.json: _emit(rows, True)
     else:
+        print(f'read {d.report}')
         with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
             print(rows.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep=''))
         print(f'\nexecuted notebook, figures and summary.csv in {args.out}')

@@ -123,16 +123,18 @@ def _tuple(t): return t if isinstance(t, tuple) else (t,)
 def _tname(types): return ' or '.join(t.__name__ for t in _tuple(types))
 
 MAX_COUNT = 2**63 - 1  # counts (and their sum per example) must fit numpy's int64
-COUNT_RULE = 'a non-negative integer count below 2**63 (at most 9223372036854775807; 3, 3.0 and "3" are read as 3)'
+COUNT_RULE = 'a non-negative integer count below 2**63 (at most 9223372036854775807; 3 and 3.0 are read as 3)'
 _WHOLE = re.compile(r'[ \t]*\+?([0-9]{1,40})(?:\.0*)?[ \t]*')  # 3, 3.0, 3. ('3.0' is how pandas writes a float column)
 
-def count_value(val, path=None, line=None, name=None) -> int:
-    "The one rule for a count, in every file and form: a whole number in [0, 2**63 - 1] (an int, an integral float, or its digits)."
+def count_value(val, path=None, line=None, name=None,
+                text: bool = False,  # the value is a cell of a text table (CSV): its digits are the number ('3', '3.0')
+               ) -> int:
+    "The one rule for a count, in every file and form: a whole number in [0, 2**63 - 1] (an int or an integral float; in CSV, its digits)."
     v = None
     if isinstance(val, (bool, np.bool_)): v = None
     elif isinstance(val, (int, np.integer)): v = int(val)
     elif isinstance(val, (float, np.floating)): v = int(val) if math.isfinite(val) and val == int(val) else None
-    elif isinstance(val, str) and (m := _WHOLE.fullmatch(val)): v = int(m[1])
+    elif text and isinstance(val, str) and (m := _WHOLE.fullmatch(val)): v = int(m[1])
     if v is None or not 0 <= v <= MAX_COUNT: raise ScruplesDataError(path, line, name, COUNT_RULE, val)
     return v
 
@@ -474,8 +476,14 @@ def read_label_counts(path,
                       classes: Sequence[str]|None = None,  # class names; default: by the file name (Scruples), else class_0, class_1, ...
                       allow_zero_rows: bool = False,       # accept examples nobody annotated
                      ) -> pd.DataFrame:
-    "Read a label-counts JSON file into an integer frame with one column per class."
-    return _counts_frame(*read_count_lists(path, classes, allow_zero_rows), 'real-label-counts', path)
+    "Read a Scruples label-counts JSON file into an integer frame with one column per class (the classes by its name, else its row length)."
+    counts, names = read_count_lists(path, classes, allow_zero_rows)
+    if classes is None and _classes_by_name(path)[0] is None:  # the Scruples format: 5 counts (anecdotes) or 2 (dilemmas)
+        if counts.shape[1] not in (len(ANECDOTES_CLASSES), len(DILEMMAS_CLASSES)):
+            raise ScruplesDataError(path, _row_line(path, 0), 'counts[0]', f'{len(ANECDOTES_CLASSES)} (anecdotes) or {len(DILEMMAS_CLASSES)} (dilemmas) counts',
+                                    counts[0].tolist())
+        names = list(ANECDOTES_CLASSES if counts.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES)
+    return _counts_frame(counts, names, 'real-label-counts', path)
 
 # %% ../nbs/01_data.ipynb #6c8591e5
 _INT = re.compile(r'[0-9]+')

@@ -241,8 +241,12 @@ def test_bootstrap_is_capped_with_a_reason(capsys, tmp_path):
 def test_cli_best_helpers_live_with_best_and_data():
     import scruples.cli as cli
     from scruples.best import best_alpha, class_support
-    from scruples.data import read_any_counts, reader_for
+    from scruples.annotations import read_annotated
+    import scruples.annotations as ann, scruples.data as sd
     assert not any(hasattr(cli, n) for n in ('best_counts', 'class_support', 'best_alpha', '_reader_for'))
+    # issue 28: one reader; the others are gone
+    assert not any(hasattr(sd, n) for n in ('read_counts', 'read_any_counts', 'reader_for', '_csv_counts', '_csv_counts_fast'))
+    assert not any(hasattr(ann, n) for n in ('read_wide', 'read_long', 'read_annotations', 'read_label_table', 'from_long', 'table_columns'))
 
 
 
@@ -365,6 +369,7 @@ def test_analyze_passes_columns_and_parameters_to_the_guide(capsys, tmp_path, mo
         seen.update(kw, file=file, out=out)
         return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None], 'note': ['']})
     monkeypatch.setattr(guide, 'analyze', fake)
+    monkeypatch.chdir(tmp_path); (tmp_path/'v.csv').write_text('a,b\n1,2\n3,0\n')  # read before the notebook runs (issue 28)
     rc, out, err = run_main(capsys, 'analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--epochs', '2', '--max-items', '50',
                             '--param', 'budget=3', '--param', 'test_share=0.5', '--param', 'baselines=Prior,Logistic')
     assert rc == 0 and 'items' in out, err
@@ -459,7 +464,8 @@ def test_best_cli_prints_what_the_frames_print(capsys, tmp_path):
     sup = class_support(counts, ['class_0', 'class_1', 'class_2'], counts.argmax(1), best_alpha(res))
     ff = lambda x: f'{x:.4f}'
     n_tied = res.attrs['n_tied']
-    assert rc == 0 and out == (f'{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote (ties: first; {n_tied} of 6 examples tied); '
+    assert rc == 0 and out == (f'read counts list: 6 items, classes class_0/class_1/class_2 (no names in the file), items numbered from 0\n'
+                               f'{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote (ties: first; {n_tied} of 6 examples tied); '
                                f'fitted prior alpha = {best_alpha(res)}\n'
                                f'{res.to_string(float_format=ff)}\n\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
 

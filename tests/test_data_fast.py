@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import scruples.core as sco
+import scruples.annotations as ann
 import scruples.data as sd
 
 FAST = settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -52,7 +53,7 @@ def slow(monkeypatch, read, path):
     with monkeypatch.context() as m:
         m.setattr(sd, '_fast_or_none', lambda f, p: None)
         m.setattr(sd, '_json_counts_fast', lambda p, k: None)
-        m.setattr(sd, '_csv_counts_fast', lambda p, c: None)
+        m.setattr(ann, '_counts_fast', lambda body, k: None)
         return read(path)
 
 
@@ -80,15 +81,22 @@ def test_anecdotes_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
 ROWS = st.integers(2, 6).flatmap(lambda k: st.lists(st.lists(st.integers(0, 10**17), min_size=k, max_size=k), min_size=1, max_size=20))
 
 
+def outcome(read, path):
+    "What reading `path` gives: the counts and classes, or the error message."
+    try: d = read(path); return d.counts.tolist(), d.classes, d.report, list(d.items)
+    except sco.ScruplesDataError as err: return str(err)
+
+
 @FAST
 @given(rows=ROWS, header=st.booleans(), crlf=st.booleans(), trailing=st.booleans())
 def test_counts_csv_fast_equals_slow(tmp_path, monkeypatch, rows, header, crlf, trailing):
+    "The one reader's bulk CSV path (pandas' C parser) gives what the record-by-record path gives, errors included (all-zero rows)."
     end = '\r\n' if crlf else '\n'
     head = [','.join(f'c{j}' for j in range(len(rows[0])))] if header else []
     p = tmp_path/'x.csv'; p.write_text(end.join(head + [','.join(map(str, r)) for r in rows]) + (end if trailing else ''), newline='')
-    assert sd._csv_counts_fast(p, None) is not None
-    read = partial(sd.read_counts, allow_zero_rows=True)     # the generated rows may be all zero (refused by default, by both paths)
-    pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
+    body = p.read_bytes().partition(b'\n')[2] if header else p.read_bytes()
+    assert ann._counts_fast(body, len(rows[0])) is not None
+    assert outcome(ann.read_annotated, p) == outcome(lambda q: slow(monkeypatch, ann.read_annotated, q), p)
 
 
 @FAST
@@ -96,9 +104,10 @@ def test_counts_csv_fast_equals_slow(tmp_path, monkeypatch, rows, header, crlf, 
 def test_counts_json_fast_equals_slow(tmp_path, monkeypatch, rows, indent):
     p = tmp_path/'x.json'; p.write_text(json.dumps(rows, indent=indent))
     assert sd._json_counts_fast(p, None) is not None
-    read = partial(sd.read_counts, allow_zero_rows=True)     # the generated rows may be all zero (refused by default, by both paths)
-    pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
-    if len(rows[0]) in (2, 5):
+    read = partial(sd.read_count_lists, allow_zero_rows=True)     # the generated rows may be all zero (refused by default, by both paths)
+    fast, lento = read(p), slow(monkeypatch, read, p)
+    assert fast[0].tolist() == lento[0].tolist() and fast[1] == lento[1]
+    if len(rows[0]) in (2, 5):  # the Scruples format: 5 or 2 counts per row
         read = partial(sd.read_label_counts, allow_zero_rows=True)
         pd.testing.assert_frame_equal(read(p), slow(monkeypatch, read, p))
 
@@ -107,7 +116,7 @@ GOOD_D = {'id': 'd1', 'actions': [{'id': 'a', 'description': 'x'}, {'id': 'b', '
           'gold_annotations': [1, 4], 'gold_label': 1, 'controversial': True, 'human_perf_annotations': [3, 2], 'human_perf_label': 0}
 BAD_D = [dict(GOOD_D, gold_label=0), dict(GOOD_D, gold_label=True), dict(GOOD_D, gold_label=2), dict(GOOD_D, controversial=False),
          dict(GOOD_D, controversial=1), dict(GOOD_D, human_perf_label=1), dict(GOOD_D, gold_annotations=[2**63, 0]),
-         dict(GOOD_D, gold_annotations=[2**62, 2**62]), dict(GOOD_D, gold_annotations=[-1, 4]), dict(GOOD_D, gold_annotations=[1, 4.0]),
+         dict(GOOD_D, gold_annotations=[2**62, 2**62]), dict(GOOD_D, gold_annotations=[-1, 4]), dict(GOOD_D, gold_annotations=[1, 4.5]),
          dict(GOOD_D, id=1), dict(GOOD_D, id='d0'), dict(GOOD_D, actions=GOOD_D['actions'][:1]),
          {k: v for k, v in GOOD_D.items() if k != 'human_perf_annotations'}, {k: v for k, v in GOOD_D.items() if k != 'controversial'}]
 
@@ -121,11 +130,20 @@ def test_dilemmas_fast_refuses_what_slow_refuses(tmp_path, bad):
 
 
 @pytest.mark.parametrize('text', ['a,b\n1,2\n3,-1\n', 'a,b\n1,2\n3,\n', 'a,b\n1,2\n3\n', 'a,b\n1,2,3\n', 'a,b\n1, 2\n1,x\n',
-                                  'a,b\n9223372036854775807,1\n', 'a,b\n99999999999999999999,0\n', 'a,b\n1,2\r3,4\n'])
+                                  'a,b\n9223372036854775807,1\n', 'a,b\n99999999999999999999,0\n', 'a,b\n1,2\r3\n'])
 def test_counts_csv_fast_refuses_what_slow_refuses(tmp_path, text):
     p = tmp_path/'x.csv'; p.write_bytes(text.encode())
-    assert sd._csv_counts_fast(p, None) is None
-    with pytest.raises(sco.ScruplesDataError): sd.read_counts(p)
+    assert ann._counts_fast(text.encode().partition(b'\n')[2], 2) is None
+    with pytest.raises(sco.ScruplesDataError): ann.read_annotated(p)
+
+
+def test_whole_number_floats_read_the_same_in_every_format(tmp_path):
+    "Issue 28: '2.0' is a count in every file (it was refused in a plain counts CSV), and 4.0 in the Scruples JSON too."
+    (tmp_path/'a.csv').write_text('a,b\n2.0,1\n'); (tmp_path/'b.csv').write_text('id,a,b\nx,2.0,1\n')
+    (tmp_path/'c.json').write_text('[[2.0, 1]]')
+    for f in ('a.csv', 'b.csv', 'c.json'): assert ann.read_annotated(tmp_path/f).counts.tolist() == [[2, 1]], f
+    p = tmp_path/'x.scruples-dilemmas.jsonl'; p.write_text(json.dumps(dict(GOOD_D, gold_annotations=[1, 4.0])) + '\n')
+    assert sd.read_dilemmas(p)[['gold_1', 'gold_2']].to_numpy().tolist() == [[1, 4]]
 
 
 def test_synthetic_words_and_texts_unchanged_by_the_speedup():

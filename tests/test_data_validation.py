@@ -133,7 +133,7 @@ DILEMMA_CASES = {  # name: (mutation, field named in the error)
     'gold-not-list': (setter('gold_annotations', '3,2'), 'gold_annotations'),
     'gold-negative': (setter('gold_annotations', [-1, 6]), 'gold_annotations[0]'),
     'gold-float': (setter('gold_annotations', [2.5, 2.5]), 'gold_annotations[0]'),
-    'gold-float-integral': (setter('gold_annotations', [3, 2.0]), 'gold_annotations[1]'),
+    'gold-float-fraction': (setter('gold_annotations', [3, 2.5]), 'gold_annotations[1]'),
     'gold-bool': (setter('gold_annotations', [True, 4]), 'gold_annotations[0]'),
     'gold-string-count': (setter('gold_annotations', [3, '2']), 'gold_annotations[1]'),
     'gold-label-missing': (deleter('gold_label'), 'gold_label'),
@@ -292,7 +292,6 @@ LABEL_COUNT_CASES = {  # name: (file text, line, field)
     'row-is-number': ('[\n  [1,2],\n  3\n]\n', 3, 'counts[1]'),
     'negative': ('[\n  [0,3,1,0,0],\n  [1,8,0,0,0],\n  [1,-2,0,0,0]\n]\n', 4, 'counts[2][1]'),
     'float': ('[\n  [0,3,1,0,0],\n  [1,8,2.5,0,0]\n]\n', 3, 'counts[1][2]'),
-    'float-integral': ('[\n  [3,2],\n  [4.0,1]\n]\n', 3, 'counts[1][0]'),
     'huge-float': ('[\n  [3,2],\n  [1e400,1]\n]\n', 3, 'counts[1][0]'),
     'bool': ('[\n  [3,2],\n  [true,1]\n]\n', 3, 'counts[1][0]'),
     'string-count': ('[\n  [3,2],\n  [4,"1"]\n]\n', 3, 'counts[1][1]'),
@@ -422,7 +421,7 @@ def test_raw_unicode_line_separators_inside_strings(tmp_path, char):
     assert read_dilemmas(p)['action_1'].iloc[0] == rec['actions'][0]['description']
 
 
-@pytest.mark.parametrize('scores,bad', [({'RIGHT': 9.0, 'WRONG': 4}, 'RIGHT'), ({'RIGHT': 1, 'WRONG': True}, 'WRONG')], ids=['float', 'bool'])
+@pytest.mark.parametrize('scores,bad', [({'RIGHT': 9.5, 'WRONG': 4}, 'RIGHT'), ({'RIGHT': 1, 'WRONG': True}, 'WRONG')], ids=['float', 'bool'])
 def test_binarized_scores_must_be_integers(tmp_path, scores, bad):
     rec = copy.deepcopy(ANECDOTE)
     if scores['WRONG'] is True: rec['label_scores'] = {'AUTHOR': 1, 'OTHER': 1, 'EVERYBODY': 0, 'NOBODY': 0, 'INFO': 0}

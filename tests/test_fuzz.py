@@ -40,6 +40,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scruples import data as sd
+from scruples.annotations import read_annotated
 from scruples.cli import main
 from scruples.core import ScruplesDataError
 
@@ -59,6 +60,12 @@ def jsonl(rec, n=3):
     return ''.join(json.dumps(dict(rec, id=f'{rec["id"]}-{i}')) + '\n' for i in range(n))
 
 
+def read_counts(path) -> pd.DataFrame:
+    "The counts of any table or count list as the one reader reads it (`scruples best`, `data validate`), as a frame."
+    d = read_annotated(path)
+    return pd.DataFrame(d.counts, columns=list(d.classes))
+
+
 VALID = {  # file name -> a valid document
     'dev.scruples-dilemmas.jsonl': jsonl(DILEMMA),
     'dev.scruples-anecdotes.jsonl': jsonl(ANECDOTE),
@@ -67,8 +74,8 @@ VALID = {  # file name -> a valid document
     'counts.csv': 'entailment,neutral,contradiction\n5,0,0\n1,3,1\n0,1,4\n',
 }
 READERS = {'dev.scruples-dilemmas.jsonl': sd.read_dilemmas, 'dev.scruples-anecdotes.jsonl': sd.read_anecdotes,
-           'dev.scruples-dilemmas_label-counts.json': sd.read_label_counts, 'counts.json': sd.read_counts,
-           'counts.csv': sd.read_counts}
+           'dev.scruples-dilemmas_label-counts.json': sd.read_label_counts, 'counts.json': read_counts,
+           'counts.csv': read_counts}
 
 EXTREME = ['2**63', '9223372036854775808', '18446744073709551616', '-1', '1e308', '-0', '1.5', 'NaN', 'Infinity',
            '1' * 30, '9' * 5000, 'true', 'null', '""', '[]', '{}', '"5"']
@@ -137,6 +144,9 @@ def check_reader(reader, path: Path, n_lines: int):
     except OSError as err:
         assert err.filename == str(path), err
         return None
+    except ValueError as err:  # a table that reads two ways, or a column given two roles: the one reader names the file
+        assert str(err).startswith(str(path)) and ('two readings' in str(err) or 'one role' in str(err)), str(err)
+        return None
     assert isinstance(out, pd.DataFrame) and len(out) > 0
     return out
 
@@ -195,7 +205,7 @@ def test_jsonl_readers_on_mutated_records(kind, data, where):
 def test_count_readers_on_any_json_list(rows):
     with tempfile.TemporaryDirectory() as tmp:
         p = Path(tmp)/'c.json'; p.write_text(json.dumps(rows))
-        for reader in (sd.read_counts, sd.read_label_counts):
+        for reader in (read_counts, sd.read_label_counts):
             out = check_reader(reader, p, 1)
             if out is not None:
                 assert out.dtypes.eq(np.int64).all() and (out.to_numpy() >= 0).all() and out.shape[1] >= 2
@@ -209,7 +219,7 @@ def test_csv_counts_reader_on_any_cells(cells):
         p = Path(tmp)/'c.csv'
         text = '\n'.join(','.join(r) for r in cells)
         p.write_text(text, encoding='utf-8', errors='surrogatepass')
-        out = check_reader(sd.read_counts, p, text.count('\n') + 1)
+        out = check_reader(read_counts, p, text.count('\n') + 1)
         if out is not None: assert out.dtypes.eq(np.int64).all() and out.shape[1] >= 2
 
 
@@ -223,7 +233,7 @@ def test_labels_reader(text, n, k):
         else: assert len(y) == n and y.min() >= 0 and y.max() < k
 
 
-@pytest.mark.parametrize('reader', [sd.read_dilemmas, sd.read_anecdotes, sd.read_label_counts, sd.read_counts, sd.read_labels])
+@pytest.mark.parametrize('reader', [sd.read_dilemmas, sd.read_anecdotes, sd.read_label_counts, read_counts, sd.read_labels])
 def test_readers_on_folders_and_missing_paths(tmp_path, reader):
     d = tmp_path/'x.json'; d.mkdir()
     with pytest.raises(IsADirectoryError) as ei: reader(d)

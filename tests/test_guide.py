@@ -376,17 +376,18 @@ TURNS = ['Here is the forecast.', 'I could not find that.', 'Your timer is set.'
 
 def make_issue_dataset(folder, n=3000, n_annotators=12, seed=29):
     """A dataset like the issue's: n replies in context, 5 ordered levels (about 80% of the votes in the first), 2-8 votes
-    each in one column per annotator (cells such as '1, 1' where an annotator labelled an item twice: codes of the levels),
-    official train / validation / test splits as a column. Returns the file."""
+    each as one set of one-hot columns per annotator (Annotator3_2: did annotator 3 choose level 2; '1, 1' where an annotator
+    labelled an item twice), items named by two columns (conversation, turn) and official train / validation / test splits
+    as a column. Returns the file."""
     rng = np.random.default_rng(seed)
     truth = rng.choice(5, size=n, p=[0.8, 0.08, 0.05, 0.04, 0.03])
     rel = rng.uniform(0.6, 0.95, n_annotators)
-    cols = {f'Annotator{a + 1}': [''] * n for a in range(n_annotators)}
+    cols = {f'Annotator{a + 1}_{j}': [''] * n for a in range(n_annotators) for j in range(5)}
     for i, t in enumerate(truth):
         for a in rng.choice(n_annotators, size=rng.integers(2, 9), replace=False):
-            lab = t if rng.random() < rel[a] else int(np.clip(t + rng.choice([-1, 1]), 0, 4))
-            cell = str(lab) if rng.random() > 0.03 else f'{lab}, {lab}'  # a repeat
-            cols[f'Annotator{a + 1}'][i] = cell
+            labs = [t if rng.random() < rel[a] else int(np.clip(t + rng.choice([-1, 1]), 0, 4))
+                    for _ in range(2 if rng.random() < 0.03 else 1)]  # now and then a repeat
+            for j in range(5): cols[f'Annotator{a + 1}_{j}'][i] = ', '.join('1' if l == j else '0' for l in labs)
     texts = [f'{rng.choice(REPLY[t])} {i % 97}' for i, t in enumerate(truth)]
     split = rng.choice(['train', 'validation', 'test'], size=n, p=[0.7, 0.15, 0.15])
     df = pd.DataFrame({'conv_id': [f'c{i // 3}' for i in range(n)], 'turn': [i % 3 for i in range(n)], 'split': split,
@@ -396,6 +397,6 @@ def make_issue_dataset(folder, n=3000, n_annotators=12, seed=29):
     return path
 
 
-ISSUE_ARGS = ['--annotator-columns', 'Annotator*', '--id', 'conv_id,turn', '--split', 'split', '--context', 'context',
+ISSUE_ARGS = ['--annotator-columns', 'Annotator{annotator}_{label}', '--id', 'conv_id,turn', '--split', 'split', '--context', 'context',
               '--classes', ','.join(map(str, range(5))), '--repeats', 'first', '--param', 'ordered=true',
               '--param', 'group=abusive=2,3,4; mild_or_none=0,1']
