@@ -254,7 +254,9 @@ def _cmd_analyze(args):
     reading = _reading(args)
     if args.annotations and reading['form'] not in (None, 'wide'):
         raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own')
-    d = _read(args, args.file, ceiling=True)  # every column check before anything is written; the line saying what was read
+    first = {'item': None, 'annotator': None, 'label': None} if args.annotations else {}  # those name the annotations' columns
+    if args.text == '' and not args.count_columns: first['text'] = None  # no texts: a text column is still not a count
+    d = _read(argparse.Namespace(**(vars(args) | first)), args.file, ceiling=True)  # every check before anything is written
     if args.annotations and d.columns.get('counts') is None:
         raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}')
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'

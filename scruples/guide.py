@@ -96,7 +96,7 @@ def guide_parameters(data_file,                     # your CSV, JSON-lines or Pa
     return dict(data_file=str(path.resolve()), form=form, text_col=joined(cols.get('text')), count_cols=joined(cols.get('counts')),
                 id_col=joined(cols.get('id')), item_col=joined(cols.get('item') if not annotations else item),
                 annotator_col=joined(cols.get('annotator') if not annotations else annotator), label_col=joined(cols.get('label') if not annotations else label),
-                annotator_cols=joined(cols.get('annotator_columns')), context_col=joined(cols.get('context')), split_col=joined(cols.get('split')),
+                annotator_cols=joined(annotator_columns or cols.get('annotator_columns')), context_col=joined(cols.get('context')), split_col=joined(cols.get('split')),
                 classes=','.join(d.classes), repeats=repeats or '',
                 annotations_file=str(Path(annotations).resolve()) if annotations else '', **params)
 
