@@ -400,7 +400,7 @@ def make_issue_dataset(folder, n=3000, n_annotators=12, seed=29):
 
 ISSUE_ARGS = ['--annotator-columns', 'Annotator{annotator}_{label}', '--id', 'conv_id,turn', '--split', 'split', '--context', 'context',
               '--classes', ','.join(map(str, range(5))), '--repeats', 'first', '--param', 'ordered=true',
-              '--param', 'group=abusive=2,3,4; mild_or_none=0,1']
+              '--param', 'group=abusive=2,3,4; not_abusive=0,1']
 
 TINY = ['--epochs', '1', '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200', '--param', 'baselines=Prior,Logistic',
         '--param', 'trait_items=6']
