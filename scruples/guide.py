@@ -266,7 +266,7 @@ def models_vs_ceiling_figure(results,  # model name -> what `evaluate` returned
 
 # %% ../nbs/91_guide.ipynb #488387d5
 PARAM_GUARDS = {  # notebook parameter -> (smallest, largest, what it is); None: no bound
-    'max_items': (0, None, 'items analysed (0: every item; else at least 8: a training, a held-out and a test part)'),
+    'max_items': (0, None, 'items analysed; 8: a training, a held-out and a test part'),
     'test_share': (0.05, 0.9, 'share of the items held out for the test (without a split column)'),
     'epochs': (1, 1000, 'transformer epochs'), 'budget': (1, 10_000, 'tuning points per baseline'),
     'best_samples': (10, 10**7, 'posterior samples of BEST'), 'n_boot': (10, 100_000, 'bootstrap resamples'),
@@ -297,7 +297,7 @@ def check_parameters(params: dict,  # notebook parameter -> value (what `guide_p
         if name in PARAM_GUARDS:
             lo, hi, what = PARAM_GUARDS[name]
             if not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8):
-                rng = f'at least {lo}' if hi is None else f'from {lo} to {hi}'
+                rng = '0 (every item) or at least 8' if name == 'max_items' else f'at least {lo}' if hi is None else f'from {lo} to {hi}'
                 raise ValueError(f'{name}={value!r}: expected {rng} ({what})')
     return out
 

@@ -498,4 +498,5 @@ def issue_run_checks(tmp_path, n, extra):
     assert [c for c in q.index if c.startswith('share of votes') and c.endswith('[grouped]')] == \
         ['share of votes: not_abusive [grouped]', 'share of votes: abusive [grouped]']
     for m in ('BEST macro F1 (test items) [grouped]', 'Logistic: macro F1 [grouped]', 'MiniLM (soft): macro F1 [grouped]'): assert m in q.index, m
-    assert 'repeated labels' in err and 'repeats=first' in err  # the read line counts the repeats
+    said = out + err  # the read line counts the repeats
+    assert 'repeated labels' in said and 'repeats=first' in said, said[:2000]
