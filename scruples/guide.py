@@ -207,7 +207,7 @@ def model_warnings(results,  # model name -> what `evaluate` returned (its `xent
         for name, r in results.items():
             if name != prior and np.isfinite(r['xentropy']) and r['xentropy'] > base:
                 rows.append(dict(model=name, kind='worse than the Prior', value=float(r['xentropy']),
-                                 says=f'{name}: cross-entropy {r["xentropy"]:.3f} is worse than the Prior\'s {base:.3f} (which knows only the class shares)'))
+                                 says=f'{name} is worse than the Prior in cross-entropy ({r["xentropy"]:.3f} against {base:.3f}; the Prior knows only the class shares)'))
     return pd.DataFrame(rows, columns=['model', 'kind', 'value', 'says'])
 
 # %% ../nbs/91_guide.ipynb #a1e0c013
