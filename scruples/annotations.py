@@ -110,7 +110,7 @@ class AnnotatedData:
         gold = None if self.gold is None else to[self.gold]
         said = '; '.join(f'{g} = {"+".join(c for c in self.classes if where.get(c) == g)}' for g in dict.fromkeys(where.values()))
         return replace(self, counts=counts, classes=tuple(new), responses=resp, gold=gold,
-                       report=f'{self.describe()}; grouped: {said}')
+                       report=f'{self.describe()}; grouped into classes {"/".join(new)}: {said}')
 
     def wide(self) -> pd.DataFrame:
         "One row per item: `id`, `text` (when known) and one count column per class."
@@ -242,6 +242,44 @@ def _counts_fast(body: bytes, k: int) -> np.ndarray|None:
     except Exception: return None  # an empty cell, a missing one, or a count above 2**63 - 1: the plain path names it
     if c.shape[1] != k or body.count(b',') != (k - 1) * len(c) or (c.astype(np.float64).sum(1) > 9e18).any(): return None
     return c
+
+_CELL_COUNT = r'^[ \t]*\+?([0-9]{1,18})(?:\.0*)?[ \t]*\Z'  # count_value's rule for a CSV cell, below 10**18 (a bulk parse's bound)
+
+def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
+    "A wide CSV parsed in bulk (pandas' C reader, every cell a string) and checked column by column; None at anything odd (the plain path decides)."
+    if not body.strip(b'\r\n') or (b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r')): return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            df = pd.read_csv(io.BytesIO(body), header=None, dtype=str, keep_default_na=False, na_values=[], engine='c', encoding='utf-8')
+    except Exception: return None  # e.g. a row longer than the first
+    if df.shape[1] != len(columns) or df.isna().any().any() or not len(df): return None  # a row of another length
+    df.columns = columns
+    c = np.empty((len(df), len(cc)), dtype=np.int64)
+    for j, k in enumerate(cc):
+        s = df[k].str.strip(' \t')  # as count_value strips a cell: spaces and tabs only
+        m = s if s.str.fullmatch(r'[0-9]{1,18}').all() else df[k].str.extract(_CELL_COUNT, expand=False)  # 3 (vectorized), else 3.0
+        if m.isna().any(): return None
+        c[:, j] = m.astype(np.int64).to_numpy()
+    if not c.sum(1).all() or (c.astype(np.float64).sum(1) >= 9e18).any(): return None
+    out = {}
+    if ids:
+        keys = [df[k].str.strip() for k in ids]
+        if any((s == '').any() for s in keys): return None
+        keys = [s if s.str.isascii().all() else s.map(_nfc) for s in keys]  # NFC changes no ASCII text
+        keys = keys[0].tolist() if len(keys) == 1 else ['/'.join(t) for t in zip(*keys)]
+        if len(set(keys)) != len(keys): return None
+        out['items'] = keys
+    for name in ('text', 'context'):
+        if cols[name]:
+            s = df[cols[name]]
+            if (s.str.strip() == '').any(): return None
+            out[name] = s.tolist()
+    if cols['split']:
+        s = df[cols['split']].str.strip().str.lower().map(SPLIT_NAMES)
+        if s.isna().any(): return None
+        out['split'] = s.tolist()
+    return c, out
 
 # %% ../nbs/07_annotations.ipynb #585d3bb8
 _MISSING = object()
@@ -450,7 +488,12 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
             raise ScruplesDataError(path, t.header_line, None, 'the wide form: 2 or more count columns, one distinct class name each',
                                     f'columns {",".join(cc)}, classes {",".join(names)}')
         c = _counts_fast(t.body, len(cc)) if t.body is not None and cc == t.columns else None
-        if c is not None and c.sum(1).all(): numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
+        fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
+        if fast is not None:
+            c, got = fast
+            numbered = got.get('items') or _Numbered(len(c))
+            ex.vals = {k: got[k] for k in ex.vals}
+        elif c is not None and c.sum(1).all(): numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
         else:
             numbered, rows, every = None, [], not (given['counts'] or classes)  # the count columns are all the others: a key beyond them would be lost
             for line, rec in t.records:

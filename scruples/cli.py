@@ -97,10 +97,11 @@ def _reading(args) -> dict:
                 text='text', context='context', split='split', classes='classes', repeats='repeats')
     return {'form': getattr(args, 'form', None)} | {k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None}
 
-def _read(args, path, ceiling: bool = False):
-    "Read `path` as the shared options say (`annotations.read_annotated`); `report` is the line each command prints (`read ...`)."
+def _read(args, path, ceiling: bool = False, **override):
+    "Read `path` as the shared options say (`annotations.read_annotated`; `override`: options changed, None drops one); `report` is the line each command prints."
     from scruples.annotations import read_annotated
-    return read_annotated(path, ceiling=ceiling, **_reading(args))
+    opts = {k: v for k, v in (_reading(args) | override).items() if v is not None or k == 'form'}
+    return read_annotated(path, ceiling=ceiling, **opts)
 
 def _cmd_data_validate(args):
     "`scruples data validate`: read each file as `best` and `analyze` do (`annotations.read_annotated`); every file is reported; exit 1 when any fails."
@@ -254,9 +255,9 @@ def _cmd_analyze(args):
     reading = _reading(args)
     if args.annotations and reading['form'] not in (None, 'wide'):
         raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own')
-    first = {'item': None, 'annotator': None, 'label': None} if args.annotations else {}  # those name the annotations' columns
+    first = dict(form='wide', item=None, annotator=None, label=None) if args.annotations else {}  # theirs: the long file's
     if args.text == '' and not args.count_columns: first['text'] = None  # no texts: a text column is still not a count
-    d = _read(argparse.Namespace(**(vars(args) | first)), args.file, ceiling=True)  # every check before anything is written
+    d = _read(args, args.file, ceiling=True, **first)  # every column check before anything is written
     if args.annotations and d.columns.get('counts') is None:
         raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}')
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'

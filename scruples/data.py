@@ -87,9 +87,10 @@ def _no_surrogates(rec, text, path, line):
 
 def _loads(text, path, line):
     "json.loads that turns every failure (syntax, NaN, a key twice, too deep, too many digits) into a ScruplesDataError."
-    try: return _no_surrogates(json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys), text, path, line)
+    try: rec = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except RecursionError: raise ScruplesDataError(path, line, None, 'JSON nested less deeply', text[:20]) from None
     except ValueError as err: raise ScruplesDataError(path, line, None, f'a JSON value ({str(err)[:60]})', text) from None
+    return _no_surrogates(rec, text, path, line)
 
 def iter_jsonl(path) -> Iterator[tuple[int, dict]]:
     "Yield `(line_number, record)` for each non-blank line of a JSON-lines file, reading one line at a time."

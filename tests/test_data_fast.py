@@ -184,3 +184,45 @@ def test_anecdotes_fast_refuses_what_slow_refuses(tmp_path, bad):
     p.write_text(json.dumps(dict(GOOD_A, id='a0')) + '\n' + json.dumps(bad) + '\n')
     assert sd._fast_or_none(sd._anecdotes_fast, p) is None
     with pytest.raises(sco.ScruplesDataError, match=r':2: '): sd.read_anecdotes(p)
+
+
+WIDE_TEXT = st.text(st.sampled_from(list('ab ,"\n\r\té')), max_size=12)
+
+
+@FAST
+@given(rows=st.lists(st.tuples(st.text('abc/ ', max_size=3), WIDE_TEXT, st.sampled_from(['train', 'Dev', 'validation', 'test', 'x']),
+                               st.lists(st.sampled_from(['0', '1', '2', '3.0', ' 2', '', 'x', '99999999999999999999', '3\n', '+1', '\t4 ']), min_size=2, max_size=2)),
+                     min_size=1, max_size=8),
+       crlf=st.booleans())
+def test_wide_csv_fast_equals_plain(tmp_path, monkeypatch, rows, crlf):
+    "The wide CSV bulk path (pandas' C reader, every cell a string) gives what the record-by-record path gives, errors included."
+    df = pd.DataFrame([(i, t, s, *c) for i, t, s, c in rows], columns=['id', 'text', 'split', 'yes', 'no'])
+    p = tmp_path/'w.csv'; df.to_csv(p, index=False, lineterminator='\r\n' if crlf else '\n')
+    def plain(q):
+        with monkeypatch.context() as m:
+            m.setattr(ann, '_wide_fast', lambda *a: None)
+            return ann.read_annotated(q, split='split')
+    def out(read):
+        try: d = read(p); return d.counts.tolist(), d.classes, d.report, d.items, d.texts, d.splits.tolist()
+        except (sco.ScruplesDataError, ValueError) as err: return str(err)
+    assert out(lambda q: ann.read_annotated(q, split='split')) == out(plain)
+
+
+def test_wide_csv_fast_path_is_taken_on_the_guide_data():
+    "The shipped guide table (id, text, three count columns) goes the bulk way, and reads as the plain path reads it."
+    t = ann._table(ann.guide_data('wide'))
+    cols = {'text': 'text', 'context': None, 'split': None}
+    c, got = ann._wide_fast(t.body, t.columns, ['acceptable', 'unacceptable', 'unclear'], ['id'], cols)
+    d = ann.read_annotated(ann.guide_data('wide'))
+    assert c.tolist() == d.counts.tolist() and got['items'] == d.items and got['text'] == d.texts
+
+
+@pytest.mark.parametrize('text', ['id,a,b\nx,1,2\ny,1,2,3\n', 'id,a,b\nx,1,2,3\ny,1,2\n', 'id,a,b\nx,1\ny,1,2\n', 'id,a,b\nx,1,2\nx,2,1\n',
+                                  'id,a,b\nx,1,2\n ,2,1\n', 'id,a,b\nx,0,0\n', 'id,a,b\nx,1,2\ny,3\u0663,1\n', 'id,a,b\nx,1,2\r y,1,1\n'])
+def test_wide_csv_fast_refuses_what_plain_refuses(tmp_path, text):
+    "Rows of another length, a repeated or blank id, an item without votes, a non-ASCII digit, a lone CR: the plain path decides."
+    p = tmp_path/'w.csv'; p.write_bytes(text.encode())
+    t = ann._table(p)
+    assert ann._wide_fast(t.body, t.columns, ['a', 'b'], ['id'], {'text': None, 'context': None, 'split': None}) is None
+    if '\r' not in text:
+        with pytest.raises(sco.ScruplesDataError): ann.read_annotated(p)

@@ -302,3 +302,26 @@ def test_every_form_and_format_gives_one_answer(tmp_path_factory, capsys, rows):
         assert res['classes'] == classes and res['examples'] == len(counts), name
         alphas.add(tuple(res['alpha']))
     assert len(alphas) == 1, alphas
+
+
+def test_text_none_leaves_the_text_column_unread_not_a_count(tmp_path):
+    "`--text ''` (documented as none) made the text column a count column unless --counts was also given."
+    p = tmp_path/'t.csv'; p.write_text('id,text,yes,no\n1,hello,2,1\n2,bye,0,3\n')
+    d = read_annotated(p, text='')
+    assert d.classes == ('yes', 'no') and d.texts is None and 'columns not read: text' in d.report
+
+
+def test_analyze_refuses_one_vote_per_item_before_writing(capsys, tmp_path):
+    "analyze failed late, inside the kernel."
+    p = tmp_path/'one.csv'; p.write_text('item,label\n' + ''.join(f'q{i},{"ab"[i % 2]}\n' for i in range(12)))
+    rc, out, err = run(capsys, 'analyze', p, '--out', tmp_path/'o')
+    assert rc == 1 and 'one vote on each of the 12 items' in err and not (tmp_path/'o').exists()
+
+
+def test_lone_surrogate_in_a_scruples_file_is_one_plain_error(tmp_path):
+    rec = {'id': 'd1', 'actions': [{'id': 'a1', 'description': 'x'}, {'id': 'a2', 'description': 'y'}], 'gold_annotations': [4, 1],
+           'gold_label': 0, 'controversial': True}
+    p = tmp_path/'s.scruples-dilemmas.jsonl'
+    p.write_text(json.dumps(rec) + '\n' + json.dumps(dict(rec, id='d2')).replace('"x"', '"\\ud800"') + '\n')
+    with pytest.raises(ScruplesDataError) as ei: read_annotated(p)
+    assert str(ei.value).startswith(f'{p}:2: record: expected text without lone surrogate'), str(ei.value)
