@@ -37,8 +37,9 @@ from .pairs import (PairRanker, as_pairs, class_counts, example_kind, fit_pair_s
 # %% auto #0
 __all__ = ['TASKS', 'UPOS', 'STYLE_FEATURES', 'MODELS', 'SPACES', 'input_kind', 'task_kind', 'resolve_task', 'Labels',
            'target_labels', 'Prior', 'Sample', 'Length', 'style_nlp', 'style_features', 'StyleFeatures',
-           'TextClassifier', 'PairBaseline', 'ngram_featurizer', 'make_scorer', 'make_model', 'CVTask', 'make_task',
-           'fold_features', 'cv_predict', 'cv_score', 'Tuned', 'tune']
+           'TextClassifier', 'PairBaseline', 'ngram_featurizer', 'make_scorer', 'make_model', 'SampleBalanced',
+           'balanced', 'CVTask', 'make_task', 'fold_features', 'cv_predict', 'cv_score', 'Tuned', 'tune',
+           'with_context']
 
 # %% ../nbs/21_baselines.ipynb #cb3b6f4d
 def _docs(X) -> list[str]:
@@ -405,14 +406,14 @@ def make_scorer(model: str, task: str, params: dict, seed=0):
                                               max_features=p['max_features'], l2_regularization=p['l2_regularization'], random_state=seed)
     if model in ('Style', 'Logistic'):
         intercept = bool(p.get('fit_intercept', False)) and kind == 'texts'
-        lr = LogisticRegression(C=p['C'], class_weight=p['class_weight'], fit_intercept=intercept, max_iter=300)  # lbfgs; ill-conditioned points (large C, raw counts) stop early
+        lr = LogisticRegression(C=p['C'], class_weight=p.get('class_weight'), fit_intercept=intercept, max_iter=300)  # lbfgs; ill-conditioned points (large C, raw counts) stop early
         return OneVsRestClassifier(lr) if p.get('multi_class') == 'ovr' else lr
     if model in ('BinaryNB', 'MultiNB'): return (BernoulliNB if model == 'BinaryNB' else MultinomialNB)(alpha=max(p['alpha'], 1e-10))
     if model == 'CompNB': return ComplementNB(alpha=max(p['alpha'], 1e-10), norm=p['norm'])
     if model == 'Forest':
         return RandomForestClassifier(n_estimators=100, criterion=p['criterion'], min_samples_split=p['min_samples_split'],
                                       min_samples_leaf=p['min_samples_leaf'], min_weight_fraction_leaf=p['min_weight_fraction_leaf'],
-                                      bootstrap=p['bootstrap'], class_weight=p['class_weight'], random_state=seed, n_jobs=1)
+                                      bootstrap=p['bootstrap'], class_weight=p.get('class_weight'), random_state=seed, n_jobs=1)
     raise ValueError(f'{model} has no hyper-parameters to build a scorer from')
 
 def _design(model): return 'concat' if model in ('BinaryNB', 'MultiNB', 'CompNB') else 'difference'
@@ -444,6 +445,33 @@ def make_model(model: str,          # one of MODELS
     if kind == 'pairs': return PairBaseline(feat, scorer, soft=soft, design=_design(model), ties=ties, seed=seed)
     return TextClassifier(feat, scorer, n_classes=k, ties=ties, seed=seed)
 
+# %% ../nbs/21_baselines.ipynb #a9915c45
+class SampleBalanced(ClassifierMixin, BaseEstimator):
+    "A classifier without `class_weight` fitted with balanced sample weights (each class's weights sum to the same)."
+    def __init__(self, estimator=None): self.estimator = estimator  # the classifier to fit (e.g. MultinomialNB())
+    def fit(self, X, y):
+        from sklearn.utils.class_weight import compute_sample_weight
+        self.estimator_ = clone(self.estimator).fit(X, y, sample_weight=compute_sample_weight('balanced', y))
+        self.classes_ = self.estimator_.classes_
+        return self
+    def predict_proba(self, X): return self.estimator_.predict_proba(X)
+    def predict(self, X): return self.estimator_.predict(X)
+
+def _check_weight(class_weight, task):
+    if class_weight not in (None, 'balanced'): raise ValueError(f"class_weight must be None or 'balanced', got {class_weight!r}")
+    if class_weight and task_kind(task) == 'pairs': raise ValueError("class_weight='balanced' is for single texts; pairs are binary by construction")
+
+def balanced(scorer,                   # a scikit-learn classifier
+             class_weight: str|None = 'balanced',  # None: `scorer` unchanged
+            ):
+    "`scorer` with balanced class weights: its own `class_weight` (also inside a one-vs-rest wrapper), else `SampleBalanced`."
+    _check_weight(class_weight, 'texts')
+    if class_weight is None: return scorer
+    params = scorer.get_params(deep=True)
+    if 'class_weight' in params: return clone(scorer).set_params(class_weight='balanced')
+    if 'estimator__class_weight' in params: return clone(scorer).set_params(estimator__class_weight='balanced')
+    return SampleBalanced(scorer)
+
 # %% ../nbs/21_baselines.ipynb #2d009ffc
 @dataclass(eq=False)
 class CVTask:
@@ -459,6 +487,7 @@ class CVTask:
     ties: str = 'first'           # the tie policy of `labels`
     n_ties: int = 0               # tied items
     tie_seed: int = 0             # the seed of the random tie breaks of `labels` (the final refit of `tune` draws the same)
+    class_weight: str|None = None  # 'balanced': every class weighs the same in training (see `balanced`)
 
     def __post_init__(self):
         if self.labels is None: self.labels = majority_vote(self.counts, self.ties, self.tie_seed).labels
@@ -477,6 +506,7 @@ def make_task(X, y,              # pairs (Dilemmas frame, (a1, a2) list, (n, 2) 
               seed=0,            # seed of the fold split (and of random tie breaks)
               style: bool = False,  # also compute the stylometric features
               ties: str = 'first',  # majority-vote ties: 'first', 'random' or 'drop' (see `target_labels`)
+              class_weight: str|None = None,  # None, or 'balanced' (single texts): classes weighted by their inverse frequency
              ) -> CVTask:
     "A `CVTask` with `n_folds` shuffled folds."
     task = resolve_task(X, task)
@@ -487,7 +517,9 @@ def make_task(X, y,              # pairs (Dilemmas frame, (a1, a2) list, (n, 2) 
     if n < n_folds: raise ValueError(f'{n} examples are too few for {n_folds} folds')
     folds = [(tr, te) for tr, te in KFold(n_folds, shuffle=True, random_state=rs).split(np.arange(n))]
     key = hashlib.sha1('\x00'.join(docs).encode() + lab.counts.tobytes() + str(rs).encode()).hexdigest()
-    return CVTask(task, docs, lab.counts, folds, style_features(docs) if style else None, key, lab.labels, lab.classes, ties, lab.n_ties, rs + 1)
+    _check_weight(class_weight, task)
+    return CVTask(task, docs, lab.counts, folds, style_features(docs) if style else None, key, lab.labels, lab.classes, ties, lab.n_ties, rs + 1,
+                  class_weight)
 
 _COUNTS: dict = {}
 
@@ -523,7 +555,7 @@ def fold_features(task: CVTask, model: str, params: dict, train) -> sp.csr_matri
 
 def _fit_predict(task: CVTask, model: str, params: dict, train, held, soft: bool, seed) -> np.ndarray:
     M = fold_features(task, model, params, train)
-    scorer = make_scorer(model, task.task, params, seed)
+    scorer = balanced(make_scorer(model, task.task, params, seed), task.class_weight)
     train = np.asarray(train)
     tr = train if (soft and task.kind == 'pairs') else train[task.labels[train] >= 0]  # hard labels: tied items dropped under ties='drop'
     if not len(tr): raise ValueError('every training example of a fold is tied (ties=drop)')
@@ -598,6 +630,7 @@ def tune(model: str,            # one of MODELS
          progress: bool = True,  # tqdm progress bar
          cv_task: CVTask|None = None,  # a prepared task (reuses its folds, tie policy and the process's caches)
          ties: str = 'first',   # majority-vote ties of the hard training labels: 'first', 'random' or 'drop'
+         class_weight: str|None = None,  # 'balanced' (single texts): every class weighs the same (skewed classes); Prior ignores it
         ) -> Tuned:
     "Bayesian optimization (TPE) of one baseline over its paper search space, by k-fold cross-validation."
     import optuna
@@ -622,9 +655,10 @@ def tune(model: str,            # one of MODELS
         tune_s = time.perf_counter() - t0; t1 = time.perf_counter()
         est.fit(X, yfit)
         return Tuned(model, task, est, {}, np.nan, pd.DataFrame(), oof, tune_s, time.perf_counter() - t1, ties, lab.n_ties, lab.classes)
-    t = cv_task or make_task(X, y, task, n_folds, seed, style=(model == 'Style'), ties=ties)
+    t = cv_task or make_task(X, y, task, n_folds, seed, style=(model == 'Style'), ties=ties, class_weight=class_weight)
     if model == 'Style' and t.style is None: t.style = style_features(t.docs)
     space = SPACES[model][task]
+    if t.class_weight is not None: space = {k: v for k, v in space.items() if k != 'class_weight'}  # fixed: not searched
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     with warnings.catch_warnings():  # constant_liar (pending points of a batch count as bad) is marked experimental
         warnings.simplefilter('ignore')
@@ -647,8 +681,10 @@ def tune(model: str,            # one of MODELS
     if best[1] is None: raise ValueError(f'every one of the {budget} points failed; first error: {rows[0]["error"]}')
     t1 = time.perf_counter()
     lab = Labels(t.counts, t.labels, t.classes, t.n_ties)
-    est = make_model(model, task, best[1], soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1])
+    fixed = {'class_weight': None} if t.class_weight is not None and 'class_weight' in SPACES[model][task] else {}  # set below
+    est = make_model(model, task, best[1] | fixed, soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1])
     est.set_params(seed=t.tie_seed)  # the task's tie breaks: tied items get the labels they had in cross-validation
+    if t.class_weight is not None: est.set_params(classifier=balanced(est.classifier, t.class_weight))
     with _one_thread(model, task): est.fit(X, _counts_arg(lab))
     est.heldout_proba_, est.heldout_counts_ = best[2], t.counts  # out-of-fold predictions of the training data: `evaluate` calibrates on them
     return Tuned(model, task, est, best[1], best[0], pd.DataFrame(rows), best[2], tune_s, time.perf_counter() - t1, ties, t.n_ties, t.classes)
@@ -657,3 +693,15 @@ def _subset(X, idx):
     if isinstance(X, pd.DataFrame): return X.iloc[idx]
     if isinstance(X, np.ndarray): return X[idx]
     return [X[i] for i in idx]
+
+# %% ../nbs/21_baselines.ipynb #fbc64563
+def with_context(texts,      # the judged texts
+                 contexts,   # one context per text ('' or None: none)
+                 prefix: str = 'ctx_',  # put before every word of the context
+                ) -> list[str]:  # one document per text: the text, then the context's prefixed words
+    "Documents for the n-gram baselines from (text, context) pairs: the context's words as features of their own."
+    import re
+    texts, contexts = check_texts(texts, 'texts', allow_empty=True), list(contexts)
+    if len(texts) != len(contexts): raise ValueError(f'{len(texts)} texts but {len(contexts)} contexts')
+    def ctx(c): return '' if c is None or (isinstance(c, float) and np.isnan(c)) else ' '.join(prefix + w for w in re.findall(r'\w+', str(c)))
+    return [f'{t} {ctx(c)}'.rstrip() for t, c in zip(texts, contexts)]

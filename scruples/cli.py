@@ -256,8 +256,9 @@ def _cmd_analyze(args):
     reading = _reading(args)
     if args.annotations and reading['form'] not in (None, 'wide'):
         raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own')
-    long_of_annotations = dict(form='wide', item=None, annotator=None, label=None) if args.annotations else {}  # theirs: the long file's
-    d = _read(args, args.file, ceiling=True, **long_of_annotations)  # every column check before anything is written
+    first = dict(form='wide', item=None, annotator=None, label=None) if args.annotations else {}  # theirs: the long file's
+    if args.text == '' and not args.count_columns: first['text'] = None  # no texts: a text column is still not a count
+    d = _read(args, args.file, ceiling=True, **first)  # every column check before anything is written
     if args.annotations and d.columns.get('counts') is None:
         raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}')
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
@@ -608,7 +609,7 @@ def parser() -> argparse.ArgumentParser:
     _reading_options(q)
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
     q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
-    q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset (default: 300)')
+    q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset, recorded in the summary (default: every item)')
     q.add_argument('--finetune', choices=('auto', 'yes', 'no'), help='the transformer: fine-tune (yes), frozen encoder '
                    '(no), or auto (default): fine-tune when the measured estimate fits the time budget')
     q.add_argument('--seed', type=nonneg); q.add_argument('--kernel', help='Jupyter kernel name')

@@ -372,3 +372,43 @@ def test_final_refit_breaks_ties_as_cross_validation():
     tu = tune('CompNB', texts, C, budget=2, batch_size=2, n_folds=3, n_jobs=1, seed=0, progress=False, ties='random')
     refit = target_labels(C, len(texts), None, 'random', tu.model.seed).labels
     np.testing.assert_array_equal(refit, task.labels)
+
+
+# --- skewed classes and a context (issue 29) ---------------------------------------------------------------------
+
+def skewed_texts(n=400, seed=0):
+    "Texts whose word says the class (rare class 10%, the word present 60% of the time), as counts of 3 votes."
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.1).astype(int)
+    words = np.where((y == 1) & (rng.random(n) < 0.6), 'awful', rng.choice(['fine', 'ok', 'good', 'nice'], size=n))
+    texts = [f'{w} {rng.choice(["today", "again", "once"])}' for w in words]
+    return texts, np.eye(2, dtype=int)[y] * 3
+
+
+@pytest.mark.parametrize('model', ['Logistic', 'MultiNB'])
+def test_balanced_class_weight_predicts_the_rare_class_more(model):
+    "tune(class_weight='balanced') fits every point and the final model with balanced weights: the rare class is predicted more often."
+    from scruples.baselines import tune
+    texts, counts = skewed_texts()
+    share = {}
+    for cw in (None, 'balanced'):
+        t = tune(model, texts, counts, budget=3, n_jobs=1, progress=False, seed=0, class_weight=cw)
+        share[cw] = float(np.mean(t.model.predict_proba(texts)[:, 1]))
+        if cw: assert 'class_weight' not in t.best_params
+    assert share['balanced'] > share[None] + 0.05, share
+
+
+def test_class_weight_is_refused_for_pairs_and_misspelt():
+    from scruples.baselines import make_task
+    with pytest.raises(ValueError, match='pairs are binary'): make_task([('a', 'b')] * 8, np.array([[1, 0]] * 8), class_weight='balanced')
+    with pytest.raises(ValueError, match="None or 'balanced'"): make_task(['a b'] * 8, np.array([[1, 0]] * 8), class_weight='balance')
+
+
+def test_context_words_are_features_of_their_own():
+    "A word of the context never counts as the same word in the text."
+    from sklearn.feature_extraction.text import CountVectorizer
+    from scruples.baselines import with_context
+    docs = with_context(['you lied', 'thanks'], ['did you go', float('nan')])
+    assert docs == ['you lied ctx_did ctx_you ctx_go', 'thanks']
+    vocab = CountVectorizer().fit(docs).vocabulary_
+    assert {'you', 'ctx_you'} <= set(vocab)

@@ -261,10 +261,242 @@ def test_analyze_typed_column_names_must_exist(tmp_path, no_kernel):
     for typed in (['--annotator', 'annotator'], ['--text', 'text']):
         rc, out, err = run_cli('analyze', str(tmp_path/'l.csv'), '--long', *typed, '--out', str(tmp_path/'o'))
         col = typed[1]
-        assert rc == 1 and f"l.csv:1: field '{col}': expected a column named '{col}' (columns: item, label)" in err, err
+        assert rc == 1 and f"l.csv:1: field '{col}': expected a column named '{col}'" in err and 'columns: item, label' in err, err
     got = guide_parameters(tmp_path/'l.csv', form='long')  # untyped: anonymous votes, no texts
     assert (got['annotator_col'], got['text_col']) == ('', '')
     write_wide_and_long(tmp_path)
     rc, out, err = run_cli('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--text', 'text', '--annotations', str(tmp_path/'long.csv'),
                            '--annotator', 'rater', '--out', str(tmp_path/'o'))
-    assert rc == 1 and "long.csv:1: field 'rater': expected a column named 'rater' (columns: item, annotator, label)" in err, err
+    assert rc == 1 and "long.csv:1: field 'rater': expected a column named 'rater'" in err and 'columns: item, annotator, label' in err, err
+
+
+# --- analyze touches only what it writes (issue 28) --------------------------------------------------------------
+
+def run_exe(*argv, timeout=300):
+    "`scruples ARGV` as a user runs it: a subprocess of the installed console script (this checkout on PYTHONPATH)."
+    import shutil
+    import subprocess
+    import sys
+    exe = Path(sys.executable).with_name('scruples')
+    exe = str(exe) if exe.is_file() else shutil.which('scruples')
+    if not exe: pytest.skip('the scruples console script is not installed')
+    env = os.environ.copy() | {'PYTHONPATH': str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', '')}
+    r = subprocess.run([exe, *argv], capture_output=True, text=True, timeout=timeout, env=env)
+    return r.returncode, r.stdout, r.stderr
+
+
+def snapshot(folder):
+    "Every file under `folder` and its bytes."
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(Path(folder).rglob('*')) if p.is_file()}
+
+
+def test_analyze_keeps_an_input_named_summary_csv_inside_out(tmp_path):
+    "An input named summary.csv inside --out: refused before any work, the file as it was (it used to be deleted first)."
+    write_wide_and_long(tmp_path)
+    out = tmp_path/'o'; out.mkdir()
+    (out/'summary.csv').write_bytes((tmp_path/'wide.csv').read_bytes())
+    before = snapshot(out)
+    rc, _, err = run_exe('analyze', str(out/'summary.csv'), '--id', 'id', '--out', str(out))
+    assert rc == 1 and 'summary.csv' in err and 'Traceback' not in err, err
+    assert snapshot(out) == before
+
+
+def test_analyze_with_a_mistyped_kernel_deletes_nothing(tmp_path):
+    "A previous run's files (its manifest) and the user's files stay as they were when --kernel names no kernel."
+    from scruples.guide import commit_run, prepare_out
+    write_wide_and_long(tmp_path)
+    out = tmp_path/'o'
+    run, prev = prepare_out(out)
+    for name in ('summary.csv', 'your_data.ipynb', 'models_vs_ceiling.png'): (run/name).write_text(name)
+    commit_run(out, run, prev)
+    (out/'mine.txt').write_text('mine')
+    before = snapshot(out)
+    rc, _, err = run_exe('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--out', str(out), '--kernel', 'pyhton3')
+    assert rc == 1 and "no Jupyter kernel named 'pyhton3'" in err, err
+    assert snapshot(out) == before
+
+
+@pytest.mark.parametrize('argv, says', [
+    (['--param', 'max_items=2'], 'max_items=2: expected'),
+    (['--max-items', '8', '--param', 'n_boot=0'], 'n_boot=0: expected'),
+    (['--param', 'epoch=2'], 'epoch=2: not a parameter of the guide notebook'),
+    (['--param', 'test_share=1.5'], 'test_share=1.5: expected from'),
+    (['--long', '--counts', 'yes,no'], 'counts= (--counts) does not apply to the long form'),
+    (['--long', '--id', 'id'], 'id= (--id) does not apply to the long form'),
+    (['--long', '--annotations', 'missing.csv'], '--annotations FILE adds annotator ids to a wide table'),
+    (['--wide', '--label', 'verdict'], 'label= (--label) does not apply to the wide form'),
+    (['--wide', '--item', 'post'], 'item= (--item) does not apply to the wide form'),
+    (['--label', 'verdict'], "field 'item': expected a column named 'item'"),  # a label column says long: its item column is missing
+])
+def test_analyze_checks_parameters_and_options_before_writing(tmp_path, argv, says):
+    "Parameters meet the notebook's guards and options of the other form are errors, before --out is even created."
+    write_wide_and_long(tmp_path)
+    data = tmp_path/('long.csv' if '--long' in argv else 'wide.csv')
+    rc, _, err = run_exe('analyze', str(data), '--out', str(tmp_path/'o'), *argv)
+    assert rc == 1 and says in err and 'Traceback' not in err, err
+    assert not (tmp_path/'o').exists()
+
+
+def test_analyze_no_text_column_is_not_a_count_column(tmp_path, no_kernel):
+    "--text '' means no texts: the text column is left out of the counts (it used to become a count column)."
+    write_wide_and_long(tmp_path)
+    from scruples.guide import guide_parameters
+    p = guide_parameters(tmp_path/'wide.csv', text='', id='id')
+    assert (p['text_col'], p['count_cols']) == ('', 'yes,no')
+
+
+def test_analyze_rerun_replaces_the_previous_run_as_a_whole(wide3):
+    "A rerun without texts into the same --out: the first run's model figures go, the user's files stay, the manifest lists the run."
+    from scruples.guide import MANIFEST
+    rc, out, err, folder = wide3
+    assert rc == 0, err[-3000:]
+    assert (folder/'models_vs_ceiling.png').is_file() and (folder/MANIFEST).is_file()
+    (folder/'notes.txt').write_text('mine')
+    src = folder.parent/'votes.csv'
+    rc, out, err = run_exe('analyze', str(src), '--counts', 'fine,wrong,unsure', '--id', 'post', '--text', '', '--out', str(folder),
+                           *SMALL)
+    assert rc == 0, err[-3000:]
+    names = sorted(p.name for p in folder.iterdir())
+    assert not [n for n in names if n.endswith('.png') and n != 'aggregation.png'], names  # no model figures left behind
+    assert 'notes.txt' in names and not [n for n in names if n.startswith('.analyze-run-')], names
+    assert sorted(json.loads((folder/MANIFEST).read_text())['files']) == sorted(n for n in names if n != 'notes.txt')
+    s = pd.read_csv(folder/'summary.csv')
+    assert 'models' not in set(s.section) and s.set_index('quantity').loc['classes', 'value'] == 3
+    assert 'models_vs_ceiling.png' not in notebook_text((rc, out, err, folder))  # the notebook lists this run's figures only
+
+
+# --- a dataset as they come (issue 29) ---------------------------------------------------------------------------
+
+LEVELS5 = ['not_abusive', 'mild', 'moderate', 'strong', 'very_strong']
+REPLY = {0: ['thanks for the help', 'can you play some music', 'what is the weather', 'ok that works', 'tell me a joke'],
+         1: ['that was a dumb answer', 'you are kind of useless', 'ugh, stop it'],
+         2: ['you are an idiot', 'shut up you fool'], 3: ['you stupid worthless bot', 'i hate you, moron'],
+         4: ['you pathetic piece of garbage', 'you disgusting brainless trash']}
+TURNS = ['Here is the forecast.', 'I could not find that.', 'Your timer is set.', 'Did you mean the city centre?', 'Sorry, say again?']
+
+
+def make_issue_dataset(folder, n=3000, n_annotators=12, seed=29):
+    """A dataset like the issue's: n replies in context, 5 ordered levels (about 80% of the votes in the first), 2-8 votes
+    each as one set of one-hot columns per annotator (Annotator3_2: did annotator 3 choose level 2; '1, 1' where an annotator
+    labelled an item twice), items named by two columns (conversation, turn) and official train / validation / test splits
+    as a column. Returns the file."""
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(5, size=n, p=[0.8, 0.08, 0.05, 0.04, 0.03])
+    rel = rng.uniform(0.6, 0.95, n_annotators)
+    cols = {f'Annotator{a + 1}_{j}': [''] * n for a in range(n_annotators) for j in range(5)}
+    for i, t in enumerate(truth):
+        for a in rng.choice(n_annotators, size=rng.integers(2, 9), replace=False):
+            labs = [t if rng.random() < rel[a] else int(np.clip(t + rng.choice([-1, 1]), 0, 4))
+                    for _ in range(2 if rng.random() < 0.03 else 1)]  # now and then a repeat
+            for j in range(5): cols[f'Annotator{a + 1}_{j}'][i] = ', '.join('1' if l == j else '0' for l in labs)
+    texts = [f'{rng.choice(REPLY[t])} {i % 97}' for i, t in enumerate(truth)]
+    split = rng.choice(['train', 'validation', 'test'], size=n, p=[0.7, 0.15, 0.15])
+    df = pd.DataFrame({'conv_id': [f'c{i // 3}' for i in range(n)], 'turn': [i % 3 for i in range(n)], 'split': split,
+                       'context': rng.choice(TURNS, size=n), 'text': texts, **cols})
+    path = Path(folder)/'abuse.csv'
+    df.to_csv(path, index=False)
+    return path
+
+
+ISSUE_ARGS = ['--annotator-columns', 'Annotator{annotator}_{label}', '--id', 'conv_id,turn', '--split', 'split', '--context', 'context',
+              '--classes', ','.join(map(str, range(5))), '--repeats', 'first', '--param', 'ordered=true',
+              '--param', 'group=abusive=2,3,4; not_abusive=0,1']
+
+TINY = ['--epochs', '1', '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200', '--param', 'baselines=Prior,Logistic',
+        '--param', 'trait_items=6']
+
+
+@pytest.fixture(scope='module')
+def shipped_default(tmp_path_factory):
+    "The guide as it ships: no data file (the replies dataset, wide with its long form, its split and context), small sizes."
+    import papermill as pm
+    from scruples.guide import guide_notebook
+    from scruples.reproduce import default_kernel
+    out = tmp_path_factory.mktemp('shipped')/'out'
+    out.mkdir()
+    pm.execute_notebook(str(guide_notebook()), str(out/'your_data.ipynb'), kernel_name=default_kernel(), progress_bar=False, cwd=str(out),
+                        parameters=dict(out_dir=str(out), max_items=120, epochs=1, budget=2, n_boot=20, best_samples=200,
+                                        baselines='Prior,Logistic', likelihoods='soft,dirichlet', trait_items=6))
+    return 0, '', '', out
+
+
+@pytest.fixture(scope='module')
+def shipped_annotators(tmp_path_factory):
+    "The second shipped dataset: one column per annotator, read with the data's split and context, every item (400)."
+    from scruples.guide import shipped_dataset
+    out = tmp_path_factory.mktemp('annotators')/'out'
+    return (*run_cli('analyze', str(shipped_dataset('annotators')), '--annotator-columns', 'A*', '--split', 'split', '--context', 'context',
+                     '--classes', 'fine,rude,abusive', '--out', str(out), *TINY, '--param', 'likelihoods=soft'), out)
+
+
+def test_guide_on_the_shipped_dataset_uses_its_split_context_groups_and_order(shipped_default):
+    s = summary_of(shipped_default)
+    q = s.set_index('quantity')
+    assert q.loc['items', 'value'] == 120 and 'max_items=120' in q.loc['items', 'note']  # a cap is recorded
+    assert q.loc['items in the file', 'value'] == 400
+    tr = q.loc['training / dev / test items']
+    assert "data's own split" in tr.note and tr.value + tr.lo + tr.hi == 120
+    for name in ("Krippendorff's alpha (nominal)", "Krippendorff's alpha (ordinal)", "Fleiss' kappa (every vote)"):
+        assert q.loc[name, 'lo'] <= q.loc[name, 'value'] <= q.loc[name, 'hi'], name
+    assert "Krippendorff's alpha (nominal) [grouped]" in q.index and 'BEST macro F1 (test items) [grouped]' in q.index
+    assert 'MiniLM (dirichlet): macro F1 [grouped]' in q.index and 'Logistic (balanced): macro F1' in q.index  # skewed: balanced too
+    assert q.loc['skewed classes', 'value'] == 1
+    text = notebook_text(shipped_default)
+    assert 'shipped dataset are simulated' in text
+    assert 'questions left after dropping' in q.index
+
+
+def test_guide_on_annotator_columns_reads_every_item_and_says_nothing_simulated(shipped_annotators):
+    s = summary_of(shipped_annotators)
+    q = s.set_index('quantity')
+    assert q.loc['items', 'value'] == 400 and q.loc['items', 'note'] == 'every item of the file' and q.loc['annotators', 'value'] == 15
+    assert "data's own split" in q.loc['training / dev / test items', 'note']
+    assert "Krippendorff's alpha (ordinal)" not in q.index  # not asked: nominal only
+    nb = json.loads((shipped_annotators[3]/'your_data.ipynb').read_text())
+    shown = ''.join(''.join(o.get('text', '')) + json.dumps(o.get('data', {})) for c in nb['cells'] for o in c.get('outputs', []))
+    assert 'simulated' not in shown.lower() and 'This run is on your data' in shown
+
+
+def test_guide_warns_about_every_model_at_the_priors_macro_f1(shipped_default, shipped_annotators):
+    "A model whose macro F1 is the Prior's (one class for every test item) is named in the warnings; so is one worse than the Prior."
+    for run in (shipped_default, shipped_annotators):
+        s = summary_of(run)
+        q = s.set_index('quantity')
+        warned = set(s[s.section == 'warnings'].quantity)
+        for tag in ('', ' [grouped]'):
+            if f'Prior: macro F1{tag}' not in q.index: continue
+            prior_f1, prior_xe = q.loc[f'Prior: macro F1{tag}', 'value'], q.loc[f'Prior: cross-entropy{tag}', 'value']
+            for r in s[(s.section == 'models') & s.quantity.str.endswith(f': macro F1{tag}')].itertuples():
+                model = r.quantity[:-len(f': macro F1{tag}')]
+                if model == 'Prior': continue
+                if r.value <= prior_f1 + 1e-12: assert f'{model}{tag}: collapsed' in warned, (model, tag, warned)
+                if q.loc[f'{model}: cross-entropy{tag}', 'value'] > prior_xe: assert f'{model}{tag}: worse than the Prior' in warned
+
+
+@pytest.mark.skipif(os.environ.get('SCRUPLES_GUIDE_FULL') != '1', reason='the issue-size run takes long: SCRUPLES_GUIDE_FULL=1 runs it')
+@pytest.mark.parametrize('n', [4185])
+def test_guide_on_a_dataset_as_the_issue_at_full_size(tmp_path, n):
+    issue_run_checks(tmp_path, n, ['--epochs', '1', '--param', 'likelihoods=soft,dirichlet', '--param', 'budget=4'])
+
+
+def test_guide_on_a_dataset_as_the_issue_small(tmp_path):
+    "The issue's shape at a small size: one command, its splits, every item, the grouped task beside the 5-level one."
+    issue_run_checks(tmp_path, 360, [*TINY, '--param', 'likelihoods=soft'])
+
+
+def issue_run_checks(tmp_path, n, extra):
+    data = make_issue_dataset(tmp_path, n=n)
+    rc, out, err = run_exe('analyze', str(data), *ISSUE_ARGS, '--out', str(tmp_path/'out'), *extra, timeout=7200)
+    assert rc == 0, err[-3000:]
+    s = pd.read_csv(tmp_path/'out'/'summary.csv')
+    q = s.set_index('quantity')
+    assert q.loc['items', 'value'] == n and q.loc['items', 'note'] == 'every item of the file' and q.loc['classes', 'value'] == 5
+    splits = pd.read_csv(data).split.value_counts()
+    tr = q.loc['training / dev / test items']
+    assert (tr.value, tr.lo, tr.hi) == (splits['train'], splits['validation'], splits['test']) and "data's own split" in tr.note
+    assert q.loc["Krippendorff's alpha (ordinal)", 'value'] > q.loc["Krippendorff's alpha (nominal)", 'value']
+    assert [c for c in q.index if c.startswith('share of votes') and c.endswith('[grouped]')] == \
+        ['share of votes: not_abusive [grouped]', 'share of votes: abusive [grouped]']
+    for m in ('BEST macro F1 (test items) [grouped]', 'Logistic: macro F1 [grouped]', 'MiniLM (soft): macro F1 [grouped]'): assert m in q.index, m
+    said = out + err  # the read line counts the repeats
+    assert 'repeated labels' in said and 'repeats=first' in said, said[:2000]
