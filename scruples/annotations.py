@@ -461,9 +461,8 @@ def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
 
 def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **given) -> AnnotatedData:
     "A CSV, JSON-lines or Parquet table in the wide, long or annotator-columns form."
-    cols = {'text': None if text == '' else _find(t, [text], path, 'the text')[0] if text else _usual(t, 'text'),
-            'context': _find(t, [context], path, 'the context')[0] if context else None,
-            'split': _find(t, [split], path, 'the split')[0] if split else None}
+    given_cols = {'text': text, 'context': context, 'split': split}  # default: the column of that name, any case; '': none
+    cols = {k: None if v == '' else _find(t, [v], path, f'the {k}')[0] if v else _usual(t, k) for k, v in given_cols.items()}
     form = _form(t, path, form, given, cols)
     if form == 'long':
         ids = _find(t, given['item'], path, 'the item') if given['item'] else [_find(t, [_usual(t, 'item') or 'item'], path, 'the item')[0]]
@@ -578,8 +577,8 @@ def read_annotated(path,                    # CSV, JSON lines, Parquet, a *.json
                    label=None,              # long: the label column (default: label, any case)
                    annotator_columns=None,  # annotators: 'A1,A2', a list, a glob 'Annotator*', or a one-hot pattern '{annotator}_{label}'
                    text=None,               # the text column (default: text, any case, when present; '' for none)
-                   context=None,            # a context column (the turn a text answers)
-                   split=None,              # a split column: train, dev (validation, val, valid) or test
+                   context=None,            # a context column, the turn a text answers (default: context, any case; '' for none)
+                   split=None,              # a split column: train, dev (validation, val, valid), test (default: split; '' for none)
                    classes=None,            # classes in order, 'a,b,c' or a list (wide without counts=: the count columns)
                    repeats: str|None = None,  # one annotator's second label of an item: None (refused), 'first', 'all' or 'drop'
                    ceiling: bool = False,   # refuse data where every item has one vote (nothing to estimate a ceiling from)
