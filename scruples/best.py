@@ -389,11 +389,9 @@ def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
         with warnings.catch_warnings():  # a resample without variation beyond noise warns as the data would: once, by `best`
             warnings.simplefilter('ignore')
             a = _fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0))
-        if hard:
-            keep = pw > 0
-            cdf = np.cumsum(_argmax_probs_unique(a + pat[keep]), axis=1)
-            stats.append(_score_samples(_sampler(cdf, uniq[keep, -1].astype(np.int64)), uniq[keep, -1].astype(np.int64),
-                                        metric, sh, rng, weights=pw[keep]).mean())
+        if hard:  # one draw per example (weighted by its multiplicity), from its pattern's argmax probabilities
+            g = _Groups(_argmax_probs_unique(a + pat), uniq[:, -1].astype(np.int64), inv)
+            stats.append(_score_samples(g, y, metric, sh, rng, weights=wb).mean())
         else: stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
     return np.array(stats)
 
