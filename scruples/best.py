@@ -368,12 +368,41 @@ def _resamples(n: int, n_boot: int, rng):
     if n_boot * n <= _BATCH_ELEMENTS: return rng.multinomial(n, np.full(n, 1 / n), size=n_boot).astype(np.float64)
     return (np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64) for _ in range(n_boot))
 
-def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None):
+def _per_pattern(pat: np.ndarray, a: np.ndarray, metric: str, n_samples: int, rng) -> np.ndarray:
+    "Per-row expectation of a closed-form or Monte Carlo (js) metric of the oracle under prior `a`."
+    if metric == 'xentropy': return _oracle_xentropy(pat, a)
+    return _js_samples(pat, a, n_samples, rng)[1] if metric == 'js' else _oracle_soft(pat, a, metric)
+
+def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
+    """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
+    user's run fits it to its data: the interval then spans the prior's estimation error beside the examples' sampling.
+    Examples with the same counts (and gold label) are scored once per resample, so a resample costs a fit and O(patterns)."""
+    hard = metric in HARD_METRICS
+    key = np.concatenate([c, y[:, None].astype(np.float64)], 1) if hard else c
+    uniq, inv = np.unique(key, axis=0, return_inverse=True); inv = inv.ravel()
+    pat, n = uniq[:, :c.shape[1]], len(c)
+    s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
+    sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # hard metrics: posterior samples per resample, as without refit
+    stats = []
+    for wb in w:
+        pw = np.bincount(inv, weights=wb, minlength=len(pat))
+        with warnings.catch_warnings():  # a resample without variation beyond noise warns as the data would: once, by `best`
+            warnings.simplefilter('ignore')
+            a = _fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0))
+        if hard:  # one draw per example (weighted by its multiplicity), from its pattern's argmax probabilities
+            g = _Groups(_argmax_probs_unique(a + pat), uniq[:, -1].astype(np.int64), inv)
+            stats.append(_score_samples(g, y, metric, sh, rng, weights=wb).mean())
+        else: stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
+    return np.array(stats)
+
+def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False):
     """Percentile interval of the BEST estimate over bootstrap resamples of the examples (as multiplicities).
+    `refit`: the prior was fitted to the counts, and is refitted to each resample (`_refit_stats`); else it is held fixed and
     `per`: per-example expectations (closed form or Monte Carlo means), averaged under each resample; else posterior samples are scored."""
     n = len(c)
     w = _resamples(n, n_boot, rng)
-    if per is not None: stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
+    if refit: stats = _refit_stats(c, y, w, metric, n_samples, rng, n_boot)
+    elif per is not None: stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
     else:
         s = min(max(100, n_samples // 50), _BOOT_SAMPLES)
         stats = np.array([_score_samples(cdf, y, metric, s, rng, weights=wb).mean() for wb in w])
@@ -381,6 +410,8 @@ def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None):
 
 HARD_METRICS = ('accuracy', 'macro_f1')
 METRIC_NAMES = (*HARD_METRICS, 'xentropy', *SOFT_METRICS)  # every metric `best` estimates
+_REFIT = frozenset(METRIC_NAMES)  # metrics whose interval refits a fitted prior to each resample
+_REFIT_K = 32  # up to this many classes (a fit of many more costs seconds per resample, the interval then holds the prior fixed)
 
 def _check_metrics(metrics, ordered: bool = False) -> list[str]:
     "Metric names as a list: one name alone is one metric (not its letters); unknown or repeated names are refused."
@@ -397,7 +428,7 @@ def _check_metrics(metrics, ordered: bool = False) -> list[str]:
 
 def best_estimates(counts: np.ndarray, metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'), alpha: np.ndarray|None = None,
                    y_true: np.ndarray|None = None, n_samples: int = 10000, seed=0, n_boot: int = 200, level: float = 0.95,
-                   ties: str = 'first', ordered: bool = False,
+                   ties: str = 'first', ordered: bool = False, refit: bool = True,
                   ) -> tuple[list[dict], np.ndarray, object]:  # one dict per metric (the rows of `best`), the prior, the majority vote
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
     if not 0 < level < 1: raise ValueError(f'level must be in (0, 1), got {level}')
@@ -417,7 +448,9 @@ def best_estimates(counts: np.ndarray, metrics: Sequence[str]|str = ('accuracy',
             est, se = float(scores.mean()), float(scores.std(ddof=1) / np.sqrt(ns)) if ns > 1 else float('nan')
         elif m in SOFT_METRICS: per = _oracle_soft(c, a, m); est, se = float(per.mean()), 0.0
         else: (est, se, _), ns = _mean_and_error(_score_batches(sampler, y, m, n_samples, rng)), n_samples
-        lo, hi = map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per)) if n_boot else (np.nan, np.nan)
+        refit_m = refit and alpha is None and m in _REFIT and c.shape[1] <= _REFIT_K  # a given prior is never refitted
+        lo, hi = (map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m))
+                  if n_boot else (np.nan, np.nan))
         rows.append({'metric': m, 'estimate': est, 'std_error': se, 'ci_low': lo, 'ci_high': hi, 'n_samples': ns, 'n_examples': len(c)})
     return rows, a, vote
 
@@ -431,9 +464,10 @@ def best(counts: np.ndarray,                                 # (n, k) label coun
          level: float = 0.95,                                 # coverage of the interval
          ties: str = 'first',                                 # tied majority votes: 'first' class (the paper), 'random' or 'drop'
          ordered: bool = False,                               # the classes are ordered (a scale): allows 'wasserstein'
+         refit: bool = True,                                  # a fitted prior is refitted to each bootstrap resample (False: held fixed)
         ) -> pd.DataFrame:
     "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
-    rows, a, vote = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered)
+    rows, a, vote = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit)
     out = pd.DataFrame(rows).set_index('metric')
     out.attrs['alpha'] = tuple(float(x) for x in a)  # a tuple: pandas compares attrs with == when concatenating
     out.attrs['ties'], out.attrs['n_tied'] = (None, 0) if vote is None else (ties, int(vote.tied.sum()))
@@ -513,30 +547,36 @@ def oracle_soft_scores(p: np.ndarray, counts: np.ndarray, metrics: Sequence[str]
 def soft_coverage_study(alpha: np.ndarray,      # the known prior the items are drawn from
                         totals: np.ndarray,     # votes per item (its length is the dataset size)
                         n_sims: int = 40,
-                        metrics: Sequence[str] = SOFT_METRICS,
+                        metrics: Sequence[str] = SOFT_METRICS,  # any of `METRIC_NAMES` (hard ones too)
                         n_boot: int = 200, n_samples: int = 500, level: float = 0.95,
                         n_population: int = 200_000,  # items drawn to compute the population value of each metric
-                        fit_prior: bool = False,      # fit the prior to each dataset (as a user does) instead of giving BEST the true one
+                        fit_prior: bool = True,       # fit the prior to each dataset, as a user's run does; False: give BEST the true one
+                        refit: bool = True,           # BEST's interval refits a fitted prior to each resample (False: held fixed)
                         seed=0) -> pd.DataFrame:
-    """Per simulated dataset and soft metric: the oracle's score on the data (knowing p), the population value (over
-    `n_population` items from the same prior and totals, the mean of each item's expectation given its votes under the true prior), BEST's estimate (with the true prior, or a fitted one) and whether
-    its interval covers the population value."""
+    """Per simulated dataset and metric: the oracle's score on the data (knowing p), the population value (over
+    `n_population` items from the same prior and totals: for a soft metric the mean of each item's expectation given its votes
+    under the true prior, else BEST with the true prior on those items), BEST's estimate (with a prior fitted to the dataset,
+    or the true one) and whether its interval covers the population value."""
     rng, alpha = as_rng(seed), np.asarray(alpha, dtype=np.float64)
     big = rng.dirichlet(alpha, n_population)  # the population value: the mean over items of each one's posterior expectation
-    pattern, weight = np.unique(rng.multinomial(rng.choice(totals, n_population), big), axis=0, return_counts=True)  # (its
+    big_c = rng.multinomial(rng.choice(totals, n_population), big)
+    pattern, weight = np.unique(big_c, axis=0, return_counts=True)  # (its mean is E d(t, p), with far less noise than d itself)
+    other = [m for m in metrics if m not in SOFT_METRICS]
     population = {m: float(np.average(_js_samples(pattern, alpha, 4000, rng)[1] if m == 'js' else _oracle_soft(pattern, alpha, m),
-                                      weights=weight)) for m in metrics}  # mean is E d(t, p), with far less noise than d itself)
+                                      weights=weight)) for m in metrics if m in SOFT_METRICS}
+    if other: population |= best(big_c, metrics=other, alpha=alpha, n_samples=200, n_boot=0, seed=rng)['estimate'].to_dict()
     rows = []
     for sim in range(n_sims):
         p = rng.dirichlet(alpha, len(totals)); p = np.maximum(p, 1e-300); p /= p.sum(1, keepdims=True)
         c = rng.multinomial(totals, p)
-        true = oracle_soft_scores(p, c, metrics)
+        true = oracle_soft_scores(p, c, [m for m in metrics if m in SOFT_METRICS]) | {m: oracle_scores(p, c)[m] for m in other}
         res = best(c, metrics=metrics, alpha=None if fit_prior else alpha, n_samples=n_samples, n_boot=n_boot, level=level,
-                   seed=rng, ordered=True)
+                   seed=rng, ordered=True, refit=refit)
         rows += [{'sim': sim, 'metric': m, 'true': true[m], 'population': population[m], 'estimate': res.loc[m, 'estimate'],
                   'ci_low': res.loc[m, 'ci_low'], 'ci_high': res.loc[m, 'ci_high'],
                   'covered': bool(res.loc[m, 'ci_low'] <= population[m] <= res.loc[m, 'ci_high'])} for m in metrics]
     return pd.DataFrame(rows)
+
 
 # %% ../nbs/12_best.ipynb #b2556e15
 def human_macro_f1(dilemmas: pd.DataFrame) -> float:
