@@ -358,7 +358,7 @@ def test_analyze_rerun_replaces_the_previous_run_as_a_whole(wide3):
                            *SMALL)
     assert rc == 0, err[-3000:]
     names = sorted(p.name for p in folder.iterdir())
-    assert not [n for n in names if n.endswith('.png') and n != 'aggregation.png'], names  # no model figures left behind
+    assert not [n for n in names if n.endswith('.png') and n not in ('aggregation.png', 'plan.png')], names  # no model figures left
     assert 'notes.txt' in names and not [n for n in names if n.startswith('.analyze-run-')], names
     assert sorted(json.loads((folder/MANIFEST).read_text())['files']) == sorted(n for n in names if n != 'notes.txt')
     s = pd.read_csv(folder/'summary.csv')
