@@ -249,7 +249,7 @@ def _cmd_analyze(args):
     params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed),
                                                     ('finetune', args.finetune)) if v is not None}
     options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir',
-               'annotator_columns', 'context', 'split', 'classes', 'repeats'}
+               'annotator_columns', 'context', 'split', 'classes', 'repeats', 'predictions', 'predictions_file'}
     clash = sorted(k for k, _ in args.param or () if k in options)  # column choices have options of their own: a --param would collide
     if clash: raise core.ScruplesError(f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
                                + ('use --long' if clash[0] == 'form' else f'use --{clash[0].replace("_", "-")}' if clash[0] not in ('log', 'data_file', 'out_dir') else 'it is set by analyze itself'))
@@ -268,8 +268,11 @@ def _cmd_analyze(args):
     if unknown: raise core.ScruplesError(f'--{unknown[0].replace("_", "-")} is read by best and data validate, not by analyze yet')
     if 'text' in reading: reading['text'] = reading['text'] or None  # '' on the command line: no text column
     if 'annotator' in reading: reading['annotator'] = reading['annotator'] or None
+    if args.predictions:  # ids and class columns checked against the data before anything is written
+        from scruples.guide import check_predictions
+        check_predictions(args.predictions, d)
     rows = analyze(args.file, args.out, form=form, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
-                   **reading, **params)
+                   predictions=args.predictions, **reading, **params)
     if args.json: _emit(rows, True)
     else:
         print(f'read {d.report}')
@@ -608,6 +611,8 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
     _reading_options(q)
     q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
+    q.add_argument('--predictions', metavar='FILE', help="a model's predictions (id, one probability column per class or a label column): "
+                   'scored against the ceiling of the test items, calibrated on its dev items')
     q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
     q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset, recorded in the summary (default: every item)')
     q.add_argument('--finetune', choices=('auto', 'yes', 'no'), help='the transformer: fine-tune (yes), frozen encoder '

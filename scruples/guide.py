@@ -22,8 +22,8 @@ from .metrics import TemperatureCalibrator
 
 # %% auto #0
 __all__ = ['FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn',
-           'guide_parameters', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups',
-           'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
+           'guide_parameters', 'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items',
+           'parse_groups', 'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
            'models_vs_ceiling_figure', 'check_parameters', 'check_kernel', 'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
@@ -69,6 +69,7 @@ def guide_parameters(data_file,                     # your CSV, JSON-lines or Pa
                      classes=None,                  # the classes in your order, 'a,b,c' (for ordered classes: low to high)
                      repeats: str|None = None,      # a second label by one annotator of one item: 'first', 'all', 'drop' (None: an error)
                      annotations=None,              # wide: a long-form file of the same items (annotator ids; tallies must agree)
+                     predictions=None,              # a model's predictions (id + a probability column per class, or a label column)
                      **params) -> dict:             # other parameters of the notebook: epochs, max_items, seed, group, ordered, ...
     """The guide notebook's parameters for a file and its columns, after reading the file once with the one reader the notebook
     uses (`read_annotated`: errors name file, line, field; options of another form are errors; a table with one vote per item is
@@ -91,6 +92,7 @@ def guide_parameters(data_file,                     # your CSV, JSON-lines or Pa
         long.pop('text')
         join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
     if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
+    if predictions: check_predictions(predictions, d)
     cols = d.columns
     joined = lambda v: ','.join(v) if isinstance(v, (list, tuple)) else (v or '')
     return dict(data_file=str(path.resolve()), form=form, text_col=joined(cols.get('text')), count_cols=joined(cols.get('counts')),
@@ -98,7 +100,24 @@ def guide_parameters(data_file,                     # your CSV, JSON-lines or Pa
                 annotator_col=joined(cols.get('annotator') if not annotations else annotator), label_col=joined(cols.get('label') if not annotations else label),
                 annotator_cols=joined(annotator_columns or cols.get('annotator_columns')), context_col=joined(cols.get('context')), split_col=joined(cols.get('split')),
                 classes=','.join(d.classes), repeats=repeats or '',
-                annotations_file=str(Path(annotations).resolve()) if annotations else '', **params)
+                annotations_file=str(Path(annotations).resolve()) if annotations else '',
+                **({'predictions_file': str(Path(predictions).resolve())} if predictions else {}), **params)
+
+def check_predictions(path,               # the predictions file (`read_predictions`: an id column, a probability column per class or a label column)
+                      data: AnnotatedData,  # the data it predicts
+                     ):
+    "Refuse a predictions file the guide cannot score: ids that are not items of the data, or scored items without a prediction."
+    from scruples.evaluation import read_predictions
+    pred = read_predictions(path, data.classes)  # a missing or extra class column, a bad probability: named with file, line, column
+    items = [str(i) for i in data.items]
+    extra = sorted(set(pred.ids) - set(items))
+    scored = [i for i, s in zip(items, data.splits) if s == 'test'] if data.splits is not None else items
+    missing = [i for i in scored if i not in set(pred.ids)]
+    few = lambda v: ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
+    if extra: raise ValueError(f'{path}: {len(extra)} predicted ids are not items of {data.source}: {few(extra)}')
+    if missing: raise ValueError(f'{path}: {len(missing)} of the {len(scored)} ' + ('test ' if data.splits is not None else '')
+                                 + f'items of {data.source} have no prediction: {few(missing)}')
+    return pred
 
 # %% ../nbs/91_guide.ipynb #a1e0c006
 def join_annotations(data: AnnotatedData,   # the wide file's items, counts and texts
@@ -365,7 +384,7 @@ def analyze(data_file,              # your annotated data (see `guide_parameters
     kernel = check_kernel(kernel or default_kernel())
     nb = guide_notebook()
     params = check_parameters(guide_parameters(data_file, **kwargs), nb)
-    run, previous = prepare_out(out, [data_file, params.get('annotations_file')])
+    run, previous = prepare_out(out, [data_file, params.get('annotations_file'), params.get('predictions_file')])
     out = Path(out)
     params['out_dir'] = str(run.resolve())
     dest, t0 = run/'your_data.ipynb', time.time()

@@ -100,7 +100,8 @@ def test_guide_writes_the_notebook_figures_and_a_tidy_summary(request, which):
         assert 0 < q.loc[f'MiniLM ({lik}): cross-entropy', 'value'] < 2 * np.log(k)
     for base in ('Prior', 'Logistic'): assert np.isfinite(q.loc[f'{base}: cross-entropy', 'value'])
     ceil = s[s.section == 'ceiling']
-    assert len(ceil) == 4 and (ceil.lo <= ceil.value + 1e-9).all() and (ceil.value <= ceil.hi + 1e-9).all()
+    # six metrics (accuracy, macro F1, cross-entropy, KL, JS, Manhattan), all items and test items
+    assert len(ceil) == 12 and (ceil.lo <= ceil.value + 1e-9).all() and (ceil.value <= ceil.hi + 1e-9).all()
     models = s[(s.section == 'models') & s.quantity.str.endswith('macro F1')]
     assert (models.lo <= models.value + 1e-9).all() and (models.value <= models.hi + 1e-9).all()
 
@@ -357,7 +358,7 @@ def test_analyze_rerun_replaces_the_previous_run_as_a_whole(wide3):
                            *SMALL)
     assert rc == 0, err[-3000:]
     names = sorted(p.name for p in folder.iterdir())
-    assert not [n for n in names if n.endswith('.png') and n != 'aggregation.png'], names  # no model figures left behind
+    assert not [n for n in names if n.endswith('.png') and n not in ('aggregation.png', 'plan.png')], names  # no model figures left
     assert 'notes.txt' in names and not [n for n in names if n.startswith('.analyze-run-')], names
     assert sorted(json.loads((folder/MANIFEST).read_text())['files']) == sorted(n for n in names if n != 'notes.txt')
     s = pd.read_csv(folder/'summary.csv')
@@ -424,9 +425,15 @@ def shipped_default(tmp_path_factory):
 def shipped_annotators(tmp_path_factory):
     "The second shipped dataset: one column per annotator, read with the data's split and context, every item (400)."
     from scruples.guide import shipped_dataset
-    out = tmp_path_factory.mktemp('annotators')/'out'
+    d = tmp_path_factory.mktemp('annotators')
+    out = d/'out'
+    wide = pd.read_csv(shipped_dataset('wide'))  # a model's predictions of the dev and test items: smoothed shares of their votes
+    wide = wide[wide.split != 'train']
+    p = (wide[['fine', 'rude', 'abusive']].to_numpy() + 1.0) / (wide[['fine', 'rude', 'abusive']].to_numpy().sum(1, keepdims=True) + 3)
+    pd.DataFrame(p, columns=['fine', 'rude', 'abusive']).assign(id=wide.id.to_numpy()).to_csv(d/'pred.csv', index=False)
     return (*run_cli('analyze', str(shipped_dataset('annotators')), '--annotator-columns', 'A*', '--split', 'split', '--context', 'context',
-                     '--classes', 'fine,rude,abusive', '--out', str(out), *TINY, '--param', 'likelihoods=soft'), out)
+                     '--classes', 'fine,rude,abusive', '--out', str(out), '--predictions', str(d/'pred.csv'), *TINY,
+                     '--param', 'likelihoods=soft'), out)
 
 
 def test_guide_on_the_shipped_dataset_uses_its_split_context_groups_and_order(shipped_default):
@@ -500,3 +507,39 @@ def issue_run_checks(tmp_path, n, extra):
     for m in ('BEST macro F1 (test items) [grouped]', 'Logistic: macro F1 [grouped]', 'MiniLM (soft): macro F1 [grouped]'): assert m in q.index, m
     said = out + err  # the read line counts the repeats
     assert 'repeated labels' in said and 'repeats=first' in said, said[:2000]
+
+
+def test_guide_scores_a_predictions_file_against_the_ceiling(shipped_annotators):
+    "--predictions: its metrics beside the BEST ceiling of the test items, calibrated on its dev items, in summary.csv."
+    q = summary_of(shipped_annotators).set_index('quantity')
+    for m in ('macro F1', 'cross-entropy', 'KL divergence', 'Jensen-Shannon divergence', 'Manhattan distance'):
+        r = q.loc[f'pred.csv: {m}']
+        assert r.section == 'predictions file' and r.lo <= r.value <= r.hi, m
+        assert '80 test items; calibration held-out (80 dev items)' in r.note and 'BEST ceiling' in r.note, r.note
+    assert 'BEST Jensen-Shannon divergence (test items)' in q.index and 'BEST Manhattan distance (test items)' in q.index
+    assert 'BEST ceiling' in q.loc['MiniLM (soft): KL divergence', 'note']
+    assert (q.section == 'plan').sum() >= 12 and 'BEST macro F1 with 10 votes per item' in q.index
+    assert (shipped_annotators[3]/'plan.png').is_file()
+
+
+def test_guide_shows_the_predictions_step_on_a_baseline(shipped_default):
+    "No predictions file: one is written from a baseline, scored through the same function, and the command line printed."
+    q = summary_of(shipped_default).set_index('quantity')
+    assert 'predictions_demo.csv: macro F1' in q.index and 'held-out' in q.loc['predictions_demo.csv: macro F1', 'note']
+    assert 'BEST Wasserstein distance (test items)' in q.index  # the shipped levels are ordered
+    text = notebook_text(shipped_default)
+    assert 'scruples score' in text and 'predictions_demo_dev.csv' in text and 'written from the Logistic baseline' in text
+    assert (shipped_default[3]/'predictions_demo.csv').is_file()
+
+
+@pytest.mark.parametrize('change, says', [
+    (lambda df: df[df.id != 'i3'], "1 of the 12 items of"),
+    (lambda df: df.assign(maybe=0.0), 'not a class: maybe'),
+])
+def test_analyze_refuses_a_predictions_file_before_writing(tmp_path, no_kernel, change, says):
+    "A predictions file without a prediction for a scored item, or with a column that is no class: refused, nothing written."
+    wide = write_wide_and_long(tmp_path)
+    change(pd.DataFrame({'id': wide.id, 'yes': 0.6, 'no': 0.4})).to_csv(tmp_path/'pred.csv', index=False)
+    rc, out, err = run_cli('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--predictions', str(tmp_path/'pred.csv'), '--out', str(tmp_path/'o'))
+    assert rc == 1 and says in err and 'pred.csv' in err and 'Traceback' not in err, err
+    assert not (tmp_path/'o').exists()
