@@ -45,71 +45,97 @@ def gerund(lemma: str) -> str:
 
 # %% ../nbs/32_actions.ipynb #3d0ca7b4
 _ASIDE = re.compile(r'\s*[\[\(\{][^\]\)\}]{0,40}[\]\)\}]\s*')
-_LEAD = re.compile(r'(?i)^(?:(?:for|by)\s+(?=\S+ing\b|not\b|never\b)|(?:for\s+)?(?:if|when|because|that|after|since|cause|cuz)\s+(?=i\b|i\'))')
+_LEAD = re.compile(
+    r'(?i)^(?:(?:for|by)\s+(?=\S+ing\b|not\b|never\b)|(?:for\s+)?(?:if|when|because|that|after|since|cause|cuz)\s+(?=i\b|i\'))'
+)
 _SUBJ = re.compile(r"(?i)^i\b")
+
 
 def _normalize_title(title: str) -> str:
     "The title without its tag, bracketed asides and everything from the first question mark."
     m = _TAG.match(title)
-    rest = title[m.end():] if m else title
+    rest = title[m.end() :] if m else title
     rest = _ASIDE.sub(' ', rest)
     rest = re.split(r'[?\n]', rest, maxsplit=1)[0]
     return re.sub(r'\s+', ' ', rest).strip(' .,:;!-\u2013\u2014"\'')
 
-def _clause_to_gerund(doc) -> str|None:
+
+def _clause_to_gerund(doc) -> str | None:
     "`I told my sister ...` -> `telling my sister ...`: drop the subject and auxiliaries, keep negation, gerundify."
     toks = list(doc)
-    if not toks or toks[0].lower_ not in ('i',): return None
+    if not toks or toks[0].lower_ not in ('i',):
+        return None
     prefix, i = [], 1
     while i < len(toks):
         t = toks[i]
-        if t.lower_ in ("n't", 'not', 'never'): prefix.append('never' if t.lower_ == 'never' else 'not'); i += 1; continue
-        if t.lower_ in ('were', 'was') and i + 1 < len(toks) and toks[i + 1].lower_ == 'to': i += 2; continue
-        if t.pos_ == 'AUX' and t.dep_ in ('aux', 'auxpass') and i + 1 < len(toks): i += 1; continue
-        if t.pos_ == 'ADV' and i + 1 < len(toks): prefix.append(t.lower_); i += 1; continue
+        if t.lower_ in ("n't", 'not', 'never'):
+            prefix.append('never' if t.lower_ == 'never' else 'not')
+            i += 1
+            continue
+        if t.lower_ in ('were', 'was') and i + 1 < len(toks) and toks[i + 1].lower_ == 'to':
+            i += 2
+            continue
+        if t.pos_ == 'AUX' and t.dep_ in ('aux', 'auxpass') and i + 1 < len(toks):
+            i += 1
+            continue
+        if t.pos_ == 'ADV' and i + 1 < len(toks):
+            prefix.append(t.lower_)
+            i += 1
+            continue
         if t.pos_ in ('VERB', 'AUX'):
             g = t.lower_ if t.tag_ == 'VBG' else gerund(t.lemma_)
-            rest = doc[i + 1:].text
+            rest = doc[i + 1 :].text
             return ' '.join(prefix + [g] + ([rest] if rest else []))
         return None
     return None
 
-def _action_text(title: str) -> str|None:
+
+def _action_text(title: str) -> str | None:
     "The part of a title that spaCy parses for its action (None: no action); HTML entities unescaped first."
-    if title and '&' in title: title = html.unescape(title)  # the dumps' `&amp;`: read as the Dilemmas show it
-    if not title or post_type(title) in (None, 'META'): return None
+    if title and '&' in title:
+        title = html.unescape(title)  # the dumps' `&amp;`: read as the Dilemmas show it
+    if not title or post_type(title) in (None, 'META'):
+        return None
     rest = _LEAD.sub('', _normalize_title(title))
     return rest if len(rest) >= 3 else None
 
-def _action_from_doc(rest: str, doc) -> str|None:
+
+def _action_from_doc(rest: str, doc) -> str | None:
     "The action, as a gerund phrase, from the parsed `rest` of a title."
-    if _SUBJ.match(rest): out = _clause_to_gerund(doc)
+    if _SUBJ.match(rest):
+        out = _clause_to_gerund(doc)
     else:
         k = 0
-        while k < len(doc) and doc[k].lower_ in ('not', 'never'): k += 1
+        while k < len(doc) and doc[k].lower_ in ('not', 'never'):
+            k += 1
         out = rest if k < len(doc) and doc[k].tag_ == 'VBG' and doc[k].lower_.endswith('ing') else None
-    if not out: return None
+    if not out:
+        return None
     out = out.strip(' .,:;!')
     return out[0].lower() + out[1:] if out else None
 
-def extract_action(title: str,     # the post's title
-                   nlp=None,       # a spaCy pipeline (default: en_core_web_sm, loaded once per process)
-                   ) -> str|None:  # a gerund phrase, or None when no action can be extracted
+
+def extract_action(
+    title: str,  # the post's title
+    nlp=None,  # a spaCy pipeline (default: en_core_web_sm, loaded once per process)
+) -> str | None:  # a gerund phrase, or None when no action can be extracted
     "The action a title describes, as a gerund phrase (`AITA for not offering to ...` -> `not offering to ...`)."
     rest = _action_text(title)
-    if rest is None: return None
+    if rest is None:
+        return None
     return _action_from_doc(rest, (nlp or load_spacy())(rest))  # loaded once per process (`scruples.core.load_spacy`)
 
-
 # %% ../nbs/32_actions.ipynb #a7c1b002
-def extract_actions(titles,             # post titles (any iterable of str)
-                    nlp=None,           # a spaCy pipeline (default: en_core_web_sm, loaded once per process)
-                    batch_size: int = 256,  # texts per `nlp.pipe` batch
-                    ) -> list[str|None]:    # the action of each title, in order (None where `extract_action` gives None)
+def extract_actions(
+    titles,  # post titles (any iterable of str)
+    nlp=None,  # a spaCy pipeline (default: en_core_web_sm, loaded once per process)
+    batch_size: int = 256,  # texts per `nlp.pipe` batch
+) -> list[str | None]:  # the action of each title, in order (None where `extract_action` gives None)
     "`extract_action` over many titles: distinct texts parsed once, in batches through `nlp.pipe`."
     rests = [_action_text(t) for t in titles]
     todo = list(dict.fromkeys(r for r in rests if r is not None))
-    if not todo: return [None] * len(rests)
+    if not todo:
+        return [None] * len(rests)
     docs = (nlp or load_spacy()).pipe(todo, batch_size=batch_size)
     got = {r: _action_from_doc(r, d) for r, d in zip(todo, docs)}
     return [None if r is None else got[r] for r in rests]

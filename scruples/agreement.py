@@ -24,86 +24,124 @@ __all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kap
 # %% ../nbs/13_agreement.ipynb #cff73e48
 LEVELS = ('nominal', 'ordinal', 'interval')
 
-def krippendorff_alpha(data,               # AnnotatedData, a response matrix (annotators x items, NaN missing), or counts
-                       counts: bool = False,  # `data` is an (n_items, n_classes) count array
-                       level: str = 'nominal',  # 'nominal', or 'ordinal' / 'interval' for classes in their order (codes 0..k-1)
-                      ) -> float:
+
+def krippendorff_alpha(
+    data,  # AnnotatedData, a response matrix (annotators x items, NaN missing), or counts
+    counts: bool = False,  # `data` is an (n_items, n_classes) count array
+    level: str = 'nominal',  # 'nominal', or 'ordinal' / 'interval' for classes in their order (codes 0..k-1)
+) -> float:
     "Krippendorff's alpha at the nominal (default), ordinal or interval level (package `krippendorff`)."
-    if level not in LEVELS: raise ValueError(f'level must be one of {LEVELS}, got {level!r}')
+    if level not in LEVELS:
+        raise ValueError(f'level must be one of {LEVELS}, got {level!r}')
     if isinstance(data, AnnotatedData):
-        if data.responses is None: return krippendorff_alpha(data.counts, counts=True, level=level)
+        if data.responses is None:
+            return krippendorff_alpha(data.counts, counts=True, level=level)
         data, k = data.responses, data.n_classes
     elif not counts:
         data = np.asarray(data, dtype=float)
-        if data.ndim != 2: raise ValueError(f'responses must be 2-D (annotators x items), got shape {data.shape}')
+        if data.ndim != 2:
+            raise ValueError(f'responses must be 2-D (annotators x items), got shape {data.shape}')
         k = int(np.nanmax(data)) + 1 if np.isfinite(data).any() else 0
     if counts:
         c = as_counts(data)  # the input layer's one count rule: NaN, negative and fractional counts are errors
-        if (c.sum(1) >= 2).sum() == 0: raise ValueError('alpha needs at least one item with 2 or more votes')
-        return float(krippendorff.alpha(value_counts=c, value_domain=list(range(c.shape[1])), level_of_measurement=level))
-    if ((~np.isnan(data)).sum(0) >= 2).sum() == 0: raise ValueError('alpha needs at least one item with 2 or more votes')
-    return float(krippendorff.alpha(reliability_data=data, value_domain=list(range(max(k, 2))), level_of_measurement=level))
+        if (c.sum(1) >= 2).sum() == 0:
+            raise ValueError('alpha needs at least one item with 2 or more votes')
+        return float(
+            krippendorff.alpha(value_counts=c, value_domain=list(range(c.shape[1])), level_of_measurement=level)
+        )
+    if ((~np.isnan(data)).sum(0) >= 2).sum() == 0:
+        raise ValueError('alpha needs at least one item with 2 or more votes')
+    return float(
+        krippendorff.alpha(reliability_data=data, value_domain=list(range(max(k, 2))), level_of_measurement=level)
+    )
 
 # %% ../nbs/13_agreement.ipynb #bb73ad39
 UNEQUAL = ('subsample', 'all', 'error')
+
 
 def _fleiss_all(c):
     "Fleiss' kappa with each item's agreement from its own votes, chance from the pooled shares (= Fleiss' with equal votes)."
     n = c.sum(1).astype(float)
     p_i = (c * (c - 1.0)).sum(1) / (n * (n - 1.0))
     p = c.sum(0) / n.sum()
-    pe = float((p ** 2).sum())
+    pe = float((p**2).sum())
     return float('nan') if pe >= 1 else float((p_i.mean() - pe) / (1 - pe))
 
-def fleiss_kappa(counts,                  # (n_items, n_classes) counts, or an AnnotatedData
-                 unequal: str = 'subsample',  # items with different numbers of votes: 'subsample', 'all' or 'error'
-                 seed=0,                  # for unequal='subsample'
-                ) -> float:
+
+def fleiss_kappa(
+    counts,  # (n_items, n_classes) counts, or an AnnotatedData
+    unequal: str = 'subsample',  # items with different numbers of votes: 'subsample', 'all' or 'error'
+    seed=0,  # for unequal='subsample'
+) -> float:
     "Fleiss' kappa (statsmodels) from counts; unequal numbers of votes: every vote ('all'), or subsampled to the smallest (seeded)."
-    if unequal not in UNEQUAL: raise ValueError(f'unequal must be one of {UNEQUAL}, got {unequal!r}')
+    if unequal not in UNEQUAL:
+        raise ValueError(f'unequal must be one of {UNEQUAL}, got {unequal!r}')
     c = as_counts(counts)  # the input layer's one count rule: NaN, negative and fractional counts are errors
     c = c[c.sum(1) >= 2]
-    if len(c) == 0: raise ValueError('Fleiss kappa needs at least one item with 2 or more votes')
+    if len(c) == 0:
+        raise ValueError('Fleiss kappa needs at least one item with 2 or more votes')
     n = c.sum(1)
     if (n != n.min()).any():
-        if unequal == 'error': raise ValueError(f'items have {n.min()} to {n.max()} votes; Fleiss kappa needs the same number (unequal="subsample" or "all")')
-        if unequal == 'all': return _fleiss_all(c)
+        if unequal == 'error':
+            raise ValueError(
+                f'items have {n.min()} to {n.max()} votes; Fleiss kappa needs the same number (unequal="subsample" or "all")'
+            )
+        if unequal == 'all':
+            return _fleiss_all(c)
         rng = as_rng(seed)
         c = np.stack([rng.multivariate_hypergeometric(row, n.min()) for row in c])
     return float(_sm_fleiss_kappa(c, method='fleiss'))
 
 # %% ../nbs/13_agreement.ipynb #061ffdd4
-def agreement_interval(data: AnnotatedData,  # the items (responses when present, else counts)
-                       coefficient: str = 'alpha',  # 'alpha' (Krippendorff) or 'kappa' (Fleiss, every vote: unequal='all')
-                       level: str = 'nominal',  # alpha's level ('nominal', 'ordinal', 'interval')
-                       n_boot: int = 200,     # bootstrap resamples of the items
-                       seed=0,
-                      ) -> tuple[float, float, float]:  # (estimate, 2.5% quantile, 97.5% quantile)
+def agreement_interval(
+    data: AnnotatedData,  # the items (responses when present, else counts)
+    coefficient: str = 'alpha',  # 'alpha' (Krippendorff) or 'kappa' (Fleiss, every vote: unequal='all')
+    level: str = 'nominal',  # alpha's level ('nominal', 'ordinal', 'interval')
+    n_boot: int = 200,  # bootstrap resamples of the items
+    seed=0,
+) -> tuple[float, float, float]:  # (estimate, 2.5% quantile, 97.5% quantile)
     "A coefficient and its 95% bootstrap interval over items (resampled with replacement, seeded)."
-    if coefficient not in ('alpha', 'kappa'): raise ValueError(f"coefficient must be 'alpha' or 'kappa', got {coefficient!r}")
-    if n_boot < 1: raise ValueError(f'n_boot must be at least 1, got {n_boot}')
+    if coefficient not in ('alpha', 'kappa'):
+        raise ValueError(f"coefficient must be 'alpha' or 'kappa', got {coefficient!r}")
+    if n_boot < 1:
+        raise ValueError(f'n_boot must be at least 1, got {n_boot}')
     resp = data.responses if coefficient == 'alpha' else None
+
     def value(idx):
-        if resp is not None: return krippendorff_alpha(resp[:, idx], level=level) if resp.shape[0] else float('nan')
+        if resp is not None:
+            return krippendorff_alpha(resp[:, idx], level=level) if resp.shape[0] else float('nan')
         c = data.counts[idx]
-        return krippendorff_alpha(c, counts=True, level=level) if coefficient == 'alpha' else fleiss_kappa(c, unequal='all')
+        return (
+            krippendorff_alpha(c, counts=True, level=level)
+            if coefficient == 'alpha'
+            else fleiss_kappa(c, unequal='all')
+        )
+
     if resp is not None:  # the response matrix's codes: a resample may miss a class, the domain stays 0..k-1
-        value = (lambda idx: float(krippendorff.alpha(reliability_data=resp[:, idx], value_domain=list(range(data.n_classes)),
-                                                     level_of_measurement=level)))
+        value = lambda idx: float(
+            krippendorff.alpha(
+                reliability_data=resp[:, idx], value_domain=list(range(data.n_classes)), level_of_measurement=level
+            )
+        )
     est = value(np.arange(data.n_items))
     rng = as_rng(seed)
     draws = []
     for _ in range(n_boot):
-        try: draws.append(value(rng.integers(data.n_items, size=data.n_items)))
-        except (ValueError, ZeroDivisionError): continue  # a resample without a pair of votes
+        try:
+            draws.append(value(rng.integers(data.n_items, size=data.n_items)))
+        except (ValueError, ZeroDivisionError):
+            continue  # a resample without a pair of votes
     draws = np.asarray([d for d in draws if np.isfinite(d)])
-    if len(draws) == 0: return est, float('nan'), float('nan')
+    if len(draws) == 0:
+        return est, float('nan'), float('nan')
     return est, float(np.quantile(draws, 0.025)), float(np.quantile(draws, 0.975))
 
-def fleiss_kappa_spread(counts,       # (n_items, n_classes) counts, or an AnnotatedData
-                        n: int = 50,  # subsamples
-                        seed=0,
-                       ) -> tuple[float, float, float]:  # (mean, 2.5% quantile, 97.5% quantile) over the subsamples
+
+def fleiss_kappa_spread(
+    counts,  # (n_items, n_classes) counts, or an AnnotatedData
+    n: int = 50,  # subsamples
+    seed=0,
+) -> tuple[float, float, float]:  # (mean, 2.5% quantile, 97.5% quantile) over the subsamples
     "Mean and spread of Fleiss' kappa over `n` seeded subsamples of each item's votes to the smallest number."
     rng = as_rng(seed)
     k = np.array([fleiss_kappa(counts, unequal='subsample', seed=rng) for _ in range(n)])
@@ -112,22 +150,36 @@ def fleiss_kappa_spread(counts,       # (n_items, n_classes) counts, or an Annot
 # %% ../nbs/13_agreement.ipynb #9b2d4e54
 AGGREGATORS = ('dawid_skene', 'mace', 'glad')
 
+
 def _crowdkit(name, seed):
     from crowdkit.aggregation import GLAD, MACE, DawidSkene
-    if name == 'dawid_skene': return DawidSkene(n_iter=100)
-    if name == 'mace': return MACE(n_restarts=5, n_iter=50, random_state=int(np.random.SeedSequence(seed).generate_state(1)[0] % 2**31) if seed is not None else 0)
-    if name == 'glad': return GLAD(n_iter=100, silent=True)
+
+    if name == 'dawid_skene':
+        return DawidSkene(n_iter=100)
+    if name == 'mace':
+        return MACE(
+            n_restarts=5,
+            n_iter=50,
+            random_state=int(np.random.SeedSequence(seed).generate_state(1)[0] % 2**31) if seed is not None else 0,
+        )
+    if name == 'glad':
+        return GLAD(n_iter=100, silent=True)
     raise ValueError(f'unknown aggregator {name!r}; choose from {AGGREGATORS}')
 
-def aggregate(data: AnnotatedData,
-              methods: Sequence[str] = AGGREGATORS,  # any of 'dawid_skene', 'mace', 'glad'
-              ties: str = 'first',                   # the majority vote's tie policy ('first', 'random', 'drop')
-              seed=0,                                # for ties='random' and MACE's restarts
-             ) -> pd.DataFrame:                      # item, majority, tied, one column per method (class names)
+
+def aggregate(
+    data: AnnotatedData,
+    methods: Sequence[str] = AGGREGATORS,  # any of 'dawid_skene', 'mace', 'glad'
+    ties: str = 'first',  # the majority vote's tie policy ('first', 'random', 'drop')
+    seed=0,  # for ties='random' and MACE's restarts
+) -> pd.DataFrame:  # item, majority, tied, one column per method (class names)
     "Majority vote and crowd-kit aggregates per item, as class names (None for a dropped tie)."
-    if data.responses is None: raise ValueError('aggregation models need annotator ids: read the long form with an annotator column')
+    if data.responses is None:
+        raise ValueError('aggregation models need annotator ids: read the long form with an annotator column')
     mv = majority_vote(data, ties=ties, seed=seed)
-    out = pd.DataFrame({'item': data.items, 'majority': [data.classes[j] if j >= 0 else None for j in mv.labels], 'tied': mv.tied})
+    out = pd.DataFrame(
+        {'item': data.items, 'majority': [data.classes[j] if j >= 0 else None for j in mv.labels], 'tied': mv.tied}
+    )
     a, i = np.nonzero(~np.isnan(data.responses))
     long = pd.DataFrame({'task': i, 'worker': a, 'label': data.responses[a, i].astype(np.int64)})
     for m in methods:
@@ -139,44 +191,76 @@ def aggregate(data: AnnotatedData,
     return out
 
 # %% ../nbs/13_agreement.ipynb #0cd69efd
-def aggregate_agreement(table: pd.DataFrame,   # the output of `aggregate`
-                        truth: Sequence[str]|None = None,  # true class names per item, when known (simulations)
-                       ) -> pd.DataFrame:      # one row per aggregate: agree_with_majority, kappa_with_majority[, accuracy]
+def aggregate_agreement(
+    table: pd.DataFrame,  # the output of `aggregate`
+    truth: Sequence[str] | None = None,  # true class names per item, when known (simulations)
+) -> pd.DataFrame:  # one row per aggregate: agree_with_majority, kappa_with_majority[, accuracy]
     "Agreement of each aggregate with the majority vote (and with the truth when given)."
     methods = [c for c in table.columns if c not in ('item', 'tied')]
     kept = table.majority.notna().to_numpy()
     rows = []
     for m in methods:
-        r = {'method': m, 'n_items': int(kept.sum()),
-             'agree_with_majority': float((table[m][kept] == table.majority[kept]).mean()),
-             'kappa_with_majority': float(cohen_kappa_score(table.majority[kept].astype(str), table[m][kept].astype(str)))}
-        if truth is not None: r['accuracy'] = float((table[m].to_numpy() == np.asarray(truth)).mean())
+        r = {
+            'method': m,
+            'n_items': int(kept.sum()),
+            'agree_with_majority': float((table[m][kept] == table.majority[kept]).mean()),
+            'kappa_with_majority': float(
+                cohen_kappa_score(table.majority[kept].astype(str), table[m][kept].astype(str))
+            ),
+        }
+        if truth is not None:
+            r['accuracy'] = float((table[m].to_numpy() == np.asarray(truth)).mean())
         rows.append(r)
     return pd.DataFrame(rows)
 
 # %% ../nbs/13_agreement.ipynb #4347875f
-def agreement_report(data: AnnotatedData,
-                     ties: str = 'first',
-                     seed=0,
-                     methods: Sequence[str] = AGGREGATORS,  # crowd-kit aggregates (used only with annotator ids)
-                     ordered: bool = False,  # the classes are ordered (in their column order): ordinal alpha too
-                     n_boot: int = 0,        # bootstrap resamples for the intervals on alpha and kappa (0: none)
-                    ) -> pd.DataFrame:       # columns metric, value, lo, hi
+def agreement_report(
+    data: AnnotatedData,
+    ties: str = 'first',
+    seed=0,
+    methods: Sequence[str] = AGGREGATORS,  # crowd-kit aggregates (used only with annotator ids)
+    ordered: bool = False,  # the classes are ordered (in their column order): ordinal alpha too
+    n_boot: int = 0,  # bootstrap resamples for the intervals on alpha and kappa (0: none)
+) -> pd.DataFrame:  # columns metric, value, lo, hi
     "Size, agreement coefficients (with intervals), majority-vote ties and (with annotator ids) each aggregate's agreement with the majority."
     n = data.n_votes
     nan = float('nan')
+
     def coef(name, coefficient, level='nominal'):
-        if n_boot: return (name, *agreement_interval(data, coefficient, level=level, n_boot=n_boot, seed=seed))
-        return (name, krippendorff_alpha(data, level=level) if coefficient == 'alpha' else fleiss_kappa(data, unequal='all'), nan, nan)
-    rows = [('n_items', data.n_items, nan, nan), ('n_classes', data.n_classes, nan, nan), ('n_annotations', int(n.sum()), nan, nan),
-            ('votes_per_item_min', int(n.min()), nan, nan), ('votes_per_item_mean', float(n.mean()), n.min(), n.max()),
-            ('votes_per_item_max', int(n.max()), nan, nan), coef('krippendorff_alpha', 'alpha')]
-    if ordered: rows.append(coef('krippendorff_alpha_ordinal', 'alpha', 'ordinal'))
-    rows += [coef('fleiss_kappa', 'kappa'), ('fleiss_kappa_subsampled', *fleiss_kappa_spread(data, n=20 if n_boot else 5, seed=seed)),
-             ('fleiss_kappa_votes_per_item', int(n[n >= 2].min()) if (n >= 2).any() else 0, nan, nan),  # subsampled to this many
-             ('majority_ties', majority_vote(data).n_ties, nan, nan)]
+        if n_boot:
+            return (name, *agreement_interval(data, coefficient, level=level, n_boot=n_boot, seed=seed))
+        return (
+            name,
+            krippendorff_alpha(data, level=level) if coefficient == 'alpha' else fleiss_kappa(data, unequal='all'),
+            nan,
+            nan,
+        )
+
+    rows = [
+        ('n_items', data.n_items, nan, nan),
+        ('n_classes', data.n_classes, nan, nan),
+        ('n_annotations', int(n.sum()), nan, nan),
+        ('votes_per_item_min', int(n.min()), nan, nan),
+        ('votes_per_item_mean', float(n.mean()), n.min(), n.max()),
+        ('votes_per_item_max', int(n.max()), nan, nan),
+        coef('krippendorff_alpha', 'alpha'),
+    ]
+    if ordered:
+        rows.append(coef('krippendorff_alpha_ordinal', 'alpha', 'ordinal'))
+    rows += [
+        coef('fleiss_kappa', 'kappa'),
+        ('fleiss_kappa_subsampled', *fleiss_kappa_spread(data, n=20 if n_boot else 5, seed=seed)),
+        (
+            'fleiss_kappa_votes_per_item',
+            int(n[n >= 2].min()) if (n >= 2).any() else 0,
+            nan,
+            nan,
+        ),  # subsampled to this many
+        ('majority_ties', majority_vote(data).n_ties, nan, nan),
+    ]
     if data.responses is not None:
         rows.append(('n_annotators', len(data.annotators), nan, nan))
         for r in aggregate_agreement(aggregate(data, methods=methods, ties=ties, seed=seed)).itertuples():
-            if r.method != 'majority': rows.append((f'{r.method}_agree_with_majority', r.agree_with_majority, nan, nan))
+            if r.method != 'majority':
+                rows.append((f'{r.method}_agree_with_majority', r.agree_with_majority, nan, nan))
     return pd.DataFrame(rows, columns=['metric', 'value', 'lo', 'hi'])

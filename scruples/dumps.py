@@ -17,7 +17,9 @@ __all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'Malformed', 'open_dump', 'compression', '
 
 # %% ../nbs/30_dumps.ipynb #53db4e39
 ZSTD_WINDOW = 2**31  # the Pushshift dumps are compressed with long windows
-GOLD_DIR = Path(importlib.util.find_spec('scruples').origin).parent/'extraction_data'  # the gold set and the dump sample shipped with the package
+GOLD_DIR = (
+    Path(importlib.util.find_spec('scruples').origin).parent / 'extraction_data'
+)  # the gold set and the dump sample shipped with the package
 
 # %% ../nbs/30_dumps.ipynb #1660649b
 @dataclass(frozen=True)
@@ -73,43 +75,62 @@ def _salvage(path, kind: str, start: int, emitted: int, bad_start: int, bad_end:
     "Decode the member at `start` again up to the damaged piece [bad_start, bad_end), then byte by byte: what lies past `emitted`."
     d, seen = decompressor(kind), 0
     with open(path, 'rb') as f:
-        f.seek(start); pos = start
+        f.seek(start)
+        pos = start
         while pos < bad_end:
             n = min(size, bad_start - pos) if pos < bad_start else 1
-            data = f.read(n); pos += len(data)
-            if not data: return
-            try: out = d.decompress(data)
-            except _DECODE_ERRORS: return
-            if seen + len(out) > emitted: yield out[max(0, emitted - seen):]
+            data = f.read(n)
+            pos += len(data)
+            if not data:
+                return
+            try:
+                out = d.decompress(data)
+            except _DECODE_ERRORS:
+                return
+            if seen + len(out) > emitted:
+                yield out[max(0, emitted - seen) :]
             seen += len(out)
-            if getattr(d, 'eof', False): return
+            if getattr(d, 'eof', False):
+                return
+
 
 def _chunks(path, size: int = 1 << 18) -> Iterator[bytes]:
     "Decompressed chunks of a dump, as soon as decoded; `TruncatedStream` / `CorruptStream` at the end of a damaged file."
     kind = compression(path)
     with open(path, 'rb') as f:
         if kind is None:
-            while chunk := f.read(1 << 20): yield chunk
+            while chunk := f.read(1 << 20):
+                yield chunk
             return
         buf, buf_pos, d, start, emitted = b'', 0, None, 0, 0
         while True:
             if not buf:
                 buf_pos, buf = f.tell(), f.read(size)
-                if not buf: break
+                if not buf:
+                    break
             if d is None:  # a new frame, member or stream begins here (gzip and xz allow zero padding before it)
                 if kind in ('gz', 'xz'):
-                    z = len(buf) - len(buf.lstrip(b'\0')); buf, buf_pos = buf[z:], buf_pos + z
-                    if not buf: continue
+                    z = len(buf) - len(buf.lstrip(b'\0'))
+                    buf, buf_pos = buf[z:], buf_pos + z
+                    if not buf:
+                        continue
                 d, start, emitted = decompressor(kind), buf_pos, 0
             data, pos, buf = buf, buf_pos, b''
-            try: out = d.decompress(data)
+            try:
+                out = d.decompress(data)
             except _DECODE_ERRORS as err:
                 yield from _salvage(path, kind, start, emitted, pos, pos + len(data), size)
                 raise CorruptStream(f'damaged {kind} data in the member starting at byte {start}: {err}') from None
-            if out: emitted += len(out); yield out
+            if out:
+                emitted += len(out)
+                yield out
             if d.eof:
-                buf = d.unused_data; buf_pos = pos + len(data) - len(buf); d = None
-        if d is not None: raise TruncatedStream(f'the {kind} stream ends inside a frame (truncated file)')
+                buf = d.unused_data
+                buf_pos = pos + len(data) - len(buf)
+                d = None
+        if d is not None:
+            raise TruncatedStream(f'the {kind} stream ends inside a frame (truncated file)')
+
 
 def decompressed_chunks(path) -> Iterator[bytes]:
     "A dump's decompressed bytes in pieces, as soon as decoded; `TruncatedStream` / `CorruptStream` end a damaged file."

@@ -47,27 +47,38 @@ def model_dir(model: str|Path = DEFAULT_MODEL,  # DEFAULT_MODEL, a local folder,
                       f'({type(e).__name__}: {e}); with no network, pass a local model folder') from e
 
 # %% ../nbs/50_encoders.ipynb #a01f805c
-_POOLING_KEYS = {'pooling_mode_cls_token': 'cls', 'pooling_mode_max_tokens': 'max', 'pooling_mode_mean_tokens': 'mean',
-                 'pooling_mode_mean_sqrt_len_tokens': 'mean_sqrt_len_tokens',
-                 'pooling_mode_weightedmean_tokens': 'weightedmean', 'pooling_mode_lasttoken': 'lasttoken'}
+_POOLING_KEYS = {
+    'pooling_mode_cls_token': 'cls',
+    'pooling_mode_max_tokens': 'max',
+    'pooling_mode_mean_tokens': 'mean',
+    'pooling_mode_mean_sqrt_len_tokens': 'mean_sqrt_len_tokens',
+    'pooling_mode_weightedmean_tokens': 'weightedmean',
+    'pooling_mode_lasttoken': 'lasttoken',
+}
 POOLINGS = ('mean', 'cls', 'max', 'mean_sqrt_len_tokens')  # the poolings the encoder computes itself
+
 
 @dataclass(frozen=True)
 class EncoderPipeline:
     "How a model folder turns text into a sentence vector."
-    transformer: Path              # folder of the transformer (config.json, weights, tokenizer)
-    pooling: tuple = ('mean',)     # pooling modes, concatenated in this order
-    normalize: bool = False        # whether the pipeline ends with L2 normalization
-    max_length: int|None = None    # truncation in tokens (None: the tokenizer's own limit)
-    lowercase: bool = False        # lowercase texts before tokenizing
-    own: bool = True               # False: needs sentence-transformers to run (see `why`)
-    why: str = ''                  # why the pipeline is not run by us
+
+    transformer: Path  # folder of the transformer (config.json, weights, tokenizer)
+    pooling: tuple = ('mean',)  # pooling modes, concatenated in this order
+    normalize: bool = False  # whether the pipeline ends with L2 normalization
+    max_length: int | None = None  # truncation in tokens (None: the tokenizer's own limit)
+    lowercase: bool = False  # lowercase texts before tokenizing
+    own: bool = True  # False: needs sentence-transformers to run (see `why`)
+    why: str = ''  # why the pipeline is not run by us
     sentence_transformers: bool = False  # the folder is a sentence-transformers model
 
-def _read_json(path: Path) -> dict|list:
+
+def _read_json(path: Path) -> dict | list:
     "A JSON file's content ({} when the file is absent); invalid JSON raises naming the file and line."
-    try: return json.loads(path.read_text(encoding='utf-8')) if path.is_file() else {}
-    except json.JSONDecodeError as e: raise ValueError(f'{path}, line {e.lineno}: not valid JSON ({e.msg})') from None
+    try:
+        return json.loads(path.read_text(encoding='utf-8')) if path.is_file() else {}
+    except json.JSONDecodeError as e:
+        raise ValueError(f'{path}, line {e.lineno}: not valid JSON ({e.msg})') from None
+
 
 def _pooling_modes(cfg: dict) -> tuple:
     "Pooling modes of a sentence-transformers Pooling config, old (boolean flags) or new (`pooling_mode`) style."
@@ -76,35 +87,64 @@ def _pooling_modes(cfg: dict) -> tuple:
         return (m,) if isinstance(m, str) else tuple(m)
     return tuple(mode for key, mode in _POOLING_KEYS.items() if cfg.get(key)) or ('mean',)
 
+
 def read_pipeline(folder: Path) -> EncoderPipeline:
     "Read a model folder's sentence-transformers configuration (or its absence) into an `EncoderPipeline`."
     folder = Path(folder)
-    if not (folder/'modules.json').is_file(): return EncoderPipeline(folder)  # plain transformers: mean pooling
-    modules, why = _read_json(folder/'modules.json'), []
+    if not (folder / 'modules.json').is_file():
+        return EncoderPipeline(folder)  # plain transformers: mean pooling
+    modules, why = _read_json(folder / 'modules.json'), []
     kinds = [m.get('type', '').rsplit('.', 1)[-1] for m in modules]
-    if kinds[:1] != ['Transformer']: return EncoderPipeline(folder, own=False, why=f'modules {kinds}', sentence_transformers=True)
-    tf = folder/modules[0].get('path', '')
+    if kinds[:1] != ['Transformer']:
+        return EncoderPipeline(folder, own=False, why=f'modules {kinds}', sentence_transformers=True)
+    tf = folder / modules[0].get('path', '')
     cfg = {}
-    for name in ('sentence_bert_config.json', 'sentence_roberta_config.json', 'sentence_distilbert_config.json',
-                 'sentence_xlm-roberta_config.json', 'sentence_albert_config.json', 'sentence_camembert_config.json'):
-        if cfg := _read_json(tf/name): break
-    if any(cfg.get(k) for k in ('model_args', 'tokenizer_args', 'config_args', 'model_kwargs', 'processor_kwargs',
-                                'config_kwargs', 'processing_kwargs')):
+    for name in (
+        'sentence_bert_config.json',
+        'sentence_roberta_config.json',
+        'sentence_distilbert_config.json',
+        'sentence_xlm-roberta_config.json',
+        'sentence_albert_config.json',
+        'sentence_camembert_config.json',
+    ):
+        if cfg := _read_json(tf / name):
+            break
+    if any(
+        cfg.get(k)
+        for k in (
+            'model_args',
+            'tokenizer_args',
+            'config_args',
+            'model_kwargs',
+            'processor_kwargs',
+            'config_kwargs',
+            'processing_kwargs',
+        )
+    ):
         why.append('transformer arguments in its sentence-transformers config')
-    if cfg.get('transformer_task', 'feature-extraction') != 'feature-extraction': why.append(f"task {cfg['transformer_task']!r}")
-    if set(cfg.get('modality_config', {'text': None})) != {'text'}: why.append('modalities other than text')
+    if cfg.get('transformer_task', 'feature-extraction') != 'feature-extraction':
+        why.append(f"task {cfg['transformer_task']!r}")
+    if set(cfg.get('modality_config', {'text': None})) != {'text'}:
+        why.append('modalities other than text')
     pooling, normalize = ('mean',), False
     rest = list(zip(kinds[1:], modules[1:]))
     if rest and rest[0][0] == 'Pooling':
-        pooling = _pooling_modes(_read_json(folder/rest[0][1].get('path', '')/'config.json')); rest = rest[1:]
-    elif rest: why.append(f'{rest[0][0]} after the transformer')
-    if rest and rest[0][0] == 'Normalize': normalize, rest = True, rest[1:]
-    if rest: why.append(f'modules {[k for k, _ in rest]} after pooling')
-    if bad := [m for m in pooling if m not in POOLINGS]: why.append(f'pooling {bad}')
-    st_cfg = _read_json(folder/'config_sentence_transformers.json')
-    if st_cfg.get('default_prompt_name'): why.append(f"default prompt {st_cfg['default_prompt_name']!r}")
-    return EncoderPipeline(tf, pooling, normalize, cfg.get('max_seq_length'), bool(cfg.get('do_lower_case')),
-                           not why, '; '.join(why), True)
+        pooling = _pooling_modes(_read_json(folder / rest[0][1].get('path', '') / 'config.json'))
+        rest = rest[1:]
+    elif rest:
+        why.append(f'{rest[0][0]} after the transformer')
+    if rest and rest[0][0] == 'Normalize':
+        normalize, rest = True, rest[1:]
+    if rest:
+        why.append(f'modules {[k for k, _ in rest]} after pooling')
+    if bad := [m for m in pooling if m not in POOLINGS]:
+        why.append(f'pooling {bad}')
+    st_cfg = _read_json(folder / 'config_sentence_transformers.json')
+    if st_cfg.get('default_prompt_name'):
+        why.append(f"default prompt {st_cfg['default_prompt_name']!r}")
+    return EncoderPipeline(
+        tf, pooling, normalize, cfg.get('max_seq_length'), bool(cfg.get('do_lower_case')), not why, '; '.join(why), True
+    )
 
 # %% ../nbs/50_encoders.ipynb #75a003ec
 def pool_tokens(hidden: torch.Tensor,             # (batch, tokens, dim) last hidden states
@@ -136,6 +176,7 @@ def length_batches(lengths: Sequence[int],  # length of each text (tokens)
 # %% ../nbs/50_encoders.ipynb #abc5e471
 CacheInfo = namedtuple('CacheInfo', 'hits misses size')
 
+
 def _load_transformer(folder: Path, device: str):
     "Tokenizer and encoder (eval mode, on `device`) from a local folder: `scruples.models.load_encoder`, the package's one loader."
     tokenizer, model = load_encoder(folder, progress=False, device=device)
@@ -144,16 +185,20 @@ def _load_transformer(folder: Path, device: str):
 # %% ../nbs/50_encoders.ipynb #a072d715
 class SentenceEncoder:
     "Embed texts with a sentence encoder: float32 (n, dim) in input order, length-sorted batches, cached per text."
-    def __init__(self,
-                 model: str|Path = DEFAULT_MODEL,  # DEFAULT_MODEL (packaged, offline), a local folder, or a Hugging Face id
-                 batch_size: int = 64,             # texts per forward pass
-                 device: str|None = None,          # torch device (default: `scruples.models.pick_device`: CUDA, MPS, CPU)
-                 normalize: bool = False,          # scale every vector to unit length
-                 progress: bool|None = None,       # progress bar (None: when more than 1,000 new texts)
-                 max_length: int|None = None,      # truncate texts at this many tokens (None: the model's own limit)
-                ):
-        if batch_size < 1: raise ValueError(f'batch_size must be at least 1, got {batch_size}')
-        if max_length is not None and max_length < 2: raise ValueError(f'max_length must be at least 2 tokens, got {max_length}')
+
+    def __init__(
+        self,
+        model: str | Path = DEFAULT_MODEL,  # DEFAULT_MODEL (packaged, offline), a local folder, or a Hugging Face id
+        batch_size: int = 64,  # texts per forward pass
+        device: str | None = None,  # torch device (default: `scruples.models.pick_device`: CUDA, MPS, CPU)
+        normalize: bool = False,  # scale every vector to unit length
+        progress: bool | None = None,  # progress bar (None: when more than 1,000 new texts)
+        max_length: int | None = None,  # truncate texts at this many tokens (None: the model's own limit)
+    ):
+        if batch_size < 1:
+            raise ValueError(f'batch_size must be at least 1, got {batch_size}')
+        if max_length is not None and max_length < 2:
+            raise ValueError(f'max_length must be at least 2 tokens, got {max_length}')
         self.model_name, self.batch_size, self.normalize, self.progress = str(model), batch_size, normalize, progress
         self.device = str(pick_device(device))
         self.path = model_dir(model)
@@ -164,7 +209,8 @@ class SentenceEncoder:
             self._st = None
             limit = self.pipeline.max_length or self.tokenizer.model_max_length
             n_pos = getattr(self.model.config, 'max_position_embeddings', None)
-            if isinstance(n_pos, int) and n_pos > 0: limit = min(limit, n_pos)
+            if isinstance(n_pos, int) and n_pos > 0:
+                limit = min(limit, n_pos)
             self.max_length = max_length or (limit if limit < 1_000_000 else None)
             self.pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
             self._lower = self.pipeline.lowercase
@@ -172,24 +218,31 @@ class SentenceEncoder:
             self.dim = size * len(self.pipeline.pooling) if size else self._encode(['dim']).shape[1]
         else:  # a pipeline we do not implement: sentence-transformers runs it, we still sort, batch and cache
             from sentence_transformers import SentenceTransformer
+
             self._st = SentenceTransformer(str(self.path), device=self.device, local_files_only=True)
             self.tokenizer = self.model = None
-            if max_length: self._st.max_seq_length = max_length
+            if max_length:
+                self._st.max_seq_length = max_length
             self.max_length = self._st.max_seq_length
             self.dim = self._encode(['dim']).shape[1]
 
     def __repr__(self):
-        return (f'SentenceEncoder({self.model_name!r}, dim={self.dim}, pooling={self.pipeline.pooling}, '
-                f'normalize={self.normalize or self.pipeline.normalize}, max_length={self.max_length}, '
-                f'device={self.device!r}, cached={len(self.cache)})')
+        return (
+            f'SentenceEncoder({self.model_name!r}, dim={self.dim}, pooling={self.pipeline.pooling}, '
+            f'normalize={self.normalize or self.pipeline.normalize}, max_length={self.max_length}, '
+            f'device={self.device!r}, cached={len(self.cache)})'
+        )
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         "Embeddings of `texts`: float32 (len(texts), dim), row i for texts[i]."
         texts = check_texts(texts, allow_empty=True)
         new = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        if new: self.cache.update(zip(new, self._encode(new)))
-        self._misses += len(new); self._hits += len(texts) - len(new)
-        if not texts: return np.zeros((0, self.dim), dtype=np.float32)
+        if new:
+            self.cache.update(zip(new, self._encode(new)))
+        self._misses += len(new)
+        self._hits += len(texts) - len(new)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self.cache[t] for t in texts])
 
     def cache_info(self) -> CacheInfo:
@@ -202,28 +255,41 @@ class SentenceEncoder:
 
     def _bar(self, n: int):
         from tqdm.auto import tqdm
+
         show = self.progress if self.progress is not None else n > 1000
         return tqdm(total=n, unit='text', desc='embedding', disable=not show)
 
     def _encode(self, texts: list[str], chunk: int = 65_536) -> np.ndarray:
         "Embed distinct texts (no cache): chunks by character length, batches by token length."
         if self._st is not None:
-            out = self._st.encode(texts, batch_size=self.batch_size, convert_to_numpy=True,
-                                  show_progress_bar=bool(self.progress if self.progress is not None else len(texts) > 1000))
+            out = self._st.encode(
+                texts,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                show_progress_bar=bool(self.progress if self.progress is not None else len(texts) > 1000),
+            )
             out = np.asarray(out, dtype=np.float32)
             return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12) if self.normalize else out
         out = None
         by_chars = np.argsort([-len(t) for t in texts], kind='stable')
         with self._bar(len(texts)) as bar, torch.inference_mode():
             for s in range(0, len(texts), chunk):
-                idx = by_chars[s:s + chunk]
+                idx = by_chars[s : s + chunk]
                 part = [texts[i] for i in idx]
-                if self._lower: part = [t.lower() for t in part]
-                ids = self.tokenizer(part, truncation=self.max_length is not None, max_length=self.max_length,
-                                     padding=False, return_attention_mask=False, return_token_type_ids=False)['input_ids']
+                if self._lower:
+                    part = [t.lower() for t in part]
+                ids = self.tokenizer(
+                    part,
+                    truncation=self.max_length is not None,
+                    max_length=self.max_length,
+                    padding=False,
+                    return_attention_mask=False,
+                    return_token_type_ids=False,
+                )['input_ids']
                 for b in length_batches([len(x) for x in ids], self.batch_size):
                     emb = self._forward([ids[i] for i in b]).cpu().numpy()
-                    if out is None: out = np.empty((len(texts), emb.shape[1]), dtype=np.float32)
+                    if out is None:
+                        out = np.empty((len(texts), emb.shape[1]), dtype=np.float32)
                     out[idx[b]] = emb
                     bar.update(len(b))
         return out
@@ -235,13 +301,16 @@ class SentenceEncoder:
         left = self.tokenizer.padding_side == 'left'
         for r, row in enumerate(ids):
             sl = slice(width - len(row), width) if left else slice(0, len(row))
-            x[r, sl] = row; mask[r, sl] = 1
+            x[r, sl] = row
+            mask[r, sl] = 1
         x, mask = torch.from_numpy(x).to(self.device), torch.from_numpy(mask).to(self.device)
         inputs = {'input_ids': x, 'attention_mask': mask}
-        if 'token_type_ids' in self.tokenizer.model_input_names: inputs['token_type_ids'] = torch.zeros_like(x)
+        if 'token_type_ids' in self.tokenizer.model_input_names:
+            inputs['token_type_ids'] = torch.zeros_like(x)
         hidden = self.model(**inputs).last_hidden_state
         emb = pool_tokens(hidden.float(), mask, self.pipeline.pooling)
-        if self.pipeline.normalize or self.normalize: emb = torch.nn.functional.normalize(emb, p=2, dim=1)
+        if self.pipeline.normalize or self.normalize:
+            emb = torch.nn.functional.normalize(emb, p=2, dim=1)
         return emb
 
 # %% ../nbs/50_encoders.ipynb #44a3aee6
@@ -252,19 +321,24 @@ def unit_rows(x: np.ndarray) -> np.ndarray:
     x = x.astype(dtype, copy=False)
     return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), np.finfo(dtype).tiny)
 
-def cosine(a: np.ndarray,            # (d,) or (n, d) vectors
-           b: np.ndarray,            # (d,) or (m, d) vectors
-           rowwise: bool = False,    # compare row i of a with row i of b (same shapes): (n,)
-          ) -> np.ndarray|float:     # float, (m,), (n,), or (n, m) cosine similarities
+
+def cosine(
+    a: np.ndarray,  # (d,) or (n, d) vectors
+    b: np.ndarray,  # (d,) or (m, d) vectors
+    rowwise: bool = False,  # compare row i of a with row i of b (same shapes): (n,)
+) -> np.ndarray | float:  # float, (m,), (n,), or (n, m) cosine similarities
     "Cosine similarity of vectors, of a vector with rows, of rows pairwise (`rowwise`), or of every row with every row."
     a, b = np.asarray(a), np.asarray(b)
     dtype = np.result_type(a.dtype, b.dtype, np.float32)
     a, b = a.astype(dtype, copy=False), b.astype(dtype, copy=False)
-    if a.ndim not in (1, 2) or b.ndim not in (1, 2): raise ValueError(f'expected vectors or matrices, got shapes {a.shape} and {b.shape}')
-    if a.shape[-1] != b.shape[-1]: raise ValueError(f'dimensions differ: {a.shape} and {b.shape}')
+    if a.ndim not in (1, 2) or b.ndim not in (1, 2):
+        raise ValueError(f'expected vectors or matrices, got shapes {a.shape} and {b.shape}')
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f'dimensions differ: {a.shape} and {b.shape}')
     a, b = unit_rows(a), unit_rows(b)
     if rowwise:
-        if a.shape != b.shape: raise ValueError(f'rowwise needs equal shapes, got {a.shape} and {b.shape}')
+        if a.shape != b.shape:
+            raise ValueError(f'rowwise needs equal shapes, got {a.shape} and {b.shape}')
         return (a * b).sum(-1)
     out = a @ b.T
     return float(out) if out.ndim == 0 else out

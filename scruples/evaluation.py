@@ -11,8 +11,21 @@ import numpy as np
 import pandas as pd
 
 from .core import as_rng
-from .metrics import TemperatureCalibrator, check_counts, confusion_matrices, f1_from_confusion, hard_labels, xentropy
-from .softmetrics import check_distributions, expected_calibration_error, js_divergence, kl_divergence, manhattan_distance
+from scruples.metrics import (
+    TemperatureCalibrator,
+    check_counts,
+    confusion_matrices,
+    f1_from_confusion,
+    hard_labels,
+    xentropy,
+)
+from scruples.softmetrics import (
+    check_distributions,
+    expected_calibration_error,
+    js_divergence,
+    kl_divergence,
+    manhattan_distance,
+)
 
 # %% auto #0
 __all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'LOWER_IS_BETTER', 'InSampleCalibrationWarning', 'score_predictions', 'evaluate',
@@ -23,24 +36,41 @@ class InSampleCalibrationWarning(UserWarning):
     "The temperature was fitted on the very split being scored: the cross-entropy is optimistic (see *Why calibrating on the scored split flatters*)."
 
 # %% ../nbs/15_evaluation.ipynb #1688d359
-METRICS = ('f1', 'xentropy', 'kl', 'js', 'manhattan', 'ece')  # each followed by its 95% interval, `<name>_lo`, `<name>_hi`
+METRICS = (
+    'f1',
+    'xentropy',
+    'kl',
+    'js',
+    'manhattan',
+    'ece',
+)  # each followed by its 95% interval, `<name>_lo`, `<name>_hi`
 FIELDS = (*(f for m in METRICS for f in (m, f'{m}_lo', f'{m}_hi')), 'temperature', 'smoothing', 'n', 'calibration')
 
-def _log(p): return np.log(np.clip(p, 1e-12, 1))
+
+def _log(p):
+    return np.log(np.clip(p, 1e-12, 1))
+
 
 def _probabilities(p, name: str) -> np.ndarray:
     p = np.asarray(p, dtype=np.float64)
-    if p.ndim != 2 or p.shape[1] < 2: raise ValueError(f'{name} must be (n, k) probabilities with k >= 2, got shape {p.shape}')
-    if len(p): check_distributions(p, name)
+    if p.ndim != 2 or p.shape[1] < 2:
+        raise ValueError(f'{name} must be (n, k) probabilities with k >= 2, got shape {p.shape}')
+    if len(p):
+        check_distributions(p, name)
     return p
+
 
 def _boot_means(w, v):
     "Mean of per-example values `v` (n,) under each row of bootstrap multiplicities `w` (s, n); +inf where a resample holds an infinite value."
     ok = np.isfinite(v)
-    if ok.all(): return (w @ v) / len(v)
+    if ok.all():
+        return (w @ v) / len(v)
     m = (w[:, ok] @ v[ok]) / len(v)
-    m[(w[:, ~ok] > 0).any(1)] = np.inf  # only KL and cross-entropy can be infinite (+inf: a class with votes got probability 0)
+    m[(w[:, ~ok] > 0).any(1)] = (
+        np.inf
+    )  # only KL and cross-entropy can be infinite (+inf: a class with votes got probability 0)
     return m
+
 
 def _interval(x):
     "The 2.5th and 97.5th percentiles; +inf (not NaN) where they fall among infinite resamples."
@@ -48,21 +78,32 @@ def _interval(x):
         lo, hi = np.percentile(x, [2.5, 97.5])
     return tuple(np.inf if np.isnan(b) else b for b in (lo, hi))
 
+
 def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     "The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample."
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
         raise ValueError(f'n_boot must be a non-negative integer (0: no intervals), got {n_boot!r}')
-    if p.shape != ct.shape: raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
+    if p.shape != ct.shape:
+        raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
     if not hard:
         if where is None:
-            warnings.warn(f'calibrating the temperature on the {len(ct)} scored examples themselves: the cross-entropy is optimistic; '
-                          'give held-out predictions (proba_cal or X_cal, with counts_cal)', InSampleCalibrationWarning, stacklevel=stacklevel)
+            warnings.warn(
+                f'calibrating the temperature on the {len(ct)} scored examples themselves: the cross-entropy is optimistic; '
+                'give held-out predictions (proba_cal or X_cal, with counts_cal)',
+                InSampleCalibrationWarning,
+                stacklevel=stacklevel,
+            )
             proba_cal, cc = p, ct
         else:
-            if counts_cal is None: raise ValueError('counts_cal is required with X_cal or proba_cal')
+            if counts_cal is None:
+                raise ValueError('counts_cal is required with X_cal or proba_cal')
             cc = check_counts(counts_cal)
-            if len(cc) != len(proba_cal): raise ValueError(f'{len(cc)} calibration counts but {len(proba_cal)} calibration predictions')
-            if proba_cal.shape[1] != ct.shape[1]: raise ValueError(f'calibration predictions have {proba_cal.shape[1]} classes, the scored ones {ct.shape[1]}')
+            if len(cc) != len(proba_cal):
+                raise ValueError(f'{len(cc)} calibration counts but {len(proba_cal)} calibration predictions')
+            if proba_cal.shape[1] != ct.shape[1]:
+                raise ValueError(
+                    f'calibration predictions have {proba_cal.shape[1]} classes, the scored ones {ct.shape[1]}'
+                )
     y, k = hard_labels(ct), ct.shape[1]
     pred = p.argmax(1)
     f1 = float(f1_from_confusion(confusion_matrices(y, pred, k)))
@@ -71,83 +112,121 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     if not hard:
         cal = TemperatureCalibrator().fit(_log(proba_cal), cc)
         q = cal.predict_proba(_log(p))
-        per = {'xentropy': xentropy(ct, q, per_example=True), 'kl': kl_divergence(ct, q, per_example=True),  # per-example values, reused
-               'js': js_divergence(ct, q, per_example=True), 'manhattan': manhattan_distance(ct, q, per_example=True)}  # by the bootstrap
+        per = {
+            'xentropy': xentropy(ct, q, per_example=True),
+            'kl': kl_divergence(ct, q, per_example=True),  # per-example values, reused
+            'js': js_divergence(ct, q, per_example=True),
+            'manhattan': manhattan_distance(ct, q, per_example=True),
+        }  # by the bootstrap
         out.update({m: float(v.mean()) for m, v in per.items()})
-        out.update(ece=expected_calibration_error(ct, q), temperature=cal.temperature_, smoothing=cal.smoothing_,
-                   calibration=where or 'in-sample (the evaluated split)')
+        out.update(
+            ece=expected_calibration_error(ct, q),
+            temperature=cal.temperature_,
+            smoothing=cal.smoothing_,
+            calibration=where or 'in-sample (the evaluated split)',
+        )
     if n_boot:
         rng = as_rng(seed)
-        n = len(ct)  # resample b draws n indices; w[b, i]: how often example i was drawn (the draws of n_boot calls, in one)
-        w = np.bincount((np.arange(n_boot)[:, None] * n + rng.integers(0, n, (n_boot, n))).ravel(), minlength=n_boot * n).reshape(n_boot, n)
+        n = len(
+            ct
+        )  # resample b draws n indices; w[b, i]: how often example i was drawn (the draws of n_boot calls, in one)
+        w = np.bincount(
+            (np.arange(n_boot)[:, None] * n + rng.integers(0, n, (n_boot, n))).ravel(), minlength=n_boot * n
+        ).reshape(n_boot, n)
         f1s = f1_from_confusion(confusion_matrices(y, np.broadcast_to(pred, w.shape), k, weights=w))
         out['f1_lo'], out['f1_hi'] = np.percentile(f1s, [2.5, 97.5])
         if not hard:  # the same resamples, the calibrated q fixed (the temperature is not refitted per resample)
             w = w.astype(np.float64)  # once, not in every product
-            for m, v in per.items(): out[f'{m}_lo'], out[f'{m}_hi'] = _interval(_boot_means(w, v))
+            for m, v in per.items():
+                out[f'{m}_lo'], out[f'{m}_hi'] = _interval(_boot_means(w, v))
             out['ece_lo'], out['ece_hi'] = _interval(expected_calibration_error(ct, q, weights=w))
     return pd.Series(out)[list(FIELDS)]
 
-def score_predictions(proba,            # (n, k) predicted probabilities of the scored examples
-                      counts,           # (n, k) their label counts
-                      proba_cal=None,   # (m, k) held-out probabilities to fit the temperature on (default: in-sample, with a warning)
-                      counts_cal=None,  # (m, k) label counts of proba_cal
-                      n_boot: int = 1000,  # bootstrap resamples for the 95% intervals of every metric (0: none, NaN)
-                      seed=0,           # seed of the bootstrap (int, None or Generator)
-                      hard: bool = False,  # the predictions put all mass on one class: no calibration, NaN cross-entropy
-                     ) -> pd.Series:    # the fields of `FIELDS`
+
+def score_predictions(
+    proba,  # (n, k) predicted probabilities of the scored examples
+    counts,  # (n, k) their label counts
+    proba_cal=None,  # (m, k) held-out probabilities to fit the temperature on (default: in-sample, with a warning)
+    counts_cal=None,  # (m, k) label counts of proba_cal
+    n_boot: int = 1000,  # bootstrap resamples for the 95% intervals of every metric (0: none, NaN)
+    seed=0,  # seed of the bootstrap (int, None or Generator)
+    hard: bool = False,  # the predictions put all mass on one class: no calibration, NaN cross-entropy
+) -> pd.Series:  # the fields of `FIELDS`
     """Macro F1, calibrated cross-entropy and the soft-label metrics of saved probabilities, each with a 95% bootstrap interval.
     All intervals come from the same `n_boot` resamples of the scored examples; the temperature is fitted once and not refitted per resample."""
     ct = check_counts(counts)
     p = _probabilities(proba, 'proba')
     pc = None if proba_cal is None else _probabilities(proba_cal, 'proba_cal')
-    if pc is None and counts_cal is not None: raise ValueError('counts_cal was given without proba_cal')
+    if pc is None and counts_cal is not None:
+        raise ValueError('counts_cal was given without proba_cal')
     return _score(p, ct, pc, counts_cal, n_boot, seed, bool(hard), None if pc is None else 'held-out', stacklevel=3)
 
 # %% ../nbs/15_evaluation.ipynb #59f7bac2
 def _proba_of(model, X, name: str) -> np.ndarray:
     p = model.predict_proba(X) if hasattr(model, 'predict_proba') else model(X)
     p = np.asarray(p, dtype=np.float64)
-    if p.ndim != 2 or p.shape[1] < 2: raise ValueError(f'predict_proba must return (n, k) probabilities, got shape {p.shape} for {name}')
+    if p.ndim != 2 or p.shape[1] < 2:
+        raise ValueError(f'predict_proba must return (n, k) probabilities, got shape {p.shape} for {name}')
     return p
+
 
 def _by_classes(counts, classes, name: str):
     "A DataFrame of counts with its columns reordered to `classes` by name; anything else unchanged."
-    if classes is None or not isinstance(counts, pd.DataFrame): return counts
+    if classes is None or not isinstance(counts, pd.DataFrame):
+        return counts
     names = [c for c in np.asarray(classes).tolist() if isinstance(c, str)]
-    if len(names) != len(classes): return counts
+    if len(names) != len(classes):
+        return counts
     cols = [str(c) for c in counts.columns]
     missing, extra = sorted(set(names) - set(cols)), sorted(set(cols) - set(names))
-    if missing or extra: raise ValueError(f"{name}: columns {cols} do not match the model's classes_ {names} (missing {missing}, extra {extra})")
+    if missing or extra:
+        raise ValueError(
+            f"{name}: columns {cols} do not match the model's classes_ {names} (missing {missing}, extra {extra})"
+        )
     return counts.set_axis(cols, axis=1)[names]
 
-def evaluate(model,            # fitted model with `predict_proba` (or a callable X -> (n, k) probabilities)
-             X_test,           # the evaluated examples (what the model's predict_proba takes)
-             counts_test,      # (n, k) label counts of X_test
-             X_cal=None,       # held-out examples to fit the temperature on
-             counts_cal=None,  # (m, k) label counts of X_cal / proba_cal
-             proba_cal=None,   # instead of X_cal: held-out (e.g. out-of-fold) probabilities (m, k)
-             n_boot: int = 1000,  # bootstrap resamples for the 95% intervals of every metric (0: none, NaN)
-             seed=0,           # seed of the bootstrap (int, None or Generator)
-            ) -> pd.Series:    # the fields of `FIELDS` (see `score_predictions`)
+
+def evaluate(
+    model,  # fitted model with `predict_proba` (or a callable X -> (n, k) probabilities)
+    X_test,  # the evaluated examples (what the model's predict_proba takes)
+    counts_test,  # (n, k) label counts of X_test
+    X_cal=None,  # held-out examples to fit the temperature on
+    counts_cal=None,  # (m, k) label counts of X_cal / proba_cal
+    proba_cal=None,  # instead of X_cal: held-out (e.g. out-of-fold) probabilities (m, k)
+    n_boot: int = 1000,  # bootstrap resamples for the 95% intervals of every metric (0: none, NaN)
+    seed=0,  # seed of the bootstrap (int, None or Generator)
+) -> pd.Series:  # the fields of `FIELDS` (see `score_predictions`)
     """Macro F1 and calibrated soft-label cross-entropy, as in Tables 7-8, and the soft-label metrics, each with a 95% bootstrap interval
     (the examples resampled, the temperature fitted once).
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
     classes = getattr(model, 'classes_', None)
-    counts_test, counts_cal = _by_classes(counts_test, classes, 'counts_test'), _by_classes(counts_cal, classes, 'counts_cal')
+    counts_test, counts_cal = (
+        _by_classes(counts_test, classes, 'counts_test'),
+        _by_classes(counts_cal, classes, 'counts_cal'),
+    )
     ct = check_counts(counts_test)
     p = _proba_of(model, X_test, 'X_test')
-    if p.shape != ct.shape: raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
+    if p.shape != ct.shape:
+        raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
     hard = bool(getattr(model, 'hard_predictions', False))
-    if X_cal is not None and proba_cal is not None: raise ValueError('give X_cal or proba_cal, not both')
+    if X_cal is not None and proba_cal is not None:
+        raise ValueError('give X_cal or proba_cal, not both')
     where = None
     if proba_cal is not None or X_cal is not None:
-        if counts_cal is None: raise ValueError('counts_cal is required with X_cal or proba_cal')
-        proba_cal = _probabilities(proba_cal, 'proba_cal') if proba_cal is not None else _proba_of(model, X_cal, 'X_cal')
+        if counts_cal is None:
+            raise ValueError('counts_cal is required with X_cal or proba_cal')
+        proba_cal = (
+            _probabilities(proba_cal, 'proba_cal') if proba_cal is not None else _proba_of(model, X_cal, 'X_cal')
+        )
         where = 'held-out'
-    elif counts_cal is not None: raise ValueError('counts_cal was given without X_cal or proba_cal')
+    elif counts_cal is not None:
+        raise ValueError('counts_cal was given without X_cal or proba_cal')
     elif getattr(model, 'heldout_proba_', None) is not None and getattr(model, 'heldout_counts_', None) is not None:
-        proba_cal, counts_cal, where = _probabilities(model.heldout_proba_, 'heldout_proba_'), _by_classes(model.heldout_counts_, classes, 'heldout_counts_'), "held-out (the model's own)"
+        proba_cal, counts_cal, where = (
+            _probabilities(model.heldout_proba_, 'heldout_proba_'),
+            _by_classes(model.heldout_counts_, classes, 'heldout_counts_'),
+            "held-out (the model's own)",
+        )
     return _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel=3)
 
 # %% ../nbs/15_evaluation.ipynb #bf4437f0
@@ -160,100 +239,168 @@ from .core import ScruplesDataError
 from .softmetrics import wasserstein_distance
 
 # %% ../nbs/15_evaluation.ipynb #decd068a
-PROB_SUM_TOL = 1e-3  # a predicted row may sum to 1 within this (rounded probabilities, e.g. an LLM's); beyond it is refused
+PROB_SUM_TOL = (
+    1e-3  # a predicted row may sum to 1 within this (rounded probabilities, e.g. an LLM's); beyond it is refused
+)
+
 
 @dataclass
 class Predictions:
     "A predictions file as read: item ids, probabilities (n, k) in the gold's class order, and whether they are hard labels."
-    ids: list             # item ids (strings), one per row
-    proba: np.ndarray     # (n, k) probabilities; one-hot rows for hard predictions
-    hard: bool            # read from one predicted-label column
-    source: str           # the file
+
+    ids: list  # item ids (strings), one per row
+    proba: np.ndarray  # (n, k) probabilities; one-hot rows for hard predictions
+    hard: bool  # read from one predicted-label column
+    source: str  # the file
     renormalized: int = 0  # rows that summed to 1 only within PROB_SUM_TOL, divided by their sum
+
 
 def _prediction_frame(path: Path) -> pd.DataFrame:
     "A predictions table (CSV, JSON lines or Parquet) as strings/objects, one row per line, its line numbers in the index."
     name = path.name.lower()
-    if name.endswith('.parquet'): df = pd.read_parquet(path); first = 1
-    elif name.endswith(('.jsonl', '.ndjson', '.json')): df = pd.read_json(path, lines=True, dtype=False); first = 1
-    elif name.endswith(('.csv', '.tsv')): df = pd.read_csv(path, dtype=str, keep_default_na=False, sep='\t' if name.endswith('.tsv') else ','); first = 2
-    else: raise ScruplesDataError(path, None, None, 'a predictions table: *.csv, *.tsv, *.jsonl or *.parquet', path.name)
-    if not len(df): raise ScruplesDataError(path, None, None, 'at least one row of predictions', 'none')
-    return df.set_axis(range(first, first + len(df)))  # the line of each row (CSV: after the header; Parquet: the row, 1-based)
+    if name.endswith('.parquet'):
+        df = pd.read_parquet(path)
+        first = 1
+    elif name.endswith(('.jsonl', '.ndjson', '.json')):
+        df = pd.read_json(path, lines=True, dtype=False)
+        first = 1
+    elif name.endswith(('.csv', '.tsv')):
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, sep='\t' if name.endswith('.tsv') else ',')
+        first = 2
+    else:
+        raise ScruplesDataError(path, None, None, 'a predictions table: *.csv, *.tsv, *.jsonl or *.parquet', path.name)
+    if not len(df):
+        raise ScruplesDataError(path, None, None, 'at least one row of predictions', 'none')
+    return df.set_axis(
+        range(first, first + len(df))
+    )  # the line of each row (CSV: after the header; Parquet: the row, 1-based)
 
-def read_predictions(path,                     # CSV, JSON lines or Parquet: an id column and probabilities or one label column
-                     classes: Sequence[str],   # the gold's class names: the probability columns must be named so
-                     id: str = 'id',           # the id column
-                     label: str|None = None,   # the predicted-label column (default: the one other column, when not the classes)
-                     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
-                    ) -> Predictions:
+
+def read_predictions(
+    path,  # CSV, JSON lines or Parquet: an id column and probabilities or one label column
+    classes: Sequence[str],  # the gold's class names: the probability columns must be named so
+    id: str = 'id',  # the id column
+    label: str | None = None,  # the predicted-label column (default: the one other column, when not the classes)
+    tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
+) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)
     cols = [str(c) for c in df.columns]
-    if id not in cols: raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another)', ', '.join(cols))
+    if id not in cols:
+        raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another)', ', '.join(cols))
     ids = [str(v).strip() for v in df[id]]
     dup = next((i for i, v in enumerate(ids) if v in ids[:i]), None) if len(set(ids)) != len(ids) else None
-    if dup is not None: raise ScruplesDataError(path, int(df.index[dup]), id, f'a unique id (line {df.index[ids.index(ids[dup])]} has the same one)', ids[dup])
+    if dup is not None:
+        raise ScruplesDataError(
+            path,
+            int(df.index[dup]),
+            id,
+            f'a unique id (line {df.index[ids.index(ids[dup])]} has the same one)',
+            ids[dup],
+        )
     rest = [c for c in cols if c != id]
-    if label is None and set(rest) != set(classes) and len(rest) == 1: label = rest[0]
+    if label is None and set(rest) != set(classes) and len(rest) == 1:
+        label = rest[0]
     if label is not None:
-        if label not in cols: raise ScruplesDataError(path, None, label, f'a predicted-label column {label!r}', ', '.join(cols))
+        if label not in cols:
+            raise ScruplesDataError(path, None, label, f'a predicted-label column {label!r}', ', '.join(cols))
         names = [str(v).strip() for v in df[label]]
         bad = next((i for i, v in enumerate(names) if v not in classes), None)
-        if bad is not None: raise ScruplesDataError(path, int(df.index[bad]), label, f'one of the gold classes {", ".join(classes)}', names[bad])
+        if bad is not None:
+            raise ScruplesDataError(
+                path, int(df.index[bad]), label, f'one of the gold classes {", ".join(classes)}', names[bad]
+            )
         return Predictions(ids, np.eye(len(classes))[[classes.index(v) for v in names]], True, str(path))
     missing, extra = [c for c in classes if c not in rest], [c for c in rest if c not in classes]
     if missing or extra:
-        raise ScruplesDataError(path, None, ', '.join(missing + extra), f'one probability column per gold class ({", ".join(classes)}), or one label column'
-                                + (f'; missing: {", ".join(missing)}' if missing else '') + (f'; not a class: {", ".join(extra)}' if extra else ''), ', '.join(cols))
+        raise ScruplesDataError(
+            path,
+            None,
+            ', '.join(missing + extra),
+            f'one probability column per gold class ({", ".join(classes)}), or one label column'
+            + (f'; missing: {", ".join(missing)}' if missing else '')
+            + (f'; not a class: {", ".join(extra)}' if extra else ''),
+            ', '.join(cols),
+        )
     p = np.full((len(df), len(classes)), np.nan)
     for j, c in enumerate(classes):
-        v = pd.to_numeric(df[c].map(lambda x: x.strip() if isinstance(x, str) else x), errors='coerce').to_numpy(dtype=np.float64)
+        v = pd.to_numeric(df[c].map(lambda x: x.strip() if isinstance(x, str) else x), errors='coerce').to_numpy(
+            dtype=np.float64
+        )
         bad = np.flatnonzero(~np.isfinite(v) | (v < 0))
-        if len(bad): raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0', df[c].iloc[bad[0]])
+        if len(bad):
+            raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0', df[c].iloc[bad[0]])
         p[:, j] = v
     s = p.sum(1)
     off = np.flatnonzero(np.abs(s - 1) > tol)
-    if len(off): raise ScruplesDataError(path, int(df.index[off[0]]), ', '.join(classes), f'probabilities summing to 1 (within {tol:g})', f'{s[off[0]]:.6g}')
+    if len(off):
+        raise ScruplesDataError(
+            path,
+            int(df.index[off[0]]),
+            ', '.join(classes),
+            f'probabilities summing to 1 (within {tol:g})',
+            f'{s[off[0]]:.6g}',
+        )
     renorm = int((np.abs(s - 1) > 1e-12).sum())
     return Predictions(ids, p / s[:, None], False, str(path), renorm)
 
-def align_predictions(pred: Predictions,   # what `read_predictions` returned
-                      gold_ids: Sequence,  # the gold's item ids, in its order
-                      gold: str = 'gold',  # the gold's name, for messages
-                     ) -> np.ndarray:      # (n_gold,) the row of `pred` for each gold item
+
+def align_predictions(
+    pred: Predictions,  # what `read_predictions` returned
+    gold_ids: Sequence,  # the gold's item ids, in its order
+    gold: str = 'gold',  # the gold's name, for messages
+) -> np.ndarray:  # (n_gold,) the row of `pred` for each gold item
     "The prediction row of every gold item: ids missing on either side are refused, naming a few."
     gold_ids = [str(g) for g in gold_ids]
     where = {v: i for i, v in enumerate(pred.ids)}
     lost, extra = [g for g in gold_ids if g not in where], sorted(set(pred.ids) - set(gold_ids))
-    def few(v): return ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
-    why = ([f'{len(lost)} of the {len(gold_ids)} items of {gold} have no prediction: {few(lost)}'] if lost else []) + \
-          ([f'{len(extra)} predicted ids are not items of {gold}: {few(extra)}'] if extra else [])
-    if why: raise ValueError(f'{pred.source}: ' + '; '.join(why))
+
+    def few(v):
+        return ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
+
+    why = ([f'{len(lost)} of the {len(gold_ids)} items of {gold} have no prediction: {few(lost)}'] if lost else []) + (
+        [f'{len(extra)} predicted ids are not items of {gold}: {few(extra)}'] if extra else []
+    )
+    if why:
+        raise ValueError(f'{pred.source}: ' + '; '.join(why))
     return np.array([where[g] for g in gold_ids], dtype=np.int64)
 
 # %% ../nbs/15_evaluation.ipynb #40104da1
-_PAIRS = (('accuracy', 'accuracy'), ('macro_f1', 'f1'), ('xentropy', 'xentropy'), ('kl', 'kl'), ('js', 'js'), ('manhattan', 'manhattan'),
-          ('wasserstein', None), ('ece', 'ece'))  # (BEST's name, score_predictions' field)
+_PAIRS = (
+    ('accuracy', 'accuracy'),
+    ('macro_f1', 'f1'),
+    ('xentropy', 'xentropy'),
+    ('kl', 'kl'),
+    ('js', 'js'),
+    ('manhattan', 'manhattan'),
+    ('wasserstein', None),
+    ('ece', 'ece'),
+)  # (BEST's name, score_predictions' field)
 LOWER_IS_BETTER = {'xentropy', 'kl', 'js', 'manhattan', 'wasserstein', 'ece'}
+
 
 def _boot_metric(per: np.ndarray, n_boot: int, seed) -> tuple[float, float]:
     "95% percentile interval of the mean of per-item values over bootstrap resamples of the items."
-    if not n_boot: return np.nan, np.nan
+    if not n_boot:
+        return np.nan, np.nan
     n, rng = len(per), as_rng(seed)
     means = np.array([per[rng.integers(0, n, n)].mean() for _ in range(n_boot)])
     return tuple(np.percentile(means, [2.5, 97.5]))
 
-def score_against_ceiling(proba,              # (n, k) predicted probabilities (one-hot for hard predictions)
-                          counts,             # (n, k) the gold label counts of the same items
-                          proba_cal=None,     # held-out probabilities to fit the temperature on (default: in-sample, stated)
-                          counts_cal=None,    # their label counts
-                          hard: bool = False, # hard predictions: no calibration, no soft metrics
-                          ordered: bool = False,  # ordered classes: the Wasserstein distance too
-                          n_boot: int = 1000,     # bootstrap resamples of the model's intervals
-                          ceiling_boot: int = 200, n_samples: int = 10000, seed=0,
-                         ) -> pd.DataFrame:   # one row per metric: the model and its interval, the BEST ceiling and its interval, the gap
+
+def score_against_ceiling(
+    proba,  # (n, k) predicted probabilities (one-hot for hard predictions)
+    counts,  # (n, k) the gold label counts of the same items
+    proba_cal=None,  # held-out probabilities to fit the temperature on (default: in-sample, stated)
+    counts_cal=None,  # their label counts
+    hard: bool = False,  # hard predictions: no calibration, no soft metrics
+    ordered: bool = False,  # ordered classes: the Wasserstein distance too
+    n_boot: int = 1000,  # bootstrap resamples of the model's intervals
+    ceiling_boot: int = 200,
+    n_samples: int = 10000,
+    seed=0,
+) -> pd.DataFrame:  # one row per metric: the model and its interval, the BEST ceiling and its interval, the gap
     """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
     the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling."""
     c = check_counts(counts)
@@ -264,26 +411,57 @@ def score_against_ceiling(proba,              # (n, k) predicted probabilities (
     in_sample = any(issubclass(w.category, InSampleCalibrationWarning) for w in caught)
     correct = (p.argmax(1) == hard_labels(c)).astype(float)
     names = [m for m, _ in _PAIRS if ordered or m != 'wasserstein']
-    ceiling = best(c, metrics=[m for m in names if m != 'ece'], n_samples=n_samples, n_boot=ceiling_boot, seed=seed, ordered=ordered)
+    ceiling = best(
+        c,
+        metrics=[m for m in names if m != 'ece'],
+        n_samples=n_samples,
+        n_boot=ceiling_boot,
+        seed=seed,
+        ordered=ordered,
+    )
     rows = []
     for m, field in _PAIRS:
-        if m not in names: continue
-        if m == 'accuracy': v, (lo, hi) = float(correct.mean()), _boot_metric(correct, n_boot, seed)
+        if m not in names:
+            continue
+        if m == 'accuracy':
+            v, (lo, hi) = float(correct.mean()), _boot_metric(correct, n_boot, seed)
         elif m == 'wasserstein':
-            if hard: v, lo, hi = np.nan, np.nan, np.nan
+            if hard:
+                v, lo, hi = np.nan, np.nan, np.nan
             else:
-                cal = TemperatureCalibrator().fit(_log(p if proba_cal is None else _probabilities(proba_cal, 'proba_cal')),
-                                                  c if counts_cal is None else check_counts(counts_cal))  # the fit score_predictions made
+                cal = TemperatureCalibrator().fit(
+                    _log(p if proba_cal is None else _probabilities(proba_cal, 'proba_cal')),
+                    c if counts_cal is None else check_counts(counts_cal),
+                )  # the fit score_predictions made
                 per = wasserstein_distance(c, cal.predict_proba(_log(p)), per_example=True)
                 v, (lo, hi) = float(per.mean()), _boot_metric(per, n_boot, seed)
-        else: v, lo, hi = (float(model[f]) for f in (field, f'{field}_lo', f'{field}_hi'))
+        else:
+            v, lo, hi = (float(model[f]) for f in (field, f'{field}_lo', f'{field}_hi'))
         ce = ceiling.loc[m] if m in ceiling.index else None
         est = np.nan if ce is None else float(ce['estimate'])
-        rows.append({'metric': m, 'model': v, 'model_lo': lo, 'model_hi': hi, 'ceiling': est,
-                     'ceiling_lo': np.nan if ce is None else float(ce['ci_low']), 'ceiling_hi': np.nan if ce is None else float(ce['ci_high']),
-                     'gap': (v - est) if m in LOWER_IS_BETTER else (est - v)})
+        rows.append(
+            {
+                'metric': m,
+                'model': v,
+                'model_lo': lo,
+                'model_hi': hi,
+                'ceiling': est,
+                'ceiling_lo': np.nan if ce is None else float(ce['ci_low']),
+                'ceiling_hi': np.nan if ce is None else float(ce['ci_high']),
+                'gap': (v - est) if m in LOWER_IS_BETTER else (est - v),
+            }
+        )
     out = pd.DataFrame(rows).set_index('metric')
-    out.attrs.update(calibration=('none (hard predictions)' if hard else 'in-sample: the temperature was fitted on the scored items '
-                                  '(optimistic; give held-out predictions)' if in_sample else 'held-out'),
-                     temperature=float(model['temperature']), n=int(model['n']), alpha=ceiling.attrs['alpha'])
+    out.attrs.update(
+        calibration=(
+            'none (hard predictions)'
+            if hard
+            else 'in-sample: the temperature was fitted on the scored items (optimistic; give held-out predictions)'
+            if in_sample
+            else 'held-out'
+        ),
+        temperature=float(model['temperature']),
+        n=int(model['n']),
+        alpha=ceiling.attrs['alpha'],
+    )
     return out

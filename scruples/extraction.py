@@ -15,10 +15,25 @@ import pandas as pd
 
 import io, zlib
 import zstandard
-from .dumps import (ZSTD_WINDOW, CorruptStream, Malformed, TruncatedStream, compression, decompressed_chunks,
-                             iter_records)
+from scruples.dumps import (
+    ZSTD_WINDOW,
+    CorruptStream,
+    Malformed,
+    TruncatedStream,
+    compression,
+    decompressed_chunks,
+    iter_records,
+)
 from .actions import extract_actions
-from .records import MIN_WORDS, SUBREDDIT, UnrecognizedRepostWarning, parse_comment, parse_post, anecdote_record, keep_anecdote
+from scruples.records import (
+    MIN_WORDS,
+    SUBREDDIT,
+    UnrecognizedRepostWarning,
+    parse_comment,
+    parse_post,
+    anecdote_record,
+    keep_anecdote,
+)
 
 # %% auto #0
 __all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'STREAM_MESSAGE', 'STREAM_AHEAD', 'ACTION_BATCH', 'check_record', 'tally',
@@ -27,82 +42,119 @@ __all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'STREAM_MESSAGE', 'STREAM_AHE
 
 # %% ../nbs/34_extraction.ipynb #c006
 _TIME_MAX = 2**53  # beyond this a created_utc is no time (and no float holds it exactly)
-_STRING_FIELDS = {'posts': ('id', 'title', 'selftext', 'author', 'subreddit'),
-                  'comments': ('id', 'link_id', 'parent_id', 'author', 'body', 'subreddit')}
+_STRING_FIELDS = {
+    'posts': ('id', 'title', 'selftext', 'author', 'subreddit'),
+    'comments': ('id', 'link_id', 'parent_id', 'author', 'body', 'subreddit'),
+}
 
-def _seconds(v) -> tuple[int|None, str|None]:
+
+def _seconds(v) -> tuple[int | None, str | None]:
     "A created_utc as whole seconds (missing: 0), or why it is not a time."
-    if v is None: return 0, None
+    if v is None:
+        return 0, None
     if isinstance(v, str):
-        try: v = float(v.strip())
-        except ValueError: return None, f'expected a number of seconds, got the string {v[:30]!r}'
-    if isinstance(v, bool) or not isinstance(v, (int, float)): return None, f'expected a number of seconds, got {type(v).__name__}'
-    if (isinstance(v, float) and not math.isfinite(v)) or abs(v) > _TIME_MAX: return None, f'expected a number of seconds, got {v!r:.30}'
+        try:
+            v = float(v.strip())
+        except ValueError:
+            return None, f'expected a number of seconds, got the string {v[:30]!r}'
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None, f'expected a number of seconds, got {type(v).__name__}'
+    if (isinstance(v, float) and not math.isfinite(v)) or abs(v) > _TIME_MAX:
+        return None, f'expected a number of seconds, got {v!r:.30}'
     return int(v), None
 
-def check_record(rec: dict,   # a parsed dump line
-                 kind: str,   # 'posts' or 'comments'
-                 ) -> tuple[dict|None, str|None]:
+
+def check_record(
+    rec: dict,  # a parsed dump line
+    kind: str,  # 'posts' or 'comments'
+) -> tuple[dict | None, str | None]:
     "`(record, None)` with `created_utc` in whole seconds, or `(None, why)` when a field the pipeline reads has the wrong type."
     for f in _STRING_FIELDS[kind]:
         v = rec.get(f)
         if v is not None and not isinstance(v, str):
             return None, f'field {f!r}: expected a string, got {type(v).__name__} {json.dumps(v)[:40]}'
-    if not rec.get('id'): return None, "field 'id': missing or empty"
+    if not rec.get('id'):
+        return None, "field 'id': missing or empty"
     t, why = _seconds(rec.get('created_utc'))
-    if why: return None, f"field 'created_utc': {why}"
+    if why:
+        return None, f"field 'created_utc': {why}"
     return (rec if t == rec.get('created_utc') else {**rec, 'created_utc': t}), None
 
 # %% ../nbs/34_extraction.ipynb #c009
 N_EXAMPLES = 3  # example records the report keeps of each outcome, to look them up in the dumps
 
-def tally(votes: Iterable[dict],   # `parse_comment` results (others than votes are ignored)
-          rep=None,                # an ExtractionReport: counts its 'vote' stage (counted, duplicate_comment, repeat_author)
-          ) -> dict[str, Counter]:
+
+def tally(
+    votes: Iterable[dict],  # `parse_comment` results (others than votes are ignored)
+    rep=None,  # an ExtractionReport: counts its 'vote' stage (counted, duplicate_comment, repeat_author)
+) -> dict[str, Counter]:
     "Label counts per post: each comment id once, then one vote per author and post (the earliest); `[deleted]` votes each count."
     seen_ids, seen, out, n = set(), set(), {}, Counter()
     ex = {}  # outcome -> example votes
+
     def count(k, v):
         n[k] += 1
-        if n[k] <= N_EXAMPLES: ex.setdefault(k, []).append((v.get('path', ''), v.get('line', 0), v['comment_id']))
-    for v in sorted((v for v in votes if v['kind'] == 'vote'), key=lambda v: (v['created_utc'] or 0, v['comment_id'] or '')):
+        if n[k] <= N_EXAMPLES:
+            ex.setdefault(k, []).append((v.get('path', ''), v.get('line', 0), v['comment_id']))
+
+    for v in sorted(
+        (v for v in votes if v['kind'] == 'vote'), key=lambda v: (v['created_utc'] or 0, v['comment_id'] or '')
+    ):
         cid = v['comment_id']
         if cid is not None:
-            if cid in seen_ids: count('duplicate_comment', v); continue
+            if cid in seen_ids:
+                count('duplicate_comment', v)
+                continue
             seen_ids.add(cid)
         if v['author'] not in (None, '[deleted]'):
             key = (v['post_id'], v['author'])
-            if key in seen: count('repeat_author', v); continue
+            if key in seen:
+                count('repeat_author', v)
+                continue
             seen.add(key)
-        out.setdefault(v['post_id'], Counter())[v['label']] += 1; count('counted', v)
+        out.setdefault(v['post_id'], Counter())[v['label']] += 1
+        count('counted', v)
     if rep is not None:
-        for k, c in n.items(): rep.add('vote', k, c); rep.examples.setdefault(('vote', k), []).extend(ex[k])
+        for k, c in n.items():
+            rep.add('vote', k, c)
+            rep.examples.setdefault(('vote', k), []).extend(ex[k])
     return out
 
 # %% ../nbs/34_extraction.ipynb #c012
-WARN_OUTCOMES = {('comment', 'repost_unrecognized'): (UnrecognizedRepostWarning,
-                 "repost-bot comments match no known form of the bot's copy of the post (their posts get no original text: "
-                 'has the bot changed its format?)')}
+WARN_OUTCOMES = {
+    ('comment', 'repost_unrecognized'): (
+        UnrecognizedRepostWarning,
+        "repost-bot comments match no known form of the bot's copy of the post (their posts get no original text: "
+        'has the bot changed its format?)',
+    )
+}
+
 
 @dataclass
 class ExtractionReport:
     "What a run read, kept and dropped (per named filter), and the malformed lines it skipped."
-    counts: Counter = field(default_factory=Counter)       # (stage, kind or filter) -> records
-    malformed: list = field(default_factory=list)          # Malformed entries, file and line
-    n_malformed: int = 0
-    examples: dict = field(default_factory=dict)           # (stage, outcome) -> [(file, line, id)] of its first records
 
-    def add(self, stage: str, reason: str, n: int = 1): self.counts[(stage, reason)] += n
+    counts: Counter = field(default_factory=Counter)  # (stage, kind or filter) -> records
+    malformed: list = field(default_factory=list)  # Malformed entries, file and line
+    n_malformed: int = 0
+    examples: dict = field(default_factory=dict)  # (stage, outcome) -> [(file, line, id)] of its first records
+
+    def add(self, stage: str, reason: str, n: int = 1):
+        self.counts[(stage, reason)] += n
 
     def note(self, stage: str, reason: str, path, line: int, rid):
         "Count one record and keep it as an example of the outcome while it has fewer than `N_EXAMPLES`."
         self.counts[(stage, reason)] += 1
         ex = self.examples.setdefault((stage, reason), [])
-        if len(ex) < N_EXAMPLES: ex.append((str(path), line, rid))
+        if len(ex) < N_EXAMPLES:
+            ex.append((str(path), line, rid))
 
     def merge(self, other: 'ExtractionReport') -> 'ExtractionReport':
-        self.counts.update(other.counts); self.malformed += other.malformed; self.n_malformed += other.n_malformed
-        for k, v in other.examples.items(): self.examples.setdefault(k, []).extend(v)
+        self.counts.update(other.counts)
+        self.malformed += other.malformed
+        self.n_malformed += other.n_malformed
+        for k, v in other.examples.items():
+            self.examples.setdefault(k, []).extend(v)
         return self
 
     def trim(self, key=None):
@@ -113,104 +165,161 @@ class ExtractionReport:
     def frame(self) -> pd.DataFrame:
         "The drop report: one row per (stage, outcome) with its count and share of the stage."
         df = pd.DataFrame([(s, r, n) for (s, r), n in self.counts.items()], columns=['stage', 'outcome', 'n'])
-        if df.empty: return df.assign(share=[], examples=[])
+        if df.empty:
+            return df.assign(share=[], examples=[])
         df['share'] = df.n / df.groupby('stage').n.transform('sum')
-        df['examples'] = [' '.join(str(e[2]) for e in self.examples.get((s, r), ()))
-                          for s, r in zip(df.stage, df.outcome)]
+        df['examples'] = [
+            ' '.join(str(e[2]) for e in self.examples.get((s, r), ())) for s, r in zip(df.stage, df.outcome)
+        ]
         order = {s: i for i, s in enumerate(('post', 'comment', 'vote', 'anecdote'))}  # the pipeline's order
         df['_o'] = df.stage.map(lambda s: order.get(s, len(order)))
-        return df.sort_values(['_o', 'stage', 'n'], ascending=[True, True, False]).drop(columns='_o').reset_index(drop=True)
+        return (
+            df.sort_values(['_o', 'stage', 'n'], ascending=[True, True, False])
+            .drop(columns='_o')
+            .reset_index(drop=True)
+        )
 
     def warn(self):
         "Warn once about each outcome of `WARN_OUTCOMES` that occurred, with its count and an example."
         for key, (category, what) in WARN_OUTCOMES.items():
             if self.counts.get(key):
                 f, line, rid = (self.examples.get(key) or [('?', 0, '?')])[0]
-                warnings.warn(f'{self.counts[key]:,} {what}; e.g. comment {rid} at {Path(f).name}:{line}', category, stacklevel=3)
+                warnings.warn(
+                    f'{self.counts[key]:,} {what}; e.g. comment {rid} at {Path(f).name}:{line}', category, stacklevel=3
+                )
 
     def to_dict(self) -> dict:
-        return {'counts': [[s, r, n] for (s, r), n in self.counts.items()], 'n_malformed': self.n_malformed,
-                'malformed': [[m.path, m.line, m.reason] for m in self.malformed],
-                'examples': [[s, r, *e] for (s, r), es in self.examples.items() for e in es]}
+        return {
+            'counts': [[s, r, n] for (s, r), n in self.counts.items()],
+            'n_malformed': self.n_malformed,
+            'malformed': [[m.path, m.line, m.reason] for m in self.malformed],
+            'examples': [[s, r, *e] for (s, r), es in self.examples.items() for e in es],
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> 'ExtractionReport':
         examples = {}
-        for e in d.get('examples', []): examples.setdefault((e[0], e[1]), []).append(tuple(e[2:]))
-        return cls(Counter({(s, r): n for s, r, n in d['counts']}), [Malformed(*m) for m in d['malformed']], d['n_malformed'],
-                   examples)
+        for e in d.get('examples', []):
+            examples.setdefault((e[0], e[1]), []).append(tuple(e[2:]))
+        return cls(
+            Counter({(s, r): n for s, r, n in d['counts']}),
+            [Malformed(*m) for m in d['malformed']],
+            d['n_malformed'],
+            examples,
+        )
 
 # %% ../nbs/34_extraction.ipynb #c015
 BLOCK = 1 << 16  # bytes of lines per block: part i of k of a file parses blocks i, i+k, i+2k, ... (see `blocks`)
-_DAMAGED = re.compile(r'(?:truncated|corrupt|unreadable) compressed stream\b')  # how `iter_records` reports a damaged stream
+_DAMAGED = re.compile(
+    r'(?:truncated|corrupt|unreadable) compressed stream\b'
+)  # how `iter_records` reports a damaged stream
+
 
 def damaged_stream(m: Malformed) -> bool:
     "Whether a malformed entry says the file's compressed stream is truncated or corrupt (the file is then not done)."
     return _DAMAGED.match(m.reason) is not None
 
+
 def _id_of(raw: bytes):
     "The id of a raw dump line (None when it is no JSON object)."
-    try: rec = json.loads(raw)
-    except ValueError: return None
+    try:
+        rec = json.loads(raw)
+    except ValueError:
+        return None
     return rec.get('id') if isinstance(rec, dict) else None
 
-def blocks(path,                 # a dump file
-           errors: list,         # a damaged stream is reported here, as `iter_records` reports it
-           ) -> Iterator[tuple[int, int, bytes]]:
+
+def blocks(
+    path,  # a dump file
+    errors: list,  # a damaged stream is reported here, as `iter_records` reports it
+) -> Iterator[tuple[int, int, bytes]]:
     "`(block, first line, bytes)`: the decompressed stream cut where a line begins at or after each `BLOCK` bytes."
     buf, start, base, line0 = b'', 0, 0, 1  # base: the stream offset of buf[start]
     try:
         for chunk in decompressed_chunks(path):
-            buf = buf[start:] + chunk; start = 0
+            buf = buf[start:] + chunk
+            start = 0
             while True:
                 t = (base // BLOCK + 1) * BLOCK - base + start  # the earliest start of the next block, in buf
                 j = buf.find(b'\n', t - 1) if t <= len(buf) else -1
-                if j < 0: break
-                data = buf[start:j + 1]
+                if j < 0:
+                    break
+                data = buf[start : j + 1]
                 yield base // BLOCK, line0, data
-                line0 += data.count(b'\n'); base += len(data); start = j + 1
-        if start < len(buf): yield base // BLOCK, line0, buf[start:]
+                line0 += data.count(b'\n')
+                base += len(data)
+                start = j + 1
+        if start < len(buf):
+            yield base // BLOCK, line0, buf[start:]
     except (TruncatedStream, CorruptStream) as err:  # the complete lines before the damage, then the damage
         end = buf.rfind(b'\n') + 1
-        if end > start: yield base // BLOCK, line0, buf[start:end]; line0 += buf.count(b'\n', start, end)
-        errors.append(Malformed(str(path), line0, f'{"truncated" if isinstance(err, TruncatedStream) else "corrupt"} '
-                                                  f'compressed stream: {err}'))
+        if end > start:
+            yield base // BLOCK, line0, buf[start:end]
+            line0 += buf.count(b'\n', start, end)
+        errors.append(
+            Malformed(
+                str(path),
+                line0,
+                f'{"truncated" if isinstance(err, TruncatedStream) else "corrupt"} compressed stream: {err}',
+            )
+        )
+
 
 def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, skip) -> Iterator[tuple[int, dict]]:
     "`(line, record)` of the lines of some blocks, malformed lines reported as `iter_records` reports them."
     loads = json.loads
     for _, line0, data in parts:
         for n, raw in enumerate(data.split(b'\n')):
-            if not raw.strip() or (skip is not None and skip(raw)): continue
-            try: rec = loads(raw)
-            except ValueError as err: errors.append(Malformed(str(path), line0 + n, f'not JSON: {err}')); continue
+            if not raw.strip() or (skip is not None and skip(raw)):
+                continue
+            try:
+                rec = loads(raw)
+            except ValueError as err:
+                errors.append(Malformed(str(path), line0 + n, f'not JSON: {err}'))
+                continue
             if not isinstance(rec, dict):
-                errors.append(Malformed(str(path), line0 + n, f'not a JSON object: {type(rec).__name__}')); continue
+                errors.append(Malformed(str(path), line0 + n, f'not a JSON object: {type(rec).__name__}'))
+                continue
             yield line0 + n, rec
 
-def _records(path, rep: ExtractionReport, stage: str, kind: str, subreddit: str|None,
-             part: tuple[int, int] = (0, 1),
-             stream: str|None = None,  # the spool folder of a reader that decompresses the file once for all parts
-             ) -> Iterator[tuple[int, dict]]:
+
+def _records(
+    path,
+    rep: ExtractionReport,
+    stage: str,
+    kind: str,
+    subreddit: str | None,
+    part: tuple[int, int] = (0, 1),
+    stream: str | None = None,  # the spool folder of a reader that decompresses the file once for all parts
+) -> Iterator[tuple[int, dict]]:
     "`(line, record)` of one dump, or of its part `i` of `k`, with checked fields; other subreddits skipped by bytes and counted."
     i, k = part
     name = subreddit.encode() if subreddit else None
     low = name.lower() if name else None
     skipped, ids = [0], []
+
     def skip(raw: bytes) -> bool:
         if name is not None and b'"subreddit"' in raw and name not in raw and low not in raw.lower():
             skipped[0] += 1
-            if skipped[0] <= N_EXAMPLES: ids.append(_id_of(raw))  # parsed only for the report's examples
+            if skipped[0] <= N_EXAMPLES:
+                ids.append(_id_of(raw))  # parsed only for the report's examples
             return True
         return False
-    if k == 1: lines = iter_records(path, rep.malformed, skip if name else None)
+
+    if k == 1:
+        lines = iter_records(path, rep.malformed, skip if name else None)
     else:
-        mine = _spooled(Path(stream), i, k, path, rep.malformed) if stream else \
-            (b for b in blocks(path, rep.malformed) if b[0] % k == i)
+        mine = (
+            _spooled(Path(stream), i, k, path, rep.malformed)
+            if stream
+            else (b for b in blocks(path, rep.malformed) if b[0] % k == i)
+        )
         lines = _block_records(path, mine, rep.malformed, skip if name else None)
     for line, rec in lines:
         rec, why = check_record(rec, kind)
-        if why: rep.malformed.append(Malformed(str(path), line, why)); continue
+        if why:
+            rep.malformed.append(Malformed(str(path), line, why))
+            continue
         yield line, rec
     if skipped[0]:
         rep.add(stage, 'other_subreddit', skipped[0])
@@ -294,23 +403,31 @@ def _spooled(spool: Path, j: int, k: int, path, errors: list) -> Iterator[tuple[
 def _inputs(paths, kind: str) -> list[Path]:
     "The files of one kind, each once, in the order given; a missing or unreadable one is an error before any work."
     out, seen = [], set()
-    for p in ([paths] if isinstance(paths, (str, os.PathLike)) else list(paths)):
+    for p in [paths] if isinstance(paths, (str, os.PathLike)) else list(paths):
         p = Path(p)
-        if not p.exists(): raise FileNotFoundError(2, f'no such {kind} file', str(p))
-        if p.is_dir(): raise IsADirectoryError(21, f'a folder, not a {kind} file', str(p))
-        with open(p, 'rb'): pass  # unreadable: PermissionError naming the file
+        if not p.exists():
+            raise FileNotFoundError(2, f'no such {kind} file', str(p))
+        if p.is_dir():
+            raise IsADirectoryError(21, f'a folder, not a {kind} file', str(p))
+        with open(p, 'rb'):
+            pass  # unreadable: PermissionError naming the file
         r = p.resolve()
-        if r not in seen: seen.add(r); out.append(p)
+        if r not in seen:
+            seen.add(r)
+            out.append(p)
     return out
 
-def extract_anecdotes(posts,            # submissions dump file(s)
-                      comments,         # comments dump file(s)
-                      nlp=None,         # spaCy pipeline for actions (default: loaded once per process)
-                      min_words: int = MIN_WORDS, min_votes: int = 1,
-                      subreddit: str|None = SUBREDDIT,   # keep this subreddit's records, any case (None: all)
-                      warn: bool = True,                 # warn about the outcomes of WARN_OUTCOMES (once)
-                      unescape: bool = False,            # unescape HTML entities of titles, texts (default: as dumped)
-                      ) -> tuple[list[dict], ExtractionReport]:
+
+def extract_anecdotes(
+    posts,  # submissions dump file(s)
+    comments,  # comments dump file(s)
+    nlp=None,  # spaCy pipeline for actions (default: loaded once per process)
+    min_words: int = MIN_WORDS,
+    min_votes: int = 1,
+    subreddit: str | None = SUBREDDIT,  # keep this subreddit's records, any case (None: all)
+    warn: bool = True,  # warn about the outcomes of WARN_OUTCOMES (once)
+    unescape: bool = False,  # unescape HTML entities of titles, texts (default: as dumped)
+) -> tuple[list[dict], ExtractionReport]:
     "Anecdotes records from dump files in one process, with the report of what was dropped and why."
     posts, comments = _inputs(posts, 'posts'), _inputs(comments, 'comments')
     rep, kept, sources, votes, where = ExtractionReport(), {}, {}, [], {}
@@ -318,47 +435,79 @@ def extract_anecdotes(posts,            # submissions dump file(s)
         for line, rec in _records(path, rep, 'post', 'posts', subreddit):
             p = parse_post(rec, nlp, with_action=False, subreddit=subreddit)  # actions below, in batches
             rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
-            if p['kind'] != 'post': continue
-            if p['post_id'] in kept: rep.note('anecdote', 'duplicate_post', path, line, p['post_id'])
-            else: kept[p['post_id']] = p; where[p['post_id']] = (str(path), line)
-    for p, a in zip(kept.values(), extract_actions([p['title'] for p in kept.values()], nlp)): p['action'] = a
+            if p['kind'] != 'post':
+                continue
+            if p['post_id'] in kept:
+                rep.note('anecdote', 'duplicate_post', path, line, p['post_id'])
+            else:
+                kept[p['post_id']] = p
+                where[p['post_id']] = (str(path), line)
+    for p, a in zip(kept.values(), extract_actions([p['title'] for p in kept.values()], nlp)):
+        p['action'] = a
     for path in comments:
         for line, rec in _records(path, rep, 'comment', 'comments', subreddit):
             c = parse_comment(rec, subreddit=subreddit)
             rep.note('comment', c['reason'] or 'vote', path, line, c['comment_id'])
             if c['kind'] == 'source':
                 t = c['created_utc'] or 0
-                if c['post_id'] not in sources or t < sources[c['post_id']][0]: sources[c['post_id']] = (t, c['text'])
-            elif c['kind'] == 'vote': votes.append({**c, 'path': str(path), 'line': line})
+                if c['post_id'] not in sources or t < sources[c['post_id']][0]:
+                    sources[c['post_id']] = (t, c['text'])
+            elif c['kind'] == 'vote':
+                votes.append({**c, 'path': str(path), 'line': line})
     rep.n_malformed = len(rep.malformed)
     counts, out = tally(votes, rep), []
     for pid, p in kept.items():
         text = sources.get(pid, (None, None))[1]
         why = keep_anecdote(p, text, counts.get(pid), min_words, min_votes)
         rep.note('anecdote', why or 'kept', *where[pid], pid)
-        if why is None: out.append(anecdote_record(p, text, counts[pid], unescape))
-    if warn: rep.warn()
+        if why is None:
+            out.append(anecdote_record(p, text, counts[pid], unescape))
+    if warn:
+        rep.warn()
     return out, rep
+
 
 def write_anecdotes(records: Iterable[dict], path) -> Path:
     "Write Anecdotes records as JSON lines (the official `*.scruples-anecdotes.jsonl` format), atomically: a temporary file renamed when complete."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f'.{path.name}.{uuid.uuid4().hex[:8]}.tmp')
     try:
         with open(tmp, 'w', encoding='utf-8') as f:
-            for r in records: f.write(json.dumps(r, ensure_ascii=False) + '\n')
+            for r in records:
+                f.write(json.dumps(r, ensure_ascii=False) + '\n')
         os.replace(tmp, path)
-    finally: tmp.unlink(missing_ok=True)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 # %% ../nbs/34_extraction.ipynb #c025
-_TABLES = {'posts': {'posts': (('post_id', 'string'), ('title', 'string'), ('post_type', 'string'), ('action', 'string'),
-                               ('created_utc', 'int64'), ('line', 'int64'))},
-           'comments': {'votes': (('post_id', 'string'), ('comment_id', 'string'), ('author', 'string'), ('created_utc', 'int64'),
-                                  ('label', 'string'), ('line', 'int64')),
-                        'sources': (('post_id', 'string'), ('created_utc', 'int64'), ('text', 'string'), ('line', 'int64'))}}
+_TABLES = {
+    'posts': {
+        'posts': (
+            ('post_id', 'string'),
+            ('title', 'string'),
+            ('post_type', 'string'),
+            ('action', 'string'),
+            ('created_utc', 'int64'),
+            ('line', 'int64'),
+        )
+    },
+    'comments': {
+        'votes': (
+            ('post_id', 'string'),
+            ('comment_id', 'string'),
+            ('author', 'string'),
+            ('created_utc', 'int64'),
+            ('label', 'string'),
+            ('line', 'int64'),
+        ),
+        'sources': (('post_id', 'string'), ('created_utc', 'int64'), ('text', 'string'), ('line', 'int64')),
+    },
+}
 _LAYOUT = 2  # the partitions' layout: part of every key, so that partitions of another layout are never read
 _RULES = {}
+
 
 def _rules_hash() -> str:
     "A hash of the extraction code (dumps, judgments, actions, records, this module): changed rules make new keys."
@@ -366,15 +515,21 @@ def _rules_hash() -> str:
         h = hashlib.blake2b(str(_LAYOUT).encode(), digest_size=8)
         for m in ('dumps', 'judgments', 'actions', 'records', 'extraction'):
             spec = importlib.util.find_spec(f'scruples.{m}')
-            if spec and spec.origin: h.update(Path(spec.origin).read_bytes())
+            if spec and spec.origin:
+                h.update(Path(spec.origin).read_bytes())
         _RULES['h'] = h.hexdigest()
     return _RULES['h']
 
-def file_key(path, kind: str, subreddit: str|None) -> str:
+
+def file_key(path, kind: str, subreddit: str | None) -> str:
     "The key of one input file's work: its name, and a hash of its resolved path, size, mtime, kind, subreddit and the rules."
-    p = Path(path); st = p.stat()
+    p = Path(path)
+    st = p.stat()
     ident = json.dumps([str(p.resolve()), st.st_size, st.st_mtime_ns, kind, (subreddit or '').lower(), _rules_hash()])
-    return re.sub(r'[^A-Za-z0-9_.-]', '_', p.name)[:80] + '-' + hashlib.blake2b(ident.encode(), digest_size=8).hexdigest()
+    return (
+        re.sub(r'[^A-Za-z0-9_.-]', '_', p.name)[:80] + '-' + hashlib.blake2b(ident.encode(), digest_size=8).hexdigest()
+    )
+
 
 def part_key(fkey: str, part: tuple[int, int]) -> str:
     return f'{fkey}.{part[0]}of{part[1]}'
@@ -382,39 +537,54 @@ def part_key(fkey: str, part: tuple[int, int]) -> str:
 # %% ../nbs/34_extraction.ipynb #c026
 class _Partitions:
     "The Parquet partitions of one part, written in batches to temporary files and renamed together when complete."
+
     def __init__(self, out_dir: Path, key: str, kind: str, batch: int = 50_000):
         import pyarrow as pa
+
         self.pa, self.out_dir, self.key, self.batch = pa, out_dir, key, batch
         self.schemas = {t: pa.schema([(c, getattr(pa, ty)()) for c, ty in cols]) for t, cols in _TABLES[kind].items()}
-        self.rows = {t: [] for t in self.schemas}; self.n = Counter(); self.writers = {}; self.tmp = {}
+        self.rows = {t: [] for t in self.schemas}
+        self.n = Counter()
+        self.writers = {}
+        self.tmp = {}
         self.tag = f'{os.getpid()}-{uuid.uuid4().hex[:8]}'  # two runs of one part (a retried task) never share a file
 
     def append(self, table: str, row: tuple):
         self.rows[table].append(row)
-        if len(self.rows[table]) >= self.batch: self._flush(table)
+        if len(self.rows[table]) >= self.batch:
+            self._flush(table)
 
     def _flush(self, table: str):
         import pyarrow.parquet as pq
+
         if table not in self.writers:
-            (self.out_dir/table).mkdir(parents=True, exist_ok=True)
-            self.tmp[table] = self.out_dir/table/f'.{self.key}.parquet.{self.tag}.tmp'
+            (self.out_dir / table).mkdir(parents=True, exist_ok=True)
+            self.tmp[table] = self.out_dir / table / f'.{self.key}.parquet.{self.tag}.tmp'
             self.writers[table] = pq.ParquetWriter(self.tmp[table], self.schemas[table])
         rows, schema = self.rows[table], self.schemas[table]
         cols = list(zip(*rows)) if rows else [[] for _ in schema]
-        self.writers[table].write_table(self.pa.table({f.name: self.pa.array(c, f.type) for f, c in zip(schema, cols)}, schema=schema))
-        self.n[table] += len(rows); self.rows[table] = []
+        self.writers[table].write_table(
+            self.pa.table({f.name: self.pa.array(c, f.type) for f, c in zip(schema, cols)}, schema=schema)
+        )
+        self.n[table] += len(rows)
+        self.rows[table] = []
 
     def close(self) -> dict:
         "Write what is left, then rename every table into place; the number of rows of each."
-        for t in self.schemas: self._flush(t)
-        for t, w in self.writers.items(): w.close()
-        for t in self.writers: os.replace(self.tmp[t], self.out_dir/t/f'{self.key}.parquet')
+        for t in self.schemas:
+            self._flush(t)
+        for t, w in self.writers.items():
+            w.close()
+        for t in self.writers:
+            os.replace(self.tmp[t], self.out_dir / t / f'{self.key}.parquet')
         return dict(self.n)
 
     def abort(self):
         for t, w in self.writers.items():
-            try: w.close()
-            except Exception: pass
+            try:
+                w.close()
+            except Exception:
+                pass
             self.tmp[t].unlink(missing_ok=True)
 
 # %% ../nbs/34_extraction.ipynb #c027
@@ -422,137 +592,206 @@ def _write_json(path: Path, obj):
     "Write JSON through a temporary file and a rename: readers see the old file or the new one, never half of one."
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f'.{path.name}.{uuid.uuid4().hex[:8]}.tmp')
-    try: tmp.write_text(json.dumps(obj)); os.replace(tmp, path)
-    finally: tmp.unlink(missing_ok=True)
+    try:
+        tmp.write_text(json.dumps(obj))
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
 
 _KEY = r'.+-[0-9a-f]{16}\.\d+of\d+'  # a part's key (`part_key`)
-_TMP_NAMES = (re.compile(rf'\.{_KEY}\.parquet\.\d+-[0-9a-f]{{8}}\.tmp'),  # a partition being written (`_Partitions`)
-              re.compile(rf'\.(?:_plan\.json|report\.json|anecdotes\.jsonl|{_KEY}\.json)\.[0-9a-f]{{8}}\.tmp'),
-              re.compile(r'\.report\.json\.\d+\.tmp'))  # the CLI's report after the splits
+_TMP_NAMES = (
+    re.compile(rf'\.{_KEY}\.parquet\.\d+-[0-9a-f]{{8}}\.tmp'),  # a partition being written (`_Partitions`)
+    re.compile(rf'\.(?:_plan\.json|report\.json|anecdotes\.jsonl|{_KEY}\.json)\.[0-9a-f]{{8}}\.tmp'),
+    re.compile(r'\.report\.json\.\d+\.tmp'),
+)  # the CLI's report after the splits
+
 
 def clean_temporary(out_dir) -> list[Path]:
     "Remove the temporary files an interrupted run of this package left in `out_dir` (its names only); the removed."
     out_dir, gone = Path(out_dir), []
     for sub in ('', *(t for ts in _TABLES.values() for t in ts), '_reports'):
-        d = out_dir/sub if sub else out_dir
-        if not d.is_dir(): continue
+        d = out_dir / sub if sub else out_dir
+        if not d.is_dir():
+            continue
         for p in d.glob('.*.tmp'):
-            if p.is_file() and any(r.fullmatch(p.name) for r in _TMP_NAMES): p.unlink(missing_ok=True); gone.append(p)
+            if p.is_file() and any(r.fullmatch(p.name) for r in _TMP_NAMES):
+                p.unlink(missing_ok=True)
+                gone.append(p)
     return gone
 
-def _done(report: Path) -> dict|None:
+
+def _done(report: Path) -> dict | None:
     "The report of a part when the part is done (its stream read to the end), else None."
-    try: d = json.loads(report.read_text())
-    except (OSError, ValueError): return None
+    try:
+        d = json.loads(report.read_text())
+    except (OSError, ValueError):
+        return None
     return d if d.get('complete') else None
+
 
 ACTION_BATCH = 1024  # kept posts whose titles go through spaCy together in `stage_file`
 
-def stage_file(path,            # one dump file (submissions or comments)
-               kind: str,       # 'posts' or 'comments'
-               out_dir,         # the run's output folder
-               nlp=None,
-               subreddit: str|None = SUBREDDIT,  # keep this subreddit's records, any case (None: all)
-               part: tuple[int, int] = (0, 1),   # read part i of k of the file (see _records)
-               key: str|None = None,             # the part's key in the run's plan (default: computed here)
-               name: str|None = None,            # the file as the run names it, in the report (default: `path`)
-               stream: str|None = None,          # the spool folder of the run's reader of this file (see `_feed`)
-               ) -> dict:
+
+def stage_file(
+    path,  # one dump file (submissions or comments)
+    kind: str,  # 'posts' or 'comments'
+    out_dir,  # the run's output folder
+    nlp=None,
+    subreddit: str | None = SUBREDDIT,  # keep this subreddit's records, any case (None: all)
+    part: tuple[int, int] = (0, 1),  # read part i of k of the file (see _records)
+    key: str | None = None,  # the part's key in the run's plan (default: computed here)
+    name: str | None = None,  # the file as the run names it, in the report (default: `path`)
+    stream: str | None = None,  # the spool folder of the run's reader of this file (see `_feed`)
+) -> dict:
     "Stage 1 for one file (or one part of it): parse every record, write its Parquet partitions, then its report; skipped when done."
-    if kind not in _TABLES: raise ValueError(f"kind must be 'posts' or 'comments', got {kind!r}")
+    if kind not in _TABLES:
+        raise ValueError(f"kind must be 'posts' or 'comments', got {kind!r}")
     out_dir, part = Path(out_dir), tuple(part)
     key = key or part_key(file_key(path, kind, subreddit), part)
-    report = out_dir/'_reports'/f'{key}.json'
-    if (d := _done(report)) is not None: return {**d, 'resumed': True}
+    report = out_dir / '_reports' / f'{key}.json'
+    if (d := _done(report)) is not None:
+        return {**d, 'resumed': True}
     rep, t0, c0 = ExtractionReport(), time.perf_counter(), time.process_time()
     out = _Partitions(out_dir, key, kind)
     try:
         if kind == 'posts':
             batch = []  # kept posts whose actions are extracted together (`extract_actions`)
+
             def flush():
                 for (p, line), a in zip(batch, extract_actions([p['title'] for p, _ in batch], nlp)):
                     out.append('posts', (p['post_id'], p['title'], p['post_type'], a, p['created_utc'], line))
                 batch.clear()
+
             for line, rec in _records(path, rep, 'post', kind, subreddit, part, stream):
-                p = parse_post(rec, nlp, with_action=False, subreddit=subreddit); rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
+                p = parse_post(rec, nlp, with_action=False, subreddit=subreddit)
+                rep.note('post', p['reason'] or 'kept', path, line, p['post_id'])
                 if p['kind'] == 'post':
                     batch.append((p, line))
-                    if len(batch) >= ACTION_BATCH: flush()
+                    if len(batch) >= ACTION_BATCH:
+                        flush()
             flush()
         else:
             for line, rec in _records(path, rep, 'comment', kind, subreddit, part, stream):
-                c = parse_comment(rec, subreddit=subreddit); rep.note('comment', c['reason'] or 'vote', path, line, c['comment_id'])
+                c = parse_comment(rec, subreddit=subreddit)
+                rep.note('comment', c['reason'] or 'vote', path, line, c['comment_id'])
                 if c['kind'] == 'vote':
-                    out.append('votes', (c['post_id'], c['comment_id'], c['author'], c['created_utc'], c['label'], line))
+                    out.append(
+                        'votes', (c['post_id'], c['comment_id'], c['author'], c['created_utc'], c['label'], line)
+                    )
                 elif c['kind'] == 'source':
                     out.append('sources', (c['post_id'], c['created_utc'], c['text'], line))
         rows = out.close()
     except BaseException:
-        out.abort(); raise
+        out.abort()
+        raise
     broken = any(map(damaged_stream, rep.malformed))
-    if part[0] > 0: rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
+    if part[0] > 0:
+        rep.malformed = [m for m in rep.malformed if not damaged_stream(m)]  # said once, by part 0
     if name is not None and name != str(path):  # a worker reads the absolute path; the report names the file as given
         rep.malformed = [Malformed(name, m.line, m.reason) for m in rep.malformed]
         rep.examples = {k: [(name, *e[1:]) for e in es] for k, es in rep.examples.items()}
     rep.n_malformed = len(rep.malformed)
-    d = {**rep.to_dict(), 'file': name or str(path),
-         'kind': kind, 'part': list(part), 'key': key, 'rows': rows, 'complete': not broken,
-         'seconds': time.perf_counter() - t0, 'cpu_seconds': time.process_time() - c0, 'pid': os.getpid()}
+    d = {
+        **rep.to_dict(),
+        'file': name or str(path),
+        'kind': kind,
+        'part': list(part),
+        'key': key,
+        'rows': rows,
+        'complete': not broken,
+        'seconds': time.perf_counter() - t0,
+        'cpu_seconds': time.process_time() - c0,
+        'pid': os.getpid(),
+    }
     d['malformed'] = d['malformed'][:1000]  # the count stays exact
     _write_json(report, d)
     return {**d, 'resumed': False}
 
 # %% ../nbs/34_extraction.ipynb #c031
-_RATIO = {'zst': 6.0, 'gz': 4.0, 'bz2': 5.0, 'xz': 6.0, None: 1.0}   # decompressed bytes per file byte, when not measured
-_READ_US = {'zst': 0.003, 'gz': 0.005, 'bz2': 0.03, 'xz': 0.012, None: 0.002}  # microseconds to read a decompressed byte
+_RATIO = {
+    'zst': 6.0,
+    'gz': 4.0,
+    'bz2': 5.0,
+    'xz': 6.0,
+    None: 1.0,
+}  # decompressed bytes per file byte, when not measured
+_READ_US = {
+    'zst': 0.003,
+    'gz': 0.005,
+    'bz2': 0.03,
+    'xz': 0.012,
+    None: 0.002,
+}  # microseconds to read a decompressed byte
 _PARSE_US = {'posts': 300.0, 'comments': 36.0}  # microseconds to parse a record (a post's action: spaCy, batched)
-_PART_US = {'posts': 1.8e6, 'comments': 0.0}    # microseconds a part costs before its first record (loading spaCy)
+_PART_US = {'posts': 1.8e6, 'comments': 0.0}  # microseconds a part costs before its first record (loading spaCy)
+
 
 def _inflated_size(path) -> tuple[float, float]:
     "A dump's decompressed size and number of lines, estimated from its first MiB (ratios differ ten-fold between dumps)."
     kind, size = compression(path), Path(path).stat().st_size
     ratio, per_line = _RATIO[kind], 1000.0
     try:
-        with open(path, 'rb') as f: head = f.read(1 << 20)
+        with open(path, 'rb') as f:
+            head = f.read(1 << 20)
         sample = b''
-        if kind is None: sample, ratio = head, 1.0
+        if kind is None:
+            sample, ratio = head, 1.0
         elif kind == 'zst':
             src = io.BytesIO(head)
-            sample = zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW).stream_reader(src, read_size=8192).read(1 << 24)
-            if sample and src.tell(): ratio = len(sample) / src.tell()
+            sample = (
+                zstandard.ZstdDecompressor(max_window_size=ZSTD_WINDOW).stream_reader(src, read_size=8192).read(1 << 24)
+            )
+            if sample and src.tell():
+                ratio = len(sample) / src.tell()
         elif kind == 'gz':
-            d = zlib.decompressobj(wbits=31); sample = d.decompress(head, 1 << 24)
-            if sample: ratio = len(sample) / max(1, len(head) - len(d.unconsumed_tail))
-        if sample.count(b'\n'): per_line = len(sample) / sample.count(b'\n')
-    except (zstandard.ZstdError, zlib.error, OSError): pass
+            d = zlib.decompressobj(wbits=31)
+            sample = d.decompress(head, 1 << 24)
+            if sample:
+                ratio = len(sample) / max(1, len(head) - len(d.unconsumed_tail))
+        if sample.count(b'\n'):
+            per_line = len(sample) / sample.count(b'\n')
+    except (zstandard.ZstdError, zlib.error, OSError):
+        pass
     inflated = size * max(1.0, ratio)
     return inflated, inflated / per_line
 
+
 def _makespan(costs: list[float], workers: int) -> float:
     load = [0.0] * workers
-    for c in sorted(costs, reverse=True): load[load.index(min(load))] += c
+    for c in sorted(costs, reverse=True):
+        load[load.index(min(load))] += c
     return max(load)
 
-def plan_parts(parse: list[float],   # parsing cost of each file (any unit)
-               read: list[float],    # reading cost of each file: paid by each of its parts, or once (`shared`)
-               workers: int,
-               max_parts: int = 64,
-               shared: bool = False,   # one reader decompresses a split file for all its parts (local runs)
-               fixed: list[float]|None = None,  # cost of each part before its first record (e.g. loading spaCy)
-               ) -> list[int]:
+
+def plan_parts(
+    parse: list[float],  # parsing cost of each file (any unit)
+    read: list[float],  # reading cost of each file: paid by each of its parts, or once (`shared`)
+    workers: int,
+    max_parts: int = 64,
+    shared: bool = False,  # one reader decompresses a split file for all its parts (local runs)
+    fixed: list[float] | None = None,  # cost of each part before its first record (e.g. loading spaCy)
+) -> list[int]:
     "Parts per file that shorten the estimated longest worker (LPT); a file is split only when that helps."
     parts, fixed = [1] * len(parse), fixed or [0.0] * len(parse)
+
     def span(p):
         task = lambda j: parse[j] / p[j] + fixed[j] + (0.0 if shared and p[j] > 1 else read[j])
         return _makespan([task(j) for j in range(len(p)) for _ in range(p[j])], workers)
+
     best = span(parts)
     top = min(max_parts, workers * 4)
     while parts and workers > 1:  # split further the file whose next parts (1 to `workers` more) shorten the run most
-        tries = [(span(parts[:j] + [k] + parts[j + 1:]), k, j) for j in range(len(parts))
-                 for k in range(parts[j] + 1, min(top, parts[j] + workers) + 1)]
-        if not tries: break
+        tries = [
+            (span(parts[:j] + [k] + parts[j + 1 :]), k, j)
+            for j in range(len(parts))
+            for k in range(parts[j] + 1, min(top, parts[j] + workers) + 1)
+        ]
+        if not tries:
+            break
         s, k, j = min(tries)
-        if s >= best * 0.98: break
+        if s >= best * 0.98:
+            break
         best, parts[j] = s, k
     return parts
 
@@ -560,38 +799,59 @@ def plan_parts(parse: list[float],   # parsing cost of each file (any unit)
 def _read_parts(out_dir: Path, table: str, plan: list[dict]) -> pd.DataFrame:
     "One table of the plan's parts, with the file's rank in the input (`rank`) beside each row's line."
     import pyarrow as pa, pyarrow.parquet as pq
+
     kind = next(k for k, ts in _TABLES.items() if table in ts)
     tabs = []
     for t in plan:
-        if t['kind'] != kind: continue
-        x = pq.read_table(out_dir/table/f"{t['key']}.parquet")
+        if t['kind'] != kind:
+            continue
+        x = pq.read_table(out_dir / table / f"{t['key']}.parquet")
         tabs.append(x.append_column('rank', pa.array(np.full(len(x), t['rank'], dtype=np.int64))))
-    if not tabs: return pd.DataFrame({c: pd.Series(dtype=object if ty == 'string' else 'int64') for c, ty in _TABLES[kind][table] + (('rank', 'int64'),)})
+    if not tabs:
+        return pd.DataFrame(
+            {
+                c: pd.Series(dtype=object if ty == 'string' else 'int64')
+                for c, ty in _TABLES[kind][table] + (('rank', 'int64'),)
+            }
+        )
     return pa.concat_tables(tabs).to_pandas()
+
 
 def _sorted(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return df.sort_values(by, kind='stable', na_position='first').reset_index(drop=True)
 
-def join_anecdotes(out_dir,                       # a folder written by `extract_dask`
-                   min_words: int = MIN_WORDS, min_votes: int = 1,
-                   plan: list[dict]|None = None,  # the run's parts (default: the folder's `_plan.json`, its last run)
-                   unescape: bool = False,        # unescape HTML entities of titles and texts (default: as dumped)
-                   ) -> tuple[list[dict], ExtractionReport]:
+
+def join_anecdotes(
+    out_dir,  # a folder written by `extract_dask`
+    min_words: int = MIN_WORDS,
+    min_votes: int = 1,
+    plan: list[dict] | None = None,  # the run's parts (default: the folder's `_plan.json`, its last run)
+    unescape: bool = False,  # unescape HTML entities of titles and texts (default: as dumped)
+) -> tuple[list[dict], ExtractionReport]:
     "Stage 2: join the votes and original texts of the run's parts to its kept posts, tally, filter, and build the records."
     out_dir, rep = Path(out_dir), ExtractionReport()
     if plan is None:
-        try: plan = json.loads((out_dir/'_plan.json').read_text())['parts']
-        except FileNotFoundError: raise FileNotFoundError(2, 'no _plan.json: not a folder written by extract_dask', str(out_dir/'_plan.json')) from None
+        try:
+            plan = json.loads((out_dir / '_plan.json').read_text())['parts']
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                2, 'no _plan.json: not a folder written by extract_dask', str(out_dir / '_plan.json')
+            ) from None
     files = {t['rank']: t['file'] for t in plan}
+
     def note(stage, outcome, rows: pd.DataFrame, id_col: str):  # count the rows, keep the first as examples
-        if len(rows): rep.add(stage, outcome, len(rows))
+        if len(rows):
+            rep.add(stage, outcome, len(rows))
         for r in rows.head(N_EXAMPLES).itertuples():
             rep.examples.setdefault((stage, outcome), []).append((files[r.rank], int(r.line), getattr(r, id_col)))
+
     posts = _sorted(_read_parts(out_dir, 'posts', plan), ['rank', 'line'])
     dup = posts.post_id.duplicated()
     note('anecdote', 'duplicate_post', posts[dup], 'post_id')
     posts = posts[~dup]
-    sources = _sorted(_read_parts(out_dir, 'sources', plan), ['post_id', 'created_utc', 'rank', 'line']).drop_duplicates('post_id')
+    sources = _sorted(
+        _read_parts(out_dir, 'sources', plan), ['post_id', 'created_utc', 'rank', 'line']
+    ).drop_duplicates('post_id')
     votes = _sorted(_read_parts(out_dir, 'votes', plan), ['created_utc', 'comment_id', 'rank', 'line'])
     dup = votes.comment_id.notna() & votes.comment_id.duplicated()
     note('vote', 'duplicate_comment', votes[dup], 'comment_id')
@@ -601,16 +861,20 @@ def join_anecdotes(out_dir,                       # a folder written by `extract
     note('vote', 'repeat_author', votes[repeat], 'comment_id')
     votes = votes[~repeat]
     note('vote', 'counted', votes, 'comment_id')
-    counts = {pid: {lab: int(n) for lab, n in row.items() if n} for pid, row in
-              votes.groupby(['post_id', 'label']).size().unstack(fill_value=0).to_dict('index').items()}
+    counts = {
+        pid: {lab: int(n) for lab, n in row.items() if n}
+        for pid, row in votes.groupby(['post_id', 'label']).size().unstack(fill_value=0).to_dict('index').items()
+    }
     texts = dict(zip(sources.post_id, sources.text))
     out = []
     for p in posts.to_dict('records'):
-        if not isinstance(p['action'], str): p['action'] = None
+        if not isinstance(p['action'], str):
+            p['action'] = None
         pid = p['post_id']
         why = keep_anecdote(p, texts.get(pid), counts.get(pid), min_words, min_votes)
         rep.note('anecdote', why or 'kept', files[p['rank']], p['line'], pid)
-        if why is None: out.append(anecdote_record(p, texts[pid], counts[pid], unescape))
+        if why is None:
+            out.append(anecdote_record(p, texts[pid], counts[pid], unescape))
     return out, rep
 
 # %% ../nbs/34_extraction.ipynb #c036
@@ -732,19 +996,26 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
 
 
 # %% ../nbs/34_extraction.ipynb #c037
-def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int, parts: int|None,
-          shared: bool = False,  # a split file is decompressed once for all its parts (the local reader)
-          ) -> list[dict]:
+def _plan(
+    inputs: list[tuple[Path, str]],
+    out_dir: Path,
+    subreddit,
+    workers: int,
+    parts: int | None,
+    shared: bool = False,  # a split file is decompressed once for all its parts (the local reader)
+) -> list[dict]:
     "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`)."
     keys = [file_key(p, kind, subreddit) for p, kind in inputs]
     reuse = {}
     for j, fk in enumerate(keys):  # a complete set of parts from an earlier run (any number of parts)
         by_k = {}
-        for r in (out_dir/'_reports').glob(f'{glob.escape(fk)}.*of*.json'):
-            m = re.fullmatch(r'(\d+)of(\d+)', r.name[len(fk) + 1:-len('.json')])
-            if m and _done(r) is not None: by_k.setdefault(int(m[2]), set()).add(int(m[1]))
+        for r in (out_dir / '_reports').glob(f'{glob.escape(fk)}.*of*.json'):
+            m = re.fullmatch(r'(\d+)of(\d+)', r.name[len(fk) + 1 : -len('.json')])
+            if m and _done(r) is not None:
+                by_k.setdefault(int(m[2]), set()).add(int(m[1]))
         full = [k for k, got in by_k.items() if got == set(range(k))]
-        if full: reuse[j] = min(full)
+        if full:
+            reuse[j] = min(full)
     fixed = [_PART_US[kind] for _, kind in inputs]
     if parts:
         n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
@@ -757,72 +1028,122 @@ def _plan(inputs: list[tuple[Path, str]], out_dir: Path, subreddit, workers: int
         n_parts = [reuse.get(j, k) for j, k in enumerate(n_parts)]
         # a part's estimated microseconds: the order in which parts start (the costliest first, as the plan assumed)
         cost = lambda j: parse[j] / n_parts[j] + fixed[j] + (0.0 if shared and n_parts[j] > 1 else read[j])
+
     def why(p, j):  # why a file is read as one part (None: split)
-        if n_parts[j] > 1: return None
-        if j in reuse: return 'done whole in an earlier run'
-        if parts: return 'one part asked for'
-        if workers == 1: return 'one worker'
+        if n_parts[j] > 1:
+            return None
+        if j in reuse:
+            return 'done whole in an earlier run'
+        if parts:
+            return 'one part asked for'
+        if workers == 1:
+            return 'one worker'
         every = f' (every part decompresses the {compression(p)} file from its start)'
         return 'splitting would not shorten the run' + (every if compression(p) and not shared else '')
-    return [{'file': str(p), 'kind': kind, 'rank': j, 'part': [i, n_parts[j]], 'key': part_key(keys[j], (i, n_parts[j])),
-             'cost': cost(j), 'why': why(p, j)}
-            for j, (p, kind) in enumerate(inputs) for i in range(n_parts[j])]
+
+    return [
+        {
+            'file': str(p),
+            'kind': kind,
+            'rank': j,
+            'part': [i, n_parts[j]],
+            'key': part_key(keys[j], (i, n_parts[j])),
+            'cost': cost(j),
+            'why': why(p, j),
+        }
+        for j, (p, kind) in enumerate(inputs)
+        for i in range(n_parts[j])
+    ]
 
 # %% ../nbs/34_extraction.ipynb #c038
-def extract_dask(posts, comments,              # submissions and comments dump files (paths or lists of paths)
-                 out_dir,                      # where partitions, reports, anecdotes.jsonl and report.json go
-                 scheduler: str|None = None,   # local scheduler: 'processes', 'threads' or 'sync' (None: 'processes')
-                 num_workers: int|None = None, # local workers (None: one per core)
-                 address=None,                 # a dask.distributed scheduler address ('tcp://HOST:8786') or Client: run there
-                 min_words: int = MIN_WORDS, min_votes: int = 1,
-                 subreddit: str|None = SUBREDDIT,   # keep this subreddit's records, any case (None: all)
-                 parts: int|None = None,       # split every file into this many parts (None: planned for the workers)
-                 progress=None,                # True: a progress bar; a callable(done, total); None: quiet
-                 warn: bool = True,            # warn about the outcomes of WARN_OUTCOMES (once)
-                 unescape: bool = False,       # unescape HTML entities of titles and texts (default: as dumped)
-                 ) -> tuple[list[dict], ExtractionReport]:
+def extract_dask(
+    posts,
+    comments,  # submissions and comments dump files (paths or lists of paths)
+    out_dir,  # where partitions, reports, anecdotes.jsonl and report.json go
+    scheduler: str | None = None,  # local scheduler: 'processes', 'threads' or 'sync' (None: 'processes')
+    num_workers: int | None = None,  # local workers (None: one per core)
+    address=None,  # a dask.distributed scheduler address ('tcp://HOST:8786') or Client: run there
+    min_words: int = MIN_WORDS,
+    min_votes: int = 1,
+    subreddit: str | None = SUBREDDIT,  # keep this subreddit's records, any case (None: all)
+    parts: int | None = None,  # split every file into this many parts (None: planned for the workers)
+    progress=None,  # True: a progress bar; a callable(done, total); None: quiet
+    warn: bool = True,  # warn about the outcomes of WARN_OUTCOMES (once)
+    unescape: bool = False,  # unescape HTML entities of titles and texts (default: as dumped)
+) -> tuple[list[dict], ExtractionReport]:
     "The pipeline at scale: the files' parts staged in parallel into Parquet, then the join; a rerun resumes."
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
-    out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir/'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
-    clean_temporary(out_dir); _clean_spool(out_dir)  # what a killed run was writing
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / 'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
+    clean_temporary(out_dir)
+    _clean_spool(out_dir)  # what a killed run was writing
     client = close = None
     if address is not None:
-        try: from distributed import Client
-        except ImportError as err: raise ImportError(f'running on the cluster at {address} needs dask.distributed: pip install distributed') from err
+        try:
+            from distributed import Client
+        except ImportError as err:
+            raise ImportError(
+                f'running on the cluster at {address} needs dask.distributed: pip install distributed'
+            ) from err
         client = address if isinstance(address, Client) else Client(address, set_as_default=False)
         close = client is not address
     try:
-        workers = (sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1)
+        workers = sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1
         shared = client is None and (scheduler or 'processes') == 'processes'  # one reader for a split file's parts
         plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=shared)
-        _write_json(out_dir/'_plan.json', {'parts': plan, 'subreddit': subreddit})
+        _write_json(out_dir / '_plan.json', {'parts': plan, 'subreddit': subreddit})
         reports, todo = {}, []
         for t in plan:
-            if (d := _done(out_dir/'_reports'/f"{t['key']}.json")) is not None: reports[t['key']] = {**d, 'resumed': True}
-            else: todo.append(t)
+            if (d := _done(out_dir / '_reports' / f"{t['key']}.json")) is not None:
+                reports[t['key']] = {**d, 'resumed': True}
+            else:
+                todo.append(t)
         todo.sort(key=lambda t: -t['cost'])  # the costliest parts first
-        tick = _progress(progress, len(plan)); tick(len(reports))
-        done = _run_parts(todo, out_dir, subreddit, scheduler or 'processes', max(1, workers), client,
-                          lambda n: tick(len(plan) - len(todo) + n))
-        for t, d in zip(todo, done): reports[t['key']] = d
+        tick = _progress(progress, len(plan))
+        tick(len(reports))
+        done = _run_parts(
+            todo,
+            out_dir,
+            subreddit,
+            scheduler or 'processes',
+            max(1, workers),
+            client,
+            lambda n: tick(len(plan) - len(todo) + n),
+        )
+        for t, d in zip(todo, done):
+            reports[t['key']] = d
     finally:
-        if close: client.close()
+        if close:
+            client.close()
     rep = ExtractionReport()
-    for t in plan: rep.merge(ExtractionReport.from_dict(reports[t['key']]))
+    for t in plan:
+        rep.merge(ExtractionReport.from_dict(reports[t['key']]))
     rank = {str(p): j for j, (p, _) in enumerate(inputs)}
     rep.malformed.sort(key=lambda m: (rank.get(m.path, len(rank)), m.line))
     rep.trim(lambda e: (rank.get(e[0], len(rank)), e[1]))  # the examples the one-process pipeline keeps
     recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan, unescape)
     rep.merge(jrep)
-    write_anecdotes(recs, out_dir/'anecdotes.jsonl')
+    write_anecdotes(recs, out_dir / 'anecdotes.jsonl')
     planned = {f"{t['key']}.json" for t in plan}
     files = {}
-    for t in plan: files[t['file']] = files.get(t['file'], True) and reports[t['key']]['resumed']
-    _write_json(out_dir/'report.json', {**rep.to_dict(), 'files': [[f, r] for f, r in files.items()],
-                                        'parts': [[t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan],
-                                        'ignored_partitions': sum(1 for r in (out_dir/'_reports').glob('*.json') if r.name not in planned),
-                                        'subreddit': subreddit, 'min_words': min_words, 'min_votes': min_votes,
-                                        **({'unescape': True} if unescape else {})})
-    if warn: rep.warn()
+    for t in plan:
+        files[t['file']] = files.get(t['file'], True) and reports[t['key']]['resumed']
+    _write_json(
+        out_dir / 'report.json',
+        {
+            **rep.to_dict(),
+            'files': [[f, r] for f, r in files.items()],
+            'parts': [
+                [t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan
+            ],
+            'ignored_partitions': sum(1 for r in (out_dir / '_reports').glob('*.json') if r.name not in planned),
+            'subreddit': subreddit,
+            'min_words': min_words,
+            'min_votes': min_votes,
+            **({'unescape': True} if unescape else {}),
+        },
+    )
+    if warn:
+        rep.warn()
     return recs, rep

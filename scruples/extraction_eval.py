@@ -20,17 +20,22 @@ from .records import parse_comment, parse_post, keep_anecdote
 __all__ = ['read_gold', 'prf', 'evaluate_extraction']
 
 # %% ../nbs/36_extraction_eval.ipynb #52f5ce4d
-def read_gold(kind: str,       # 'comments', 'titles' or 'posts'
-              path=None,       # a gold JSONL file (default: the one shipped with the package)
-              ) -> list[dict]:
+def read_gold(
+    kind: str,  # 'comments', 'titles' or 'posts'
+    path=None,  # a gold JSONL file (default: the one shipped with the package)
+) -> list[dict]:
     "Gold annotations for the extraction harness."
-    if kind not in ('comments', 'titles', 'posts'): raise ValueError(f"kind must be 'comments', 'titles' or 'posts', got {kind!r}")
-    path = Path(path) if path else GOLD_DIR/f'gold_{kind}.jsonl'
+    if kind not in ('comments', 'titles', 'posts'):
+        raise ValueError(f"kind must be 'comments', 'titles' or 'posts', got {kind!r}")
+    path = Path(path) if path else GOLD_DIR / f'gold_{kind}.jsonl'
     out = []
     for i, line in enumerate(path.read_text(encoding='utf-8').split('\n'), 1):
-        if not line.strip(): continue
-        try: out.append(json.loads(line))
-        except ValueError as err: raise ValueError(f'{path}:{i}: not JSON ({err})') from None
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except ValueError as err:
+            raise ValueError(f'{path}:{i}: not JSON ({err})') from None
     return out
 
 # %% ../nbs/36_extraction_eval.ipynb #bf8609b4
@@ -49,14 +54,20 @@ def prf(gold: list, pred: list,    # gold and predicted classes (None: no class)
     return pd.DataFrame(rows)
 
 # %% ../nbs/36_extraction_eval.ipynb #75a55848
-def _post_kept(g: dict, nlp=None) -> tuple[bool, str|None]:
+def _post_kept(g: dict, nlp=None) -> tuple[bool, str | None]:
     p = parse_post(g['post'], nlp, with_action=False)
-    if p['kind'] != 'post': return False, p['post_type']
+    if p['kind'] != 'post':
+        return False, p['post_type']
     text = parse_comment(g['repost'])['text'] if g.get('repost') else None
     return keep_anecdote(p, text, {'OTHER': 1}) is None, p['post_type']
 
-def evaluate_extraction(comments=None, titles=None, posts=None,  # gold lists (default: the shipped gold set)
-             nlp=None) -> dict:
+
+def evaluate_extraction(
+    comments=None,
+    titles=None,
+    posts=None,  # gold lists (default: the shipped gold set)
+    nlp=None,
+) -> dict:
     "Score filtering (Table 3), labels and post types (Table 4) and actions against the gold set: a dict of frames."
     comments = comments if comments is not None else read_gold('comments')
     titles = titles if titles is not None else read_gold('titles')
@@ -65,27 +76,51 @@ def evaluate_extraction(comments=None, titles=None, posts=None,  # gold lists (d
     kept = [p['kind'] == 'vote' for p in pc]
     post_kept = [_post_kept(g, nlp)[0] for g in posts]
     t3 = []
-    for name, gold, pred in (('comment', [g['keep'] for g in comments], kept), ('post', [g['keep'] for g in posts], post_kept)):
+    for name, gold, pred in (
+        ('comment', [g['keep'] for g in comments], kept),
+        ('post', [g['keep'] for g in posts], post_kept),
+    ):
         r = prf(gold, pred, [True]).iloc[0]
-        t3.append({'record': name, 'precision': r.precision, 'recall': r.recall, 'f1': r.f1,
-                   'spam': 1 - np.mean(gold), 'accuracy': np.mean([g == p for g, p in zip(gold, pred)]), 'n': len(gold)})
+        t3.append(
+            {
+                'record': name,
+                'precision': r.precision,
+                'recall': r.recall,
+                'f1': r.f1,
+                'spam': 1 - np.mean(gold),
+                'accuracy': np.mean([g == p for g, p in zip(gold, pred)]),
+                'n': len(gold),
+            }
+        )
     # labels: every gold comment that is a top-level human comment (kept or not by the label rule)
-    human = [i for i, p in enumerate(pc) if p['reason'] in (None, 'no_label') ]
+    human = [i for i, p in enumerate(pc) if p['reason'] in (None, 'no_label')]
     lab = prf([comments[i]['label'] for i in human], [pc[i]['label'] for i in human], LABELS)
-    typ_gold = [g['post_type'] for g in titles]; typ_pred = [post_type(g['title']) for g in titles]
+    typ_gold = [g['post_type'] for g in titles]
+    typ_pred = [post_type(g['title']) for g in titles]
     typ = prf(typ_gold, typ_pred, POST_TYPES + ('META',))
     t4 = pd.concat([lab, typ], ignore_index=True)
     acts = [extract_action(g['title'], nlp) for g in titles]
     norm = lambda s: None if s is None else re.sub(r'[^a-z0-9 ]', '', s.lower()).strip()
     typed = [i for i, g in enumerate(titles) if g['post_type'] in POST_TYPES]
-    act = pd.DataFrame([{
-        'titles': len(typed),
-        'gold with action': np.mean([titles[i]['action'] is not None for i in typed]),
-        'extracted': np.mean([acts[i] is not None for i in typed]),
-        'exact match': np.mean([norm(acts[i]) == norm(titles[i]['action']) for i in typed]),
-        'precision (extracted = gold)': np.mean([norm(acts[i]) == norm(titles[i]['action']) for i in typed if acts[i] is not None]),
-    }])
+    act = pd.DataFrame(
+        [
+            {
+                'titles': len(typed),
+                'gold with action': np.mean([titles[i]['action'] is not None for i in typed]),
+                'extracted': np.mean([acts[i] is not None for i in typed]),
+                'exact match': np.mean([norm(acts[i]) == norm(titles[i]['action']) for i in typed]),
+                'precision (extracted = gold)': np.mean(
+                    [norm(acts[i]) == norm(titles[i]['action']) for i in typed if acts[i] is not None]
+                ),
+            }
+        ]
+    )
     details = pd.DataFrame({'title': [g['title'] for g in titles], 'gold': [g['action'] for g in titles], 'ours': acts})
-    return {'table3': pd.DataFrame(t3), 'table4': t4, 'actions': act, 'action_details': details,
-            'label_accuracy': np.mean([comments[i]['label'] == pc[i]['label'] for i in human]),
-            'type_accuracy': np.mean([g == p for g, p in zip(typ_gold, typ_pred)])}
+    return {
+        'table3': pd.DataFrame(t3),
+        'table4': t4,
+        'actions': act,
+        'action_details': details,
+        'label_accuracy': np.mean([comments[i]['label'] == pc[i]['label'] for i in human]),
+        'type_accuracy': np.mean([g == p for g, p in zip(typ_gold, typ_pred)]),
+    }

@@ -48,41 +48,54 @@ def hide_dev_data() -> bool:
     v = os.environ.get(NO_SHARED_ENV, '').strip()
     return bool(v) and v != '0'
 
+
 def data_dirs(data_dir=None) -> list[Path]:
     "The folders searched for data, in order of preference (only `data_dir` when it is given)."
     if data_dir is not None:
         d = Path(data_dir).expanduser()
-        if not d.is_dir(): raise FileNotFoundError(f'data folder {d} does not exist')
+        if not d.is_dir():
+            raise FileNotFoundError(f'data folder {d} does not exist')
         return [d]
     dirs = []
     if os.environ.get(DATA_ENV):
         d = Path(os.environ[DATA_ENV]).expanduser()
-        if not d.is_dir(): raise FileNotFoundError(f'${DATA_ENV} names {d}, which is not a folder')
+        if not d.is_dir():
+            raise FileNotFoundError(f'${DATA_ENV} names {d}, which is not a folder')
         dirs.append(d)
     if not hide_dev_data():
         root = checkout_root()
-        if root is not None: dirs.append(root.parent/'shared'/'data')
+        if root is not None:
+            dirs.append(root.parent / 'shared' / 'data')
         dirs.append(user_cache_dir())
     return [d for d in dict.fromkeys(dirs) if d.is_dir()]
 
+
 def check_split(kind: str, split: str):
     "Raise ValueError unless `kind` (a FILE_PATTERNS key) and `split` name real things."
-    if kind not in FILE_PATTERNS: raise ValueError(f'unknown kind {kind!r}; expected one of {", ".join(FILE_PATTERNS)}')
+    if kind not in FILE_PATTERNS:
+        raise ValueError(f'unknown kind {kind!r}; expected one of {", ".join(FILE_PATTERNS)}')
     splits = SPLITS[kind.split('-')[0]]
-    if split not in splits: raise ValueError(f'unknown {kind} split {split!r}; expected one of {", ".join(splits)}')
+    if split not in splits:
+        raise ValueError(f'unknown {kind} split {split!r}; expected one of {", ".join(splits)}')
 
-def find_file(kind: str,         # one of FILE_PATTERNS: anecdotes, dilemmas, anecdotes-label-counts, dilemmas-label-counts
-              split: str,        # train, train-extra, dev or test
-              data_dir=None,     # an explicit folder to look in (and nowhere else)
-             ) -> Path:
+
+def find_file(
+    kind: str,  # one of FILE_PATTERNS: anecdotes, dilemmas, anecdotes-label-counts, dilemmas-label-counts
+    split: str,  # train, train-extra, dev or test
+    data_dir=None,  # an explicit folder to look in (and nowhere else)
+) -> Path:
     "Path of the `split` file of `kind`, from the first data folder that has it; FileNotFoundError otherwise."
     check_split(kind, split)
     dirs = data_dirs(data_dir)
     for d in dirs:
         for pat in FILE_PATTERNS[kind]:
-            if (p := d/pat.format(split=split)).is_file(): return p
-    raise FileNotFoundError(f'no {kind} file for split {split!r} in {", ".join(map(str, dirs)) or "any data folder"} '
-                            f'(set ${DATA_ENV}, pass data_dir, or run `scruples data fetch`)')
+            if (p := d / pat.format(split=split)).is_file():
+                return p
+    raise FileNotFoundError(
+        f'no {kind} file for split {split!r} in {", ".join(map(str, dirs)) or "any data folder"} '
+        f'(set ${DATA_ENV}, pass data_dir, or run `scruples data fetch`)'
+    )
+
 
 def locate(data_dir=None) -> pd.DataFrame:
     "Which data files are found, and where: one row per kind and split."
@@ -90,26 +103,32 @@ def locate(data_dir=None) -> pd.DataFrame:
     rows = []
     for kind in FILE_PATTERNS:
         for split in SPLITS[kind.split('-')[0]]:
-            try: path = str(find_file(kind, split, data_dir))
-            except FileNotFoundError: path = None
+            try:
+                path = str(find_file(kind, split, data_dir))
+            except FileNotFoundError:
+                path = None
             rows.append({'kind': kind, 'split': split, 'path': path})
     return pd.DataFrame(rows)
 
 # %% ../nbs/02_fetch.ipynb #ae53dd58
-def reference_file(name: str,       # path inside scruples/reference, e.g. 'mcm/dos_donts_weat.csv'
-                   data_dir=None,   # a folder with your own copy; default: the packaged one
-                  ) -> Path:
+def reference_file(
+    name: str,  # path inside scruples/reference, e.g. 'mcm/dos_donts_weat.csv'
+    data_dir=None,  # a folder with your own copy; default: the packaged one
+) -> Path:
     "Path of a reference table: the copy in `data_dir` when given, else the one shipped with the package."
     if data_dir is not None:
         d = data_dirs(data_dir)[0]
-        for p in (d/name, d/Path(name).name):
-            if p.is_file(): return p
+        for p in (d / name, d / Path(name).name):
+            if p.is_file():
+                return p
         raise FileNotFoundError(f'no {name} (or {Path(name).name}) in {d}')
-    p = Path(__file__).resolve().parent/'reference'/name if '__file__' in globals() else None
+    p = Path(__file__).resolve().parent / 'reference' / name if '__file__' in globals() else None
     if p is None or not p.is_file():
         import scruples
-        p = Path(scruples.__file__).resolve().parent/'reference'/name
-    if not p.is_file(): raise FileNotFoundError(f'no {name} among the reference tables shipped with scruples ({p.parent})')
+
+        p = Path(scruples.__file__).resolve().parent / 'reference' / name
+    if not p.is_file():
+        raise FileNotFoundError(f'no {name} among the reference tables shipped with scruples ({p.parent})')
     return p
 
 # %% ../nbs/02_fetch.ipynb #0fc0b4b2
@@ -124,10 +143,11 @@ class FetchError(ScruplesError):
     "The release could not be downloaded, verified or safely extracted; the message says which file and why."
 
 # %% ../nbs/02_fetch.ipynb #62cbe9a4
-def safe_extract(tar_path,               # a tar archive, plain or compressed (gz, bz2, xz)
-                 dest,                   # folder that receives the archive's top-level entries
-                 root: str|None = None,  # if given, refuse members outside this top-level folder
-                ) -> list[Path]:         # the top-level paths now in `dest`
+def safe_extract(
+    tar_path,  # a tar archive, plain or compressed (gz, bz2, xz)
+    dest,  # folder that receives the archive's top-level entries
+    root: str | None = None,  # if given, refuse members outside this top-level folder
+) -> list[Path]:  # the top-level paths now in `dest`
     "Extract `tar_path` into `dest` all at once or not at all, refusing unsafe members (tarfile's 'data' filter) and, with `root`, anything outside `root/`."
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
@@ -135,16 +155,30 @@ def safe_extract(tar_path,               # a tar archive, plain or compressed (g
         with tarfile.open(tar_path) as tf, tempfile.TemporaryDirectory(dir=dest, prefix='.extract-') as tmp_dir:
             new, old = Path(tmp_dir, 'new'), Path(tmp_dir, 'old')
             new.mkdir(), old.mkdir()
-            try: tf.extractall(new, filter='data')  # refuses absolute and '..' links, paths outside `new`, devices, FIFOs
-            except tarfile.FilterError as err: raise FetchError(f'{tar_path}: refusing to extract unsafe members: {err}') from None
+            try:
+                tf.extractall(
+                    new, filter='data'
+                )  # refuses absolute and '..' links, paths outside `new`, devices, FIFOs
+            except tarfile.FilterError as err:
+                raise FetchError(f'{tar_path}: refusing to extract unsafe members: {err}') from None
             # Whatever the names and links, everything now lies inside `new`: with `root`, only `root/` may.
-            bad = [] if root is None else [p.name for p in sorted(new.iterdir()) if p.name != root or p.is_symlink() or not p.is_dir()]
-            if bad: raise FetchError(f'{tar_path}: refusing to extract unsafe members: '
-                                     + ', '.join(f'{b!r} ({f"{root} is not a folder" if b == root else f"outside {root}/"})' for b in bad))
+            bad = (
+                []
+                if root is None
+                else [p.name for p in sorted(new.iterdir()) if p.name != root or p.is_symlink() or not p.is_dir()]
+            )
+            if bad:
+                raise FetchError(
+                    f'{tar_path}: refusing to extract unsafe members: '
+                    + ', '.join(
+                        f'{b!r} ({f"{root} is not a folder" if b == root else f"outside {root}/"})' for b in bad
+                    )
+                )
             placed = []
             for src in sorted(new.iterdir()):
-                target = dest/src.name
-                if target.exists() or target.is_symlink(): os.replace(target, old/src.name)  # deleted with tmp_dir
+                target = dest / src.name
+                if target.exists() or target.is_symlink():
+                    os.replace(target, old / src.name)  # deleted with tmp_dir
                 os.replace(src, target)
                 placed.append(target)
             return placed
@@ -155,24 +189,36 @@ def safe_extract(tar_path,               # a tar archive, plain or compressed (g
 # %% ../nbs/02_fetch.ipynb #05e288c9
 def _read_checksums(dest: Path) -> dict:  # {tarball name: {'sha256', 'size', 'url', 'date'}}
     "The checksums recorded in `dest` (empty when none); a corrupt record raises FetchError."
-    path = dest/CHECKSUMS_FILE
-    if not path.exists(): return {}
-    try: records = json.loads(path.read_text(encoding='utf-8'))
+    path = dest / CHECKSUMS_FILE
+    if not path.exists():
+        return {}
+    try:
+        records = json.loads(path.read_text(encoding='utf-8'))
     except (ValueError, RecursionError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise FetchError(f'{path} is corrupt ({type(err).__name__}: {str(err)[:80]}); restore it, or delete it to record new checksums') from None
-    bad = [k for k, v in records.items() if not isinstance(v, dict) or not isinstance(v.get('sha256', ''), str)] \
-        if isinstance(records, dict) else None
+        raise FetchError(
+            f'{path} is corrupt ({type(err).__name__}: {str(err)[:80]}); restore it, or delete it to record new checksums'
+        ) from None
+    bad = (
+        [k for k, v in records.items() if not isinstance(v, dict) or not isinstance(v.get('sha256', ''), str)]
+        if isinstance(records, dict)
+        else None
+    )
     if bad is None or bad:
         got = type(records).__name__ if bad is None else f'{bad[0]!r}: {records[bad[0]]!r:.60}'
-        raise FetchError(f'{path} is corrupt (expected an object of {{tarball: {{sha256, size, url, date}}}}, got {got}); '
-                         'restore it, or delete it to record new checksums')
+        raise FetchError(
+            f'{path} is corrupt (expected an object of {{tarball: {{sha256, size, url, date}}}}, got {got}); '
+            'restore it, or delete it to record new checksums'
+        )
     return records
 
-def _write_checksums(dest: Path,     # the folder holding the tarballs
-                     records: dict,  # everything `_read_checksums` returns, updated
-                    ):
+
+def _write_checksums(
+    dest: Path,  # the folder holding the tarballs
+    records: dict,  # everything `_read_checksums` returns, updated
+):
     "Replace `dest/checksums.json` with `records` atomically (fastcore's `atomic_save`: a temporary file renamed into place)."
-    with atomic_save(dest/CHECKSUMS_FILE, mode='w', encoding='utf-8') as f: json.dump(records, f, indent=2, sort_keys=True)
+    with atomic_save(dest / CHECKSUMS_FILE, mode='w', encoding='utf-8') as f:
+        json.dump(records, f, indent=2, sort_keys=True)
 
 # %% ../nbs/02_fetch.ipynb #63ac582f
 def _download(url: str,               # http(s) URL of the file

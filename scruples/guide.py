@@ -30,113 +30,181 @@ __all__ = ['FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'G
 class GuideError(ScruplesError):
     "The guide notebook failed to run."
 
+
 def guide_notebook(root=None) -> Path:
     "The guide notebook: the copy installed with the package (`guide_data/your_data.ipynb`), else `nbs/guides/your_data.ipynb` of the checkout (`root`: that checkout only)."
     from importlib.resources import files
+
     if root is None:
-        shipped = Path(str(files('scruples').joinpath('guide_data', 'your_data.ipynb')))  # setup.py copies it into wheels
-        if shipped.is_file(): return shipped
-        try: here = Path(__file__).resolve().parent
-        except NameError: here = Path.cwd()  # run in the notebook
+        shipped = Path(
+            str(files('scruples').joinpath('guide_data', 'your_data.ipynb'))
+        )  # setup.py copies it into wheels
+        if shipped.is_file():
+            return shipped
+        try:
+            here = Path(__file__).resolve().parent
+        except NameError:
+            here = Path.cwd()  # run in the notebook
         root = checkout_root(here)
-    nb = None if root is None else Path(root)/'nbs'/'guides'/'your_data.ipynb'
+    nb = None if root is None else Path(root) / 'nbs' / 'guides' / 'your_data.ipynb'
     if nb is None or not nb.is_file():
-        raise FileNotFoundError(2, 'the guide notebook is neither installed with scruples (guide_data/your_data.ipynb) nor in a checkout of it', str(nb or 'nbs/guides/your_data.ipynb'))
+        raise FileNotFoundError(
+            2,
+            'the guide notebook is neither installed with scruples (guide_data/your_data.ipynb) nor in a checkout of it',
+            str(nb or 'nbs/guides/your_data.ipynb'),
+        )
     return nb
 
 # %% ../nbs/91_guide.ipynb #08f8359f
 class DefaultColumn(str):
     "A column name nobody typed: used when the file has that column, skipped (no such column) when it has not."
 
+
 FORMS = ('wide', 'long', 'annotators')
+
 
 def _reading(text, annotator, **options) -> dict:
     "`read_annotated`'s keywords: a DefaultColumn is the reader's default (None), None or '' no such column (''), '' options not given."
-    def col(name): return '' if name is None or name == '' else None if isinstance(name, DefaultColumn) else str(name)
+
+    def col(name):
+        return '' if name is None or name == '' else None if isinstance(name, DefaultColumn) else str(name)
+
     out = {k: (','.join(v) if isinstance(v, (list, tuple)) else v) for k, v in options.items() if v not in (None, '')}
     return out | {'text': col(text), 'annotator': col(annotator)}
 
-def guide_parameters(data_file,                     # your CSV, JSON-lines or Parquet file
-                     form: str|None = None,         # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
-                     text: str|None = DefaultColumn('text'),  # the text column (None or '': none; agreement and the ceiling only)
-                     counts=None,                   # wide: the count columns, 'a,b,c' or a list (default: all but id, text, context, split)
-                     id: str|None = None,           # wide, annotators: the id column(s) (default: id, else item)
-                     item: str|None = None, annotator: str|None = DefaultColumn('annotator'),
-                     label: str|None = None,        # long (or the annotations file): the columns (default: item, annotator, label)
-                     annotator_columns=None,        # annotators: 'A1,A2', a glob 'A*' or a one-hot pattern '{annotator}_{label}'
-                     context: str|None = None,      # a context column (the turn a text answers): read with the text as a pair
-                     split: str|None = None,        # a split column (train / dev / test): the analysis uses the data's own split
-                     classes=None,                  # the classes in your order, 'a,b,c' (for ordered classes: low to high)
-                     repeats: str|None = None,      # a second label by one annotator of one item: 'first', 'all', 'drop' (None: an error)
-                     annotations=None,              # wide: a long-form file of the same items (annotator ids; tallies must agree)
-                     predictions=None,              # a model's predictions (id + a probability column per class, or a label column)
-                     **params) -> dict:             # other parameters of the notebook: epochs, max_items, seed, group, ordered, ...
+
+def guide_parameters(
+    data_file,  # your CSV, JSON-lines or Parquet file
+    form: str | None = None,  # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
+    text: str | None = DefaultColumn('text'),  # the text column (None or '': none; agreement and the ceiling only)
+    counts=None,  # wide: the count columns, 'a,b,c' or a list (default: all but id, text, context, split)
+    id: str | None = None,  # wide, annotators: the id column(s) (default: id, else item)
+    item: str | None = None,
+    annotator: str | None = DefaultColumn('annotator'),
+    label: str | None = None,  # long (or the annotations file): the columns (default: item, annotator, label)
+    annotator_columns=None,  # annotators: 'A1,A2', a glob 'A*' or a one-hot pattern '{annotator}_{label}'
+    context: str | None = None,  # a context column (the turn a text answers): read with the text as a pair
+    split: str | None = None,  # a split column (train / dev / test): the analysis uses the data's own split
+    classes=None,  # the classes in your order, 'a,b,c' (for ordered classes: low to high)
+    repeats: str | None = None,  # a second label by one annotator of one item: 'first', 'all', 'drop' (None: an error)
+    annotations=None,  # wide: a long-form file of the same items (annotator ids; tallies must agree)
+    predictions=None,  # a model's predictions (id + a probability column per class, or a label column)
+    **params,
+) -> dict:  # other parameters of the notebook: epochs, max_items, seed, group, ordered, ...
     """The guide notebook's parameters for a file and its columns, after reading the file once with the one reader the notebook
     uses (`read_annotated`: errors name file, line, field; options of another form are errors; a table with one vote per item is
     refused). The defaults `DefaultColumn('text')` and `DefaultColumn('annotator')` are skipped when the file has no such column."""
-    if form is not None and form not in FORMS: raise ValueError(f'form must be one of {FORMS} or None, got {form!r}')
-    if annotations and form not in (None, 'wide'): raise ValueError(f'annotations: adds annotator ids to a wide table; the {form} form has its own')
-    if isinstance(counts, (list, tuple)): counts = ','.join(counts)
+    if form is not None and form not in FORMS:
+        raise ValueError(f'form must be one of {FORMS} or None, got {form!r}')
+    if annotations and form not in (None, 'wide'):
+        raise ValueError(f'annotations: adds annotator ids to a wide table; the {form} form has its own')
+    if isinstance(counts, (list, tuple)):
+        counts = ','.join(counts)
     path = Path(data_file)
-    read = _reading(text, annotator if not annotations else DefaultColumn('annotator'), counts=counts, id=id,
-                    item=None if annotations else item, label=None if annotations else label, annotator_columns=annotator_columns,
-                    context=context, split=split, classes=classes, repeats=repeats)
+    read = _reading(
+        text,
+        annotator if not annotations else DefaultColumn('annotator'),
+        counts=counts,
+        id=id,
+        item=None if annotations else item,
+        label=None if annotations else label,
+        annotator_columns=annotator_columns,
+        context=context,
+        split=split,
+        classes=classes,
+        repeats=repeats,
+    )
     no_text = read['text'] == ''
-    if no_text and not counts: read['text'] = None  # no texts: a column named text is still not a count (dropped below)
+    if no_text and not counts:
+        read['text'] = None  # no texts: a column named text is still not a count (dropped below)
     d = read_annotated(path, form, ceiling=True, **read)  # what the notebook will read
-    if no_text: d.texts, d.columns = None, d.columns | {'text': None}
+    if no_text:
+        d.texts, d.columns = None, d.columns | {'text': None}
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     if annotations:  # the notebook joins them the same way: items and tallies must agree
-        if form != 'wide': raise ValueError(f'annotations: adds annotator ids to a wide table; {path} reads as {form}')
+        if form != 'wide':
+            raise ValueError(f'annotations: adds annotator ids to a wide table; {path} reads as {form}')
         long = _reading(None, annotator, item=item, label=label, repeats=repeats)
         long.pop('text')
         join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
-    if d.n_items < 8: raise ValueError(f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)')
-    if predictions: check_predictions(predictions, d)
+    if d.n_items < 8:
+        raise ValueError(
+            f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)'
+        )
+    if predictions:
+        check_predictions(predictions, d)
     cols = d.columns
     joined = lambda v: ','.join(v) if isinstance(v, (list, tuple)) else (v or '')
-    return dict(data_file=str(path.resolve()), form=form, text_col=joined(cols.get('text')), count_cols=joined(cols.get('counts')),
-                id_col=joined(cols.get('id')), item_col=joined(cols.get('item') if not annotations else item),
-                annotator_col=joined(cols.get('annotator') if not annotations else annotator), label_col=joined(cols.get('label') if not annotations else label),
-                annotator_cols=joined(annotator_columns or cols.get('annotator_columns')), context_col=joined(cols.get('context')), split_col=joined(cols.get('split')),
-                classes=','.join(d.classes), repeats=repeats or '',
-                annotations_file=str(Path(annotations).resolve()) if annotations else '',
-                **({'predictions_file': str(Path(predictions).resolve())} if predictions else {}), **params)
+    return dict(
+        data_file=str(path.resolve()),
+        form=form,
+        text_col=joined(cols.get('text')),
+        count_cols=joined(cols.get('counts')),
+        id_col=joined(cols.get('id')),
+        item_col=joined(cols.get('item') if not annotations else item),
+        annotator_col=joined(cols.get('annotator') if not annotations else annotator),
+        label_col=joined(cols.get('label') if not annotations else label),
+        annotator_cols=joined(annotator_columns or cols.get('annotator_columns')),
+        context_col=joined(cols.get('context')),
+        split_col=joined(cols.get('split')),
+        classes=','.join(d.classes),
+        repeats=repeats or '',
+        annotations_file=str(Path(annotations).resolve()) if annotations else '',
+        **({'predictions_file': str(Path(predictions).resolve())} if predictions else {}),
+        **params,
+    )
 
-def check_predictions(path,               # the predictions file (`read_predictions`: an id column, a probability column per class or a label column)
-                      data: AnnotatedData,  # the data it predicts
-                     ):
+
+def check_predictions(
+    path,  # the predictions file (`read_predictions`: an id column, a probability column per class or a label column)
+    data: AnnotatedData,  # the data it predicts
+):
     "Refuse a predictions file the guide cannot score: ids that are not items of the data, or scored items without a prediction."
     from scruples.evaluation import read_predictions
-    pred = read_predictions(path, data.classes)  # a missing or extra class column, a bad probability: named with file, line, column
+
+    pred = read_predictions(
+        path, data.classes
+    )  # a missing or extra class column, a bad probability: named with file, line, column
     items = [str(i) for i in data.items]
     extra = sorted(set(pred.ids) - set(items))
     scored = [i for i, s in zip(items, data.splits) if s == 'test'] if data.splits is not None else items
     missing = [i for i in scored if i not in set(pred.ids)]
     few = lambda v: ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
-    if extra: raise ValueError(f'{path}: {len(extra)} predicted ids are not items of {data.source}: {few(extra)}')
-    if missing: raise ValueError(f'{path}: {len(missing)} of the {len(scored)} ' + ('test ' if data.splits is not None else '')
-                                 + f'items of {data.source} have no prediction: {few(missing)}')
+    if extra:
+        raise ValueError(f'{path}: {len(extra)} predicted ids are not items of {data.source}: {few(extra)}')
+    if missing:
+        raise ValueError(
+            f'{path}: {len(missing)} of the {len(scored)} '
+            + ('test ' if data.splits is not None else '')
+            + f'items of {data.source} have no prediction: {few(missing)}'
+        )
     return pred
 
 # %% ../nbs/91_guide.ipynb #a1e0c006
-def join_annotations(data: AnnotatedData,   # the wide file's items, counts and texts
-                     ann: AnnotatedData,    # the long form of the same items, read with `classes=data.classes`
-                     data_file='the wide file', long_file='the long file',  # named in errors
-                    ) -> AnnotatedData:     # `data` with the annotators x items responses of `ann`
+def join_annotations(
+    data: AnnotatedData,  # the wide file's items, counts and texts
+    ann: AnnotatedData,  # the long form of the same items, read with `classes=data.classes`
+    data_file='the wide file',
+    long_file='the long file',  # named in errors
+) -> AnnotatedData:  # `data` with the annotators x items responses of `ann`
     "The wide data with the long form's annotator ids; each item's tally in the long form must equal its wide counts (items only in the long form are left out)."
-    if tuple(ann.classes) != tuple(data.classes): raise ValueError(f'{long_file}: classes {list(ann.classes)}, but {data_file} has {list(data.classes)}')
-    if ann.responses is None: raise ValueError(f'{long_file}: no annotator column: it adds nothing to {data_file}')
+    if tuple(ann.classes) != tuple(data.classes):
+        raise ValueError(f'{long_file}: classes {list(ann.classes)}, but {data_file} has {list(data.classes)}')
+    if ann.responses is None:
+        raise ValueError(f'{long_file}: no annotator column: it adds nothing to {data_file}')
     where = {it: j for j, it in enumerate(ann.items)}
     missing = [it for it in data.items if it not in where]
-    if missing: raise ValueError(f'{long_file}: no annotations for {len(missing)} items of {data_file}, e.g. {missing[0]!r}')
+    if missing:
+        raise ValueError(f'{long_file}: no annotations for {len(missing)} items of {data_file}, e.g. {missing[0]!r}')
     cols = np.array([where[it] for it in data.items], dtype=np.int64)
     differ = np.flatnonzero((ann.counts[cols] != data.counts).any(1))
     if len(differ):
         i = differ[0]
         tally = lambda c: ', '.join(f'{k} {int(v)}' for k, v in zip(data.classes, c))
-        raise ValueError(f'{data_file} and {long_file} disagree on {len(differ)} of {data.n_items} items; the first, item {data.items[i]!r}: '
-                         f'wide counts {tally(data.counts[i])}, long tally {tally(ann.counts[cols[i]])}')
+        raise ValueError(
+            f'{data_file} and {long_file} disagree on {len(differ)} of {data.n_items} items; the first, item {data.items[i]!r}: '
+            f'wide counts {tally(data.counts[i])}, long tally {tally(ann.counts[cols[i]])}'
+        )
     return replace(data, responses=ann.responses[:, cols], annotators=ann.annotators)  # texts, contexts, splits kept
 
 # %% ../nbs/91_guide.ipynb #da14061b
@@ -149,26 +217,39 @@ def shipped_dataset(form: str = 'wide') -> Path:  # the file of that form
     return Path(str(files('scruples').joinpath('guide_data', SHIPPED_FORMS[form])))
 
 # %% ../nbs/91_guide.ipynb #3c4593bd
-def take_items(data: AnnotatedData, idx) -> AnnotatedData:  # the items `idx`, in that order, with their texts, votes, splits...
+def take_items(
+    data: AnnotatedData, idx
+) -> AnnotatedData:  # the items `idx`, in that order, with their texts, votes, splits...
     "A dataset of some of the items (responses, texts, contexts, splits and gold kept with them)."
     idx = np.asarray(idx, dtype=np.int64)
     pick = lambda v: None if v is None else [v[i] for i in idx]
-    return replace(data, items=[data.items[i] for i in idx], counts=data.counts[idx], texts=pick(data.texts), contexts=pick(data.contexts),
-                   responses=None if data.responses is None else data.responses[:, idx],
-                   splits=None if data.splits is None else np.asarray(data.splits)[idx], gold=None if data.gold is None else data.gold[idx])
+    return replace(
+        data,
+        items=[data.items[i] for i in idx],
+        counts=data.counts[idx],
+        texts=pick(data.texts),
+        contexts=pick(data.contexts),
+        responses=None if data.responses is None else data.responses[:, idx],
+        splits=None if data.splits is None else np.asarray(data.splits)[idx],
+        gold=None if data.gold is None else data.gold[idx],
+    )
 
-def split_items(data: AnnotatedData,
-                test_share: float = 0.25,  # without a split: the share of the items held out for the test
-                dev_share: float = 0.2,    # without a dev split: the share of the training items held out (calibration, early stopping)
-                seed=0,
-               ) -> dict:                  # train, dev, test: sorted item indices; source: where the split came from
+
+def split_items(
+    data: AnnotatedData,
+    test_share: float = 0.25,  # without a split: the share of the items held out for the test
+    dev_share: float = 0.2,  # without a dev split: the share of the training items held out (calibration, early stopping)
+    seed=0,
+) -> dict:  # train, dev, test: sorted item indices; source: where the split came from
     "The data's own split (train / dev / test) when it has one, else a seeded random split; dev from train when the data has none."
     rng = np.random.default_rng(seed)
     if data.splits is not None:
         s = np.asarray(data.splits)
         train, dev, test = (np.flatnonzero(s == k) for k in ('train', 'dev', 'test'))
         if len(train) < 2 or len(test) < 2:
-            raise ValueError(f'the split column has {len(train)} train and {len(test)} test items; the guide needs 2 or more of each')
+            raise ValueError(
+                f'the split column has {len(train)} train and {len(test)} test items; the guide needs 2 or more of each'
+            )
         source = "the data's own split"
     else:
         perm = rng.permutation(data.n_items)
@@ -179,25 +260,32 @@ def split_items(data: AnnotatedData,
         inner = rng.permutation(train)
         n_dev = max(2, int(round(dev_share * len(train))))
         dev, train = np.sort(inner[:n_dev]), np.sort(inner[n_dev:])
-        if data.splits is not None: source += f'; dev: {n_dev} of the training items (the data has no dev split)'
+        if data.splits is not None:
+            source += f'; dev: {n_dev} of the training items (the data has no dev split)'
     return dict(train=train, dev=dev, test=test, source=source)
+
 
 def parse_groups(spec: str) -> dict:  # group name -> its classes
     "'abusive=rude,abusive; calm=fine' -> {'abusive': ['rude', 'abusive'], 'calm': ['fine']} ('' -> {})."
     out = {}
     for part in (p.strip() for p in (spec or '').split(';')):
-        if not part: continue
+        if not part:
+            continue
         name, eq, members = part.partition('=')
         names = [m.strip() for m in members.split(',') if m.strip()]
-        if not eq or not name.strip() or not names: raise ValueError(f'group {part!r}: expected NAME=CLASS,CLASS,... (groups separated by ;)')
-        if name.strip() in out: raise ValueError(f'group {name.strip()!r} is named twice')
+        if not eq or not name.strip() or not names:
+            raise ValueError(f'group {part!r}: expected NAME=CLASS,CLASS,... (groups separated by ;)')
+        if name.strip() in out:
+            raise ValueError(f'group {name.strip()!r} is named twice')
         out[name.strip()] = names
     return out
+
 
 def class_shares(counts) -> np.ndarray:  # (k,) the share of the votes in each class
     "The share of all votes in each class."
     c = np.asarray(counts).sum(0)
     return c / c.sum()
+
 
 def is_skewed(counts) -> bool:
     "One class holds at least half the votes and at least 1.5 times its equal share (binary: 75%)."
@@ -205,81 +293,140 @@ def is_skewed(counts) -> bool:
     return bool(top >= max(0.5, 1.5 / np.asarray(counts).shape[1]))
 
 # %% ../nbs/91_guide.ipynb #186ee267
-def model_warnings(results,  # model name -> what `evaluate` returned (its `xentropy`)
-                   probas,   # model name -> (n_test, k) the probabilities it scored
-                   classes,  # the class names
-                   prior: str = 'Prior',  # the name of the Prior among `results` (None: no cross-entropy check)
-                   share: float = 0.95,   # a model predicting one class for this share of the items or more is collapsed
-                  ) -> pd.DataFrame:      # model, kind ('collapsed' or 'worse than the Prior'), value, says
+def model_warnings(
+    results,  # model name -> what `evaluate` returned (its `xentropy`)
+    probas,  # model name -> (n_test, k) the probabilities it scored
+    classes,  # the class names
+    prior: str = 'Prior',  # the name of the Prior among `results` (None: no cross-entropy check)
+    share: float = 0.95,  # a model predicting one class for this share of the items or more is collapsed
+) -> pd.DataFrame:  # model, kind ('collapsed' or 'worse than the Prior'), value, says
     "The models that predict one class for (nearly) every test item, and those with a worse cross-entropy than the Prior."
     rows = []
     for name, p in probas.items():
         pred = np.asarray(p).argmax(1)
         top = np.bincount(pred, minlength=len(classes))
-        j = int(top.argmax()); frac = top[j] / len(pred)
+        j = int(top.argmax())
+        frac = top[j] / len(pred)
         if name != prior and frac >= share:
-            rows.append(dict(model=name, kind='collapsed', value=float(frac),
-                             says=f'{name} predicts {classes[j]!r} for {frac:.0%} of the test items: it has (nearly) collapsed to one class, '
-                                  'so its macro F1 says little beyond the Prior\'s'))
+            rows.append(
+                dict(
+                    model=name,
+                    kind='collapsed',
+                    value=float(frac),
+                    says=f'{name} predicts {classes[j]!r} for {frac:.0%} of the test items: it has (nearly) collapsed to one class, '
+                    'so its macro F1 says little beyond the Prior\'s',
+                )
+            )
     if prior in results:
         base = float(results[prior]['xentropy'])
         for name, r in results.items():
             if name != prior and np.isfinite(r['xentropy']) and r['xentropy'] > base:
-                rows.append(dict(model=name, kind='worse than the Prior', value=float(r['xentropy']),
-                                 says=f'{name} is worse than the Prior in cross-entropy ({r["xentropy"]:.3f} against {base:.3f}; the Prior knows only the class shares)'))
+                rows.append(
+                    dict(
+                        model=name,
+                        kind='worse than the Prior',
+                        value=float(r['xentropy']),
+                        says=f'{name} is worse than the Prior in cross-entropy ({r["xentropy"]:.3f} against {base:.3f}; the Prior knows only the class shares)',
+                    )
+                )
     return pd.DataFrame(rows, columns=['model', 'kind', 'value', 'says'])
 
 # %% ../nbs/91_guide.ipynb #a1e0c013
-def calibrated_proba(proba,  # (n, k) the model's raw probabilities of the scored items
-                     res,    # what `evaluate` returned for them (its `temperature` and `smoothing`)
-                    ) -> np.ndarray:  # (n, k) the calibrated probabilities behind res's cross-entropy, KL, ECE...
+def calibrated_proba(
+    proba,  # (n, k) the model's raw probabilities of the scored items
+    res,  # what `evaluate` returned for them (its `temperature` and `smoothing`)
+) -> np.ndarray:  # (n, k) the calibrated probabilities behind res's cross-entropy, KL, ECE...
     "The probabilities `evaluate` scored: `proba` through the temperature and smoothing it fitted on held-out items (unchanged for hard predictions)."
     p = np.asarray(proba, dtype=float)
-    if not np.isfinite(res['temperature']): return p  # hard predictions: evaluate does not calibrate them
+    if not np.isfinite(res['temperature']):
+        return p  # hard predictions: evaluate does not calibrate them
     cal = TemperatureCalibrator()
     cal.temperature_, cal.smoothing_ = float(res['temperature']), float(res['smoothing'])
     return cal.predict_proba(np.log(np.clip(p, 1e-12, 1)))
 
 # %% ../nbs/91_guide.ipynb #a1e0c019
-def above_ceiling(results,  # model name -> what `evaluate` returned (f1, f1_lo, f1_hi, xentropy, ...)
-                  ceiling,  # what `best` returned for the same items (rows macro_f1 and xentropy: estimate, ci_low, ci_high)
-                 ) -> pd.DataFrame:  # one row per model and metric better than the BEST estimate, with a sentence
+def above_ceiling(
+    results,  # model name -> what `evaluate` returned (f1, f1_lo, f1_hi, xentropy, ...)
+    ceiling,  # what `best` returned for the same items (rows macro_f1 and xentropy: estimate, ci_low, ci_high)
+) -> pd.DataFrame:  # one row per model and metric better than the BEST estimate, with a sentence
     "The models whose macro F1 is above (cross-entropy below) the BEST estimate of the same items; `overlap`: their 95% intervals overlap."
     rows = []
     for name, r in results.items():
-        for key, metric, label, sign in (('f1', 'macro_f1', 'macro F1', 1), ('xentropy', 'xentropy', 'cross-entropy', -1)):
-            if metric not in ceiling.index or not np.isfinite(r[key]): continue
+        for key, metric, label, sign in (
+            ('f1', 'macro_f1', 'macro F1', 1),
+            ('xentropy', 'xentropy', 'cross-entropy', -1),
+        ):
+            if metric not in ceiling.index or not np.isfinite(r[key]):
+                continue
             b = ceiling.loc[metric]
-            if sign * (r[key] - b['estimate']) <= 0: continue
+            if sign * (r[key] - b['estimate']) <= 0:
+                continue
             lo, hi = r.get(f'{key}_lo', np.nan), r.get(f'{key}_hi', np.nan)
             overlap = bool(np.isfinite(lo) and lo <= b['ci_high'] and hi >= b['ci_low'])
-            said = (f"{name}: {label} {r[key]:.3f} ({lo:.3f}-{hi:.3f}) is {'above' if sign > 0 else 'below'} the BEST estimate "
-                    f"{b['estimate']:.3f} ({b['ci_low']:.3f}-{b['ci_high']:.3f}); "
-                    + ('the intervals overlap: it may be chance' if overlap else
-                       'the intervals do not overlap: the votes probably do not follow the Dirichlet-multinomial model BEST assumes'))
-            rows.append(dict(model=name, metric=metric, value=r[key], lo=lo, hi=hi, best=b['estimate'], best_lo=b['ci_low'],
-                             best_hi=b['ci_high'], overlap=overlap, says=said))
-    return pd.DataFrame(rows, columns=['model', 'metric', 'value', 'lo', 'hi', 'best', 'best_lo', 'best_hi', 'overlap', 'says'])
+            said = (
+                f"{name}: {label} {r[key]:.3f} ({lo:.3f}-{hi:.3f}) is {'above' if sign > 0 else 'below'} the BEST estimate "
+                f"{b['estimate']:.3f} ({b['ci_low']:.3f}-{b['ci_high']:.3f}); "
+                + (
+                    'the intervals overlap: it may be chance'
+                    if overlap
+                    else 'the intervals do not overlap: the votes probably do not follow the Dirichlet-multinomial model BEST assumes'
+                )
+            )
+            rows.append(
+                dict(
+                    model=name,
+                    metric=metric,
+                    value=r[key],
+                    lo=lo,
+                    hi=hi,
+                    best=b['estimate'],
+                    best_lo=b['ci_low'],
+                    best_hi=b['ci_high'],
+                    overlap=overlap,
+                    says=said,
+                )
+            )
+    return pd.DataFrame(
+        rows, columns=['model', 'metric', 'value', 'lo', 'hi', 'best', 'best_lo', 'best_hi', 'overlap', 'says']
+    )
 
 # %% ../nbs/91_guide.ipynb #a1e0c023
-def models_vs_ceiling_figure(results,  # model name -> what `evaluate` returned
-                             ceiling,  # what `best` returned for the same items
-                            ):         # a matplotlib Figure (two panels)
+def models_vs_ceiling_figure(
+    results,  # model name -> what `evaluate` returned
+    ceiling,  # what `best` returned for the same items
+):  # a matplotlib Figure (two panels)
     "Macro F1 and cross-entropy of each model (95% intervals) against the BEST estimate (dashed) and its interval (shaded)."
     import matplotlib.pyplot as plt
+
     names = list(results)
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 0.4 * len(names) + 1.5), sharey=True)
-    for ax, (key, m, label) in zip(axes, (('f1', 'macro_f1', 'macro F1 (higher is better)'), ('xentropy', 'xentropy', 'cross-entropy (lower is better)'))):
+    for ax, (key, m, label) in zip(
+        axes,
+        (
+            ('f1', 'macro_f1', 'macro F1 (higher is better)'),
+            ('xentropy', 'xentropy', 'cross-entropy (lower is better)'),
+        ),
+    ):
         v, lo, hi = (np.array([results[k][key + s] for k in names], dtype=float) for s in ('', '_lo', '_hi'))
         err = np.maximum(np.nan_to_num(np.vstack([v - lo, hi - v]), nan=0.0), 0)
         ax.errorbar(v, range(len(names)), xerr=err, fmt='o', label='model (95% interval)')
         if m in ceiling.index:
-            ax.axvspan(ceiling.loc[m, 'ci_low'], ceiling.loc[m, 'ci_high'], color='k', alpha=0.1, lw=0, label='BEST interval')
+            ax.axvspan(
+                ceiling.loc[m, 'ci_low'], ceiling.loc[m, 'ci_high'], color='k', alpha=0.1, lw=0, label='BEST interval'
+            )
             ax.axvline(ceiling.loc[m, 'estimate'], color='k', ls='--', label='BEST estimate (the ceiling)')
         ax.set_xlabel(label)
-    axes[0].set_yticks(range(len(names)), names); axes[0].set_ylim(-0.6, len(names) - 0.4)
+    axes[0].set_yticks(range(len(names)), names)
+    axes[0].set_ylim(-0.6, len(names) - 0.4)
     fig.suptitle('Test items: models against the ceiling')
-    fig.legend(*axes[0].get_legend_handles_labels(), loc='upper center', bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=8)
+    fig.legend(
+        *axes[0].get_legend_handles_labels(),
+        loc='upper center',
+        bbox_to_anchor=(0.5, 0.0),
+        ncol=3,
+        frameon=False,
+        fontsize=8,
+    )
     fig.tight_layout()
     return fig
 
@@ -287,112 +434,174 @@ def models_vs_ceiling_figure(results,  # model name -> what `evaluate` returned
 PARAM_GUARDS = {  # notebook parameter -> (smallest, largest, what it is); None: no bound
     'max_items': (0, None, 'items analysed; 8: a training, a held-out and a test part'),
     'test_share': (0.05, 0.9, 'share of the items held out for the test (without a split column)'),
-    'epochs': (1, 1000, 'transformer epochs'), 'budget': (1, 10_000, 'tuning points per baseline'),
-    'best_samples': (10, 10**7, 'posterior samples of BEST'), 'n_boot': (10, 100_000, 'bootstrap resamples'),
-    'trait_items': (2, 10_000, 'questions of the latent-trait model'), 'seed': (0, 2**63 - 1, 'seed'),
+    'epochs': (1, 1000, 'transformer epochs'),
+    'budget': (1, 10_000, 'tuning points per baseline'),
+    'best_samples': (10, 10**7, 'posterior samples of BEST'),
+    'n_boot': (10, 100_000, 'bootstrap resamples'),
+    'trait_items': (2, 10_000, 'questions of the latent-trait model'),
+    'seed': (0, 2**63 - 1, 'seed'),
     'min_trait_questions': (2, 10_000, 'questions the traits need to choose a number of traits'),
 }
 
-def check_parameters(params: dict,  # notebook parameter -> value (what `guide_parameters` returns, plus any other)
-                     nb=None,       # the notebook (default: `guide_notebook()`)
-                    ) -> dict:      # `params`, with ints given for float parameters converted
+
+def check_parameters(
+    params: dict,  # notebook parameter -> value (what `guide_parameters` returns, plus any other)
+    nb=None,  # the notebook (default: `guide_notebook()`)
+) -> dict:  # `params`, with ints given for float parameters converted
     "Every parameter must be one the notebook declares, of its type and within `PARAM_GUARDS`; the error says which and why."
     from papermill.inspection import inspect_notebook
+
     declared = inspect_notebook(str(nb or guide_notebook()))
     out = dict(params)
     for name, value in params.items():
         if name not in declared:
-            raise ValueError(f'{name}={value!r}: not a parameter of the guide notebook; its parameters: {", ".join(declared)}')
+            raise ValueError(
+                f'{name}={value!r}: not a parameter of the guide notebook; its parameters: {", ".join(declared)}'
+            )
         kind = declared[name]['inferred_type_name']
         if kind == 'int' and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
             raise ValueError(f'{name}={value!r}: expected an integer')
         if kind == 'float':
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)): raise ValueError(f'{name}={value!r}: expected a number')
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise ValueError(f'{name}={value!r}: expected a number')
             out[name] = value = float(value)
         if kind == 'bool' and not isinstance(value, bool):
-            if value in (0, 1, 'true', 'false', 'True', 'False'): out[name] = value = value in (1, 'true', 'True')
-            else: raise ValueError(f'{name}={value!r}: expected true or false')
-        if kind == 'str' and not isinstance(value, str): out[name] = str(value)
+            if value in (0, 1, 'true', 'false', 'True', 'False'):
+                out[name] = value = value in (1, 'true', 'True')
+            else:
+                raise ValueError(f'{name}={value!r}: expected true or false')
+        if kind == 'str' and not isinstance(value, str):
+            out[name] = str(value)
         if name in PARAM_GUARDS:
             lo, hi, what = PARAM_GUARDS[name]
             if not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8):
-                rng = '0 (every item) or at least 8' if name == 'max_items' else f'at least {lo}' if hi is None else f'from {lo} to {hi}'
+                rng = (
+                    '0 (every item) or at least 8'
+                    if name == 'max_items'
+                    else f'at least {lo}'
+                    if hi is None
+                    else f'from {lo} to {hi}'
+                )
                 raise ValueError(f'{name}={value!r}: expected {rng} ({what})')
     return out
+
 
 def check_kernel(name: str) -> str:
     "The kernel's name when Jupyter knows it; else a ValueError naming the kernels it knows."
     from jupyter_client.kernelspec import find_kernel_specs
+
     known = find_kernel_specs()
-    if name not in known: raise ValueError(f'no Jupyter kernel named {name!r}; kernels: {", ".join(sorted(known)) or "none"}')
+    if name not in known:
+        raise ValueError(f'no Jupyter kernel named {name!r}; kernels: {", ".join(sorted(known)) or "none"}')
     return name
 
 # %% ../nbs/91_guide.ipynb #92f70a3d
 MANIFEST = 'analyze-manifest.json'
 RUN_FILES = ('your_data.ipynb', 'summary.csv', '*.png', MANIFEST)  # the names a run writes
 
+
 def _manifest(out: Path) -> list[str]:
     "The files the previous run wrote (its manifest), [] when there is none."
-    m = out/MANIFEST
-    if not m.is_file(): return []
-    try: files = json.loads(m.read_text())['files']
-    except (ValueError, KeyError, TypeError) as err: raise ValueError(f'{m}: not a manifest written by scruples analyze ({err})') from None
-    if not all(isinstance(f, str) and '/' not in f and f not in ('.', '..') for f in files): raise ValueError(f'{m}: not a manifest written by scruples analyze')
+    m = out / MANIFEST
+    if not m.is_file():
+        return []
+    try:
+        files = json.loads(m.read_text())['files']
+    except (ValueError, KeyError, TypeError) as err:
+        raise ValueError(f'{m}: not a manifest written by scruples analyze ({err})') from None
+    if not all(isinstance(f, str) and '/' not in f and f not in ('.', '..') for f in files):
+        raise ValueError(f'{m}: not a manifest written by scruples analyze')
     return files
 
-def prepare_out(out,          # the output folder (created when missing)
-                inputs=(),    # the run's input files: never replaced
-               ) -> tuple[Path, list[str]]:  # (a fresh folder inside `out` for the run, the previous run's files)
+
+def prepare_out(
+    out,  # the output folder (created when missing)
+    inputs=(),  # the run's input files: never replaced
+) -> tuple[Path, list[str]]:  # (a fresh folder inside `out` for the run, the previous run's files)
     "Check `out` before a run: no file a run writes that the previous manifest does not list, no input among those a run replaces."
     out = Path(out)
-    if out.exists() and not out.is_dir(): raise NotADirectoryError(20, 'exists and is not a folder', str(out))
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(20, 'exists and is not a folder', str(out))
     previous = _manifest(out) if out.is_dir() else []
     if out.is_dir():
-        foreign = sorted(f.name for f in out.iterdir() if f.name not in previous and any(fnmatch.fnmatch(f.name, g) for g in RUN_FILES))
+        foreign = sorted(
+            f.name
+            for f in out.iterdir()
+            if f.name not in previous and any(fnmatch.fnmatch(f.name, g) for g in RUN_FILES)
+        )
         if foreign:
-            raise FileExistsError(17, f'{out} holds {", ".join(foreign[:5])}, which no earlier scruples analyze run wrote (no manifest lists it) '
-                                      'and which this run would write: choose another --out', str(out/foreign[0]))
+            raise FileExistsError(
+                17,
+                f'{out} holds {", ".join(foreign[:5])}, which no earlier scruples analyze run wrote (no manifest lists it) '
+                'and which this run would write: choose another --out',
+                str(out / foreign[0]),
+            )
     for f in inputs:
-        if not f: continue
+        if not f:
+            continue
         f = Path(f).resolve()
         if f.parent == out.resolve() and (f.name in previous or any(fnmatch.fnmatch(f.name, g) for g in RUN_FILES)):
-            raise FileExistsError(17, f'an input of this run, {f.name}, is a file a run in {out} writes or replaces: copy it elsewhere or choose another --out', str(f))
+            raise FileExistsError(
+                17,
+                f'an input of this run, {f.name}, is a file a run in {out} writes or replaces: copy it elsewhere or choose another --out',
+                str(f),
+            )
     out.mkdir(parents=True, exist_ok=True)
     import tempfile
+
     return Path(tempfile.mkdtemp(prefix='.analyze-run-', dir=out)), previous
+
 
 def commit_run(out, run: Path, previous: list[str]) -> list[str]:  # the files of the new run, now in `out`
     "Replace the previous run's files (its manifest) by the run's: remove the old ones, move the new ones in, write the manifest."
     out = Path(out)
     new = sorted(f.name for f in run.iterdir() if f.is_file() and f.name != MANIFEST)
     for name in previous:
-        if (out/name).is_file(): (out/name).unlink()
-    for name in new: os.replace(run/name, out/name)
-    (out/MANIFEST).write_text(json.dumps({'files': new + [MANIFEST], 'written': time.strftime('%Y-%m-%dT%H:%M:%S')}, indent=1) + '\n')
+        if (out / name).is_file():
+            (out / name).unlink()
+    for name in new:
+        os.replace(run / name, out / name)
+    (out / MANIFEST).write_text(
+        json.dumps({'files': new + [MANIFEST], 'written': time.strftime('%Y-%m-%dT%H:%M:%S')}, indent=1) + '\n'
+    )
     shutil.rmtree(run, ignore_errors=True)
     return new
 
 # %% ../nbs/91_guide.ipynb #3d725620
-def analyze(data_file,              # your annotated data (see `guide_parameters` for the columns)
-            out,                    # output folder: executed notebook, figures, summary.csv
-            kernel: str|None = None,  # Jupyter kernel (default: 'scruples' when registered, else 'python3')
-            log=print,
-            **kwargs) -> pd.DataFrame:  # column choice and notebook parameters, as `guide_parameters` takes them
+def analyze(
+    data_file,  # your annotated data (see `guide_parameters` for the columns)
+    out,  # output folder: executed notebook, figures, summary.csv
+    kernel: str | None = None,  # Jupyter kernel (default: 'scruples' when registered, else 'python3')
+    log=print,
+    **kwargs,
+) -> pd.DataFrame:  # column choice and notebook parameters, as `guide_parameters` takes them
     "Run the guide notebook on your data with papermill; returns the rows of `summary.csv`. Everything is checked before anything is written."
     import papermill as pm
     from scruples.reproduce import default_kernel
+
     kernel = check_kernel(kernel or default_kernel())
     nb = guide_notebook()
     params = check_parameters(guide_parameters(data_file, **kwargs), nb)
     run, previous = prepare_out(out, [data_file, params.get('annotations_file'), params.get('predictions_file')])
     out = Path(out)
     params['out_dir'] = str(run.resolve())
-    dest, t0 = run/'your_data.ipynb', time.time()
-    try: pm.execute_notebook(str(nb), str(dest), parameters=params, kernel_name=kernel, language='python',
-                             cwd=str(run), progress_bar=False, log_output=False)
+    dest, t0 = run / 'your_data.ipynb', time.time()
+    try:
+        pm.execute_notebook(
+            str(nb),
+            str(dest),
+            parameters=params,
+            kernel_name=kernel,
+            language='python',
+            cwd=str(run),
+            progress_bar=False,
+            log_output=False,
+        )
     except Exception as err:
         last = str(err).strip().splitlines()[-1] if str(err).strip() else ''
-        raise GuideError(f'{data_file}: the guide failed ({type(err).__name__}: {last}); see {dest} (the previous run in {out} is untouched)') from None
+        raise GuideError(
+            f'{data_file}: the guide failed ({type(err).__name__}: {last}); see {dest} (the previous run in {out} is untouched)'
+        ) from None
     commit_run(out, run, previous)
-    log(f'guide: ran in {time.time() - t0:.0f} s -> {out/"your_data.ipynb"}')
-    return pd.read_csv(out/'summary.csv')
+    log(f'guide: ran in {time.time() - t0:.0f} s -> {out / "your_data.ipynb"}')
+    return pd.read_csv(out / 'summary.csv')

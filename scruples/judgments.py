@@ -22,128 +22,198 @@ def _ini(*letters, opt_h=False):
     s = r'[ .\-_*]?'
     return s.join(letters) + (rf'(?:{s}h)?' if opt_h else '') + r'\.?'
 
+
 _INITIALISMS = {
     'AUTHOR': [_ini('y', 't', 'a', opt_h=True), _ini('y', 'w', 'b', 't', 'a', opt_h=True), _ini('y', 'a', 't', 'a')],
-    'OTHER': [_ini('n', 't', 'a', opt_h=True), _ini('n', 'w', 'b', 't', 'a', opt_h=True), _ini('y', 'w', 'n', 'b', 't', 'a', opt_h=True),
-              _ini('y', 'a', 'n', 't', 'a'), _ini('n', 'y', 't', 'a'),
-              _ini('w', 'n', 'b', 't', 'a', opt_h=True)],
+    'OTHER': [
+        _ini('n', 't', 'a', opt_h=True),
+        _ini('n', 'w', 'b', 't', 'a', opt_h=True),
+        _ini('y', 'w', 'n', 'b', 't', 'a', opt_h=True),
+        _ini('y', 'a', 'n', 't', 'a'),
+        _ini('n', 'y', 't', 'a'),
+        _ini('w', 'n', 'b', 't', 'a', opt_h=True),
+    ],
     'EVERYBODY': [_ini('e', 's', 'h')],
-    'NOBODY': [],   # case-sensitive, below
+    'NOBODY': [],  # case-sensitive, below
     'INFO': [],
 }
 _CASED = {'NOBODY': [r'N[ .\-]?A[ .\-]?H\b\.?', r'(?i:n\.a\.h\.?)'], 'INFO': [r'INFO', r'(?i:info)(?=\s*[:\-\u2013])']}
 _LABEL_RE = re.compile(
-    r'(?<![A-Za-z0-9])(?:' + '|'.join(
-        f'(?P<{lab}>' + '|'.join([f'(?i:{p})' for p in _INITIALISMS[lab]] + _CASED.get(lab, [])) + ')' for lab in LABELS)
-    + r')(?![A-Za-z0-9])')
-_GLUED = re.compile(r'(?<=[a-z])(?:(?P<AUTHOR>YTA|YWBTA)|(?P<OTHER>NTA|YWNBTA|NWBTA|WNBTA)|(?P<EVERYBODY>ESH)|'
-                    r'(?P<NOBODY>NAH)|(?P<INFO>INFO))(?![A-Za-z0-9])')  # a capital verdict glued to a word: OkNTA
+    r'(?<![A-Za-z0-9])(?:'
+    + '|'.join(
+        f'(?P<{lab}>' + '|'.join([f'(?i:{p})' for p in _INITIALISMS[lab]] + _CASED.get(lab, [])) + ')' for lab in LABELS
+    )
+    + r')(?![A-Za-z0-9])'
+)
+_GLUED = re.compile(
+    r'(?<=[a-z])(?:(?P<AUTHOR>YTA|YWBTA)|(?P<OTHER>NTA|YWNBTA|NWBTA|WNBTA)|(?P<EVERYBODY>ESH)|'
+    r'(?P<NOBODY>NAH)|(?P<INFO>INFO))(?![A-Za-z0-9])'
+)  # a capital verdict glued to a word: OkNTA
 
 # %% ../nbs/31_judgments.ipynb #3c8f41ff
 _AH = r'(?:ass|a-|a\*\*|arse|a\s|a)'  # the a-hole spellings, before the anchor word `hole`
 # Each phrase: words that may carry one edit, then its anchor word (hole, suck, info) and an optional tail, exact.
 _PHRASES = {
-    'AUTHOR': [(rf"you(?:'re| are|re| r) (?:definitely |totally |absolutely |kind of |a bit )?(?:the|an?) {_AH}", 'hole', ''),
-               (rf"you(?:'d| would|'ll| will) be (?:the|an?) {_AH}", 'hole', ''),
-               (rf"(?:makes?|made|making) you (?:the|an?) {_AH}", 'hole', '')],
-    'OTHER': [(rf"(?<![a-z])(?:you(?:'re| are|re) )?(?:definitely |totally |absolutely )?not (?:the|an?) {_AH}",
-               'hole', ''),
-              (rf"you(?:(?:'d| would)(?:n't| not)| won't| will not|'ll not) be (?:the|an?) {_AH}", 'hole', '')],
-    'EVERYBODY': [(r'every(?:one|body) ', 'suck', r'(?:s(?: here)?)?'), (r'(?:you )?both ', 'suck', ''), (r'you all ', 'suck', '')],
-    'NOBODY': [(rf'(?<![a-z])no {_AH}', 'hole', r's? here'),  # the authors' `no (?:assholes|a-?holes) here`
-               (rf"no ?(?:one|body)(?:'s| is) (?:the|an?) {_AH}", 'hole', '')],
+    'AUTHOR': [
+        (rf"you(?:'re| are|re| r) (?:definitely |totally |absolutely |kind of |a bit )?(?:the|an?) {_AH}", 'hole', ''),
+        (rf"you(?:'d| would|'ll| will) be (?:the|an?) {_AH}", 'hole', ''),
+        (rf"(?:makes?|made|making) you (?:the|an?) {_AH}", 'hole', ''),
+    ],
+    'OTHER': [
+        (rf"(?<![a-z])(?:you(?:'re| are|re) )?(?:definitely |totally |absolutely )?not (?:the|an?) {_AH}", 'hole', ''),
+        (rf"you(?:(?:'d| would)(?:n't| not)| won't| will not|'ll not) be (?:the|an?) {_AH}", 'hole', ''),
+    ],
+    'EVERYBODY': [
+        (r'every(?:one|body) ', 'suck', r'(?:s(?: here)?)?'),
+        (r'(?:you )?both ', 'suck', ''),
+        (r'you all ', 'suck', ''),
+    ],
+    'NOBODY': [
+        (rf'(?<![a-z])no {_AH}', 'hole', r's? here'),  # the authors' `no (?:assholes|a-?holes) here`
+        (rf"no ?(?:one|body)(?:'s| is) (?:the|an?) {_AH}", 'hole', ''),
+    ],
     'INFO': [(r'(?:need|needs|needed) more ', 'info', r'(?:rmation)?'), (r'not enough ', 'info', r'(?:rmation)?')],
 }
-_PHRASE_EXACT = re.compile('|'.join(f'(?P<{lab}>' + '|'.join(p + a + t for p, a, t in _PHRASES[lab]) + ')' for lab in LABELS))
+_PHRASE_EXACT = re.compile(
+    '|'.join(f'(?P<{lab}>' + '|'.join(p + a + t for p, a, t in _PHRASES[lab]) + ')' for lab in LABELS)
+)
 _PHRASE_EXACT_CI = re.compile(_PHRASE_EXACT.pattern, re.I)  # for the rare text whose lower() changes its length
 _FUZZY = {}  # anchor -> one fuzzy pattern: `(?:words){e<=1}anchor tail` per phrase, named by label
 for _anchor in ('hole', 'suck', 'info'):
-    _alts = [f'(?P<{lab}>' + '|'.join(f'(?:{p}){{e<=1}}{a}{t}' for p, a, t in _PHRASES[lab] if a == _anchor) + ')'
-             for lab in LABELS if any(a == _anchor for _, a, _ in _PHRASES[lab])]
+    _alts = [
+        f'(?P<{lab}>' + '|'.join(f'(?:{p}){{e<=1}}{a}{t}' for p, a, t in _PHRASES[lab] if a == _anchor) + ')'
+        for lab in LABELS
+        if any(a == _anchor for _, a, _ in _PHRASES[lab])
+    ]
     _FUZZY[_anchor] = regex.compile('|'.join(_alts), regex.IGNORECASE)
 _ANCHOR = re.compile(r'(?<!w)hole|suck|info', re.I)  # the phrases' anchor words (not the `hole` of `whole`)
-_CONTRAST = re.compile(r"(?i)\b(?:but|however|although|though|actually|edit|update|changing|changed|"
-                       r"on second thought|on reflection|wait|nevermind|never mind)\b")
-_INI_LOW = re.compile(r'(?=[yneiw])(?<![a-z0-9])(?:' + '|'.join(
-    f'(?P<{lab}>' + '|'.join(_INITIALISMS[lab] + {'NOBODY': [_ini('n', 'a', 'h')], 'INFO': ['info']}.get(lab, [])) + ')'
-    for lab in LABELS) + r')(?![a-z0-9])')
+_CONTRAST = re.compile(
+    r"(?i)\b(?:but|however|although|though|actually|edit|update|changing|changed|"
+    r"on second thought|on reflection|wait|nevermind|never mind)\b"
+)
+_INI_LOW = re.compile(
+    r'(?=[yneiw])(?<![a-z0-9])(?:'
+    + '|'.join(
+        f'(?P<{lab}>'
+        + '|'.join(_INITIALISMS[lab] + {'NOBODY': [_ini('n', 'a', 'h')], 'INFO': ['info']}.get(lab, []))
+        + ')'
+        for lab in LABELS
+    )
+    + r')(?![a-z0-9])'
+)
 _INFO_NEXT = re.compile(r'\s*[:\-\u2013]')
-_NEGATED = re.compile(r"(?i)\b(?:do|does|did|would|could)(?:n'?t| not)\s+(?:\w+\s+)?"  # I don't think ..., doesn't make
-                      r"(?:(?:think|believe|say|feel|consider|call|see how|agree)\b[^.!?\n]{0,24})?\Z")
+_NEGATED = re.compile(
+    r"(?i)\b(?:do|does|did|would|could)(?:n'?t| not)\s+(?:\w+\s+)?"  # I don't think ..., doesn't make
+    r"(?:(?:think|believe|say|feel|consider|call|see how|agree)\b[^.!?\n]{0,24})?\Z"
+)
 
 # %% ../nbs/31_judgments.ipynb #bfe4980d
 MAX_COMMENT_CHARS = 10_000  # Reddit's limit on a comment: what the patterns see of a body
+
 
 def _initialisms(body: str, low: str) -> list[tuple[int, int, str]]:
     "Initialisms found in the lower-cased text, NAH and INFO checked against the original case."
     out = []
     for m in _INI_LOW.finditer(low):
         s, e, lab = m.start(), m.end(), m.lastgroup
-        if lab == 'NOBODY' and not (body[s:e].upper() == body[s:e] or '.' in body[s:e]): continue
-        if lab == 'INFO' and body[s:e] != 'INFO' and not _INFO_NEXT.match(body, e): continue
+        if lab == 'NOBODY' and not (body[s:e].upper() == body[s:e] or '.' in body[s:e]):
+            continue
+        if lab == 'INFO' and body[s:e] != 'INFO' and not _INFO_NEXT.match(body, e):
+            continue
         out.append((s, e, lab))
     return out
 
+
 def label_matches(body: str) -> list[tuple[int, int, str]]:
     "The label expressions in `body` that can decide its label, as `(start, end, label)` in reading order, overlaps removed."
-    if not body: return []
+    if not body:
+        return []
     body = body[:MAX_COMMENT_CHARS]
     low = body.lower()
-    if len(low) == len(body): found, text, exact = _initialisms(body, low), low, _PHRASE_EXACT
-    else: found, text, exact = [(m.start(), m.end(), m.lastgroup) for m in _LABEL_RE.finditer(body)], body, _PHRASE_EXACT_CI
+    if len(low) == len(body):
+        found, text, exact = _initialisms(body, low), low, _PHRASE_EXACT
+    else:
+        found, text, exact = (
+            [(m.start(), m.end(), m.lastgroup) for m in _LABEL_RE.finditer(body)],
+            body,
+            _PHRASE_EXACT_CI,
+        )
     anchors = {m.group().lower() for m in _ANCHOR.finditer(text)}  # cheap prefilter before any phrase
     if anchors:
         # without a contrastive word only the first expression counts: no need to search past the first initialism
         end = len(body) if not found or _CONTRAST.search(body) else min(len(body), found[0][0] + 60)
         found += [(m.start(), m.end(), m.lastgroup) for m in exact.finditer(text, 0, end)]
         if not found:  # the fuzzy phrases (one edit in the words before the anchor): a fallback, they are slower
-            for a in anchors: found += [(m.start(), m.end(), m.lastgroup) for m in _FUZZY[a].finditer(text)]
+            for a in anchors:
+                found += [(m.start(), m.end(), m.lastgroup) for m in _FUZZY[a].finditer(text)]
         found.sort()
     if _GLUED.search(body):  # a capital verdict glued to the word before it (OkNTA): the cased text only
         found = sorted(found + [(m.start(), m.end(), m.lastgroup) for m in _GLUED.finditer(body)])
-    found = [(s, e, 'OTHER' if lab == 'AUTHOR' and _NEGATED.search(body, max(0, s - 60), s) else lab)
-             for s, e, lab in found]  # a negated YTA: I don't think you're the asshole
+    found = [
+        (s, e, 'OTHER' if lab == 'AUTHOR' and _NEGATED.search(body, max(0, s - 60), s) else lab) for s, e, lab in found
+    ]  # a negated YTA: I don't think you're the asshole
     out, stop = [], -1
     for s, e, lab in found:
-        if s >= stop: out.append((s, e, lab)); stop = e
+        if s >= stop:
+            out.append((s, e, lab))
+            stop = e
     return out
 
 # %% ../nbs/31_judgments.ipynb #81a796a6
-_QUOTED = re.compile(r'(?m)^[ \t]*(?:>|&gt;)[^\n]*')  # a quoted line: markdown `>`, which the dumps store escaped as `&gt;`
+_QUOTED = re.compile(
+    r'(?m)^[ \t]*(?:>|&gt;)[^\n]*'
+)  # a quoted line: markdown `>`, which the dumps store escaped as `&gt;`
+
 
 def unquote(body: str) -> str:
     "`body` with its quoted lines blanked (same length, so offsets hold): a verdict quoted from the post or another comment is not the commenter's."
     return _QUOTED.sub(lambda m: ' ' * len(m.group()), body) if '>' in body or '&gt;' in body else body
 
 # %% ../nbs/31_judgments.ipynb #be035665
-_WOULD_BE = re.compile(r"(?i)(?:[yn][ .\-_*]?w[ .\-_*]?n?[ .\-_*]?b|you(?:'d| would))")  # YWBTA, YWNBTA, NWBTA, you would be ...
-_IF_AFTER = re.compile(r"(?i)[^.!?\n]{0,30}?\b(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b")  # in its sentence, soon after
+_WOULD_BE = re.compile(
+    r"(?i)(?:[yn][ .\-_*]?w[ .\-_*]?n?[ .\-_*]?b|you(?:'d| would))"
+)  # YWBTA, YWNBTA, NWBTA, you would be ...
+_IF_AFTER = re.compile(
+    r"(?i)[^.!?\n]{0,30}?\b(?:if|when|unless|once|should\s+you|were\s+you\s+to)\b"
+)  # in its sentence, soon after
 _IF_BEFORE = re.compile(r"(?i)\b(?:if|when|unless|once|otherwise)\b[^.!?\n]*\Z")  # opening the label's clause
 _LOOK_BACK = 200  # how far before a label its condition is looked for
 
-def _would_be(body: str, s: int, e: int) -> bool: return _WOULD_BE.match(body, s, e) is not None
+
+def _would_be(body: str, s: int, e: int) -> bool:
+    return _WOULD_BE.match(body, s, e) is not None
+
 
 def _changes_verdict(body: str, cur: tuple, new: tuple, contrasts: list[int]) -> bool:
     "Whether the label `new` (start, end, label) states a change of the verdict `cur`: a contrastive word between, not hypothetical."
     (s0, e0, _), (s, e, _) = cur, new
     k = bisect.bisect_left(contrasts, e0)  # `contrasts`: the sorted starts of the contrastive words
-    if k == len(contrasts) or contrasts[k] >= s: return False
-    if new[2] == 'INFO' and not body[s:e].lower().startswith('info'): return False  # YTA, but we need more info
-    if _would_be(body, s, e) and not _would_be(body, s0, e0): return False  # a would-be verdict about another course of action
-    if _IF_AFTER.match(body, e) or _IF_BEFORE.search(body[max(e0, s - _LOOK_BACK):s]): return False  # YTA if you ...; if you did, YTA
+    if k == len(contrasts) or contrasts[k] >= s:
+        return False
+    if new[2] == 'INFO' and not body[s:e].lower().startswith('info'):
+        return False  # YTA, but we need more info
+    if _would_be(body, s, e) and not _would_be(body, s0, e0):
+        return False  # a would-be verdict about another course of action
+    if _IF_AFTER.match(body, e) or _IF_BEFORE.search(body[max(e0, s - _LOOK_BACK) : s]):
+        return False  # YTA if you ...; if you did, YTA
     return True
 
-def resolve_label(body: str, matches: list[tuple[int, int, str]]) -> str|None:
+
+def resolve_label(body: str, matches: list[tuple[int, int, str]]) -> str | None:
     "The comment's label from its `matches`: the first, unless a later, different one states a change of verdict."
-    if not matches: return None
+    if not matches:
+        return None
     body, cur = body[:MAX_COMMENT_CHARS], matches[0]
     contrasts = [m.start() for m in _CONTRAST.finditer(body)] if len(matches) > 1 else []
     for m in matches[1:]:
-        if m[2] != cur[2] and _changes_verdict(body, cur, m, contrasts): cur = m
-        elif m[2] == cur[2]: cur = (cur[0], m[1], cur[2])  # the verdict repeated: contrast is looked for after it
+        if m[2] != cur[2] and _changes_verdict(body, cur, m, contrasts):
+            cur = m
+        elif m[2] == cur[2]:
+            cur = (cur[0], m[1], cur[2])  # the verdict repeated: contrast is looked for after it
     return cur[2]
 
-def extract_label(body: str) -> str|None:  # the comment's text
+
+def extract_label(body: str) -> str | None:  # the comment's text
     "The label a comment expresses (one of `LABELS`), or None when it expresses none; quoted lines are not the commenter's verdict."
     body = unquote((body or '')[:MAX_COMMENT_CHARS])
     return resolve_label(body, label_matches(body))

@@ -22,52 +22,75 @@ __all__ = ['REDUCTIONS', 'check_logits_counts', 'LabelCountsLoss', 'HardLoss', '
 # %% ../nbs/11_likelihoods.ipynb #6840b066
 REDUCTIONS = ('mean', 'sum', 'none')  # how a loss reduces over examples
 
+
 def _tensor(x) -> torch.Tensor:
     "A tensor from a tensor (as is) or an array-like (copied: `label_counts` arrays may be read-only)."
     return x if isinstance(x, torch.Tensor) else torch.tensor(np.asarray(x))
 
-def check_logits_counts(logits: torch.Tensor,     # (n_examples, n_classes) floating-point scores
-                        counts,                   # (n_examples, n_classes) non-negative label counts, tensor or array
-                        name: str = 'loss',       # who checks, for the error messages
-                        annotated: bool = False,  # require at least one annotation per example
-                       ) -> tuple[torch.Tensor, torch.Tensor]:  # logits, and counts in the logits' dtype and device
+
+def check_logits_counts(
+    logits: torch.Tensor,  # (n_examples, n_classes) floating-point scores
+    counts,  # (n_examples, n_classes) non-negative label counts, tensor or array
+    name: str = 'loss',  # who checks, for the error messages
+    annotated: bool = False,  # require at least one annotation per example
+) -> tuple[torch.Tensor, torch.Tensor]:  # logits, and counts in the logits' dtype and device
     "Validate a `(logits, counts)` pair; return the counts as a float tensor beside the logits."
-    if not isinstance(logits, torch.Tensor): raise TypeError(f'{name}: logits must be a torch.Tensor, got {type(logits).__name__}')
-    if not logits.is_floating_point(): raise TypeError(f'{name}: logits must be floating point, got {logits.dtype}')
-    if logits.ndim != 2: raise ValueError(f'{name}: logits must be 2-d (n_examples, n_classes), got shape {tuple(logits.shape)}')
+    if not isinstance(logits, torch.Tensor):
+        raise TypeError(f'{name}: logits must be a torch.Tensor, got {type(logits).__name__}')
+    if not logits.is_floating_point():
+        raise TypeError(f'{name}: logits must be floating point, got {logits.dtype}')
+    if logits.ndim != 2:
+        raise ValueError(f'{name}: logits must be 2-d (n_examples, n_classes), got shape {tuple(logits.shape)}')
     counts = _tensor(counts).to(logits.device)
     if counts.shape != logits.shape:
-        raise ValueError(f'{name}: logits and counts must have the same shape (n_examples, n_classes), '
-                         f'got {tuple(logits.shape)} and {tuple(counts.shape)}')
-    if counts.dtype == torch.bool or counts.is_complex(): raise TypeError(f'{name}: counts must be integers or floats, got {counts.dtype}')
+        raise ValueError(
+            f'{name}: logits and counts must have the same shape (n_examples, n_classes), '
+            f'got {tuple(logits.shape)} and {tuple(counts.shape)}'
+        )
+    if counts.dtype == torch.bool or counts.is_complex():
+        raise TypeError(f'{name}: counts must be integers or floats, got {counts.dtype}')
     counts = counts.detach().to(logits.dtype)
     bad = ~torch.isfinite(counts) | (counts < 0)
     if bad.any():
         i, j = (int(v) for v in bad.nonzero()[0])
-        raise ValueError(f'{name}: counts must be finite and non-negative, got counts[{i}, {j}] = {counts[i, j].item()}')
+        raise ValueError(
+            f'{name}: counts must be finite and non-negative, got counts[{i}, {j}] = {counts[i, j].item()}'
+        )
     if annotated:
         empty = (counts.sum(1) == 0).nonzero().flatten().tolist()
-        if empty: raise ValueError(f'{name}: every example needs at least one annotation; rows with zero counts: '
-                                   f'{empty[:10]}{" ..." if len(empty) > 10 else ""} ({len(empty)} in all)')
+        if empty:
+            raise ValueError(
+                f'{name}: every example needs at least one annotation; rows with zero counts: '
+                f'{empty[:10]}{" ..." if len(empty) > 10 else ""} ({len(empty)} in all)'
+            )
     return logits, counts
 
 # %% ../nbs/11_likelihoods.ipynb #21034166
 class LabelCountsLoss(torch.nn.Module):
     "Base of the losses on `(logits, counts)`: input checks, then `per_example`, then the reduction over examples."
+
     annotated = True  # must every example have at least one annotation?
+
     def __init__(self, reduction: str = 'mean'):  # 'mean' or 'sum' over examples, or 'none': one value per example
         super().__init__()
-        if reduction not in REDUCTIONS: raise ValueError(f'{type(self).__name__}: reduction must be one of {REDUCTIONS}, got {reduction!r}')
+        if reduction not in REDUCTIONS:
+            raise ValueError(f'{type(self).__name__}: reduction must be one of {REDUCTIONS}, got {reduction!r}')
         self.reduction = reduction
-    def per_example(self, logits: torch.Tensor, counts: torch.Tensor) -> torch.Tensor: raise NotImplementedError
-    def forward(self,
-                logits: torch.Tensor,  # (n_examples, n_classes) float scores
-                counts,                # (n_examples, n_classes) non-negative label counts, int or float
-               ) -> torch.Tensor:      # a scalar, or (n_examples,) with reduction='none'
+
+    def per_example(self, logits: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+    def forward(
+        self,
+        logits: torch.Tensor,  # (n_examples, n_classes) float scores
+        counts,  # (n_examples, n_classes) non-negative label counts, int or float
+    ) -> torch.Tensor:  # a scalar, or (n_examples,) with reduction='none'
         logits, counts = check_logits_counts(logits, counts, type(self).__name__, self.annotated)
         loss = self.per_example(logits, counts)
         return loss.mean() if self.reduction == 'mean' else loss.sum() if self.reduction == 'sum' else loss
-    def extra_repr(self): return f'reduction={self.reduction!r}'
+
+    def extra_repr(self):
+        return f'reduction={self.reduction!r}'
 
 # %% ../nbs/11_likelihoods.ipynb #190700a4
 def _xent(logits, weights):
@@ -93,41 +116,55 @@ class CountsLoss(LabelCountsLoss):
 # %% ../nbs/11_likelihoods.ipynb #8fa5c157
 _STIRLING_FROM = 10.0  # log_rising_factorial uses Stirling's series from this x on
 
+
 def _remainder_of_inverse(r):
     "Stirling's remainder log Gamma(x) - [(x - 1/2) log x - x + log(2 pi)/2] as a function of r = 1/x, to x^-9."
     r2 = r * r
     return r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 * (1 / 1680 - r2 / 1188))))
 
+
 def _stirling_remainder(x):
     "log Gamma(x) - [(x - 1/2) log x - x + log(2 pi)/2], to x^-9 (error < 2e-14 for x >= 10)."
     return _remainder_of_inverse(1 / x)
 
-def log_rising_factorial(x: torch.Tensor,  # positive reals, e.g. the Dirichlet parameters alpha
-                         n,                # non-negative reals (counts), broadcast against x
-                        ) -> torch.Tensor: # log[x (x+1) ... (x+n-1)] = lgamma(x + n) - lgamma(x)
+
+def log_rising_factorial(
+    x: torch.Tensor,  # positive reals, e.g. the Dirichlet parameters alpha
+    n,  # non-negative reals (counts), broadcast against x
+) -> torch.Tensor:  # log[x (x+1) ... (x+n-1)] = lgamma(x + n) - lgamma(x)
     "`lgamma(x + n) - lgamma(x)` without the cancellation of the naive difference for large x."
     n = torch.as_tensor(n, dtype=x.dtype, device=x.device)
     xs, xd = x.clamp(min=_STIRLING_FROM), x.clamp(max=_STIRLING_FROM)  # each branch sees only its own range
-    stirling = (xs - 0.5) * torch.log1p(n / xs) + n * (torch.log(xs + n) - 1) + (_stirling_remainder(xs + n) - _stirling_remainder(xs))
+    stirling = (
+        (xs - 0.5) * torch.log1p(n / xs)
+        + n * (torch.log(xs + n) - 1)
+        + (_stirling_remainder(xs + n) - _stirling_remainder(xs))
+    )
     return torch.where(x >= _STIRLING_FROM, stirling, torch.lgamma(xd + n) - torch.lgamma(xd))
 
-def log_rising_factorial_of_log(log_x: torch.Tensor,  # log of the positive reals x, any finite value (float32 included)
-                                n,                    # non-negative reals (counts), broadcast against log_x
-                               ) -> torch.Tensor:     # log[x (x+1) ... (x+n-1)] with x = exp(log_x)
+
+def log_rising_factorial_of_log(
+    log_x: torch.Tensor,  # log of the positive reals x, any finite value (float32 included)
+    n,  # non-negative reals (counts), broadcast against log_x
+) -> torch.Tensor:  # log[x (x+1) ... (x+n-1)] with x = exp(log_x)
     "`log_rising_factorial(exp(log_x), n)` without forming a huge or vanishing x: finite with finite gradients for every log_x."
     n = torch.as_tensor(n, dtype=log_x.dtype, device=log_x.device)
     cut = math.log(_STIRLING_FROM)
-    ls, lb = log_x.clamp(max=cut), log_x.clamp(min=cut)          # each branch sees only its own range
+    ls, lb = log_x.clamp(max=cut), log_x.clamp(min=cut)  # each branch sees only its own range
     pos = n > 0
-    n1 = torch.where(pos, n, torch.ones_like(n))                 # a safe n where the branch is not used
+    n1 = torch.where(pos, n, torch.ones_like(n))  # a safe n where the branch is not used
     # x < 10: Gamma(x + n) / Gamma(x) = x Gamma(x + n) / Gamma(x + 1), so log x enters as log_x itself (no lgamma(0))
     xs = ls.exp()
     small = torch.where(pos, ls + torch.lgamma(xs + n1) - torch.lgamma(xs + 1), torch.zeros_like(xs))
     # x >= 10: Stirling's series written with 1/x = exp(-log_x) and r = n/x (x itself may overflow)
-    inv = torch.exp(-lb); r = n * inv; l1p = torch.log1p(r)
-    tiny = r < 1e-4                                              # log1p(r)/r by its series there (no 0/0, no 1/r^2)
+    inv = torch.exp(-lb)
+    r = n * inv
+    l1p = torch.log1p(r)
+    tiny = r < 1e-4  # log1p(r)/r by its series there (no 0/0, no 1/r^2)
     ratio = torch.where(tiny, 1 - r * (0.5 - r * (1 / 3 - r / 4)), l1p / torch.where(tiny, torch.ones_like(r), r))
-    big = n * ratio - 0.5 * l1p + n * (lb + l1p - 1) + (_remainder_of_inverse(inv / (1 + r)) - _remainder_of_inverse(inv))
+    big = (
+        n * ratio - 0.5 * l1p + n * (lb + l1p - 1) + (_remainder_of_inverse(inv / (1 + r)) - _remainder_of_inverse(inv))
+    )
     return torch.where(log_x >= cut, big, small)
 
 # %% ../nbs/11_likelihoods.ipynb #6cb3f230
@@ -150,29 +187,48 @@ def dirichlet_multinomial_nll(logits: torch.Tensor,  # (n_examples, n_classes): 
 # %% ../nbs/11_likelihoods.ipynb #bad563bd
 class DirichletMultinomialLoss(LabelCountsLoss):
     "Negative log-likelihood of the label counts under a Dirichlet-multinomial with alpha = exp(logits) (paper, section 3.2)."
+
     annotated = False  # an example without annotations has probability 1: loss 0
-    def __init__(self, reduction: str = 'mean',  # 'mean' or 'sum' over examples, or 'none'
-                 full: bool = True):             # include log N!/prod_j Y_j!, so the value is the exact NLL (no effect on gradients)
-        super().__init__(reduction); self.full = full
-    def per_example(self, logits, counts): return dirichlet_multinomial_nll(logits, counts, self.full)
-    def extra_repr(self): return f'{super().extra_repr()}, full={self.full}'
+
+    def __init__(
+        self,
+        reduction: str = 'mean',  # 'mean' or 'sum' over examples, or 'none'
+        full: bool = True,
+    ):  # include log N!/prod_j Y_j!, so the value is the exact NLL (no effect on gradients)
+        super().__init__(reduction)
+        self.full = full
+
+    def per_example(self, logits, counts):
+        return dirichlet_multinomial_nll(logits, counts, self.full)
+
+    def extra_repr(self):
+        return f'{super().extra_repr()}, full={self.full}'
 
 # %% ../nbs/11_likelihoods.ipynb #aaae440b
-def fit_constant_logits(loss: torch.nn.Module,  # one of the losses of this module, e.g. `SoftLoss()`
-                        counts,                  # (n_examples, n_classes) label counts
-                        init=None,               # (n_classes,) starting logits; default zeros
-                        max_iter: int = 500,     # most L-BFGS iterations
-                       ) -> torch.Tensor:        # (n_classes,) float64 logits shared by every example
+def fit_constant_logits(
+    loss: torch.nn.Module,  # one of the losses of this module, e.g. `SoftLoss()`
+    counts,  # (n_examples, n_classes) label counts
+    init=None,  # (n_classes,) starting logits; default zeros
+    max_iter: int = 500,  # most L-BFGS iterations
+) -> torch.Tensor:  # (n_classes,) float64 logits shared by every example
     "The best constant prediction under `loss`: one logit vector for all examples, minimizing it (L-BFGS, float64)."
     c = _tensor(counts).double()
-    z = torch.zeros(c.shape[-1], dtype=torch.float64) if init is None else torch.as_tensor(init, dtype=torch.float64).clone()
+    z = (
+        torch.zeros(c.shape[-1], dtype=torch.float64)
+        if init is None
+        else torch.as_tensor(init, dtype=torch.float64).clone()
+    )
     z.requires_grad_(True)
-    opt = torch.optim.LBFGS([z], lr=1, max_iter=max_iter, tolerance_grad=1e-10, tolerance_change=1e-14, line_search_fn='strong_wolfe')
+    opt = torch.optim.LBFGS(
+        [z], lr=1, max_iter=max_iter, tolerance_grad=1e-10, tolerance_change=1e-14, line_search_fn='strong_wolfe'
+    )
+
     def closure():
         opt.zero_grad()
         value = loss(z.expand(len(c), -1), c)
         value.backward()
         return value
+
     opt.step(closure)
     return z.detach()
 
@@ -186,65 +242,97 @@ def dirichlet_mean(logits: torch.Tensor,  # (..., n_classes) logits of a Dirichl
 def _as_numpy(x) -> np.ndarray:
     return x.detach().cpu().double().numpy() if isinstance(x, torch.Tensor) else np.asarray(x, dtype=float)
 
+
 def _digamma1_minus_log(x):
     "psi(x + 1) - log(x), by its asymptotic series for x >= 10 (error < 1e-12) where both terms are ~log x."
-    r = 1 / np.maximum(x, 10.0); r2 = r * r
+    r = 1 / np.maximum(x, 10.0)
+    r2 = r * r
     series = r * (0.5 - r * (1 / 12 - r2 * (1 / 120 - r2 * (1 / 252 - r2 / 240))))
     with np.errstate(divide='ignore'):
         return np.where(x >= 10, series, special.digamma(x + 1) - np.log(x))
 
-def dirichlet_uncertainty(logits,        # (n_examples, n_classes) logits of a Dirichlet head (alpha = exp(logits)), tensor or array
-                          classes=None,  # n_classes names for the columns; default 0, 1, ...
-                         ) -> pd.DataFrame:  # one row per example: mean_*, sd_*, concentration, entropies in nats
+
+def dirichlet_uncertainty(
+    logits,  # (n_examples, n_classes) logits of a Dirichlet head (alpha = exp(logits)), tensor or array
+    classes=None,  # n_classes names for the columns; default 0, 1, ...
+) -> pd.DataFrame:  # one row per example: mean_*, sd_*, concentration, entropies in nats
     "Split a Dirichlet head's uncertainty into how divisive people are (expected entropy) and how unsure the model is (mutual information)."
     z = np.atleast_2d(_as_numpy(logits))
     k = z.shape[-1]
     classes = [str(c) for c in (range(k) if classes is None else classes)]
-    if len(classes) != k: raise ValueError(f'dirichlet_uncertainty: {len(classes)} class names for {k} classes')
-    alpha = np.exp(z); a = alpha.sum(-1)
+    if len(classes) != k:
+        raise ValueError(f'dirichlet_uncertainty: {len(classes)} class names for {k} classes')
+    alpha = np.exp(z)
+    a = alpha.sum(-1)
     m = special.softmax(z, -1)
     expected = (m * (special.digamma(a + 1)[:, None] - special.digamma(alpha + 1))).sum(-1)
     mutual = np.where(m > 0, m * _digamma1_minus_log(alpha), 0).sum(-1) - _digamma1_minus_log(a)
     sd = np.sqrt(m * (1 - m) / (a[:, None] + 1))
-    return pd.DataFrame({**{f'mean_{c}': m[:, j] for j, c in enumerate(classes)},
-                         **{f'sd_{c}': sd[:, j] for j, c in enumerate(classes)},
-                         'concentration': a, 'predictive_entropy': -special.xlogy(m, m).sum(-1),
-                         'expected_entropy': expected, 'mutual_information': np.maximum(mutual, 0)})
+    return pd.DataFrame(
+        {
+            **{f'mean_{c}': m[:, j] for j, c in enumerate(classes)},
+            **{f'sd_{c}': sd[:, j] for j, c in enumerate(classes)},
+            'concentration': a,
+            'predictive_entropy': -special.xlogy(m, m).sum(-1),
+            'expected_entropy': expected,
+            'mutual_information': np.maximum(mutual, 0),
+        }
+    )
 
 # %% ../nbs/11_likelihoods.ipynb #755990d9
-def plot_class_probability(alpha,                        # (n_classes,) Dirichlet parameters of one example, e.g. exp(logits)
-                           j: int,                       # the class whose probability is shown
-                           class_name: str|None = None,  # its name in the axis label; default 'class j'
-                           interval: float|None = 0.9,   # central credible interval to shade (None: no shading)
-                           label: str|None = None,       # legend entry of the curve
-                           ax=None,                      # draw on this matplotlib axes, e.g. to overlay examples
-                           color=None,                   # line colour; default the axes' next colour
-                          ):                             # the matplotlib figure
+def plot_class_probability(
+    alpha,  # (n_classes,) Dirichlet parameters of one example, e.g. exp(logits)
+    j: int,  # the class whose probability is shown
+    class_name: str | None = None,  # its name in the axis label; default 'class j'
+    interval: float | None = 0.9,  # central credible interval to shade (None: no shading)
+    label: str | None = None,  # legend entry of the curve
+    ax=None,  # draw on this matplotlib axes, e.g. to overlay examples
+    color=None,  # line colour; default the axes' next colour
+):  # the matplotlib figure
     "Density of p_j, the chance that a random person picks class j: the Beta(alpha_j, A - alpha_j) marginal of Dirichlet(alpha)."
     import matplotlib.pyplot as plt, seaborn as sns
+
     alpha = _as_numpy(alpha).ravel()
-    if not (np.isfinite(alpha) & (alpha > 0)).all(): raise ValueError(f'alpha must be positive and finite, got {alpha}')
-    if not 0 <= j < len(alpha): raise ValueError(f'j = {j} is not a class of a {len(alpha)}-class Dirichlet')
+    if not (np.isfinite(alpha) & (alpha > 0)).all():
+        raise ValueError(f'alpha must be positive and finite, got {alpha}')
+    if not 0 <= j < len(alpha):
+        raise ValueError(f'j = {j} is not a class of a {len(alpha)}-class Dirichlet')
     a, b = alpha[j], alpha.sum() - alpha[j]
     marginal = stats.beta(a, b)
     edge = np.geomspace(1e-6, 0.5, 300)
     x = np.unique(np.concatenate([edge, 1 - edge, np.linspace(0, 1, 401)[1:-1]]))
     y = marginal.pdf(x)
     if ax is None:
-        with sns.axes_style('ticks'): _, ax = plt.subplots(figsize=(5, 3))
+        with sns.axes_style('ticks'):
+            _, ax = plt.subplots(figsize=(5, 3))
     previous_top = ax.get_ylim()[1] if ax.lines else 0
-    line, = ax.plot(x, y, color=color, label=label)
+    (line,) = ax.plot(x, y, color=color, label=label)
     if interval:
         lo, hi = marginal.ppf([(1 - interval) / 2, (1 + interval) / 2])
         inside = (x >= lo) & (x <= hi)
         ax.fill_between(x[inside], y[inside], alpha=0.2, color=line.get_color(), linewidth=0)
     mean = a / (a + b)
     ax.axvline(mean, color=line.get_color(), linestyle='--', linewidth=1)
-    ax.annotate(f'mean {mean:.2f}', (mean, 0.97 - 0.07 * len(ax.texts)), xycoords=('data', 'axes fraction'), xytext=(3, 0),
-                textcoords='offset points', ha='left', va='top', fontsize=8, color=line.get_color())
+    ax.annotate(
+        f'mean {mean:.2f}',
+        (mean, 0.97 - 0.07 * len(ax.texts)),
+        xycoords=('data', 'axes fraction'),
+        xytext=(3, 0),
+        textcoords='offset points',
+        ha='left',
+        va='top',
+        fontsize=8,
+        color=line.get_color(),
+    )
     top = max(previous_top, 1.1 * y[(x > 0.01) & (x < 0.99)].max())  # densities with alpha < 1 diverge at the ends
-    ax.set(xlim=(0, 1), ylim=(0, top), xlabel=f'chance that a random person picks {class_name or f"class {j}"}', ylabel='density')
+    ax.set(
+        xlim=(0, 1),
+        ylim=(0, top),
+        xlabel=f'chance that a random person picks {class_name or f"class {j}"}',
+        ylabel='density',
+    )
     sns.despine(ax=ax)
-    if label: ax.legend(frameon=False, fontsize=8)
+    if label:
+        ax.legend(frameon=False, fontsize=8)
     ax.figure.tight_layout()
     return ax.figure

@@ -78,22 +78,38 @@ def embed(texts: Sequence[str],  # sentences
 # %% ../nbs/51_mcm.ipynb #590aa73d
 class Template(NamedTuple):
     "One question/answer prompt of the MCM: `question` holds `{}` where the action goes."
+
     question: str
     yes: str
     no: str
 
-QUESTION_TEMPLATES = tuple(Template(q, f'Yes, {a}.', f'No, {a} not.') for q, a in (
-    ('Is it okay to {}?', 'it is'), ('Should I {}?', 'you should'), ('Shall I {}?', 'you shall'),
-    ('May I {}?', 'you may'), ('Is it allowed to {}?', 'it is'), ('Is it recommended to {}?', 'it is'),
-    ('Is it desired to {}?', 'it is'), ('Is it polite to {}?', 'it is'), ('Is it good behaviour to {}?', 'it is'),
-    ('Is it exemplary to {}?', 'it is')))
+
+QUESTION_TEMPLATES = tuple(
+    Template(q, f'Yes, {a}.', f'No, {a} not.')
+    for q, a in (
+        ('Is it okay to {}?', 'it is'),
+        ('Should I {}?', 'you should'),
+        ('Shall I {}?', 'you shall'),
+        ('May I {}?', 'you may'),
+        ('Is it allowed to {}?', 'it is'),
+        ('Is it recommended to {}?', 'it is'),
+        ('Is it desired to {}?', 'it is'),
+        ('Is it polite to {}?', 'it is'),
+        ('Is it good behaviour to {}?', 'it is'),
+        ('Is it exemplary to {}?', 'it is'),
+    )
+)
+
 
 def clean_action(action: str) -> str:
     "An action as inserted into a template: whitespace and a final '.', '?' or '!' stripped."
-    if not isinstance(action, str): raise TypeError(f'an action must be a string, got {type(action).__name__}: {action!r}')
+    if not isinstance(action, str):
+        raise TypeError(f'an action must be a string, got {type(action).__name__}: {action!r}')
     a = action.strip().rstrip('.?!').strip()
-    if not a: raise ValueError(f'empty action: {action!r}')
+    if not a:
+        raise ValueError(f'empty action: {action!r}')
     return a
+
 
 def template_questions(action: str, templates: Sequence[Template] = QUESTION_TEMPLATES) -> list[str]:
     "The questions of the templates with `action` inserted."
@@ -103,31 +119,42 @@ def template_questions(action: str, templates: Sequence[Template] = QUESTION_TEM
 # %% ../nbs/51_mcm.ipynb #6e5b4b27
 _ANSWERS = weakref.WeakKeyDictionary()  # encoder -> {templates: (yes units, no units)}
 
+
 def _answer_units(encoder, templates) -> tuple[np.ndarray, np.ndarray]:
     "Unit embeddings (T, d) of the yes and the no answers of `templates`, computed once per encoder."
     key = tuple(templates)
-    try: store = _ANSWERS.setdefault(encoder, {})
-    except TypeError: store = {}  # an encoder that cannot be weakly referenced: no cache here
+    try:
+        store = _ANSWERS.setdefault(encoder, {})
+    except TypeError:
+        store = {}  # an encoder that cannot be weakly referenced: no cache here
     if key not in store:
         e = unit_rows(embed([t.yes for t in key] + [t.no for t in key], encoder))
-        store[key] = (e[:len(key)], e[len(key):])
+        store[key] = (e[: len(key)], e[len(key) :])
     return store[key]
 
-def mcm_bias(actions: Sequence[str],        # actions to insert into the templates, e.g. 'kill people'
-             encoder=None,                  # callable list[str] -> (n, d); None: the default SentenceEncoder
-             per_template: bool = False,    # return the (actions x templates) DataFrame of biases
-             templates: Sequence[Template] = QUESTION_TEMPLATES,
-            ):                              # (n,) mean biases, or the per-template DataFrame
+
+def mcm_bias(
+    actions: Sequence[str],  # actions to insert into the templates, e.g. 'kill people'
+    encoder=None,  # callable list[str] -> (n, d); None: the default SentenceEncoder
+    per_template: bool = False,  # return the (actions x templates) DataFrame of biases
+    templates: Sequence[Template] = QUESTION_TEMPLATES,
+):  # (n,) mean biases, or the per-template DataFrame
     "Moral bias of each action: mean over templates of cos(question, yes) - cos(question, no) (equation 1)."
-    if isinstance(actions, str): raise TypeError('actions must be a list of strings, not one string')
+    if isinstance(actions, str):
+        raise TypeError('actions must be a list of strings, not one string')
     acts = [clean_action(a) for a in actions]
-    if not acts: raise ValueError('no actions')
+    if not acts:
+        raise ValueError('no actions')
     enc = get_encoder(encoder)
     yes, no = _answer_units(enc, templates)
-    q = unit_rows(embed([t.question.format(a) for a in acts for t in templates], enc)).reshape(len(acts), len(templates), -1)
+    q = unit_rows(embed([t.question.format(a) for a in acts for t in templates], enc)).reshape(
+        len(acts), len(templates), -1
+    )
     b = np.einsum('ntd,td->nt', q, yes) - np.einsum('ntd,td->nt', q, no)
     if per_template:
-        return pd.DataFrame(b, index=pd.Index(acts, name='action'), columns=[t.question.replace('{}', '…') for t in templates])
+        return pd.DataFrame(
+            b, index=pd.Index(acts, name='action'), columns=[t.question.replace('{}', '…') for t in templates]
+        )
     return b.mean(1)
 
 # %% ../nbs/51_mcm.ipynb #d6e3dcfa
@@ -154,26 +181,33 @@ def weat_score(words: Sequence[str],                  # words (or any texts) to 
 
 # %% ../nbs/51_mcm.ipynb #8c87ba54
 @functools.lru_cache(maxsize=4)
-def english_verbs(min_length: int = 3,  # shortest verb kept (letters)
-                  model: str|None = None,  # spaCy pipeline with a rule lemmatizer; default: scruples.core.SPACY_MODEL
-                 ) -> tuple[str, ...]:
+def english_verbs(
+    min_length: int = 3,  # shortest verb kept (letters)
+    model: str | None = None,  # spaCy pipeline with a rule lemmatizer; default: scruples.core.SPACY_MODEL
+) -> tuple[str, ...]:
     "Sorted English verb lemmas from the lemmatizer tables of spaCy's en_core_web_sm (WordNet's verbs), filtered."
     nlp = load_spacy(model or SPACY_MODEL)  # loaded once per process (`scruples.core.load_spacy`)
-    if 'lemmatizer' not in nlp.pipe_names: raise ValueError(f'the spaCy pipeline {model!r} has no lemmatizer')
+    if 'lemmatizer' not in nlp.pipe_names:
+        raise ValueError(f'the spaCy pipeline {model!r} has no lemmatizer')
     lookups = nlp.get_pipe('lemmatizer').lookups
-    if not lookups.has_table('lemma_index'): raise ValueError(f'the lemmatizer of {model!r} has no lemma_index table (a lookup lemmatizer?)')
+    if not lookups.has_table('lemma_index'):
+        raise ValueError(f'the lemmatizer of {model!r} has no lemma_index table (a lookup lemmatizer?)')
     words = set(lookups.get_table('lemma_index').get('verb', []))
-    if lookups.has_table('lemma_exc'): words |= {l for ls in lookups.get_table('lemma_exc').get('verb', {}).values() for l in ls}
+    if lookups.has_table('lemma_exc'):
+        words |= {l for ls in lookups.get_table('lemma_exc').get('verb', {}).values() for l in ls}
     keep = re.compile(rf'[a-z]{{{int(min_length)},}}')
     return tuple(sorted(w for w in words if keep.fullmatch(w)))
 
-def extract_verbs(vocabulary: Sequence[str],  # candidate verbs, e.g. `english_verbs()`
-                  encoder=None,
-                  n: int = 50,                # how many Dos and how many Don'ts
-                 ) -> pd.DataFrame:           # verb, kind ('do' or 'dont'), rank (1 = strongest), weat
+
+def extract_verbs(
+    vocabulary: Sequence[str],  # candidate verbs, e.g. `english_verbs()`
+    encoder=None,
+    n: int = 50,  # how many Dos and how many Don'ts
+) -> pd.DataFrame:  # verb, kind ('do' or 'dont'), rank (1 = strongest), weat
     "The verb extraction: the `n` verbs of highest WEAT association (Dos) and the `n` of lowest (Don'ts)."
     vocab = list(dict.fromkeys(check_texts(vocabulary, 'vocabulary')))
-    if n < 1 or 2 * n > len(vocab): raise ValueError(f'need 1 <= n <= {len(vocab) // 2} for {len(vocab)} distinct verbs, got n={n}')
+    if n < 1 or 2 * n > len(vocab):
+        raise ValueError(f'need 1 <= n <= {len(vocab) // 2} for {len(vocab)} distinct verbs, got n={n}')
     s = weat_score(vocab, encoder)
     order = np.argsort(-s, kind='stable')
     rows = [(vocab[i], 'do', r, s[i]) for r, i in enumerate(order[:n], 1)]
@@ -186,45 +220,71 @@ def load_dos_donts(data_dir=None) -> pd.DataFrame:
     path = mcm_file('dos_donts_weat.csv', data_dir)
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
     cols = ['verb', 'kind', 'rank', 'use_bias', 'weat']
-    if list(df.columns[:5]) != cols: raise ScruplesDataError(path, 1, None, f'a header {",".join(cols)}', ','.join(df.columns))
+    if list(df.columns[:5]) != cols:
+        raise ScruplesDataError(path, 1, None, f'a header {",".join(cols)}', ','.join(df.columns))
     out = {'verb': [], 'kind': [], 'rank': [], 'use_bias': [], 'weat': []}
     for i, r in enumerate(df.itertuples(index=False), 2):
-        if not r.verb.strip(): raise ScruplesDataError(path, i, 'verb', 'a verb', r.verb)
-        if r.kind not in ('do', 'dont'): raise ScruplesDataError(path, i, 'kind', "'do' or 'dont'", r.kind)
-        try: rank = int(r.rank)
-        except ValueError: raise ScruplesDataError(path, i, 'rank', 'a positive integer', r.rank) from None
-        if rank < 1: raise ScruplesDataError(path, i, 'rank', 'a positive integer', r.rank)
-        out['verb'].append(r.verb.strip()); out['kind'].append(r.kind); out['rank'].append(rank)
+        if not r.verb.strip():
+            raise ScruplesDataError(path, i, 'verb', 'a verb', r.verb)
+        if r.kind not in ('do', 'dont'):
+            raise ScruplesDataError(path, i, 'kind', "'do' or 'dont'", r.kind)
+        try:
+            rank = int(r.rank)
+        except ValueError:
+            raise ScruplesDataError(path, i, 'rank', 'a positive integer', r.rank) from None
+        if rank < 1:
+            raise ScruplesDataError(path, i, 'rank', 'a positive integer', r.rank)
+        out['verb'].append(r.verb.strip())
+        out['kind'].append(r.kind)
+        out['rank'].append(rank)
         for f in ('use_bias', 'weat'):
-            try: v = float(getattr(r, f))
-            except ValueError: v = np.nan
-            if not np.isfinite(v): raise ScruplesDataError(path, i, f, 'a finite number', getattr(r, f))
+            try:
+                v = float(getattr(r, f))
+            except ValueError:
+                v = np.nan
+            if not np.isfinite(v):
+                raise ScruplesDataError(path, i, f, 'a finite number', getattr(r, f))
             out[f].append(v)
     res = pd.DataFrame(out)
     res.attrs.update(source='real', path=str(path))
     return res
 
-def bias_correlations(table: pd.DataFrame,                 # from `load_dos_donts` (or any frame with the `against` columns)
-                      scores,                              # (n,) our scores of `table`'s rows, e.g. `mcm_bias(table.verb)`
-                      against: Sequence[str] = ('weat', 'use_bias'),
-                     ) -> pd.DataFrame:                    # one row per column of `against`
+
+def bias_correlations(
+    table: pd.DataFrame,  # from `load_dos_donts` (or any frame with the `against` columns)
+    scores,  # (n,) our scores of `table`'s rows, e.g. `mcm_bias(table.verb)`
+    against: Sequence[str] = ('weat', 'use_bias'),
+) -> pd.DataFrame:  # one row per column of `against`
     "Pearson and Spearman correlation (with p-values) of `scores` with columns of `table` (Figure 2)."
     s = np.asarray(scores, dtype=float)
-    if len(s) != len(table): raise ValueError(f'{len(s)} scores for {len(table)} rows')
+    if len(s) != len(table):
+        raise ValueError(f'{len(s)} scores for {len(table)} rows')
     rows = []
     for c in against:
         x = table[c].to_numpy(dtype=float)
         pr, sr = stats.pearsonr(s, x), stats.spearmanr(s, x)
-        rows.append({'against': c, 'pearson_r': pr.statistic, 'pearson_p': pr.pvalue,
-                     'spearman_r': sr.statistic, 'spearman_p': sr.pvalue, 'n': len(s)})
+        rows.append(
+            {
+                'against': c,
+                'pearson_r': pr.statistic,
+                'pearson_p': pr.pvalue,
+                'spearman_r': sr.statistic,
+                'spearman_p': sr.pvalue,
+                'n': len(s),
+            }
+        )
     return pd.DataFrame(rows)
 
-def plot_bias_vs_weat(table: pd.DataFrame,   # from `load_dos_donts`
-                      bias,                  # (n,) our MCM bias of `table.verb`
-                      label: str = 'MCM bias',
-                      ax=None):
+
+def plot_bias_vs_weat(
+    table: pd.DataFrame,  # from `load_dos_donts`
+    bias,  # (n,) our MCM bias of `table.verb`
+    label: str = 'MCM bias',
+    ax=None,
+):
     "Figure 2: MCM bias against the published WEAT value, Dos and Don'ts coloured, with the least-squares line and r."
     import matplotlib.pyplot as plt, seaborn as sns
+
     fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(5.5, 4))
     d = table.assign(bias=np.asarray(bias, dtype=float))
     sns.scatterplot(data=d, x='weat', y='bias', hue='kind', hue_order=['do', 'dont'], palette=['C2', 'C3'], s=18, ax=ax)
@@ -233,32 +293,105 @@ def plot_bias_vs_weat(table: pd.DataFrame,   # from `load_dos_donts`
     ax.plot(xs, icpt + slope * xs, color='C0', lw=1.5)
     r = stats.pearsonr(d.weat, d.bias).statistic
     ax.set(xlabel='WEAT value (published)', ylabel=label, title=f'Pearson r = {r:.2f} (n = {len(d)})')
-    ax.axhline(0, color='k', lw=0.5); ax.axvline(0, color='k', lw=0.5)
+    ax.axhline(0, color='k', lw=0.5)
+    ax.axvline(0, color='k', lw=0.5)
     fig.tight_layout()
     return fig
 
 # %% ../nbs/51_mcm.ipynb #6b1e7aa9
-ATOMIC_DOS = ('smile', 'cheer', 'relax', 'celebrate', 'hug', 'greet', 'cuddle', 'enjoy', 'volunteer', 'love', 'cherish',
-              'welcome', 'clap', 'appreciate', 'congratulate', 'treasure', 'charm', 'comfort', 'inspire', 'admire',
-              'compliment', 'thank', 'dream', 'care')
-ATOMIC_DONTS = ('harm', 'damage', 'slander', 'destroy', 'brutalise', 'poison', 'murder', 'misinform', 'kill', 'rape',
-                'assault', 'victimise', 'bully', 'pollute', 'misreport', 'illegalize', 'blame', 'misadvise', 'destruct',
-                'misdirect', 'slaughter', 'attack', 'torture', 'traumatize')
-ATOMIC_NEUTRAL = ('eat', 'travel', 'steal', 'pursue', 'waste', 'drink', 'help', 'become', 'be', 'have', 'have a gun',
-                  'talk', 'lie', 'apologize', 'marry', 'go', 'divorce')
+ATOMIC_DOS = (
+    'smile',
+    'cheer',
+    'relax',
+    'celebrate',
+    'hug',
+    'greet',
+    'cuddle',
+    'enjoy',
+    'volunteer',
+    'love',
+    'cherish',
+    'welcome',
+    'clap',
+    'appreciate',
+    'congratulate',
+    'treasure',
+    'charm',
+    'comfort',
+    'inspire',
+    'admire',
+    'compliment',
+    'thank',
+    'dream',
+    'care',
+)
+ATOMIC_DONTS = (
+    'harm',
+    'damage',
+    'slander',
+    'destroy',
+    'brutalise',
+    'poison',
+    'murder',
+    'misinform',
+    'kill',
+    'rape',
+    'assault',
+    'victimise',
+    'bully',
+    'pollute',
+    'misreport',
+    'illegalize',
+    'blame',
+    'misadvise',
+    'destruct',
+    'misdirect',
+    'slaughter',
+    'attack',
+    'torture',
+    'traumatize',
+)
+ATOMIC_NEUTRAL = (
+    'eat',
+    'travel',
+    'steal',
+    'pursue',
+    'waste',
+    'drink',
+    'help',
+    'become',
+    'be',
+    'have',
+    'have a gun',
+    'talk',
+    'lie',
+    'apologize',
+    'marry',
+    'go',
+    'divorce',
+)
 ATOMIC_ACTIONS = ATOMIC_DOS + ATOMIC_DONTS + ATOMIC_NEUTRAL  # Table 5, in the paper's order
 
 CONTEXT_TABLE = {  # Table 6: action -> its surrounding contexts
-    'harm': ['people', 'animals', 'friends'], 'kill': ['people', 'a killer', 'time'], 'greet': ['my enemy', 'my guests'],
-    'love': ['myself', 'my colleagues', 'my pet', 'my work'], 'eat': ['healthy', 'vegetables', 'dirt', 'meat'],
+    'harm': ['people', 'animals', 'friends'],
+    'kill': ['people', 'a killer', 'time'],
+    'greet': ['my enemy', 'my guests'],
+    'love': ['myself', 'my colleagues', 'my pet', 'my work'],
+    'eat': ['healthy', 'vegetables', 'dirt', 'meat'],
     'travel': ['to North Korea', 'to Germany', 'to United States', 'to Africa'],
-    'steal': ['money', "other's work", 'time'], 'waste': ['money', 'energy', 'time'], 'help': ['a thief', 'old people'],
+    'steal': ['money', "other's work", 'time'],
+    'waste': ['money', 'energy', 'time'],
+    'help': ['a thief', 'old people'],
     'become': ['evil', 'a better person', 'a good parent'],
-    'be': ['an evil person', 'a bad person', 'an asshole', 'moral', 'a good person'], 'have': ['a life partner', 'fun'],
+    'be': ['an evil person', 'a bad person', 'an asshole', 'moral', 'a good person'],
+    'have': ['a life partner', 'fun'],
     'have a gun': ['to kill people', 'to hunt animals'],
     'lie': ['to a friend', 'to my boyfriend', 'to my girlfriend', 'to my husband', 'to my wife'],
-    'go': ['to church', 'to work', 'to cinema'], 'marry': ['my boyfriend', 'my girlfriend'],
-    'divorce': ['my husband', 'my wife'], 'trust': ['a machine', 'my friends', 'humans', 'strangers']}
+    'go': ['to church', 'to work', 'to cinema'],
+    'marry': ['my boyfriend', 'my girlfriend'],
+    'divorce': ['my husband', 'my wife'],
+    'trust': ['a machine', 'my friends', 'humans', 'strangers'],
+}
 CONTEXT_ACTIONS = tuple(f'{a} {c}' for a, cs in CONTEXT_TABLE.items() for c in cs)
 
 # %% ../nbs/51_mcm.ipynb #64fae1b0
@@ -304,13 +437,16 @@ def _flip_largest_positive(v: np.ndarray) -> np.ndarray:
     "Rows of `v` with signs chosen so each row's largest-magnitude entry is positive."
     return v * np.sign(v[np.arange(len(v)), np.abs(v).argmax(1)])[:, None]
 
+
 class MoralDirection(BaseEstimator):
     "The moral direction: top principal component of action embeddings, oriented Dos positive, fitted scores in [-1, 1]."
-    def __init__(self,
-                 encoder=None,                      # callable list[str] -> (n, d); None: the default SentenceEncoder
-                 dos: Sequence[str] = ATOMIC_DOS,   # known Dos: their mean score must be the higher (they fix the sign)
-                 donts: Sequence[str] = ATOMIC_DONTS,  # known Don'ts
-                ):
+
+    def __init__(
+        self,
+        encoder=None,  # callable list[str] -> (n, d); None: the default SentenceEncoder
+        dos: Sequence[str] = ATOMIC_DOS,  # known Dos: their mean score must be the higher (they fix the sign)
+        donts: Sequence[str] = ATOMIC_DONTS,  # known Don'ts
+    ):
         self.encoder, self.dos, self.donts = encoder, dos, donts
 
     def __sklearn_tags__(self):
@@ -318,48 +454,72 @@ class MoralDirection(BaseEstimator):
         tags.input_tags.two_d_array, tags.input_tags.string = False, True  # actions (texts), not numeric arrays
         return tags
 
-    def embed(self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str]|None = None) -> np.ndarray:
+    def embed(
+        self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str] | None = None
+    ) -> np.ndarray:
         "Embeddings of `actions` in `mode` with this direction's encoder (see `embed_actions`)."
         return embed_actions(actions, mode, questions, self.encoder)
 
-    def fit(self, actions: Sequence[str] = ATOMIC_ACTIONS,  # the actions of the PCA (Table 5)
-            y=None,                                          # unused (scikit-learn's signature)
-            **moved) -> 'MoralDirection':
+    def fit(
+        self,
+        actions: Sequence[str] = ATOMIC_ACTIONS,  # the actions of the PCA (Table 5)
+        y=None,  # unused (scikit-learn's signature)
+        **moved,
+    ) -> 'MoralDirection':
         "PCA of the actions' mean question embeddings; sets the sign from `dos`/`donts` and the scale from `actions`."
         if moved:
-            raise TypeError(f'MoralDirection.fit() got {sorted(moved)}: encoder, dos and donts are constructor parameters now, '
-                            f'e.g. MoralDirection(encoder, dos=..., donts=...).fit(actions)')
+            raise TypeError(
+                f'MoralDirection.fit() got {sorted(moved)}: encoder, dos and donts are constructor parameters now, '
+                f'e.g. MoralDirection(encoder, dos=..., donts=...).fit(actions)'
+            )
         dos, donts = self.dos, self.donts
-        if isinstance(dos, str) or isinstance(donts, str): raise TypeError('dos and donts must be sequences of actions, not a single string')
+        if isinstance(dos, str) or isinstance(donts, str):
+            raise TypeError('dos and donts must be sequences of actions, not a single string')
         acts = [clean_action(a) for a in actions]
-        if len(set(acts)) < 3: raise ValueError(f'need at least 3 distinct actions for the PCA, got {len(set(acts))}')
-        if not len(dos) or not len(donts): raise ValueError('dos and donts must each name at least one action (they fix the sign)')
+        if len(set(acts)) < 3:
+            raise ValueError(f'need at least 3 distinct actions for the PCA, got {len(set(acts))}')
+        if not len(dos) or not len(donts):
+            raise ValueError('dos and donts must each name at least one action (they fix the sign)')
         x = self.embed(acts)
         pca = PCA(svd_solver='full').fit(x)
         mean, vt = pca.mean_, _flip_largest_positive(pca.components_.copy())
         known = {a: p for a, p in zip(acts, (x - mean) @ vt[0])}
         missing = [a for a in map(clean_action, list(dos) + list(donts)) if a not in known]
-        if missing: known.update(zip(missing, (self.embed(missing) - mean) @ vt[0]))
+        if missing:
+            known.update(zip(missing, (self.embed(missing) - mean) @ vt[0]))
         gap = np.mean([known[clean_action(a)] for a in dos]) - np.mean([known[clean_action(a)] for a in donts])
-        if gap == 0: raise ValueError('the known Dos and Don\'ts project to the same mean: the sign is undefined')
-        if gap < 0: vt[0] = -vt[0]
+        if gap == 0:
+            raise ValueError('the known Dos and Don\'ts project to the same mean: the sign is undefined')
+        if gap < 0:
+            vt[0] = -vt[0]
         self.actions_, self.embeddings_, self.mean_, self.components_ = acts, x, mean, vt
-        self.explained_variance_, self.explained_variance_ratio_ = pca.explained_variance_, pca.explained_variance_ratio_
+        self.explained_variance_, self.explained_variance_ratio_ = (
+            pca.explained_variance_,
+            pca.explained_variance_ratio_,
+        )
         self.direction_ = vt[0]
         self.scale_ = float(np.abs((x - mean) @ vt[0]).max())
         self.dos_, self.donts_ = [clean_action(a) for a in dos], [clean_action(a) for a in donts]
         return self
 
     def _check_fitted(self):
-        if not hasattr(self, 'direction_'): raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
+        if not hasattr(self, 'direction_'):
+            raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
 
-    def transform(self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str]|None = None,
-                  n_components: int = 2) -> np.ndarray:  # (n, n_components); column 0 is the moral score
+    def transform(
+        self,
+        actions: Sequence[str],
+        mode: str = 'questions',
+        questions: Sequence[str] | None = None,
+        n_components: int = 2,
+    ) -> np.ndarray:  # (n, n_components); column 0 is the moral score
         "Coordinates of `actions` on the top principal components, all divided by the scale (column 0 = `score`)."
         self._check_fitted()
         return (self.embed(actions, mode, questions) - self.mean_) @ self.components_[:n_components].T / self.scale_
 
-    def score(self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str]|None = None) -> np.ndarray:
+    def score(
+        self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str] | None = None
+    ) -> np.ndarray:
         "Moral score of each action: its projection on the moral direction, scaled (Dos positive)."
         return self.transform(actions, mode, questions, n_components=1)[:, 0]
 
@@ -375,12 +535,22 @@ class MoralDirection(BaseEstimator):
         "Write the fitted direction to a `.npz` file (plain arrays, no pickle); returns the path written."
         self._check_fitted()
         path = Path(path)
-        if path.suffix != '.npz': path = path.with_name(path.name + '.npz')
-        np.savez(path, format_version=np.array(1), components=self.components_, mean=self.mean_,
-                 explained_variance=self.explained_variance_, explained_variance_ratio=self.explained_variance_ratio_,
-                 scale=np.array(self.scale_), actions=np.array(self.actions_, dtype=str), embeddings=self.embeddings_,
-                 dos=np.array(self.dos_, dtype=str), donts=np.array(self.donts_, dtype=str),
-                 encoder=np.array(encoder_name(self.encoder) if self.encoder is not None else 'all-MiniLM-L6-v2'))
+        if path.suffix != '.npz':
+            path = path.with_name(path.name + '.npz')
+        np.savez(
+            path,
+            format_version=np.array(1),
+            components=self.components_,
+            mean=self.mean_,
+            explained_variance=self.explained_variance_,
+            explained_variance_ratio=self.explained_variance_ratio_,
+            scale=np.array(self.scale_),
+            actions=np.array(self.actions_, dtype=str),
+            embeddings=self.embeddings_,
+            dos=np.array(self.dos_, dtype=str),
+            donts=np.array(self.donts_, dtype=str),
+            encoder=np.array(encoder_name(self.encoder) if self.encoder is not None else 'all-MiniLM-L6-v2'),
+        )
         return path
 
     @classmethod
@@ -388,8 +558,10 @@ class MoralDirection(BaseEstimator):
         "A direction saved by `save` (read with allow_pickle=False); `encoder` should be the one it was fitted with."
         with np.load(path, allow_pickle=False) as z:
             keys = {'format_version', 'components', 'mean', 'scale', 'actions', 'embeddings'}
-            if not keys <= set(z.files): raise ValueError(f'{path}: not a saved MoralDirection (missing {sorted(keys - set(z.files))})')
-            if int(z['format_version']) != 1: raise ValueError(f'{path}: unknown format version {int(z["format_version"])}')
+            if not keys <= set(z.files):
+                raise ValueError(f'{path}: not a saved MoralDirection (missing {sorted(keys - set(z.files))})')
+            if int(z['format_version']) != 1:
+                raise ValueError(f'{path}: unknown format version {int(z["format_version"])}')
             d = cls(encoder, dos=tuple(str(a) for a in z['dos']), donts=tuple(str(a) for a in z['donts']))
             d.components_, d.mean_, d.scale_ = z['components'], z['mean'], float(z['scale'])
             d.explained_variance_, d.explained_variance_ratio_ = z['explained_variance'], z['explained_variance_ratio']
@@ -453,9 +625,10 @@ def place_labels(ax, xy: np.ndarray,  # (n, 2) data coordinates of the points
 
 
 # %% ../nbs/51_mcm.ipynb #79c392a6
-def plot_explained_variance(direction: MoralDirection, n: int = 10, ax=None, title: str|None = None):
+def plot_explained_variance(direction: MoralDirection, n: int = 10, ax=None, title: str | None = None):
     "Figure 3 (c-d): percentage of variance explained by the top `n` principal components."
     import matplotlib.pyplot as plt
+
     direction._check_fitted()
     fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(4.5, 3))
     r = 100 * direction.explained_variance_ratio_[:n]
@@ -465,45 +638,66 @@ def plot_explained_variance(direction: MoralDirection, n: int = 10, ax=None, tit
     fig.tight_layout()
     return fig
 
-def plot_projection(direction: MoralDirection,
-                    actions: Sequence[str]|None = None,  # None: the fitted actions (Figure 1); else e.g. CONTEXT_ACTIONS (Figure 4)
-                    mode: str = 'questions',
-                    labels: bool = True,                 # write each action beside its point
-                    ax=None, title: str|None = None):
+
+def plot_projection(
+    direction: MoralDirection,
+    actions: Sequence[str] | None = None,  # None: the fitted actions (Figure 1); else e.g. CONTEXT_ACTIONS (Figure 4)
+    mode: str = 'questions',
+    labels: bool = True,  # write each action beside its point
+    ax=None,
+    title: str | None = None,
+):
     "Figures 1 and 4: actions on the top two principal components (x: moral score, Dos right), labelled."
     import matplotlib.pyplot as plt
+
     direction._check_fitted()
     acts = list(direction.actions_ if actions is None else actions)
     xy = direction.transform(acts, mode)
     fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(7.8, 6))
     dos, donts = set(direction.dos_), set(direction.donts_)
-    colour = ['C2' if a in dos else 'C3' if a in donts else 'C0' for a in map(clean_action, acts)] if actions is None \
+    colour = (
+        ['C2' if a in dos else 'C3' if a in donts else 'C0' for a in map(clean_action, acts)]
+        if actions is None
         else ['C2' if s > 0 else 'C3' for s in xy[:, 0]]
+    )
     ax.scatter(xy[:, 0], xy[:, 1], c=colour, s=14)
     ax.axvline(0, color='k', lw=0.5)
     ax.set(xlabel='PC 1: moral score (Dos > 0)', ylabel='PC 2 (same scale)')
-    ax.set_title(textwrap.fill(title or ('atomic actions (fitted)' if actions is None else f'{len(acts)} actions, {mode} mode'), 90),
-                 fontsize=11)
+    ax.set_title(
+        textwrap.fill(
+            title or ('atomic actions (fitted)' if actions is None else f'{len(acts)} actions, {mode} mode'), 90
+        ),
+        fontsize=11,
+    )
     fig.tight_layout()  # before the labels: they are placed in the final axes
-    if labels: place_labels(ax, xy, acts, fontsize=8)
+    if labels:
+        place_labels(ax, xy, acts, fontsize=8)
     return fig
 
 # %% ../nbs/51_mcm.ipynb #fa08e584
 def _read_csv(path, columns):
     "A CSV of strings with exactly `columns`; unreadable text or CSV syntax is a ScruplesDataError naming `path`."
     path = Path(path)
-    if path.is_dir(): raise IsADirectoryError(errno.EISDIR, 'is a folder, expected a CSV file', str(path))
-    try: df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding='utf-8')
-    except UnicodeDecodeError as err: raise ScruplesDataError(path, None, None, 'UTF-8 text', err.object[err.start:err.start + 4]) from None
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, 'is a folder, expected a CSV file', str(path))
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding='utf-8')
+    except UnicodeDecodeError as err:
+        raise ScruplesDataError(path, None, None, 'UTF-8 text', err.object[err.start : err.start + 4]) from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
-        raise ScruplesDataError(path, None, None, f'a CSV file with the columns {",".join(columns)}', str(err).strip()) from None
-    if list(df.columns) != list(columns): raise ScruplesDataError(path, 1, None, f'a header {",".join(columns)}', ','.join(df.columns))
+        raise ScruplesDataError(
+            path, None, None, f'a CSV file with the columns {",".join(columns)}', str(err).strip()
+        ) from None
+    if list(df.columns) != list(columns):
+        raise ScruplesDataError(path, 1, None, f'a header {",".join(columns)}', ','.join(df.columns))
     return df
 
-def load_user_study(data_dir=None,    # a folder holding `mcm/user_study_*.csv`; default: the packaged copy
-                    regional=None,    # explicit path of a study (Action,Yes,No), e.g. your own; overrides data_dir
-                    questions=None,   # explicit path of the question stems (action,question); overrides data_dir
-                   ) -> pd.DataFrame:
+
+def load_user_study(
+    data_dir=None,  # a folder holding `mcm/user_study_*.csv`; default: the packaged copy
+    regional=None,  # explicit path of a study (Action,Yes,No), e.g. your own; overrides data_dir
+    questions=None,  # explicit path of the question stems (action,question); overrides data_dir
+) -> pd.DataFrame:
     "The user study: action, question (stem), yes, no, n, human = yes / (yes + no); one row per action of the regional file."
     rpath = Path(regional) if regional is not None else mcm_file('user_study_regional.csv', data_dir)
     qpath = Path(questions) if questions is not None else mcm_file('user_study_questions.csv', data_dir)
@@ -511,24 +705,33 @@ def load_user_study(data_dir=None,    # a folder holding `mcm/user_study_*.csv`;
     rows = []
     for i, x in enumerate(r.itertuples(index=False), 2):
         a = x.Action.strip()
-        if not a: raise ScruplesDataError(rpath, i, 'Action', 'an action', x.Action)
+        if not a:
+            raise ScruplesDataError(rpath, i, 'Action', 'an action', x.Action)
         counts = []
         for f in ('Yes', 'No'):
             v = getattr(x, f).strip()
-            if not re.fullmatch(r'[0-9]{1,18}', v): raise ScruplesDataError(rpath, i, f, 'a non-negative integer below 10**18', getattr(x, f))
+            if not re.fullmatch(r'[0-9]{1,18}', v):
+                raise ScruplesDataError(rpath, i, f, 'a non-negative integer below 10**18', getattr(x, f))
             counts.append(int(v))
-        if sum(counts) == 0: raise ScruplesDataError(rpath, i, 'Yes', 'at least one answer (Yes + No > 0)', '0 and 0')
+        if sum(counts) == 0:
+            raise ScruplesDataError(rpath, i, 'Yes', 'at least one answer (Yes + No > 0)', '0 and 0')
         rows.append((a, *counts))
     study = pd.DataFrame(rows, columns=['action', 'yes', 'no'])
-    if study.action.duplicated().any(): raise ScruplesDataError(rpath, None, 'Action', 'each action once', study.action[study.action.duplicated()].iloc[0])
+    if study.action.duplicated().any():
+        raise ScruplesDataError(
+            rpath, None, 'Action', 'each action once', study.action[study.action.duplicated()].iloc[0]
+        )
     qs = {}
     for i, x in enumerate(q.itertuples(index=False), 2):
         a, stem = x.action.strip(), x.question.strip()
-        if not stem: raise ScruplesDataError(qpath, i, 'question', 'a question stem', x.question)
-        if qs.get(a, stem) != stem: raise ScruplesDataError(qpath, i, 'question', f'the same question as before for {a!r}', stem)
+        if not stem:
+            raise ScruplesDataError(qpath, i, 'question', 'a question stem', x.question)
+        if qs.get(a, stem) != stem:
+            raise ScruplesDataError(qpath, i, 'question', f'the same question as before for {a!r}', stem)
         qs[a] = stem
     missing = [a for a in study.action if a not in qs]
-    if missing: raise ScruplesDataError(qpath, None, 'action', f'a question for every action of {rpath.name}', missing[0])
+    if missing:
+        raise ScruplesDataError(qpath, None, 'action', f'a question for every action of {rpath.name}', missing[0])
     study.insert(1, 'question', study.action.map(qs))
     study['n'] = study.yes + study.no
     study['human'] = study.yes / study.n
@@ -538,37 +741,55 @@ def load_user_study(data_dir=None,    # a folder holding `mcm/user_study_*.csv`;
 # %% ../nbs/51_mcm.ipynb #68642529
 MIN_STUDY_ACTIONS = 3  # fewer actions give no correlation worth reporting (two points always lie on a line)
 
+
 def check_study(study: pd.DataFrame) -> pd.DataFrame:
     "`study` (from `load_user_study`) if a correlation can be computed: at least 3 actions whose Yes rates differ; else an error naming its file."
     where = study.attrs.get('path', 'the user study')
-    if not {'action', 'human'} <= set(study.columns): raise ValueError(f'{where}: a user study needs the columns action and human (use load_user_study)')
+    if not {'action', 'human'} <= set(study.columns):
+        raise ValueError(f'{where}: a user study needs the columns action and human (use load_user_study)')
     if len(study) < MIN_STUDY_ACTIONS:
-        raise ScruplesDataError(where, None, 'Action', f'at least {MIN_STUDY_ACTIONS} actions to correlate scores with', f'{len(study)} action(s)')
+        raise ScruplesDataError(
+            where,
+            None,
+            'Action',
+            f'at least {MIN_STUDY_ACTIONS} actions to correlate scores with',
+            f'{len(study)} action(s)',
+        )
     if study.human.nunique() < 2:
-        raise ScruplesDataError(where, None, 'Yes', 'Yes rates that differ between actions (a constant rate correlates with nothing)',
-                                f'Yes / (Yes + No) = {study.human.iloc[0]:.4g} for all {len(study)} actions')
+        raise ScruplesDataError(
+            where,
+            None,
+            'Yes',
+            'Yes rates that differ between actions (a constant rate correlates with nothing)',
+            f'Yes / (Yes + No) = {study.human.iloc[0]:.4g} for all {len(study)} actions',
+        )
     return study
 
-def user_study_scores(direction,                 # a fitted MoralDirection (or anything with score(actions, mode, questions))
-                      encoder=None,              # for the cosine bias; default: the direction's encoder
-                      study: pd.DataFrame|None = None,  # from `load_user_study`; default: loaded from data_dir
-                      data_dir=None,
-                      bias: bool = True,         # include the cosine bias (ten templates) as a column
-                     ) -> pd.DataFrame:          # the study with columns bias, questions, raw, bare
+
+def user_study_scores(
+    direction,  # a fitted MoralDirection (or anything with score(actions, mode, questions))
+    encoder=None,  # for the cosine bias; default: the direction's encoder
+    study: pd.DataFrame | None = None,  # from `load_user_study`; default: loaded from data_dir
+    data_dir=None,
+    bias: bool = True,  # include the cosine bias (ten templates) as a column
+) -> pd.DataFrame:  # the study with columns bias, questions, raw, bare
     "Per-action scores of the user study's actions: MCM bias and the direction's score in each mode."
     study = check_study(load_user_study(data_dir) if study is None else study)  # before any encoding
     out = study.copy()
     acts = out.action.tolist()
-    if bias: out['bias'] = mcm_bias(acts, encoder if encoder is not None else getattr(direction, 'encoder', None))
+    if bias:
+        out['bias'] = mcm_bias(acts, encoder if encoder is not None else getattr(direction, 'encoder', None))
     out['questions'] = direction.score(acts, 'questions')
     out['raw'] = direction.score(acts, 'raw', questions=out.question.tolist())
     out['bare'] = direction.score(acts, 'bare')
     return out
 
+
 def published_user_study_r() -> dict:
     "The published Pearson r of BERT-large's MCM with the regional user study: {'bias', 'questions', 'raw', 'bare'} -> r."
     t = published('User study', 'mcm').set_index('row').value
     return {'bias': t['cosine bias (templates)'], **{m: t[f'moral direction ({m} mode)'] for m in MODES}}
+
 
 def is_published_study(study: pd.DataFrame) -> bool:
     "True when `study` holds exactly the actions and answers of the published regional user study (in any order)."
@@ -576,21 +797,36 @@ def is_published_study(study: pd.DataFrame) -> bool:
     key = lambda d: d[['action', 'yes', 'no']].sort_values('action').reset_index(drop=True)
     return len(study) == len(ref) and {'action', 'yes', 'no'} <= set(study.columns) and key(study).equals(key(ref))
 
-def user_study_correlations(direction, encoder=None, study: pd.DataFrame|None = None, data_dir=None,
-                            bias: bool = True,
-                            label: str = 'moral direction (PCA)',  # what the direction rows are called
-                           ) -> pd.DataFrame:
+
+def user_study_correlations(
+    direction,
+    encoder=None,
+    study: pd.DataFrame | None = None,
+    data_dir=None,
+    bias: bool = True,
+    label: str = 'moral direction (PCA)',  # what the direction rows are called
+) -> pd.DataFrame:
     "Pearson and Spearman r of each score with the human yes-rate, beside the published BERT-large r (only for the published study)."
     s = user_study_scores(direction, encoder, study, data_dir, bias)  # checks the study first
     pub = published_user_study_r() if is_published_study(s) else {}
     rows = []
     for col in (['bias'] if bias else []) + list(MODES):
         if s[col].nunique() < 2:  # scipy would warn and return NaN: say which score is constant instead
-            raise ValueError(f'{s.attrs.get("path", "the user study")}: the {col} score is the same for every action; no correlation to report')
+            raise ValueError(
+                f'{s.attrs.get("path", "the user study")}: the {col} score is the same for every action; no correlation to report'
+            )
         pr, sr = stats.pearsonr(s[col], s.human), stats.spearmanr(s[col], s.human)
-        rows.append({'score': 'cosine bias (templates)' if col == 'bias' else label, 'mode': 'questions' if col == 'bias' else col,
-                     'pearson_r': pr.statistic, 'pearson_p': pr.pvalue, 'spearman_r': sr.statistic, 'n': len(s),
-                     'published_r': pub.get(col, np.nan) if col == 'bias' or label == 'moral direction (PCA)' else np.nan})
+        rows.append(
+            {
+                'score': 'cosine bias (templates)' if col == 'bias' else label,
+                'mode': 'questions' if col == 'bias' else col,
+                'pearson_r': pr.statistic,
+                'pearson_p': pr.pvalue,
+                'spearman_r': sr.statistic,
+                'n': len(s),
+                'published_r': pub.get(col, np.nan) if col == 'bias' or label == 'moral direction (PCA)' else np.nan,
+            }
+        )
     out = pd.DataFrame(rows)
     out.attrs['published_model'] = 'BERT-large (Schramowski et al.)'
     return out
@@ -598,21 +834,28 @@ def user_study_correlations(direction, encoder=None, study: pd.DataFrame|None = 
 # %% ../nbs/51_mcm.ipynb #3b782468
 _DIRECTIONS = weakref.WeakKeyDictionary()
 
+
 def default_direction(encoder=None) -> MoralDirection:
     "The MoralDirection fitted on the 65 atomic actions of Table 5 with `encoder`, fitted once per encoder."
     enc = get_encoder(encoder)
-    try: return _DIRECTIONS[enc]
-    except (KeyError, TypeError): pass
+    try:
+        return _DIRECTIONS[enc]
+    except (KeyError, TypeError):
+        pass
     d = MoralDirection(enc).fit()
-    try: _DIRECTIONS[enc] = d
-    except TypeError: pass
+    try:
+        _DIRECTIONS[enc] = d
+    except TypeError:
+        pass
     return d
 
-def score_actions(actions: Sequence[str],
-                  mode: str = 'questions',         # how the direction embeds each action
-                  encoder=None,
-                  direction: MoralDirection|None = None,  # default: `default_direction(encoder)`
-                 ) -> pd.DataFrame:                 # action, bias, score (moral direction), mode
+
+def score_actions(
+    actions: Sequence[str],
+    mode: str = 'questions',  # how the direction embeds each action
+    encoder=None,
+    direction: MoralDirection | None = None,  # default: `default_direction(encoder)`
+) -> pd.DataFrame:  # action, bias, score (moral direction), mode
     "MCM bias (ten templates) and moral-direction score of each action."
     check_mode(mode)
     acts = [clean_action(a) for a in check_texts(actions, 'actions')]  # a single string is an error, not its letters
@@ -620,37 +863,56 @@ def score_actions(actions: Sequence[str],
     enc = encoder if encoder is not None else d.encoder
     return pd.DataFrame({'action': acts, 'bias': mcm_bias(acts, enc), 'score': d.score(acts, mode), 'mode': mode})
 
-def user_study_table(data_dir=None, encoder=None, direction: MoralDirection|None = None,
-                     study: pd.DataFrame|None = None,  # from `load_user_study` (e.g. your own file); default: from data_dir
-                    ) -> pd.DataFrame:
+
+def user_study_table(
+    data_dir=None,
+    encoder=None,
+    direction: MoralDirection | None = None,
+    study: pd.DataFrame | None = None,  # from `load_user_study` (e.g. your own file); default: from data_dir
+) -> pd.DataFrame:
     "Correlations with the user study of the bias and of the direction in each mode, beside the published r."
-    study = check_study(load_user_study(data_dir) if study is None else study)  # before the direction is fitted (encoding)
+    study = check_study(
+        load_user_study(data_dir) if study is None else study
+    )  # before the direction is fitted (encoding)
     d = direction if direction is not None else default_direction(encoder)
     return user_study_correlations(d, encoder if encoder is not None else d.encoder, study=study, data_dir=data_dir)
 
 # %% ../nbs/51_mcm.ipynb #7f23652a
 def afinn_ratings(words: Sequence[str]) -> pd.DataFrame:
     "AFINN-en-165 valence of each word (0 where AFINN has no rating) and whether AFINN rates it at all."
-    try: from afinn import Afinn
+    try:
+        from afinn import Afinn
     except ImportError as err:
         raise ImportError('the AFINN check needs the afinn package (pip install afinn)') from err
     lexicon, words = Afinn(language='en'), check_texts(words, 'words')
     rated = [bool(lexicon.find_all(w)) for w in words]
     return pd.DataFrame({'word': list(words), 'afinn': [float(lexicon.score(w)) for w in words], 'in_afinn': rated})
 
-def afinn_check(table: pd.DataFrame,  # the Dos and Don'ts with columns verb, kind ('do'|'dont'), rank (`load_dos_donts`)
-                top: int = 50,        # the lists' length: the paper's Tables 3 and 4 are the top 50
-               ) -> pd.DataFrame:     # rows 'all verbs' and 'in AFINN'
+
+def afinn_check(
+    table: pd.DataFrame,  # the Dos and Don'ts with columns verb, kind ('do'|'dont'), rank (`load_dos_donts`)
+    top: int = 50,  # the lists' length: the paper's Tables 3 and 4 are the top 50
+) -> pd.DataFrame:  # rows 'all verbs' and 'in AFINN'
     "The MCM paper's AFINN check: mean, population std and n of the Dos' and Don'ts' ratings, Student t and p."
     for c in ('verb', 'kind', 'rank'):
-        if c not in table: raise ValueError(f'the table needs a column {c!r} (as `load_dos_donts` gives)')
+        if c not in table:
+            raise ValueError(f'the table needs a column {c!r} (as `load_dos_donts` gives)')
     t = table[table['rank'] <= top]
     r = afinn_ratings(t.verb.tolist()).assign(kind=t.kind.to_numpy())
     rows = {}
     for name, sub in (('all verbs', r), ('in AFINN', r[r.in_afinn])):
         do, dont = (sub[sub.kind == k].afinn.to_numpy() for k in ('do', 'dont'))
-        if len(do) < 2 or len(dont) < 2: raise ValueError(f'{name}: too few rated verbs for a t-test ({len(do)} Dos, {len(dont)} Don\'ts)')
+        if len(do) < 2 or len(dont) < 2:
+            raise ValueError(f'{name}: too few rated verbs for a t-test ({len(do)} Dos, {len(dont)} Don\'ts)')
         test = stats.ttest_ind(do, dont, equal_var=True)
-        rows[name] = {'Dos mean': do.mean(), 'Dos std': do.std(), 'Dos n': len(do), "Don'ts mean": dont.mean(),
-                      "Don'ts std": dont.std(), "Don'ts n": len(dont), 't': float(test.statistic), 'p': float(test.pvalue)}
+        rows[name] = {
+            'Dos mean': do.mean(),
+            'Dos std': do.std(),
+            'Dos n': len(do),
+            "Don'ts mean": dont.mean(),
+            "Don'ts std": dont.std(),
+            "Don'ts n": len(dont),
+            't': float(test.statistic),
+            'p': float(test.pvalue),
+        }
     return pd.DataFrame(rows).T

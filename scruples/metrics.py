@@ -14,73 +14,103 @@ __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'xentropy', 'confusion_
            'accuracy', 'total_variation', 'TemperatureCalibrator']
 
 # %% ../nbs/10_metrics.ipynb #a047db5f
-def check_counts(counts,               # (n_examples, n_classes) label counts
-                 allow_zero_rows: bool = False,  # accept examples nobody annotated
-                ) -> np.ndarray:       # the counts as a float64 array
+def check_counts(
+    counts,  # (n_examples, n_classes) label counts
+    allow_zero_rows: bool = False,  # accept examples nobody annotated
+) -> np.ndarray:  # the counts as a float64 array
     "Validate label counts: 2-D, finite, non-negative, integral, and (by default) no all-zero row."
     c = np.asarray(counts)
-    if c.dtype == object: raise ValueError('label counts must be a rectangular numeric array (got ragged rows?)')
+    if c.dtype == object:
+        raise ValueError('label counts must be a rectangular numeric array (got ragged rows?)')
     c = c.astype(np.float64)
-    if c.ndim != 2 or c.shape[1] < 2: raise ValueError(f'label counts must be 2-D (n_examples, n_classes >= 2), got shape {c.shape}')
-    if c.shape[0] == 0: raise ValueError('label counts are empty')
-    if not np.isfinite(c).all(): raise ValueError(f'label counts must be finite; row {np.argwhere(~np.isfinite(c))[0, 0]} is not')
-    if (c < 0).any(): raise ValueError(f'label counts must be non-negative; row {np.argwhere(c < 0)[0, 0]} is not')
-    if (c != np.round(c)).any(): raise ValueError(f'label counts must be integers; row {np.argwhere(c != np.round(c))[0, 0]} is not')
+    if c.ndim != 2 or c.shape[1] < 2:
+        raise ValueError(f'label counts must be 2-D (n_examples, n_classes >= 2), got shape {c.shape}')
+    if c.shape[0] == 0:
+        raise ValueError('label counts are empty')
+    if not np.isfinite(c).all():
+        raise ValueError(f'label counts must be finite; row {np.argwhere(~np.isfinite(c))[0, 0]} is not')
+    if (c < 0).any():
+        raise ValueError(f'label counts must be non-negative; row {np.argwhere(c < 0)[0, 0]} is not')
+    if (c != np.round(c)).any():
+        raise ValueError(f'label counts must be integers; row {np.argwhere(c != np.round(c))[0, 0]} is not')
     if not allow_zero_rows and (c.sum(1) == 0).any():
         raise ValueError(f'example {np.flatnonzero(c.sum(1) == 0)[0]} has no annotations (an all-zero row)')
     return c
+
 
 def soft_labels(counts) -> np.ndarray:
     "Counts normalized per example: the share of annotators choosing each class."
     c = check_counts(counts)
     return c / c.sum(1, keepdims=True)
 
+
 def hard_labels(counts) -> np.ndarray:
     "The majority vote of each example (ties go to the first class in class order)."
     return check_counts(counts).argmax(1)
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
-def _indices(y, name: str, k: int|None = None, ndims=(1,)) -> np.ndarray:
+def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:
     "Class indices as int64: an integer array, non-negative, below `k` when given; else ValueError."
     a = np.asarray(y)
-    if a.ndim not in ndims: raise ValueError(f'{name} must be class indices of shape {" or ".join(("(n,)", "(s, n)")[d - 1] for d in ndims)}, got shape {a.shape}')
-    if a.size == 0 or a.shape[-1] == 0: raise ValueError(f'{name} is empty: need at least one example')
+    if a.ndim not in ndims:
+        raise ValueError(
+            f'{name} must be class indices of shape {" or ".join(("(n,)", "(s, n)")[d - 1] for d in ndims)}, got shape {a.shape}'
+        )
+    if a.size == 0 or a.shape[-1] == 0:
+        raise ValueError(f'{name} is empty: need at least one example')
     if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
         raise ValueError(f'{name} must be integers (class indices), got dtype {a.dtype}')
     f = np.asarray(a, dtype=np.int64)  # no copy for int64 input: this runs on every batch of BEST's samples
     if f.min() < 0 or (k is not None and f.max() >= k):
         bad = (f < 0) | ((f >= k) if k is not None else False)
-        at = tuple(int(i) for i in np.argwhere(bad)[0]); v = a[at]
-        raise ValueError(f'{name} must be ' + (f'integer class indices in [0, {k})' if k is not None else 'non-negative integer class indices') + '; '
-                         f'{name}[{at[0] if len(at) == 1 else at}] is {v.item() if isinstance(v, np.generic) else v!r}')
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        v = a[at]
+        raise ValueError(
+            f'{name} must be '
+            + (f'integer class indices in [0, {k})' if k is not None else 'non-negative integer class indices')
+            + '; '
+            f'{name}[{at[0] if len(at) == 1 else at}] is {v.item() if isinstance(v, np.generic) else v!r}'
+        )
     return f
+
 
 def _targets(y_true, k: int) -> np.ndarray:
     "Soft targets (n, k) from counts (n, k) or hard labels (n,)."
     y = np.asarray(y_true)
-    if y.ndim == 1: return np.eye(k)[_indices(y, 'hard labels', k)]
-    if y.ndim != 2: raise ValueError(f'labels must be counts (n, k) or hard labels (n,), got shape {y.shape}')
-    if y.shape[1] != k: raise ValueError(f'labels have {y.shape[1]} classes, predictions {k}')
+    if y.ndim == 1:
+        return np.eye(k)[_indices(y, 'hard labels', k)]
+    if y.ndim != 2:
+        raise ValueError(f'labels must be counts (n, k) or hard labels (n,), got shape {y.shape}')
+    if y.shape[1] != k:
+        raise ValueError(f'labels have {y.shape[1]} classes, predictions {k}')
     return soft_labels(y)
+
 
 def _probs(y_prob) -> np.ndarray:
     p = np.asarray(y_prob, dtype=np.float64)
-    if p.ndim != 2: raise ValueError(f'predictions must be (n_examples, n_classes) probabilities, got shape {p.shape}')
-    if p.shape[0] == 0 or p.shape[1] < 2: raise ValueError(f'predictions must hold at least one example and 2 classes, got shape {p.shape}')
-    if not np.isfinite(p).all() or (p < 0).any() or not np.allclose(p.sum(1), 1, atol=1e-6): raise ValueError('predicted probabilities must be finite, non-negative and sum to 1 per example')
+    if p.ndim != 2:
+        raise ValueError(f'predictions must be (n_examples, n_classes) probabilities, got shape {p.shape}')
+    if p.shape[0] == 0 or p.shape[1] < 2:
+        raise ValueError(f'predictions must hold at least one example and 2 classes, got shape {p.shape}')
+    if not np.isfinite(p).all() or (p < 0).any() or not np.allclose(p.sum(1), 1, atol=1e-6):
+        raise ValueError('predicted probabilities must be finite, non-negative and sum to 1 per example')
     return p
+
 
 def _targets_and_probs(y_true, y_prob) -> tuple[np.ndarray, np.ndarray]:
     "Checked soft targets and probabilities with one row per example each (no broadcasting of a length-1 input)."
     p = _probs(y_prob)
     t = _targets(y_true, p.shape[1])
-    if len(t) != len(p): raise ValueError(f'{len(t)} labels but {len(p)} predictions: one of each per example')
+    if len(t) != len(p):
+        raise ValueError(f'{len(t)} labels but {len(p)} predictions: one of each per example')
     return t, p
 
-def xentropy(y_true,   # label counts (n, k), or hard labels (n,) as class indices
-             y_prob,   # predicted probabilities (n, k)
-             per_example: bool = False,  # return the (n,) per-example losses instead of their mean
-            ):
+
+def xentropy(
+    y_true,  # label counts (n, k), or hard labels (n,) as class indices
+    y_prob,  # predicted probabilities (n, k)
+    per_example: bool = False,  # return the (n,) per-example losses instead of their mean
+):
     "Cross-entropy (nats) of predicted probabilities against soft labels (from counts) or hard labels."
     t, p = _targets_and_probs(y_true, y_prob)
     with np.errstate(divide='ignore'):
@@ -89,19 +119,22 @@ def xentropy(y_true,   # label counts (n, k), or hard labels (n,) as class indic
     return losses if per_example else float(losses.mean())
 
 # %% ../nbs/10_metrics.ipynb #2e1c8e64
-def _labels_and_predictions(y_true, y_pred, k: int|None):
+def _labels_and_predictions(y_true, y_pred, k: int | None):
     "Checked (n,) labels, (n,) or (s, n) predictions, and the number of classes (default: the largest index + 1)."
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise ValueError(f'k (the number of classes) must be a positive integer, got {k!r}')
     yt, yp = _indices(y_true, 'y_true', k), _indices(y_pred, 'y_pred', k, ndims=(1, 2))
-    if yp.shape[-1] != len(yt): raise ValueError(f'{len(yt)} labels but {yp.shape[-1]} predictions per vector: one of each per example')
+    if yp.shape[-1] != len(yt):
+        raise ValueError(f'{len(yt)} labels but {yp.shape[-1]} predictions per vector: one of each per example')
     return yt, yp, int(k) if k is not None else int(max(yt.max(), yp.max())) + 1
 
-def confusion_matrices(y_true: np.ndarray,  # (n,) true class indices in [0, k)
-                       y_pred: np.ndarray,  # (n,) or (s, n) predicted class indices in [0, k)
-                       k: int,              # number of classes
-                       weights=None,        # optional (n,) or (s, n) example weights (e.g. bootstrap multiplicities)
-                      ) -> np.ndarray:      # (k, k) or (s, k, k): rows true class, columns predicted class
+
+def confusion_matrices(
+    y_true: np.ndarray,  # (n,) true class indices in [0, k)
+    y_pred: np.ndarray,  # (n,) or (s, n) predicted class indices in [0, k)
+    k: int,  # number of classes
+    weights=None,  # optional (n,) or (s, n) example weights (e.g. bootstrap multiplicities)
+) -> np.ndarray:  # (k, k) or (s, k, k): rows true class, columns predicted class
     "Confusion matrices of one or many prediction vectors against the same labels, by one bincount."
     y_true, y_pred, k = _labels_and_predictions(y_true, y_pred, k)
     single = y_pred.ndim == 1
@@ -110,17 +143,22 @@ def confusion_matrices(y_true: np.ndarray,  # (n,) true class indices in [0, k)
     idx = (np.arange(s)[:, None] * (k * k) + y_true[None] * k + yp).ravel()
     if weights is not None:
         weights = np.asarray(weights, dtype=np.float64)
-        if weights.shape not in ((n,), (s, n), y_pred.shape): raise ValueError(f'weights must have shape ({n},) or {yp.shape}, got {weights.shape}')
-        if not np.isfinite(weights).all() or (weights < 0).any(): raise ValueError('weights must be finite and non-negative')
+        if weights.shape not in ((n,), (s, n), y_pred.shape):
+            raise ValueError(f'weights must have shape ({n},) or {yp.shape}, got {weights.shape}')
+        if not np.isfinite(weights).all() or (weights < 0).any():
+            raise ValueError('weights must be finite and non-negative')
     w = None if weights is None else np.broadcast_to(weights, (s, n)).ravel()
     cm = np.bincount(idx, weights=w, minlength=s * k * k).reshape(s, k, k)
     return cm[0] if single else cm
+
 
 def f1_from_confusion(cm: np.ndarray) -> np.ndarray:
     "Macro F1 of confusion matrices (..., k, k), averaging over classes present in labels or predictions."
     cm = np.asarray(cm, dtype=np.float64)
     if cm.ndim < 2 or cm.shape[-1] != cm.shape[-2] or not np.isfinite(cm).all() or (cm < 0).any():
-        raise ValueError(f'confusion matrices must be square (..., k, k), finite and non-negative, got shape {cm.shape}')
+        raise ValueError(
+            f'confusion matrices must be square (..., k, k), finite and non-negative, got shape {cm.shape}'
+        )
     tp = np.diagonal(cm, axis1=-2, axis2=-1)
     support, predicted = cm.sum(-1), cm.sum(-2)
     denom = support + predicted
@@ -128,12 +166,14 @@ def f1_from_confusion(cm: np.ndarray) -> np.ndarray:
     present = denom > 0
     return f1.sum(-1) / np.maximum(present.sum(-1), 1)
 
-def macro_f1(y_true, y_pred, k: int|None = None):
+
+def macro_f1(y_true, y_pred, k: int | None = None):
     "Macro F1 of predicted class indices (n,) or a batch (s, n) against true class indices (n,)."
     y_true, y_pred, k = _labels_and_predictions(y_true, y_pred, k)
     return f1_from_confusion(confusion_matrices(y_true, y_pred, k))
 
-def accuracy(y_true, y_pred, k: int|None = None):
+
+def accuracy(y_true, y_pred, k: int | None = None):
     "Share of correct predictions, for predictions (n,) or a batch (s, n); indices must lie in [0, k) when `k` is given."
     y_true, y_pred, _ = _labels_and_predictions(y_true, y_pred, k)
     return (y_pred == y_true).mean(-1)
@@ -149,37 +189,57 @@ def total_variation(y_true, y_prob, per_example: bool = False):
 def _finite_logits(logits) -> np.ndarray:
     "Logits as an (n, k) float64 array; NaN or infinite entries are an error naming the first row."
     z = np.asarray(logits, dtype=np.float64)
-    if z.ndim != 2: raise ValueError(f'logits must be 2-D (n_examples, n_classes), got shape {z.shape}')
+    if z.ndim != 2:
+        raise ValueError(f'logits must be 2-D (n_examples, n_classes), got shape {z.shape}')
     bad = ~np.isfinite(z)
-    if bad.any(): raise ValueError(f'logits must be finite; row {np.argwhere(bad)[0, 0]} holds {z[np.argwhere(bad)[0, 0]].tolist()} '
-                                   f'({bad.any(1).sum()} such rows)')
+    if bad.any():
+        raise ValueError(
+            f'logits must be finite; row {np.argwhere(bad)[0, 0]} holds {z[np.argwhere(bad)[0, 0]].tolist()} '
+            f'({bad.any(1).sum()} such rows)'
+        )
     return z
+
 
 class TemperatureCalibrator:
     "Temperature scaling, optionally followed by smoothing toward uniform (scikit-learn style: fit, predict_proba, score)."
-    def __init__(self,
-                 smooth: bool = True,  # also fit a mixture weight with the uniform distribution
-                 bounds=(1e-3, 1e3)):  # search range of the temperature
+
+    def __init__(
+        self,
+        smooth: bool = True,  # also fit a mixture weight with the uniform distribution
+        bounds=(1e-3, 1e3),
+    ):  # search range of the temperature
         self.smooth, self.bounds = smooth, bounds
 
-    def fit(self, logits,     # (n, k) logits (or log-probabilities) of the calibration split
-            y_true):          # (n, k) label counts or (n,) hard labels
+    def fit(
+        self,
+        logits,  # (n, k) logits (or log-probabilities) of the calibration split
+        y_true,
+    ):  # (n, k) label counts or (n,) hard labels
         "Fit the temperature (and the smoothing weight) minimizing cross-entropy on this split; T = 1 when every row's logits are constant."
         z = _finite_logits(logits)
         t = _targets(y_true, z.shape[1])
-        if (np.ptp(z, axis=1) == 0).all():  # every prediction uniform whatever T: T is not identified, keep the logits as they are
+        if (
+            np.ptp(z, axis=1) == 0
+        ).all():  # every prediction uniform whatever T: T is not identified, keep the logits as they are
             self.temperature_, self.smoothing_ = 1.0, 0.0
             return self
         from scipy.optimize import minimize_scalar
+
         ce = lambda p: -(t * np.log(np.clip(p, 1e-300, None))).sum(1).mean()
         lo, hi = np.log(self.bounds[0]), np.log(self.bounds[1])
-        res = minimize_scalar(lambda lt: -(t * log_softmax(z / np.exp(lt), axis=1)).sum(1).mean(),
-                              bounds=(lo, hi), method='bounded', options={'xatol': 1e-8})
+        res = minimize_scalar(
+            lambda lt: -(t * log_softmax(z / np.exp(lt), axis=1)).sum(1).mean(),
+            bounds=(lo, hi),
+            method='bounded',
+            options={'xatol': 1e-8},
+        )
         self.temperature_ = float(np.exp(res.x))
         self.smoothing_ = 0.0
         if self.smooth:
             p, k = softmax(z / self.temperature_, axis=1), z.shape[1]
-            res = minimize_scalar(lambda lam: ce((1 - lam) * p + lam / k), bounds=(0, 1), method='bounded', options={'xatol': 1e-8})
+            res = minimize_scalar(
+                lambda lam: ce((1 - lam) * p + lam / k), bounds=(0, 1), method='bounded', options={'xatol': 1e-8}
+            )
             cands = [(ce(p), 0.0), (res.fun, float(res.x)), (np.log(k), 1.0)]  # the interval's ends too
             self.smoothing_ = min(cands)[1]
         return self

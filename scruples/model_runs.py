@@ -22,88 +22,161 @@ __all__ = ['SCORES', 'GRID_NAME', 'PAPER_MODELS', 'BERT_ROWS', 'cpu_runs', 'find
 # %% ../nbs/92_model_runs.ipynb #96e26b5a
 SCORES = ['f1', 'f1_lo', 'f1_hi', 'xentropy', 'xentropy_lo', 'xentropy_hi']
 
-def cpu_runs(dev: pd.DataFrame, test: pd.DataFrame,   # Dilemmas frames
-             counts_dev, counts_test,                 # their label counts
-             train, heldout, scored,                  # indices: dev rows to train on, dev rows held out, test rows scored
-             likelihoods=None,                        # default: all of `scruples.models.LIKELIHOODS`
-             seed: int = 0, n_boot: int = 1000,
-             **model_kwargs,                          # TransformerClassifier options (epochs, batch_size, ...)
-            ) -> tuple[pd.DataFrame, dict]:           # one row per likelihood; the fitted models by likelihood
+
+def cpu_runs(
+    dev: pd.DataFrame,
+    test: pd.DataFrame,  # Dilemmas frames
+    counts_dev,
+    counts_test,  # their label counts
+    train,
+    heldout,
+    scored,  # indices: dev rows to train on, dev rows held out, test rows scored
+    likelihoods=None,  # default: all of `scruples.models.LIKELIHOODS`
+    seed: int = 0,
+    n_boot: int = 1000,
+    **model_kwargs,  # TransformerClassifier options (epochs, batch_size, ...)
+) -> tuple[pd.DataFrame, dict]:  # one row per likelihood; the fitted models by likelihood
     "Fine-tune one `TransformerClassifier` per likelihood (early stopping on `heldout`) and score it on `test[scored]`."
     from scruples.models import LIKELIHOODS, TransformerClassifier
+
     rows, models = [], {}
     for lik in likelihoods or list(LIKELIHOODS):
         clf = TransformerClassifier(likelihood=lik, seed=seed, **model_kwargs)
         t0 = time.perf_counter()
         clf.fit(dev.iloc[train], counts_dev[train], dev.iloc[heldout], counts_dev[heldout])
         secs = time.perf_counter() - t0
-        e = evaluate(clf, test.iloc[scored], counts_test[scored], dev.iloc[heldout], counts_dev[heldout], n_boot=n_boot, seed=seed)
+        e = evaluate(
+            clf,
+            test.iloc[scored],
+            counts_test[scored],
+            dev.iloc[heldout],
+            counts_dev[heldout],
+            n_boot=n_boot,
+            seed=seed,
+        )
         h, models[lik] = clf.history_, clf
-        rows.append(dict(likelihood=lik, seed=seed, epochs=h['epoch'][-1], best_epoch=h['best_epoch'],
-                         heldout_xentropy=min(h['heldout']), fit_seconds=secs, **e[SCORES]))
+        rows.append(
+            dict(
+                likelihood=lik,
+                seed=seed,
+                epochs=h['epoch'][-1],
+                best_epoch=h['best_epoch'],
+                heldout_xentropy=min(h['heldout']),
+                fit_seconds=secs,
+                **e[SCORES],
+            )
+        )
     return pd.DataFrame(rows), models
 
 # %% ../nbs/92_model_runs.ipynb #a3d29c60
 GRID_NAME = 'models_dilemmas_grid_nvidia-h100.csv'
 
-def find_grid(grid_csv: str = '',      # an explicit path ('' : search)
-              fig_dir=None,            # the run's figure folder, searched first
-              name: str = GRID_NAME,
-             ) -> Path|None:           # the grid's CSV, or None when there is none
+
+def find_grid(
+    grid_csv: str = '',  # an explicit path ('' : search)
+    fig_dir=None,  # the run's figure folder, searched first
+    name: str = GRID_NAME,
+) -> Path | None:  # the grid's CSV, or None when there is none
     "The saved GPU grid: `grid_csv` if given, else `name` in `fig_dir` or in the checkout's figures/."
-    if grid_csv: return Path(grid_csv) if Path(grid_csv).exists() else None
+    if grid_csv:
+        return Path(grid_csv) if Path(grid_csv).exists() else None
     import scruples
-    where = ([Path(fig_dir)/name] if fig_dir else []) + [Path(scruples.__file__).resolve().parents[1]/'figures'/name]
+
+    where = ([Path(fig_dir) / name] if fig_dir else []) + [
+        Path(scruples.__file__).resolve().parents[1] / 'figures' / name
+    ]
     return next((p for p in where if p.exists()), None)
+
 
 def load_grid(path) -> tuple[pd.DataFrame, dict]:
     "The grid's per-run rows and its logits (`<stem>_logits.npz`: per run `name/val`, `name/test`, `name/val_idx`)."
     path = Path(path)
     return pd.read_csv(path), dict(np.load(path.with_name(path.stem + '_logits.npz')))
 
+
 def ensemble_scores(logits: dict, names, counts_test, counts_dev, n_boot: int = 1000, seed: int = 0) -> pd.Series:
     "Average the members' log-probabilities, calibrate one temperature on their held-out fifth of dev, score test."
     va_idx = logits[f'{names[0]}/val_idx']
     zv = np.mean([log_softmax(logits[f'{n}/val'], 1) for n in names], 0)
     zt = np.mean([log_softmax(logits[f'{n}/test'], 1) for n in names], 0)
-    return score_predictions(softmax(zt, 1), counts_test, proba_cal=softmax(zv, 1), counts_cal=np.asarray(counts_dev)[va_idx],
-                             n_boot=n_boot, seed=seed)
+    return score_predictions(
+        softmax(zt, 1),
+        counts_test,
+        proba_cal=softmax(zv, 1),
+        counts_cal=np.asarray(counts_dev)[va_idx],
+        n_boot=n_boot,
+        seed=seed,
+    )
 
-def grid_ensembles(grid: pd.DataFrame, logits: dict, counts_test, counts_dev, all_of: str = 'hot',
-                   n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+
+def grid_ensembles(
+    grid: pd.DataFrame, logits: dict, counts_test, counts_dev, all_of: str = 'hot', n_boot: int = 1000, seed: int = 0
+) -> pd.DataFrame:
     "One ensemble per (recipe, likelihood) of the grid, and one of every run of recipe `all_of` ('all N')."
     from scruples.models import LIKELIHOODS
+
     order = {lik: i for i, lik in enumerate(LIKELIHOODS)}  # the likelihoods in the paper's order, not alphabetical
     groups = {key: g.name.tolist() for key, g in grid.groupby(['recipe', 'likelihood'])}
     groups = dict(sorted(groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], len(order)), kv[0][1])))
     everything = grid[grid.recipe == all_of].name.tolist()
-    if everything: groups[all_of, f'all {len(everything)}'] = everything
-    ens = pd.DataFrame({k: ensemble_scores(logits, v, counts_test, counts_dev, n_boot, seed) for k, v in groups.items()}).T
+    if everything:
+        groups[all_of, f'all {len(everything)}'] = everything
+    ens = pd.DataFrame(
+        {k: ensemble_scores(logits, v, counts_test, counts_dev, n_boot, seed) for k, v in groups.items()}
+    ).T
     ens.index.names = ['recipe', 'likelihood']
     ens['members'] = [len(v) for v in groups.values()]
     return ens
 
 # %% ../nbs/92_model_runs.ipynb #7ad5cd5b
 PAPER_MODELS = ['Logistic', 'BERT', 'BERT + Dirichlet', 'RoBERTa', 'RoBERTa + Dirichlet', 'Best', 'Human']
-BERT_ROWS = {'hard': 'BERT', 'soft': 'BERT + Soft', 'counts': 'BERT + Counts', 'dirichlet': 'BERT + Dirichlet'}  # Table 10
+BERT_ROWS = {
+    'hard': 'BERT',
+    'soft': 'BERT + Soft',
+    'counts': 'BERT + Counts',
+    'dirichlet': 'BERT + Dirichlet',
+}  # Table 10
 
-def _ci(r, m): return f'{r[m + "_lo"]:.3f}-{r[m + "_hi"]:.3f}'
 
-def table8(cpu: pd.DataFrame, ens: pd.DataFrame|None = None, recipe: str = 'hot') -> pd.DataFrame:
+def _ci(r, m):
+    return f'{r[m + "_lo"]:.3f}-{r[m + "_hi"]:.3f}'
+
+
+def table8(cpu: pd.DataFrame, ens: pd.DataFrame | None = None, recipe: str = 'hot') -> pd.DataFrame:
     "The Table 8 analogue: the paper's Dilemmas test rows, our CPU runs and the grid's ensembles of `recipe`."
     paper = wide('Table 8', 'scruples')
-    rows = [dict(model=f'paper: {m}', f1=paper.loc[m, 'test macro F1'], xentropy=paper.loc[m, 'test xentropy']) for m in PAPER_MODELS]
-    rows += [dict(model=f'ours CPU, MiniLM + {c.likelihood}, 1 seed, {c.epochs} epochs', f1=c.f1, xentropy=c.xentropy,
-                  f1_ci=_ci(c, 'f1'), xentropy_ci=_ci(c, 'xentropy')) for _, c in cpu.iterrows()]
+    rows = [
+        dict(model=f'paper: {m}', f1=paper.loc[m, 'test macro F1'], xentropy=paper.loc[m, 'test xentropy'])
+        for m in PAPER_MODELS
+    ]
+    rows += [
+        dict(
+            model=f'ours CPU, MiniLM + {c.likelihood}, 1 seed, {c.epochs} epochs',
+            f1=c.f1,
+            xentropy=c.xentropy,
+            f1_ci=_ci(c, 'f1'),
+            xentropy_ci=_ci(c, 'xentropy'),
+        )
+        for _, c in cpu.iterrows()
+    ]
     if ens is not None:
         for (rec, lik), e in ens.loc[[recipe]].iterrows():
-            rows.append(dict(model=f'ours GPU (saved), MiniLM + {lik}, {int(e.members)}-seed ensemble', f1=e.f1, xentropy=e.xentropy,
-                             f1_ci=_ci(e, 'f1'), xentropy_ci=_ci(e, 'xentropy')))
+            rows.append(
+                dict(
+                    model=f'ours GPU (saved), MiniLM + {lik}, {int(e.members)}-seed ensemble',
+                    f1=e.f1,
+                    xentropy=e.xentropy,
+                    f1_ci=_ci(e, 'f1'),
+                    xentropy_ci=_ci(e, 'xentropy'),
+                )
+            )
     return pd.DataFrame(rows)
+
 
 def table10(grid: pd.DataFrame, recipe: str = 'hot') -> pd.DataFrame:
     "The Table 10 analogue: mean and sd of the grid's seeds per likelihood, beside the paper's BERT-large (dev)."
     from scruples.models import LIKELIHOODS
+
     t = grid[grid.recipe == recipe].groupby('likelihood')[['test_f1', 'test_xentropy']].agg(['mean', 'std'])
     t = t.loc[[lik for lik in LIKELIHOODS if lik in t.index]]
     t.columns = [' '.join(c) for c in t.columns]
@@ -113,35 +186,67 @@ def table10(grid: pd.DataFrame, recipe: str = 'hot') -> pd.DataFrame:
     return t
 
 # %% ../nbs/92_model_runs.ipynb #8b3fa149
-def add_model_rows(cmp, cpu: pd.DataFrame, cpu_source: str,
-                   ens: pd.DataFrame|None = None, t10: pd.DataFrame|None = None, grid_source: str = 'real',
-                   device: str = 'GPU', recipe: str = 'hot'):
+def add_model_rows(
+    cmp,
+    cpu: pd.DataFrame,
+    cpu_source: str,
+    ens: pd.DataFrame | None = None,
+    t10: pd.DataFrame | None = None,
+    grid_source: str = 'real',
+    device: str = 'GPU',
+    recipe: str = 'hot',
+):
     "Record our CPU runs, the grid's ensembles and its per-likelihood means in `cmp`, with the paper's models as references."
     logistic = {m: ('Logistic', f'test {m}') for m in ('macro F1', 'xentropy')}
     for _, c in cpu.iterrows():
         for m, col in (('macro F1', 'f1'), ('xentropy', 'xentropy')):
-            cmp.add('Table 8', f'MiniLM + {c.likelihood} (CPU, 1 seed) test {m}', c[col], source=cpu_source,
-                    reference=logistic[m], note=f'reference: Logistic; 95% CI {_ci(c, col)}')
+            cmp.add(
+                'Table 8',
+                f'MiniLM + {c.likelihood} (CPU, 1 seed) test {m}',
+                c[col],
+                source=cpu_source,
+                reference=logistic[m],
+                note=f'reference: Logistic; 95% CI {_ci(c, col)}',
+            )
     if ens is not None:
         for (rec, lik), e in ens.loc[[recipe]].iterrows():
-            if lik.startswith('all'): continue
+            if lik.startswith('all'):
+                continue
             for m, col in (('macro F1', 'f1'), ('xentropy', 'xentropy')):
-                cmp.add('Table 8', f'MiniLM + {lik} {int(e.members)}-seed ensemble test {m} (saved grid, {device})', e[col],
-                        source=grid_source, reference=logistic[m], note=f'reference: Logistic; 95% CI {_ci(e, col)}')
+                cmp.add(
+                    'Table 8',
+                    f'MiniLM + {lik} {int(e.members)}-seed ensemble test {m} (saved grid, {device})',
+                    e[col],
+                    source=grid_source,
+                    reference=logistic[m],
+                    note=f'reference: Logistic; 95% CI {_ci(e, col)}',
+                )
         e = ens.loc[recipe, 'dirichlet']
         for m, col in (('macro F1', 'f1'), ('xentropy', 'xentropy')):
-            cmp.add('Table 8', f'MiniLM + Dirichlet ensemble test {m} beside BERT-large + Dirichlet (saved grid, {device})', e[col],
-                    source=grid_source, reference=('BERT + Dirichlet', f'test {m}'),
-                    note='reference: BERT-large + Dirichlet, 15x larger, trained on 10x the data')
+            cmp.add(
+                'Table 8',
+                f'MiniLM + Dirichlet ensemble test {m} beside BERT-large + Dirichlet (saved grid, {device})',
+                e[col],
+                source=grid_source,
+                reference=('BERT + Dirichlet', f'test {m}'),
+                note='reference: BERT-large + Dirichlet, 15x larger, trained on 10x the data',
+            )
     if t10 is not None:
         for lik, r in t10.iterrows():
-            cmp.add('Table 10', f'MiniLM + {lik}: mean test xentropy of 5 seeds (saved grid, {device})', r['test_xentropy mean'],
-                    source=grid_source, reference=(BERT_ROWS[lik], 'dev xentropy'),
-                    note=f"sd {r['test_xentropy std']:.3f}; reference: BERT-large on dev")
+            cmp.add(
+                'Table 10',
+                f'MiniLM + {lik}: mean test xentropy of 5 seeds (saved grid, {device})',
+                r['test_xentropy mean'],
+                source=grid_source,
+                reference=(BERT_ROWS[lik], 'dev xentropy'),
+                note=f"sd {r['test_xentropy std']:.3f}; reference: BERT-large on dev",
+            )
     return cmp
 
 # %% ../nbs/92_model_runs.ipynb #ea5ba8ba
 def agreement_kind(counts) -> np.ndarray:
     "Each dilemma's gold split: 'unanimous', 'divisive (3-2)' (votes at most one apart) or 'other'."
     c = np.asarray(counts)
-    return np.where(c.max(1) == c.sum(1), 'unanimous', np.where(np.abs(c[:, 0] - c[:, 1]) <= 1, 'divisive (3-2)', 'other'))
+    return np.where(
+        c.max(1) == c.sum(1), 'unanimous', np.where(np.abs(c[:, 0] - c[:, 1]) <= 1, 'divisive (3-2)', 'other')
+    )

@@ -63,27 +63,28 @@ def balanced_weights(counts,  # (n, k) label counts of the training examples
 @dataclass
 class TrainConfig:
     "Every knob of `fit`: the paper's search space (Appendix F.4: lr, weight decay, warmup, batch size, epochs) and the recipe's extras."
-    likelihood: str = 'soft'        # 'hard', 'soft', 'counts' or 'dirichlet'
-    lr: float = 1e-4                # peak learning rate of the top layer and the head
-    layer_decay: float = 0.8        # layer-wise learning rates: layer l of L gets lr * layer_decay**(L - l) (1: flat)
-    weight_decay: float = 0.1       # AdamW weight decay (not on biases and LayerNorm weights)
-    warmup: float = 0.1             # share of the steps with a linear warmup, then linear decay to 0
-    batch_size: int = 16            # examples (pairs) per optimizer step
-    grad_accum: int = 1             # micro-batches per step: each holds batch_size // grad_accum examples
-    epochs: int = 3                 # most epochs (the paper's recipe: 20, see `PRESETS`)
-    patience: int = 2               # early stopping: stop after this many epochs in a row without improvement (>= 1)
-    max_length: int = 92            # tokens per text (the paper: 92 for Dilemmas actions, 512 for Anecdotes)
-    average_top: int = 3            # average the weights of the k best epochs (checkpoint averaging); 1: the best only
-    rdrop: float = 0.0              # R-Drop: weight of the symmetric KL between two dropout passes (0: off)
-    dirichlet_scale: float = 0.0    # initial shared log-concentration offset of a Dirichlet head (learned)
-    dropout: float|None = None      # override the encoder's hidden dropout
-    seed: int = 0                   # torch and data-order seed
-    device: str|None = None         # None: `pick_device` (CUDA, then MPS, then CPU)
-    bf16: bool = True               # bf16 autocast: training where native (`fast_bf16`), inference on CUDA only
-    eval_batch_size: int = 128      # pairs per inference batch
-    progress: bool = True           # tqdm bars
-    class_weight: str|None = None   # 'balanced': weigh examples by their majority class, as scikit-learn; None: equal
-    group_by_length: bool = True    # training batches of similar length (less padding); False: plain shuffled batches
+
+    likelihood: str = 'soft'  # 'hard', 'soft', 'counts' or 'dirichlet'
+    lr: float = 1e-4  # peak learning rate of the top layer and the head
+    layer_decay: float = 0.8  # layer-wise learning rates: layer l of L gets lr * layer_decay**(L - l) (1: flat)
+    weight_decay: float = 0.1  # AdamW weight decay (not on biases and LayerNorm weights)
+    warmup: float = 0.1  # share of the steps with a linear warmup, then linear decay to 0
+    batch_size: int = 16  # examples (pairs) per optimizer step
+    grad_accum: int = 1  # micro-batches per step: each holds batch_size // grad_accum examples
+    epochs: int = 3  # most epochs (the paper's recipe: 20, see `PRESETS`)
+    patience: int = 2  # early stopping: stop after this many epochs in a row without improvement (>= 1)
+    max_length: int = 92  # tokens per text (the paper: 92 for Dilemmas actions, 512 for Anecdotes)
+    average_top: int = 3  # average the weights of the k best epochs (checkpoint averaging); 1: the best only
+    rdrop: float = 0.0  # R-Drop: weight of the symmetric KL between two dropout passes (0: off)
+    dirichlet_scale: float = 0.0  # initial shared log-concentration offset of a Dirichlet head (learned)
+    dropout: float | None = None  # override the encoder's hidden dropout
+    seed: int = 0  # torch and data-order seed
+    device: str | None = None  # None: `pick_device` (CUDA, then MPS, then CPU)
+    bf16: bool = True  # bf16 autocast: training where native (`fast_bf16`), inference on CUDA only
+    eval_batch_size: int = 128  # pairs per inference batch
+    progress: bool = True  # tqdm bars
+    class_weight: str | None = None  # 'balanced': weigh examples by their majority class, as scikit-learn; None: equal
+    group_by_length: bool = True  # training batches of similar length (less padding); False: plain shuffled batches
 
     def __post_init__(self):
         "Every field checked where it is set, so a bad knob fails before any model is loaded."
@@ -94,8 +95,13 @@ class TrainConfig:
                 raise ValueError(f'TrainConfig.{name} must be an integer >= 1, got {v!r}')
         if self.grad_accum > self.batch_size:
             raise ValueError(f'TrainConfig.grad_accum ({self.grad_accum}) exceeds batch_size ({self.batch_size})')
-        for name, lo, hi in (('lr', 0, math.inf), ('weight_decay', 0, math.inf), ('warmup', 0, 1), ('layer_decay', 0, 1),
-                             ('rdrop', 0, math.inf)):
+        for name, lo, hi in (
+            ('lr', 0, math.inf),
+            ('weight_decay', 0, math.inf),
+            ('warmup', 0, 1),
+            ('layer_decay', 0, 1),
+            ('rdrop', 0, math.inf),
+        ):
             v = getattr(self, name)
             if not isinstance(v, (int, float, np.floating, np.integer)) or not lo <= v <= hi:
                 raise ValueError(f'TrainConfig.{name} must be a number in [{lo}, {hi}], got {v!r}')
@@ -105,74 +111,100 @@ class TrainConfig:
 # %% ../nbs/22_models.ipynb #9a8dbbbd
 PRESETS = {  # named settings of TrainConfig / TransformerClassifier
     'small': {},  # the defaults: a few hundred examples on a laptop CPU
-    'paper': dict(lr=1e-4, layer_decay=0.8, weight_decay=0.1, warmup=0.1, batch_size=32, epochs=20, patience=5, average_top=3),  # the GPU grid's 'hot' recipe
+    'paper': dict(
+        lr=1e-4, layer_decay=0.8, weight_decay=0.1, warmup=0.1, batch_size=32, epochs=20, patience=5, average_top=3
+    ),  # the GPU grid's 'hot' recipe
 }
 
-def preset(name: str,    # a key of `PRESETS`: 'small' or 'paper'
-           **changes,    # fields to set on top of it, e.g. epochs=3
-          ) -> dict:     # keyword arguments for `TransformerClassifier` (or `TrainConfig`)
+
+def preset(
+    name: str,  # a key of `PRESETS`: 'small' or 'paper'
+    **changes,  # fields to set on top of it, e.g. epochs=3
+) -> dict:  # keyword arguments for `TransformerClassifier` (or `TrainConfig`)
     "The parameters of a named preset, with `changes` on top: `TransformerClassifier(**preset('paper', epochs=3), likelihood='soft')`."
-    if name not in PRESETS: raise ValueError(f'preset must be one of {tuple(PRESETS)}, got {name!r}')
+    if name not in PRESETS:
+        raise ValueError(f'preset must be one of {tuple(PRESETS)}, got {name!r}')
     return {**PRESETS[name], **changes}
 
 # %% ../nbs/22_models.ipynb #m023
-def pick_device(device: str|None = None) -> torch.device:
+def pick_device(device: str | None = None) -> torch.device:
     "The package's one device rule: `device` when given, else CUDA, then Apple's MPS, then the CPU."
-    if device: return torch.device(device)
-    if torch.cuda.is_available(): return torch.device('cuda')
+    if device:
+        return torch.device(device)
+    if torch.cuda.is_available():
+        return torch.device('cuda')
     mps = getattr(torch.backends, 'mps', None)
     return torch.device('mps' if mps is not None and mps.is_available() else 'cpu')
+
 
 def fast_bf16(device) -> bool:
     "Whether bf16 autocast is native on `device`: CUDA, or a CPU with bf16 matrix instructions (AMX or AVX512-BF16)."
     device = torch.device(device)
-    if device.type == 'cuda': return True
-    if device.type != 'cpu': return False
+    if device.type == 'cuda':
+        return True
+    if device.type != 'cpu':
+        return False
     cpu = getattr(torch, 'cpu', None)
     return any(bool(getattr(cpu, f, lambda: False)()) for f in ('_is_amx_tile_supported', '_is_avx512_bf16_supported'))
 
+
 def _autocast(device: torch.device, cfg: TrainConfig):
     return torch.autocast(device.type, dtype=torch.bfloat16, enabled=cfg.bf16 and fast_bf16(device))
+
 
 def _matmul_seconds(threads: int, reps: int = 4) -> float:
     "Seconds of a few matrix products the size of a transformer layer's, on `threads` threads."
     torch.set_num_threads(threads)
     a, b = torch.randn(1024, 384), torch.randn(384, 1536)
-    a @ b; t0 = time.perf_counter()
-    for _ in range(reps): a @ b
+    a @ b
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        a @ b
     return time.perf_counter() - t0
 
+
 _THREADS: dict = {}  # the choice of this process: made once, so that refits give the same numbers
+
 
 def set_threads(device) -> int:
     """CPU threads for torch, chosen for the machine at the first call of the process: every core this process may use,
     or one if a small measured matrix product runs faster on one (on a loaded machine, threads that wait for each other
     are slower than one alone). The choice is kept for the process (the thread count moves the last digits of a fit);
     `OMP_NUM_THREADS` set by the user wins."""
-    if torch.device(device).type != 'cpu': return torch.get_num_threads()
+    if torch.device(device).type != 'cpu':
+        return torch.get_num_threads()
     os.environ.setdefault('TOKENIZERS_PARALLELISM', 'false')  # the tokenizer's pool would fight torch's threads
-    if os.environ.get('OMP_NUM_THREADS'): return torch.get_num_threads()
+    if os.environ.get('OMP_NUM_THREADS'):
+        return torch.get_num_threads()
     if 'cpu' not in _THREADS:
         n = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
         _THREADS['cpu'] = min((n, 1), key=_matmul_seconds) if n > 1 else n
     torch.set_num_threads(_THREADS['cpu'])
     return _THREADS['cpu']
 
+
 def _mean_pool(hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     "Mean of the token states where `mask` is 1 (sentence-transformers' pooling for MiniLM)."
     m = mask.unsqueeze(-1).to(hidden.dtype)
     return (hidden * m).sum(1) / m.sum(1).clamp(min=1e-9)
 
+
 class EncoderScorer(nn.Module):
     "A Hugging Face encoder, mean pooling, and a linear head: `n_out` scores per text (1 for ranking actions, k for classes)."
-    def __init__(self, encoder: nn.Module,  # an `AutoModel`
-                 n_out: int = 1,            # scores per text
-                 offset: float = 0.0):      # initial shared offset added to every score (a Dirichlet head's log-scale)
+
+    def __init__(
+        self,
+        encoder: nn.Module,  # an `AutoModel`
+        n_out: int = 1,  # scores per text
+        offset: float = 0.0,
+    ):  # initial shared offset added to every score (a Dirichlet head's log-scale)
         super().__init__()
         self.encoder, self.n_out = encoder, n_out
         self.head = nn.Linear(encoder.config.hidden_size, n_out)
-        nn.init.normal_(self.head.weight, std=0.02); nn.init.zeros_(self.head.bias)
+        nn.init.normal_(self.head.weight, std=0.02)
+        nn.init.zeros_(self.head.bias)
         self.offset = nn.Parameter(torch.tensor(float(offset)))
+
     def forward(self, input_ids, attention_mask, token_type_ids=None):
         kw = {} if token_type_ids is None else {'token_type_ids': token_type_ids}
         h = self.encoder(input_ids=input_ids, attention_mask=attention_mask, **kw).last_hidden_state
@@ -183,32 +215,44 @@ class EncoderScorer(nn.Module):
 def quiet_loading(quiet: bool = True):
     "Within the block, no progress bars from transformers and huggingface_hub (the 'Loading weights' bar); the previous setting is restored after."
     if not quiet:
-        yield; return
+        yield
+        return
     from transformers.utils import logging as tl
     from huggingface_hub.utils import are_progress_bars_disabled, disable_progress_bars
+
     was_on, hub_off = tl.is_progress_bar_enabled(), are_progress_bars_disabled()
     tl.disable_progress_bar()
-    try: yield
+    try:
+        yield
     finally:
-        if was_on: tl.enable_progress_bar()
-        if hub_off: disable_progress_bars()
+        if was_on:
+            tl.enable_progress_bar()
+        if hub_off:
+            disable_progress_bars()
+
 
 def _is_local(model) -> bool:
     name = str(model)
     return isinstance(model, Path) or name.startswith(('.', '/', '~')) or Path(name).exists()
 
-def load_encoder(model=None,                  # a local folder or Hugging Face id; None: the packaged all-MiniLM-L6-v2
-                 dropout: float|None = None,  # override hidden and attention dropout
-                 progress: bool = True,       # False: no 'Loading weights' bar
-                 device=None,                 # move the encoder there (None: leave it on the CPU)
-                ):
+
+def load_encoder(
+    model=None,  # a local folder or Hugging Face id; None: the packaged all-MiniLM-L6-v2
+    dropout: float | None = None,  # override hidden and attention dropout
+    progress: bool = True,  # False: no 'Loading weights' bar
+    device=None,  # move the encoder there (None: leave it on the CPU)
+):
     """The package's one Hugging Face loader: tokenizer and float32 encoder of `model` (safetensors weights only, offline
     for a local folder; an encoder-decoder's encoder); a model that cannot be loaded is named in the error."""
     from transformers import AutoModel, AutoTokenizer
-    if model is None: model = default_model_path()
+
+    if model is None:
+        model = default_model_path()
     local, name = _is_local(model), str(model)
     if local and not Path(name).expanduser().is_dir():
-        raise FileNotFoundError(f'model {name}: no such folder (expected an encoder folder with config.json, or a Hugging Face id)')
+        raise FileNotFoundError(
+            f'model {name}: no such folder (expected an encoder folder with config.json, or a Hugging Face id)'
+        )
     where = str(Path(name).expanduser()) if local else name
     kw = {} if dropout is None else {'hidden_dropout_prob': dropout, 'attention_probs_dropout_prob': dropout}
     try:
@@ -216,9 +260,12 @@ def load_encoder(model=None,                  # a local folder or Hugging Face i
             tok = AutoTokenizer.from_pretrained(where, local_files_only=local)
             enc = AutoModel.from_pretrained(where, local_files_only=local, use_safetensors=True, **kw)
     except (OSError, ValueError) as err:
-        raise OSError(f'model {name}: cannot load a tokenizer and safetensors encoder from it: '
-                      f'{str(err).splitlines()[0] if str(err) else type(err).__name__}') from err
-    if getattr(enc.config, 'is_encoder_decoder', False): enc = enc.get_encoder()
+        raise OSError(
+            f'model {name}: cannot load a tokenizer and safetensors encoder from it: '
+            f'{str(err).splitlines()[0] if str(err) else type(err).__name__}'
+        ) from err
+    if getattr(enc.config, 'is_encoder_decoder', False):
+        enc = enc.get_encoder()
     enc = enc.float()  # fp16 checkpoints train in fp32 (bf16 only under autocast)
     return tok, (enc if device is None else enc.to(pick_device(device)))
 
@@ -227,18 +274,26 @@ def _example_key(x):
     "An example's text, or a (text, context) pair encoded as a sentence pair."
     return tuple(x) if isinstance(x, (tuple, list, np.ndarray)) else x
 
+
 class _Tokens:
     "Unique examples (texts, or (text, context) pairs) tokenized once; batches are padded on the fly to their longest member."
+
     def __init__(self, tokenizer, texts: list, max_length: int):
         self.index = {t: i for i, t in enumerate(dict.fromkeys(map(_example_key, texts)))}
         keys = list(self.index)
         two = bool(keys) and isinstance(keys[0], tuple)
-        enc = (tokenizer([k[0] for k in keys], [k[1] for k in keys], truncation=True, max_length=max_length) if two
-               else tokenizer(keys, truncation=True, max_length=max_length, add_special_tokens=True))
+        enc = (
+            tokenizer([k[0] for k in keys], [k[1] for k in keys], truncation=True, max_length=max_length)
+            if two
+            else tokenizer(keys, truncation=True, max_length=max_length, add_special_tokens=True)
+        )
         self.ids = enc['input_ids']
         self.types = enc.get('token_type_ids') if two else None  # sentence pairs: segment ids
         self.pad = tokenizer.pad_token_id or 0
-    def lengths(self, texts) -> np.ndarray: return np.array([len(self.ids[self.index[_example_key(t)]]) for t in texts])
+
+    def lengths(self, texts) -> np.ndarray:
+        return np.array([len(self.ids[self.index[_example_key(t)]]) for t in texts])
+
     def batch(self, texts, device) -> dict:
         "input_ids and attention_mask (and token_type_ids for pairs) of a batch, padded to its longest member."
         rows = [self.index[_example_key(t)] for t in texts]
@@ -247,35 +302,46 @@ class _Tokens:
         mask = torch.zeros((len(rows), n), dtype=torch.long)
         types = None if self.types is None else torch.zeros((len(rows), n), dtype=torch.long)
         for i, r in enumerate(rows):
-            k = len(self.ids[r]); ids[i, :k] = torch.tensor(self.ids[r]); mask[i, :k] = 1
-            if types is not None: types[i, :k] = torch.tensor(self.types[r])
+            k = len(self.ids[r])
+            ids[i, :k] = torch.tensor(self.ids[r])
+            mask[i, :k] = 1
+            if types is not None:
+                types[i, :k] = torch.tensor(self.types[r])
         out = {'input_ids': ids.to(device), 'attention_mask': mask.to(device)}
-        if types is not None: out['token_type_ids'] = types.to(device)
+        if types is not None:
+            out['token_type_ids'] = types.to(device)
         return out
 
+
 _TOKENS: dict = {}  # the last few tokenizations: four likelihoods fitted on the same texts tokenize them once
+
 
 def tokenize(tokenizer, texts: list, max_length: int) -> _Tokens:
     "`_Tokens` of `texts`, shared with an earlier call on the same tokenizer, texts and length (the last 2 are kept)."
     h = hashlib.sha256('\x1e'.join(map(repr, map(_example_key, texts))).encode('utf-8', 'surrogatepass'))
     key = (getattr(tokenizer, 'name_or_path', id(tokenizer)), len(tokenizer), max_length, h.hexdigest())
     if key not in _TOKENS:
-        while len(_TOKENS) >= 2: _TOKENS.pop(next(iter(_TOKENS)))
+        while len(_TOKENS) >= 2:
+            _TOKENS.pop(next(iter(_TOKENS)))
         _TOKENS[key] = _Tokens(tokenizer, texts, max_length)
     return _TOKENS[key]
 
-def length_grouped_batches(lengths,          # (n,) tokens of each example
-                           batch_size: int,  # examples per batch
-                           rng,              # numpy Generator: the epoch's data order
-                           pool: int = 50,   # batches per pool sorted by length
-                          ) -> list[np.ndarray]:  # indices of each batch, batches in random order
+
+def length_grouped_batches(
+    lengths,  # (n,) tokens of each example
+    batch_size: int,  # examples per batch
+    rng,  # numpy Generator: the epoch's data order
+    pool: int = 50,  # batches per pool sorted by length
+) -> list[np.ndarray]:  # indices of each batch, batches in random order
     """Batches of similar length: a random permutation cut into pools of `pool` batches, each pool sorted by length and cut
     into batches, then the batches shuffled. Every example once per epoch; less padding than shuffled batches."""
-    lengths = np.asarray(lengths); perm = rng.permutation(len(lengths)); out = []
+    lengths = np.asarray(lengths)
+    perm = rng.permutation(len(lengths))
+    out = []
     for s in range(0, len(perm), pool * batch_size):
-        chunk = perm[s:s + pool * batch_size]
+        chunk = perm[s : s + pool * batch_size]
         chunk = chunk[np.argsort(lengths[chunk], kind='stable')]
-        out += [chunk[i:i + batch_size] for i in range(0, len(chunk), batch_size)]
+        out += [chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size)]
     return [out[i] for i in rng.permutation(len(out))]
 
 # %% ../nbs/22_models.ipynb #m030
@@ -293,88 +359,129 @@ def holdout_split(n: int,              # number of examples
 # %% ../nbs/22_models.ipynb #m033
 def _depth(name: str, n_layers: int) -> int:
     "Depth of a parameter for layer-wise learning rates: embeddings 0, encoder layer i -> i + 1, everything above n_layers + 1."
-    if 'embeddings' in name: return 0
+    if 'embeddings' in name:
+        return 0
     parts = name.split('.')
     for a, b in zip(parts, parts[1:]):
-        if a == 'layer' and b.isdigit(): return int(b) + 1
+        if a == 'layer' and b.isdigit():
+            return int(b) + 1
     return n_layers + 1
+
 
 def param_groups(model: nn.Module, cfg: TrainConfig) -> list[dict]:
     "AdamW groups: learning rate by depth (`cfg.layer_decay`), no weight decay on biases, LayerNorm weights and the offset."
     n_layers = getattr(model.encoder.config, 'num_hidden_layers', 0)
     groups = {}
     for name, p in model.named_parameters():
-        if not p.requires_grad: continue
+        if not p.requires_grad:
+            continue
         d = _depth(name.removeprefix('encoder.'), n_layers) if name.startswith('encoder.') else n_layers + 1
         decay = not (p.ndim < 2 or 'LayerNorm' in name or 'layer_norm' in name)
-        g = groups.setdefault((d, decay), {'params': [], 'lr': cfg.lr * cfg.layer_decay ** (n_layers + 1 - d),
-                                           'weight_decay': cfg.weight_decay if decay else 0.0})
+        g = groups.setdefault(
+            (d, decay),
+            {
+                'params': [],
+                'lr': cfg.lr * cfg.layer_decay ** (n_layers + 1 - d),
+                'weight_decay': cfg.weight_decay if decay else 0.0,
+            },
+        )
         g['params'].append(p)
     return list(groups.values())
 
 # %% ../nbs/22_models.ipynb #m036
 def _save_optimizer(opt, path: Path):
     from safetensors.torch import save_file
+
     sd = opt.state_dict()
-    tensors = {f'{pid}.{k}': v.contiguous() for pid, s in sd['state'].items() for k, v in s.items() if isinstance(v, torch.Tensor)}
+    tensors = {
+        f'{pid}.{k}': v.contiguous()
+        for pid, s in sd['state'].items()
+        for k, v in s.items()
+        if isinstance(v, torch.Tensor)
+    }
     save_file(tensors, str(path) + '.safetensors')
     Path(str(path) + '.json').write_text(json.dumps({'param_groups': sd['param_groups']}))
 
+
 def _load_optimizer(opt, path: Path):
     from safetensors.torch import load_file
+
     tensors = load_file(str(path) + '.safetensors')
     state = {}
     for key, v in tensors.items():
-        pid, k = key.split('.', 1); state.setdefault(int(pid), {})[k] = v
-    opt.load_state_dict({'state': state, 'param_groups': json.loads(Path(str(path) + '.json').read_text())['param_groups']})
+        pid, k = key.split('.', 1)
+        state.setdefault(int(pid), {})[k] = v
+    opt.load_state_dict(
+        {'state': state, 'param_groups': json.loads(Path(str(path) + '.json').read_text())['param_groups']}
+    )
 
-def _cpu_state(model) -> dict: return {k: v.detach().to('cpu', copy=True) for k, v in model.state_dict().items()}
+
+def _cpu_state(model) -> dict:
+    return {k: v.detach().to('cpu', copy=True) for k, v in model.state_dict().items()}
+
 
 def _save_state(state: dict, path: Path):
     from safetensors.torch import save_file
+
     save_file({k: v.contiguous() for k, v in state.items()}, str(path))
+
 
 def _load_state(path: Path) -> dict:
     from safetensors.torch import load_file
+
     return load_file(str(path))
 
 # %% ../nbs/22_models.ipynb #m037
 def _bar(it, total, desc, on):
-    if not on: return it
+    if not on:
+        return it
     from tqdm.auto import tqdm
+
     return tqdm(it, total=total, desc=desc, leave=False)
+
 
 def _flat_texts(X: np.ndarray, pairs: bool) -> list:
     return list(X.ravel()) if pairs else list(X)
 
+
 def _example_lengths(tokens: _Tokens, X: np.ndarray, pairs: bool) -> np.ndarray:
     "Tokens of each example: the longer action of a pair, or the text (with its context)."
     return tokens.lengths(X.ravel()).reshape(len(X), 2).max(1) if pairs else tokens.lengths(X)
+
 
 def _logits(model, tokens, Xb, pairs: bool, device) -> torch.Tensor:
     "Logits of a batch: a pair's two action scores side by side, or the k class scores of each text."
     s = model(**tokens.batch(_flat_texts(Xb, pairs), device))
     return s.view(len(Xb), 2) if pairs else s
 
-def predict_logits(model, tokens, X, pairs: bool, cfg: TrainConfig, device=None,
-                   bf16: bool|None = None,  # None: bf16 autocast on CUDA only (fp32 on CPU keeps the scores); True/False: force
-                  ) -> np.ndarray:
+
+def predict_logits(
+    model,
+    tokens,
+    X,
+    pairs: bool,
+    cfg: TrainConfig,
+    device=None,
+    bf16: bool | None = None,  # None: bf16 autocast on CUDA only (fp32 on CPU keeps the scores); True/False: force
+) -> np.ndarray:
     """Logits of every example: eval mode, no gradients (`torch.inference_mode`), each distinct text scored once (a pair's
     logits are its two actions' scores), in length-sorted batches of `eval_batch_size` examples."""
     device = device or next(model.parameters()).device
     on = (cfg.bf16 and device.type == 'cuda') if bf16 is None else bf16
     model.eval()
     keys = [_example_key(t) for t in _flat_texts(X, pairs)]
-    uniq = list(dict.fromkeys(keys)); pos = {k: i for i, k in enumerate(uniq)}
+    uniq = list(dict.fromkeys(keys))
+    pos = {k: i for i, k in enumerate(uniq)}
     order = np.argsort(tokens.lengths(uniq), kind='stable')
     scores = np.empty((len(uniq), model.n_out), dtype=np.float64)
     bs = cfg.eval_batch_size * (2 if pairs else 1)  # texts per batch
     with torch.inference_mode(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=on):
         for i in range(0, len(uniq), bs):
-            idx = order[i:i + bs]
+            idx = order[i : i + bs]
             scores[idx] = model(**tokens.batch([uniq[j] for j in idx], device)).float().cpu().numpy()
     out = scores[[pos[k] for k in keys]]
     return out.reshape(len(X), 2) if pairs else out
+
 
 def heldout_score(logits: np.ndarray, counts) -> float:
     "The early-stopping score: cross-entropy against the soft labels after temperature scaling (the paper's tuning target, section 4.2)."
@@ -399,57 +506,76 @@ def _batch_loss(model, tokens, Xb, cb, pairs: bool, cfg: TrainConfig, loss_fn, d
 def make_optimizer(model: nn.Module, cfg: TrainConfig, n_train: int):
     "AdamW over `param_groups` (torch's fused kernel, as `transformers.Trainer`), linear warmup over `cfg.warmup` of the steps, linear decay to 0."
     from transformers import get_linear_schedule_with_warmup
+
     total = math.ceil(n_train / cfg.batch_size) * cfg.epochs
-    fused = {'fused': True} if next(model.parameters()).device.type in ('cpu', 'cuda') else {}  # one kernel for all tensors
+    fused = (
+        {'fused': True} if next(model.parameters()).device.type in ('cpu', 'cuda') else {}
+    )  # one kernel for all tensors
     opt = torch.optim.AdamW(param_groups(model, cfg), lr=cfg.lr, weight_decay=cfg.weight_decay, **fused)
     return opt, get_linear_schedule_with_warmup(opt, int(cfg.warmup * total), total)
+
 
 def epoch_batches(lengths, cfg: TrainConfig, epoch: int) -> list[np.ndarray]:
     "The steps of one epoch (indices of `batch_size` examples each), drawn from `(seed, epoch)`: grouped by length or shuffled."
     rng = np.random.default_rng([cfg.seed, epoch])
-    if cfg.group_by_length: return length_grouped_batches(lengths, cfg.batch_size, rng)
+    if cfg.group_by_length:
+        return length_grouped_batches(lengths, cfg.batch_size, rng)
     order = rng.permutation(len(lengths))
-    return [order[s:s + cfg.batch_size] for s in range(0, len(order), cfg.batch_size)]
+    return [order[s : s + cfg.batch_size] for s in range(0, len(order), cfg.batch_size)]
 
-def _train_epoch(model, tokens, X, counts_t, pairs: bool, cfg: TrainConfig, opt, sched, loss_fn, device, epoch: int) -> float:
+
+def _train_epoch(
+    model, tokens, X, counts_t, pairs: bool, cfg: TrainConfig, opt, sched, loss_fn, device, epoch: int
+) -> float:
     "One epoch: steps of `batch_size` examples (`epoch_batches`) in `grad_accum` micro-batches; the mean loss."
-    model.train(); torch.manual_seed(cfg.seed * 1000 + epoch)
+    model.train()
+    torch.manual_seed(cfg.seed * 1000 + epoch)
     steps = epoch_batches(_example_lengths(tokens, X, pairs), cfg, epoch)
     micro = max(1, cfg.batch_size // cfg.grad_accum)
     losses = []
     for idx in _bar(steps, len(steps), f'epoch {epoch + 1}/{cfg.epochs}', cfg.progress):
         opt.zero_grad(set_to_none=True)
         for m in range(0, len(idx), micro):
-            j = idx[m:m + micro]
-            with _autocast(device, cfg): loss = _batch_loss(model, tokens, X[j], counts_t[j].to(device), pairs, cfg, loss_fn, device)
+            j = idx[m : m + micro]
+            with _autocast(device, cfg):
+                loss = _batch_loss(model, tokens, X[j], counts_t[j].to(device), pairs, cfg, loss_fn, device)
             (loss * len(j) / len(idx)).backward()
             losses.append(float(loss.detach()))
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step(); sched.step()
+        opt.step()
+        sched.step()
     return float(np.mean(losses))
 
 # %% ../nbs/22_models.ipynb #ae45aff0
 class EarlyStopping:
     "Held-out scores per epoch (lower is better): the best epoch, the `k` best weights for averaging, and when to stop."
-    def __init__(self, patience: int,  # stop after this many epochs in a row without a new best score
-                 k: int = 1):          # best epochs whose weights are kept (checkpoint averaging)
+
+    def __init__(
+        self,
+        patience: int,  # stop after this many epochs in a row without a new best score
+        k: int = 1,
+    ):  # best epochs whose weights are kept (checkpoint averaging)
         if isinstance(patience, bool) or not isinstance(patience, (int, np.integer)) or patience < 1:
             raise ValueError(f'patience must be an integer >= 1, got {patience!r}')
         self.patience, self.k = int(patience), max(1, int(k))
-        self.top: list[tuple[float, int, dict|None]] = []  # (score, epoch, weights), best first
+        self.top: list[tuple[float, int, dict | None]] = []  # (score, epoch, weights), best first
         self.bad, self.best_epoch = 0, None
 
     def update(self, score: float, epoch: int, state=None) -> bool:
         "Record an epoch's score; `state()` (a callable) is called only if its weights enter the top k. True if a new best."
         improved = not self.top or score < self.top[0][0]
         self.bad = 0 if improved else self.bad + 1
-        if improved: self.best_epoch = epoch
+        if improved:
+            self.best_epoch = epoch
         if len(self.top) < self.k or score < self.top[-1][0]:
-            self.top = sorted(self.top + [(score, epoch, state() if callable(state) else state)], key=lambda t: t[0])[:self.k]
+            self.top = sorted(self.top + [(score, epoch, state() if callable(state) else state)], key=lambda t: t[0])[
+                : self.k
+            ]
         return improved
 
     @property
-    def stop(self) -> bool: return self.bad >= self.patience
+    def stop(self) -> bool:
+        return self.bad >= self.patience
 
 # %% ../nbs/22_models.ipynb #8f3da9d0
 def average_states(states: list[dict]) -> dict:
@@ -471,40 +597,59 @@ def _keep_best(model, stopper: EarlyStopping, score_now) -> tuple[bool, float|No
 # %% ../nbs/22_models.ipynb #553bfbf7
 RESUMABLE = ('epochs', 'progress', 'device', 'eval_batch_size')  # TrainConfig fields a resumed run may change
 
+
 def data_key(X: np.ndarray, counts, X_val: np.ndarray, counts_val) -> dict:
     "Sizes and a SHA-256 of the texts and counts of a run: what `resume` compares."
     import hashlib
+
     h = hashlib.sha256()
     for texts, c in ((X, counts), (X_val, counts_val)):
-        h.update('\x1f'.join(map(str, np.asarray(texts, dtype=object).ravel())).encode()); h.update(b'\x1e')
+        h.update('\x1f'.join(map(str, np.asarray(texts, dtype=object).ravel())).encode())
+        h.update(b'\x1e')
         h.update(np.ascontiguousarray(np.asarray(c, dtype=np.float64)).tobytes())
     return {'n_train': len(X), 'n_val': len(X_val), 'sha256': h.hexdigest()}
 
+
 class RunCheckpoint:
     "The files of one training run in `folder`: weights, optimizer, scheduler and history every epoch, the final model."
+
     FILES = ('state.json', 'last.safetensors', 'optimizer.safetensors', 'optimizer.json', 'model.safetensors')
+
     def __init__(self, folder, cfg: TrainConfig, data: dict):
         self.folder, self.cfg, self.data = Path(folder), cfg, data
 
     def clear(self):
         "Remove a previous run's files (only the files this class writes)."
-        for f in [*(self.folder / n for n in self.FILES), *self.folder.glob('top_*.safetensors')]: f.unlink(missing_ok=True)
+        for f in [*(self.folder / n for n in self.FILES), *self.folder.glob('top_*.safetensors')]:
+            f.unlink(missing_ok=True)
 
     def check(self, st: dict):
         "Refuse to resume a run with another configuration or other data, naming the differences."
         cur = asdict(self.cfg)
-        diff = [f'{k}: stored {v!r}, now {cur.get(k)!r}' for k, v in st.get('config', {}).items() if k not in RESUMABLE and cur.get(k) != v]
-        diff += [f'{k}: stored {v!r}, now {self.data[k]!r}' for k, v in st.get('data', {}).items() if self.data.get(k) != v]
-        if 'data' not in st: diff.append('data: not recorded (a checkpoint of an older version)')
-        if diff: raise ValueError(f'{self.folder / "state.json"}: cannot resume, the checkpoint belongs to another run ('
-                                  + '; '.join(diff) + '). Fit without resume=True to start afresh, or use another checkpoint_dir')
+        diff = [
+            f'{k}: stored {v!r}, now {cur.get(k)!r}'
+            for k, v in st.get('config', {}).items()
+            if k not in RESUMABLE and cur.get(k) != v
+        ]
+        diff += [
+            f'{k}: stored {v!r}, now {self.data[k]!r}' for k, v in st.get('data', {}).items() if self.data.get(k) != v
+        ]
+        if 'data' not in st:
+            diff.append('data: not recorded (a checkpoint of an older version)')
+        if diff:
+            raise ValueError(
+                f'{self.folder / "state.json"}: cannot resume, the checkpoint belongs to another run ('
+                + '; '.join(diff)
+                + '). Fit without resume=True to start afresh, or use another checkpoint_dir'
+            )
 
     def restore(self, model, opt, sched, stopper: EarlyStopping) -> tuple[int, dict]:
         "Load the last epoch's state into model, optimizer, scheduler and stopper; return the next epoch and the history."
         st = json.loads((self.folder / 'state.json').read_text())
         self.check(st)
         model.load_state_dict(_load_state(self.folder / 'last.safetensors'))
-        _load_optimizer(opt, self.folder / 'optimizer'); sched.load_state_dict(st['scheduler'])
+        _load_optimizer(opt, self.folder / 'optimizer')
+        sched.load_state_dict(st['scheduler'])
         stopper.bad, stopper.best_epoch = st['bad'], st['history']['best_epoch']
         stopper.top = [(s, e, _load_state(self.folder / f'top_{e}.safetensors')) for s, e in st['top']]
         return st['epoch'] + 1, st['history']
@@ -512,89 +657,135 @@ class RunCheckpoint:
     def save(self, model, opt, sched, epoch: int, stopper: EarlyStopping, hist: dict):
         "Write the epoch: last weights, optimizer tensors, the top-k weights not yet on disk, then state.json (written last)."
         self.folder.mkdir(parents=True, exist_ok=True)
-        _save_state(_cpu_state(model), self.folder / 'last.safetensors'); _save_optimizer(opt, self.folder / 'optimizer')
+        _save_state(_cpu_state(model), self.folder / 'last.safetensors')
+        _save_optimizer(opt, self.folder / 'optimizer')
         keep = {e for _, e, _ in stopper.top}
         for old in self.folder.glob('top_*.safetensors'):
-            if int(old.stem.split('_')[1]) not in keep: old.unlink()
+            if int(old.stem.split('_')[1]) not in keep:
+                old.unlink()
         for _, e, state in stopper.top:
-            if not (self.folder / f'top_{e}.safetensors').exists(): _save_state(state, self.folder / f'top_{e}.safetensors')
+            if not (self.folder / f'top_{e}.safetensors').exists():
+                _save_state(state, self.folder / f'top_{e}.safetensors')
         with atomic_save(self.folder / 'state.json', mode='w', encoding='utf-8') as f:  # written last, atomically
-            json.dump({'epoch': epoch, 'bad': stopper.bad, 'history': hist, 'scheduler': sched.state_dict(),
-                       'top': [(s, e) for s, e, _ in stopper.top], 'config': asdict(self.cfg), 'data': self.data}, f)
+            json.dump(
+                {
+                    'epoch': epoch,
+                    'bad': stopper.bad,
+                    'history': hist,
+                    'scheduler': sched.state_dict(),
+                    'top': [(s, e) for s, e, _ in stopper.top],
+                    'config': asdict(self.cfg),
+                    'data': self.data,
+                },
+                f,
+            )
 
 # %% ../nbs/22_models.ipynb #9733e502
-def train_model(model: EncoderScorer, tokens: _Tokens,
-                X: np.ndarray, counts: np.ndarray,          # training examples and their label counts
-                X_val: np.ndarray, counts_val: np.ndarray,  # held out: early stopping and checkpoint averaging
-                pairs: bool, cfg: TrainConfig,
-                checkpoint_dir=None,                         # save every epoch here (safetensors + json)
-                resume: bool = False,                        # continue the run saved in checkpoint_dir (same config and data)
-               ) -> dict:                                    # history: held-out score per epoch, best epoch, seconds
+def train_model(
+    model: EncoderScorer,
+    tokens: _Tokens,
+    X: np.ndarray,
+    counts: np.ndarray,  # training examples and their label counts
+    X_val: np.ndarray,
+    counts_val: np.ndarray,  # held out: early stopping and checkpoint averaging
+    pairs: bool,
+    cfg: TrainConfig,
+    checkpoint_dir=None,  # save every epoch here (safetensors + json)
+    resume: bool = False,  # continue the run saved in checkpoint_dir (same config and data)
+) -> dict:  # history: held-out score per epoch, best epoch, seconds
     "Fine-tune `model` in place: AdamW, linear warmup and decay, gradient accumulation, early stopping, top-k averaging."
-    device = pick_device(cfg.device); set_threads(device); model.to(device)
+    device = pick_device(cfg.device)
+    set_threads(device)
+    model.to(device)
     opt, sched = make_optimizer(model, cfg, len(X))
     stopper = EarlyStopping(cfg.patience, cfg.average_top)
     hist, start = {'epoch': [], 'heldout': [], 'train_loss': [], 'best_epoch': None, 'seconds': 0.0}, 0
     ck = RunCheckpoint(checkpoint_dir, cfg, data_key(X, counts, X_val, counts_val)) if checkpoint_dir else None
-    if ck and resume and (ck.folder / 'state.json').exists(): start, hist = ck.restore(model, opt, sched, stopper); model.to(device)
-    elif ck: ck.clear()
+    if ck and resume and (ck.folder / 'state.json').exists():
+        start, hist = ck.restore(model, opt, sched, stopper)
+        model.to(device)
+    elif ck:
+        ck.clear()
     score_now = lambda: heldout_score(predict_logits(model, tokens, X_val, pairs, cfg, device), counts_val)
     weights = balanced_weights(counts) if cfg.class_weight == 'balanced' else None
-    loss_fn, counts_t = make_loss(cfg.likelihood, weights).to(device), torch.as_tensor(np.asarray(counts, dtype=np.float32))
+    loss_fn, counts_t = (
+        make_loss(cfg.likelihood, weights).to(device),
+        torch.as_tensor(np.asarray(counts, dtype=np.float32)),
+    )
     t0 = time.perf_counter() - hist['seconds']
     for epoch in range(start, cfg.epochs):
-        if stopper.stop: break
+        if stopper.stop:
+            break
         loss = _train_epoch(model, tokens, X, counts_t, pairs, cfg, opt, sched, loss_fn, device, epoch)
         score = score_now()
         stopper.update(score, epoch + 1, lambda: _cpu_state(model))
-        hist['epoch'].append(epoch + 1); hist['heldout'].append(score); hist['train_loss'].append(loss)
+        hist['epoch'].append(epoch + 1)
+        hist['heldout'].append(score)
+        hist['train_loss'].append(loss)
         hist['best_epoch'], hist['seconds'] = stopper.best_epoch, time.perf_counter() - t0
-        if ck: ck.save(model, opt, sched, epoch, stopper, hist)
+        if ck:
+            ck.save(model, opt, sched, epoch, stopper, hist)
     hist['averaged'], s_avg = _keep_best(model, stopper, score_now)
-    if s_avg is not None: hist['averaged_score'] = s_avg
-    if ck: _save_state(_cpu_state(model), ck.folder / 'model.safetensors')
+    if s_avg is not None:
+        hist['averaged_score'] = s_avg
+    if ck:
+        _save_state(_cpu_state(model), ck.folder / 'model.safetensors')
     hist['seconds'] = time.perf_counter() - t0
     return hist
 
 # %% ../nbs/22_models.ipynb #fz000002
 def _model_revision(model) -> str:
     "What identifies the weights: a local folder's path with its weight files' sizes and times, or a hub id's cached revision."
-    if model is None: model = default_model_path()
+    if model is None:
+        model = default_model_path()
     if _is_local(model):
         p = Path(str(model)).expanduser().resolve()
         files = sorted(p.glob('*.safetensors')) + sorted(p.glob('config.json'))
         return f'{p}|' + '|'.join(f'{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}' for f in files)
     try:
         from huggingface_hub import try_to_load_from_cache
+
         hit = try_to_load_from_cache(str(model), 'config.json')
         return f'{model}@{Path(hit).parent.name}' if isinstance(hit, str) else str(model)
-    except Exception: return str(model)
+    except Exception:
+        return str(model)
 
-def embedding_key(model=None,            # encoder folder or Hugging Face id (None: the packaged MiniLM)
-                  max_length: int = 92,  # truncation in tokens
-                 ) -> str:               # a folder name: the model's name and a hash of its revision and the settings
+
+def embedding_key(
+    model=None,  # encoder folder or Hugging Face id (None: the packaged MiniLM)
+    max_length: int = 92,  # truncation in tokens
+) -> str:  # a folder name: the model's name and a hash of its revision and the settings
     "The cache key of frozen sentence embeddings: model and revision, truncation, pooling (mean) and precision (fp32)."
-    rev = json.dumps({'model': _model_revision(model), 'max_length': int(max_length), 'pooling': 'mean', 'dtype': 'float32'})
+    rev = json.dumps(
+        {'model': _model_revision(model), 'max_length': int(max_length), 'pooling': 'mean', 'dtype': 'float32'}
+    )
     name = re.sub(r'[^A-Za-z0-9_.-]+', '_', Path(str(model or default_model_path())).name)[:40]
     return f'{name}-{hashlib.sha256(rev.encode()).hexdigest()[:16]}'
+
 
 def text_hash(x) -> bytes:
     "32 hex digits of SHA-256 of a text, or of a (text, context) pair (marked so that it differs from any single text)."
     s = x if isinstance(x, str) else '\x00pair\x00' + '\x00'.join(x)
     return hashlib.sha256(s.encode('utf-8', 'surrogatepass')).hexdigest()[:32].encode()
 
+
 class EmbeddingCache:
     "Vectors of texts for one `embedding_key`, on disk under `user_cache_dir()/embeddings/<key>/`, one .npz file per write."
+
     def __init__(self, key: str, root=None):  # root: default `user_cache_dir() / 'embeddings'`
         self.folder = Path(root or user_cache_dir() / 'embeddings') / key
+
     def load(self) -> dict:
         "Every stored vector: text hash -> float32 vector (files are read without pickle)."
         out = {}
         for f in sorted(self.folder.glob('*.npz')):
             try:
-                with np.load(f, allow_pickle=False) as z: out.update(zip(z['keys'].tolist(), z['vectors']))
-            except (OSError, ValueError, KeyError): continue  # a damaged file is ignored; its texts are embedded again
+                with np.load(f, allow_pickle=False) as z:
+                    out.update(zip(z['keys'].tolist(), z['vectors']))
+            except (OSError, ValueError, KeyError):
+                continue  # a damaged file is ignored; its texts are embedded again
         return out
+
     def save(self, keys: list[bytes], vectors: np.ndarray) -> Path:
         "Write new vectors as one file, atomically (fastcore's `atomic_save`: a temporary file renamed into place)."
         path = self.folder / f'{hashlib.sha256(b"".join(keys)).hexdigest()[:20]}.npz'
@@ -604,17 +795,19 @@ class EmbeddingCache:
 
 # %% ../nbs/22_models.ipynb #fz000005
 @lru_cache(maxsize=1)
-def _frozen_encoder(model: str|None, device: str):
+def _frozen_encoder(model: str | None, device: str):
     tok, enc = load_encoder(model, progress=False, device=device)
     return tok, enc.eval()
 
-def embed_texts(texts,                 # texts, or (text, context) pairs encoded as sentence pairs
-                model=None,            # encoder folder or Hugging Face id (None: the packaged MiniLM)
-                max_length: int = 92,  # truncation in tokens
-                device=None,           # None: `pick_device`
-                batch_size: int = 128, # texts per forward pass
-                cache: bool = True,    # read and write the on-disk cache (`EmbeddingCache`)
-               ) -> np.ndarray:        # float32 (n, hidden size), row i for texts[i]
+
+def embed_texts(
+    texts,  # texts, or (text, context) pairs encoded as sentence pairs
+    model=None,  # encoder folder or Hugging Face id (None: the packaged MiniLM)
+    max_length: int = 92,  # truncation in tokens
+    device=None,  # None: `pick_device`
+    batch_size: int = 128,  # texts per forward pass
+    cache: bool = True,  # read and write the on-disk cache (`EmbeddingCache`)
+) -> np.ndarray:  # float32 (n, hidden size), row i for texts[i]
     "Mean-pooled last hidden states of a frozen encoder, each (model, text) computed once and kept on disk."
     texts = [_example_key(t) for t in texts]
     keys = [text_hash(t) for t in texts]
@@ -622,46 +815,68 @@ def embed_texts(texts,                 # texts, or (text, context) pairs encoded
     have = store.load() if store else {}
     new = {k: t for k, t in zip(keys, texts) if k not in have}
     if new:
-        device = pick_device(device); set_threads(device)
+        device = pick_device(device)
+        set_threads(device)
         tok, enc = _frozen_encoder(None if model is None else str(model), str(device))
-        todo = list(new.values()); tokens = _Tokens(tok, todo, max_length)
-        order, vecs = np.argsort(tokens.lengths(todo), kind='stable'), np.empty((len(todo), enc.config.hidden_size), np.float32)
+        todo = list(new.values())
+        tokens = _Tokens(tok, todo, max_length)
+        order, vecs = (
+            np.argsort(tokens.lengths(todo), kind='stable'),
+            np.empty((len(todo), enc.config.hidden_size), np.float32),
+        )
         with torch.inference_mode():
             for i in range(0, len(todo), batch_size):
-                idx = order[i:i + batch_size]; b = tokens.batch([todo[j] for j in idx], device)
+                idx = order[i : i + batch_size]
+                b = tokens.batch([todo[j] for j in idx], device)
                 vecs[idx] = _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask']).cpu().numpy()
-        if store: store.save(list(new), vecs)
+        if store:
+            store.save(list(new), vecs)
         have.update(zip(new, vecs))
-    if not keys: return np.zeros((0, 0), np.float32)
+    if not keys:
+        return np.zeros((0, 0), np.float32)
     return np.stack([have[k] for k in keys])
 
 # %% ../nbs/22_models.ipynb #fz000007
 class FrozenHead(nn.Module):
     "The frozen mode's model: standardized sentence embeddings, a linear head (`n_out` scores per text) and a shared offset."
+
     def __init__(self, dim: int, n_out: int = 1, offset: float = 0.0):
         super().__init__()
         self.n_out, self.head = n_out, nn.Linear(dim, n_out)
-        nn.init.zeros_(self.head.weight); nn.init.zeros_(self.head.bias)
+        nn.init.zeros_(self.head.weight)
+        nn.init.zeros_(self.head.bias)
         self.offset = nn.Parameter(torch.tensor(float(offset)))
-        self.register_buffer('mean', torch.zeros(dim)); self.register_buffer('scale', torch.ones(dim))
+        self.register_buffer('mean', torch.zeros(dim))
+        self.register_buffer('scale', torch.ones(dim))
+
     def forward(self, E: torch.Tensor) -> torch.Tensor:
         "(n, d) text embeddings -> (n, n_out) scores; (n, 2, d) pairs -> (n, 2) action scores."
         z = self.head((E - self.mean) / self.scale) + self.offset
         return z.squeeze(-1) if E.ndim == 3 else z
 
+
 L2_GRID = (3.0, 1.0, 0.3, 0.1, 0.03, 0.01, 1e-3)  # the head's L2 penalties tried, strongest first
+
 
 @contextmanager
 def _one_thread():
     "Torch on one thread within the block: small matrices run faster alone than with threads that wait for each other."
-    n = torch.get_num_threads(); torch.set_num_threads(1)
-    try: yield
-    finally: torch.set_num_threads(n)
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(n)
 
-def fit_head(E: np.ndarray, counts: np.ndarray,          # training embeddings (n, d) or pairs (n, 2, d) and label counts
-             E_val: np.ndarray, counts_val: np.ndarray,  # held out: picks the penalty (calibrated cross-entropy)
-             cfg: TrainConfig, grid=L2_GRID,
-            ) -> tuple[FrozenHead, dict]:                 # the best head and a history like `train_model`'s
+
+def fit_head(
+    E: np.ndarray,
+    counts: np.ndarray,  # training embeddings (n, d) or pairs (n, 2, d) and label counts
+    E_val: np.ndarray,
+    counts_val: np.ndarray,  # held out: picks the penalty (calibrated cross-entropy)
+    cfg: TrainConfig,
+    grid=L2_GRID,
+) -> tuple[FrozenHead, dict]:  # the best head and a history like `train_model`'s
     "Train a head on fixed embeddings with the likelihood of `cfg` by L-BFGS, once per L2 penalty; keep the best on held-out."
     t0, pairs = time.perf_counter(), E.ndim == 3
     Et, Ev = torch.as_tensor(E, dtype=torch.float32), torch.as_tensor(E_val, dtype=torch.float32)
@@ -671,49 +886,75 @@ def fit_head(E: np.ndarray, counts: np.ndarray,          # training embeddings (
     loss_fn = make_loss(cfg.likelihood, w)
     offset = cfg.dirichlet_scale if cfg.likelihood == 'dirichlet' else 0.0
     best, tried, head = None, [], FrozenHead(Et.shape[-1], 1 if pairs else counts.shape[1], offset)
-    head.mean.copy_(flat.mean(0)); head.scale.copy_(flat.std(0).clamp(min=1e-6))
+    head.mean.copy_(flat.mean(0))
+    head.scale.copy_(flat.std(0).clamp(min=1e-6))
     for l2 in grid:  # each fit starts from the previous (stronger) penalty's solution
         opt = torch.optim.LBFGS(head.parameters(), lr=1, max_iter=100, history_size=10, line_search_fn='strong_wolfe')
+
         def closure():
             opt.zero_grad()
             loss = loss_fn(head(Et), Ct) + l2 * head.head.weight.pow(2).sum()
-            loss.backward(); return loss
-        with _one_thread(): opt.step(closure)
-        with torch.no_grad(): s = heldout_score(head(Ev).double().numpy(), counts_val)
+            loss.backward()
+            return loss
+
+        with _one_thread():
+            opt.step(closure)
+        with torch.no_grad():
+            s = heldout_score(head(Ev).double().numpy(), counts_val)
         tried.append((l2, s))
-        if best is None or s < best[1]: best = (l2, s, {k: v.clone() for k, v in head.state_dict().items()})
+        if best is None or s < best[1]:
+            best = (l2, s, {k: v.clone() for k, v in head.state_dict().items()})
     l2, s, state = best
     head.load_state_dict(state)
-    with torch.no_grad(): train_loss = float(loss_fn(head(Et), Ct))
-    hist = {'epoch': [1], 'heldout': [s], 'train_loss': [train_loss], 'best_epoch': 1, 'mode': 'frozen', 'l2': l2,
-            'l2_scores': tried, 'seconds': time.perf_counter() - t0}
+    with torch.no_grad():
+        train_loss = float(loss_fn(head(Et), Ct))
+    hist = {
+        'epoch': [1],
+        'heldout': [s],
+        'train_loss': [train_loss],
+        'best_epoch': 1,
+        'mode': 'frozen',
+        'l2': l2,
+        'l2_scores': tried,
+        'seconds': time.perf_counter() - t0,
+    }
     return head.eval(), hist
 
 # %% ../nbs/22_models.ipynb #m043
 def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(1, keepdims=True); p = np.exp(z); return p / p.sum(1, keepdims=True)
+    z = z - z.max(1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(1, keepdims=True)
+
 
 OWN_PARAMS = {  # the estimator's parameters beyond the `TrainConfig` fields (whose defaults are `TrainConfig`'s)
-    'model': None,           # encoder folder or Hugging Face id; None: the packaged all-MiniLM-L6-v2
-    'task': 'auto',          # 'pairs' (one score per action, Dilemmas), 'classes' (k-way head over texts) or 'auto'
-    'classes': None,         # class names (k), matched by name to the columns of a frame of counts; default: its columns, else 0..k-1
-    'finetune': True,        # True: fine-tune the encoder; False: frozen encoder, a head on cached sentence embeddings
-    'heldout': 0.2,          # share of the training data held out when fit gets no X_val
-    'calibrate': True,       # temperature-scale predict_proba on the held-out part
+    'model': None,  # encoder folder or Hugging Face id; None: the packaged all-MiniLM-L6-v2
+    'task': 'auto',  # 'pairs' (one score per action, Dilemmas), 'classes' (k-way head over texts) or 'auto'
+    'classes': None,  # class names (k), matched by name to the columns of a frame of counts; default: its columns, else 0..k-1
+    'finetune': True,  # True: fine-tune the encoder; False: frozen encoder, a head on cached sentence embeddings
+    'heldout': 0.2,  # share of the training data held out when fit gets no X_val
+    'calibrate': True,  # temperature-scale predict_proba on the held-out part
     'checkpoint_dir': None,  # safetensors checkpoints every epoch (and resume from them); fine-tuning only
 }
 
-def _param_defaults() -> dict: return {**OWN_PARAMS, **{f.name: f.default for f in fields(TrainConfig)}}
+
+def _param_defaults() -> dict:
+    return {**OWN_PARAMS, **{f.name: f.default for f in fields(TrainConfig)}}
+
 
 class TransformerClassifier(ClassifierMixin, BaseEstimator):
     """An encoder with one of the four likelihoods, a scikit-learn estimator: `fit(X, counts)`, `predict_proba(X)`,
     `predict(X)`. Parameters: `OWN_PARAMS` and every `TrainConfig` field, keyword only, with their defaults."""
+
     def __init__(self, **params):
         defaults = _param_defaults()
         if bad := sorted(set(params) - set(defaults)):
-            raise TypeError(f'TransformerClassifier got unknown parameters {bad}; '
-                            f'it takes {list(OWN_PARAMS)} and the TrainConfig fields {[f.name for f in fields(TrainConfig)]}')
-        for k, v in {**defaults, **params}.items(): setattr(self, k, v)
+            raise TypeError(
+                f'TransformerClassifier got unknown parameters {bad}; '
+                f'it takes {list(OWN_PARAMS)} and the TrainConfig fields {[f.name for f in fields(TrainConfig)]}'
+            )
+        for k, v in {**defaults, **params}.items():
+            setattr(self, k, v)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -724,10 +965,12 @@ class TransformerClassifier(ClassifierMixin, BaseEstimator):
         "The `TrainConfig` of the current parameters (validated: a bad knob is a ValueError naming it)."
         return TrainConfig(**{f.name: getattr(self, f.name) for f in fields(TrainConfig)})
 
+
 # one source for the defaults: the signature scikit-learn's get_params reads is made from OWN_PARAMS and TrainConfig
 TransformerClassifier.__init__.__signature__ = inspect.Signature(
     [inspect.Parameter('self', inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v) for k, v in _param_defaults().items()])
+    + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v) for k, v in _param_defaults().items()]
+)
 
 # %% ../nbs/22_models.ipynb #e0000001
 @patch
@@ -736,121 +979,175 @@ def _validate(self: TransformerClassifier) -> TrainConfig:
         raise ValueError(f"task must be 'auto', 'pairs' or 'classes', got {self.task!r}")
     if isinstance(self.heldout, bool) or not isinstance(self.heldout, (float, int)) or not 0 < self.heldout < 1:
         raise ValueError(f'heldout must be a share in (0, 1), got {self.heldout!r}')
-    if not isinstance(self.finetune, (bool, np.bool_)): raise ValueError(f'finetune must be True or False, got {self.finetune!r}')
+    if not isinstance(self.finetune, (bool, np.bool_)):
+        raise ValueError(f'finetune must be True or False, got {self.finetune!r}')
     return self.train_config()
+
 
 @patch
 def _check_fitted(self: TransformerClassifier):
     if not hasattr(self, 'model_'):
         from sklearn.exceptions import NotFittedError
-        raise NotFittedError('this TransformerClassifier is not fitted yet: call fit (or TransformerClassifier.load) first')
+
+        raise NotFittedError(
+            'this TransformerClassifier is not fitted yet: call fit (or TransformerClassifier.load) first'
+        )
+
 
 @patch
 def _prepare(self: TransformerClassifier, X):
     """Examples through `scruples.pairs.read_examples` (the baselines' reading): an (n, 2) array of action pairs, or an (n,)
     array of texts, or of (text, context) tuples when X is a frame with a `context` column; and whether they are pairs."""
     ex = read_examples(X, {'auto': None, 'pairs': 'pairs', 'classes': 'texts'}[self.task])
-    if ex.kind == 'pairs': return ex.X, True
-    if ex.context is None: return ex.X, False
+    if ex.kind == 'pairs':
+        return ex.X, True
+    if ex.context is None:
+        return ex.X, False
     out = np.empty(len(ex.X), dtype=object)
-    for i, pair in enumerate(zip(ex.X, ex.context)): out[i] = pair
+    for i, pair in enumerate(zip(ex.X, ex.context)):
+        out[i] = pair
     return out, False
+
 
 def _by_name(y, classes, name: str):
     "A frame's count columns in the order of `classes`, matched by name (as text); an array is taken as it is."
-    if not hasattr(y, 'columns') or classes is None: return y
+    if not hasattr(y, 'columns') or classes is None:
+        return y
     cols, want = [str(c) for c in y.columns], [str(c) for c in classes]
     missing, extra = [c for c in want if c not in cols], [c for c in cols if c not in want]
     if missing or extra or len(set(cols)) != len(cols):
         raise ValueError(f'{name}: columns {cols} do not match the classes {want} (missing {missing}, extra {extra})')
     return y.set_axis(cols, axis=1)[want]
 
+
 @patch
 def _labels(self: TransformerClassifier, y, n: int, pairs: bool, cfg: TrainConfig):
     "Counts (n, k) and the class names, from counts (an array, or a frame with named columns) or from hard labels (n,)."
     names = list(y.columns) if hasattr(y, 'columns') else None
     y = _by_name(y, self.classes, 'counts')
-    if hasattr(y, 'to_numpy'): y = y.to_numpy()
-    if isinstance(y, str): raise TypeError('counts: expected an (n, k) array of label counts or (n,) labels, got a str')
+    if hasattr(y, 'to_numpy'):
+        y = y.to_numpy()
+    if isinstance(y, str):
+        raise TypeError('counts: expected an (n, k) array of label counts or (n,) labels, got a str')
     y, given = np.asarray(y), None if self.classes is None else np.asarray(self.classes)
     if y.ndim == 1:  # hard labels, as any scikit-learn classifier takes them
-        if len(y) != n: raise ValueError(f'counts must be (n, k) counts or (n,) labels with n = {n} examples, got shape {y.shape}')
+        if len(y) != n:
+            raise ValueError(f'counts must be (n, k) counts or (n,) labels with n = {n} examples, got shape {y.shape}')
         classes = given if given is not None else np.unique(y)
         pos = {c: i for i, c in enumerate(classes.tolist())}
         bad = [v for v in dict.fromkeys(y.tolist()) if v not in pos]
-        if bad: raise ValueError(f'labels {bad[:5]} are not among the classes {classes.tolist()}')
+        if bad:
+            raise ValueError(f'labels {bad[:5]} are not among the classes {classes.tolist()}')
         y = np.eye(max(len(classes), 1), dtype=np.int64)[[pos[v] for v in y.tolist()]]
-    else: classes = given if given is not None else (np.asarray(names) if names is not None else None)
+    else:
+        classes = given if given is not None else (np.asarray(names) if names is not None else None)
     counts = self._check_counts(y, n, pairs, 'counts', cfg=cfg)
     k = counts.shape[1]
-    if classes is None: classes = np.arange(k)
-    if len(classes) != k: raise ValueError(f'classes has {len(classes)} names but the counts have {k} classes')
-    if len(set(classes.tolist())) != k: raise ValueError(f'classes must be distinct, got {classes.tolist()}')
+    if classes is None:
+        classes = np.arange(k)
+    if len(classes) != k:
+        raise ValueError(f'classes has {len(classes)} names but the counts have {k} classes')
+    if len(set(classes.tolist())) != k:
+        raise ValueError(f'classes must be distinct, got {classes.tolist()}')
     return counts, classes
 
+
 @patch
-def _check_counts(self: TransformerClassifier, counts, n: int, pairs: bool, name: str, k: int|None = None,
-                  cfg: TrainConfig|None = None) -> np.ndarray:
+def _check_counts(
+    self: TransformerClassifier,
+    counts,
+    n: int,
+    pairs: bool,
+    name: str,
+    k: int | None = None,
+    cfg: TrainConfig | None = None,
+) -> np.ndarray:
     "Label counts for `n` examples: numeric, (n, k >= 2) (2 for pairs, k if given), integers >= 0, annotated where needed."
-    if isinstance(counts, str): raise TypeError(f'{name}: expected an (n, k) array of label counts, got a str')
+    if isinstance(counts, str):
+        raise TypeError(f'{name}: expected an (n, k) array of label counts, got a str')
     c = np.asarray(counts)
-    if c.dtype.kind not in 'iuf': raise TypeError(f'{name}: label counts must be integers, got dtype {c.dtype} (strings? booleans?)')
-    if c.ndim != 2 or len(c) != n: raise ValueError(f'{name} must be (n, k) with n = {n} examples, got shape {c.shape}')
-    if pairs and c.shape[1] != 2: raise ValueError(f'{name}: pairs need 2 label counts per example, got {c.shape[1]}')
-    if k is not None and c.shape[1] != k: raise ValueError(f'{name} has {c.shape[1]} classes, the training counts {k}')
-    zero_ok = name == 'counts' and not make_loss((cfg or self.config_).likelihood).annotated  # counts and Dirichlet train on unannotated rows
-    try: return check_counts(c, allow_zero_rows=zero_ok)
-    except ValueError as err: raise ValueError(f'{name}: {err}') from None
+    if c.dtype.kind not in 'iuf':
+        raise TypeError(f'{name}: label counts must be integers, got dtype {c.dtype} (strings? booleans?)')
+    if c.ndim != 2 or len(c) != n:
+        raise ValueError(f'{name} must be (n, k) with n = {n} examples, got shape {c.shape}')
+    if pairs and c.shape[1] != 2:
+        raise ValueError(f'{name}: pairs need 2 label counts per example, got {c.shape[1]}')
+    if k is not None and c.shape[1] != k:
+        raise ValueError(f'{name} has {c.shape[1]} classes, the training counts {k}')
+    zero_ok = (
+        name == 'counts' and not make_loss((cfg or self.config_).likelihood).annotated
+    )  # counts and Dirichlet train on unannotated rows
+    try:
+        return check_counts(c, allow_zero_rows=zero_ok)
+    except ValueError as err:
+        raise ValueError(f'{name}: {err}') from None
 
 # %% ../nbs/22_models.ipynb #e0000002
 @patch
 def _heldout(self: TransformerClassifier, X, counts, X_val, counts_val, pairs: bool, cfg: TrainConfig, named):
     "The training and held-out parts: a `heldout` share of X, or X_val with counts_val (a frame's columns matched by name)."
-    if (X_val is None) != (counts_val is None): raise ValueError('give both X_val and counts_val, or neither')
+    if (X_val is None) != (counts_val is None):
+        raise ValueError('give both X_val and counts_val, or neither')
     if X_val is None:
         tr, va = holdout_split(len(X), self.heldout, cfg.seed)
         return X[tr], counts[tr], X[va], counts[va]
     X_val, pairs_val = self._prepare(X_val)
-    if pairs_val != pairs: raise ValueError('X_val must hold the same kind of examples as X (pairs or texts)')
+    if pairs_val != pairs:
+        raise ValueError('X_val must hold the same kind of examples as X (pairs or texts)')
     if not pairs and (isinstance(X_val[:1].tolist()[0], tuple) if len(X_val) else False) != (
-            isinstance(X[:1].tolist()[0], tuple) if len(X) else False):
+        isinstance(X[:1].tolist()[0], tuple) if len(X) else False
+    ):
         raise ValueError('X_val must have a context exactly when X has one')
     counts_val = _by_name(counts_val, named, 'counts_val')
-    if hasattr(counts_val, 'to_numpy'): counts_val = counts_val.to_numpy()
+    if hasattr(counts_val, 'to_numpy'):
+        counts_val = counts_val.to_numpy()
     return X, counts, X_val, self._check_counts(counts_val, len(X_val), pairs, 'counts_val', k=counts.shape[1], cfg=cfg)
 
+
 @patch
-def fit(self: TransformerClassifier,
-        X,                            # (n, 2) pairs of action texts, n texts, or a frame (text, optional context)
-        counts,                       # (n, k) label counts (an array, or a frame whose column names are the classes), or (n,) labels
-        X_val=None, counts_val=None,  # held-out data; default: a `heldout` share of X
-        resume: bool = False):        # continue from `checkpoint_dir` (fine-tuning)
+def fit(
+    self: TransformerClassifier,
+    X,  # (n, 2) pairs of action texts, n texts, or a frame (text, optional context)
+    counts,  # (n, k) label counts (an array, or a frame whose column names are the classes), or (n,) labels
+    X_val=None,
+    counts_val=None,  # held-out data; default: a `heldout` share of X
+    resume: bool = False,
+):  # continue from `checkpoint_dir` (fine-tuning)
     "Fine-tune (or, with `finetune=False`, train a head on frozen embeddings), then fit the temperature on the held-out data."
     cfg = self._validate()
     X, pairs = self._prepare(X)
     named = [str(c) for c in counts.columns] if hasattr(counts, 'columns') else None
     counts, classes = self._labels(counts, len(X), pairs, cfg)
-    if self.classes is not None: named = [str(c) for c in classes]
+    if self.classes is not None:
+        named = [str(c) for c in classes]
     X, counts, X_val, counts_val = self._heldout(X, counts, X_val, counts_val, pairs, cfg, named)
     self.config_, self.pairs_, self.n_classes_, self.classes_ = cfg, pairs, counts.shape[1], classes
     self.context_ = bool(len(X)) and not pairs and isinstance(X[0], tuple)
     torch.manual_seed(cfg.seed)
-    self.val_logits_ = (self._fit_finetune if self.finetune else self._fit_frozen)(X, counts, X_val, counts_val, cfg, resume)
+    self.val_logits_ = (self._fit_finetune if self.finetune else self._fit_frozen)(
+        X, counts, X_val, counts_val, cfg, resume
+    )
     self.calibrator_ = TemperatureCalibrator(smooth=False).fit(self.val_logits_, counts_val)
     self.heldout_counts_ = counts_val
     self.heldout_proba_ = self._proba(self.val_logits_)
     return self
 
+
 @patch
-def _fit_finetune(self: TransformerClassifier, X, counts, X_val, counts_val, cfg: TrainConfig, resume: bool) -> np.ndarray:
+def _fit_finetune(
+    self: TransformerClassifier, X, counts, X_val, counts_val, cfg: TrainConfig, resume: bool
+) -> np.ndarray:
     "Fine-tune the encoder and head (`train_model`); the held-out logits."
     self.tokenizer_, enc = load_encoder(self.model, cfg.dropout, progress=cfg.progress)
     offset = cfg.dirichlet_scale if cfg.likelihood == 'dirichlet' else 0.0
     self.model_ = EncoderScorer(enc, 1 if self.pairs_ else self.n_classes_, offset)
     tokens = tokenize(self.tokenizer_, _flat_texts(X, self.pairs_) + _flat_texts(X_val, self.pairs_), cfg.max_length)
-    self.history_ = train_model(self.model_, tokens, X, counts, X_val, counts_val, self.pairs_, cfg, self.checkpoint_dir, resume)
+    self.history_ = train_model(
+        self.model_, tokens, X, counts, X_val, counts_val, self.pairs_, cfg, self.checkpoint_dir, resume
+    )
     self.history_['mode'] = 'fine-tune'
     return predict_logits(self.model_, tokens, X_val, self.pairs_, cfg)
+
 
 @patch
 def _embed(self: TransformerClassifier, X, cfg: TrainConfig) -> np.ndarray:
@@ -858,16 +1155,20 @@ def _embed(self: TransformerClassifier, X, cfg: TrainConfig) -> np.ndarray:
     E = embed_texts(_flat_texts(X, self.pairs_), self.model, cfg.max_length, cfg.device, cfg.eval_batch_size)
     return E.reshape(len(X), 2, -1) if self.pairs_ else E
 
+
 @patch
-def _fit_frozen(self: TransformerClassifier, X, counts, X_val, counts_val, cfg: TrainConfig, resume: bool) -> np.ndarray:
+def _fit_frozen(
+    self: TransformerClassifier, X, counts, X_val, counts_val, cfg: TrainConfig, resume: bool
+) -> np.ndarray:
     "Embed the texts once with the frozen encoder and train a head on them (`fit_head`); the held-out logits."
     t0 = time.perf_counter()
     E = self._embed(np.concatenate([X, X_val]), cfg)  # one pass (and one cache file) for both parts
-    E, E_val = E[:len(X)], E[len(X):]
+    E, E_val = E[: len(X)], E[len(X) :]
     t_embed = time.perf_counter() - t0
     self.model_, self.history_ = fit_head(E, counts, E_val, counts_val, cfg)
     self.history_.update(embed_seconds=t_embed, seconds=time.perf_counter() - t0)
-    with torch.no_grad(): return self.model_(torch.as_tensor(E_val)).double().numpy()
+    with torch.no_grad():
+        return self.model_(torch.as_tensor(E_val)).double().numpy()
 
 # %% ../nbs/22_models.ipynb #e0000003
 @patch
@@ -875,18 +1176,25 @@ def decision_function(self: TransformerClassifier, X) -> np.ndarray:
     "Raw logits, (n, 2) for pairs or (n, k); with the Dirichlet likelihood these are log-concentrations."
     self._check_fitted()
     X, pairs = self._prepare(X)
-    if pairs != self.pairs_: raise ValueError(f"this model was fitted on {'pairs' if self.pairs_ else 'texts'}, X holds "
-                                              f"{'pairs' if pairs else 'texts'}")
+    if pairs != self.pairs_:
+        raise ValueError(
+            f"this model was fitted on {'pairs' if self.pairs_ else 'texts'}, X holds {'pairs' if pairs else 'texts'}"
+        )
     if len(X) and not pairs and isinstance(X[0], tuple) != getattr(self, 'context_', False):
-        raise ValueError(f"this model was fitted {'with' if self.context_ else 'without'} a context column: give X the same")
+        raise ValueError(
+            f"this model was fitted {'with' if self.context_ else 'without'} a context column: give X the same"
+        )
     if isinstance(self.model_, FrozenHead):
-        with torch.no_grad(): return self.model_(torch.as_tensor(self._embed(X, self.config_))).double().numpy()
+        with torch.no_grad():
+            return self.model_(torch.as_tensor(self._embed(X, self.config_))).double().numpy()
     tokens = _Tokens(self.tokenizer_, _flat_texts(X, self.pairs_), self.config_.max_length)
     return predict_logits(self.model_, tokens, X, self.pairs_, self.config_)
+
 
 @patch
 def _proba(self: TransformerClassifier, z: np.ndarray) -> np.ndarray:
     return self.calibrator_.predict_proba(z) if self.calibrate else _softmax(z)
+
 
 @patch
 def predict_proba(self: TransformerClassifier, X) -> np.ndarray:
@@ -894,20 +1202,24 @@ def predict_proba(self: TransformerClassifier, X) -> np.ndarray:
     predicted Dirichlet), temperature-scaled if `calibrate`."""
     return self._proba(self.decision_function(X))
 
+
 @patch
 def predict(self: TransformerClassifier, X) -> np.ndarray:
     "The most probable class of each example, as a name of `classes_`."
     p = self.predict_proba(X)  # NotFittedError first
     return self.classes_[p.argmax(1)]
 
+
 @patch
 def uncertainty(self: TransformerClassifier, X, classes=None):
     """Section 3.2's split for a Dirichlet model: per example the mean, concentration, expected entropy (divisive) and mutual
     information (model unsure). The means are `predict_proba`'s (calibrated the same way); the concentration is the model's own."""
     likelihood = self.config_.likelihood if hasattr(self, 'config_') else self.likelihood
-    if likelihood != 'dirichlet': raise ValueError('uncertainty needs a model trained with the dirichlet likelihood')
+    if likelihood != 'dirichlet':
+        raise ValueError('uncertainty needs a model trained with the dirichlet likelihood')
     from scipy.special import logsumexp
     from scruples.likelihoods import dirichlet_uncertainty
+
     z = self.decision_function(X)
     # the calibrated mean p with the predicted total concentration a0: alpha = a0 * p, so log alpha = log a0 + log p
     zc = logsumexp(z, axis=1, keepdims=True) + np.log(np.clip(self._proba(z), 1e-300, None))
@@ -919,37 +1231,62 @@ def save(self: TransformerClassifier, path):
     """Write the weights (safetensors), the tokenizer, the parameters, the classes, the temperature and the held-out data's
     logits to the folder `path`. A frozen model writes its head only: its encoder is `model`, loaded again by name."""
     self._check_fitted()
-    path = Path(path); path.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
     _save_state(_cpu_state(self.model_), path / 'model.safetensors')
     frozen = isinstance(self.model_, FrozenHead)
-    if not frozen: self.model_.encoder.config.save_pretrained(path / 'encoder'); self.tokenizer_.save_pretrained(path / 'encoder')
-    meta = {'config': asdict(self.config_), 'pairs': self.pairs_, 'n_classes': self.n_classes_, 'classes': self.classes_.tolist(),
-            'temperature': self.calibrator_.temperature_, 'calibrate': self.calibrate, 'finetune': not frozen,
-            'model': None if self.model is None else str(self.model), 'context': getattr(self, 'context_', False),
-            'heldout_logits': self.val_logits_.tolist(), 'heldout_counts': np.asarray(self.heldout_counts_).tolist()}
-    if frozen: meta['dim'] = int(self.model_.mean.shape[0])
-    with atomic_save(path / 'scruples_model.json', mode='w', encoding='utf-8') as f: json.dump(meta, f)
+    if not frozen:
+        self.model_.encoder.config.save_pretrained(path / 'encoder')
+        self.tokenizer_.save_pretrained(path / 'encoder')
+    meta = {
+        'config': asdict(self.config_),
+        'pairs': self.pairs_,
+        'n_classes': self.n_classes_,
+        'classes': self.classes_.tolist(),
+        'temperature': self.calibrator_.temperature_,
+        'calibrate': self.calibrate,
+        'finetune': not frozen,
+        'model': None if self.model is None else str(self.model),
+        'context': getattr(self, 'context_', False),
+        'heldout_logits': self.val_logits_.tolist(),
+        'heldout_counts': np.asarray(self.heldout_counts_).tolist(),
+    }
+    if frozen:
+        meta['dim'] = int(self.model_.mean.shape[0])
+    with atomic_save(path / 'scruples_model.json', mode='w', encoding='utf-8') as f:
+        json.dump(meta, f)
     return path
 
+
 @patch(cls_method=True)
-def load(cls: TransformerClassifier, path, device: str|None = None):
+def load(cls: TransformerClassifier, path, device: str | None = None):
     "A fitted model from a folder written by `save` (safetensors only: nothing is unpickled)."
-    path = Path(path); meta = json.loads((path / 'scruples_model.json').read_text())
+    path = Path(path)
+    meta = json.loads((path / 'scruples_model.json').read_text())
     known = {f.name for f in fields(TrainConfig)}
     cfg = {k: v for k, v in meta['config'].items() if k in known} | ({'device': device} if device else {})
-    self = cls(task='pairs' if meta['pairs'] else 'classes', calibrate=meta['calibrate'], classes=meta.get('classes'),
-               finetune=meta.get('finetune', True), model=meta.get('model'), **cfg)
+    self = cls(
+        task='pairs' if meta['pairs'] else 'classes',
+        calibrate=meta['calibrate'],
+        classes=meta.get('classes'),
+        finetune=meta.get('finetune', True),
+        model=meta.get('model'),
+        **cfg,
+    )
     self.config_ = self.train_config()
     self.pairs_, self.n_classes_, self.context_ = meta['pairs'], meta['n_classes'], meta.get('context', False)
     self.classes_ = np.asarray(meta.get('classes', list(range(self.n_classes_))))
     n_out = 1 if self.pairs_ else self.n_classes_
     if self.finetune:
         from transformers import AutoConfig, AutoModel, AutoTokenizer
+
         self.tokenizer_ = AutoTokenizer.from_pretrained(str(path / 'encoder'))
         self.model_ = EncoderScorer(AutoModel.from_config(AutoConfig.from_pretrained(str(path / 'encoder'))), n_out)
-    else: self.model_ = FrozenHead(meta['dim'], n_out)
+    else:
+        self.model_ = FrozenHead(meta['dim'], n_out)
     self.model_.load_state_dict(_load_state(path / 'model.safetensors'))
-    if self.finetune: self.model_.to(pick_device(self.config_.device))
+    if self.finetune:
+        self.model_.to(pick_device(self.config_.device))
     self.model_.eval()
     self.calibrator_ = TemperatureCalibrator(smooth=False)
     self.calibrator_.temperature_, self.calibrator_.smoothing_ = meta['temperature'], 0.0
@@ -960,20 +1297,29 @@ def load(cls: TransformerClassifier, path, device: str|None = None):
     return self
 
 # %% ../nbs/22_models.ipynb #fz000013
-def _minutes(s: float) -> str: return f'{s:.0f} s' if s < 90 else f'{s / 60:.0f} min' if s < 5400 else f'{s / 3600:.1f} h'
+def _minutes(s: float) -> str:
+    return f'{s:.0f} s' if s < 90 else f'{s / 60:.0f} min' if s < 5400 else f'{s / 3600:.1f} h'
+
 
 @dataclass
 class FitEstimate:
     "Expected time of fitting the transformer on this machine, from a few measured batches (seconds; rates in texts/s)."
-    n_train: int; n_val: int; n_test: int  # examples: trained on, held out (scored every epoch), tested
-    per_example: int                       # texts per example: 2 for pairs, 1 for texts
-    n_new: int                             # distinct texts the frozen mode must still embed (the rest are cached)
-    epochs: int; n_models: int             # epochs per model; models (likelihoods)
-    train_rate: float; infer_rate: float; embed_rate: float  # measured texts/s: training, inference, frozen embedding
-    load_seconds: float; head_seconds: float  # loading the encoder; one frozen head (its L2 grid)
+
+    n_train: int
+    n_val: int
+    n_test: int  # examples: trained on, held out (scored every epoch), tested
+    per_example: int  # texts per example: 2 for pairs, 1 for texts
+    n_new: int  # distinct texts the frozen mode must still embed (the rest are cached)
+    epochs: int
+    n_models: int  # epochs per model; models (likelihoods)
+    train_rate: float
+    infer_rate: float
+    embed_rate: float  # measured texts/s: training, inference, frozen embedding
+    load_seconds: float
+    head_seconds: float  # loading the encoder; one frozen head (its L2 grid)
     threads: int
 
-    def finetune_seconds(self, epochs: int|None = None, share: float = 1.0) -> float:
+    def finetune_seconds(self, epochs: int | None = None, share: float = 1.0) -> float:
         "One fine-tuned model: loading, `epochs` of training and held-out scoring, then scoring held-out and test twice."
         e, k = epochs or self.epochs, self.per_example * share
         per_epoch = k * self.n_train / self.train_rate + k * self.n_val / self.infer_rate
@@ -983,71 +1329,117 @@ class FitEstimate:
         "Every frozen model together: the new texts embedded once, then one head per model."
         return self.n_new / self.embed_rate + self.n_models * self.head_seconds
 
-    def report(self, budget: float|None = None,  # seconds the transformer may take; the options say what fits
-               n_items: int|None = None) -> str:  # items in the analysis, to say which cap fits the budget
+    def report(
+        self,
+        budget: float | None = None,  # seconds the transformer may take; the options say what fits
+        n_items: int | None = None,
+    ) -> str:  # items in the analysis, to say which cap fits the budget
         "The expected time of each mode, with the options that shorten a fine-tune."
-        one = self.finetune_seconds(); total = self.n_models * one
-        lines = [f"transformer on this machine ({self.threads} thread{'s' if self.threads > 1 else ''}; measured on a few "
-                 f'batches: training '
-                 f'{self.train_rate:.0f} texts/s, inference {self.infer_rate:.0f} texts/s):',
-                 f"  fine-tune (finetune=True), {self.n_models} models x {self.epochs} epoch{'s' if self.epochs > 1 else ''}: "
-                 f'about {_minutes(total)} '
-                 f'({_minutes(one)} each)']
-        if self.epochs > 1: lines.append(f'    with epochs=1: about {_minutes(self.n_models * self.finetune_seconds(1))}')
+        one = self.finetune_seconds()
+        total = self.n_models * one
+        lines = [
+            f"transformer on this machine ({self.threads} thread{'s' if self.threads > 1 else ''}; measured on a few "
+            f'batches: training '
+            f'{self.train_rate:.0f} texts/s, inference {self.infer_rate:.0f} texts/s):',
+            f"  fine-tune (finetune=True), {self.n_models} models x {self.epochs} epoch{'s' if self.epochs > 1 else ''}: "
+            f'about {_minutes(total)} '
+            f'({_minutes(one)} each)',
+        ]
+        if self.epochs > 1:
+            lines.append(f'    with epochs=1: about {_minutes(self.n_models * self.finetune_seconds(1))}')
         if budget and total > budget and n_items:
             cap = int(n_items * budget / total)
-            lines.append(f'    within {_minutes(budget)}: a cap of about max_items={cap}' if cap >= 8 else
-                         f'    no cap of 8 or more items fits {_minutes(budget)}')
-        lines.append(f'  frozen encoder (finetune=False), {self.n_models} models: about {_minutes(self.frozen_seconds())} '
-                     f'({self.n_new:,} texts to embed, the rest cached)')
+            lines.append(
+                f'    within {_minutes(budget)}: a cap of about max_items={cap}'
+                if cap >= 8
+                else f'    no cap of 8 or more items fits {_minutes(budget)}'
+            )
+        lines.append(
+            f'  frozen encoder (finetune=False), {self.n_models} models: about {_minutes(self.frozen_seconds())} '
+            f'({self.n_new:,} texts to embed, the rest cached)'
+        )
         return '\n'.join(lines)
 
 # %% ../nbs/22_models.ipynb #fz000016
-def estimate_fit(X,                      # the training examples (as `fit` takes them)
-                 n_val: int = 0,         # held-out examples scored each epoch
-                 n_test: int = 0,        # examples predicted after training
-                 n_models: int = 4,      # models to fit (one per likelihood)
-                 X_all=None,             # every text the frozen mode will embed (default: X)
-                 steps: int = 3,         # training batches timed (each run once untimed first)
-                 **params) -> FitEstimate:  # TransformerClassifier parameters: model, epochs, batch_size, max_length, ...
+def estimate_fit(
+    X,  # the training examples (as `fit` takes them)
+    n_val: int = 0,  # held-out examples scored each epoch
+    n_test: int = 0,  # examples predicted after training
+    n_models: int = 4,  # models to fit (one per likelihood)
+    X_all=None,  # every text the frozen mode will embed (default: X)
+    steps: int = 3,  # training batches timed (each run once untimed first)
+    **params,
+) -> FitEstimate:  # TransformerClassifier parameters: model, epochs, batch_size, max_length, ...
     "Measure training, inference and embedding throughput on a few batches of `X` and return the expected times."
-    clf = TransformerClassifier(**params); cfg = clf._validate()
-    Xa, pairs = clf._prepare(X); per = 2 if pairs else 1
-    device = pick_device(cfg.device); threads = set_threads(device)
-    t0 = time.perf_counter(); tok, enc = load_encoder(clf.model, cfg.dropout, progress=False, device=device)
+    clf = TransformerClassifier(**params)
+    cfg = clf._validate()
+    Xa, pairs = clf._prepare(X)
+    per = 2 if pairs else 1
+    device = pick_device(cfg.device)
+    threads = set_threads(device)
+    t0 = time.perf_counter()
+    tok, enc = load_encoder(clf.model, cfg.dropout, progress=False, device=device)
     load_s = time.perf_counter() - t0
-    pick = np.random.default_rng(cfg.seed).permutation(len(Xa))[:steps * cfg.batch_size]
-    sample = Xa[pick]; tokens = _Tokens(tok, _flat_texts(sample, pairs), cfg.max_length)
+    pick = np.random.default_rng(cfg.seed).permutation(len(Xa))[: steps * cfg.batch_size]
+    sample = Xa[pick]
+    tokens = _Tokens(tok, _flat_texts(sample, pairs), cfg.max_length)
     scorer = EncoderScorer(enc, 1 if pairs else 2).to(device)
     opt = torch.optim.AdamW(scorer.parameters(), lr=1e-6, **({'fused': True} if device.type in ('cpu', 'cuda') else {}))
     batches = epoch_batches(_example_lengths(tokens, sample, pairs), cfg, 0)[:steps]
     scorer.train()
-    for rep in range(2):  # the first pass builds the kernels of each batch shape (a long run reuses them): time the second
+    for rep in range(
+        2
+    ):  # the first pass builds the kernels of each batch shape (a long run reuses them): time the second
         t0 = time.perf_counter()
         for b in batches:
-            with _autocast(device, cfg): loss = _logits(scorer, tokens, sample[b], pairs, device).float().pow(2).mean()
-            loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+            with _autocast(device, cfg):
+                loss = _logits(scorer, tokens, sample[b], pairs, device).float().pow(2).mean()
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
     train_rate = per * sum(map(len, batches)) / max(time.perf_counter() - t0, 1e-9)
     for rep in range(2):  # inference sorts every text by length: time it on the same batches of similar length
         t0 = time.perf_counter()
-        for b in batches: predict_logits(scorer, tokens, sample[b], pairs, cfg, device)
+        for b in batches:
+            predict_logits(scorer, tokens, sample[b], pairs, cfg, device)
     infer_rate = per * sum(map(len, batches)) / max(time.perf_counter() - t0, 1e-9)
     texts = _flat_texts(sample, pairs)
     with torch.inference_mode():
-        b = tokens.batch(texts[:cfg.eval_batch_size], device)
+        b = tokens.batch(texts[: cfg.eval_batch_size], device)
         for rep in range(2):
-            t0 = time.perf_counter(); _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask'])
+            t0 = time.perf_counter()
+            _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask'])
     embed_rate = min(len(texts), cfg.eval_batch_size) / max(time.perf_counter() - t0, 1e-9)
     allx, allp = clf._prepare(X_all) if X_all is not None else (Xa, pairs)
     cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load()
     n_new = len({text_hash(_example_key(t)) for t in _flat_texts(allx, allp)} - set(cached))
-    rng = np.random.default_rng(0); n_tr = max(len(Xa), 2)
-    E = rng.normal(size=(n_tr, 2, enc.config.hidden_size) if pairs else (n_tr, enc.config.hidden_size)).astype(np.float32)
-    C = rng.integers(0, 3, size=(n_tr, 2 if pairs else 3)) + np.eye(2 if pairs else 3, dtype=int)[np.arange(n_tr) % (2 if pairs else 3)]
-    t0 = time.perf_counter(); fit_head(E[: n_tr // 2 + 1], C[: n_tr // 2 + 1], E[n_tr // 2:], C[n_tr // 2:], cfg)
+    rng = np.random.default_rng(0)
+    n_tr = max(len(Xa), 2)
+    E = rng.normal(size=(n_tr, 2, enc.config.hidden_size) if pairs else (n_tr, enc.config.hidden_size)).astype(
+        np.float32
+    )
+    C = (
+        rng.integers(0, 3, size=(n_tr, 2 if pairs else 3))
+        + np.eye(2 if pairs else 3, dtype=int)[np.arange(n_tr) % (2 if pairs else 3)]
+    )
+    t0 = time.perf_counter()
+    fit_head(E[: n_tr // 2 + 1], C[: n_tr // 2 + 1], E[n_tr // 2 :], C[n_tr // 2 :], cfg)
     head_s = (time.perf_counter() - t0) * len(Xa) / (n_tr // 2 + 1)  # the head's cost grows with the examples
-    return FitEstimate(len(Xa), n_val, n_test, per, n_new, cfg.epochs, n_models, train_rate, infer_rate, embed_rate,
-                       load_s, head_s, threads)
+    return FitEstimate(
+        len(Xa),
+        n_val,
+        n_test,
+        per,
+        n_new,
+        cfg.epochs,
+        n_models,
+        train_rate,
+        infer_rate,
+        embed_rate,
+        load_s,
+        head_s,
+        threads,
+    )
 
 # %% ../nbs/22_models.ipynb #m053
 F4_SPACE = {  # Appendix F.4's search space of the deep baselines: (low, high, scale)

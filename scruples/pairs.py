@@ -27,39 +27,53 @@ __all__ = ['Examples', 'DESIGNS', 'pair_texts', 'pair_proba', 'as_pairs', 'examp
            'fit_pair_scorer', 'pair_logit', 'PairRanker']
 
 # %% ../nbs/20_pairs.ipynb #7a9445cf
-def pair_texts(dilemmas: pd.DataFrame,  # a Dilemmas frame (columns action_1, action_2), e.g. from `load_dilemmas`
-              ) -> tuple[list[str], list[str]]:  # the descriptions of action 1 and of action 2, in row order
+def pair_texts(
+    dilemmas: pd.DataFrame,  # a Dilemmas frame (columns action_1, action_2), e.g. from `load_dilemmas`
+) -> tuple[list[str], list[str]]:  # the descriptions of action 1 and of action 2, in row order
     "The two actions' descriptions of every dilemma."
-    if not isinstance(dilemmas, pd.DataFrame): raise TypeError(f'expected a Dilemmas DataFrame, got {type(dilemmas).__name__}')
+    if not isinstance(dilemmas, pd.DataFrame):
+        raise TypeError(f'expected a Dilemmas DataFrame, got {type(dilemmas).__name__}')
     missing = {'action_1', 'action_2'} - set(dilemmas.columns)
-    if missing: raise ValueError(f'a Dilemmas frame needs the columns action_1 and action_2; missing {sorted(missing)}')
-    return check_texts(dilemmas['action_1'], 'action_1', allow_empty=True), check_texts(dilemmas['action_2'], 'action_2', allow_empty=True)
+    if missing:
+        raise ValueError(f'a Dilemmas frame needs the columns action_1 and action_2; missing {sorted(missing)}')
+    return check_texts(dilemmas['action_1'], 'action_1', allow_empty=True), check_texts(
+        dilemmas['action_2'], 'action_2', allow_empty=True
+    )
 
 # %% ../nbs/20_pairs.ipynb #7b9c0475
-def pair_proba(score_1,  # (n,) score of action 1 of each pair (higher: less ethical)
-               score_2,  # (n,) score of action 2
-              ) -> np.ndarray:  # (n, 2): P(action 1 is the less ethical), P(action 2 is)
+def pair_proba(
+    score_1,  # (n,) score of action 1 of each pair (higher: less ethical)
+    score_2,  # (n,) score of action 2
+) -> np.ndarray:  # (n, 2): P(action 1 is the less ethical), P(action 2 is)
     "Softmax over the two actions' scores: the probability that each action is the less ethical one."
     s1, s2 = np.asarray(score_1, dtype=np.float64), np.asarray(score_2, dtype=np.float64)
-    if s1.ndim != 1 or s1.shape != s2.shape: raise ValueError(f'scores must be two 1-D arrays of one length, got shapes {s1.shape} and {s2.shape}')
+    if s1.ndim != 1 or s1.shape != s2.shape:
+        raise ValueError(f'scores must be two 1-D arrays of one length, got shapes {s1.shape} and {s2.shape}')
     z = np.stack([s1, s2], 1)
-    if not np.isfinite(z).all(): raise ValueError('scores must be finite')
+    if not np.isfinite(z).all():
+        raise ValueError('scores must be finite')
     return softmax(z, axis=1)
 
 # %% ../nbs/20_pairs.ipynb #9021252d
-def as_pairs(X,  # a Dilemmas frame, a list of (action_1, action_2) pairs, or an (n, 2) array or two-column frame
-            ) -> np.ndarray:  # (n, 2) object array of strings: column 0 action 1, column 1 action 2
+def as_pairs(
+    X,  # a Dilemmas frame, a list of (action_1, action_2) pairs, or an (n, 2) array or two-column frame
+) -> np.ndarray:  # (n, 2) object array of strings: column 0 action 1, column 1 action 2
     "Pairs of action texts as an (n, 2) object array; a bare string, a row that is not a pair or a non-string is an error naming the row."
     if isinstance(X, pd.DataFrame):
-        if {'action_1', 'action_2'} <= set(X.columns): a1, a2 = pair_texts(X)
-        elif X.shape[1] == 2: a1, a2 = (check_texts(X.iloc[:, j], f'action_{j+1}', allow_empty=True) for j in (0, 1))
-        else: raise ValueError(f'a frame of pairs needs columns action_1 and action_2, got {list(X.columns)}')
+        if {'action_1', 'action_2'} <= set(X.columns):
+            a1, a2 = pair_texts(X)
+        elif X.shape[1] == 2:
+            a1, a2 = (check_texts(X.iloc[:, j], f'action_{j + 1}', allow_empty=True) for j in (0, 1))
+        else:
+            raise ValueError(f'a frame of pairs needs columns action_1 and action_2, got {list(X.columns)}')
     else:
-        if isinstance(X, (str, bytes)): raise TypeError('X must be pairs of texts, not a single string')
+        if isinstance(X, (str, bytes)):
+            raise TypeError('X must be pairs of texts, not a single string')
         rows = list(X)
         for i, r in enumerate(rows):
-            if isinstance(r, (str, bytes)) or len(r) != 2: raise ValueError(f'X[{i}] must be a pair (action_1, action_2), got {r!r:.80}')
-        a1, a2 = (check_texts([r[j] for r in rows], f'action_{j+1}', allow_empty=True) for j in (0, 1))
+            if isinstance(r, (str, bytes)) or len(r) != 2:
+                raise ValueError(f'X[{i}] must be a pair (action_1, action_2), got {r!r:.80}')
+        a1, a2 = (check_texts([r[j] for r in rows], f'action_{j + 1}', allow_empty=True) for j in (0, 1))
     out = np.empty((len(a1), 2), dtype=object)
     out[:, 0], out[:, 1] = a1, a2
     return out
@@ -68,36 +82,51 @@ def as_pairs(X,  # a Dilemmas frame, a list of (action_1, action_2) pairs, or an
 def example_kind(X) -> str:
     """'pairs' (a Dilemmas frame, a list of (action_1, action_2) pairs, an (n, 2) array) or 'texts' (any other frame, a
     list of texts), read from `X` alone: the one reading of every model's input (the baselines and the transformer)."""
-    if isinstance(X, (str, bytes)): raise TypeError('X must be texts or pairs of texts, not a single string: wrap it in a list')
-    if isinstance(X, pd.DataFrame): return 'pairs' if {'action_1', 'action_2'} <= set(X.columns) else 'texts'
+    if isinstance(X, (str, bytes)):
+        raise TypeError('X must be texts or pairs of texts, not a single string: wrap it in a list')
+    if isinstance(X, pd.DataFrame):
+        return 'pairs' if {'action_1', 'action_2'} <= set(X.columns) else 'texts'
     if isinstance(X, np.ndarray) and X.ndim == 2:
-        if X.shape[1] == 2: return 'pairs'
+        if X.shape[1] == 2:
+            return 'pairs'
         raise ValueError(f'an array X must be (n,) texts or (n, 2) pairs of texts, got shape {X.shape}')
     first = next(iter(X), None)
     return 'pairs' if isinstance(first, (tuple, list, np.ndarray)) and len(first) == 2 else 'texts'
 
-Examples = namedtuple('Examples', 'kind X context')  # 'pairs' or 'texts'; (n, 2) or (n,) object array; (n,) contexts or None
 
-def read_examples(X,                    # pairs or texts as `example_kind` reads them; a frame of texts: text (+ title, context)
-                  kind: str|None = None,  # 'pairs' or 'texts'; None: `example_kind(X)`
-                 ) -> Examples:
+Examples = namedtuple(
+    'Examples', 'kind X context'
+)  # 'pairs' or 'texts'; (n, 2) or (n,) object array; (n,) contexts or None
+
+
+def read_examples(
+    X,  # pairs or texts as `example_kind` reads them; a frame of texts: text (+ title, context)
+    kind: str | None = None,  # 'pairs' or 'texts'; None: `example_kind(X)`
+) -> Examples:
     """A model's examples: pairs of actions (`as_pairs`), or texts with an optional context (a frame's `context` column,
     encoded with the text as a sentence pair). A frame of texts has a `text` column, and `title` for Anecdotes."""
     kind = kind or example_kind(X)
-    if kind not in ('pairs', 'texts'): raise ValueError(f"kind must be 'pairs' or 'texts', got {kind!r}")
-    if kind == 'pairs': return Examples('pairs', as_pairs(X), None)
+    if kind not in ('pairs', 'texts'):
+        raise ValueError(f"kind must be 'pairs' or 'texts', got {kind!r}")
+    if kind == 'pairs':
+        return Examples('pairs', as_pairs(X), None)
     context = None
     if isinstance(X, pd.DataFrame):
         cols = set(X.columns)
         if 'text' not in cols:
-            raise ValueError(f'a frame of texts needs a text column (and optionally title and context), got {list(X.columns)}; '
-                             'a frame of pairs needs action_1 and action_2')
+            raise ValueError(
+                f'a frame of texts needs a text column (and optionally title and context), got {list(X.columns)}; '
+                'a frame of pairs needs action_1 and action_2'
+            )
         texts = anecdote_texts(X) if 'title' in cols else check_texts(X['text'], 'text', allow_empty=True)
-        if 'context' in cols: context = np.asarray(check_texts(X['context'], 'context', allow_empty=True), dtype=object)
+        if 'context' in cols:
+            context = np.asarray(check_texts(X['context'], 'context', allow_empty=True), dtype=object)
     else:
-        if example_kind(X) == 'pairs': raise TypeError("expected texts, got pairs of texts (kind='texts' takes a list of texts)")
+        if example_kind(X) == 'pairs':
+            raise TypeError("expected texts, got pairs of texts (kind='texts' takes a list of texts)")
         texts = check_texts(X, 'X', allow_empty=True)
-    out = np.empty(len(texts), dtype=object); out[:] = texts
+    out = np.empty(len(texts), dtype=object)
+    out[:] = texts
     return Examples('texts', out, context)
 
 # %% ../nbs/20_pairs.ipynb #8bc432ad
@@ -124,13 +153,19 @@ def class_counts(y,                # hard labels (n,) in [0, k) or label counts 
 # %% ../nbs/20_pairs.ipynb #33cdfa5f
 DESIGNS = ('difference', 'concat')
 
+
 def _rows(F1, F2, design: str):
     "The scorer's input for ordered pairs: d = F1 - F2, or [F1, F2] side by side (non-negative, for naive Bayes)."
-    if design == 'difference': return F1 - F2
-    if design == 'concat': return sp.hstack([F1, F2]).tocsr() if sp.issparse(F1) else np.hstack([F1, F2])
+    if design == 'difference':
+        return F1 - F2
+    if design == 'concat':
+        return sp.hstack([F1, F2]).tocsr() if sp.issparse(F1) else np.hstack([F1, F2])
     raise ValueError(f'design must be one of {DESIGNS}, got {design!r}')
 
-def _stack(blocks): return sp.vstack(blocks).tocsr() if sp.issparse(blocks[0]) else np.vstack(blocks)
+
+def _stack(blocks):
+    return sp.vstack(blocks).tocsr() if sp.issparse(blocks[0]) else np.vstack(blocks)
+
 
 def _pair_design(F1, F2, counts: np.ndarray, soft: bool, design: str = 'difference'):
     "Training rows (each pair in both orders), targets (1: the row's first action is less ethical), sample weights (None: all ones)."
@@ -138,16 +173,19 @@ def _pair_design(F1, F2, counts: np.ndarray, soft: bool, design: str = 'differen
     if soft:  # each pair and its swap, with both classes weighted by the counts
         c0, c1 = counts[:, 0], counts[:, 1]
         D = _stack([fwd, fwd, bwd, bwd])
-        y = np.repeat([1, 0, 1, 0], len(c0)); w = np.concatenate([c0, c1, c1, c0]).astype(np.float64)
+        y = np.repeat([1, 0, 1, 0], len(c0))
+        w = np.concatenate([c0, c1, c1, c0]).astype(np.float64)
         keep = w > 0
         return D[keep], y[keep], w[keep] / w[keep].mean()
     h = hard_labels(counts)
     return _stack([fwd, bwd]), np.concatenate([1 - h, h]), None
 
+
 def _row_logit(scorer, D) -> np.ndarray:
     "Log-odds that a row's first action is the less ethical, from any fitted binary classifier."
     classes = list(scorer.classes_)
-    if len(classes) == 1: return np.full(D.shape[0], 30.0 if classes[0] == 1 else -30.0)
+    if len(classes) == 1:
+        return np.full(D.shape[0], 30.0 if classes[0] == 1 else -30.0)
     if hasattr(scorer, 'decision_function'):
         z = np.asarray(scorer.decision_function(D), dtype=np.float64)
         return z if classes == [0, 1] else -z
@@ -155,14 +193,19 @@ def _row_logit(scorer, D) -> np.ndarray:
     i1 = classes.index(1)
     return np.log(p[:, i1]) - np.log(p[:, 1 - i1])
 
-def fit_pair_scorer(scorer,            # an unfitted binary classifier (fit with sample_weight when soft)
-                    F1, F2,            # (n, m) features of action 1 and action 2 (dense or sparse)
-                    counts: np.ndarray,  # (n, 2) label counts
-                    soft: bool = True,   # train on soft labels (counts as weights) or the majority vote
-                    design: str = 'difference'):  # 'difference' (F1 - F2) or 'concat' ([F1, F2], non-negative)
+
+def fit_pair_scorer(
+    scorer,  # an unfitted binary classifier (fit with sample_weight when soft)
+    F1,
+    F2,  # (n, m) features of action 1 and action 2 (dense or sparse)
+    counts: np.ndarray,  # (n, 2) label counts
+    soft: bool = True,  # train on soft labels (counts as weights) or the majority vote
+    design: str = 'difference',
+):  # 'difference' (F1 - F2) or 'concat' ([F1, F2], non-negative)
     "Fit `scorer` on the pairs in both orders; returns the fitted scorer."
     D, y, w = _pair_design(F1, F2, counts, soft, design)
     return scorer.fit(D, y) if w is None else scorer.fit(D, y, sample_weight=w)
+
 
 def pair_logit(scorer, F1, F2, design: str = 'difference') -> np.ndarray:
     "Antisymmetric logit (n,) that action 1 is the less ethical: (g(a1, a2) - g(a2, a1)) / 2."
@@ -171,32 +214,40 @@ def pair_logit(scorer, F1, F2, design: str = 'difference') -> np.ndarray:
 # %% ../nbs/20_pairs.ipynb #e2edb6c9
 class PairRanker(ClassifierMixin, BaseEstimator):
     "A Dilemmas model from a per-action featurizer and a scorer of feature differences (antisymmetric)."
+
     hard_predictions = False  # probabilities are graded (see `scruples.evaluation.evaluate`)
 
-    def __init__(self,
-                 featurizer=None,  # scikit-learn transformer of a list of texts (default: word-count CountVectorizer)
-                 scorer=None,      # binary classifier of feature differences (default: LogisticRegression without intercept)
-                 soft: bool = True,  # with counts as y: train on soft labels (True) or on the majority vote
-                 design: str = 'difference',  # scorer input: 'difference' phi(a1)-phi(a2), or 'concat' [phi(a1), phi(a2)] (non-negative, naive Bayes)
-                ):
+    def __init__(
+        self,
+        featurizer=None,  # scikit-learn transformer of a list of texts (default: word-count CountVectorizer)
+        scorer=None,  # binary classifier of feature differences (default: LogisticRegression without intercept)
+        soft: bool = True,  # with counts as y: train on soft labels (True) or on the majority vote
+        design: str = 'difference',  # scorer input: 'difference' phi(a1)-phi(a2), or 'concat' [phi(a1), phi(a2)] (non-negative, naive Bayes)
+    ):
         self.featurizer, self.scorer, self.soft, self.design = featurizer, scorer, soft, design
 
     def _featurizer(self):
-        if self.featurizer is not None: return clone(self.featurizer)
+        if self.featurizer is not None:
+            return clone(self.featurizer)
         from sklearn.feature_extraction.text import CountVectorizer
+
         return CountVectorizer()
 
     def _scorer(self):
         return clone(self.scorer) if self.scorer is not None else LogisticRegression(fit_intercept=False, max_iter=1000)
 
-    def fit(self, X,  # pairs: a Dilemmas frame, a list of (action_1, action_2) or an (n, 2) array of texts
-            y=None,   # hard labels (n,) in {0, 1} (0: action 1 is less ethical) or label counts (n, 2); default: X's gold counts
-           ):
+    def fit(
+        self,
+        X,  # pairs: a Dilemmas frame, a list of (action_1, action_2) or an (n, 2) array of texts
+        y=None,  # hard labels (n,) in {0, 1} (0: action 1 is less ethical) or label counts (n, 2); default: X's gold counts
+    ):
         "Fit the featurizer on all actions' texts and the scorer on their feature differences."
         a1, a2 = as_pairs(X).T.tolist()
-        if not a1: raise ValueError('no pairs to fit on')
+        if not a1:
+            raise ValueError('no pairs to fit on')
         if y is None:
-            if not isinstance(X, pd.DataFrame): raise ValueError('y is required unless X is a Dilemmas frame with label counts')
+            if not isinstance(X, pd.DataFrame):
+                raise ValueError('y is required unless X is a Dilemmas frame with label counts')
             y = label_counts(X)
         counts = class_counts(y, len(a1), 2, 'pairs')
         self.featurizer_ = self._featurizer().fit(a1 + a2)
@@ -214,7 +265,8 @@ class PairRanker(ClassifierMixin, BaseEstimator):
         "Logit (n,) of class 1 (action 2 is the less ethical): s(a_2) - s(a_1), scikit-learn's binary convention."
         check_is_fitted(self, 'scorer_')
         a1, a2 = as_pairs(X).T.tolist()
-        if not a1: return np.zeros(0)
+        if not a1:
+            return np.zeros(0)
         return -pair_logit(self.scorer_, self.featurizer_.transform(a1), self.featurizer_.transform(a2), self.design)
 
     def pair_scores(self, X) -> np.ndarray:
@@ -234,7 +286,8 @@ class PairRanker(ClassifierMixin, BaseEstimator):
     def action_scores(self, actions) -> np.ndarray:
         "Score s(a) of single actions (linear scorers only): higher is less ethical."
         check_is_fitted(self, 'scorer_')
-        if self.design != 'difference' or not hasattr(self.scorer_, 'coef_'): raise AttributeError("action_scores needs design='difference' and a linear scorer (with coef_)")
+        if self.design != 'difference' or not hasattr(self.scorer_, 'coef_'):
+            raise AttributeError("action_scores needs design='difference' and a linear scorer (with coef_)")
         F = self.transform_actions(actions)
         s = np.asarray(F @ self.scorer_.coef_.ravel()).ravel()
         return s if list(self.scorer_.classes_) == [0, 1] else -s

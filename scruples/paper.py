@@ -17,54 +17,79 @@ __all__ = ['PUBLISHED_COLUMNS', 'PAPERS', 'published', 'value', 'wide']
 
 # %% ../nbs/03_paper.ipynb #d5a5eb18
 PUBLISHED_COLUMNS = ('paper', 'table', 'row', 'column', 'value', 'note')
-PAPERS = {'scruples': 'Lourie, Le Bras and Choi. Scruples: A Corpus of Community Ethical Judgments on 32,000 Real-Life Anecdotes. AAAI 2021.',
-          'mcm': 'Schramowski, Turan, Jentzsch, Rothkopf and Kersting. BERT has a Moral Compass: Improvements of ethical and moral values of machines. 2020.',
-          'ltm': 'Rizopoulos. ltm: An R package for latent variable modelling and item response theory analyses. J. Stat. Softw. 17(5), 2006 (reference fits on the LSAT data).'}
+PAPERS = {
+    'scruples': 'Lourie, Le Bras and Choi. Scruples: A Corpus of Community Ethical Judgments on 32,000 Real-Life Anecdotes. AAAI 2021.',
+    'mcm': 'Schramowski, Turan, Jentzsch, Rothkopf and Kersting. BERT has a Moral Compass: Improvements of ethical and moral values of machines. 2020.',
+    'ltm': 'Rizopoulos. ltm: An R package for latent variable modelling and item response theory analyses. J. Stat. Softw. 17(5), 2006 (reference fits on the LSAT data).',
+}
+
 
 def _number(v):
-    try: return float(v)
-    except (TypeError, ValueError): return v
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return v
+
 
 @functools.lru_cache(maxsize=1)
 def _all() -> pd.DataFrame:
     frames = []
     for f in sorted(resources.files('scruples').joinpath('published').iterdir(), key=lambda p: p.name):
-        if not f.name.endswith('.csv'): continue
+        if not f.name.endswith('.csv'):
+            continue
         df = pd.read_csv(f, dtype=str, keep_default_na=False)
         if tuple(df.columns) != PUBLISHED_COLUMNS:
             raise ScruplesDataError(f, 1, None, f'the header {",".join(PUBLISHED_COLUMNS)}', ','.join(df.columns))
         bad = ~df.paper.isin(list(PAPERS))
-        if bad.any(): raise ScruplesDataError(f, int(bad.to_numpy().argmax()) + 2, 'paper', f'one of {", ".join(PAPERS)}', df.paper[bad].iloc[0])
+        if bad.any():
+            raise ScruplesDataError(
+                f, int(bad.to_numpy().argmax()) + 2, 'paper', f'one of {", ".join(PAPERS)}', df.paper[bad].iloc[0]
+            )
         frames.append(df.assign(file=f.name))
     out = pd.concat(frames, ignore_index=True)
     dup = out.duplicated(['paper', 'table', 'row', 'column'], keep=False)
-    if dup.any(): raise ValueError(f'published numbers given twice: {out[dup].iloc[:2].to_dict("records")}')
+    if dup.any():
+        raise ValueError(f'published numbers given twice: {out[dup].iloc[:2].to_dict("records")}')
     out['value'] = out['value'].map(_number).astype(object)
     return out
 
-def published(table: str|None = None,   # e.g. 'Table 8'; None: every table
-              paper: str|None = None,   # 'scruples' or 'mcm'; None: both
-             ) -> pd.DataFrame:         # columns paper, table, row, column, value, note, file
+
+def published(
+    table: str | None = None,  # e.g. 'Table 8'; None: every table
+    paper: str | None = None,  # 'scruples' or 'mcm'; None: both
+) -> pd.DataFrame:  # columns paper, table, row, column, value, note, file
     "The published numbers of one table (or all), as a tidy frame (`value` is float64 when all of them are numbers)."
     df = _all()
     if paper is not None:
-        if paper not in PAPERS: raise ValueError(f'paper must be one of {", ".join(PAPERS)}, got {paper!r}')
+        if paper not in PAPERS:
+            raise ValueError(f'paper must be one of {", ".join(PAPERS)}, got {paper!r}')
         df = df[df.paper == paper]
     if table is not None:
-        if table not in set(df.table): raise KeyError(f'no published numbers for {table!r}' + (f' of {paper}' if paper else '') + f'; known: {sorted(set(df.table))}')
+        if table not in set(df.table):
+            raise KeyError(
+                f'no published numbers for {table!r}'
+                + (f' of {paper}' if paper else '')
+                + f'; known: {sorted(set(df.table))}'
+            )
         df = df[df.table == table]
     df = df.reset_index(drop=True)
-    if df.value.map(lambda v: isinstance(v, float)).all(): df['value'] = df.value.astype('float64')  # numbers only: a float column
+    if df.value.map(lambda v: isinstance(v, float)).all():
+        df['value'] = df.value.astype('float64')  # numbers only: a float column
     return df
+
 
 def value(paper: str, table: str, row: str, column: str):
     "One published number (a float; text where the paper publishes text)."
     df = published(table, paper)
     hit = df[(df.row == row) & (df.column == column)]
-    if hit.empty: raise KeyError(f'no published {paper} {table} row {row!r} column {column!r}; rows: {sorted(set(df.row))[:20]}')
+    if hit.empty:
+        raise KeyError(f'no published {paper} {table} row {row!r} column {column!r}; rows: {sorted(set(df.row))[:20]}')
     return hit.value.iloc[0]
 
-def wide(table: str, paper: str|None = None) -> pd.DataFrame:
+
+def wide(table: str, paper: str | None = None) -> pd.DataFrame:
     "A published table as the paper prints it: rows by columns."
     df = published(table, paper)
-    return df.pivot(index='row', columns='column', values='value').loc[list(dict.fromkeys(df.row)), list(dict.fromkeys(df.column))]
+    return df.pivot(index='row', columns='column', values='value').loc[
+        list(dict.fromkeys(df.row)), list(dict.fromkeys(df.column))
+    ]

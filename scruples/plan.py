@@ -25,11 +25,13 @@ __all__ = ['pd', 'MAX_TYPES', 'PLAN_METRICS', 'vote_types', 'plan_ceiling', 'ite
 # %% ../nbs/16_plan.ipynb #fb433b24
 MAX_TYPES = 20_000  # vote patterns enumerated exactly up to this many; beyond, this many items are drawn from the prior
 
-def vote_types(alpha: np.ndarray,   # the Dirichlet prior (k,)
-               votes: int,          # votes per item
-               max_types: int = MAX_TYPES,
-               seed=0,              # for the drawn patterns (when there are more than `max_types`)
-              ) -> tuple[np.ndarray, np.ndarray, bool]:  # counts (T, k), their probabilities (T,), exact
+
+def vote_types(
+    alpha: np.ndarray,  # the Dirichlet prior (k,)
+    votes: int,  # votes per item
+    max_types: int = MAX_TYPES,
+    seed=0,  # for the drawn patterns (when there are more than `max_types`)
+) -> tuple[np.ndarray, np.ndarray, bool]:  # counts (T, k), their probabilities (T,), exact
     """Every pattern of `votes` votes over the k classes with its Dirichlet-multinomial probability, when there are at most
     `max_types` patterns; else `max_types` items drawn from the prior, each of weight 1 / max_types (exact: False)."""
     a = np.asarray(alpha, dtype=np.float64)
@@ -39,8 +41,13 @@ def vote_types(alpha: np.ndarray,   # the Dirichlet prior (k,)
     if comb(votes + k - 1, k - 1) <= max_types:
         c = np.array([np.bincount(t, minlength=k) for t in itertools.combinations_with_replacement(range(k), votes)])
         A = a.sum()
-        logp = (gammaln(votes + 1) - gammaln(c + 1).sum(1) + gammaln(A) - gammaln(A + votes)
-                + (gammaln(a + c) - gammaln(a)).sum(1))
+        logp = (
+            gammaln(votes + 1)
+            - gammaln(c + 1).sum(1)
+            + gammaln(A)
+            - gammaln(A + votes)
+            + (gammaln(a + c) - gammaln(a)).sum(1)
+        )
         w = np.exp(logp)
         return c, w / w.sum(), True
     rng = as_rng(seed)
@@ -50,37 +57,50 @@ def vote_types(alpha: np.ndarray,   # the Dirichlet prior (k,)
 # %% ../nbs/16_plan.ipynb #31ee0d0d
 PLAN_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'manhattan')
 
+
 def _type_values(alpha: np.ndarray, c: np.ndarray) -> dict:
     "Per vote pattern: the oracle's argmax probabilities, the majority vote (ties: first class), its expected cross-entropy and Manhattan distance."
     q = posterior_argmax_probs(alpha + c)
-    return {'q': q, 'y': majority_vote(c, ties='first').labels, 'xentropy': oracle_xentropy(c, alpha, per_example=True),
-            'manhattan': oracle_soft(c, 'manhattan', alpha, per_example=True)}
+    return {
+        'q': q,
+        'y': majority_vote(c, ties='first').labels,
+        'xentropy': oracle_xentropy(c, alpha, per_example=True),
+        'manhattan': oracle_soft(c, 'manhattan', alpha, per_example=True),
+    }
+
 
 def _dataset_scores(v: dict, m: np.ndarray) -> dict:
     """BEST's estimate on datasets given as multiplicities `m` (s, T) of the vote patterns: accuracy, cross-entropy and Manhattan
     exactly (means of per-item expectations), macro F1 from the expected confusion counts (its plug-in value: exact as items grow)."""
     m = np.atleast_2d(np.asarray(m, dtype=np.float64))
     k, n = v['q'].shape[1], m.sum(1)
-    gold = np.eye(k)[v['y']]                                       # (T, k)
-    hit = v['q'] * gold                                           # (T, k): the oracle predicts the gold class
-    tp, predicted, support = m @ hit, m @ v['q'], m @ gold         # (s, k) each
+    gold = np.eye(k)[v['y']]  # (T, k)
+    hit = v['q'] * gold  # (T, k): the oracle predicts the gold class
+    tp, predicted, support = m @ hit, m @ v['q'], m @ gold  # (s, k) each
     denom = support + predicted
     f1 = np.divide(2 * tp, denom, out=np.zeros(denom.shape), where=denom > 0)
-    return {'accuracy': tp.sum(1) / n, 'macro_f1': f1.sum(1) / np.maximum((denom > 0).sum(1), 1),
-            'xentropy': m @ v['xentropy'] / n, 'manhattan': m @ v['manhattan'] / n}
+    return {
+        'accuracy': tp.sum(1) / n,
+        'macro_f1': f1.sum(1) / np.maximum((denom > 0).sum(1), 1),
+        'xentropy': m @ v['xentropy'] / n,
+        'manhattan': m @ v['manhattan'] / n,
+    }
 
-def plan_ceiling(alpha: np.ndarray,              # the pilot's fitted Dirichlet prior (k,)
-                 votes: Sequence[int] = (1, 3, 5, 10),  # votes per item to plan for
-                 n_items: int = 1000,             # items of the planned dataset
-                 n_sims: int = 2000,              # simulated datasets for each interval
-                 level: float = 0.95,
-                 seed=0,
-                ) -> pd.DataFrame:               # one row per (votes, metric)
+
+def plan_ceiling(
+    alpha: np.ndarray,  # the pilot's fitted Dirichlet prior (k,)
+    votes: Sequence[int] = (1, 3, 5, 10),  # votes per item to plan for
+    n_items: int = 1000,  # items of the planned dataset
+    n_sims: int = 2000,  # simulated datasets for each interval
+    level: float = 0.95,
+    seed=0,
+) -> pd.DataFrame:  # one row per (votes, metric)
     """The BEST ceiling a dataset of `n_items` items with `votes` votes each would show, if its items follow the prior:
     its expectation and the central `level` interval over datasets of that size."""
     a, rng = np.asarray(alpha, dtype=np.float64), as_rng(seed)
     check_alpha(a, len(a))
-    if not 0 < level < 1: raise ValueError(f'level must be in (0, 1), got {level}')
+    if not 0 < level < 1:
+        raise ValueError(f'level must be in (0, 1), got {level}')
     rows = []
     for v in votes:
         c, w, exact = vote_types(a, v, seed=rng)
@@ -89,8 +109,18 @@ def plan_ceiling(alpha: np.ndarray,              # the pilot's fitted Dirichlet 
         sims = _dataset_scores(vals, rng.multinomial(n_items, w, size=n_sims))
         for metric in PLAN_METRICS:
             lo, hi = np.quantile(sims[metric], [(1 - level) / 2, (1 + level) / 2])
-            rows.append({'votes': int(v), 'metric': metric, 'estimate': float(expected[metric][0]), 'ci_low': float(lo),
-                         'ci_high': float(hi), 'n_items': int(n_items), 'patterns': len(c), 'exact': exact})
+            rows.append(
+                {
+                    'votes': int(v),
+                    'metric': metric,
+                    'estimate': float(expected[metric][0]),
+                    'ci_low': float(lo),
+                    'ci_high': float(hi),
+                    'n_items': int(n_items),
+                    'patterns': len(c),
+                    'exact': exact,
+                }
+            )
     return pd.DataFrame(rows)
 
 # %% ../nbs/16_plan.ipynb #3a66b595
@@ -98,6 +128,7 @@ def _macro_f1_cells(cells: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     "Macro F1 of the two models from counts (..., k^3) of (gold, model A, model B) cells."
     cube = cells.reshape(*cells.shape[:-1], k, k, k)
     return f1_from_confusion(cube.sum(-1)), f1_from_confusion(cube.sum(-2))  # confusions (gold x A) and (gold x B)
+
 
 def _two_models(alpha, votes, difference, n_reference, rng):
     """The (gold, A, B) cell probabilities of the two simulated models and their macro F1: A is the oracle (it predicts each
@@ -107,11 +138,19 @@ def _two_models(alpha, votes, difference, n_reference, rng):
     p = rng.dirichlet(alpha, n_reference)
     gold = majority_vote(rng.multinomial(votes, p / p.sum(1, keepdims=True)), ties='first').labels
     a, u, z = p.argmax(1), rng.random(n_reference), rng.integers(0, k, n_reference)
-    def cells(r): return np.bincount((gold * k + a) * k + np.where(u < r, z, a), minlength=k ** 3)
-    def gap(r): f_a, f_b = _macro_f1_cells(cells(r)[None].astype(float), k); return float(f_a[0] - f_b[0])
+
+    def cells(r):
+        return np.bincount((gold * k + a) * k + np.where(u < r, z, a), minlength=k**3)
+
+    def gap(r):
+        f_a, f_b = _macro_f1_cells(cells(r)[None].astype(float), k)
+        return float(f_a[0] - f_b[0])
+
     if gap(1.0) < difference:
-        raise ValueError(f'at {votes} votes per item even random predictions are only {gap(1.0):.3f} below the oracle in macro F1: '
-                         f'a difference of {difference} cannot be simulated')
+        raise ValueError(
+            f'at {votes} votes per item even random predictions are only {gap(1.0):.3f} below the oracle in macro F1: '
+            f'a difference of {difference} cannot be simulated'
+        )
     lo, hi = 0.0, 1.0
     for _ in range(40):  # bisection: the gap grows with r (up to sampling noise on n_reference items)
         mid = (lo + hi) / 2
@@ -120,48 +159,59 @@ def _two_models(alpha, votes, difference, n_reference, rng):
     f_a, f_b = _macro_f1_cells(c[None].astype(float), k)
     return c / c.sum(), hi, float(f_a[0]), float(f_b[0])
 
+
 def _power(probs, k, n, n_sims, n_boot, level, seed) -> float:
     "Share of `n_sims` simulated test sets of `n` items where the paired bootstrap interval of the macro F1 difference excludes 0."
     rng = np.random.default_rng(seed)  # the same seed for every n: smooth in n
-    data = rng.multinomial(n, probs, size=n_sims)                                   # (sims, k^3)
-    boot = rng.multinomial(n, data / n, size=(n_boot, n_sims)).astype(np.float64)    # (boot, sims, k^3): paired resamples
+    data = rng.multinomial(n, probs, size=n_sims)  # (sims, k^3)
+    boot = rng.multinomial(n, data / n, size=(n_boot, n_sims)).astype(np.float64)  # (boot, sims, k^3): paired resamples
     f_a, f_b = _macro_f1_cells(boot, k)
     lo, hi = np.quantile(f_a - f_b, [(1 - level) / 2, (1 + level) / 2], axis=0)
     return float(((lo > 0) | (hi < 0)).mean())
 
-def items_for_difference(alpha: np.ndarray,         # the pilot's fitted Dirichlet prior (k,)
-                         votes: int,                 # votes per item of the test set
-                         difference: float = 0.02,   # the macro F1 difference to detect
-                         power: float = 0.8,
-                         level: float = 0.95,        # the paired bootstrap interval must exclude 0 at this level
-                         n_sims: int = 300, n_boot: int = 300,
-                         n_reference: int = 200_000, max_items: int = 10**6, seed=0,
-                        ) -> dict:                   # items, and the simulated models
+
+def items_for_difference(
+    alpha: np.ndarray,  # the pilot's fitted Dirichlet prior (k,)
+    votes: int,  # votes per item of the test set
+    difference: float = 0.02,  # the macro F1 difference to detect
+    power: float = 0.8,
+    level: float = 0.95,  # the paired bootstrap interval must exclude 0 at this level
+    n_sims: int = 300,
+    n_boot: int = 300,
+    n_reference: int = 200_000,
+    max_items: int = 10**6,
+    seed=0,
+) -> dict:  # items, and the simulated models
     """Test items needed to tell two models `difference` apart in macro F1 with `power`, by a paired bootstrap on test sets
     simulated from the prior (see `_two_models` for the two models). Items are exchangeable, so a test set is a multinomial
     draw over the k^3 (gold, A, B) cells and a bootstrap resample another: the cost does not grow with the items."""
     a = check_alpha(alpha, len(np.atleast_1d(alpha)))
-    if not 0 < difference < 1 or not 0 < power < 1: raise ValueError(f'difference and power must be in (0, 1), got {difference}, {power}')
+    if not 0 < difference < 1 or not 0 < power < 1:
+        raise ValueError(f'difference and power must be in (0, 1), got {difference}, {power}')
     rng, k = as_rng(seed), len(a)
     probs, r, f_a, f_b = _two_models(a, votes, difference, n_reference, rng)
     s = int(rng.integers(2**63))
-    n_sims = n_boot = max(50, min(n_sims, int((2e8 / k ** 3) ** 0.5)))  # many classes: k^3 cells per draw
+    n_sims = n_boot = max(50, min(n_sims, int((2e8 / k**3) ** 0.5)))  # many classes: k^3 cells per draw
     lo, hi = 10, 10
     while _power(probs, k, hi, n_sims, n_boot, level, s) < power:
         lo, hi = hi, int(hi * 1.5) + 1
-        if hi > max_items: return {'items': None, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': f'more than {max_items:,} items'}
+        if hi > max_items:
+            return {'items': None, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': f'more than {max_items:,} items'}
     while hi - lo > max(1, lo // 50):  # to 2%
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if _power(probs, k, mid, n_sims, n_boot, level, s) < power else (lo, mid)
     return {'items': hi, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': ''}
 
 # %% ../nbs/16_plan.ipynb #06fcffaf
-def plan(counts: np.ndarray,                     # the pilot's label counts (n, k)
-         votes: Sequence[int] = (1, 3, 5, 10),   # votes per item to plan for
-         n_items: int|None = None,               # items of the planned dataset (default: the pilot's)
-         difference: float|None = None,          # a macro F1 difference to detect: adds the test items needed
-         n_sims: int = 2000, level: float = 0.95, seed=0,
-        ) -> pd.DataFrame:                       # one row per (votes, metric); attrs: alpha, the pilot's size
+def plan(
+    counts: np.ndarray,  # the pilot's label counts (n, k)
+    votes: Sequence[int] = (1, 3, 5, 10),  # votes per item to plan for
+    n_items: int | None = None,  # items of the planned dataset (default: the pilot's)
+    difference: float | None = None,  # a macro F1 difference to detect: adds the test items needed
+    n_sims: int = 2000,
+    level: float = 0.95,
+    seed=0,
+) -> pd.DataFrame:  # one row per (votes, metric); attrs: alpha, the pilot's size
     "From a pilot: the BEST ceiling per votes per item, with its interval, and (with `difference`) the test items to tell two models apart."
     c = check_counts(counts)
     alpha = fit_dirichlet_prior(c)
@@ -175,15 +225,25 @@ def plan(counts: np.ndarray,                     # the pilot's label counts (n, 
     out.attrs.update(alpha=tuple(map(float, alpha)), pilot_items=len(c), difference=difference)
     return out
 
-def plan_figure(res: pd.DataFrame, pilot: dict|None = None):
+
+def plan_figure(res: pd.DataFrame, pilot: dict | None = None):
     "The planned ceiling against votes per item, one panel per metric, the interval as error bars; `pilot`: {metric: (votes, value)} marked."
     import matplotlib.pyplot as plt
+
     metrics = list(dict.fromkeys(res.metric))
     fig, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 3), squeeze=False)
     for ax, m in zip(axes[0], metrics):
         r = res[res.metric == m]
-        ax.errorbar(r.votes, r.estimate, yerr=np.maximum([r.estimate - r.ci_low, r.ci_high - r.estimate], 0), marker='o', capsize=3, label='planned')
-        if pilot and m in pilot: ax.plot(*pilot[m], marker='*', ms=12, ls='', color='C3', label='BEST on the pilot')
+        ax.errorbar(
+            r.votes,
+            r.estimate,
+            yerr=np.maximum([r.estimate - r.ci_low, r.ci_high - r.estimate], 0),
+            marker='o',
+            capsize=3,
+            label='planned',
+        )
+        if pilot and m in pilot:
+            ax.plot(*pilot[m], marker='*', ms=12, ls='', color='C3', label='BEST on the pilot')
         ax.set(xlabel='votes per item', title=m.replace('_', ' '), xticks=sorted(set(r.votes)))
     axes[0][0].legend(fontsize=8)
     fig.tight_layout()

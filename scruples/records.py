@@ -32,152 +32,239 @@ def _loose(text: str) -> str:
     "A literal `text` as a pattern in which any run of whitespace matches any run of whitespace."
     return r'\s+'.join(re.escape(w) for w in text.split())
 
+
 REPOST_NOTICES = {  # the notice the repost bot writes before the copy, by period
     '2018': '^^^^AUTOMOD ***This is a copy of the above post. It is a record of the post as originally written, '
-            'in case the post is deleted or edited.***',
+    'in case the post is deleted or edited.***',
     '2019': '^^^^AUTOMOD ***The following is a copy of the above post. This comment is a record of the above post '
-            'as it was originally written, in case the post is deleted or edited.***',
+    'as it was originally written, in case the post is deleted or edited.***',
 }
-REPOST_FOOTER = ('*I am a bot, and this action was performed automatically. Please [contact the moderators of this '
-                 'subreddit](/message/compose/?to=/r/AmItheAsshole) if you have any questions or concerns.*')
-_NOTICE = re.compile(r'\A\s*(?:' + '|'.join(f'(?P<y{k}>{_loose(n)})' for k, n in REPOST_NOTICES.items())
-                     + r'|(?P<later>(?:\^+AUTOMOD\s*)?\**\s*(?:thanks for posting!?\s*)?this comment is a copy of '
-                       r'(?:your|the) post[^\n]*))[ \t]*(?:\n|\Z)', re.I)
+REPOST_FOOTER = (
+    '*I am a bot, and this action was performed automatically. Please [contact the moderators of this '
+    'subreddit](/message/compose/?to=/r/AmItheAsshole) if you have any questions or concerns.*'
+)
+_NOTICE = re.compile(
+    r'\A\s*(?:'
+    + '|'.join(f'(?P<y{k}>{_loose(n)})' for k, n in REPOST_NOTICES.items())
+    + r'|(?P<later>(?:\^+AUTOMOD\s*)?\**\s*(?:thanks for posting!?\s*)?this comment is a copy of '
+    r'(?:your|the) post[^\n]*))[ \t]*(?:\n|\Z)',
+    re.I,
+)
 _FOOTER = re.compile(r'\s*' + _loose(REPOST_FOOTER) + r'\s*\Z', re.I)
 _RULE = re.compile(r'\A(?:-{3,}|\*{3,}|_{3,})\s*')  # a horizontal rule under the notice
 _QUOTE = re.compile(r'(?m)^(?:>|&gt;) ?')  # a quote mark: `>`, stored escaped as `&gt;` in the dumps
-_REPOST_HINT = re.compile(r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\b(?:copy|record)\b[^\n]{0,200}?\boriginal\s+(?:text|post)\b|\boriginal\s+(?:text|post)\b[^\n]{0,200}?\b(?:copy|record)\b')  # 'original post' alone is in the bot's other messages
+_REPOST_HINT = re.compile(
+    r'(?i)\bcopy\s+of\s+(?:the|your|this)\s+(?:\w+\s+)?post\b|\boriginally\s+written\b|\b(?:copy|record)\b[^\n]{0,200}?\boriginal\s+(?:text|post)\b|\boriginal\s+(?:text|post)\b[^\n]{0,200}?\b(?:copy|record)\b'
+)  # 'original post' alone is in the bot's other messages
+
 
 class UnrecognizedRepostWarning(UserWarning):
     "A repost bot's comment that looks like a copy of a post but matches none of `REPOST_NOTICES` (its wording changed)."
 
-def original_text(body: str) -> str|None:
+
+def original_text(body: str) -> str | None:
     "The post's text as first submitted, from the repost bot's comment `body` (notice and footer removed); None when `body` is no such copy."
     m = _NOTICE.match(body or '')
-    if m is None: return None
-    text = _FOOTER.sub('', body[m.end():])
+    if m is None:
+        return None
+    text = _FOOTER.sub('', body[m.end() :])
     if m.lastgroup == 'later':
         text = _RULE.sub('', text.strip())
         lines = [l for l in text.split('\n') if l.strip()]
-        if lines and all(l.startswith(('>', '&gt;')) for l in lines): text = _QUOTE.sub('', text)  # a quoted copy
+        if lines and all(l.startswith(('>', '&gt;')) for l in lines):
+            text = _QUOTE.sub('', text)  # a quoted copy
     return text.strip()
 
+
 _MARKER = re.compile(r'\A\s*\^+AUTOMOD\b')  # the mark the bot puts before its copies, whatever their wording
+
 
 def looks_like_repost(body: str) -> bool:
     "Whether a repost bot's comment `body` is a copy in a form `original_text` does not know (its marker, a copy's words)."
     return _MARKER.match(body or '') is not None or _REPOST_HINT.search(body or '') is not None
 
 # %% ../nbs/33_records.ipynb #1710ed33
-def warn_unrecognized_reposts(count: int,       # how many repost-bot comments matched no known form in the run
-                              example_id: str,  # the id of one of them, to look it up
-                              ) -> None:
+def warn_unrecognized_reposts(
+    count: int,  # how many repost-bot comments matched no known form in the run
+    example_id: str,  # the id of one of them, to look it up
+) -> None:
     "Warn once (an `UnrecognizedRepostWarning`) that `count` copies by the repost bot were in no known form."
     if count > 0:
-        warnings.warn(UnrecognizedRepostWarning(
-            f'{count} comment(s) by the repost bot look like a copy of a post but match no known form (e.g. comment '
-            f'{example_id!r}); their posts are dropped as no_original_text. Add the new notice to scruples.records.REPOST_NOTICES.'),
-            stacklevel=2)
+        warnings.warn(
+            UnrecognizedRepostWarning(
+                f'{count} comment(s) by the repost bot look like a copy of a post but match no known form (e.g. comment '
+                f'{example_id!r}); their posts are dropped as no_original_text. Add the new notice to scruples.records.REPOST_NOTICES.'
+            ),
+            stacklevel=2,
+        )
 
 # %% ../nbs/33_records.ipynb #b20a7712
-def _str(v) -> str|None: return v if isinstance(v, str) else None  # a field of the wrong type counts as missing
+def _str(v) -> str | None:
+    return v if isinstance(v, str) else None  # a field of the wrong type counts as missing
 
-def _other_subreddit(rec: dict, subreddit: str|None) -> bool:
+
+def _other_subreddit(rec: dict, subreddit: str | None) -> bool:
     sr = rec.get('subreddit')
     return bool(subreddit) and isinstance(sr, str) and sr.lower() != subreddit.lower()
 
-def _post_id(link_id: str|None) -> str|None:
+
+def _post_id(link_id: str | None) -> str | None:
     link_id = _str(link_id)
     return link_id[3:] if link_id and link_id.startswith('t3_') else link_id
 
-def parse_comment(rec: dict,                    # a Pushshift comment record
-                  min_chars: int = 3,           # shorter (stripped) bodies are dropped as `too_short`
-                  moderators: frozenset = frozenset(),  # usernames of the subreddit's moderators
-                  subreddit: str|None = SUBREDDIT,      # records of other subreddits are dropped (None: keep all)
-                  ) -> dict:
+
+def parse_comment(
+    rec: dict,  # a Pushshift comment record
+    min_chars: int = 3,  # shorter (stripped) bodies are dropped as `too_short`
+    moderators: frozenset = frozenset(),  # usernames of the subreddit's moderators
+    subreddit: str | None = SUBREDDIT,  # records of other subreddits are dropped (None: keep all)
+) -> dict:
     "Filter and label one comment: `{kind: vote|source|drop, reason, post_id, comment_id, author, created_utc, label, text}`."
     body, author = _str(rec.get('body')) or '', _str(rec.get('author'))
-    out = {'kind': 'drop', 'reason': None, 'post_id': _post_id(rec.get('link_id')), 'comment_id': rec.get('id'),
-           'author': author, 'created_utc': rec.get('created_utc'), 'label': None, 'text': None}
+    out = {
+        'kind': 'drop',
+        'reason': None,
+        'post_id': _post_id(rec.get('link_id')),
+        'comment_id': rec.get('id'),
+        'author': author,
+        'created_utc': rec.get('created_utc'),
+        'label': None,
+        'text': None,
+    }
     parent = _str(rec.get('parent_id')) or ''
-    if _other_subreddit(rec, subreddit): out['reason'] = 'other_subreddit'
-    elif body in DELETED: out['reason'] = 'deleted'
+    if _other_subreddit(rec, subreddit):
+        out['reason'] = 'other_subreddit'
+    elif body in DELETED:
+        out['reason'] = 'deleted'
     elif author in REPOST_BOTS and (text := original_text(body)) is not None:
         out.update(kind='source', reason='original_text', text=text)
-    elif author in REPOST_BOTS and looks_like_repost(body): out['reason'] = 'repost_unrecognized'
-    elif rec.get('distinguished') == 'moderator' or author in moderators: out['reason'] = 'moderator'
-    elif is_bot(author): out['reason'] = 'bot'
-    elif not parent.startswith('t3_'): out['reason'] = 'not_top_level'
-    elif len(body.strip()) < min_chars: out['reason'] = 'too_short'
-    elif (lab := extract_label(body)) is None: out['reason'] = 'no_label'
-    else: out.update(kind='vote', label=lab)
+    elif author in REPOST_BOTS and looks_like_repost(body):
+        out['reason'] = 'repost_unrecognized'
+    elif rec.get('distinguished') == 'moderator' or author in moderators:
+        out['reason'] = 'moderator'
+    elif is_bot(author):
+        out['reason'] = 'bot'
+    elif not parent.startswith('t3_'):
+        out['reason'] = 'not_top_level'
+    elif len(body.strip()) < min_chars:
+        out['reason'] = 'too_short'
+    elif (lab := extract_label(body)) is None:
+        out['reason'] = 'no_label'
+    else:
+        out.update(kind='vote', label=lab)
     return out
 
 # %% ../nbs/33_records.ipynb #89385068
-def parse_post(rec: dict,              # a Pushshift submission record
-               nlp=None,               # spaCy pipeline for the action (default: loaded once per process)
-               with_action: bool = True,  # False: skip the (slow) action extraction
-               subreddit: str|None = SUBREDDIT,  # records of other subreddits are dropped (None: keep all)
-               ) -> dict:
+def parse_post(
+    rec: dict,  # a Pushshift submission record
+    nlp=None,  # spaCy pipeline for the action (default: loaded once per process)
+    with_action: bool = True,  # False: skip the (slow) action extraction
+    subreddit: str | None = SUBREDDIT,  # records of other subreddits are dropped (None: keep all)
+) -> dict:
     "Filter one post and extract its title, type and action: `{kind: post|drop, reason, post_id, title, post_type, action, ...}`."
     title, text, author = _str(rec.get('title')) or '', _str(rec.get('selftext')), _str(rec.get('author'))
     kind = post_type(title)
-    out = {'kind': 'drop', 'reason': None, 'post_id': rec.get('id'), 'title': title, 'selftext': text,
-           'post_type': kind, 'action': None, 'created_utc': rec.get('created_utc'), 'author': author}
-    if _other_subreddit(rec, subreddit): out['reason'] = 'other_subreddit'
-    elif rec.get('is_self') is False: out['reason'] = 'not_self'
-    elif text == '[deleted]': out['reason'] = 'deleted'
-    elif text == '[removed]' or rec.get('removed_by_category'): out['reason'] = 'removed'
-    elif author == '[deleted]': out['reason'] = 'deleted_author'
-    elif not text: out['reason'] = 'empty_text'
-    elif rec.get('stickied') or rec.get('distinguished') == 'moderator': out['reason'] = 'moderator'
-    elif kind is None: out['reason'] = 'no_type'
-    elif kind == 'META': out['reason'] = 'meta'
+    out = {
+        'kind': 'drop',
+        'reason': None,
+        'post_id': rec.get('id'),
+        'title': title,
+        'selftext': text,
+        'post_type': kind,
+        'action': None,
+        'created_utc': rec.get('created_utc'),
+        'author': author,
+    }
+    if _other_subreddit(rec, subreddit):
+        out['reason'] = 'other_subreddit'
+    elif rec.get('is_self') is False:
+        out['reason'] = 'not_self'
+    elif text == '[deleted]':
+        out['reason'] = 'deleted'
+    elif text == '[removed]' or rec.get('removed_by_category'):
+        out['reason'] = 'removed'
+    elif author == '[deleted]':
+        out['reason'] = 'deleted_author'
+    elif not text:
+        out['reason'] = 'empty_text'
+    elif rec.get('stickied') or rec.get('distinguished') == 'moderator':
+        out['reason'] = 'moderator'
+    elif kind is None:
+        out['reason'] = 'no_type'
+    elif kind == 'META':
+        out['reason'] = 'meta'
     else:
         out['kind'] = 'post'
-        if with_action: out['action'] = extract_action(title, nlp)
+        if with_action:
+            out['action'] = extract_action(title, nlp)
     return out
 
 # %% ../nbs/33_records.ipynb #87d3acdd
 MIN_WORDS = 16  # the authors' Post.has_enough_content: title + text must have at least this many words
 _NONWORD = re.compile(r'[^\w\s]')
 
+
 def count_words(text: str) -> int:
     "Words as the authors count them: punctuation removed, then whitespace-separated tokens."
     return len(_NONWORD.sub('', text or '').split())
+
 
 def anecdote_id(post_id: str) -> str:
     "A stable 32-character id for the anecdote of `post_id`."
     return hashlib.blake2b(post_id.encode(), digest_size=16).hexdigest()
 
-def anecdote_record(post: dict,        # a kept `parse_post` result
-                    text: str,         # the original text (from the repost bot)
-                    counts: dict,      # label -> number of votes
-                    unescape: bool = False,  # title and text with HTML entities unescaped (`&amp;` -> `&`)
-                    ) -> dict:
+
+def anecdote_record(
+    post: dict,  # a kept `parse_post` result
+    text: str,  # the original text (from the repost bot)
+    counts: dict,  # label -> number of votes
+    unescape: bool = False,  # title and text with HTML entities unescaped (`&amp;` -> `&`)
+) -> dict:
     "One Anecdotes record in the official schema (the format `scruples.data.read_anecdotes` reads)."
     scores = {lab: int(counts.get(lab, 0)) for lab in LABELS}
     right, wrong = scores['OTHER'] + scores['NOBODY'], scores['AUTHOR'] + scores['EVERYBODY']
-    action = None if post['action'] is None else {'description': post['action'], 'pronormative_score': right, 'contranormative_score': wrong}
+    action = (
+        None
+        if post['action'] is None
+        else {'description': post['action'], 'pronormative_score': right, 'contranormative_score': wrong}
+    )
     title = post['title']
-    if unescape: title, text = html.unescape(title), html.unescape(text)
-    return {'id': anecdote_id(post['post_id']), 'post_id': post['post_id'], 'title': title, 'text': text,
-            'post_type': post['post_type'], 'action': action, 'label_scores': scores,
-            'label': max(LABELS, key=lambda k: scores[k]),
-            'binarized_label_scores': {'RIGHT': right, 'WRONG': wrong},
-            'binarized_label': 'RIGHT' if right >= wrong else 'WRONG'}
+    if unescape:
+        title, text = html.unescape(title), html.unescape(text)
+    return {
+        'id': anecdote_id(post['post_id']),
+        'post_id': post['post_id'],
+        'title': title,
+        'text': text,
+        'post_type': post['post_type'],
+        'action': action,
+        'label_scores': scores,
+        'label': max(LABELS, key=lambda k: scores[k]),
+        'binarized_label_scores': {'RIGHT': right, 'WRONG': wrong},
+        'binarized_label': 'RIGHT' if right >= wrong else 'WRONG',
+    }
 
-def keep_anecdote(post: dict, text: str|None, counts: dict|None,
-                  min_words: int = MIN_WORDS,  # title + text with fewer words are dropped as `too_short`
-                  min_votes: int = 1,          # posts with fewer votes are dropped as `no_votes`
-                  ) -> str|None:
+
+def keep_anecdote(
+    post: dict,
+    text: str | None,
+    counts: dict | None,
+    min_words: int = MIN_WORDS,  # title + text with fewer words are dropped as `too_short`
+    min_votes: int = 1,  # posts with fewer votes are dropped as `no_votes`
+) -> str | None:
     "Why a kept post is dropped once joined with its comments (the authors' `Post.is_good`), or None when it is kept."
-    if text is None: return 'no_original_text'
-    if count_words(post.get('title', '') + ' ' + text) < min_words: return 'too_short'
+    if text is None:
+        return 'no_original_text'
+    if count_words(post.get('title', '') + ' ' + text) < min_words:
+        return 'too_short'
     s = {lab: int((counts or {}).get(lab, 0)) for lab in LABELS}
-    if sum(s.values()) < max(min_votes, 1): return 'no_votes'
+    if sum(s.values()) < max(min_votes, 1):
+        return 'no_votes'
     right, wrong = s['OTHER'] + s['NOBODY'], s['AUTHOR'] + s['EVERYBODY']
-    if right == wrong == 0: return 'only_info'
-    if right == wrong: return 'tied_binarized'
-    if sorted(s.values())[-2] == max(s.values()): return 'tied_label'
+    if right == wrong == 0:
+        return 'only_info'
+    if right == wrong:
+        return 'tied_binarized'
+    if sorted(s.values())[-2] == max(s.values()):
+        return 'tied_label'
     return None

@@ -29,75 +29,134 @@ __all__ = ['CAUSES', 'RUN_ENV', 'ReproductionError', 'Comparison', 'summary_head
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
     "A number as a table shows it: integers with thousands separators, others with 4 significant digits, no exponent unless tiny."
-    if x is None or isinstance(x, str): return '' if x is None else x
-    if pd.isna(x): return ''
+    if x is None or isinstance(x, str):
+        return '' if x is None else x
+    if pd.isna(x):
+        return ''
     x = float(x)
-    if x.is_integer(): return f'{int(x):,}'
-    if abs(x) >= 1000: return f'{x:,.0f}'
-    if abs(x) < 1e-4: return f'{x:.3e}'
+    if x.is_integer():
+        return f'{int(x):,}'
+    if abs(x) >= 1000:
+        return f'{x:,.0f}'
+    if abs(x) < 1e-4:
+        return f'{x:.3e}'
     return f'{float(f"{x:.4g}"):,}' if abs(x) >= 1 else f'{x:.4g}'
 
-CAUSES = {'data': 'data we do not have (no train split, no full corpus)',
-          'model': 'a different model (smaller encoder, CPU budget)',
-          'authors-code': "a definition taken from the authors' code",
-          'fixed': 'a defect of the original fixed here',
-          'method': 'a different method or tuning choice of ours, said in the note',
-          'paper': 'a slip in the paper (its own inputs cannot give the printed number)',
-          'chance': 'one random draw (the paper reports a single unseeded one)'}
+
+CAUSES = {
+    'data': 'data we do not have (no train split, no full corpus)',
+    'model': 'a different model (smaller encoder, CPU budget)',
+    'authors-code': "a definition taken from the authors' code",
+    'fixed': 'a defect of the original fixed here',
+    'method': 'a different method or tuning choice of ours, said in the note',
+    'paper': 'a slip in the paper (its own inputs cannot give the printed number)',
+    'chance': 'one random draw (the paper reports a single unseeded one)',
+}
+
 
 def _lookup(key, table: str, paper: str):
     "The published number a key names: (row, column), (paper, row, column) or (paper, table, row, column)."
     from scruples.paper import value
+
     key = tuple(key)
-    if len(key) == 2: return value(paper, table, *key)
-    if len(key) == 3: return value(key[0], table, key[1], key[2])
-    if len(key) == 4: return value(*key)
+    if len(key) == 2:
+        return value(paper, table, *key)
+    if len(key) == 3:
+        return value(key[0], table, key[1], key[2])
+    if len(key) == 4:
+        return value(*key)
     raise ValueError(f'a key is (row, column), (paper, row, column) or (paper, table, row, column), got {key!r}')
+
 
 def _key_text(key, table: str, paper: str) -> str:
     key = tuple(key)
     full = {2: (paper, table, *key), 3: (key[0], table, *key[1:]), 4: key}[len(key)]
     return ' / '.join(map(str, full))
 
+
 class Comparison:
     "Our numbers beside the paper's, for one paper notebook."
-    columns = ('notebook', 'table', 'quantity', 'ours', 'paper', 'diff', 'tol', 'status', 'reference', 'source', 'note',
-               'key', 'reference_key', 'cause')
 
-    def __init__(self, notebook: str,       # the paper notebook's name, e.g. '01_dataset_statistics'
-                 paper: str = 'scruples'):  # the paper whose numbers keys name by default ('scruples' or 'mcm')
+    columns = (
+        'notebook',
+        'table',
+        'quantity',
+        'ours',
+        'paper',
+        'diff',
+        'tol',
+        'status',
+        'reference',
+        'source',
+        'note',
+        'key',
+        'reference_key',
+        'cause',
+    )
+
+    def __init__(
+        self,
+        notebook: str,  # the paper notebook's name, e.g. '01_dataset_statistics'
+        paper: str = 'scruples',
+    ):  # the paper whose numbers keys name by default ('scruples' or 'mcm')
         self.notebook, self.paper, self.rows = notebook, paper, []
 
-    def add(self, table: str,            # where the paper has it: 'Table 1', 'Section 2.1', ...
-            quantity: str,               # what the number is
-            ours,                        # our number
-            paper=None,                  # a number derived from published ones (a count, a sum); else use `key`
-            tol: float = 0.0,            # largest |ours - paper| that counts as agreement
-            source: str = 'real',        # 'real', 'real-label-counts' or 'synthetic': what ours was computed from
-            note: str = '',
-            better: str|None = None,     # 'lower' or 'higher': beating the paper counts as 'better', not 'differs'
-            key=None,                    # the published counterpart: (row, column) of `table`, or a longer key
-            reference=None,              # another model's published number (a key): shown, never compared
-            cause: str = ''):            # why it differs: one of `CAUSES`
+    def add(
+        self,
+        table: str,  # where the paper has it: 'Table 1', 'Section 2.1', ...
+        quantity: str,  # what the number is
+        ours,  # our number
+        paper=None,  # a number derived from published ones (a count, a sum); else use `key`
+        tol: float = 0.0,  # largest |ours - paper| that counts as agreement
+        source: str = 'real',  # 'real', 'real-label-counts' or 'synthetic': what ours was computed from
+        note: str = '',
+        better: str | None = None,  # 'lower' or 'higher': beating the paper counts as 'better', not 'differs'
+        key=None,  # the published counterpart: (row, column) of `table`, or a longer key
+        reference=None,  # another model's published number (a key): shown, never compared
+        cause: str = '',
+    ):  # why it differs: one of `CAUSES`
         "Record one number; returns self so calls chain."
-        if key is not None and paper is not None: raise ValueError('give the published number by `key` or `paper`, not both')
-        if cause and cause not in CAUSES: raise ValueError(f'cause must be one of {", ".join(CAUSES)}, got {cause!r}')
-        if key is not None: paper = _lookup(key, table, self.paper)
+        if key is not None and paper is not None:
+            raise ValueError('give the published number by `key` or `paper`, not both')
+        if cause and cause not in CAUSES:
+            raise ValueError(f'cause must be one of {", ".join(CAUSES)}, got {cause!r}')
+        if key is not None:
+            paper = _lookup(key, table, self.paper)
         ref = None if reference is None else float(_lookup(reference, table, self.paper))
         ours_f = None if ours is None or pd.isna(ours) else float(ours)
         diff = None if ours_f is None or paper is None else ours_f - float(paper)
-        if better not in (None, 'lower', 'higher'): raise ValueError(f"better must be 'lower', 'higher' or None, got {better!r}")
-        if 'synthetic' in source: status = 'synthetic (not evidence)'
-        elif ours_f is None: status = 'not computed'
-        elif paper is None: status = 'ours only'
-        elif abs(diff) <= tol + 1e-12: status = 'agrees'
-        elif better and (diff < 0) == (better == 'lower'): status = 'better'
-        else: status = 'differs'
-        self.rows.append(dict(notebook=self.notebook, table=table, quantity=quantity, ours=ours_f, paper=paper,
-                              diff=diff, tol=tol, status=status, reference=ref, source=source, note=note,
-                              key='' if key is None else _key_text(key, table, self.paper),
-                              reference_key='' if reference is None else _key_text(reference, table, self.paper),
-                              cause=cause if status in ('differs', 'better') else ''))  # a cause explains a difference only
+        if better not in (None, 'lower', 'higher'):
+            raise ValueError(f"better must be 'lower', 'higher' or None, got {better!r}")
+        if 'synthetic' in source:
+            status = 'synthetic (not evidence)'
+        elif ours_f is None:
+            status = 'not computed'
+        elif paper is None:
+            status = 'ours only'
+        elif abs(diff) <= tol + 1e-12:
+            status = 'agrees'
+        elif better and (diff < 0) == (better == 'lower'):
+            status = 'better'
+        else:
+            status = 'differs'
+        self.rows.append(
+            dict(
+                notebook=self.notebook,
+                table=table,
+                quantity=quantity,
+                ours=ours_f,
+                paper=paper,
+                diff=diff,
+                tol=tol,
+                status=status,
+                reference=ref,
+                source=source,
+                note=note,
+                key='' if key is None else _key_text(key, table, self.paper),
+                reference_key='' if reference is None else _key_text(reference, table, self.paper),
+                cause=cause if status in ('differs', 'better') else '',
+            )
+        )  # a cause explains a difference only
         return self
 
     def frame(self) -> pd.DataFrame:
@@ -107,9 +166,12 @@ class Comparison:
     def _shown(self) -> pd.DataFrame:
         "The rows as a table shows them: numbers formatted by `_num`, missing values empty."
         df = self.frame().drop(columns=['notebook', 'tol', 'key', 'reference_key'])
-        for c in ('ours', 'paper', 'diff', 'reference'): df[c] = df[c].map(_num)
-        if not df['reference'].astype(bool).any(): df = df.drop(columns='reference')
-        if not df['cause'].astype(bool).any(): df = df.drop(columns='cause')
+        for c in ('ours', 'paper', 'diff', 'reference'):
+            df[c] = df[c].map(_num)
+        if not df['reference'].astype(bool).any():
+            df = df.drop(columns='reference')
+        if not df['cause'].astype(bool).any():
+            df = df.drop(columns='cause')
         return df.fillna('')
 
     def __repr__(self):
@@ -120,11 +182,11 @@ class Comparison:
 
     def save(self, out_dir) -> Path:
         "Write the rows to `out_dir/<notebook>.rows.csv`, where `write_summary` finds them."
-        out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
-        path = out/f'{self.notebook}.rows.csv'
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f'{self.notebook}.rows.csv'
         self.frame().to_csv(path, index=False)
         return path
-
 
 # %% ../nbs/90_reproduce.ipynb #42958eae
 def _cell(x) -> str:
@@ -191,113 +253,178 @@ def show_na(df: pd.DataFrame,     # the table to show
 def paper_notebooks(root=None) -> list[Path]:
     "The paper-reproduction notebooks of a checkout, in order."
     root = Path(root) if root else checkout_root()
-    if root is None: raise FileNotFoundError('the paper notebooks live in a development checkout of scruples; none found from here')
-    return sorted((root/'nbs'/'papers').glob('[0-9]*.ipynb'))
+    if root is None:
+        raise FileNotFoundError('the paper notebooks live in a development checkout of scruples; none found from here')
+    return sorted((root / 'nbs' / 'papers').glob('[0-9]*.ipynb'))
 
-def select_notebooks(nbs: list[Path],  # the paper notebooks, from `paper_notebooks`
-                     selectors,         # numbers ('05' or '5'), stems ('05_baselines'), file names or paths
-                    ) -> list[Path]:    # the selected notebooks, in order, each once
+
+def select_notebooks(
+    nbs: list[Path],  # the paper notebooks, from `paper_notebooks`
+    selectors,  # numbers ('05' or '5'), stems ('05_baselines'), file names or paths
+) -> list[Path]:  # the selected notebooks, in order, each once
     "The notebooks named by `selectors`, matched exactly (not as substrings); a selector that names none is an error."
-    def number(p): return int(p.stem.split('_')[0]) if p.stem.split('_')[0].isdigit() else None
+
+    def number(p):
+        return int(p.stem.split('_')[0]) if p.stem.split('_')[0].isdigit() else None
+
     chosen = set()
     for sel in map(str, selectors):
         s = sel.strip()
-        hits = [p for p in nbs if s in (p.name, p.stem) or (s.isdigit() and number(p) == int(s))
-                or (('/' in s or '\\' in s) and Path(s).exists() and Path(s).resolve() == p.resolve())]
+        hits = [
+            p
+            for p in nbs
+            if s in (p.name, p.stem)
+            or (s.isdigit() and number(p) == int(s))
+            or (('/' in s or '\\' in s) and Path(s).exists() and Path(s).resolve() == p.resolve())
+        ]
         if not hits:
-            raise ValueError(f'no paper notebook is named {sel!r}: give a number, a name or a file name, e.g. '
-                             + ', '.join(f'{p.stem.split("_")[0]} or {p.stem}' for p in nbs[:2]) + f' (all: {", ".join(p.stem for p in nbs)})')
+            raise ValueError(
+                f'no paper notebook is named {sel!r}: give a number, a name or a file name, e.g. '
+                + ', '.join(f'{p.stem.split("_")[0]} or {p.stem}' for p in nbs[:2])
+                + f' (all: {", ".join(p.stem for p in nbs)})'
+            )
         chosen.update(hits)
     return [p for p in nbs if p in chosen]
+
 
 def default_kernel() -> str:
     "The Jupyter kernel to run notebooks with: 'scruples' (the project's venv) when registered, else 'python3'."
     from jupyter_client.kernelspec import find_kernel_specs
+
     return 'scruples' if 'scruples' in find_kernel_specs() else 'python3'
 
-RUN_ENV = {'TQDM_DISABLE': '1',                   # tqdm's bars (a bar that names `disable=` itself: see the notebooks)
-           'HF_HUB_DISABLE_PROGRESS_BARS': '1'}  # Hugging Face's download and weight-loading bars
+
+RUN_ENV = {
+    'TQDM_DISABLE': '1',  # tqdm's bars (a bar that names `disable=` itself: see the notebooks)
+    'HF_HUB_DISABLE_PROGRESS_BARS': '1',
+}  # Hugging Face's download and weight-loading bars
+
 
 def git_state(root) -> dict:
     "The commit a checkout is at and whether its tracked files differ from it: {'commit': sha|None, 'dirty': bool|None}."
+
     def git(*args):
-        try: r = subprocess.run(['git', '-C', str(root), *args], capture_output=True, text=True, timeout=30)
-        except (OSError, subprocess.SubprocessError): return None
+        try:
+            r = subprocess.run(['git', '-C', str(root), *args], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return None
         return r.stdout.strip() if r.returncode == 0 else None
+
     commit = git('rev-parse', 'HEAD')
-    if not commit: return {'commit': None, 'dirty': None}
+    if not commit:
+        return {'commit': None, 'dirty': None}
     status = git('status', '--porcelain', '--untracked-files=no')
     return {'commit': commit, 'dirty': None if status is None else bool(status)}
 
-def stamp_run(path,          # an executed notebook
-              state: dict):  # from `git_state`
+
+def stamp_run(
+    path,  # an executed notebook
+    state: dict,
+):  # from `git_state`
     "Record in an executed notebook's metadata (under `scruples`: commit and dirty) the code it ran."
     path = Path(path)
     nb = json.loads(path.read_text(encoding='utf-8'))
     nb.setdefault('metadata', {})['scruples'] = dict(state)
     path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
 
-def reproduce(smoke: bool = False,        # small sizes: the whole run in minutes
-              data_dir: str|None = None,  # explicit data folder (default: the usual search)
-              seed: int = 0,
-              out=None,                   # executed notebooks go here (default: _runs/full or _runs/smoke)
-              fig_dir=None,               # figures and comparison rows (default: figures/ or _runs/smoke/figures)
-              kernel: str|None = None,    # Jupyter kernel name (default: `default_kernel()`)
-              notebooks=None,             # run only these: numbers, names or paths (see `select_notebooks`)
-              jobs: int = 1,              # notebooks run at once, each in its own kernel (the smoke run uses 2)
-              log=print) -> pd.DataFrame:
+
+def reproduce(
+    smoke: bool = False,  # small sizes: the whole run in minutes
+    data_dir: str | None = None,  # explicit data folder (default: the usual search)
+    seed: int = 0,
+    out=None,  # executed notebooks go here (default: _runs/full or _runs/smoke)
+    fig_dir=None,  # figures and comparison rows (default: figures/ or _runs/smoke/figures)
+    kernel: str | None = None,  # Jupyter kernel name (default: `default_kernel()`)
+    notebooks=None,  # run only these: numbers, names or paths (see `select_notebooks`)
+    jobs: int = 1,  # notebooks run at once, each in its own kernel (the smoke run uses 2)
+    log=print,
+) -> pd.DataFrame:
     "Run every paper notebook with papermill and write the summary; returns the summary rows."
     import papermill as pm
+
     root = checkout_root()
     nbs = paper_notebooks(root)
-    if notebooks: nbs = select_notebooks(nbs, notebooks)
-    if not nbs: raise FileNotFoundError('no paper notebooks to run')
+    if notebooks:
+        nbs = select_notebooks(nbs, notebooks)
+    if not nbs:
+        raise FileNotFoundError('no paper notebooks to run')
     mode = 'smoke' if smoke else 'full'
-    out = Path(out) if out else root/'_runs'/mode
-    fig_dir = Path(fig_dir) if fig_dir else (root/'_runs'/'smoke'/'figures' if smoke else root/'figures')
-    if isinstance(jobs, bool) or not (isinstance(jobs, numbers.Integral) and jobs >= 1): raise ValueError(f'jobs must be a positive integer, got {jobs!r}')
+    out = Path(out) if out else root / '_runs' / mode
+    fig_dir = Path(fig_dir) if fig_dir else (root / '_runs' / 'smoke' / 'figures' if smoke else root / 'figures')
+    if isinstance(jobs, bool) or not (isinstance(jobs, numbers.Integral) and jobs >= 1):
+        raise ValueError(f'jobs must be a positive integer, got {jobs!r}')
     for d in (out, fig_dir):  # check everything before writing anything
-        if d.exists() and not d.is_dir(): raise NotADirectoryError(errno.ENOTDIR, 'exists and is not a folder', str(d))
+        if d.exists() and not d.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, 'exists and is not a folder', str(d))
     if kernel is not None:
         from jupyter_client.kernelspec import find_kernel_specs
-        if kernel not in find_kernel_specs(): raise ValueError(f'no Jupyter kernel named {kernel!r}; installed: {", ".join(sorted(find_kernel_specs()))}')
-    out.mkdir(parents=True, exist_ok=True); fig_dir.mkdir(parents=True, exist_ok=True)
+
+        if kernel not in find_kernel_specs():
+            raise ValueError(f'no Jupyter kernel named {kernel!r}; installed: {", ".join(sorted(find_kernel_specs()))}')
+    out.mkdir(parents=True, exist_ok=True)
+    fig_dir.mkdir(parents=True, exist_ok=True)
     kernel = kernel or default_kernel()
     params = dict(smoke=smoke, data_dir=str(data_dir or ''), seed=seed, fig_dir=str(fig_dir.resolve()))
     state = git_state(root)  # the code these runs ran: stamped into each executed notebook
-    def run_one(nb: Path) -> str|None:
+
+    def run_one(nb: Path) -> str | None:
         "Run one notebook; None, or the line that says how it failed."
         t0 = time.time()
-        dest = out/nb.name
-        rows_file, previous = fig_dir/f'{nb.stem}.rows.csv', fig_dir/f'{nb.stem}.rows.previous.csv'
-        if rows_file.exists(): rows_file.replace(previous)  # an earlier run's rows: not this run's unless the notebook writes them again
+        dest = out / nb.name
+        rows_file, previous = fig_dir / f'{nb.stem}.rows.csv', fig_dir / f'{nb.stem}.rows.previous.csv'
+        if rows_file.exists():
+            rows_file.replace(previous)  # an earlier run's rows: not this run's unless the notebook writes them again
         try:
-            pm.execute_notebook(str(nb), str(dest), parameters=params, kernel_name=kernel, language='python',
-                                cwd=str(nb.parent), progress_bar=False, log_output=False)
-            if dest.is_file(): stamp_run(dest, state)  # (papermill always writes it; a stand-in in a test may not)
+            pm.execute_notebook(
+                str(nb),
+                str(dest),
+                parameters=params,
+                kernel_name=kernel,
+                language='python',
+                cwd=str(nb.parent),
+                progress_bar=False,
+                log_output=False,
+            )
+            if dest.is_file():
+                stamp_run(dest, state)  # (papermill always writes it; a stand-in in a test may not)
             previous.unlink(missing_ok=True)
             log(f'{mode}: {nb.name} ran in {time.time() - t0:.1f} s -> {dest}')
             return None
         except Exception as err:
             rows_file.unlink(missing_ok=True)  # rows a failed run wrote before failing are partial
-            log(f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}'
-                + (f'; its rows from an earlier run are set aside in {previous}, not in this summary' if previous.exists() else ''))
+            log(
+                f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}'
+                + (
+                    f'; its rows from an earlier run are set aside in {previous}, not in this summary'
+                    if previous.exists()
+                    else ''
+                )
+            )
             return f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})'
+
     saved = {k: os.environ.get(k) for k in RUN_ENV}
     os.environ.update(RUN_ENV)  # the kernels papermill starts inherit it
     try:
-        if jobs == 1 or len(nbs) == 1: outcomes = [run_one(nb) for nb in nbs]
+        if jobs == 1 or len(nbs) == 1:
+            outcomes = [run_one(nb) for nb in nbs]
         else:  # each notebook waits on its own kernel process: threads are enough to keep `jobs` kernels busy
             from concurrent.futures import ThreadPoolExecutor
-            with ThreadPoolExecutor(min(jobs, len(nbs))) as ex: outcomes = list(ex.map(run_one, nbs))
+
+            with ThreadPoolExecutor(min(jobs, len(nbs))) as ex:
+                outcomes = list(ex.map(run_one, nbs))
     finally:
         for k, v in saved.items():
-            if v is None: os.environ.pop(k, None)
-            else: os.environ[k] = v
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     failures = [f for f in outcomes if f is not None]  # in notebook order, whatever order they finished in
-    if failures and (len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))):  # nothing ran: an empty summary.md would read as a finished run
+    if failures and (
+        len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))
+    ):  # nothing ran: an empty summary.md would read as a finished run
         raise ReproductionError('every paper notebook failed, no summary written:\n' + '\n'.join(failures))
     rows = write_summary(fig_dir, title=f'Reproduction summary ({mode} run)')
-    log(f'summary: {fig_dir/"summary.md"} ({len(rows)} numbers)')
-    if failures: raise ReproductionError('paper notebooks failed:\n' + '\n'.join(failures))
+    log(f'summary: {fig_dir / "summary.md"} ({len(rows)} numbers)')
+    if failures:
+        raise ReproductionError('paper notebooks failed:\n' + '\n'.join(failures))
     return rows

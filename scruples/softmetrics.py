@@ -20,34 +20,54 @@ __all__ = ['PROB_ATOL', 'check_distributions', 'soft_targets', 'kl_divergence', 
 # %% ../nbs/14_softmetrics.ipynb #99bc5278
 PROB_ATOL = 1e-6  # tolerance on the sum of a probability row
 
-def check_distributions(p, name: str = 'predictions', k: int|None = None) -> np.ndarray:
+
+def check_distributions(p, name: str = 'predictions', k: int | None = None) -> np.ndarray:
     "`p` as float64 (n, k): 2-D, finite, non-negative, each row summing to 1 within `PROB_ATOL`."
     a = np.asarray(p)
-    if a.dtype == object: raise ValueError(f'{name} must be a rectangular numeric array (got ragged rows?)')
+    if a.dtype == object:
+        raise ValueError(f'{name} must be a rectangular numeric array (got ragged rows?)')
     a = a.astype(np.float64)
-    if a.ndim != 2 or a.shape[0] == 0 or a.shape[1] < 2: raise ValueError(f'{name} must be 2-D (n_items >= 1, n_classes >= 2), got shape {a.shape}')
-    if k is not None and a.shape[1] != k: raise ValueError(f'{name} have {a.shape[1]} classes, expected {k}')
-    if not np.isfinite(a).all(): raise ValueError(f'{name} must be finite; row {np.argwhere(~np.isfinite(a))[0, 0]} is not')
-    if (a < 0).any(): raise ValueError(f'{name} must be non-negative; row {np.argwhere(a < 0)[0, 0]} is not')
+    if a.ndim != 2 or a.shape[0] == 0 or a.shape[1] < 2:
+        raise ValueError(f'{name} must be 2-D (n_items >= 1, n_classes >= 2), got shape {a.shape}')
+    if k is not None and a.shape[1] != k:
+        raise ValueError(f'{name} have {a.shape[1]} classes, expected {k}')
+    if not np.isfinite(a).all():
+        raise ValueError(f'{name} must be finite; row {np.argwhere(~np.isfinite(a))[0, 0]} is not')
+    if (a < 0).any():
+        raise ValueError(f'{name} must be non-negative; row {np.argwhere(a < 0)[0, 0]} is not')
     bad = np.flatnonzero(np.abs(a.sum(1) - 1) > PROB_ATOL)
-    if len(bad): raise ValueError(f'{name} must sum to 1 per row (within {PROB_ATOL}); row {bad[0]} sums to {a[bad[0]].sum():.6g}')
+    if len(bad):
+        raise ValueError(
+            f'{name} must sum to 1 per row (within {PROB_ATOL}); row {bad[0]} sums to {a[bad[0]].sum():.6g}'
+        )
     return a
+
 
 def soft_targets(y_true) -> np.ndarray:
     "Soft labels (n, k) from counts (normalized per row) or from rows that already sum to 1."
     a = np.asarray(y_true)
-    if a.ndim != 2: raise ValueError(f'labels must be 2-D (n_items, n_classes): counts or distributions, got shape {a.shape}')
+    if a.ndim != 2:
+        raise ValueError(f'labels must be 2-D (n_items, n_classes): counts or distributions, got shape {a.shape}')
     f = a.astype(np.float64) if a.dtype != object else a
-    if a.dtype != object and np.isfinite(f).all() and (f >= 0).all() and np.allclose(f.sum(1), 1, atol=PROB_ATOL, rtol=0):
+    if (
+        a.dtype != object
+        and np.isfinite(f).all()
+        and (f >= 0).all()
+        and np.allclose(f.sum(1), 1, atol=PROB_ATOL, rtol=0)
+    ):
         return check_distributions(f, 'labels')
     c = check_counts(a)
     return c / c.sum(1, keepdims=True)
+
 
 def _pair(y_true, y_prob):
     "Validated (soft labels, predictions) of exactly the same shape."
     p = check_distributions(y_prob)
     t = soft_targets(y_true)
-    if t.shape != p.shape: raise ValueError(f'labels have shape {t.shape} but predictions {p.shape}; they must match exactly (nothing is broadcast)')
+    if t.shape != p.shape:
+        raise ValueError(
+            f'labels have shape {t.shape} but predictions {p.shape}; they must match exactly (nothing is broadcast)'
+        )
     return t, p
 
 # %% ../nbs/14_softmetrics.ipynb #86ce11f6
@@ -82,42 +102,61 @@ def _correct(y_true, p):
     y = np.asarray(y_true)
     pred = p.argmax(1)
     if y.ndim == 1:
-        if len(y) != len(p): raise ValueError(f'{len(y)} labels but {len(p)} predictions; they must match exactly')
-        if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= p.shape[1]: raise ValueError(f'hard labels must be integers in [0, {p.shape[1]})')
+        if len(y) != len(p):
+            raise ValueError(f'{len(y)} labels but {len(p)} predictions; they must match exactly')
+        if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= p.shape[1]:
+            raise ValueError(f'hard labels must be integers in [0, {p.shape[1]})')
         return (pred == y).astype(float)
     t, _ = _pair(y, p)
     return t[np.arange(len(t)), pred]
 
+
 def _bin_of(conf, n_bins):
     "Each confidence's equal-width bin: bin b holds (b/n_bins, (b+1)/n_bins], the first also 0."
-    if not isinstance(n_bins, (int, np.integer)) or isinstance(n_bins, bool) or n_bins < 1: raise ValueError(f'n_bins must be a positive integer, got {n_bins!r}')
+    if not isinstance(n_bins, (int, np.integer)) or isinstance(n_bins, bool) or n_bins < 1:
+        raise ValueError(f'n_bins must be a positive integer, got {n_bins!r}')
     return np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], conf, side='left')
 
-def calibration_bins(y_true,        # hard labels (n,), or counts / soft labels (n, k)
-                     y_prob,        # predicted probabilities (n, k)
-                     n_bins: int = 10,
-                    ) -> pd.DataFrame:  # one row per bin: lo, hi, n, confidence, accuracy (NaN when empty)
+
+def calibration_bins(
+    y_true,  # hard labels (n,), or counts / soft labels (n, k)
+    y_prob,  # predicted probabilities (n, k)
+    n_bins: int = 10,
+) -> pd.DataFrame:  # one row per bin: lo, hi, n, confidence, accuracy (NaN when empty)
     "Top-label confidence and accuracy in equal-width bins."
     p = check_distributions(y_prob)
     correct, conf = _correct(y_true, p), p.max(1)
     b = _bin_of(conf, n_bins)
     edges, n = np.linspace(0, 1, n_bins + 1), np.bincount(b, minlength=n_bins)
     with np.errstate(invalid='ignore'):
-        return pd.DataFrame({'lo': edges[:-1], 'hi': edges[1:], 'n': n,
-                             'confidence': np.bincount(b, conf, n_bins) / n, 'accuracy': np.bincount(b, correct, n_bins) / n})
+        return pd.DataFrame(
+            {
+                'lo': edges[:-1],
+                'hi': edges[1:],
+                'n': n,
+                'confidence': np.bincount(b, conf, n_bins) / n,
+                'accuracy': np.bincount(b, correct, n_bins) / n,
+            }
+        )
+
 
 def _weights(weights, n: int) -> np.ndarray:
     w = np.asarray(weights, dtype=np.float64)
-    if w.ndim not in (1, 2) or w.shape[-1] != n: raise ValueError(f'weights must have shape ({n},) or (s, {n}), got {w.shape}')
-    if not np.isfinite(w).all() or (w < 0).any(): raise ValueError('weights must be finite and non-negative')
-    if (w.sum(-1) <= 0).any(): raise ValueError('weights must not all be zero (in every row)')
+    if w.ndim not in (1, 2) or w.shape[-1] != n:
+        raise ValueError(f'weights must have shape ({n},) or (s, {n}), got {w.shape}')
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError('weights must be finite and non-negative')
+    if (w.sum(-1) <= 0).any():
+        raise ValueError('weights must not all be zero (in every row)')
     return w
 
-def expected_calibration_error(y_true,         # hard labels (n,), or counts / soft labels (n, k)
-                               y_prob,         # predicted probabilities (n, k)
-                               n_bins: int = 10,
-                               weights=None,   # optional (n,) or (s, n) example weights, e.g. bootstrap multiplicities
-                              ):               # a float; (s,) for (s, n) weights, one ECE per row
+
+def expected_calibration_error(
+    y_true,  # hard labels (n,), or counts / soft labels (n, k)
+    y_prob,  # predicted probabilities (n, k)
+    n_bins: int = 10,
+    weights=None,  # optional (n,) or (s, n) example weights, e.g. bootstrap multiplicities
+):  # a float; (s,) for (s, n) weights, one ECE per row
     "Top-label expected calibration error with equal-width bins (see `calibration_bins`), optionally of weighted items."
     p = check_distributions(y_prob)
     conf = p.max(1)
@@ -128,15 +167,17 @@ def expected_calibration_error(y_true,         # hard labels (n,), or counts / s
     e = np.abs(w @ gaps).sum(-1) / w.sum(-1)
     return float(e) if w.ndim == 1 else e
 
-
 # %% ../nbs/14_softmetrics.ipynb #7136bc93
-def reliability_diagram(y_true, y_prob, n_bins: int = 10, ax=None, label: str|None = None):
+def reliability_diagram(y_true, y_prob, n_bins: int = 10, ax=None, label: str | None = None):
     "A reliability diagram (matplotlib): each bin's accuracy against its confidence, the diagonal, the ECE in the legend."
     import matplotlib.pyplot as plt
+
     t = calibration_bins(y_true, y_prob, n_bins)
     ece = expected_calibration_error(y_true, y_prob, n_bins)
-    if ax is None: fig, ax = plt.subplots(figsize=(4, 4))
-    else: fig = ax.figure
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(4, 4))
+    else:
+        fig = ax.figure
     ax.plot([0, 1], [0, 1], color='grey', lw=1, ls='--', label='perfect calibration')
     k = t.n > 0
     ax.plot(t.confidence[k], t.accuracy[k], marker='o', label=f'{label or "model"} (ECE {ece:.3f})')

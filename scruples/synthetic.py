@@ -25,33 +25,109 @@ ANECDOTES_PRIOR = tuple(ANECDOTES_PRIOR_CONCENTRATION * f for f in TABLE2_FREQUE
 ANECDOTES_PRIOR_MLE = (0.502924, 1.547208, 0.193068, 0.317398, 0.165901)  # unconstrained MLE, for reference
 DILEMMAS_PRIOR = (0.977957, 0.948748)  # unconstrained MLE on the real dev gold annotations
 # annotations per anecdote on the real dev counts: (percentile, value) pairs of the quantile function
-ANNOTATIONS_QUANTILES = ((0, 1), (5, 2), (10, 3), (15, 4), (20, 4), (25, 5), (30, 5), (35, 6), (40, 7), (45, 7),
-    (50, 8), (55, 9), (60, 10), (65, 11), (70, 12), (75, 14), (80, 16), (85, 21), (90, 29), (92.5, 40), (95, 59),
-    (97, 93), (98, 130), (99, 233), (99.5, 367.2), (99.8, 972.1), (100, 3498))
-SYNTHETIC_SIZES = {'anecdotes': {s: int(value('scruples', 'Table 1', s, 'instances')) for s in ('train', 'dev', 'test')},  # paper, Table 1
-                   'dilemmas': {'train': 23600, 'dev': 2340, 'test': 2360}}  # dev/test as released; train: see below
+ANNOTATIONS_QUANTILES = (
+    (0, 1),
+    (5, 2),
+    (10, 3),
+    (15, 4),
+    (20, 4),
+    (25, 5),
+    (30, 5),
+    (35, 6),
+    (40, 7),
+    (45, 7),
+    (50, 8),
+    (55, 9),
+    (60, 10),
+    (65, 11),
+    (70, 12),
+    (75, 14),
+    (80, 16),
+    (85, 21),
+    (90, 29),
+    (92.5, 40),
+    (95, 59),
+    (97, 93),
+    (98, 130),
+    (99, 233),
+    (99.5, 367.2),
+    (99.8, 972.1),
+    (100, 3498),
+)
+SYNTHETIC_SIZES = {
+    'anecdotes': {
+        s: int(value('scruples', 'Table 1', s, 'instances')) for s in ('train', 'dev', 'test')
+    },  # paper, Table 1
+    'dilemmas': {'train': 23600, 'dev': 2340, 'test': 2360},
+}  # dev/test as released; train: see below
 
 # %% ../nbs/05_synthetic.ipynb #76477160
-_SYLLABLES = ('ba', 'ko', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'la', 'po', 'fi', 'du', 'ga', 'he', 'ju', 'ra', 'lo')
-_GERUNDS = ('telling', 'asking', 'not inviting', 'refusing to pay', 'wanting', 'leaving', 'ignoring', 'calling out',
-            'not lending', 'yelling at', 'skipping', 'reporting', 'blocking', 'keeping', 'cancelling on')
+_SYLLABLES = (
+    'ba',
+    'ko',
+    'mi',
+    'ne',
+    'ru',
+    'sa',
+    'ti',
+    'vo',
+    'ze',
+    'la',
+    'po',
+    'fi',
+    'du',
+    'ga',
+    'he',
+    'ju',
+    'ra',
+    'lo',
+)
+_GERUNDS = (
+    'telling',
+    'asking',
+    'not inviting',
+    'refusing to pay',
+    'wanting',
+    'leaving',
+    'ignoring',
+    'calling out',
+    'not lending',
+    'yelling at',
+    'skipping',
+    'reporting',
+    'blocking',
+    'keeping',
+    'cancelling on',
+)
+
 
 def _pseudo_words(n, rng):
     "n distinct placeholder words made of 2-3 syllables."
-    syl = np.array(_SYLLABLES)  # indexing by the same draws `rng.choice(_SYLLABLES, size=k)` makes, without its per-call overhead
+    syl = np.array(
+        _SYLLABLES
+    )  # indexing by the same draws `rng.choice(_SYLLABLES, size=k)` makes, without its per-call overhead
     words = {''.join(syl[rng.integers(0, len(syl), size=k)]) for k in (2, 3) for _ in range(3 * n)}
     return np.array(sorted(words))[rng.permutation(len(words))[:n]]
 
+
 def _gibberish(lengths, rng, vocab):
     "One placeholder text per length, words drawn from a Zipf-like law over `vocab`."
-    p = 1 / np.arange(1, len(vocab) + 1) ** 1.1; p /= p.sum()
+    p = 1 / np.arange(1, len(vocab) + 1) ** 1.1
+    p /= p.sum()
     words = vocab[rng.choice(len(vocab), size=int(sum(lengths)), p=p)].tolist()
     ends = np.cumsum(lengths).tolist()
     return [' '.join(words[a:b]) for a, b in zip([0] + ends[:-1], ends)]
 
-def _ids(n, rng): return [''.join(r) for r in rng.choice(list('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), size=(n, 32))]
 
-def _actions(n, rng, vocab): return [f'[synthetic] {g} my {w}' for g, w in zip(rng.choice(_GERUNDS, n), rng.choice(vocab[:2000], n))]
+def _ids(n, rng):
+    return [
+        ''.join(r)
+        for r in rng.choice(list('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), size=(n, 32))
+    ]
+
+
+def _actions(n, rng, vocab):
+    return [f'[synthetic] {g} my {w}' for g, w in zip(rng.choice(_GERUNDS, n), rng.choice(vocab[:2000], n))]
 
 # %% ../nbs/05_synthetic.ipynb #e1958916
 def sample_annotation_totals(n: int, seed=0) -> np.ndarray:

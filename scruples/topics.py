@@ -78,37 +78,47 @@ def _fit_lda(X, n_topics: int, seed, max_iter: int, **lda_kwargs) -> LatentDiric
 @dataclass
 class TopicModel:
     "A fitted vocabulary and LDA model; `transform` gives the topic proportions of texts."
-    vectorizer: CountVectorizer     # the fitted word counter
+
+    vectorizer: CountVectorizer  # the fitted word counter
     lda: LatentDirichletAllocation  # the fitted topics
-    source: str = 'unknown'         # where the training texts came from ('real', 'synthetic', ...)
+    source: str = 'unknown'  # where the training texts came from ('real', 'synthetic', ...)
 
     @property
-    def n_topics(self) -> int: return self.lda.n_components
+    def n_topics(self) -> int:
+        return self.lda.n_components
+
     @property
-    def words(self) -> np.ndarray: return self.vectorizer.get_feature_names_out()
+    def words(self) -> np.ndarray:
+        return self.vectorizer.get_feature_names_out()
+
     @property
     def topic_word(self) -> np.ndarray:
         "(n_topics, n_words): each topic's word distribution, the posterior mean of its Dirichlet."
         c = self.lda.components_
         return c / c.sum(1, keepdims=True)
 
-    def counts(self, texts): return self.vectorizer.transform(check_texts(texts))
+    def counts(self, texts):
+        return self.vectorizer.transform(check_texts(texts))
+
     def transform(self, texts) -> np.ndarray:
         "(n_texts, n_topics) topic proportions; a text with no known word gets the prior's (uniform) ones."
         return self.lda.transform(self.counts(texts))
 
+
 def fit_topics(
-    texts,                # the documents (strings), e.g. `dilemma_actions(...)`
-    n_topics: int = 5,    # number of topics (the paper: 5)
-    seed=0,               # int or numpy Generator: LDA's random_state
-    min_df: int = 2,      # the vectorizer's minimum document frequency
-    max_iter: int = 50,   # LDA iterations (passes over the texts)
-    **lda_kwargs,         # more `LatentDirichletAllocation` arguments (doc_topic_prior, ...)
+    texts,  # the documents (strings), e.g. `dilemma_actions(...)`
+    n_topics: int = 5,  # number of topics (the paper: 5)
+    seed=0,  # int or numpy Generator: LDA's random_state
+    min_df: int = 2,  # the vectorizer's minimum document frequency
+    max_iter: int = 50,  # LDA iterations (passes over the texts)
+    **lda_kwargs,  # more `LatentDirichletAllocation` arguments (doc_topic_prior, ...)
 ) -> TopicModel:
     "Fit LDA topics to `texts` with the paper's vectorizer settings (scikit-learn, batch variational Bayes)."
     _check_k(n_topics)
     vec, X = _vectorize(check_texts(texts), min_df)
-    return TopicModel(vec, _fit_lda(X, n_topics, seed, max_iter, **lda_kwargs), getattr(texts, 'attrs', {}).get('source', 'unknown'))
+    return TopicModel(
+        vec, _fit_lda(X, n_topics, seed, max_iter, **lda_kwargs), getattr(texts, 'attrs', {}).get('source', 'unknown')
+    )
 
 # %% ../nbs/41_topics.ipynb #7db69dd9
 def topic_words(model: TopicModel,  # a fitted model
@@ -145,23 +155,33 @@ def topic_proportions(model: TopicModel, texts) -> pd.DataFrame:
 def _paper_top_words() -> pd.DataFrame:
     "Table 14 of the paper (from `scruples.paper`): rows by rank, one column per topic."
     w = wide('Table 14', 'scruples')
-    return pd.DataFrame(w.to_numpy(), index=pd.RangeIndex(1, len(w) + 1, name='rank'),
-                        columns=[int(t) for t in w.columns]).rename_axis(columns='topic')
+    return pd.DataFrame(
+        w.to_numpy(), index=pd.RangeIndex(1, len(w) + 1, name='rank'), columns=[int(t) for t in w.columns]
+    ).rename_axis(columns='topic')
+
 
 PAPER_TOP_WORDS = _paper_top_words()  # the paper's Table 14 (its first five rows are Table 12)
 
-def match_topics(ours: pd.DataFrame,                  # top words, one column per topic (`top_words`)
-                 theirs: pd.DataFrame|None = None,  # the same layout; None: the paper's Table 14 (`PAPER_TOP_WORDS`)
-                ) -> pd.DataFrame:                     # one row per matched pair: their topic, our topic, shared words
+
+def match_topics(
+    ours: pd.DataFrame,  # top words, one column per topic (`top_words`)
+    theirs: pd.DataFrame | None = None,  # the same layout; None: the paper's Table 14 (`PAPER_TOP_WORDS`)
+) -> pd.DataFrame:  # one row per matched pair: their topic, our topic, shared words
     "Pair topics one to one so that the number of shared top words is largest."
-    if theirs is None: theirs = PAPER_TOP_WORDS
+    if theirs is None:
+        theirs = PAPER_TOP_WORDS
     a = [set(ours[c].dropna()) for c in ours.columns]
     b = [set(theirs[c].dropna()) for c in theirs.columns]
     overlap = np.array([[len(x & y) for y in a] for x in b])
     rows, cols = linear_sum_assignment(overlap, maximize=True)
-    return pd.DataFrame({'their_topic': theirs.columns[rows], 'our_topic': ours.columns[cols],
-                         'shared': overlap[rows, cols],
-                         'shared_words': [', '.join(w for w in theirs[theirs.columns[r]] if w in a[c]) for r, c in zip(rows, cols)]})
+    return pd.DataFrame(
+        {
+            'their_topic': theirs.columns[rows],
+            'our_topic': ours.columns[cols],
+            'shared': overlap[rows, cols],
+            'shared_words': [', '.join(w for w in theirs[theirs.columns[r]] if w in a[c]) for r, c in zip(rows, cols)],
+        }
+    )
 
 # %% ../nbs/41_topics.ipynb #b574e9ff
 def plot_topics(model: TopicModel,  # a fitted model

@@ -27,43 +27,59 @@ __all__ = ['response_patterns', 'lsat6', 'annotator_responses', 'quadrature', 'm
 
 # %% ../nbs/42_traits.ipynb #d67b2fe7
 def _check_responses(
-    Y,                      # respondents x questions: 0/1 with NaN (or None / pd.NA) for a missing response
-    min_respondents=2,      # fewer respondents than this is an error
-) -> np.ndarray:            # float array with NaN for missing
+    Y,  # respondents x questions: 0/1 with NaN (or None / pd.NA) for a missing response
+    min_respondents=2,  # fewer respondents than this is an error
+) -> np.ndarray:  # float array with NaN for missing
     "Validate binary responses; errors say which row and column is wrong."
-    if isinstance(Y, str): raise TypeError('responses must be a 2-D array of 0/1, not a string')
-    if hasattr(Y, 'tocsr') or hasattr(Y, 'todense'): raise TypeError('sparse input is not supported: responses must be a dense 0/1 array (NaN for missing)')
-    if isinstance(Y, pd.DataFrame): Y = Y.astype('float64').to_numpy()
+    if isinstance(Y, str):
+        raise TypeError('responses must be a 2-D array of 0/1, not a string')
+    if hasattr(Y, 'tocsr') or hasattr(Y, 'todense'):
+        raise TypeError('sparse input is not supported: responses must be a dense 0/1 array (NaN for missing)')
+    if isinstance(Y, pd.DataFrame):
+        Y = Y.astype('float64').to_numpy()
     try:
         Y = np.asarray(Y)
-        if np.iscomplexobj(Y): raise ValueError('Complex data not supported: responses must be 0, 1 or NaN')
+        if np.iscomplexobj(Y):
+            raise ValueError('Complex data not supported: responses must be 0, 1 or NaN')
         Y = Y.astype(float)
     except (TypeError, ValueError) as err:
-        if 'Complex' in str(err): raise
+        if 'Complex' in str(err):
+            raise
         raise type(err)(f'responses must be numeric 0/1 (NaN for missing): {err}') from None
-    if Y.ndim != 2: raise ValueError(f'responses must be 2-D (respondents x questions), got shape {Y.shape}: Reshape your data (one row per respondent)')
+    if Y.ndim != 2:
+        raise ValueError(
+            f'responses must be 2-D (respondents x questions), got shape {Y.shape}: Reshape your data (one row per respondent)'
+        )
     n, J = Y.shape
-    if J < 1: raise ValueError(f'responses have no questions (columns): 0 feature(s) (shape={Y.shape}) while a minimum of 1 is required.')
-    if n < min_respondents: raise ValueError(f'need at least {min_respondents} respondents, got {n}: '
-                                             f'{n} sample(s) (shape={Y.shape}) while a minimum of {min_respondents} is required.')
+    if J < 1:
+        raise ValueError(
+            f'responses have no questions (columns): 0 feature(s) (shape={Y.shape}) while a minimum of 1 is required.'
+        )
+    if n < min_respondents:
+        raise ValueError(
+            f'need at least {min_respondents} respondents, got {n}: '
+            f'{n} sample(s) (shape={Y.shape}) while a minimum of {min_respondents} is required.'
+        )
     bad = ~np.isnan(Y) & (Y != 0) & (Y != 1)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         raise ValueError(f'responses must be 0, 1 or NaN: row {i}, column {j} is {Y[i, j]!r} ({bad.sum()} such values)')
     return Y
 
+
 def response_patterns(
-    Y,                      # respondents x questions of 0/1, NaN for missing
-) -> tuple:                 # (patterns: distinct rows with NaN kept, counts: how often each occurs, index: row -> pattern)
+    Y,  # respondents x questions of 0/1, NaN for missing
+) -> tuple:  # (patterns: distinct rows with NaN kept, counts: how often each occurs, index: row -> pattern)
     "The distinct response patterns of `Y`, their frequencies and each respondent's pattern."
     Y = _check_responses(Y, min_respondents=1)
     code = np.where(np.isnan(Y), 2, Y).astype(np.int8)
     J = code.shape[1]
-    if J <= 39:   # each row as one base-3 integer, first column most significant: sorting keys sorts rows the same way
+    if J <= 39:  # each row as one base-3 integer, first column most significant: sorting keys sorts rows the same way
         key = code.astype(np.int64) @ 3 ** np.arange(J - 1, -1, -1, dtype=np.int64)
         _, first, index, counts = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
         pats = code[first]
-    else: pats, index, counts = np.unique(code, axis=0, return_inverse=True, return_counts=True)
+    else:
+        pats, index, counts = np.unique(code, axis=0, return_inverse=True, return_counts=True)
     pats = np.where(pats == 2, np.nan, pats.astype(float))
     return pats, counts.astype(float), index.ravel()
 
@@ -84,28 +100,33 @@ def lsat6(
 
 # %% ../nbs/42_traits.ipynb #3f263dbe
 def annotator_responses(
-    data: AnnotatedData,         # read with annotator ids (the long form): `data.responses` is annotators x items
-    coding: str = 'majority',    # 'majority' (agreement with the other annotators' majority) or a class name (one-vs-rest)
-) -> pd.DataFrame:               # annotators x items of 0/1/NaN, indexed by annotator and item ids
+    data: AnnotatedData,  # read with annotator ids (the long form): `data.responses` is annotators x items
+    coding: str = 'majority',  # 'majority' (agreement with the other annotators' majority) or a class name (one-vs-rest)
+) -> pd.DataFrame:  # annotators x items of 0/1/NaN, indexed by annotator and item ids
     "The annotators x items binary response matrix `LatentTraitModel` takes, from annotations with any number of classes."
-    if not isinstance(data, AnnotatedData): raise TypeError(f'data must be an AnnotatedData, got {type(data).__name__}')
-    if data.responses is None: raise ValueError('no annotator ids: read the long form (item, annotator, label) to get responses')
+    if not isinstance(data, AnnotatedData):
+        raise TypeError(f'data must be an AnnotatedData, got {type(data).__name__}')
+    if data.responses is None:
+        raise ValueError('no annotator ids: read the long form (item, annotator, label) to get responses')
     R = data.responses
     if coding == 'majority':
         lab = np.nan_to_num(R, nan=0).astype(np.int64)
-        own = np.take_along_axis(data.counts.T, lab, 0) - 1          # others' votes for the annotator's own label
-        top2 = -np.sort(-data.counts, 1)[:, :2]                       # the two largest counts per item
+        own = np.take_along_axis(data.counts.T, lab, 0) - 1  # others' votes for the annotator's own label
+        top2 = -np.sort(-data.counts, 1)[:, :2]  # the two largest counts per item
         is_top = data.counts.argmax(1)[None, :] == lab
-        other = np.where(is_top, top2[:, 1][None, :], top2[:, 0][None, :])   # others' best count among the other classes
+        other = np.where(is_top, top2[:, 1][None, :], top2[:, 0][None, :])  # others' best count among the other classes
         Y = np.where(own > other, 1.0, np.where(own < other, 0.0, np.nan))
-        Y[np.isnan(R) | (own + other == 0)] = np.nan                  # not labelled, or labelled alone
-    elif coding in data.classes: Y = data.binary_responses(coding)
-    else: raise ValueError(f"coding must be 'majority' or one of the classes {list(data.classes)}, got {coding!r}")
+        Y[np.isnan(R) | (own + other == 0)] = np.nan  # not labelled, or labelled alone
+    elif coding in data.classes:
+        Y = data.binary_responses(coding)
+    else:
+        raise ValueError(f"coding must be 'majority' or one of the classes {list(data.classes)}, got {coding!r}")
     return pd.DataFrame(Y, index=pd.Index(data.annotators, name='annotator'), columns=pd.Index(data.items, name='item'))
 
 # %% ../nbs/42_traits.ipynb #175e5912
 _DEFAULT_POINTS = {1: 41, 2: 51, 3: 13}
 _DEFAULT_PRUNE = {2: 1e-6}  # GH product rules: relative weight below which nodes are dropped (default 1e-12)
+
 
 @lru_cache(maxsize=64)
 def _gh_rule(d: int, n: int, prune: float) -> tuple:
@@ -119,18 +140,24 @@ def _gh_rule(d: int, n: int, prune: float) -> tuple:
         nodes, logw = nodes[keep], logw[keep] - logsumexp(logw[keep])
     return nodes, logw
 
+
 def quadrature(
-    n_traits: int,          # d, the dimension of the latent space
-    n_points: int|None = None,  # GH: nodes per dimension (default 41, 51, 13 for d = 1, 2, 3); QMC: total nodes (default 4096)
-    rule: str = 'auto',     # 'gh' (product Gauss-Hermite), 'qmc' (scrambled Sobol'), 'auto' (gh for d <= 3)
-    seed=0,                 # seed of the Sobol' scrambling
-    prune: float|None = None,  # GH: drop product nodes whose weight is below `prune` x the largest (None: 1e-6 for d = 2, else 1e-12)
-) -> tuple:                 # (nodes: n x d, log_weights: n)
+    n_traits: int,  # d, the dimension of the latent space
+    n_points: int
+    | None = None,  # GH: nodes per dimension (default 41, 51, 13 for d = 1, 2, 3); QMC: total nodes (default 4096)
+    rule: str = 'auto',  # 'gh' (product Gauss-Hermite), 'qmc' (scrambled Sobol'), 'auto' (gh for d <= 3)
+    seed=0,  # seed of the Sobol' scrambling
+    prune: float
+    | None = None,  # GH: drop product nodes whose weight is below `prune` x the largest (None: 1e-6 for d = 2, else 1e-12)
+) -> tuple:  # (nodes: n x d, log_weights: n)
     "Nodes and log-weights of a rule for the expectation over a standard normal in `n_traits` dimensions."
     d = int(n_traits)
-    if d < 0: raise ValueError(f'n_traits must be >= 0, got {n_traits}')
-    if d == 0: return np.zeros((1, 0)), np.zeros(1)
-    if rule == 'auto': rule = 'gh' if d <= 3 else 'qmc'
+    if d < 0:
+        raise ValueError(f'n_traits must be >= 0, got {n_traits}')
+    if d == 0:
+        return np.zeros((1, 0)), np.zeros(1)
+    if rule == 'auto':
+        rule = 'gh' if d <= 3 else 'qmc'
     if rule == 'gh':
         n = n_points or _DEFAULT_POINTS.get(d, 7)
         nodes, logw = _gh_rule(d, int(n), float(_DEFAULT_PRUNE.get(d, 1e-12) if prune is None else prune))
@@ -139,46 +166,52 @@ def quadrature(
         n = n_points or 4096
         m = int(np.ceil(np.log2(n)))
         u = stats.qmc.Sobol(d, scramble=True, seed=as_rng(seed)).random_base2(m)
-        return stats.norm.ppf(u), np.full(2 ** m, -m * np.log(2))
+        return stats.norm.ppf(u), np.full(2**m, -m * np.log(2))
     raise ValueError(f"rule must be 'auto', 'gh' or 'qmc', got {rule!r}")
 
 # %% ../nbs/42_traits.ipynb #00f8c8a5
 def marginal_loglik(
-    W: np.ndarray,          # J x d weights
-    b: np.ndarray,          # J intercepts
-    Y0: np.ndarray,         # P x J responses with missing set to 0
-    M: np.ndarray|None,     # P x J mask: 1 where observed (None: nothing missing)
-    f: np.ndarray,          # P pattern frequencies
-    Z: np.ndarray,          # nodes: Q x d (shared) or P x Q x d (one grid per pattern)
-    logw: np.ndarray,       # log-weights: Q or P x Q
-    grad: bool = True,      # also return the gradients
+    W: np.ndarray,  # J x d weights
+    b: np.ndarray,  # J intercepts
+    Y0: np.ndarray,  # P x J responses with missing set to 0
+    M: np.ndarray | None,  # P x J mask: 1 where observed (None: nothing missing)
+    f: np.ndarray,  # P pattern frequencies
+    Z: np.ndarray,  # nodes: Q x d (shared) or P x Q x d (one grid per pattern)
+    logw: np.ndarray,  # log-weights: Q or P x Q
+    grad: bool = True,  # also return the gradients
 ):
     "Marginal log-likelihood (total, per pattern, posterior node weights) or (total, per pattern, None, dW, db)."
     eta = Z @ W.T + b
     sp = np.logaddexp(0, eta)
-    complete = M is None                                          # no missing responses: M is all ones
-    if Z.ndim == 2:                                               # Y0 eta^T = (Y0 W) Z^T + Y0 b: patterns x d, not x questions
+    complete = M is None  # no missing responses: M is all ones
+    if Z.ndim == 2:  # Y0 eta^T = (Y0 W) Z^T + Y0 b: patterns x d, not x questions
         u, T = Y0 @ b, Y0 @ W
-        L = (np.multiply.outer(T[:, 0], Z[:, 0]) if W.shape[1] == 1 else T @ Z.T)
-        L += u[:, None]; L += (logw - sp.sum(1)) if complete else logw - M @ sp.T
-    elif complete: L = np.einsum('pj,pqj->pq', Y0, eta) - sp.sum(2) + logw
-    else: L = np.einsum('pj,pqj->pq', Y0, eta) - np.einsum('pj,pqj->pq', M, sp) + logw
+        L = np.multiply.outer(T[:, 0], Z[:, 0]) if W.shape[1] == 1 else T @ Z.T
+        L += u[:, None]
+        L += (logw - sp.sum(1)) if complete else logw - M @ sp.T
+    elif complete:
+        L = np.einsum('pj,pqj->pq', Y0, eta) - sp.sum(2) + logw
+    else:
+        L = np.einsum('pj,pqj->pq', Y0, eta) - np.einsum('pj,pqj->pq', M, sp) + logw
     mx = L.max(1, keepdims=True)
-    E = np.exp(L - mx, out=L); s = E.sum(1, keepdims=True)
+    E = np.exp(L - mx, out=L)
+    s = E.sum(1, keepdims=True)
     ll_p = mx[:, 0] + np.log(s[:, 0])
-    if not grad: return f @ ll_p, ll_p, E / s
-    A = E * (f[:, None] / s)                                      # frequency x posterior node weight
-    if complete and Z.ndim == 3: M = np.ones_like(Y0)
-    if Z.ndim == 2 and complete:                                  # G = A^T Y0 - N s, G^T Z and G^T 1 without the Q x J product
+    if not grad:
+        return f @ ll_p, ll_p, E / s
+    A = E * (f[:, None] / s)  # frequency x posterior node weight
+    if complete and Z.ndim == 3:
+        M = np.ones_like(Y0)
+    if Z.ndim == 2 and complete:  # G = A^T Y0 - N s, G^T Z and G^T 1 without the Q x J product
         s, N = expit(eta), A.sum(0)
         gW, gb = Y0.T @ (A @ Z) - (s * N[:, None]).T @ Z, Y0.T @ f - s.T @ N
     elif Z.ndim == 2:
-        G = A.T @ Y0 - (A.T @ M) * expit(eta)                     # Q x J
+        G = A.T @ Y0 - (A.T @ M) * expit(eta)  # Q x J
         gW, gb = G.T @ Z, G.sum(0)
     else:
         G = A[:, :, None] * (Y0[:, None, :] - M[:, None, :] * expit(eta))  # P x Q x J
         gW, gb = np.einsum('pqj,pqd->jd', G, Z), G.sum((0, 1))
-    return f @ ll_p, ll_p, None, gW, gb                          # (posterior weights only without grad)
+    return f @ ll_p, ll_p, None, gW, gb  # (posterior weights only without grad)
 
 # %% ../nbs/42_traits.ipynb #964a42ec
 def n_parameters(n_questions: int, n_traits: int) -> int:
@@ -209,115 +242,158 @@ def check_n_traits(n_traits) -> int:
     "The number of latent traits as an int >= 0; a float, bool or string is an error that says so."
     if isinstance(n_traits, bool) or not isinstance(n_traits, (int, np.integer)):
         raise TypeError(f'n_traits must be an integer >= 0, got {n_traits!r}')
-    if n_traits < 0: raise ValueError(f'n_traits must be an integer >= 0, got {n_traits}')
+    if n_traits < 0:
+        raise ValueError(f'n_traits must be an integer >= 0, got {n_traits}')
     return int(n_traits)
 
-def check_points(n_points, name: str = 'n_points') -> int|None:
+
+def check_points(n_points, name: str = 'n_points') -> int | None:
     "A number of quadrature points: None (the default) or an int >= 2 (one node cannot see a trait: every weight is flat)."
-    if n_points is None: return None
+    if n_points is None:
+        return None
     if isinstance(n_points, bool) or not isinstance(n_points, (int, np.integer)) or n_points < 2:
         raise ValueError(f'{name} must be an integer >= 2 (or None for the default), got {n_points!r}')
     return int(n_points)
+
 
 def intercept_start(Y0, M, f) -> np.ndarray:
     "Logits of each question's rate of 1s (the independence model's intercepts); an unobserved or constant question is an error."
     Mo = np.ones_like(Y0) if M is None else M
     obs = (f[:, None] * Mo).sum(0)
-    if (obs == 0).any(): raise ValueError(f'question(s) {np.flatnonzero(obs == 0).tolist()} have no observed responses '
-                                          '(drop_degenerate=True drops them)')
+    if (obs == 0).any():
+        raise ValueError(
+            f'question(s) {np.flatnonzero(obs == 0).tolist()} have no observed responses '
+            '(drop_degenerate=True drops them)'
+        )
     rate = (f[:, None] * Y0).sum(0) / obs
     const = np.flatnonzero((rate == 0) | (rate == 1))
-    if len(const): raise ValueError(f'question(s) {const.tolist()} are constant (every observed response is the same): '
-                                    'their intercepts are infinite; drop them before fitting (drop_degenerate=True does it)')
+    if len(const):
+        raise ValueError(
+            f'question(s) {const.tolist()} are constant (every observed response is the same): '
+            'their intercepts are infinite; drop them before fitting (drop_degenerate=True does it)'
+        )
     return np.log(rate / (1 - rate))
+
 
 def check_identified(n_questions: int, n_traits: int, n_patterns: int) -> int:
     "The number of free parameters; an error if d traits cannot be identified from J questions, a warning if patterns are few."
     J, d = n_questions, n_traits
     k = n_parameters(J, d)
-    if d > 0 and (d >= J or k > 2 ** J - 1):
-        raise ValueError(f'{d} traits cannot be identified from {J} questions (n_features = {J}): the model has {k} free parameters, '
-                         f'more than the {2 ** J - 1} free cell probabilities of the saturated model (or d >= J)')
-    if d > 0 and k >= n_patterns: warnings.warn(f'{k} parameters but only {n_patterns} distinct response patterns: '
-                                                'the fit is likely not identified')
+    if d > 0 and (d >= J or k > 2**J - 1):
+        raise ValueError(
+            f'{d} traits cannot be identified from {J} questions (n_features = {J}): the model has {k} free parameters, '
+            f'more than the {2**J - 1} free cell probabilities of the saturated model (or d >= J)'
+        )
+    if d > 0 and k >= n_patterns:
+        warnings.warn(
+            f'{k} parameters but only {n_patterns} distinct response patterns: the fit is likely not identified'
+        )
     return k
 
 # %% ../nbs/42_traits.ipynb #98cf6397
 def _lower(W):
     "Rotate W (J x d) so that its top d x d block is lower triangular with a non-negative diagonal."
     d = W.shape[1]
-    if d <= 1: return W * (np.sign(W[0]) if W.size and W[0, 0] < 0 else 1)
+    if d <= 1:
+        return W * (np.sign(W[0]) if W.size and W[0, 0] < 0 else 1)
     q, r = np.linalg.qr(W[:d].T)
     Wl = W @ q
     return Wl * np.where(np.diag(Wl[:d, :d]) < 0, -1, 1)
+
 
 def start_values(P, f, b0, n_traits: int, n_starts: int, seed=0) -> list[np.ndarray]:
     "Starting (intercepts, free weights) vectors: leading eigenvectors of the correlation matrix, then random draws."
     J, d = P.shape[1], n_traits
     mask = np.tril(np.ones((J, d), bool))
-    if J == 1: C = np.eye(1)
-    elif not np.isnan(P).any():                                   # complete: the frequency-weighted Pearson correlation
+    if J == 1:
+        C = np.eye(1)
+    elif not np.isnan(P).any():  # complete: the frequency-weighted Pearson correlation
         Pc = P - f @ P / f.sum()
-        S = Pc.T @ (Pc * f[:, None]); sd = np.sqrt(np.diag(S))
-        with np.errstate(invalid='ignore', divide='ignore'): C = np.nan_to_num(S / np.outer(sd, sd))
-    else:                                                         # pairwise complete correlations of the expanded rows
+        S = Pc.T @ (Pc * f[:, None])
+        sd = np.sqrt(np.diag(S))
+        with np.errstate(invalid='ignore', divide='ignore'):
+            C = np.nan_to_num(S / np.outer(sd, sd))
+    else:  # pairwise complete correlations of the expanded rows
         Yf = np.repeat(P, f.astype(int), 0) if np.allclose(f, np.round(f)) else P
         C = pd.DataFrame(Yf).corr().fillna(0).to_numpy()
     vals, vecs = np.linalg.eigh(C)
     W0 = 1.7 * vecs[:, ::-1][:, :d] * np.sqrt(np.clip(vals[::-1][:d], 1e-3, None) * 0.5)
     rng, Ws = as_rng(seed), [_lower(W0)]
-    for _ in range(n_starts - 1): Ws.append(rng.normal(0, 0.7, (J, d)) * mask)
+    for _ in range(n_starts - 1):
+        Ws.append(rng.normal(0, 0.7, (J, d)) * mask)
     return [np.r_[b0, W[mask]] for W in Ws]
+
 
 def unpack(theta: np.ndarray, J: int, d: int) -> tuple:
     "Weights (J x d, zero above the diagonal) and intercepts from the parameter vector (intercepts, then free weights)."
-    W = np.zeros((J, d)); W[np.tril(np.ones((J, d), bool))] = theta[J:]
+    W = np.zeros((J, d))
+    W[np.tril(np.ones((J, d), bool))] = theta[J:]
     return W, theta[:J]
 
-def maximize_marginal(theta0, Y0, M, f, Z, logw, n_traits: int,
-                      max_weight: float = 5.0, tol: float = 1e-8, max_iter: int = 2000):
+
+def maximize_marginal(
+    theta0, Y0, M, f, Z, logw, n_traits: int, max_weight: float = 5.0, tol: float = 1e-8, max_iter: int = 2000
+):
     "Maximize the marginal log-likelihood on the rule (Z, logw) with L-BFGS-B and the analytic gradient; scipy's result."
     J, d, n = Y0.shape[1], n_traits, f.sum()
     mask = np.tril(np.ones((J, d), bool))
     W, g = np.zeros((J, d)), np.empty(len(theta0))
-    def fg(theta):                                                # no per-call allocation beyond marginal_loglik's own
+
+    def fg(theta):  # no per-call allocation beyond marginal_loglik's own
         W[mask] = theta[J:]
         ll, _, _, gW, gb = marginal_loglik(W, theta[:J], Y0, M, f, Z, logw)
         g[:J], g[J:] = gb, gW[mask]
         return -ll / n, g * (-1 / n)
+
     B, k = max_weight, int(mask.sum())
     lo, hi = np.r_[np.full(J, -np.inf), np.full(k, -B)], np.r_[np.full(J, np.inf), np.full(k, B)]
-    return optimize.minimize(fg, np.clip(theta0, lo, hi), jac=True, method='L-BFGS-B', bounds=list(zip(lo, hi)),
-                             options=dict(maxiter=max_iter, gtol=tol, ftol=1e-15, maxcor=20))
+    return optimize.minimize(
+        fg,
+        np.clip(theta0, lo, hi),
+        jac=True,
+        method='L-BFGS-B',
+        bounds=list(zip(lo, hi)),
+        options=dict(maxiter=max_iter, gtol=tol, ftol=1e-15, maxcor=20),
+    )
 
 # %% ../nbs/42_traits.ipynb #91f6ee45
 def loglik_hessian_1(w, b, Y0, f, z, logw, hess: bool = True) -> tuple:
     "One trait, complete responses, shared nodes: (log-likelihood, gradient, Hessian or None), parameters ordered (intercepts, weights)."
     J = len(b)
-    eta = np.multiply.outer(z, w) + b                         # Q x J
+    eta = np.multiply.outer(z, w) + b  # Q x J
     S = expit(eta)
     c = logw - np.logaddexp(0, eta).sum(1)
-    L = np.multiply.outer(Y0 @ w, z); L += c
-    mx = L.max(1); L -= mx[:, None]
-    R = np.exp(L, out=L); s = R.sum(1); R /= s[:, None]       # posterior node weights, P x Q
+    L = np.multiply.outer(Y0 @ w, z)
+    L += c
+    mx = L.max(1)
+    L -= mx[:, None]
+    R = np.exp(L, out=L)
+    s = R.sum(1)
+    R /= s[:, None]  # posterior node weights, P x Q
     ll = f @ (Y0 @ b + mx + np.log(s))
     N = f @ R
-    zb, z2 = (R @ np.stack((z, z * z), 1)).T                         # posterior means and second moments
+    zb, z2 = (R @ np.stack((z, z * z), 1)).T  # posterior means and second moments
     zS = z[:, None] * S
     g = np.concatenate((Y0.T @ f - N @ S, Y0.T @ (f * zb) - N @ zS))
-    if not hess: return ll, g, None
+    if not hess:
+        return ll, g, None
     Sq = np.concatenate((S, zS, z[:, None] * zS), 1)
-    B = R @ Sq                     # E_p[s], E_p[z s], E_p[z^2 s]: P x 3J
-    Hb, Hz = B[:, :2 * J], B[:, J:]                           # E_p[h] and E_p[z h]
+    B = R @ Sq  # E_p[s], E_p[z s], E_p[z^2 s]: P x 3J
+    Hb, Hz = B[:, : 2 * J], B[:, J:]  # E_p[h] and E_p[z h]
     D, ii = S * (1 - S), np.arange(J)
     H = np.zeros((2 * J, 2 * J))
-    H[ii, ii] -= N @ D; H[ii, J + ii] -= (N * z) @ D; H[J + ii, ii] -= (N * z) @ D; H[J + ii, J + ii] -= (N * z ** 2) @ D
-    H[J:, J:] += Y0.T @ (Y0 * (f * (z2 - zb ** 2))[:, None])   # Cov_p(y (x) x): only z varies
-    Czh = Y0.T @ ((Hz - zb[:, None] * Hb) * f[:, None])       # sum_p f_p y_p (x) Cov_p(z, h)
-    H[J:, :] -= Czh; H[:, J:] -= Czh.T
-    Hq = Sq[:, :2 * J]
+    H[ii, ii] -= N @ D
+    H[ii, J + ii] -= (N * z) @ D
+    H[J + ii, ii] -= (N * z) @ D
+    H[J + ii, J + ii] -= (N * z**2) @ D
+    H[J:, J:] += Y0.T @ (Y0 * (f * (z2 - zb**2))[:, None])  # Cov_p(y (x) x): only z varies
+    Czh = Y0.T @ ((Hz - zb[:, None] * Hb) * f[:, None])  # sum_p f_p y_p (x) Cov_p(z, h)
+    H[J:, :] -= Czh
+    H[:, J:] -= Czh.T
+    Hq = Sq[:, : 2 * J]
     H += Hq.T @ (Hq * N[:, None]) - Hb.T @ (Hb * f[:, None])  # sum_p f_p Cov_p(h)
     return ll, g, H
+
 
 def newton_1(theta0, Y0, f, Z, logw, max_weight: float = 5.0, tol: float = 1e-8, max_iter: int = 50):
     "Newton's method for one trait (complete responses, shared nodes); scipy-style result, or None to hand over to L-BFGS-B."
@@ -325,25 +401,31 @@ def newton_1(theta0, Y0, f, Z, logw, max_weight: float = 5.0, tol: float = 1e-8,
     th = np.asarray(theta0, float).copy()
     ll, g, H = loglik_hessian_1(th[J:], th[:J], Y0, f, z, logw)
     for it in range(1, max_iter + 1):
-        if H is None: H = loglik_hessian_1(th[J:], th[:J], Y0, f, z, logw)[2]
-        try: C = np.linalg.cholesky(-H)                       # concave here: a Newton step is an ascent direction
-        except np.linalg.LinAlgError: return None
+        if H is None:
+            H = loglik_hessian_1(th[J:], th[:J], Y0, f, z, logw)[2]
+        try:
+            C = np.linalg.cholesky(-H)  # concave here: a Newton step is an ascent direction
+        except np.linalg.LinAlgError:
+            return None
         step, t = np.linalg.solve(C.T, np.linalg.solve(C, g)), 1.0
-        far = np.abs(g).max() / n > 1e-4                      # far from the optimum: the next point will need its Hessian
+        far = np.abs(g).max() / n > 1e-4  # far from the optimum: the next point will need its Hessian
         while True:
             new = th + t * step
-            if np.abs(new[J:]).max() >= max_weight: return None
-            ll2, g2, H2 = loglik_hessian_1(new[J:], new[:J], Y0, f, z, logw, hess=far)   # one pass gives both
-            if ll2 >= ll - 1e-10 * abs(ll): break
+            if np.abs(new[J:]).max() >= max_weight:
+                return None
+            ll2, g2, H2 = loglik_hessian_1(new[J:], new[:J], Y0, f, z, logw, hess=far)  # one pass gives both
+            if ll2 >= ll - 1e-10 * abs(ll):
+                break
             t /= 2
-            if t < 1e-6: return None
+            if t < 1e-6:
+                return None
         th, ll, g, H = new, ll2, g2, H2
         if np.abs(g).max() / n < tol:
             return optimize.OptimizeResult(x=th, fun=-ll / n, nit=it, success=True, message='Newton converged')
     return None
 
 # %% ../nbs/42_traits.ipynb #51ad1e42
-def quadrature_gap(W, b, Y0, M, f, loglik: float, n_points: int|None, rule: str, seed=0) -> float:
+def quadrature_gap(W, b, Y0, M, f, loglik: float, n_points: int | None, rule: str, seed=0) -> float:
     "|log-likelihood at (W, b) by a finer rule - `loglik`|: GH with at least 1.5 x and 10 more nodes per dimension, QMC with 4 x the nodes and another scrambling."
     d = W.shape[1]
     if rule == 'gh':
@@ -353,16 +435,22 @@ def quadrature_gap(W, b, Y0, M, f, loglik: float, n_points: int|None, rule: str,
         fine = quadrature(d, 4 * (n_points or 4096), 'qmc', seed + 1 if isinstance(seed, (int, np.integer)) else 1)
     return float(abs(marginal_loglik(W, b, Y0, M, f, *fine, grad=False)[0] - loglik))
 
+
 def fit_statistics(loglik: float, f: np.ndarray, complete: bool, n_questions: int, n_params: int) -> dict:
     "Saturated log-likelihood, deviance, degrees of freedom, AIC and BIC of a fit (Bartholomew et al., section 8.5)."
     sat = f @ np.log(f / f.sum()) if complete else np.nan
-    return dict(saturated_loglik_=sat, deviance_=2 * (sat - loglik), df_=2 ** n_questions - 1 - n_params if n_questions <= 60 else np.nan,
-                aic_=-2 * loglik + 2 * n_params, bic_=-2 * loglik + n_params * np.log(f.sum()))
+    return dict(
+        saturated_loglik_=sat,
+        deviance_=2 * (sat - loglik),
+        df_=2**n_questions - 1 - n_params if n_questions <= 60 else np.nan,
+        aic_=-2 * loglik + 2 * n_params,
+        bic_=-2 * loglik + n_params * np.log(f.sum()),
+    )
 
 # %% ../nbs/42_traits.ipynb #dc7b65c9
 def degenerate(
-    Y,                      # respondents x items of 0/1, NaN for missing
-) -> dict:                  # {'empty': items, 'constant': items, 'respondents': respondents without a response} (indices)
+    Y,  # respondents x items of 0/1, NaN for missing
+) -> dict:  # {'empty': items, 'constant': items, 'respondents': respondents without a response} (indices)
     "Items no model can fit (never answered, or every answer the same) and respondents who answered nothing (once those are dropped)."
     Y = _check_responses(Y, min_respondents=1)
     obs = ~np.isnan(Y)
@@ -376,38 +464,50 @@ def degenerate(
 # %% ../nbs/42_traits.ipynb #65a20129
 _CONTROLLER = []  # one ThreadpoolController, made on first use (finding the BLAS libraries costs milliseconds per call)
 
-def _one_blas_thread(size: int = 10 ** 9):
+
+def _one_blas_thread(size: int = 10**9):
     "A context in which BLAS uses one thread; for `size` (patterns x questions) below 10,000 none is needed (BLAS does not thread such small products, and asking costs 0.1 ms)."
-    if size < 10_000: return contextlib.nullcontext()
-    if not _CONTROLLER: _CONTROLLER.append(ThreadpoolController())
+    if size < 10_000:
+        return contextlib.nullcontext()
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
     return _CONTROLLER[0].limit(limits=1, user_api='blas')
+
 
 class LatentTraitModel(TransformerMixin, BaseEstimator):
     """The logistic latent trait model P(Y_j=1|Z) = sigmoid(w_j . Z + b_j), Z ~ N(0, I_d), by marginal maximum likelihood.
 
     Y is respondents x items (rows: people, or annotators; columns: questions, or the items they labelled). A scikit-learn
     estimator: the constructor stores its arguments as given and `fit` checks them; fitted attributes end in `_`."""
-    def __init__(self,
-                 n_traits: int = 1,         # d: number of latent traits (0: the independence model)
-                 n_points: int|None = None, # nodes per dimension (GH) or in all (QMC), >= 2; None: `quadrature`'s default
-                 rule: str = 'auto',        # 'auto', 'gh' or 'qmc' (see `quadrature`)
-                 adaptive: bool = False,    # refit twice with adaptive per-pattern GH grids (d <= 3)
-                 n_adaptive_points: int|None = None,  # adaptive nodes per dimension (default 15, 11, 7 for d = 1, 2, 3)
-                 n_starts: int|None = None, # optimizer starts, the best kept (default: 1 for d = 1, 3 beyond)
-                 tol: float = 1e-8,         # L-BFGS-B gradient tolerance (on the mean log-likelihood)
-                 max_iter: int = 2000,      # L-BFGS-B iteration limit per start
-                 max_weight: float = 5.0,   # bound on |w_jk| (standardized loading 0.98): at the bound = a Heywood case (warned)
-                 drop_degenerate: bool = False,  # drop empty and constant items and silent respondents (warned, counted) instead of failing
-                 seed=0):                   # seed of the random starts and of the QMC rule
+
+    def __init__(
+        self,
+        n_traits: int = 1,  # d: number of latent traits (0: the independence model)
+        n_points: int | None = None,  # nodes per dimension (GH) or in all (QMC), >= 2; None: `quadrature`'s default
+        rule: str = 'auto',  # 'auto', 'gh' or 'qmc' (see `quadrature`)
+        adaptive: bool = False,  # refit twice with adaptive per-pattern GH grids (d <= 3)
+        n_adaptive_points: int | None = None,  # adaptive nodes per dimension (default 15, 11, 7 for d = 1, 2, 3)
+        n_starts: int | None = None,  # optimizer starts, the best kept (default: 1 for d = 1, 3 beyond)
+        tol: float = 1e-8,  # L-BFGS-B gradient tolerance (on the mean log-likelihood)
+        max_iter: int = 2000,  # L-BFGS-B iteration limit per start
+        max_weight: float = 5.0,  # bound on |w_jk| (standardized loading 0.98): at the bound = a Heywood case (warned)
+        drop_degenerate: bool = False,  # drop empty and constant items and silent respondents (warned, counted) instead of failing
+        seed=0,
+    ):  # seed of the random starts and of the QMC rule
         self.n_traits, self.n_points, self.rule, self.adaptive = n_traits, n_points, rule, adaptive
         self.n_adaptive_points, self.n_starts, self.tol, self.max_iter = n_adaptive_points, n_starts, tol, max_iter
         self.max_weight, self.drop_degenerate, self.seed = max_weight, drop_degenerate, seed
 
     def _check_params(self):
         "Validate the settings (at fit time, as scikit-learn expects): errors name the parameter."
-        check_n_traits(self.n_traits); check_points(self.n_points); check_points(self.n_adaptive_points, 'n_adaptive_points')
-        if self.rule not in ('auto', 'gh', 'qmc'): raise ValueError(f"rule must be 'auto', 'gh' or 'qmc', got {self.rule!r}")
-        if self.n_starts is not None and (isinstance(self.n_starts, bool) or not isinstance(self.n_starts, (int, np.integer)) or self.n_starts < 1):
+        check_n_traits(self.n_traits)
+        check_points(self.n_points)
+        check_points(self.n_adaptive_points, 'n_adaptive_points')
+        if self.rule not in ('auto', 'gh', 'qmc'):
+            raise ValueError(f"rule must be 'auto', 'gh' or 'qmc', got {self.rule!r}")
+        if self.n_starts is not None and (
+            isinstance(self.n_starts, bool) or not isinstance(self.n_starts, (int, np.integer)) or self.n_starts < 1
+        ):
             raise ValueError(f'n_starts must be an integer >= 1 (or None), got {self.n_starts!r}')
 
     def _prepare(self, Y):
@@ -415,11 +515,14 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         M = (~np.isnan(P)).astype(float)
         return P, np.nan_to_num(P), (None if M.all() else M), f, index
 
-    def _rule(self) -> str: return self.rule if self.rule != 'auto' else ('gh' if self.n_traits <= 3 else 'qmc')
+    def _rule(self) -> str:
+        return self.rule if self.rule != 'auto' else ('gh' if self.n_traits <= 3 else 'qmc')
 
-    def fit(self,
-            Y,              # respondents x items of 0/1, NaN for missing (array or DataFrame)
-            y=None):        # ignored (scikit-learn convention)
+    def fit(
+        self,
+        Y,  # respondents x items of 0/1, NaN for missing (array or DataFrame)
+        y=None,
+    ):  # ignored (scikit-learn convention)
         "Fit by marginal maximum likelihood; returns self."
         self._check_params()
         Y = _check_responses(Y, min_respondents=1)
@@ -429,40 +532,54 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
             self.dropped_ = degenerate(Y)
             self.items_ = np.setdiff1d(self.items_, self.dropped_['empty'] + self.dropped_['constant'])
             Y = np.delete(Y, self.dropped_['respondents'], 0)[:, self.items_]
-            if len(self.items_) == 0: raise ValueError(f'no item left to fit: all {self.n_features_in_} are empty or constant')
+            if len(self.items_) == 0:
+                raise ValueError(f'no item left to fit: all {self.n_features_in_} are empty or constant')
         self.n_dropped_items_ = self.n_features_in_ - len(self.items_)
         self.n_dropped_respondents_ = len(self.dropped_['respondents'])
         if self.n_dropped_items_ or self.n_dropped_respondents_:
-            warnings.warn(f"dropped {self.n_dropped_items_} of {self.n_features_in_} items ({len(self.dropped_['empty'])} empty, "
-                          f"{len(self.dropped_['constant'])} constant) and {self.n_dropped_respondents_} respondents without a "
-                          f"response: `items_` lists the items kept, `dropped_` the indices dropped")
+            warnings.warn(
+                f"dropped {self.n_dropped_items_} of {self.n_features_in_} items ({len(self.dropped_['empty'])} empty, "
+                f"{len(self.dropped_['constant'])} constant) and {self.n_dropped_respondents_} respondents without a "
+                f"response: `items_` lists the items kept, `dropped_` the indices dropped"
+            )
         Y = _check_responses(Y)
         P, Y0, M, f, _ = self._prepare(Y)
         (n, J), d = Y.shape, int(self.n_traits)
         self.n_respondents_, self.n_questions_ = n, J
         b0 = intercept_start(Y0, M, f)
         self.n_params_, self.adaptive_ = check_identified(J, d, len(P)), False
-        with _one_blas_thread(P.size):   # small matrices: one BLAS thread is faster and does not fight other work
-            if d == 0: W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
-            else: W, b = self._fit_traits(P, Y0, M, f, b0)
+        with _one_blas_thread(P.size):  # small matrices: one BLAS thread is faster and does not fight other work
+            if d == 0:
+                W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
+            else:
+                W, b = self._fit_traits(P, Y0, M, f, b0)
             self.weights_, self.intercepts_ = W, b
-            if d == 0 or self.adaptive_ or self._rule() != 'gh':   # else the optimizer's value (GH rules are symmetric: the sign flip keeps it)
+            if (
+                d == 0 or self.adaptive_ or self._rule() != 'gh'
+            ):  # else the optimizer's value (GH rules are symmetric: the sign flip keeps it)
                 self.loglik_ = self._loglik_patterns(P, Y0, M, f)[0]
         self.complete_ = M is None
-        for k, v in fit_statistics(self.loglik_, f, self.complete_, J, self.n_params_).items(): setattr(self, k, v)
+        for k, v in fit_statistics(self.loglik_, f, self.complete_, J, self.n_params_).items():
+            setattr(self, k, v)
         return self
 
     def _fit_traits(self, P, Y0, M, f, b0):
         "Starts on a coarse rule, the best polished on the full rule, then adaptive rounds where asked; checks the rule."
         J, d, n, rule = P.shape[1], self.n_traits, f.sum(), self._rule()
-        fit = lambda theta, Z, logw, tol: maximize_marginal(theta, Y0, M, f, Z, logw, d, self.max_weight, tol, self.max_iter)
+        fit = lambda theta, Z, logw, tol: maximize_marginal(
+            theta, Y0, M, f, Z, logw, d, self.max_weight, tol, self.max_iter
+        )
         coarse = quadrature(d, {1: 21, 2: 11, 3: 7}.get(d) if rule == 'gh' else 1024, rule, self.seed)
         starts = start_values(P, f, b0, d, self.n_starts or (1 if d == 1 else 3), self.seed)
         fits = [fit(t, *coarse, max(self.tol, 1e-6)) for t in starts] if len(starts) > 1 else []
-        theta, full = min(fits, key=lambda r: r.fun).x if fits else starts[0], quadrature(d, self.n_points, rule, self.seed)
+        theta, full = (
+            min(fits, key=lambda r: r.fun).x if fits else starts[0],
+            quadrature(d, self.n_points, rule, self.seed),
+        )
         best = newton_1(theta, Y0, f, *full, self.max_weight, self.tol, self.max_iter) if d == 1 and M is None else None
         self.optimizer_ = 'newton' if best is not None else 'l-bfgs-b'
-        if best is None: best = fit(theta, *full, self.tol)
+        if best is None:
+            best = fit(theta, *full, self.tol)
         self.start_logliks_ = [-r.fun * n for r in fits]
         its = sum(r.nit for r in fits) + best.nit
         if self.adaptive and rule == 'gh':
@@ -472,16 +589,23 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
                 self.adaptive_, best = True, fit(best.x, Za, lwa, max(self.tol, 1e-6))
                 its += best.nit
         W, b = unpack(best.x, J, d)
-        self.loglik_ = -best.fun * n                                   # at (W, b) on the fit's rule (a sign flip below leaves it)
+        self.loglik_ = -best.fun * n  # at (W, b) on the fit's rule (a sign flip below leaves it)
         self.quadrature_gap_ = quadrature_gap(W, b, Y0, M, f, self.loglik_, self.n_points, rule, self.seed)
-        if self.quadrature_gap_ > 0.01: warnings.warn(f'the quadrature rule is off by {self.quadrature_gap_:.3g} in log-likelihood '
-                                                      '(vs a finer rule): raise n_points (or try adaptive=True)')
+        if self.quadrature_gap_ > 0.01:
+            warnings.warn(
+                f'the quadrature rule is off by {self.quadrature_gap_:.3g} in log-likelihood '
+                '(vs a finer rule): raise n_points (or try adaptive=True)'
+            )
         self.n_iter_, self.converged_ = its, best.success
-        if not best.success: warnings.warn(f'L-BFGS-B did not converge: {best.message}')
+        if not best.success:
+            warnings.warn(f'L-BFGS-B did not converge: {best.message}')
         at = np.argwhere(np.abs(W) >= self.max_weight * (1 - 1e-6))
-        if len(at): warnings.warn(f'weights at the bound max_weight={self.max_weight} for (question, trait) {at.tolist()}: '
-                                  'a Heywood case (a question almost determined by the traits); its weight is not identified')
-        return W * np.where(np.diag(W[:d, :d]) < 0, -1, 1), b          # non-negative diagonal
+        if len(at):
+            warnings.warn(
+                f'weights at the bound max_weight={self.max_weight} for (question, trait) {at.tolist()}: '
+                'a Heywood case (a question almost determined by the traits); its weight is not identified'
+            )
+        return W * np.where(np.diag(W[:d, :d]) < 0, -1, 1), b  # non-negative diagonal
 
     def _loglik_patterns(self, P, Y0, M, f):
         "Log-likelihood at the fitted parameters, by an adaptive rule where the model uses one."
@@ -496,8 +620,10 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         check_is_fitted(self, 'weights_')
         Y = _check_responses(Y, min_respondents=1)
         if Y.shape[1] != self.n_features_in_:
-            raise ValueError(f'X has {Y.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input '
-                             '(one column per question or item, as in fit)')
+            raise ValueError(
+                f'X has {Y.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input '
+                '(one column per question or item, as in fit)'
+            )
         return self._prepare(Y[:, self.items_])
 
     def score_samples(self, Y) -> np.ndarray:
@@ -509,16 +635,20 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         "Mean log-likelihood per respondent."
         return float(self.score_samples(Y).mean())
 
-    def scores(self,
-               Y,                   # respondents x questions
-               method: str = 'eap', # 'eap' (posterior mean) or 'map' (posterior mode, Newton's method)
-               ) -> pd.DataFrame:   # one row per respondent: z1..zd and se_z1..se_zd
+    def scores(
+        self,
+        Y,  # respondents x questions
+        method: str = 'eap',  # 'eap' (posterior mean) or 'map' (posterior mode, Newton's method)
+    ) -> pd.DataFrame:  # one row per respondent: z1..zd and se_z1..se_zd
         "Trait scores of respondents with standard errors (posterior SDs for EAP, curvature at the mode for MAP)."
         P, Y0, M, f, index = self._check_fitted(Y)
         d = self.n_traits
-        if method == 'eap': mean, sd = eap_scores(self.weights_, self.intercepts_, Y0, M, f, *self._dense_grid())
-        elif method == 'map': mean, sd = map_scores(self.weights_, self.intercepts_, Y0, M)
-        else: raise ValueError(f"method must be 'eap' or 'map', got {method!r}")
+        if method == 'eap':
+            mean, sd = eap_scores(self.weights_, self.intercepts_, Y0, M, f, *self._dense_grid())
+        elif method == 'map':
+            mean, sd = map_scores(self.weights_, self.intercepts_, Y0, M)
+        else:
+            raise ValueError(f"method must be 'eap' or 'map', got {method!r}")
         cols = [f'z{k + 1}' for k in range(d)]
         return pd.DataFrame(np.c_[mean, sd][index], columns=cols + ['se_' + c for c in cols])
 
@@ -528,7 +658,7 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
 
     def transform(self, Y, method: str = 'eap') -> np.ndarray:
         "Respondents' trait scores (n x d), EAP by default."
-        return self.scores(Y, method).iloc[:, :self.n_traits].to_numpy()
+        return self.scores(Y, method).iloc[:, : self.n_traits].to_numpy()
 
     def fit_transform(self, Y, y=None, method: str = 'eap') -> np.ndarray:
         return self.fit(Y).transform(Y, method)
@@ -537,7 +667,7 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         "Model probabilities: P(Y_j = 1) (J) and P(Y_j = 1, Y_k = 1) (J x J)."
         check_is_fitted(self, 'weights_')
         Z, logw = self._dense_grid()
-        p = expit(Z @ self.weights_.T + self.intercepts_) * np.exp(logw)[:, None]   # Q x J, weighted
+        p = expit(Z @ self.weights_.T + self.intercepts_) * np.exp(logw)[:, None]  # Q x J, weighted
         return p.sum(0), expit(Z @ self.weights_.T + self.intercepts_).T @ p
 
 # %% ../nbs/42_traits.ipynb #160b86b7
@@ -546,11 +676,12 @@ def eap_scores(W, b, Y0, M, f, Z, logw):
     _, _, R = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
     if Z.ndim == 2:
         mean = R @ Z
-        sd = np.sqrt(np.clip(R @ Z ** 2 - mean ** 2, 0, None))
+        sd = np.sqrt(np.clip(R @ Z**2 - mean**2, 0, None))
     else:
         mean = np.einsum('pq,pqd->pd', R, Z)
-        sd = np.sqrt(np.clip(np.einsum('pq,pqd->pd', R, Z ** 2) - mean ** 2, 0, None))
+        sd = np.sqrt(np.clip(np.einsum('pq,pqd->pd', R, Z**2) - mean**2, 0, None))
     return mean, sd
+
 
 def _adaptive_grid(W, b, Y0, M, f, Z, logw, n_points=None):
     "Per-pattern GH grids centred at the posterior means, scaled by the posterior covariances."
@@ -558,13 +689,19 @@ def _adaptive_grid(W, b, Y0, M, f, Z, logw, n_points=None):
     _, _, R = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
     mu = R @ Z if Z.ndim == 2 else np.einsum('pq,pqd->pd', R, Z)
     Zc = (Z[None] if Z.ndim == 2 else Z) - mu[:, None, :]
-    S = np.einsum('pq,pqd,pqe->pde', R, np.broadcast_to(Zc, (len(mu),) + Zc.shape[1:]), np.broadcast_to(Zc, (len(mu),) + Zc.shape[1:]))
+    S = np.einsum(
+        'pq,pqd,pqe->pde',
+        R,
+        np.broadcast_to(Zc, (len(mu),) + Zc.shape[1:]),
+        np.broadcast_to(Zc, (len(mu),) + Zc.shape[1:]),
+    )
     C = np.linalg.cholesky(S + 1e-10 * np.eye(d))
     u, lu = quadrature(d, n_points or {1: 15, 2: 11, 3: 7}[d], 'gh', prune=1e-12)
     Za = mu[:, None, :] + np.einsum('pde,qe->pqd', C, u)
     logdet = np.log(np.diagonal(C, axis1=1, axis2=2)).sum(1)
-    lw = lu[None] - 0.5 * (Za ** 2).sum(-1) + 0.5 * (u ** 2).sum(-1)[None] + logdet[:, None]
+    lw = lu[None] - 0.5 * (Za**2).sum(-1) + 0.5 * (u**2).sum(-1)[None] + logdet[:, None]
     return Za, lw
+
 
 def map_scores(W, b, Y0, M, n_iter=100, tol=1e-10):
     "Posterior modes (P x d) and SEs by Newton's method."
@@ -577,7 +714,8 @@ def map_scores(W, b, Y0, M, n_iter=100, tol=1e-10):
         H = -np.einsum('pj,jd,je->pde', M * s * (1 - s), W, W) - np.eye(d)
         step = np.linalg.solve(H, g[..., None])[..., 0]
         z = z - step
-        if np.abs(step).max() < tol: break
+        if np.abs(step).max() < tol:
+            break
     s = expit(z @ W.T + b)
     H = -np.einsum('pj,jd,je->pde', M * s * (1 - s), W, W) - np.eye(d)
     return z, np.sqrt(np.diagonal(np.linalg.inv(-H), axis1=1, axis2=2))
@@ -590,42 +728,66 @@ def irt_parameters(model: LatentTraitModel) -> pd.DataFrame:
     return pd.DataFrame({'difficulty': -b / w, 'discrimination': w})
 
 # %% ../nbs/42_traits.ipynb #ef8f5039
-_WARNING_KINDS = [('cannot be identified', 'identification'), ('distinct response patterns', 'identification'),
-                  ('Heywood', 'Heywood'), ('quadrature rule is off', 'quadrature'), ('did not converge', 'convergence'),
-                  ('dropped', 'dropped')]
+_WARNING_KINDS = [
+    ('cannot be identified', 'identification'),
+    ('distinct response patterns', 'identification'),
+    ('Heywood', 'Heywood'),
+    ('quadrature rule is off', 'quadrature'),
+    ('did not converge', 'convergence'),
+    ('dropped', 'dropped'),
+]
+
 
 def warning_kind(message: str) -> str:
     "A short name for a warning a fit raised: identification, Heywood, quadrature, convergence, dropped or other."
     return next((k for pat, k in _WARNING_KINDS if pat in message), 'other')
 
+
 def compare_traits(
-    Y,                      # respondents x items of 0/1
-    max_traits: int = 5,    # fit d = 0 .. max_traits (stops early where d can no longer be identified)
-    criterion: str = 'bic', # which column picks `chosen`: 'bic', 'aic' (lowest) or 'heldout' (highest held-out log-likelihood)
-    heldout: float = 0.2,   # with criterion='heldout': the share of respondents held out (drawn with `seed`)
-    seed=0,                 # seed of the held-out split and of the fits
-    **kwargs,               # passed to `LatentTraitModel`
-) -> pd.DataFrame:          # one row per d: loglik, n_params, deviance, df, pct_D, residual_pct, AIC, BIC, converged, warnings, chosen
+    Y,  # respondents x items of 0/1
+    max_traits: int = 5,  # fit d = 0 .. max_traits (stops early where d can no longer be identified)
+    criterion: str = 'bic',  # which column picks `chosen`: 'bic', 'aic' (lowest) or 'heldout' (highest held-out log-likelihood)
+    heldout: float = 0.2,  # with criterion='heldout': the share of respondents held out (drawn with `seed`)
+    seed=0,  # seed of the held-out split and of the fits
+    **kwargs,  # passed to `LatentTraitModel`
+) -> (
+    pd.DataFrame
+):  # one row per d: loglik, n_params, deviance, df, pct_D, residual_pct, AIC, BIC, converged, warnings, chosen
     "Fit models with 0..`max_traits` traits; tabulate deviance, %D, AIC, BIC, each fit's warnings and the number chosen (Figure 8)."
-    if criterion not in ('bic', 'aic', 'heldout'): raise ValueError(f"criterion must be 'bic', 'aic' or 'heldout', got {criterion!r}")
+    if criterion not in ('bic', 'aic', 'heldout'):
+        raise ValueError(f"criterion must be 'bic', 'aic' or 'heldout', got {criterion!r}")
     Y = _check_responses(Y)
     if criterion == 'heldout':
-        if not 0 < heldout < 1: raise ValueError(f'heldout must be a share strictly between 0 and 1, got {heldout!r}')
-        test = np.zeros(len(Y), bool); test[as_rng(seed).permutation(len(Y))[:max(1, int(round(heldout * len(Y))))]] = True
+        if not 0 < heldout < 1:
+            raise ValueError(f'heldout must be a share strictly between 0 and 1, got {heldout!r}')
+        test = np.zeros(len(Y), bool)
+        test[as_rng(seed).permutation(len(Y))[: max(1, int(round(heldout * len(Y))))]] = True
         Yfit, Ytest = Y[~test], Y[test]
-    else: Yfit, Ytest = Y, None
+    else:
+        Yfit, Ytest = Y, None
     rows, models, J = [], {}, None
     for d in range(max_traits + 1):
-        if d > 0 and (d >= J or n_parameters(J, d) > 2 ** J - 1): break
+        if d > 0 and (d >= J or n_parameters(J, d) > 2**J - 1):
+            break
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('always')
             m = LatentTraitModel(d, seed=seed, **kwargs).fit(Yfit)
         J, models[d] = m.n_questions_, m
         msgs = list(dict.fromkeys(str(w.message) for w in caught))
-        row = dict(n_traits=d, loglik=m.loglik_, n_params=m.n_params_, deviance=m.deviance_, df=m.df_,
-                   AIC=m.aic_, BIC=m.bic_, converged=m.converged_,
-                   warnings=', '.join(dict.fromkeys(warning_kind(t) for t in msgs)), warning_messages=' | '.join(msgs))
-        if Ytest is not None: row['heldout_loglik'] = m.score(Ytest)      # mean log-likelihood per held-out respondent
+        row = dict(
+            n_traits=d,
+            loglik=m.loglik_,
+            n_params=m.n_params_,
+            deviance=m.deviance_,
+            df=m.df_,
+            AIC=m.aic_,
+            BIC=m.bic_,
+            converged=m.converged_,
+            warnings=', '.join(dict.fromkeys(warning_kind(t) for t in msgs)),
+            warning_messages=' | '.join(msgs),
+        )
+        if Ytest is not None:
+            row['heldout_loglik'] = m.score(Ytest)  # mean log-likelihood per held-out respondent
         rows.append(row)
     df = pd.DataFrame(rows)
     D0 = df.deviance.iloc[0]
@@ -637,37 +799,54 @@ def compare_traits(
     df.attrs.update(models=models, criterion=criterion, chosen=int(df.n_traits[best]))
     return df
 
+
 def choose_n_traits(
-    Y,                      # respondents x items of 0/1
-    max_traits: int = 3,    # largest number of traits tried
-    criterion: str = 'bic', # 'bic' (default), 'aic' or 'heldout'
+    Y,  # respondents x items of 0/1
+    max_traits: int = 3,  # largest number of traits tried
+    criterion: str = 'bic',  # 'bic' (default), 'aic' or 'heldout'
     seed=0,
-    **kwargs,               # passed to `compare_traits` (heldout=) and on to `LatentTraitModel` (drop_degenerate=, ...)
-) -> tuple:                 # (the chosen number of traits, the `compare_traits` table behind the choice)
+    **kwargs,  # passed to `compare_traits` (heldout=) and on to `LatentTraitModel` (drop_degenerate=, ...)
+) -> tuple:  # (the chosen number of traits, the `compare_traits` table behind the choice)
     "The number of traits by BIC (or AIC, or held-out log-likelihood), with the table and each fit's warnings."
     tab = compare_traits(Y, max_traits=max_traits, criterion=criterion, seed=seed, **kwargs)
     return tab.attrs['chosen'], tab
 
+
 def margin_fit(
     model: LatentTraitModel,
-    Y,                      # the responses the model was fit to
-) -> tuple:                 # (one-way table, two-way table)
+    Y,  # the responses the model was fit to
+) -> tuple:  # (one-way table, two-way table)
     "Observed vs expected one-way (P(Y_j=1)) and two-way (both answer 1) margins, with chi-square residuals."
     Y = _check_responses(Y, 1)
-    if Y.shape[1] != model.n_features_in_: raise ValueError(f'expected {model.n_features_in_} questions (items), got {Y.shape[1]}')
-    Y = Y[:, model.items_]; M = ~np.isnan(Y); Y0 = np.nan_to_num(Y)
+    if Y.shape[1] != model.n_features_in_:
+        raise ValueError(f'expected {model.n_features_in_} questions (items), got {Y.shape[1]}')
+    Y = Y[:, model.items_]
+    M = ~np.isnan(Y)
+    Y0 = np.nan_to_num(Y)
     p1, p11 = model.expected_margins()
     n_j = M.sum(0)
     one = pd.DataFrame({'question': model.items_, 'n': n_j, 'observed': Y0.sum(0), 'expected': p1 * n_j})
-    one['residual'] = (one.observed - one.expected) ** 2 / one.expected + (one.observed - one.expected) ** 2 / (one.n - one.expected)
+    one['residual'] = (one.observed - one.expected) ** 2 / one.expected + (one.observed - one.expected) ** 2 / (
+        one.n - one.expected
+    )
     rows = []
     for j, k in combinations(range(Y.shape[1]), 2):
-        both = M[:, j] & M[:, k]; n = both.sum()
+        both = M[:, j] & M[:, k]
+        n = both.sum()
         yj, yk = Y0[both, j], Y0[both, k]
         O = np.array([(yj * yk).sum(), (yj * (1 - yk)).sum(), ((1 - yj) * yk).sum(), ((1 - yj) * (1 - yk)).sum()])
-        e11 = p11[j, k]; E = n * np.array([e11, p1[j] - e11, p1[k] - e11, 1 - p1[j] - p1[k] + e11])
-        rows.append(dict(question_a=model.items_[j], question_b=model.items_[k], n=n, observed_11=O[0], expected_11=E[0],
-                         residual=float(((O - E) ** 2 / E).sum())))
+        e11 = p11[j, k]
+        E = n * np.array([e11, p1[j] - e11, p1[k] - e11, 1 - p1[j] - p1[k] + e11])
+        rows.append(
+            dict(
+                question_a=model.items_[j],
+                question_b=model.items_[k],
+                n=n,
+                observed_11=O[0],
+                expected_11=E[0],
+                residual=float(((O - E) ** 2 / E).sum()),
+            )
+        )
     return one, pd.DataFrame(rows)
 
 # %% ../nbs/42_traits.ipynb #d27cd71e
@@ -708,35 +887,52 @@ def calibrate_intercepts(
 def plot_weights(model: LatentTraitModel, labels=None, rotate: bool = False, ax=None):
     "Figure 6: the questions placed by their weights on the first two traits (varimax-rotated with `rotate`)."
     import matplotlib.pyplot as plt
-    if model.n_traits < 2: raise ValueError('plot_weights needs a model with at least 2 traits')
+
+    if model.n_traits < 2:
+        raise ValueError('plot_weights needs a model with at least 2 traits')
     W = varimax(model.weights_)[0] if rotate else model.weights_
-    if ax is None: _, ax = plt.subplots(figsize=(5, 5))
-    ax.axhline(0, c='0.8', lw=1); ax.axvline(0, c='0.8', lw=1)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    ax.axhline(0, c='0.8', lw=1)
+    ax.axvline(0, c='0.8', lw=1)
     ax.scatter(W[:, 0], W[:, 1], s=25)
     for j, (x, y) in enumerate(W[:, :2]):
-        ax.annotate(str(labels[j]) if labels is not None else str(j + 1), (x, y), fontsize=8, xytext=(3, 3), textcoords='offset points')
+        ax.annotate(
+            str(labels[j]) if labels is not None else str(j + 1),
+            (x, y),
+            fontsize=8,
+            xytext=(3, 3),
+            textcoords='offset points',
+        )
     ax.set(xlabel='weight on trait 1', ylabel='weight on trait 2', title='Questions by their fitted weights')
     return ax.figure
+
 
 def plot_scores(model: LatentTraitModel, Y, method: str = 'eap', seed=0, ax=None):
     "Figure 7: respondents projected into the latent space (first two traits)."
     import matplotlib.pyplot as plt
-    if model.n_traits < 2: raise ValueError('plot_scores needs a model with at least 2 traits')
+
+    if model.n_traits < 2:
+        raise ValueError('plot_scores needs a model with at least 2 traits')
     z = model.transform(Y, method)
     z = z + as_rng(seed).normal(0, 0.02, z.shape)
-    if ax is None: _, ax = plt.subplots(figsize=(5, 5))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
     ax.scatter(z[:, 0], z[:, 1], s=6, alpha=0.4)
     ax.set(xlabel='trait 1 score', ylabel='trait 2 score', title=f'Respondents in the latent space ({method.upper()})')
     return ax.figure
 
+
 def plot_deviance(table: pd.DataFrame):
     "Figure 8: deviance and the residual percentage 100 - %D against the number of traits."
     import matplotlib.pyplot as plt, seaborn as sns
+
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2))
     sns.lineplot(data=table, x='n_traits', y='deviance', marker='o', ax=axes[0])
     sns.lineplot(data=table, x='n_traits', y='residual_pct', marker='o', ax=axes[1])
     axes[0].set(xlabel='number of traits', ylabel='deviance', title='Deviance')
     axes[1].set(xlabel='number of traits', ylabel='100 - %D', title='Residual deviance (%)')
-    for a in axes: a.set_xticks(table.n_traits)
+    for a in axes:
+        a.set_xticks(table.n_traits)
     fig.tight_layout()
     return fig

@@ -21,21 +21,31 @@ __all__ = ['MAX_ACTION_CHARS', 'RootVerbs', 'verb_table', 'permuted_labels', 'pe
 # %% ../nbs/40_verbs.ipynb #41625273
 MAX_ACTION_CHARS = 2_000  # longest text parsed; actions come from post titles (Reddit caps them at 300 characters)
 
+
 class RootVerbs:
     "Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text."
-    def __init__(self, nlp=None,             # a spaCy pipeline with a parser (default: `load_spacy()`)
-                 batch_size: int = 512):
+
+    def __init__(
+        self,
+        nlp=None,  # a spaCy pipeline with a parser (default: `load_spacy()`)
+        batch_size: int = 512,
+    ):
         self.nlp, self.batch_size, self.cache = nlp, batch_size, {}
 
-    def __call__(self, texts: Sequence[str]) -> list[str|None]:
+    def __call__(self, texts: Sequence[str]) -> list[str | None]:
         "Root verbs of `texts` (None for a text without any token)."
         texts = check_texts(texts, allow_empty=True)
-        for i, t in enumerate(texts):  # before any parsing: spaCy's time and memory grow with the text (1 MB: 50 s, 3.5 GB)
+        for i, t in enumerate(
+            texts
+        ):  # before any parsing: spaCy's time and memory grow with the text (1 MB: 50 s, 3.5 GB)
             if len(t) > MAX_ACTION_CHARS:
-                raise ValueError(f'text {i} has {len(t):,} characters; actions are short (at most {MAX_ACTION_CHARS:,}): {t[:40]!r}...')
+                raise ValueError(
+                    f'text {i} has {len(t):,} characters; actions are short (at most {MAX_ACTION_CHARS:,}): {t[:40]!r}...'
+                )
         todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
         if todo:
-            if self.nlp is None: self.nlp = load_spacy()
+            if self.nlp is None:
+                self.nlp = load_spacy()
             for text, doc in zip(todo, self.nlp.pipe(todo, batch_size=self.batch_size)):
                 sent = next(doc.sents, None)
                 root = sent.root.text.strip().lower() if sent is not None and len(sent) else ''
@@ -46,64 +56,90 @@ class RootVerbs:
 def _design(verbs_1, verbs_2, labels):
     "Vocabulary, verb x pair indicator matrices for both actions, and the indicator that action 1 is worse."
     for name, v in (('verbs_1', verbs_1), ('verbs_2', verbs_2)):
-        if isinstance(v, str): raise TypeError(f'{name} must be a list of verbs (one per pair), not a single string')
+        if isinstance(v, str):
+            raise TypeError(f'{name} must be a list of verbs (one per pair), not a single string')
     v1, v2, lab = np.asarray(verbs_1, dtype=object), np.asarray(verbs_2, dtype=object), np.asarray(labels)
-    if not (len(v1) == len(v2) == len(lab)): raise ValueError(f'{len(v1)}, {len(v2)} verbs and {len(lab)} labels: one of each per pair')
-    if len(lab) == 0: raise ValueError('no pairs')
-    if not np.isin(lab, (0, 1)).all(): raise ValueError('labels must be 0 (action 1 is less ethical) or 1 (action 2)')
+    if not (len(v1) == len(v2) == len(lab)):
+        raise ValueError(f'{len(v1)}, {len(v2)} verbs and {len(lab)} labels: one of each per pair')
+    if len(lab) == 0:
+        raise ValueError('no pairs')
+    if not np.isin(lab, (0, 1)).all():
+        raise ValueError('labels must be 0 (action 1 is less ethical) or 1 (action 2)')
     ok = np.array([a is not None and b is not None for a, b in zip(v1, v2)])  # pairs with a verb on both sides
     v1, v2, lab = v1[ok], v2[ok], lab[ok].astype(np.int64)
-    if len(lab) == 0: raise ValueError(f'none of the {len(ok)} pairs has a root verb on both sides (empty or blank actions?): nothing to test')
+    if len(lab) == 0:
+        raise ValueError(
+            f'none of the {len(ok)} pairs has a root verb on both sides (empty or blank actions?): nothing to test'
+        )
     vocab, idx = np.unique(np.concatenate([v1, v2]).astype(str), return_inverse=True)
     n = len(lab)
     a1 = sp.csr_matrix((np.ones(n), (idx[:n], np.arange(n))), shape=(len(vocab), n))
     a2 = sp.csr_matrix((np.ones(n), (idx[n:], np.arange(n))), shape=(len(vocab), n))
     return vocab, a1, a2, (lab == 0).astype(np.float64)
 
-def verb_table(verbs_1: Sequence[str],  # root verb of action 1 of each pair
-               verbs_2: Sequence[str],  # root verb of action 2
-               labels: Sequence[int],   # 0 when action 1 is the less ethical, 1 when action 2 is
-              ) -> pd.DataFrame:
+
+def verb_table(
+    verbs_1: Sequence[str],  # root verb of action 1 of each pair
+    verbs_2: Sequence[str],  # root verb of action 2
+    labels: Sequence[int],  # 0 when action 1 is the less ethical, 1 when action 2 is
+) -> pd.DataFrame:
     "How often each verb was the better and the worse action, and its likelihood ratio worse / better."
     vocab, a1, a2, l1 = _design(verbs_1, verbs_2, labels)
     worse = a1 @ l1 + a2 @ (1 - l1)
     total = np.asarray(a1.sum(1) + a2.sum(1)).ravel()
     with np.errstate(divide='ignore'):
-        return pd.DataFrame({'verb': vocab, 'LR': worse / (total - worse), 'better': (total - worse).astype(np.int64),
-                             'worse': worse.astype(np.int64), 'total': total.astype(np.int64)})
+        return pd.DataFrame(
+            {
+                'verb': vocab,
+                'LR': worse / (total - worse),
+                'better': (total - worse).astype(np.int64),
+                'worse': worse.astype(np.int64),
+                'total': total.astype(np.int64),
+            }
+        )
 
 # %% ../nbs/40_verbs.ipynb #00a1c4a4
 _BLOCK = 1000  # permutations drawn from one seed
 
+
 def permuted_labels(seed_seq, n_perm: int, l1: np.ndarray) -> np.ndarray:
     "(n_perm, n) uniform random relabellings with as many 1s as `l1`, from one seed."
     rng, n, m = np.random.default_rng(seed_seq), len(l1), int(l1.sum())
-    if m in (0, n): return np.broadcast_to(l1, (n_perm, n)).astype(np.float32)
+    if m in (0, n):
+        return np.broadcast_to(l1, (n_perm, n)).astype(np.float32)
     keys = rng.random((n_perm, n), dtype=np.float32)
-    kth = np.partition(keys, m - 1, axis=1)[:, m - 1:m]
+    kth = np.partition(keys, m - 1, axis=1)[:, m - 1 : m]
     out = keys <= kth
     for r in np.flatnonzero(out.sum(1) != m):  # float32 ties at the cut (about 1 row in 3,000): take exactly m
-        out[r] = False; out[r, np.argsort(keys[r], kind='stable')[:m]] = True
+        out[r] = False
+        out[r, np.argsort(keys[r], kind='stable')[:m]] = True
     return out.astype(np.float32)
+
 
 def _count_extreme(block_seed, n_perm, l1, d, base, total, m_obs, batch_size):
     "How many of a block's permutations are at least as extreme as the data, per verb."
     perms = permuted_labels(block_seed, n_perm, l1)
     b = np.zeros(len(base), dtype=np.int64)
     for s in range(0, n_perm, batch_size):
-        w = base[:, None] + d @ perms[s:s + batch_size].T   # (verbs, batch) worse counts, exact small integers
+        w = base[:, None] + d @ perms[s : s + batch_size].T  # (verbs, batch) worse counts, exact small integers
         b += (np.minimum(w, total[:, None] - w) <= m_obs[:, None]).sum(1)
     return b
 
-def permutation_test(verbs_1: Sequence[str], verbs_2: Sequence[str], labels: Sequence[int],
-                     n_permutations: int = 100_000,  # Monte Carlo permutations
-                     seed: int = 0,
-                     batch_size: int = 1000,         # permutations per sparse matrix product (memory, not results)
-                     n_jobs: int|None = None,        # threads (default: all cores)
-                    ) -> pd.DataFrame:               # verb_table plus p (two-tailed) and p_holm, sorted by LR
+
+def permutation_test(
+    verbs_1: Sequence[str],
+    verbs_2: Sequence[str],
+    labels: Sequence[int],
+    n_permutations: int = 100_000,  # Monte Carlo permutations
+    seed: int = 0,
+    batch_size: int = 1000,  # permutations per sparse matrix product (memory, not results)
+    n_jobs: int | None = None,  # threads (default: all cores)
+) -> pd.DataFrame:  # verb_table plus p (two-tailed) and p_holm, sorted by LR
     "Two-tailed Monte Carlo permutation test of each verb's likelihood ratio, with Holm's correction."
     from statsmodels.stats.multitest import multipletests
-    if n_permutations < 1 or batch_size < 1: raise ValueError('n_permutations and batch_size must be at least 1')
+
+    if n_permutations < 1 or batch_size < 1:
+        raise ValueError('n_permutations and batch_size must be at least 1')
     table = verb_table(verbs_1, verbs_2, labels)
     vocab, a1, a2, l1 = _design(verbs_1, verbs_2, labels)
     d = (a1 - a2).astype(np.float32).tocsr()
@@ -117,7 +153,12 @@ def permutation_test(verbs_1: Sequence[str], verbs_2: Sequence[str], labels: Seq
     table['p'] = (b + 1) / (n_permutations + 1)
     table['p_holm'] = multipletests(table.p, method='holm')[1]
     table.attrs['n_permutations'] = n_permutations
-    return table[['verb', 'p', 'p_holm', 'LR', 'better', 'worse', 'total']].sort_values(['LR', 'verb']).reset_index(drop=True)
+    return (
+        table[['verb', 'p', 'p_holm', 'LR', 'better', 'worse', 'total']]
+        .sort_values(['LR', 'verb'])
+        .reset_index(drop=True)
+    )
+
 
 def significant_verbs(table: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     "The verbs whose Holm-corrected p-value is at most `alpha` (the shape of the paper's Table 13)."
