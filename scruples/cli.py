@@ -363,7 +363,8 @@ def _cmd_verbs(args):
             f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
             + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs')
         )
-        print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
+        if len(out): print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
+        else: print(f'no root verb passes p_holm <= {args.alpha}: --all lists every verb with its p-values')
 
 
 def _cmd_mcm_score(args):
