@@ -231,8 +231,12 @@ def plan_figure(res: pd.DataFrame, pilot: dict | None = None):
     import matplotlib.pyplot as plt
 
     metrics = list(dict.fromkeys(res.metric))
-    fig, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 3), squeeze=False)
-    for ax, m in zip(axes[0], metrics):
+    ncol = min(2, len(metrics))  # two panels a row: the figure fits the docs' column at its natural size
+    nrow = -(-len(metrics) // ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(3.8 * ncol, 2.8 * nrow), squeeze=False)
+    for ax in axes.ravel()[len(metrics) :]:
+        ax.axis('off')
+    for ax, m in zip(axes.ravel(), metrics):
         r = res[res.metric == m]
         ax.errorbar(
             r.votes,
