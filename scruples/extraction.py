@@ -4,14 +4,15 @@
 
 # %% ../nbs/34_extraction.ipynb #c003
 from __future__ import annotations
-import glob, hashlib, importlib.util, json, math, os, re, time, uuid, warnings
+import glob, hashlib, importlib.util, json, math, os, re, shutil, time, uuid, warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
-import pandas as pd
+
+from .data import pd  # pandas, imported on first use: a worker process that only parses never loads it
 
 import io, zlib
 import zstandard
@@ -36,9 +37,10 @@ from scruples.records import (
 )
 
 # %% auto #0
-__all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'STREAM_MESSAGE', 'STREAM_AHEAD', 'ACTION_BATCH', 'check_record', 'tally',
-           'ExtractionReport', 'damaged_stream', 'blocks', 'extract_anecdotes', 'write_anecdotes', 'file_key',
-           'part_key', 'clean_temporary', 'stage_file', 'plan_parts', 'join_anecdotes', 'extract_dask']
+__all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'STREAM_MESSAGE', 'STREAM_AHEAD', 'ACTION_BATCH', 'SHARED_MEMORY',
+           'check_record', 'tally', 'ExtractionReport', 'damaged_stream', 'blocks', 'extract_anecdotes',
+           'write_anecdotes', 'file_key', 'part_key', 'clean_temporary', 'stage_file', 'plan_parts', 'join_anecdotes',
+           'extract_dask']
 
 # %% ../nbs/34_extraction.ipynb #c006
 _TIME_MAX = 2**53  # beyond this a created_utc is no time (and no float holds it exactly)
@@ -290,7 +292,7 @@ def _records(
     kind: str,
     subreddit: str | None,
     part: tuple[int, int] = (0, 1),
-    stream: str | None = None,  # the spool folder of a reader that decompresses the file once for all parts
+    stream: str | None = None,  # the queue folder of the file's reader: take blocks from it (see `_queued`)
 ) -> Iterator[tuple[int, dict]]:
     "`(line, record)` of one dump, or of its part `i` of `k`, with checked fields; other subreddits skipped by bytes and counted."
     i, k = part
@@ -306,14 +308,12 @@ def _records(
             return True
         return False
 
-    if k == 1:
+    if stream:
+        lines = _block_records(path, _queued(Path(stream), path, rep.malformed), rep.malformed, skip if name else None)
+    elif k == 1:
         lines = iter_records(path, rep.malformed, skip if name else None)
     else:
-        mine = (
-            _spooled(Path(stream), i, k, path, rep.malformed)
-            if stream
-            else (b for b in blocks(path, rep.malformed) if b[0] % k == i)
-        )
+        mine = (b for b in blocks(path, rep.malformed) if b[0] % k == i)
         lines = _block_records(path, mine, rep.malformed, skip if name else None)
     for line, rec in lines:
         rec, why = check_record(rec, kind)
@@ -326,78 +326,63 @@ def _records(
         rep.examples.setdefault((stage, 'other_subreddit'), []).extend((str(path), 0, i) for i in ids)
 
 # %% ../nbs/34_extraction.ipynb #c015s
-STREAM_MESSAGE = 1 << 20  # bytes of one part's blocks the reader hands over at once (one file in the spool)
-STREAM_AHEAD = 64         # messages a part not yet started may fall behind before the reader drops it from the stream
+STREAM_MESSAGE = 1 << 20  # bytes of blocks the reader hands over at once (one message: one file in the queue)
+STREAM_AHEAD = 16         # messages the queue holds at most: the reader waits for the parts (bounded disk)
+_MESSAGE = re.compile(r'\d{8}\.blk')  # a message waiting in the queue
 
-def _claim(d: Path, who: str) -> str:
-    "Who decides whether part folder `d` is streamed: the first to create its claim file ('stream' or 'dropped')."
-    try: fd = os.open(d/'claim', os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        for _ in range(1000):
-            got = (d/'claim').read_text()
-            if got: return got
-            time.sleep(0.001)
-        return (d/'claim').read_text() or who
-    with os.fdopen(fd, 'w') as f: f.write(who)
-    return who
-
-def _feed(path: str, spool: Path, k: int, stop) -> None:
-    "The reader: decompress `path` once and hand the blocks of part j of k to the folder `spool/j`, in messages."
-    dirs = [spool/str(j) for j in range(k)]
-    for d in dirs: d.mkdir(parents=True, exist_ok=True)
-    pending, size, seq, dropped, errors = [[] for _ in dirs], [0] * k, [0] * k, [False] * k, []
-    def room(j) -> bool:  # wait while part j is STREAM_AHEAD messages behind; a part not started yet is dropped
-        while not stop.is_set():
-            if sum(n.endswith('.blk') for n in os.listdir(dirs[j])) < STREAM_AHEAD: return True
-            if _claim(dirs[j], 'dropped') == 'dropped':
-                for n in os.listdir(dirs[j]):
-                    if n.endswith('.blk'): (dirs[j]/n).unlink(missing_ok=True)
-                dropped[j] = True; return False
-            time.sleep(0.005)
-        return False
-    def flush(j):
-        if dropped[j] or not room(j): pending[j] = []; size[j] = 0; return
-        head = json.dumps([[b, l, len(x)] for b, l, x in pending[j]]).encode()
-        tmp = dirs[j]/f'.{seq[j]:08d}.blk.tmp'
-        tmp.write_bytes(b''.join([head, b'\n', *(x for _, _, x in pending[j])]))
-        os.replace(tmp, dirs[j]/f'{seq[j]:08d}.blk')
-        seq[j] += 1; pending[j] = []; size[j] = 0
-    end = {}
-    try:
-        for b, line0, data in blocks(path, errors):
+def _feed(path: str,       # the file, decompressed once
+          spool: Path,     # the file's queue folder
+          stop) -> None:   # a threading.Event: the run stopped
+    "The reader: decompress `path` once and put its blocks in the queue `spool`, about a megabyte a message, in order."
+    spool.mkdir(parents=True, exist_ok=True)
+    pending, size, seq, errors, end = [], 0, 0, [], {}
+    def flush():
+        nonlocal pending, size, seq
+        while sum(map(bool, map(_MESSAGE.fullmatch, os.listdir(spool)))) >= STREAM_AHEAD:
             if stop.is_set(): raise RuntimeError('the run stopped')
-            j = b % k
-            if dropped[j]: continue
-            pending[j].append((b, line0, data)); size[j] += len(data)
-            if size[j] >= STREAM_MESSAGE: flush(j)
-        for j in range(k): flush(j)
+            time.sleep(0.02)  # a full queue holds 16 MB: the parts take ~20 ms a message; polling faster steals their CPU
+        head = json.dumps([[b, l, len(x)] for b, l, x in pending]).encode()
+        tmp = spool/f'.{seq:08d}.blk.tmp'
+        with open(tmp, 'wb') as f: f.writelines([head, b'\n', *(x for _, _, x in pending)])  # blocks written as they are
+        os.replace(tmp, spool/f'{seq:08d}.blk')
+        seq += 1; pending = []; size = 0
+    try:
+        for block in blocks(path, errors):
+            if stop.is_set(): raise RuntimeError('the run stopped')
+            pending.append(block); size += len(block[2])
+            if size >= STREAM_MESSAGE: flush()
+        if pending: flush()
         end = {'malformed': [[m.line, m.reason] for m in errors]}
     except BaseException as err:
         end = {'error': f'{type(err).__name__}: {err}'}
     finally:
-        for j, d in enumerate(dirs):
-            if not dropped[j]: _write_json(d/'end.json', {**end, 'messages': seq[j]})
+        _write_json(spool/'end.json', {**end, 'messages': seq})
 
-def _spooled(spool: Path, j: int, k: int, path, errors: list) -> Iterator[tuple[int, int, bytes]]:
-    "The blocks of part j of k from the reader's messages in `spool/j`; from the file when the reader dropped it."
-    d = spool/str(j)
-    if not d.is_dir() or _claim(d, 'stream') != 'stream':
-        yield from (b for b in blocks(path, errors) if b[0] % k == j); return
-    seq = 0
+def _queued(spool: Path,    # the queue folder of the file's reader (`_feed`)
+            path,           # the file, as reports name it
+            errors: list    # the reader's damaged-stream entries are added here at the end
+            ) -> Iterator[tuple[int, int, bytes]]:
+    "The blocks of the messages this part takes from the queue: each message goes to the first part that claims it."
+    tag = f'{os.getpid()}-{uuid.uuid4().hex[:8]}'
     while True:
-        f = d/f'{seq:08d}.blk'
-        try: raw = f.read_bytes()
-        except FileNotFoundError:
-            try: end = json.loads((d/'end.json').read_text())
-            except FileNotFoundError: time.sleep(0.002); continue
-            if 'error' in end: raise RuntimeError(f'{path}: the reader of the parts failed: {end["error"]}') from None
-            if seq < end['messages']: continue
+        ended = (spool/'end.json').exists()  # before listing: a message written before the end is listed below
+        waiting = sorted(n for n in os.listdir(spool) if _MESSAGE.fullmatch(n))
+        if not waiting:
+            if not ended: time.sleep(0.002); continue
+            end = json.loads((spool/'end.json').read_text())
+            if 'error' in end: raise RuntimeError(f'{path}: the reader of the parts failed: {end["error"]}')
             errors += [Malformed(str(path), line, why) for line, why in end['malformed']]
             return
-        head, _, body = raw.partition(b'\n')
-        off = 0
-        for b, line0, n in json.loads(head): yield b, line0, body[off:off + n]; off += n
-        f.unlink(); seq += 1
+        for n in waiting:
+            mine = spool/f'{n}.{tag}'
+            try: os.rename(spool/n, mine)  # atomic: one part gets the message, the others move on
+            except FileNotFoundError: continue
+            raw = mine.read_bytes(); mine.unlink()
+            head, _, body = raw.partition(b'\n')
+            off = 0
+            for b, line0, k in json.loads(head): yield b, line0, body[off:off + k]; off += k
+            break
+
 
 # %% ../nbs/34_extraction.ipynb #c017
 def _inputs(paths, kind: str) -> list[Path]:
@@ -531,8 +516,12 @@ def file_key(path, kind: str, subreddit: str | None) -> str:
     )
 
 
-def part_key(fkey: str, part: tuple[int, int]) -> str:
-    return f'{fkey}.{part[0]}of{part[1]}'
+def part_key(fkey: str,              # the file's key (`file_key`)
+             part: tuple[int, int],  # (i, k): part i of k
+             queue: bool = False,    # the parts share the file's blocks as they come (`_queued`), not every k-th
+             ) -> str:
+    "The key of one part of a file: `NAME-HASH.iofk`, or `NAME-HASH.iink` for a part of a queue."
+    return f'{fkey}.{part[0]}{"in" if queue else "of"}{part[1]}'
 
 # %% ../nbs/34_extraction.ipynb #c026
 class _Partitions:
@@ -599,7 +588,7 @@ def _write_json(path: Path, obj):
         tmp.unlink(missing_ok=True)
 
 
-_KEY = r'.+-[0-9a-f]{16}\.\d+of\d+'  # a part's key (`part_key`)
+_KEY = r'.+-[0-9a-f]{16}\.\d+(?:of|in)\d+'  # a part's key (`part_key`)
 _TMP_NAMES = (
     re.compile(rf'\.{_KEY}\.parquet\.\d+-[0-9a-f]{{8}}\.tmp'),  # a partition being written (`_Partitions`)
     re.compile(rf'\.(?:_plan\.json|report\.json|anecdotes\.jsonl|{_KEY}\.json)\.[0-9a-f]{{8}}\.tmp'),
@@ -642,7 +631,7 @@ def stage_file(
     part: tuple[int, int] = (0, 1),  # read part i of k of the file (see _records)
     key: str | None = None,  # the part's key in the run's plan (default: computed here)
     name: str | None = None,  # the file as the run names it, in the report (default: `path`)
-    stream: str | None = None,  # the spool folder of the run's reader of this file (see `_feed`)
+    stream: str | None = None,  # the queue folder of the run's reader of this file: a part of its queue (`_queued`)
 ) -> dict:
     "Stage 1 for one file (or one part of it): parse every record, write its Parquet partitions, then its report; skipped when done."
     if kind not in _TABLES:
@@ -905,38 +894,45 @@ def _local_pool(workers: int):
                                initializer=_watch_parent, initargs=(os.getpid(),))
 
 def _stop_pool(pool, ok: bool):
-    "Shut the pool down: wait for it after a good run, kill its processes after a failed or interrupted one."
-    if ok: pool.shutdown(wait=True); return
+    "Shut the pool down: after a good run its processes exit by themselves (the join goes on meanwhile); else kill them."
+    if ok: pool.shutdown(wait=False); return
     procs = list((getattr(pool, '_processes', None) or {}).values())  # the executor's own table of its processes
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         try: p.kill()
         except (OSError, ValueError): pass
 
-def _streams(todo: list[dict], out_dir: Path) -> dict[str, str]:
-    "file -> spool folder, for the files of the run split in parts all still to do: one reader decompresses each once."
-    by = {}
-    for t in todo: by.setdefault(t['file'], []).append(t)
-    return {f: str(out_dir/'_stream'/ts[0]['key'].rsplit('.', 1)[0]) for f, ts in by.items()
-            if ts[0]['part'][1] > 1 and len(ts) == ts[0]['part'][1]}
+SHARED_MEMORY = Path('/dev/shm')  # a memory file system for the queues where the machine has one (Linux)
 
-def _stream_parts(todo: list[dict], streams: dict) -> dict[str, tuple[str, int]]:
-    "file -> (spool folder, parts) of the streamed files."
-    return {t['file']: (streams[t['file']], t['part'][1]) for t in todo if t['file'] in streams}
+def _queue_roots(out_dir: Path) -> list[Path]:
+    "Where a run's queues may be: a folder in `SHARED_MEMORY` named after the run's folder, and `out_dir/_stream`."
+    run = hashlib.sha1(str(Path(out_dir).resolve()).encode()).hexdigest()[:16]
+    return [SHARED_MEMORY/f'scruples-queues-{run}', Path(out_dir)/'_stream']
+
+def _queues(todo: list[dict], out_dir: Path) -> dict[str, str]:
+    "file -> queue folder, for the files whose parts share one reader's queue: in memory when there is room, else on disk."
+    files = {t['file']: t['key'].rsplit('.', 1)[0] for t in todo if t.get('queue')}
+    memory, disk = _queue_roots(out_dir)
+    try:  # a full queue is STREAM_AHEAD messages, and one more being written; room for four times that
+        room = os.access(SHARED_MEMORY, os.W_OK) and shutil.disk_usage(SHARED_MEMORY).free > (
+            4 * (STREAM_AHEAD + 1) * STREAM_MESSAGE * len(files))
+    except OSError:
+        room = False
+    return {f: str((memory if room else disk)/k) for f, k in files.items()}
 
 def _clean_spool(out_dir: Path):
-    "Remove the readers' spool (`_stream/`): the messages, claims and ends this package wrote there."
-    root = out_dir/'_stream'
-    if not root.is_dir(): return
-    for f in sorted(root.rglob('*'), key=lambda p: -len(p.parts)):
-        if f.is_dir():
-            try: f.rmdir()
-            except OSError: pass
-        elif f.name in ('claim', 'end.json') or re.fullmatch(r'\.?\d{8}\.blk(?:\.tmp)?|\.end\.json\.[0-9a-f]{8}\.tmp',
-                                                            f.name):
-            f.unlink(missing_ok=True)
-    try: root.rmdir()
-    except OSError: pass
+    "Remove the readers' queues (in memory and `_stream/`): the messages, taken messages and ends this package wrote."
+    for root in _queue_roots(out_dir):
+        if not root.is_dir(): continue
+        for f in sorted(root.rglob('*'), key=lambda p: -len(p.parts)):
+            if f.is_dir():
+                try: f.rmdir()
+                except OSError: pass
+            elif f.name == 'end.json' or re.fullmatch(
+                    r'\.?\d{8}\.blk(?:\.tmp|\.\d+-[0-9a-f]{8})?|\.end\.json\.[0-9a-f]{8}\.tmp', f.name):
+                f.unlink(missing_ok=True)
+        try: root.rmdir()
+        except OSError: pass
 
 def _on_cluster(client, tasks: list, tick) -> list[dict]:
     "Run the tasks on the cluster of `client` (never a default client); a run that fails cancels what it submitted."
@@ -961,7 +957,9 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
     "Stage the parts on local worker processes, the 'sync' or 'threads' scheduler or a cluster, in the plan's order."
     import dask, threading
     out = str(out_dir.resolve())  # workers may run in another folder, or on another machine with the same paths
-    streams = _streams(todo, out_dir) if client is None and scheduler == 'processes' and workers > 1 else {}
+    streams = _queues(todo, out_dir)
+    if streams and (client is not None or scheduler != 'processes'):
+        raise ValueError("parts of a queue are read by local worker processes only (scheduler='processes')")
     calls = [(str(Path(t['file']).resolve()), t['kind'], out, None, subreddit, tuple(t['part']), t['key'], t['file'],
               streams.get(t['file'])) for t in todo]
     if client is not None or scheduler != 'processes':
@@ -977,11 +975,9 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
             return list(dask.compute(*tasks, scheduler=scheduler, num_workers=workers))
     if not calls: return []
     stop = threading.Event()
-    for s, k in _stream_parts(todo, streams).values():  # the parts' folders exist before any part starts
-        for j in range(k): (Path(s)/str(j)).mkdir(parents=True, exist_ok=True)
-    readers = [threading.Thread(target=_feed, args=(str(Path(f).resolve()), Path(s), k, stop), daemon=True,
-                                name=f'scruples-reader-{n}')
-               for n, (f, (s, k)) in enumerate(_stream_parts(todo, streams).items())]
+    readers = [threading.Thread(target=_feed, args=(str(Path(f).resolve()), Path(s), stop), daemon=True,
+                                name=f'scruples-reader-{n}') for n, (f, s) in enumerate(streams.items())]
+    for s in streams.values(): Path(s).mkdir(parents=True, exist_ok=True)  # before any part looks for it
     pool, ok = _local_pool(workers), False
     try:
         for r in readers: r.start()
@@ -1002,30 +998,31 @@ def _plan(
     subreddit,
     workers: int,
     parts: int | None,
-    shared: bool = False,  # a split file is decompressed once for all its parts (the local reader)
+    shared: bool = False,  # a split file is decompressed once, its parts take its blocks from a queue (local runs)
 ) -> list[dict]:
     "The run's parts: files done whole in an earlier run keep their parts; the others are split by `plan_parts` (or into `parts`)."
     keys = [file_key(p, kind, subreddit) for p, kind in inputs]
-    reuse = {}
-    for j, fk in enumerate(keys):  # a complete set of parts from an earlier run (any number of parts)
+    reuse = {}  # file -> (parts, queue) of a complete set of parts from an earlier run (any number, either kind)
+    for j, fk in enumerate(keys):
         by_k = {}
-        for r in (out_dir / '_reports').glob(f'{glob.escape(fk)}.*of*.json'):
-            m = re.fullmatch(r'(\d+)of(\d+)', r.name[len(fk) + 1 : -len('.json')])
+        for r in (out_dir / '_reports').glob(f'{glob.escape(fk)}.*.json'):
+            m = re.fullmatch(r'(\d+)(of|in)(\d+)', r.name[len(fk) + 1 : -len('.json')])
             if m and _done(r) is not None:
-                by_k.setdefault(int(m[2]), set()).add(int(m[1]))
-        full = [k for k, got in by_k.items() if got == set(range(k))]
+                by_k.setdefault((int(m[3]), m[2] == 'in'), set()).add(int(m[1]))
+        full = [kq for kq, got in by_k.items() if got == set(range(kq[0]))]
         if full:
             reuse[j] = min(full)
     fixed = [_PART_US[kind] for _, kind in inputs]
     if parts:
-        n_parts = [reuse.get(j, parts) for j in range(len(inputs))]
+        n_parts = [reuse[j][0] if j in reuse else parts for j in range(len(inputs))]
         cost = lambda j: (inputs[j][0].stat().st_size + 1) * (50 if inputs[j][1] == 'posts' else 1) / n_parts[j]
     else:
         est = [_inflated_size(p) for p, _ in inputs]  # (bytes, lines)
         parse = [lines * _PARSE_US[kind] for (_, lines), (_, kind) in zip(est, inputs)]
         read = [b * _READ_US[compression(p)] for (b, _), (p, _) in zip(est, inputs)]
         n_parts = plan_parts(parse, read, workers, shared=shared, fixed=fixed)
-        n_parts = [reuse.get(j, k) for j, k in enumerate(n_parts)]
+        # parts of a queue balance themselves (a part takes blocks while there are any): one per worker at most
+        n_parts = [reuse[j][0] if j in reuse else min(k, workers) if shared else k for j, k in enumerate(n_parts)]
         # a part's estimated microseconds: the order in which parts start (the costliest first, as the plan assumed)
         cost = lambda j: parse[j] / n_parts[j] + fixed[j] + (0.0 if shared and n_parts[j] > 1 else read[j])
 
@@ -1038,17 +1035,19 @@ def _plan(
             return 'one part asked for'
         if workers == 1:
             return 'one worker'
-        every = f' (every part decompresses the {compression(p)} file from its start)'
+        every = f' (every part would decompress the {compression(p)} file from its start)'
         return 'splitting would not shorten the run' + (every if compression(p) and not shared else '')
 
+    queue = [reuse[j][1] if j in reuse else shared and n_parts[j] > 1 for j in range(len(inputs))]
     return [
         {
             'file': str(p),
             'kind': kind,
             'rank': j,
             'part': [i, n_parts[j]],
-            'key': part_key(keys[j], (i, n_parts[j])),
+            'key': part_key(keys[j], (i, n_parts[j]), queue[j]),
             'cost': cost(j),
+            'queue': queue[j],
             'why': why(p, j),
         }
         for j, (p, kind) in enumerate(inputs)
@@ -1090,7 +1089,8 @@ def extract_dask(
         close = client is not address
     try:
         workers = sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1
-        shared = client is None and (scheduler or 'processes') == 'processes'  # one reader for a split file's parts
+        # local processes: a split file is decompressed once, by a reader in this process, for all its parts
+        shared = client is None and (scheduler or 'processes') == 'processes' and workers > 1
         plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=shared)
         _write_json(out_dir / '_plan.json', {'parts': plan, 'subreddit': subreddit})
         reports, todo = {}, []
@@ -1099,7 +1099,13 @@ def extract_dask(
                 reports[t['key']] = {**d, 'resumed': True}
             else:
                 todo.append(t)
-        todo.sort(key=lambda t: -t['cost'])  # the costliest parts first
+        again = {t['key'].rsplit('.', 1)[0] for t in todo if t['queue']}  # a queue's parts are done together or not
+        for t in plan:
+            if t['key'] in reports and t['key'].rsplit('.', 1)[0] in again:
+                del reports[t['key']]
+                (out_dir / '_reports' / f"{t['key']}.json").unlink()  # its blocks go to the parts of this run
+                todo.append(t)
+        todo.sort(key=lambda t: (t['queue'], -t['cost']))  # the costliest first; a queue's parts last: they balance
         tick = _progress(progress, len(plan))
         tick(len(reports))
         done = _run_parts(

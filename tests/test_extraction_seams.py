@@ -120,4 +120,93 @@ def test_streamed_parts_of_a_damaged_file_equal_one_process(tmp_path):
     assert [str(m) for m in grep.malformed] == [str(m) for m in wrep.malformed]  # the broken lines and the cut, once
     report = json.loads((tmp_path/'run'/'report.json').read_text())
     assert [p[3] for p in report['parts'] if p[0] == str(rc)] == [False, False, False]  # not done: read again next run
-    assert not (tmp_path/'run'/'_stream').exists()
+    assert not any(r.exists() for r in ex._queue_roots(tmp_path/'run'))  # the queues are gone, in memory and on disk
+
+
+def _big_comments(tmp_path, copies=40):
+    "The sample's comments repeated (fresh ids) into one zstd file of many blocks, and the sample's posts."
+    import zstandard
+    from scruples.dumps import open_dump
+    with open_dump(SAMPLE_RC) as f: recs = [json.loads(l) for l in f.read().splitlines() if l.strip()]
+    out = [json.dumps(dict(r, id=f"{r['id']}x{k}")) for k in range(copies) for r in recs]
+    rc = tmp_path/'RC_big.zst'
+    rc.write_bytes(zstandard.ZstdCompressor().compress(('\n'.join(out) + '\n').encode()))
+    return rc
+
+
+@pytest.mark.parametrize('memory', [True, False])
+def test_queue_parts_balance_and_equal_one_process(tmp_path, monkeypatch, memory):
+    "Local workers take one big file's blocks from one reader's queue (in memory, or on disk): the one-process result."
+    monkeypatch.setattr(ex, 'STREAM_MESSAGE', 1)  # a message per block: many messages for the two parts to share
+    if not memory: monkeypatch.setattr(ex, 'SHARED_MEMORY', tmp_path/'no-such-memory')
+    rc = _big_comments(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want, wrep = ex.extract_anecdotes(SAMPLE_RS, rc)
+        got, grep = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', num_workers=2, parts=2)
+    assert got == want and grep.counts == wrep.counts
+    plan = json.loads((tmp_path/'run'/'_plan.json').read_text())['parts']
+    queue = [t for t in plan if t['file'] == str(rc)]
+    assert [t['queue'] for t in queue] == [True, True] and [t['key'][-4:] for t in queue] == ['0in2', '1in2']
+    reports = [json.loads((tmp_path/'run'/'_reports'/f"{t['key']}.json").read_text()) for t in queue]
+    votes = [sum(n for s, r, n in rep['counts'] if (s, r) == ('comment', 'vote')) for rep in reports]
+    assert sum(votes) == wrep.counts[('comment', 'vote')]  # each vote once, in whichever part took its block
+    assert not any(r.exists() for r in ex._queue_roots(tmp_path/'run'))  # the queues are gone, in memory and on disk
+
+
+def test_queue_parts_are_done_together_or_read_again(tmp_path):
+    "One part of a queue lost (a kill): the rerun reads the whole file again, never the missing part alone."
+    rc = _big_comments(tmp_path, copies=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want, _ = ex.extract_anecdotes(SAMPLE_RS, rc)
+        ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', num_workers=2, parts=2)
+        plan = json.loads((tmp_path/'run'/'_plan.json').read_text())['parts']
+        lost, kept = [tmp_path/'run'/'_reports'/f"{t['key']}.json" for t in plan
+                      if t['queue'] and t['file'] == str(rc)]
+        lost.unlink()
+        stale = kept.stat().st_mtime_ns
+        got, _ = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', num_workers=2, parts=2)
+    assert got == want
+    report = json.loads((tmp_path/'run'/'report.json').read_text())
+    assert [p[2] for p in report['parts'] if p[0] == str(rc)] == [False, False]  # both parts read again
+    assert kept.stat().st_mtime_ns != stale
+    again, _ = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', num_workers=2, parts=2)  # a complete set: reused
+    assert again == want and all(p[2] for p in json.loads((tmp_path/'run'/'report.json').read_text())['parts'])
+    on_one, _ = ex.extract_dask(SAMPLE_RS, rc, tmp_path/'run', scheduler='sync')  # reused by another scheduler too
+    assert on_one == want and all(p[2] for p in json.loads((tmp_path/'run'/'report.json').read_text())['parts'])
+
+
+def test_queues_go_to_memory_where_there_is_room(tmp_path, monkeypatch):
+    "A queue lives in shared memory when it can hold four full queues per file, else in the run's folder."
+    monkeypatch.setattr(ex, 'SHARED_MEMORY', tmp_path/'shm')
+    (tmp_path/'shm').mkdir()
+    todo = [{'file': 'RC_a.zst', 'key': 'RC_a.zst-0123456789abcdef.0in2', 'queue': True},
+            {'file': 'RC_a.zst', 'key': 'RC_a.zst-0123456789abcdef.1in2', 'queue': True},
+            {'file': 'RS_a.zst', 'key': 'RS_a.zst-0123456789abcdef.0of1', 'queue': False}]
+    memory, disk = ex._queue_roots(tmp_path/'run')
+    assert memory.parent == tmp_path/'shm' and disk == tmp_path/'run'/'_stream'
+    assert ex._queues(todo, tmp_path/'run') == {'RC_a.zst': str(memory/'RC_a.zst-0123456789abcdef')}
+    assert ex._queue_roots(tmp_path/'other')[0] != memory  # each run's folder has its own
+    monkeypatch.setattr(ex, 'STREAM_MESSAGE', 1 << 50)  # no room
+    assert ex._queues(todo, tmp_path/'run') == {'RC_a.zst': str(disk/'RC_a.zst-0123456789abcdef')}
+    monkeypatch.setattr(ex, 'SHARED_MEMORY', tmp_path/'none')  # no memory file system
+    monkeypatch.setattr(ex, 'STREAM_MESSAGE', 1)
+    assert ex._queues(todo, tmp_path/'run') == {'RC_a.zst': str(disk/'RC_a.zst-0123456789abcdef')}
+
+
+@pytest.mark.parametrize('where', ['memory', 'disk'])
+def test_clean_spool_removes_a_killed_queue(tmp_path, monkeypatch, where):
+    "What a killed run left in a queue (waiting, taken and half-written messages, the end) goes; nothing else does."
+    monkeypatch.setattr(ex, 'SHARED_MEMORY', tmp_path/'shm')
+    root = dict(zip(['memory', 'disk'], ex._queue_roots(tmp_path)))[where]
+    q = root/'RC-0123456789abcdef'
+    q.mkdir(parents=True)
+    for n in ('00000003.blk', '00000002.blk.123-0a1b2c3d', '.00000004.blk.tmp', 'end.json', '.end.json.0a1b2c3d.tmp'):
+        (q/n).write_bytes(b'x')
+    (q/'mine.txt').write_text('not ours')
+    ex._clean_spool(tmp_path)
+    assert sorted(p.name for p in q.iterdir()) == ['mine.txt']
+    (q/'mine.txt').unlink()
+    ex._clean_spool(tmp_path)
+    assert not root.exists()
