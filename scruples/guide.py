@@ -576,8 +576,7 @@ def analyze(
     **kwargs,
 ) -> pd.DataFrame:  # column choice and notebook parameters, as `guide_parameters` takes them
     "Run the guide notebook on your data with papermill; returns the rows of `summary.csv`. Everything is checked before anything is written."
-    import papermill as pm
-    from scruples.reproduce import default_kernel
+    from scruples.reproduce import default_kernel, run_notebook
 
     kernel = check_kernel(kernel or default_kernel())
     nb = guide_notebook()
@@ -587,16 +586,7 @@ def analyze(
     params['out_dir'] = str(run.resolve())
     dest, t0 = run / 'your_data.ipynb', time.time()
     try:
-        pm.execute_notebook(
-            str(nb),
-            str(dest),
-            parameters=params,
-            kernel_name=kernel,
-            language='python',
-            cwd=str(run),
-            progress_bar=False,
-            log_output=False,
-        )
+        run_notebook(nb, dest, params, kernel, run)
     except Exception as err:
         last = str(err).strip().splitlines()[-1] if str(err).strip() else ''
         raise GuideError(
