@@ -62,7 +62,7 @@ class DefaultColumn(str):
 
 FORMS = ('wide', 'long', 'annotators')
 
-
+# %% ../nbs/91_guide.ipynb #aba6738f
 def _reading(text, annotator, **options) -> dict:
     "`read_annotated`'s keywords: a DefaultColumn is the reader's default (None), None or '' no such column (''), '' options not given."
 
@@ -72,7 +72,7 @@ def _reading(text, annotator, **options) -> dict:
     out = {k: (','.join(v) if isinstance(v, (list, tuple)) else v) for k, v in options.items() if v not in (None, '')}
     return out | {'text': col(text), 'annotator': col(annotator)}
 
-
+# %% ../nbs/91_guide.ipynb #b56d4793
 def guide_parameters(
     data_file,  # your CSV, JSON-lines or Parquet file
     form: str | None = None,  # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
@@ -154,7 +154,7 @@ def guide_parameters(
         **params,
     )
 
-
+# %% ../nbs/91_guide.ipynb #54a0b10e
 def check_predictions(
     path,  # the predictions file (`read_predictions`: an id column, a probability column per class or a label column)
     data: AnnotatedData,  # the data it predicts
