@@ -625,13 +625,9 @@ def _add_reproduce_parser(sub):
         help='notebooks run at once, each in its own kernel (default 1; the full run\'s notebooks use both cores themselves)',
     )
 
-# %% ../nbs/99_cli.ipynb #d823da0d
-def _cmd_analyze(args):
-    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
-    import inspect
-    from scruples.guide import analyze, guide_parameters
-    import pandas as pd
-
+# %% ../nbs/99_cli.ipynb #b669fe43
+def _analyze_params(args) -> dict:
+    "The notebook parameters `scruples analyze` passes: `--param NAME=VALUE` and the options that are parameters."
     params = dict(args.param or ()) | {
         k: v
         for k, v in (
@@ -678,6 +674,16 @@ def _cmd_analyze(args):
                 else 'it is set by analyze itself'
             )
         )
+    return params
+
+# %% ../nbs/99_cli.ipynb #d823da0d
+def _cmd_analyze(args):
+    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
+    import inspect
+    from scruples.guide import analyze, guide_parameters
+    import pandas as pd
+
+    params = _analyze_params(args)  # a --param that collides with an option is refused before any reading
     reading = _reading(args)
     if args.annotations and reading['form'] not in (None, 'wide'):
         raise core.ScruplesError(
