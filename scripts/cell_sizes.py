@@ -2,10 +2,10 @@
 
 Every `#| export` (or `#|export`) code cell of `nbs/*.ipynb` (the module notebooks, not `nbs/papers` or `nbs/guides`)
 is one unit of the package as a reader meets it. This prints how many there are, the median and longest cell in lines,
-the mean number of top-level definitions (`def`, `async def`, `class`) per exported cell, and the longest cells with
-their notebook, cell id, line count and first definition. It reads the notebooks and changes nothing; split a long
-cell in its notebook (one unit per cell, methods of a long class in later cells with fastcore's `@patch`), then run
-`nbdev_export`.
+the mean number of top-level definitions (`def`, `async def`, `class`) per exported cell, the longest cells (notebook,
+cell id, lines, first definition), and the longest single definitions (decorators included). It reads the notebooks
+and changes nothing; split a long cell in its notebook (one unit per cell, methods of a long class in later cells with
+fastcore's `@patch`), then run `nbdev_export`. `--nbs` measures another tree's notebooks (e.g. an older commit's).
 
     python scripts/cell_sizes.py [--top 15] [--nbs nbs]
 """
@@ -27,15 +27,17 @@ def _source(cell):
 
 
 def _defs(src):
-    "Names of the top-level `def`, `async def` and `class` statements of a cell's code (directives and magics skipped)."
+    "[(name, lines)] of the top-level `def`, `async def` and `class` statements of a cell (magics skipped)."
     code = '\n'.join('' if l.lstrip().startswith(('%', '!')) else l for l in src.splitlines())
     try: tree = ast.parse(code)
     except SyntaxError: return []
-    return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return [(n.name, n.end_lineno - min([n.lineno] + [d.lineno for d in n.decorator_list]) + 1)
+            for n in tree.body if isinstance(n, kinds)]
 
 
 def exported_cells(nbs=ROOT/'nbs'):
-    "[(notebook name, cell id, lines, [top-level definitions])] for every exported code cell of `nbs/*.ipynb`."
+    "[(notebook name, cell id, lines, [(definition, lines)])] for every exported code cell of `nbs/*.ipynb`."
     rows = []
     for nb in sorted(Path(nbs).glob('*.ipynb')):
         for cell in json.loads(nb.read_text(encoding='utf-8'))['cells']:
@@ -57,9 +59,12 @@ def report(rows, top=15):
            f'(cells with more than one: {sum(n > 1 for n in ndefs)})',
            f'longest {top}:']
     for nb, cid, n, defs in sorted(rows, key=lambda r: -r[2])[:top]:
-        first = defs[0] if defs else '-'
+        first = defs[0][0] if defs else '-'
         more = f' (+{len(defs) - 1} more)' if len(defs) > 1 else ''
         out.append(f'  {n:5d}  nbs/{nb} cell {cid}: {first}{more}')
+    units = sorted(((n, name, nb, cid) for nb, cid, _, defs in rows for name, n in defs), reverse=True)
+    out.append(f'longest {top} definitions (a function or class, decorators included):')
+    out += [f'  {n:5d}  {name} (nbs/{nb} cell {cid})' for n, name, nb, cid in units[:top]]
     return out
 
 
