@@ -1017,8 +1017,8 @@ def _tune_fixed(
 
 # %% ../nbs/21_baselines.ipynb #21f1fb31
 def _search(
-    t: CVTask, model: str, task: str, space: dict, budget: int, batch_size: int, n_jobs: int, soft: bool, objective: str,
-    s_sampler: int, s_model: int, progress: bool,
+    t: CVTask, model: str, task: str, space: dict, budget: int, batch_size: int, n_jobs: int, soft: bool,
+    objective: str, s_sampler: int, s_model: int, progress: bool,
 ) -> tuple[list[dict], tuple]:
     "The TPE search of `tune`: a row per point evaluated, and the best (score, params, out-of-fold probabilities)."
     import optuna

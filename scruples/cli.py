@@ -462,7 +462,9 @@ def _cmd_best(args):
 # %% ../nbs/99_cli.ipynb #56fb7647
 def _add_best_parser(sub):
     "The `best` subcommand."
-    q = _add_command(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
+    q = _add_command(
+        sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)'
+    )
     q.add_argument(
         'counts',
         help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
@@ -582,7 +584,9 @@ def _add_mcm_parser(sub):
     q = _add_command(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
     q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
     q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
-    q = _add_command(mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)')
+    q = _add_command(
+        mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)'
+    )
     q.add_argument('csv', help='the study: Action,Yes,No')
     q.add_argument('--questions', help='action,question (default: the packaged question list)')
 
