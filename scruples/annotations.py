@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
+from fastcore.basics import patch
 
 from .core import LazyModule, ScruplesDataError, as_rng
 from scruples.data import (
@@ -41,7 +42,7 @@ pd = LazyModule(
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'read_annotated', 'guide_data', 'as_counts',
            'MajorityVote', 'majority_vote', 'simulate_annotations']
 
-# %% ../nbs/07_annotations.ipynb #be653be9
+# %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
     'train': 'train',
     'dev': 'dev',
@@ -50,9 +51,11 @@ SPLIT_NAMES = {
     'val': 'dev',
     'test': 'test',
 }  # as written -> ours
+
+
 REPEATS = ('first', 'all', 'drop')  # what a label given twice by one annotator to one item counts as
 
-
+# %% ../nbs/07_annotations.ipynb #be653be9
 @dataclass
 class AnnotatedData:
     "One annotated dataset: item ids, label counts and class names; texts, contexts, splits and responses when the file has them."
@@ -106,107 +109,121 @@ class AnnotatedData:
     def n_votes(self) -> np.ndarray:
         return self.counts.sum(1)
 
-    def describe(self) -> str:
-        "One line saying what this is: the reader's report, or the shape of a record built by hand."
-        return (
-            self.report or f'{self.n_items:,} items, classes {"/".join(self.classes)}, {int(self.counts.sum()):,} votes'
-        )
+# %% ../nbs/07_annotations.ipynb #83a5d1cf
+@patch
+def describe(self: AnnotatedData) -> str:
+    "One line saying what this is: the reader's report, or the shape of a record built by hand."
+    return (
+        self.report or f'{self.n_items:,} items, classes {"/".join(self.classes)}, {int(self.counts.sum()):,} votes'
+    )
 
-    def response_codes(self, missing: int = -1) -> np.ndarray:
-        "The response matrix as int64 (annotators x items), `missing` where an annotator did not label an item."
-        if self.responses is None:
-            raise ValueError('no annotator ids: read the long form with an annotator column')
-        return np.where(np.isnan(self.responses), missing, self.responses).astype(np.int64)
+# %% ../nbs/07_annotations.ipynb #7278ecf5
+@patch
+def response_codes(self: AnnotatedData, missing: int = -1) -> np.ndarray:
+    "The response matrix as int64 (annotators x items), `missing` where an annotator did not label an item."
+    if self.responses is None:
+        raise ValueError('no annotator ids: read the long form with an annotator column')
+    return np.where(np.isnan(self.responses), missing, self.responses).astype(np.int64)
 
-    def binary_responses(self, positive: str) -> np.ndarray:
-        "Annotators x items of 1 (chose `positive`), 0 (chose another class) and NaN (not annotated): input for `LatentTraitModel`."
-        j = self.classes.index(positive)
-        if self.responses is None:
-            raise ValueError('no annotator ids: read the long form with an annotator column')
-        return np.where(np.isnan(self.responses), np.nan, (self.responses == j).astype(float))
+# %% ../nbs/07_annotations.ipynb #997793af
+@patch
+def binary_responses(self: AnnotatedData, positive: str) -> np.ndarray:
+    "Annotators x items of 1 (chose `positive`), 0 (chose another class) and NaN (not annotated): input for `LatentTraitModel`."
+    j = self.classes.index(positive)
+    if self.responses is None:
+        raise ValueError('no annotator ids: read the long form with an annotator column')
+    return np.where(np.isnan(self.responses), np.nan, (self.responses == j).astype(float))
 
-    def group(self, groups: dict) -> AnnotatedData:
-        "The same data with classes grouped (`{'abusive': ['mild', 'strong']}`): counts summed, responses and gold mapped; classes not named stay."
-        where = {}
-        for g, members in groups.items():
-            members = [members] if isinstance(members, str) else list(members)
-            if not members:
-                raise ValueError(f'group {g!r} names no class')
-            for m in members:
-                if m not in self.classes:
-                    raise ValueError(f'group {g!r}: no class {m!r} (classes: {", ".join(self.classes)})')
-                if m in where:
-                    raise ValueError(f'class {m!r} is in two groups, {where[m]!r} and {g!r}')
-                where[m] = str(g)
-        clash = [c for c in self.classes if c not in where and c in where.values()]
-        if clash:
-            raise ValueError(f'group {clash[0]!r} has the name of a class left out of every group')
-        new = list(dict.fromkeys(where.get(c, c) for c in self.classes))  # in the order of their first class
-        if len(new) < 2:
-            raise ValueError(f'grouping {dict(groups)} leaves {len(new)} class: 2 or more are needed')
-        to = np.array([new.index(where.get(c, c)) for c in self.classes], dtype=np.int64)
-        counts = np.zeros((self.n_items, len(new)), dtype=np.int64)
-        for j, t in enumerate(to):
-            counts[:, t] += self.counts[:, j]
-        resp = (
-            None
-            if self.responses is None
-            else np.where(np.isnan(self.responses), np.nan, to[np.nan_to_num(self.responses).astype(np.int64)])
-        )
-        gold = None if self.gold is None else to[self.gold]
-        said = '; '.join(
-            f'{g} = {"+".join(c for c in self.classes if where.get(c) == g)}' for g in dict.fromkeys(where.values())
-        )
-        return replace(
-            self,
-            counts=counts,
-            classes=tuple(new),
-            responses=resp,
-            gold=gold,
-            report=f'{self.describe()}; grouped into classes {"/".join(new)}: {said}',
-        )
+# %% ../nbs/07_annotations.ipynb #7f701638
+@patch
+def group(self: AnnotatedData, groups: dict) -> AnnotatedData:
+    "The same data with classes grouped (`{'abusive': ['mild', 'strong']}`): counts summed, responses and gold mapped; classes not named stay."
+    where = {}
+    for g, members in groups.items():
+        members = [members] if isinstance(members, str) else list(members)
+        if not members:
+            raise ValueError(f'group {g!r} names no class')
+        for m in members:
+            if m not in self.classes:
+                raise ValueError(f'group {g!r}: no class {m!r} (classes: {", ".join(self.classes)})')
+            if m in where:
+                raise ValueError(f'class {m!r} is in two groups, {where[m]!r} and {g!r}')
+            where[m] = str(g)
+    clash = [c for c in self.classes if c not in where and c in where.values()]
+    if clash:
+        raise ValueError(f'group {clash[0]!r} has the name of a class left out of every group')
+    new = list(dict.fromkeys(where.get(c, c) for c in self.classes))  # in the order of their first class
+    if len(new) < 2:
+        raise ValueError(f'grouping {dict(groups)} leaves {len(new)} class: 2 or more are needed')
+    to = np.array([new.index(where.get(c, c)) for c in self.classes], dtype=np.int64)
+    counts = np.zeros((self.n_items, len(new)), dtype=np.int64)
+    for j, t in enumerate(to):
+        counts[:, t] += self.counts[:, j]
+    resp = (
+        None
+        if self.responses is None
+        else np.where(np.isnan(self.responses), np.nan, to[np.nan_to_num(self.responses).astype(np.int64)])
+    )
+    gold = None if self.gold is None else to[self.gold]
+    said = '; '.join(
+        f'{g} = {"+".join(c for c in self.classes if where.get(c) == g)}' for g in dict.fromkeys(where.values())
+    )
+    return replace(
+        self,
+        counts=counts,
+        classes=tuple(new),
+        responses=resp,
+        gold=gold,
+        report=f'{self.describe()}; grouped into classes {"/".join(new)}: {said}',
+    )
 
-    def wide(self) -> pd.DataFrame:
-        "One row per item: `id`, `text` (when known) and one count column per class."
-        df = pd.DataFrame(self.counts, columns=list(self.classes))
-        if self.texts is not None:
-            df.insert(0, 'text', self.texts)
-        df.insert(0, 'id', self.items)
-        return df
+# %% ../nbs/07_annotations.ipynb #b7c3d74d
+@patch
+def wide(self: AnnotatedData) -> pd.DataFrame:
+    "One row per item: `id`, `text` (when known) and one count column per class."
+    df = pd.DataFrame(self.counts, columns=list(self.classes))
+    if self.texts is not None:
+        df.insert(0, 'text', self.texts)
+    df.insert(0, 'id', self.items)
+    return df
 
-    def long(self) -> pd.DataFrame:
-        "One row per annotation: `item`, `annotator` (None when unknown), `label` (class name)."
-        if self.responses is not None:
-            a, i = np.nonzero(~np.isnan(self.responses))
-            order = np.lexsort((a, i))
-            a, i = a[order], i[order]
-            lab = self.responses[a, i].astype(np.int64)
-            return pd.DataFrame(
-                {
-                    'item': [self.items[t] for t in i],
-                    'annotator': [self.annotators[t] for t in a],
-                    'label': [self.classes[t] for t in lab],
-                }
-            )
-        i, j = np.nonzero(self.counts)
-        reps = self.counts[i, j]
+# %% ../nbs/07_annotations.ipynb #542e473e
+@patch
+def long(self: AnnotatedData) -> pd.DataFrame:
+    "One row per annotation: `item`, `annotator` (None when unknown), `label` (class name)."
+    if self.responses is not None:
+        a, i = np.nonzero(~np.isnan(self.responses))
+        order = np.lexsort((a, i))
+        a, i = a[order], i[order]
+        lab = self.responses[a, i].astype(np.int64)
         return pd.DataFrame(
             {
-                'item': np.repeat(np.asarray(self.items, dtype=object), self.n_votes),
-                'annotator': None,
-                'label': [self.classes[t] for t in np.repeat(j, reps)],
+                'item': [self.items[t] for t in i],
+                'annotator': [self.annotators[t] for t in a],
+                'label': [self.classes[t] for t in lab],
             }
         )
+    i, j = np.nonzero(self.counts)
+    reps = self.counts[i, j]
+    return pd.DataFrame(
+        {
+            'item': np.repeat(np.asarray(self.items, dtype=object), self.n_votes),
+            'annotator': None,
+            'label': [self.classes[t] for t in np.repeat(j, reps)],
+        }
+    )
 
 # %% ../nbs/07_annotations.ipynb #5c0b12cc
 csv.field_size_limit(2**31 - 1)  # a text cell of any length (the default, 131,072 characters, crashed on long posts)
+
+
 _DIGITS = re.compile(r'[ \t]*-?[0-9]+[ \t]*')
 
 
 def _nfc(s) -> str:
     return unicodedata.normalize('NFC', s)
 
-
+# %% ../nbs/07_annotations.ipynb #ce7b3f09
 def _utf8(v: str, path, line, name) -> str:
     "A string that can be written out: a lone surrogate (JSON's \\ud800) is an error naming its place."
     try:
@@ -221,7 +238,7 @@ def _utf8(v: str, path, line, name) -> str:
         ) from None
     return v
 
-
+# %% ../nbs/07_annotations.ipynb #28bda5b1
 def _numeric_header(cells) -> bool:
     "Whether a first row of integers names classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2; 1,0,-1), not counts."
     if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells):
@@ -230,7 +247,7 @@ def _numeric_header(cells) -> bool:
     run = all(b - a == 1 for a, b in zip(v, v[1:])) or all(a - b == 1 for a, b in zip(v, v[1:]))
     return run and (0 in v or 1 in v)
 
-
+# %% ../nbs/07_annotations.ipynb #de8269f2
 @dataclass
 class _Table:
     "A table's columns (NFC), its records as (line, dict) pairs, and what its first line was."
@@ -242,7 +259,7 @@ class _Table:
     body: bytes | None = None  # a CSV's bytes below its header when nothing odd precedes them (the fast path's input)
     text: bool = False  # cells are text (CSV): a count is read from its digits
 
-
+# %% ../nbs/07_annotations.ipynb #ea9e29a3
 def _csv_table(path: Path) -> _Table:
     text = read_text(path)
     reader = csv.reader(io.StringIO(text, newline=''))  # newline='': \r\n, \n and a lone \r each end a row
@@ -285,7 +302,7 @@ def _csv_table(path: Path) -> _Table:
         body = raw if headerless else raw.partition(b'\n')[2]
     return _Table(header, rows(), None if headerless else hline, note, body, text=True)
 
-
+# %% ../nbs/07_annotations.ipynb #cef935b3
 def _frame_table(df, path) -> _Table:
     "A pandas frame as a table: its rows numbered from 1 as lines (Parquet, or a frame already in memory)."
     cols = [_nfc(str(c)) for c in df.columns]
@@ -296,7 +313,7 @@ def _frame_table(df, path) -> _Table:
     df = df.astype(object).where(df.notna(), None)
     return _Table(cols, ((i + 1, dict(zip(cols, r))) for i, r in enumerate(df.itertuples(index=False, name=None))))
 
-
+# %% ../nbs/07_annotations.ipynb #704a7445
 def _table(path: Path) -> _Table:
     "The columns and records of a CSV, JSON-lines or Parquet table (errors name file and line)."
     suf = path.suffix.lower()
@@ -332,7 +349,7 @@ def _table(path: Path) -> _Table:
         path.name,
     )
 
-
+# %% ../nbs/07_annotations.ipynb #6efdd693
 class _Numbered(Sequence):
     "Item ids '0', '1', ... of a table without an id column, made when asked (500,000 strings cost as much as parsing the counts)."
 
@@ -354,7 +371,7 @@ class _Numbered(Sequence):
     def __repr__(self):
         return f"['0', ..., '{self.n - 1}']"
 
-
+# %% ../nbs/07_annotations.ipynb #85cbd223
 def _counts_fast(body: bytes, k: int) -> np.ndarray | None:
     "Counts of a CSV body of nothing but digits, commas and line ends, parsed by pandas' C reader and cross-checked; else None."
     if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'):
@@ -373,7 +390,7 @@ def _counts_fast(body: bytes, k: int) -> np.ndarray | None:
         return None
     return c
 
-
+# %% ../nbs/07_annotations.ipynb #dbe33426
 _CELL_COUNT = r'^[ \t]*\+?([0-9]{1,18})(?:\.0*)?[ \t]*\Z'  # count_value's rule for a CSV cell, below 10**18 (a bulk parse's bound)
 
 
@@ -433,7 +450,6 @@ def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
     return c, out
 
 # %% ../nbs/07_annotations.ipynb #585d3bb8
-_MISSING = object()
 _FLAGS = {
     'form': '--long / --wide / --annotator-columns',
     'counts': '--counts',
@@ -448,6 +464,8 @@ _FLAGS = {
     'classes': '--classes',
     'repeats': '--repeats',
 }
+
+
 _FORM_OPTIONS = {
     'wide': {'counts', 'id'},
     'long': {'item', 'annotator', 'label', 'repeats'},
@@ -458,12 +476,12 @@ _FORM_OPTIONS = {
 def _opt(k: str) -> str:
     return f'{k}= ({_FLAGS[k]})'
 
-
+# %% ../nbs/07_annotations.ipynb #3469a9f5
 def _names(spec) -> list[str]:
     "Column or class names from 'a,b,c' or a list, Unicode NFC."
     return [_nfc(str(s).strip()) for s in (spec.split(',') if isinstance(spec, str) else spec)]
 
-
+# %% ../nbs/07_annotations.ipynb #c24a72cf
 def _find(t: _Table, spec, path, role: str) -> list[str]:
     "The columns a user named (exact, after NFC); a missing one is an error naming the columns there are."
     out = _names(spec)
@@ -480,13 +498,16 @@ def _find(t: _Table, spec, path, role: str) -> list[str]:
             )
     return out
 
-
+# %% ../nbs/07_annotations.ipynb #e763ae63
 def _usual(t: _Table, *names) -> str | None:
     "The first column named one of `names`, in any case (ID, Id and id are the id column)."
     low = {}
     for c in t.columns:
         low.setdefault(c.lower(), c)
     return next((low[n] for n in names if n in low), None)
+
+# %% ../nbs/07_annotations.ipynb #bf2ad31f
+_MISSING = object()
 
 
 def _cell(rec, col, path, line):
@@ -495,11 +516,11 @@ def _cell(rec, col, path, line):
         raise ScruplesDataError(path, line, col, 'a present field', 'missing')
     return v
 
-
+# %% ../nbs/07_annotations.ipynb #862cde41
 def _empty(v) -> bool:
     return v is None or (isinstance(v, str) and not v.strip()) or (isinstance(v, float) and v != v)
 
-
+# %% ../nbs/07_annotations.ipynb #b05004af
 def _key(v, path, line, name) -> str:
     "An id or a label: a non-empty string (NFC, stripped) or a whole number, kept as its digits."
     if isinstance(v, (float, np.floating)) and math.isfinite(v) and v == int(v):
@@ -508,7 +529,7 @@ def _key(v, path, line, name) -> str:
         raise ScruplesDataError(path, line, name, 'a non-empty string or a whole number', v)
     return _utf8(_nfc(v.strip()), path, line, name) if isinstance(v, str) else str(int(v))
 
-
+# %% ../nbs/07_annotations.ipynb #07aff4c8
 def _text(v, path, line, name) -> str:
     if not isinstance(v, str) or not v.strip():
         raise ScruplesDataError(path, line, name, 'a non-empty text', v)
@@ -521,7 +542,7 @@ def _split(v, path, line, name) -> str:
         raise ScruplesDataError(path, line, name, 'a split: train, dev (or validation, val, valid) or test', v)
     return SPLIT_NAMES[s]
 
-
+# %% ../nbs/07_annotations.ipynb #80d544ea
 class _Extras:
     "The per-item columns every form may have (id, text, context, split): read once per item, equal on every row of an item."
 
@@ -561,14 +582,14 @@ class _Extras:
     def get(self, k):
         return self.vals.get(k)
 
-
+# %% ../nbs/07_annotations.ipynb #0c37dbdc
 def _sorted_labels(labels) -> tuple[tuple, str]:
     "Distinct labels in the default order: numerically when all are integers (-3 < -1 < 2 < 10), else by name; and that order in words."
     if all(_DIGITS.fullmatch(l) for l in labels):
         return tuple(sorted(labels, key=int)), 'sorted as numbers'
     return tuple(sorted(labels)), 'sorted by name'
 
-
+# %% ../nbs/07_annotations.ipynb #ff5502e1
 def _tally(votes, n_items, classes, path, annotators: bool, repeats):
     "Counts and responses from (line, item, annotator, label) votes, with the repeats policy; and how many labels were repeats."
     cidx = {c: j for j, c in enumerate(classes)}
@@ -600,7 +621,7 @@ def _tally(votes, n_items, classes, path, annotators: bool, repeats):
             resp[a, i] = v[0][1]
     return counts, resp, list(anns), extra
 
-
+# %% ../nbs/07_annotations.ipynb #6124f238
 def _annotator_columns(t: _Table, spec, path):
     "Label columns [(annotator, column)] or one-hot columns {(annotator, class): column} named by a list, a glob or a '{annotator}_{label}' pattern."
     if isinstance(spec, str) and '{label}' in spec:
@@ -628,7 +649,7 @@ def _annotator_columns(t: _Table, spec, path):
         cols += [c for c in found if c not in cols]
     return [(c, c) for c in cols], None
 
-
+# %% ../nbs/07_annotations.ipynb #e4576ddc
 def _hot_cell(v, path, line, col) -> list[int]:
     "A one-hot cell: empty (no label), 0, 1, or one 0/1 per response of the annotator ('1, 1': this class twice)."
     if _empty(v):
@@ -639,7 +660,7 @@ def _hot_cell(v, path, line, col) -> list[int]:
         raise ScruplesDataError(path, line, col, "0 or 1 per response ('1', '0, 1', '1, 1')", v)
     return out
 
-
+# %% ../nbs/07_annotations.ipynb #abb00de8
 def _report_tail(ex: _Extras, cols: dict) -> str:
     parts = []
     for k in ('text', 'context'):
@@ -701,7 +722,7 @@ def _fixed(path: Path, classes) -> AnnotatedData:
         + (', text column text' if kind == 'anecdotes' else ', action pairs'),
     )
 
-
+# %% ../nbs/07_annotations.ipynb #95c4b2c4
 def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
     "The form to read: the one asked for, the one the options imply, or the one the columns allow; both readings possible: an error."
     if form is None and given.get('annotator_columns') is not None:
@@ -734,7 +755,189 @@ def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
         raise ValueError(f'{path}: {_opt(bad[0])} does not apply to the {form} form')
     return form
 
+# %% ../nbs/07_annotations.ipynb #a2ac8c82
+def _claim(used: dict, c: str, role: str, path) -> None:
+    "Give column `c` its `role` in `used` (column -> role): a column that has a role already is an error."
+    if c in used:
+        raise ValueError(f'{path}: column {c!r} is both {used[c]} and {role}: a column has one role')
+    used[c] = role
 
+# %% ../nbs/07_annotations.ipynb #05e16944
+def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
+    "The columns naming an item: `item=` (long form) or `id=` as given, else the usual one; none: items are numbered."
+    if form == 'long':
+        return (
+            _find(t, given['item'], path, 'the item')
+            if given['item']
+            else [_find(t, [_usual(t, 'item') or 'item'], path, 'the item')[0]]
+        )
+    return (
+        _find(t, given['id'], path, 'the item id')
+        if given['id']
+        else [c for c in [_usual(t, 'id') or _usual(t, 'item')] if c]
+    )
+
+# %% ../nbs/07_annotations.ipynb #55625b75
+def _wide(
+    path: Path, t: _Table, classes, given: dict, cols: dict, ids: list, used: dict, ex: _Extras
+) -> AnnotatedData:
+    "The wide form: one row per item, one count column per class; a CSV body of plain numbers is parsed in bulk."
+    idsaid = f'id column {",".join(ids)}' if ids else 'items numbered from 0 (no id column)'
+    names = None if classes is None else _names(classes)
+    usual_text = _usual(t, 'text')  # never a count column unless named one: text='' (no text) leaves it unread
+    if t.header_line is None and t.note and names and not given['counts']:
+        cc = list(t.columns)  # no header: classes= names them
+    else:
+        cc = (
+            _find(t, given['counts'], path, 'a count')
+            if given['counts']
+            else _find(t, names, path, 'a count')
+            if names
+            else [c for c in t.columns if c not in used and c != usual_text]
+        )
+    for c in cc:
+        _claim(used, c, 'a count', path)
+    names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
+    if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
+        raise ScruplesDataError(
+            path,
+            t.header_line,
+            None,
+            'the wide form: 2 or more count columns, one distinct class name each',
+            f'columns {",".join(cc)}, classes {",".join(names)}',
+        )
+    c = _counts_fast(t.body, len(cc)) if t.body is not None and cc == t.columns else None
+    fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
+    if fast is not None:
+        c, got = fast
+        numbered = got.get('items') or _Numbered(len(c))
+        ex.vals = {k: got[k] for k in ex.vals}
+    elif c is not None and c.sum(1).all():
+        numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
+    else:
+        numbered, c = None, _wide_rows(path, t, cc, ex, every=not (given['counts'] or classes))
+    left = [x for x in t.columns if x not in used]
+    said = (
+        f'wide: {len(c):,} items, classes {"/".join(names)} from columns {",".join(cc)}, {idsaid}'
+        + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
+        + (f'; {t.note}' if t.note else '')
+        + (f'; columns not read: {",".join(left)}' if left else '')
+    )
+    return AnnotatedData(
+        items=numbered or list(ex.items),
+        counts=c,
+        classes=tuple(names),
+        texts=ex.get('text'),
+        contexts=ex.get('context'),
+        splits=ex.get('split'),
+        source=str(path),
+        report=said,
+        columns=dict(id=ids, counts=cc, **cols),
+    )
+
+# %% ../nbs/07_annotations.ipynb #4d64b649
+def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool) -> np.ndarray:
+    "Counts of a wide table read record by record, naming the line of a bad cell (`every`: all other columns count)."
+    rows = []
+    for line, rec in t.records:
+        if every and len(rec) > len(t.columns) and (extra := [k for k in rec if k not in t.columns]):
+            raise ScruplesDataError(  # the count columns are all the others: a key beyond them would be lost
+                path,
+                line,
+                extra[0],
+                f'only the keys of the first record ({", ".join(t.columns)}), '
+                f'or name the count columns ({_opt("counts")})',
+                'an extra key',
+            )
+        row = [count_value(_cell(rec, k, path, line), path, line, k, t.text) for k in cc]
+        if sum(row) > MAX_COUNT:
+            raise ScruplesDataError(path, line, ','.join(cc), 'counts whose sum is at most 2**63 - 1', row)
+        if not any(row):
+            raise ScruplesDataError(
+                path,
+                line,
+                f'counts[{len(rows)}]',
+                'at least one vote (an all-zero row: nobody labelled this item)',
+                row,
+            )
+        ex.item(rec, line, unique=True)
+        rows.append(row)
+    if not rows:
+        raise ScruplesDataError(path, None, None, 'at least one row', 'none')
+    return np.asarray(rows, dtype=np.int64)
+
+# %% ../nbs/07_annotations.ipynb #af44a61b
+def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras):
+    "Votes of the long form, a (line, item, annotator, label) per row; how it was read, the roles, annotators known."
+    lab = (
+        _find(t, given['label'], path, 'the label')[0]
+        if given['label']
+        else _find(t, [_usual(t, 'label') or 'label'], path, 'the label')[0]
+    )
+    ann = (
+        None
+        if given['annotator'] == ''
+        else (
+            _find(t, [given['annotator']], path, 'the annotator')[0]
+            if given['annotator']
+            else _usual(t, 'annotator')
+        )
+    )
+    for c, role in ((lab, 'the label'), (ann, 'the annotator')):
+        if c:
+            _claim(used, c, role, path)
+    votes = []
+    for line, rec in t.records:
+        i = ex.item(rec, line)
+        votes.append(
+            (
+                line,
+                i,
+                _key(_cell(rec, ann, path, line), path, line, ann) if ann else None,
+                _key(_cell(rec, lab, path, line), path, line, lab),
+            )
+        )
+    how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
+    return votes, how, dict(item=ids, label=lab, annotator=ann), ann is not None
+
+# %% ../nbs/07_annotations.ipynb #edf5f119
+def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras):
+    "Votes of the annotator-columns form; how it was read, the roles, and the classes a one-hot pattern names."
+    plain, hot = _annotator_columns(t, given['annotator_columns'], path)
+    for c in [c for _, c in plain] if plain else hot.values():
+        _claim(used, c, 'an annotator column', path)
+    votes = []
+    for line, rec in t.records:
+        i = ex.item(rec, line)
+        if plain:
+            votes += [
+                (line, i, a, _key(v, path, line, c)) for a, c in plain if not _empty(v := _cell(rec, c, path, line))
+            ]
+            continue
+        per = {}
+        for (a, l), c in hot.items():
+            per.setdefault(a, []).append((l, c, _hot_cell(_cell(rec, c, path, line), path, line, c)))
+        for a, cells in per.items():
+            for r in range(max(len(x) for _, _, x in cells)):
+                ones = [(l, c) for l, c, x in cells if r < len(x) and x[r] == 1]
+                if len(ones) > 1:
+                    raise ScruplesDataError(
+                        path,
+                        line,
+                        ones[1][1],
+                        f'one class per response of annotator {a} (response {r + 1}: {ones[0][1]} says 1 too)',
+                        1,
+                    )
+                if ones:
+                    votes.append((line, i, a, ones[0][0]))
+    n_cols = len(plain) if plain else len({a for a, _ in hot})
+    roles = dict(id=ids, annotator_columns=[c for _, c in plain] if plain else list(hot.values()))
+    how = f'{n_cols} annotator columns ' + (
+        ','.join(c for _, c in plain) if plain else f'one-hot, {given["annotator_columns"]}'
+    )
+    return votes, how, roles, set() if plain else {l for _, l in hot}
+
+# %% ../nbs/07_annotations.ipynb #8af45054
 def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **given) -> AnnotatedData:
     "A CSV, JSON-lines or Parquet table in the wide, long or annotator-columns form."
     given_cols = {
@@ -746,179 +949,22 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         k: None if v == '' else _find(t, [v], path, f'the {k}')[0] if v else _usual(t, k) for k, v in given_cols.items()
     }
     form = _form(t, path, form, given, cols)
-    if form == 'long':
-        ids = (
-            _find(t, given['item'], path, 'the item')
-            if given['item']
-            else [_find(t, [_usual(t, 'item') or 'item'], path, 'the item')[0]]
-        )
-    else:
-        ids = (
-            _find(t, given['id'], path, 'the item id')
-            if given['id']
-            else [c for c in [_usual(t, 'id') or _usual(t, 'item')] if c]
-        )
+    ids = _id_columns(t, path, form, given)
     used = {c: 'the item id' for c in ids} | {c: f'the {k}' for k, c in cols.items() if c}
-
-    def claim(c, role):
-        if c in used:
-            raise ValueError(f'{path}: column {c!r} is both {used[c]} and {role}: a column has one role')
-        used[c] = role
-
     for k, c in cols.items():
         if c and c in ids:
             raise ValueError(f'{path}: column {c!r} is both the item id and the {k}: a column has one role')
     ex = _Extras(path, ids, **cols)
-    idsaid = f'id column {",".join(ids)}' if ids else 'items numbered from 0 (no id column)'
     if form == 'wide':
-        names = None if classes is None else _names(classes)
-        usual_text = _usual(t, 'text')  # never a count column unless named one: text='' (no text) leaves it unread
-        if t.header_line is None and t.note and names and not given['counts']:
-            cc = list(t.columns)  # no header: classes= names them
-        else:
-            cc = (
-                _find(t, given['counts'], path, 'a count')
-                if given['counts']
-                else _find(t, names, path, 'a count')
-                if names
-                else [c for c in t.columns if c not in used and c != usual_text]
-            )
-        for c in cc:
-            claim(c, 'a count')
-        names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
-        if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
-            raise ScruplesDataError(
-                path,
-                t.header_line,
-                None,
-                'the wide form: 2 or more count columns, one distinct class name each',
-                f'columns {",".join(cc)}, classes {",".join(names)}',
-            )
-        c = _counts_fast(t.body, len(cc)) if t.body is not None and cc == t.columns else None
-        fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
-        if fast is not None:
-            c, got = fast
-            numbered = got.get('items') or _Numbered(len(c))
-            ex.vals = {k: got[k] for k in ex.vals}
-        elif c is not None and c.sum(1).all():
-            numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
-        else:
-            numbered, rows, every = (
-                None,
-                [],
-                not (given['counts'] or classes),
-            )  # the count columns are all the others: a key beyond them would be lost
-            for line, rec in t.records:
-                if every and len(rec) > len(t.columns) and (extra := [k for k in rec if k not in t.columns]):
-                    raise ScruplesDataError(
-                        path,
-                        line,
-                        extra[0],
-                        f'only the keys of the first record ({", ".join(t.columns)}), '
-                        f'or name the count columns ({_opt("counts")})',
-                        'an extra key',
-                    )
-                row = [count_value(_cell(rec, k, path, line), path, line, k, t.text) for k in cc]
-                if sum(row) > MAX_COUNT:
-                    raise ScruplesDataError(path, line, ','.join(cc), 'counts whose sum is at most 2**63 - 1', row)
-                if not any(row):
-                    raise ScruplesDataError(
-                        path,
-                        line,
-                        f'counts[{len(rows)}]',
-                        'at least one vote (an all-zero row: nobody labelled this item)',
-                        row,
-                    )
-                ex.item(rec, line, unique=True)
-                rows.append(row)
-            if not rows:
-                raise ScruplesDataError(path, None, None, 'at least one row', 'none')
-            c = np.asarray(rows, dtype=np.int64)
-        left = [x for x in t.columns if x not in used]
-        said = (
-            f'wide: {len(c):,} items, classes {"/".join(names)} from columns {",".join(cc)}, {idsaid}'
-            + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
-            + (f'; {t.note}' if t.note else '')
-            + (f'; columns not read: {",".join(left)}' if left else '')
-        )
-        return AnnotatedData(
-            items=numbered or list(ex.items),
-            counts=c,
-            classes=tuple(names),
-            texts=ex.get('text'),
-            contexts=ex.get('context'),
-            splits=ex.get('split'),
-            source=str(path),
-            report=said,
-            columns=dict(id=ids, counts=cc, **cols),
-        )
-    votes, annotators = [], True
+        return _wide(path, t, classes, given, cols, ids, used, ex)
     if form == 'long':
-        lab = (
-            _find(t, given['label'], path, 'the label')[0]
-            if given['label']
-            else _find(t, [_usual(t, 'label') or 'label'], path, 'the label')[0]
-        )
-        ann = (
-            None
-            if given['annotator'] == ''
-            else (
-                _find(t, [given['annotator']], path, 'the annotator')[0]
-                if given['annotator']
-                else _usual(t, 'annotator')
-            )
-        )
-        for c, role in ((lab, 'the label'), (ann, 'the annotator')):
-            if c:
-                claim(c, role)
-        annotators = ann is not None
-        for line, rec in t.records:
-            i = ex.item(rec, line)
-            votes.append(
-                (
-                    line,
-                    i,
-                    _key(_cell(rec, ann, path, line), path, line, ann) if ann else None,
-                    _key(_cell(rec, lab, path, line), path, line, lab),
-                )
-            )
-        how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
-        roles = dict(item=ids, label=lab, annotator=ann)
+        votes, how, roles, annotators = _long_votes(path, t, given, ids, used, ex)
+        named = set()
     else:
-        plain, hot = _annotator_columns(t, given['annotator_columns'], path)
-        for c in [c for _, c in plain] if plain else hot.values():
-            claim(c, 'an annotator column')
-        for line, rec in t.records:
-            i = ex.item(rec, line)
-            if plain:
-                votes += [
-                    (line, i, a, _key(v, path, line, c)) for a, c in plain if not _empty(v := _cell(rec, c, path, line))
-                ]
-                continue
-            per = {}
-            for (a, l), c in hot.items():
-                per.setdefault(a, []).append((l, c, _hot_cell(_cell(rec, c, path, line), path, line, c)))
-            for a, cells in per.items():
-                for r in range(max(len(x) for _, _, x in cells)):
-                    ones = [(l, c) for l, c, x in cells if r < len(x) and x[r] == 1]
-                    if len(ones) > 1:
-                        raise ScruplesDataError(
-                            path,
-                            line,
-                            ones[1][1],
-                            f'one class per response of annotator {a} (response {r + 1}: {ones[0][1]} says 1 too)',
-                            1,
-                        )
-                    if ones:
-                        votes.append((line, i, a, ones[0][0]))
-        n_cols = len(plain) if plain else len({a for a, _ in hot})
-        roles = dict(id=ids, annotator_columns=[c for _, c in plain] if plain else list(hot.values()))
-        how = f'{n_cols} annotator columns ' + (
-            ','.join(c for _, c in plain) if plain else f'one-hot, {given["annotator_columns"]}'
-        )
+        (votes, how, roles, named), annotators = _annotator_votes(path, t, given, ids, used, ex), True
     if not votes:
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
-    labels = {v[3] for v in votes} | ({l for _, l in hot} if form == 'annotators' and not plain else set())
+    labels = {v[3] for v in votes} | named
     if classes is None:
         names, order = _sorted_labels(labels)
     else:

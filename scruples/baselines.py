@@ -65,7 +65,7 @@ def task_kind(task: str) -> str:
         raise ValueError(f'task must be one of {TASKS} (or None: inferred from X), got {task!r}')
     return 'pairs' if task in ('dilemmas', 'pairs') else 'texts'
 
-
+# %% ../nbs/21_baselines.ipynb #eb39eedf
 def resolve_task(X, task: str | None = None) -> str:
     "`task` checked against `X` (a preset or kind taking pairs needs pairs), or, when None, 'pairs' or 'texts' inferred from `X`."
     if task is None:
@@ -75,7 +75,7 @@ def resolve_task(X, task: str | None = None) -> str:
         raise ValueError(f'task={task!r} takes {kind}, but X holds {input_kind(X)}: pass task=None to infer it from X')
     return task
 
-
+# %% ../nbs/21_baselines.ipynb #3017e12d
 @dataclass
 class Labels:
     "Training targets: counts, majority labels under a tie policy, class names and the number of tied items."
@@ -151,7 +151,7 @@ def target_labels(
     classes = names if names is not None and len(names) == counts.shape[1] else np.arange(counts.shape[1])
     return Labels(counts.astype(np.int64), mv.labels, classes, mv.n_ties)
 
-
+# %% ../nbs/21_baselines.ipynb #b72ba4bd
 def _counts_arg(lab: Labels):
     "Counts to refit on: a frame keeping the class names, or the array."
     return (
@@ -160,7 +160,7 @@ def _counts_arg(lab: Labels):
         else pd.DataFrame(lab.counts, columns=list(lab.classes))
     )
 
-
+# %% ../nbs/21_baselines.ipynb #f206f3c9
 def _n_rows(X) -> int:
     "The number of examples in `X` (a list, an array, a sparse matrix or a frame)."
     shape = getattr(X, 'shape', None)
@@ -315,6 +315,8 @@ UPOS = (
     'VERB',
     'X',
 )
+
+
 STYLE_FEATURES = (
     (
         'n_tokens',
@@ -331,6 +333,8 @@ STYLE_FEATURES = (
     + tuple(f'punct_{c}_per_sent' for c in string.punctuation)
     + tuple(f'pos_{t}_per_sent' for t in UPOS)
 )
+
+# %% ../nbs/21_baselines.ipynb #281bb884
 _STYLE_CACHE: dict = {}
 
 
@@ -338,7 +342,7 @@ def style_nlp(model: str | None = None):
     "spaCy pipeline for the stylometric features: tagger and sentence recognizer (`scruples.core.load_spacy`, loaded once)."
     return load_spacy(model or SPACY_MODEL, disable=('parser', 'lemmatizer'), enable=('senter',))
 
-
+# %% ../nbs/21_baselines.ipynb #6827fb10
 def _doc_style(doc) -> np.ndarray:
     toks = [t for t in doc if not t.is_space]
     if not toks:
@@ -369,7 +373,7 @@ def _doc_style(doc) -> np.ndarray:
         ]
     )
 
-
+# %% ../nbs/21_baselines.ipynb #1a9404b4
 def style_features(texts, model: str | None = None, batch_size: int = 256) -> np.ndarray:
     "(n, len(STYLE_FEATURES)) stylometric features of `texts`, cached per (model, text)."
     texts = check_texts(texts, allow_empty=True)
@@ -379,7 +383,7 @@ def style_features(texts, model: str | None = None, batch_size: int = 256) -> np
             _STYLE_CACHE[model, t] = _doc_style(doc)
     return np.array([_STYLE_CACHE[model, t] for t in texts]).reshape(len(texts), len(STYLE_FEATURES))
 
-
+# %% ../nbs/21_baselines.ipynb #2c9fb11f
 class StyleFeatures(TransformerMixin, BaseEstimator):
     "scikit-learn transformer: texts -> stylometric features (Appendix C.2)."
 
@@ -616,7 +620,7 @@ def _tok_params(p: dict) -> dict:
         ngram_range=(p['ngram_low'], p['ngram_low'] + p['ngram_extra']),
     )
 
-
+# %% ../nbs/21_baselines.ipynb #fdc8bc24
 def _uses_tfidf(model):
     return model in ('Logistic', 'Forest')
 
@@ -635,7 +639,7 @@ def ngram_featurizer(model: str, params: dict):
         cv, TfidfTransformer(norm=params['norm'], use_idf=params['use_idf'], sublinear_tf=params['sublinear_tf'])
     )
 
-
+# %% ../nbs/21_baselines.ipynb #a70b0114
 def make_scorer(model: str, task: str, params: dict, seed=0):
     "The classifier of one point of the search space (the scorer of differences for the Dilemmas)."
     p, kind = params, task_kind(task)
@@ -672,7 +676,7 @@ def make_scorer(model: str, task: str, params: dict, seed=0):
         )
     raise ValueError(f'{model} has no hyper-parameters to build a scorer from')
 
-
+# %% ../nbs/21_baselines.ipynb #591a3e67
 def _design(model):
     return 'concat' if model in ('BinaryNB', 'MultiNB', 'CompNB') else 'difference'
 
@@ -798,7 +802,7 @@ class CVTask:
         idx = np.asarray(idx)
         return np.concatenate([idx, idx + self.n]) if self.kind == 'pairs' else idx
 
-
+# %% ../nbs/21_baselines.ipynb #69bef5e1
 def make_task(
     X,
     y,  # pairs (Dilemmas frame, (a1, a2) list, (n, 2) array) or texts (frame, list); y: labels or counts
@@ -840,7 +844,7 @@ def make_task(
         class_weight,
     )
 
-
+# %% ../nbs/21_baselines.ipynb #71805101
 _COUNTS: dict = {}
 
 
@@ -857,7 +861,7 @@ def _counts_matrix(task: CVTask, params: dict) -> sp.csr_matrix:
             _COUNTS[key] = None  # empty vocabulary
     return _COUNTS[key]
 
-
+# %% ../nbs/21_baselines.ipynb #5c7b93e0
 def fold_features(task: CVTask, model: str, params: dict, train) -> sp.csr_matrix | np.ndarray:
     "Features of all documents, with the featurizer fitted on the documents of training examples `train`."
     rows = task.doc_rows(train)
@@ -888,7 +892,7 @@ def fold_features(task: CVTask, model: str, params: dict, train) -> sp.csr_matri
         )
     return M
 
-
+# %% ../nbs/21_baselines.ipynb #d063a8bd
 def _fit_predict(task: CVTask, model: str, params: dict, train, held, soft: bool, seed) -> np.ndarray:
     M = fold_features(task, model, params, train)
     scorer = balanced(make_scorer(model, task.task, params, seed), task.class_weight)
@@ -914,7 +918,7 @@ def _fit_predict(task: CVTask, model: str, params: dict, train, held, soft: bool
     out[:, s.classes_] = s.predict_proba(M[held])
     return out
 
-
+# %% ../nbs/21_baselines.ipynb #fbc41207
 def _one_thread(model: str, task: str):
     "Gradient boosting (Style on texts) on one OpenMP thread: on small data its threads mostly wait for each other (50x slower on a busy machine)."
     if model != 'Style' or task_kind(task) != 'texts':
@@ -923,7 +927,7 @@ def _one_thread(model: str, task: str):
 
     return threadpool_limits(1, user_api='openmp')
 
-
+# %% ../nbs/21_baselines.ipynb #62d2958c
 def cv_predict(task: CVTask, model: str, params: dict, soft: bool = False, seed=0) -> np.ndarray:
     "Out-of-fold probabilities (n, k) of one point of the search space."
     out = np.zeros(task.counts.shape, dtype=np.float64)
@@ -933,7 +937,7 @@ def cv_predict(task: CVTask, model: str, params: dict, soft: bool = False, seed=
             out[held] = _fit_predict(task, model, params, train, held, soft, seed)
     return out
 
-
+# %% ../nbs/21_baselines.ipynb #4327687e
 def cv_score(
     task: CVTask, model: str, params: dict, soft: bool = False, objective: str = 'hard', seed=0
 ) -> tuple[float, np.ndarray]:
@@ -964,7 +968,7 @@ class Tuned:
     n_ties: int = 0  # training items whose majority vote was tied (resolved or dropped by `ties`)
     classes: np.ndarray | None = None  # class names (the counts' column names when given)
 
-
+# %% ../nbs/21_baselines.ipynb #3bcc5f9c
 def _evaluate_point(task, model, params, soft, objective, seed):
     t0 = time.perf_counter()
     try:
@@ -973,86 +977,54 @@ def _evaluate_point(task, model, params, soft, objective, seed):
         return np.nan, None, time.perf_counter() - t0, str(err)[:120]
     return score, oof, time.perf_counter() - t0, ''
 
-
-def tune(
-    model: str,  # one of MODELS
-    X,
-    y,  # training data: pairs (Dilemmas frame, (a1, a2) list) or texts (frame, list); labels or counts (n, k)
-    task: str
-    | None = None,  # None: 'pairs' or 'texts' from X, k from y; or 'texts', 'pairs', the presets 'anecdotes', 'dilemmas'
-    budget: int = 128,  # points evaluated (the paper: 128)
-    batch_size: int = 8,  # points proposed at once and evaluated in parallel (the paper: 8)
-    n_folds: int = 4,  # cross-validation folds (the paper: 4)
-    n_jobs: int = 2,  # worker threads
-    soft: bool = False,  # Dilemmas: train on soft labels instead of the majority (paper: hard)
-    objective: str = 'hard',  # CV cross-entropy against 'hard' labels (paper) or 'soft' labels
-    seed=0,  # seeds the sampler, the folds and the randomized models
-    progress: bool = True,  # tqdm progress bar
-    cv_task: CVTask | None = None,  # a prepared task (reuses its folds, tie policy and the process's caches)
-    ties: str = 'first',  # majority-vote ties of the hard training labels: 'first', 'random' or 'drop'
-    class_weight: str
-    | None = None,  # 'balanced' (single texts): every class weighs the same (skewed classes); Prior ignores it
+# %% ../nbs/21_baselines.ipynb #bf33f15b
+def _tune_fixed(
+    model: str, X, y, task: str, n_folds: int, seed, cv_task, ties: str, s_model: int, t0: float
 ) -> Tuned:
-    "Bayesian optimization (TPE) of one baseline over its paper search space, by k-fold cross-validation."
+    "`tune` of a baseline with nothing to tune (Prior, Sample, Length): its out-of-fold predictions, then the fit."
+    est = make_model(model, task, seed=s_model, ties=ties)
+    lab = target_labels(y, _n_rows(X), None, ties, s_model, task)
+    yfit = _counts_arg(lab)
+    folds = (
+        cv_task.folds
+        if cv_task is not None
+        else list(
+            KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(
+                np.arange(len(lab.counts))
+            )
+        )
+    )
+    oof = np.zeros(lab.counts.shape)
+    for tr, te in folds:
+        oof[te] = clone(est).fit(_subset(X, tr), _subset(yfit, tr)).predict_proba(_subset(X, te))
+    tune_s = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    est.fit(X, yfit)
+    return Tuned(
+        model,
+        task,
+        est,
+        {},
+        np.nan,
+        pd.DataFrame(),
+        oof,
+        tune_s,
+        time.perf_counter() - t1,
+        ties,
+        lab.n_ties,
+        lab.classes,
+    )
+
+# %% ../nbs/21_baselines.ipynb #21f1fb31
+def _search(
+    t: CVTask, model: str, task: str, space: dict, budget: int, batch_size: int, n_jobs: int, soft: bool,
+    objective: str, s_sampler: int, s_model: int, progress: bool,
+) -> tuple[list[dict], tuple]:
+    "The TPE search of `tune`: a row per point evaluated, and the best (score, params, out-of-fold probabilities)."
     import optuna
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
 
-    if model not in MODELS:
-        raise ValueError(f'model must be one of {MODELS}, got {model!r}')
-    if cv_task is not None:
-        task, ties = cv_task.task, cv_task.ties
-    elif model in ('Prior', 'Sample'):
-        task = task or input_kind(X)  # X only gives the number of examples (no texts needed)
-    else:
-        task = resolve_task(X, task)
-    _check(model, task)
-    if objective not in ('hard', 'soft'):
-        raise ValueError(f"objective must be 'hard' or 'soft', got {objective!r}")
-    if budget < 1 or batch_size < 1:
-        raise ValueError('budget and batch_size must be at least 1')
-    rng = as_rng(seed)
-    s_sampler, s_model = (int(v) for v in rng.integers(2**31, size=2))
-    t0 = time.perf_counter()
-    if model in ('Prior', 'Sample', 'Length'):  # nothing to tune (and no texts needed for Prior, Sample)
-        est = make_model(model, task, seed=s_model, ties=ties)
-        lab = target_labels(y, _n_rows(X), None, ties, s_model, task)
-        yfit = _counts_arg(lab)
-        folds = (
-            cv_task.folds
-            if cv_task is not None
-            else list(
-                KFold(n_folds, shuffle=True, random_state=int(as_rng(seed).integers(2**31))).split(
-                    np.arange(len(lab.counts))
-                )
-            )
-        )
-        oof = np.zeros(lab.counts.shape)
-        for tr, te in folds:
-            oof[te] = clone(est).fit(_subset(X, tr), _subset(yfit, tr)).predict_proba(_subset(X, te))
-        tune_s = time.perf_counter() - t0
-        t1 = time.perf_counter()
-        est.fit(X, yfit)
-        return Tuned(
-            model,
-            task,
-            est,
-            {},
-            np.nan,
-            pd.DataFrame(),
-            oof,
-            tune_s,
-            time.perf_counter() - t1,
-            ties,
-            lab.n_ties,
-            lab.classes,
-        )
-    t = cv_task or make_task(X, y, task, n_folds, seed, style=(model == 'Style'), ties=ties, class_weight=class_weight)
-    if model == 'Style' and t.style is None:
-        t.style = style_features(t.docs)
-    space = SPACES[model][task]
-    if t.class_weight is not None:
-        space = {k: v for k, v in space.items() if k != 'class_weight'}  # fixed: not searched
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     with warnings.catch_warnings():  # constant_liar (pending points of a batch count as bad) is marked experimental
         warnings.simplefilter('ignore')
@@ -1076,10 +1048,11 @@ def tune(
                 if np.isfinite(score) and score < best[0]:
                     best = (score, tr.params, oof)
             bar.update(len(trials))
-    tune_s = time.perf_counter() - t0
-    if best[1] is None:
-        raise ValueError(f'every one of the {budget} points failed; first error: {rows[0]["error"]}')
-    t1 = time.perf_counter()
+    return rows, best
+
+# %% ../nbs/21_baselines.ipynb #1554997f
+def _refit_best(t: CVTask, model: str, task: str, X, params: dict, oof, soft: bool, s_model: int, ties: str):
+    "The baseline at the best point of `tune`, fitted on all the training data, with its out-of-fold predictions."
     lab = Labels(t.counts, t.labels, t.classes, t.n_ties)
     fixed = (
         {'class_weight': None} if t.class_weight is not None and 'class_weight' in SPACES[model][task] else {}
@@ -1087,7 +1060,7 @@ def tune(
     est = make_model(
         model,
         task,
-        best[1] | fixed,
+        params | fixed,
         soft=soft,
         seed=s_model,
         ties=ties,
@@ -1099,9 +1072,64 @@ def tune(
     with _one_thread(model, task):
         est.fit(X, _counts_arg(lab))
     est.heldout_proba_, est.heldout_counts_ = (
-        best[2],
+        oof,
         t.counts,
     )  # out-of-fold predictions of the training data: `evaluate` calibrates on them
+    return est
+
+# %% ../nbs/21_baselines.ipynb #89874161
+def tune(
+    model: str,  # one of MODELS
+    X,
+    y,  # training data: pairs (Dilemmas frame, (a1, a2) list) or texts (frame, list); labels or counts (n, k)
+    task: str
+    | None = None,  # None: 'pairs' or 'texts' from X, k from y; or 'texts', 'pairs', the presets 'anecdotes', 'dilemmas'
+    budget: int = 128,  # points evaluated (the paper: 128)
+    batch_size: int = 8,  # points proposed at once and evaluated in parallel (the paper: 8)
+    n_folds: int = 4,  # cross-validation folds (the paper: 4)
+    n_jobs: int = 2,  # worker threads
+    soft: bool = False,  # Dilemmas: train on soft labels instead of the majority (paper: hard)
+    objective: str = 'hard',  # CV cross-entropy against 'hard' labels (paper) or 'soft' labels
+    seed=0,  # seeds the sampler, the folds and the randomized models
+    progress: bool = True,  # tqdm progress bar
+    cv_task: CVTask | None = None,  # a prepared task (reuses its folds, tie policy and the process's caches)
+    ties: str = 'first',  # majority-vote ties of the hard training labels: 'first', 'random' or 'drop'
+    class_weight: str
+    | None = None,  # 'balanced' (single texts): every class weighs the same (skewed classes); Prior ignores it
+) -> Tuned:
+    "Bayesian optimization (TPE) of one baseline over its paper search space, by k-fold cross-validation."
+    if model not in MODELS:
+        raise ValueError(f'model must be one of {MODELS}, got {model!r}')
+    if cv_task is not None:
+        task, ties = cv_task.task, cv_task.ties
+    elif model in ('Prior', 'Sample'):
+        task = task or input_kind(X)  # X only gives the number of examples (no texts needed)
+    else:
+        task = resolve_task(X, task)
+    _check(model, task)
+    if objective not in ('hard', 'soft'):
+        raise ValueError(f"objective must be 'hard' or 'soft', got {objective!r}")
+    if budget < 1 or batch_size < 1:
+        raise ValueError('budget and batch_size must be at least 1')
+    rng = as_rng(seed)
+    s_sampler, s_model = (int(v) for v in rng.integers(2**31, size=2))
+    t0 = time.perf_counter()
+    if model in ('Prior', 'Sample', 'Length'):  # nothing to tune (and no texts needed for Prior, Sample)
+        return _tune_fixed(model, X, y, task, n_folds, seed, cv_task, ties, s_model, t0)
+    t = cv_task or make_task(X, y, task, n_folds, seed, style=(model == 'Style'), ties=ties, class_weight=class_weight)
+    if model == 'Style' and t.style is None:
+        t.style = style_features(t.docs)
+    space = SPACES[model][task]
+    if t.class_weight is not None:
+        space = {k: v for k, v in space.items() if k != 'class_weight'}  # fixed: not searched
+    rows, best = _search(
+        t, model, task, space, budget, batch_size, n_jobs, soft, objective, s_sampler, s_model, progress
+    )
+    tune_s = time.perf_counter() - t0
+    if best[1] is None:
+        raise ValueError(f'every one of the {budget} points failed; first error: {rows[0]["error"]}')
+    t1 = time.perf_counter()
+    est = _refit_best(t, model, task, X, best[1], best[2], soft, s_model, ties)
     return Tuned(
         model,
         task,
@@ -1117,7 +1145,7 @@ def tune(
         t.classes,
     )
 
-
+# %% ../nbs/21_baselines.ipynb #49bbcb04
 def _subset(X, idx):
     if isinstance(X, pd.DataFrame):
         return X.iloc[idx]

@@ -146,7 +146,7 @@ def _class_counts(y: np.ndarray, pred: np.ndarray, k: int, weights=None):
         np.bincount(y, weights=w[0], minlength=k),
     )
 
-
+# %% ../nbs/12_best.ipynb #5ba62331
 def _accuracy_of(tp, predicted, support) -> np.ndarray:
     return tp.sum(1) / support.sum()
 
@@ -163,7 +163,7 @@ _FROM_COUNTS = {
     'macro_f1': _macro_f1_of,
 }  # (tp (s, k), predicted (s, k), support (k,)) -> (s,)
 
-
+# %% ../nbs/12_best.ipynb #ae3dd4e0
 def _many_classes(y, pred, k: int, weights, metric: str) -> np.ndarray:
     """Accuracy or macro F1 of `pred` (s, n) in O(s n log n), whatever k: only the classes of the gold labels can have true
     positives, and the others count for macro F1 only by being predicted (a class with votes nowhere adds 0 to the sum)."""
@@ -186,7 +186,7 @@ def _many_classes(y, pred, k: int, weights, metric: str) -> np.ndarray:
     n_other = ((other[:, 1:] != other[:, :-1]) & (other[:, 1:] >= 0)).sum(1) + (other[:, 0] >= 0)
     return f1.sum(1) / (m + n_other)
 
-
+# %% ../nbs/12_best.ipynb #0da9b2ac
 def _accuracy(y, pred, k, weights=None) -> np.ndarray:
     if k > _COARSE_K:
         return _many_classes(y, pred, k, weights, 'accuracy')
@@ -201,13 +201,13 @@ def _macro_f1(y, pred, k, weights=None) -> np.ndarray:
 
 _BUILTIN = {'accuracy': _accuracy, 'macro_f1': _macro_f1}  # (y, pred (s, n), k, weights) -> (s,) scores
 
-
+# %% ../nbs/12_best.ipynb #5b7c5e73
 def _argmax_probs_unique(post: np.ndarray, n_nodes: int = 64) -> np.ndarray:
     "posterior_argmax_probs computed once per distinct row."
     uniq, inv = np.unique(post, axis=0, return_inverse=True)
     return posterior_argmax_probs(uniq, n_nodes)[inv.ravel()]
 
-
+# %% ../nbs/12_best.ipynb #91f10827
 _BATCH_ELEMENTS = (
     1 << 22
 )  # at most this many draws (samples x examples) are held at once: memory is bounded whatever the size
@@ -217,7 +217,7 @@ def _batch(batch_size: int, width: int) -> int:
     "The batch size, lowered so that a batch holds at most `_BATCH_ELEMENTS` draws of `width` each."
     return max(1, min(batch_size, _BATCH_ELEMENTS // max(width, 1)))
 
-
+# %% ../nbs/12_best.ipynb #c58a784f
 def _predictions(cdf: np.ndarray, rng, n_samples: int, batch_size: int):
     "Yield (b, n) batches of categorical draws with per-example cumulative probabilities `cdf` (the same draws for any batch size)."
     n, k = cdf.shape
@@ -236,14 +236,14 @@ def _predictions(cdf: np.ndarray, rng, n_samples: int, batch_size: int):
                 pred += u > t
         yield pred
 
-
+# %% ../nbs/12_best.ipynb #f4b70b7c
 def _check_metric(metric, weights=None):
     if not callable(metric) and metric not in _BUILTIN:
         raise ValueError(f"unknown metric {metric!r}: use 'accuracy', 'macro_f1', 'xentropy' or a callable")
     if callable(metric) and weights is not None:
         raise ValueError('weights are supported for the built-in metrics only')
 
-
+# %% ../nbs/12_best.ipynb #123cef86
 _GROUPED_MIN = 20_000  # from this many examples the built-in metrics draw identical examples together
 
 
@@ -261,7 +261,7 @@ def _groups(cdf: np.ndarray, y: np.ndarray) -> _Groups:
     q = np.clip(np.diff(uniq[:, :-1], axis=1, prepend=0.0), 0, None)
     return _Groups(q / q.sum(1, keepdims=True), uniq[:, -1].astype(np.int64), of.ravel())
 
-
+# %% ../nbs/12_best.ipynb #4ebdf609
 def _grouped_batches(g: _Groups, metric: str, n_samples: int, rng, weights=None, batch_size: int = 500):
     """Yield (b,) score batches like `_score_batches`, drawing per (group, weight) cell the multinomial counts of its examples'
     predictions: the same distribution as drawing every example, in O(cells x k) per sample instead of O(examples)."""
@@ -282,12 +282,12 @@ def _grouped_batches(g: _Groups, metric: str, n_samples: int, rng, weights=None,
         draws = rng.multinomial(m, q, size=(min(b, n_samples - start), len(cg))).astype(np.float64)  # (b, cells, k)
         yield fn(np.einsum('sck,ck->sk', draws, hit), np.einsum('sck,c->sk', draws, cw), support).astype(np.float64)
 
-
+# %% ../nbs/12_best.ipynb #e1c4fa09
 def _sampler(cdf: np.ndarray, y: np.ndarray):
     "What `_score_batches` draws from: the per-example CDF, or its groups from `_GROUPED_MIN` examples on."
     return _groups(cdf, y) if len(y) >= _GROUPED_MIN else cdf
 
-
+# %% ../nbs/12_best.ipynb #3ffcf747
 def _score_batches(cdf, y, metric, n_samples, rng, weights=None, batch_size=500):
     "Yield the scores of `n_samples` oracle prediction vectors, batch by batch (memory: one batch)."
     if isinstance(cdf, _Groups):
@@ -304,12 +304,12 @@ def _score_batches(cdf, y, metric, n_samples, rng, weights=None, batch_size=500)
             else _BUILTIN[metric](y, pred, k, weights).astype(np.float64)
         )
 
-
+# %% ../nbs/12_best.ipynb #c8812f4f
 def _score_samples(cdf, y, metric, n_samples, rng, weights=None, batch_size=500) -> np.ndarray:
     "Scores of `n_samples` oracle prediction vectors drawn from per-example argmax probabilities (as a CDF, or `_Groups`)."
     return np.concatenate(list(_score_batches(cdf, y, metric, n_samples, rng, weights, batch_size)))
 
-
+# %% ../nbs/12_best.ipynb #58e841fe
 def _mean_and_error(batches) -> tuple[float, float, int]:
     "Mean, standard error and count of streamed score batches (Chan's parallel update: memory of one batch)."
     n, mean, m2 = 0, 0.0, 0.0
@@ -321,7 +321,7 @@ def _mean_and_error(batches) -> tuple[float, float, int]:
     se = float(np.sqrt(m2 / (n - 1) / n)) if n > 1 else float('nan')
     return mean, se, n
 
-
+# %% ../nbs/12_best.ipynb #74528622
 def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True):
     """Validated counts, prior, gold labels, the CDF of the oracle's argmax under each posterior, and the majority vote (None
     when `y_true` is given). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
@@ -355,7 +355,7 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         vote,
     )  # argmax=False: no hard metric, no CDF
 
-
+# %% ../nbs/12_best.ipynb #4af1b96e
 def best_samples(
     counts: np.ndarray,  # (n, k) label counts
     metric: str | Callable = 'macro_f1',  # 'accuracy', 'macro_f1', or metric(y_true, y_pred) -> float
@@ -468,7 +468,7 @@ def metric_streams(seed, metrics: Sequence[str]) -> dict[str, np.random.Generato
         for m in metrics
     }
 
-
+# %% ../nbs/12_best.ipynb #628e7344
 _BOOT_SAMPLES = 10_000  # most posterior samples per bootstrap resample
 
 
@@ -479,14 +479,14 @@ def _resamples(n: int, n_boot: int, rng):
         return rng.multinomial(n, np.full(n, 1 / n), size=n_boot).astype(np.float64)
     return (np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64) for _ in range(n_boot))
 
-
+# %% ../nbs/12_best.ipynb #4d99d0d4
 def _per_pattern(pat: np.ndarray, a: np.ndarray, metric: str, n_samples: int, rng) -> np.ndarray:
     "Per-row expectation of a closed-form or Monte Carlo (js) metric of the oracle under prior `a`."
     if metric == 'xentropy':
         return _oracle_xentropy(pat, a)
     return _js_samples(pat, a, n_samples, rng)[1] if metric == 'js' else _oracle_soft(pat, a, metric)
 
-
+# %% ../nbs/12_best.ipynb #d9b08e5b
 def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
     """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
     user's run fits it to its data: the interval then spans the prior's estimation error beside the examples' sampling.
@@ -513,7 +513,7 @@ def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
             stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
     return np.array(stats)
 
-
+# %% ../nbs/12_best.ipynb #54eae833
 def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False):
     """Percentile interval of the BEST estimate over bootstrap resamples of the examples (as multiplicities).
     `refit`: the prior was fitted to the counts, and is refitted to each resample (`_refit_stats`); else it is held fixed and
@@ -529,16 +529,22 @@ def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, re
         stats = np.array([_score_samples(cdf, y, metric, s, rng, weights=wb).mean() for wb in w])
     return tuple(np.quantile(stats, [(1 - level) / 2, (1 + level) / 2]))
 
-
+# %% ../nbs/12_best.ipynb #85c95476
 HARD_METRICS = ('accuracy', 'macro_f1')
+
+
 METRIC_NAMES = (*HARD_METRICS, 'xentropy', *SOFT_METRICS)  # every metric `best` estimates
+
+
 # metrics whose interval refits a fitted prior to each resample: the closed forms and cross-entropy cost O(patterns)
 # per resample; accuracy and macro F1 would need a posterior argmax integration per pattern and resample (40x the run
 # on Anecdotes dev), and their fixed-prior intervals already cover at about the stated rate (see the coverage study)
 _REFIT = frozenset(METRIC_NAMES) - frozenset(HARD_METRICS)
+
+
 _REFIT_K = 32  # up to this many classes (a fit of many more costs seconds per resample, the interval then holds the prior fixed)
 
-
+# %% ../nbs/12_best.ipynb #8967945a
 def _check_metrics(metrics, ordered: bool = False) -> list[str]:
     "Metric names as a list: one name alone is one metric (not its letters); unknown or repeated names are refused."
     ms = [metrics] if isinstance(metrics, str) else list(metrics)
@@ -561,7 +567,7 @@ def _check_metrics(metrics, ordered: bool = False) -> list[str]:
         )
     return ms
 
-
+# %% ../nbs/12_best.ipynb #4ff1b735
 def best_estimates(
     counts: np.ndarray,
     metrics: Sequence[str] | str = ('accuracy', 'macro_f1', 'xentropy'),
@@ -621,7 +627,7 @@ def best_estimates(
         )
     return rows, a, vote
 
-
+# %% ../nbs/12_best.ipynb #6c0502b9
 def best(
     counts: np.ndarray,  # (n, k) label counts
     metrics: Sequence[str] | str = ('accuracy', 'macro_f1', 'xentropy'),  # metric names (`METRIC_NAMES`), or one name

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from fastcore.basics import patch
 import pandas as pd
 from scipy import optimize
 from scipy.special import log_expit
@@ -142,89 +143,10 @@ class LearnedDirection:
         self.encoder, self.mode, self.base, self.Cs, self.cv, self.seed = encoder, mode, base, tuple(Cs), cv, seed
         self.n_jobs = n_jobs
 
-    def _diffs(self, dilemmas):
-        a1, a2 = _pair_actions(dilemmas, self.base)
-        e = embed_actions(a1 + a2, self.mode, encoder=self.encoder)
-        return e[len(a1) :] - e[: len(a1)]
-
     def fit(self, dilemmas: pd.DataFrame) -> 'LearnedDirection':
         "Choose C by cross-validation on `dilemmas`, then fit w on all of them."
         x, c = self._diffs(dilemmas), label_counts(dilemmas)
         return self.fit_arrays(x, c)
-
-    def fit_arrays(self, x: np.ndarray, counts: np.ndarray) -> 'LearnedDirection':
-        "Fit from embedding differences x = e(a2) - e(a1) (n, d) and votes (n, 2)."
-        x, counts = np.asarray(x, dtype=float), np.asarray(counts)
-        if len(x) != len(counts):
-            raise ValueError(f'{len(x)} differences for {len(counts)} rows of counts')
-        if len(x) < 2 * self.cv:
-            raise ValueError(f'need at least {2 * self.cv} dilemmas for {self.cv}-fold cross-validation')
-        # each dilemma is two weighted rows: (x, 1) with its action-1 votes, (x, 0) with its action-2 votes
-        n = len(x)
-        X, y, w = np.vstack([x, x]), np.r_[np.ones(n), np.zeros(n)], np.r_[counts[:, 0], counts[:, 1]].astype(float)
-        groups = np.r_[np.arange(n), np.arange(n)]
-        keep = w > 0
-        folds = list(
-            GroupKFold(self.cv, shuffle=True, random_state=as_seed(self.seed)).split(X[keep], y[keep], groups[keep])
-        )
-        self.Cs = tuple(sorted(self.Cs))
-        lr = LogisticRegressionCV(
-            Cs=list(self.Cs),
-            l1_ratios=(0.0,),
-            cv=folds,
-            scoring='neg_log_loss',
-            fit_intercept=False,
-            tol=1e-8,
-            max_iter=10_000,
-            use_legacy_attributes=False,
-            n_jobs=self.n_jobs,
-        )
-        lr.fit(X[keep], y[keep], sample_weight=w[keep])
-        # the mean held-out cross-entropy per vote of each C (scikit-learn scores each fold's weighted log loss)
-        self.cv_results_ = pd.DataFrame(
-            {'C': self.Cs, 'cv_xentropy': -np.asarray(lr.scores_).reshape(len(folds), -1).mean(0)}
-        )
-        self.C_ = float(np.ravel(lr.C_)[0])
-        self.coef_ = lr.coef_.ravel()
-        return self
-
-    def _check_fitted(self):
-        if not hasattr(self, 'coef_'):
-            raise RuntimeError('this LearnedDirection is not fitted: call fit()')
-
-    def predict_proba(self, dilemmas: pd.DataFrame) -> np.ndarray:
-        "(n, 2) probabilities that action 1 / action 2 is the less ethical."
-        self._check_fitted()
-        return pair_probs(self._diffs(dilemmas) @ self.coef_, 1.0)
-
-    def evaluate(self, dilemmas: pd.DataFrame) -> dict:
-        "`dilemma_metrics` of this model's predictions on `dilemmas`."
-        return dilemma_metrics(self.predict_proba(dilemmas), dilemmas)
-
-    def score(
-        self, actions: Sequence[str], mode: str | None = None, questions: Sequence[str] | None = None
-    ) -> np.ndarray:
-        "w . e(action): higher is more ethical (embedded in `mode`, default the training mode; no base-form step)."
-        self._check_fitted()
-        return embed_actions(actions, mode or self.mode, questions, self.encoder) @ self.coef_
-
-    def save(self, path) -> Path:
-        "Write w and the settings to a `.npz` file (no pickle)."
-        self._check_fitted()
-        path = Path(path)
-        if path.suffix != '.npz':
-            path = path.with_name(path.name + '.npz')
-        np.savez(
-            path,
-            format_version=np.array(1),
-            coef=self.coef_,
-            C=np.array(self.C_),
-            mode=np.array(self.mode),
-            base=np.array(self.base),
-            Cs=np.array(self.Cs),
-            cv_xentropy=self.cv_results_.cv_xentropy.to_numpy(),
-        )
-        return path
 
     @classmethod
     def load(cls, path, encoder=None) -> 'LearnedDirection':
@@ -236,3 +158,96 @@ class LearnedDirection:
             d.coef_, d.C_ = z['coef'], float(z['C'])
             d.cv_results_ = pd.DataFrame({'C': d.Cs, 'cv_xentropy': z['cv_xentropy']})
         return d
+
+# %% ../nbs/52_bridge.ipynb #44930654
+@patch
+def _diffs(self: LearnedDirection, dilemmas):
+    a1, a2 = _pair_actions(dilemmas, self.base)
+    e = embed_actions(a1 + a2, self.mode, encoder=self.encoder)
+    return e[len(a1) :] - e[: len(a1)]
+
+# %% ../nbs/52_bridge.ipynb #d0c57b30
+@patch
+def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'LearnedDirection':
+    "Fit from embedding differences x = e(a2) - e(a1) (n, d) and votes (n, 2)."
+    x, counts = np.asarray(x, dtype=float), np.asarray(counts)
+    if len(x) != len(counts):
+        raise ValueError(f'{len(x)} differences for {len(counts)} rows of counts')
+    if len(x) < 2 * self.cv:
+        raise ValueError(f'need at least {2 * self.cv} dilemmas for {self.cv}-fold cross-validation')
+    # each dilemma is two weighted rows: (x, 1) with its action-1 votes, (x, 0) with its action-2 votes
+    n = len(x)
+    X, y, w = np.vstack([x, x]), np.r_[np.ones(n), np.zeros(n)], np.r_[counts[:, 0], counts[:, 1]].astype(float)
+    groups = np.r_[np.arange(n), np.arange(n)]
+    keep = w > 0
+    folds = list(
+        GroupKFold(self.cv, shuffle=True, random_state=as_seed(self.seed)).split(X[keep], y[keep], groups[keep])
+    )
+    self.Cs = tuple(sorted(self.Cs))
+    lr = LogisticRegressionCV(
+        Cs=list(self.Cs),
+        l1_ratios=(0.0,),
+        cv=folds,
+        scoring='neg_log_loss',
+        fit_intercept=False,
+        tol=1e-8,
+        max_iter=10_000,
+        use_legacy_attributes=False,
+        n_jobs=self.n_jobs,
+    )
+    lr.fit(X[keep], y[keep], sample_weight=w[keep])
+    # the mean held-out cross-entropy per vote of each C (scikit-learn scores each fold's weighted log loss)
+    self.cv_results_ = pd.DataFrame(
+        {'C': self.Cs, 'cv_xentropy': -np.asarray(lr.scores_).reshape(len(folds), -1).mean(0)}
+    )
+    self.C_ = float(np.ravel(lr.C_)[0])
+    self.coef_ = lr.coef_.ravel()
+    return self
+
+# %% ../nbs/52_bridge.ipynb #653aa3fb
+@patch
+def _check_fitted(self: LearnedDirection):
+    if not hasattr(self, 'coef_'):
+        raise RuntimeError('this LearnedDirection is not fitted: call fit()')
+
+# %% ../nbs/52_bridge.ipynb #39066070
+@patch
+def predict_proba(self: LearnedDirection, dilemmas: pd.DataFrame) -> np.ndarray:
+    "(n, 2) probabilities that action 1 / action 2 is the less ethical."
+    self._check_fitted()
+    return pair_probs(self._diffs(dilemmas) @ self.coef_, 1.0)
+
+# %% ../nbs/52_bridge.ipynb #206b4beb
+@patch
+def evaluate(self: LearnedDirection, dilemmas: pd.DataFrame) -> dict:
+    "`dilemma_metrics` of this model's predictions on `dilemmas`."
+    return dilemma_metrics(self.predict_proba(dilemmas), dilemmas)
+
+# %% ../nbs/52_bridge.ipynb #73afce32
+@patch
+def score(
+    self: LearnedDirection, actions: Sequence[str], mode: str | None = None, questions: Sequence[str] | None = None
+) -> np.ndarray:
+    "w . e(action): higher is more ethical (embedded in `mode`, default the training mode; no base-form step)."
+    self._check_fitted()
+    return embed_actions(actions, mode or self.mode, questions, self.encoder) @ self.coef_
+
+# %% ../nbs/52_bridge.ipynb #4886e022
+@patch
+def save(self: LearnedDirection, path) -> Path:
+    "Write w and the settings to a `.npz` file (no pickle)."
+    self._check_fitted()
+    path = Path(path)
+    if path.suffix != '.npz':
+        path = path.with_name(path.name + '.npz')
+    np.savez(
+        path,
+        format_version=np.array(1),
+        coef=self.coef_,
+        C=np.array(self.C_),
+        mode=np.array(self.mode),
+        base=np.array(self.base),
+        Cs=np.array(self.Cs),
+        cv_xentropy=self.cv_results_.cv_xentropy.to_numpy(),
+    )
+    return path

@@ -34,7 +34,7 @@ def _emit(obj, as_json: bool):
     else:
         print(obj.to_string() if isinstance(obj, pd.DataFrame) else obj)
 
-
+# %% ../nbs/99_cli.ipynb #5e378787
 def _os_message(err: OSError) -> str:
     "An OSError as one line that starts with the path: 'PATH: reason'."
     if err.filename is None:
@@ -42,13 +42,13 @@ def _os_message(err: OSError) -> str:
     where = f'{err.filename} -> {err.filename2}' if err.filename2 else str(err.filename)
     return f'{where}: {(err.strerror or str(err)).lower()}'
 
-
+# %% ../nbs/99_cli.ipynb #d4f6e2ad
 def _error_line(err: BaseException) -> str:
     "The message of an expected error as one line."
     msg = _os_message(err) if isinstance(err, OSError) else str(err)
     return ' | '.join(l.strip() for l in msg.strip().splitlines() if l.strip()) or type(err).__name__
 
-
+# %% ../nbs/99_cli.ipynb #fc584647
 # argparse types: a bad value is a usage error (exit 2) that says what was expected
 def _int_at_least(lo: int, hi: int | None = None, why: str = ''):
     "An argparse type: an integer >= lo (and <= hi: sizes that would run for days or exhaust memory are refused, saying `why`)."
@@ -66,7 +66,7 @@ def _int_at_least(lo: int, hi: int | None = None, why: str = ''):
     parse.__name__ = want
     return parse
 
-
+# %% ../nbs/99_cli.ipynb #cbe4a352
 def _open_unit(s: str) -> float:
     "A number strictly between 0 and 1 (a significance level)."
     try:
@@ -77,7 +77,7 @@ def _open_unit(s: str) -> float:
         raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}')
     return v
 
-
+# %% ../nbs/99_cli.ipynb #26aa4375
 def _name_value(s: str) -> tuple[str, object]:
     "NAME=VALUE: a notebook parameter; the value an int, a float or else a string."
     name, eq, value = s.partition('=')
@@ -90,7 +90,7 @@ def _name_value(s: str) -> tuple[str, object]:
             pass
     return name.strip(), value
 
-
+# %% ../nbs/99_cli.ipynb #362d78c1
 def _name_url(s: str) -> tuple[str, str]:
     "NAME=URL: an archive name of the release and a non-empty URL."
     from scruples import fetch
@@ -103,28 +103,19 @@ def _name_url(s: str) -> tuple[str, str]:
         )
     return name.strip(), url.strip()
 
-# %% ../nbs/99_cli.ipynb #7e2bcc79
-def _cmd_data_locate(args):
-    "`scruples data locate`: the table of `fetch.locate`."
-    from scruples import fetch
-
-    _emit(fetch.locate(args.data_dir), args.json)
+# %% ../nbs/99_cli.ipynb #26935cdd
+# argparse types shared by several commands
+_NONNEG, _SIZE, _DRAWS = _int_at_least(0), _int_at_least(1, 10**7), _int_at_least(1, 10**9)
 
 
-def _cmd_data_fetch(args):
-    "`scruples data fetch`: `fetch.fetch` with the given archives, folder and mirrors."
-    from scruples import fetch
+def _add_command(parent, name: str, fn, help: str) -> argparse.ArgumentParser:
+    "A subcommand `name` of `parent` that runs `fn(args)`, with `--json`; `help` is also its description."
+    q = parent.add_parser(name, help=help, description=help)
+    q.add_argument('--json', action='store_true', help='machine-readable output')
+    q.set_defaults(fn=fn)
+    return q
 
-    dest = fetch.fetch(
-        which=tuple(args.which),
-        dest=args.dest,
-        urls=dict(args.url or ()),
-        progress=not args.no_progress,
-        force=args.force,
-    )
-    _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
-
-
+# %% ../nbs/99_cli.ipynb #ef35d83b
 def _reading(args) -> dict:
     "The shared reading options of a command as `read_annotated`'s keywords (only those given: the reader's defaults hold)."
     keys = dict(
@@ -144,7 +135,7 @@ def _reading(args) -> dict:
         k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None
     }
 
-
+# %% ../nbs/99_cli.ipynb #06838942
 def _read(args, path, ceiling: bool = False, **override):
     "Read `path` as the shared options say (`annotations.read_annotated`; `override`: options changed, None drops one); `report` is the line each command prints."
     from scruples.annotations import read_annotated
@@ -152,7 +143,88 @@ def _read(args, path, ceiling: bool = False, **override):
     opts = {k: v for k, v in (_reading(args) | override).items() if v is not None or k == 'form'}
     return read_annotated(path, ceiling=ceiling, **opts)
 
+# %% ../nbs/99_cli.ipynb #ffa24372
+def _read_gold(path, args):
+    "A label-counts table read exactly as `scruples best` reads its input (`_read`, the shared reading options): counts, classes, item ids, report."
+    return _read(args, Path(path), ceiling=True)
 
+# %% ../nbs/99_cli.ipynb #71d5a0f2
+def _reading_options(q: argparse.ArgumentParser):
+    "The options that say how to read a table (`annotations.read_annotated`): one flag means one thing in every command that reads one."
+    g = q.add_argument_group(
+        'reading the table',
+        'how the table is read (one line on stderr says what was read); '
+        'an option that does not apply to the form read is an error',
+    )
+    f = g.add_mutually_exclusive_group()
+    f.add_argument(
+        '--wide', dest='form', action='store_const', const='wide', help='one row per item, one count column per class'
+    )
+    f.add_argument(
+        '--long',
+        dest='form',
+        action='store_const',
+        const='long',
+        help='one row per judgment: --item, --annotator, --label '
+        '(the default for a table with item and label columns and nothing that reads as counts)',
+    )
+    g.add_argument(
+        '--counts',
+        dest='count_columns',
+        metavar='A,B,C',
+        help='wide: the count columns, in class order (default: all but id, text, context, split)',
+    )
+    g.add_argument(
+        '--id',
+        metavar='COL[,COL]',
+        help='wide, annotator columns: the item-id column(s) (default: id, else item, any case)',
+    )
+    g.add_argument('--item', metavar='COL[,COL]', help='long: the item column(s) (default: item, any case)')
+    g.add_argument(
+        '--annotator', help="long: the annotator column (default: annotator, if the file has one; '' for none)"
+    )
+    g.add_argument('--label', help='long: the label column (default: label, any case)')
+    g.add_argument(
+        '--annotator-columns',
+        metavar='A1,A2|GLOB|PATTERN',
+        help="one column per annotator holding its label: names, a glob "
+        "such as 'Annotator*', or one-hot columns by a pattern such as '{annotator}_{label}'",
+    )
+    g.add_argument('--text', help="the text column (default: text, if the file has one; '' for none)")
+    g.add_argument('--context', metavar='COL', help='a context column (e.g. the turn a text answers)')
+    g.add_argument('--split', metavar='COL', help='a split column: train, dev (validation, val) or test')
+    g.add_argument(
+        '--classes', metavar='A,B,C', help='the classes in your order (wide without --counts: the count columns)'
+    )
+    g.add_argument(
+        '--repeats',
+        choices=['first', 'all', 'drop'],
+        help='a second label by one annotator for one item: keep the first, '
+        'count all, or drop both (default: an error)',
+    )
+
+# %% ../nbs/99_cli.ipynb #7e2bcc79
+def _cmd_data_locate(args):
+    "`scruples data locate`: the table of `fetch.locate`."
+    from scruples import fetch
+
+    _emit(fetch.locate(args.data_dir), args.json)
+
+# %% ../nbs/99_cli.ipynb #51afe215
+def _cmd_data_fetch(args):
+    "`scruples data fetch`: `fetch.fetch` with the given archives, folder and mirrors."
+    from scruples import fetch
+
+    dest = fetch.fetch(
+        which=tuple(args.which),
+        dest=args.dest,
+        urls=dict(args.url or ()),
+        progress=not args.no_progress,
+        force=args.force,
+    )
+    _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
+
+# %% ../nbs/99_cli.ipynb #40875042
 def _cmd_data_validate(args):
     "`scruples data validate`: read each file as `best` and `analyze` do (`annotations.read_annotated`); every file is reported; exit 1 when any fails."
     import pandas as pd
@@ -169,7 +241,7 @@ def _cmd_data_validate(args):
     _emit(pd.DataFrame(rows).set_index('file'), args.json)
     return 1 if bad else 0
 
-
+# %% ../nbs/99_cli.ipynb #1ed1e13b
 def _cmd_data_stats(args):
     "`scruples data stats`: Tables 1 and 2 of the data found (synthetic where none; a named folder must hold data)."
     from scruples import corpus, data, fetch
@@ -191,7 +263,42 @@ def _cmd_data_stats(args):
         args.json,
     )
 
+# %% ../nbs/99_cli.ipynb #3107920c
+def _add_data_parser(sub):
+    "The `data` command and its subcommands `locate`, `fetch`, `validate` and `stats`."
+    data = sub.add_parser(
+        'data',
+        help='locate, fetch, validate and describe the data',
+        description='locate, fetch, validate and describe the data',
+    ).add_subparsers(dest='data_command', required=True)
+    q = _add_command(data, 'locate', _cmd_data_locate, 'which data files are found, and where')
+    q.add_argument('--data-dir', help='look only in this folder (it must exist)')
+    q = _add_command(data, 'fetch', _cmd_data_fetch, 'download the official Scruples v1.0 release')
+    q.add_argument('--which', nargs='+', default=['anecdotes', 'dilemmas'], choices=['anecdotes', 'dilemmas'])
+    q.add_argument('--dest', help='target folder (default: the user cache)')
+    q.add_argument('--force', action='store_true', help='download again even when present')
+    q.add_argument('--no-progress', action='store_true', help='no progress bar')
+    q.add_argument(
+        '--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)'
+    )
+    q = _add_command(
+        data,
+        'validate',
+        _cmd_data_validate,
+        'read files as best and analyze do; report what each holds or its first error',
+    )
+    q.add_argument(
+        'files',
+        nargs='+',
+        help='tables (CSV, JSON lines, Parquet), label-counts *.json lists, or Scruples *.jsonl files',
+    )
+    _reading_options(q)
+    q = _add_command(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
+    q.add_argument('--data-dir')
+    q.add_argument('--seed', type=_NONNEG, default=0)
+    q.add_argument('--synthetic-size', type=_SIZE, help='size of synthetic splits (default: the published sizes)')
 
+# %% ../nbs/99_cli.ipynb #a98f6d1b
 def table_text(columns: dict, index: str) -> str:
     "The text `pd.DataFrame(columns).set_index(index).to_string(float_format=lambda x: f'{x:.4f}')` prints, for int and non-negative float columns (NaN allowed): `best` prints without pandas."
     import numpy as np
@@ -216,7 +323,7 @@ def table_text(columns: dict, index: str) -> str:
         + [n.ljust(wi) + ''.join(' ' + c[r + 1] for c in cols) for r, n in enumerate(names)]
     )
 
-
+# %% ../nbs/99_cli.ipynb #b5d0c5e3
 def json_float(x: float, precision: int = 10) -> float | None:
     "`x` as pandas' `to_json` writes it (ujson: `precision` decimals, round half to odd-or-zero; NaN and infinities as null), read back."
     if x != x or x in (float('inf'), float('-inf')):
@@ -236,7 +343,7 @@ def json_float(x: float, precision: int = 10) -> float | None:
         s = f'{whole}.{frac:0{precision}d}'
     return float(s) if x >= 0 else -float(s)
 
-
+# %% ../nbs/99_cli.ipynb #53cf80b5
 def json_records(columns: dict) -> list[dict]:
     "The columns as the records `json.loads(df.reset_index().to_json(orient='records'))` gives: ints as ints, floats as pandas rounds them."
     import numpy as np
@@ -247,7 +354,31 @@ def json_records(columns: dict) -> list[dict]:
     }
     return [dict(zip(conv, row)) for row in zip(*conv.values())]
 
+# %% ../nbs/99_cli.ipynb #e696bd2a
+BEST_METRICS = (
+    'accuracy',
+    'macro_f1',
+    'xentropy',
+    'kl',
+    'js',
+    'manhattan',
+    'wasserstein',
+)  # best.METRIC_NAMES, without importing best for --help
 
+# %% ../nbs/99_cli.ipynb #f8a5e659
+def short_list(values: list, head: int = 6, tail: int = 2) -> str:
+    "A list as printed, shortened to its first `head` and last `tail` values beyond head + tail + 2 of them (text output; --json keeps all)."
+    if len(values) <= head + tail + 2:
+        return str(list(values))
+    return (
+        '['
+        + ', '.join(map(str, values[:head]))
+        + ', ..., '
+        + ', '.join(map(str, values[-tail:]))
+        + f'] ({len(values):,} values; --json lists all)'
+    )
+
+# %% ../nbs/99_cli.ipynb #7eedcad1
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
@@ -328,7 +459,51 @@ def _cmd_best(args):
         if empty:
             print(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
 
+# %% ../nbs/99_cli.ipynb #56fb7647
+def _add_best_parser(sub):
+    "The `best` subcommand."
+    q = _add_command(
+        sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)'
+    )
+    q.add_argument(
+        'counts',
+        help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
+        'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
+        'beside the count columns, the long form (--long), one column per annotator (--annotator-columns), '
+        'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file',
+    )
+    _reading_options(q)
+    q.add_argument(
+        '--labels',
+        help='gold labels (class indices): a JSON list or one integer per line '
+        '(default: the Dilemmas gold_label, else the majority vote)',
+    )
+    q.add_argument(
+        '--metric',
+        nargs='+',
+        default=['accuracy', 'macro_f1', 'xentropy'],
+        choices=BEST_METRICS,
+        help='metrics to estimate, each once (wasserstein: with --ordered)',
+    )
+    q.add_argument(
+        '--ordered', action='store_true', help='the classes are ordered (a scale, in column order): allows wasserstein'
+    )
+    q.add_argument(
+        '--ties',
+        choices=['first', 'random', 'drop'],
+        help="tied majority votes: the first class in class order (default, as the paper), "
+        "a seeded random one of the tied classes, or drop those examples (the prior still sees them)",
+    )
+    q.add_argument('--samples', type=_DRAWS, default=10000, help='posterior samples for accuracy and macro F1')
+    q.add_argument('--seed', type=_NONNEG, default=0)
+    q.add_argument(
+        '--bootstrap',
+        type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
+        default=200,
+        help='bootstrap resamples for the interval (0: none)',
+    )
 
+# %% ../nbs/99_cli.ipynb #36ab97a8
 def _cmd_verbs(args):
     "`scruples verbs`: the permutation test of root verbs over the pooled Dilemmas files (an id in two files is an error)."
     import numpy as np
@@ -366,7 +541,22 @@ def _cmd_verbs(args):
         if len(out): print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
         else: print(f'no root verb passes p_holm <= {args.alpha}: --all lists every verb with its p-values')
 
+# %% ../nbs/99_cli.ipynb #8ca1d54b
+def _add_verbs_parser(sub):
+    "The `verbs` subcommand."
+    q = _add_command(
+        sub,
+        'verbs',
+        _cmd_verbs,
+        'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)',
+    )
+    q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
+    q.add_argument('--samples', type=_DRAWS, default=100_000, help='Monte Carlo permutations')
+    q.add_argument('--seed', type=_NONNEG, default=0)
+    q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
+    q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
 
+# %% ../nbs/99_cli.ipynb #5d73f047
 def _cmd_mcm_score(args):
     "`scruples mcm score`: MCM bias and moral-direction score of each action."
     from scruples.mcm import clean_action, score_actions
@@ -375,7 +565,7 @@ def _cmd_mcm_score(args):
         clean_action(a)  # an empty action is an error before the encoder loads
     _emit(score_actions(args.actions, mode=args.mode).set_index('action'), args.json)
 
-
+# %% ../nbs/99_cli.ipynb #566a2693
 def _cmd_mcm_user_study(args):
     "`scruples mcm user-study`: correlations of the scores with a user study (the published r only for the published study)."
     from scruples.mcm import load_user_study, user_study_table
@@ -383,13 +573,65 @@ def _cmd_mcm_user_study(args):
     study = load_user_study(regional=args.csv, questions=args.questions)  # errors name the user's own files
     _emit(user_study_table(study=study), args.json)
 
+# %% ../nbs/99_cli.ipynb #daf9f3d5
+def _add_mcm_parser(sub):
+    "The `mcm` command and its subcommands `score` and `user-study`."
+    mcm = sub.add_parser(
+        'mcm',
+        help='the Moral Choice Machine: bias and moral direction of actions',
+        description='the Moral Choice Machine: bias and moral direction of actions',
+    ).add_subparsers(dest='mcm_command', required=True)
+    q = _add_command(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
+    q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
+    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
+    q = _add_command(
+        mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)'
+    )
+    q.add_argument('csv', help='the study: Action,Yes,No')
+    q.add_argument('--questions', help='action,question (default: the packaged question list)')
 
-def _cmd_analyze(args):
-    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
-    import inspect
-    from scruples.guide import analyze, guide_parameters
-    import pandas as pd
+# %% ../nbs/99_cli.ipynb #8e722aed
+def _cmd_reproduce(args):
+    "`scruples reproduce`: run the paper notebooks and write the summary."
+    from scruples.reproduce import reproduce
 
+    rows = reproduce(
+        smoke=args.smoke,
+        data_dir=args.data_dir,
+        seed=args.seed,
+        out=args.out,
+        fig_dir=args.fig_dir,
+        kernel=args.kernel,
+        notebooks=args.notebooks,
+        jobs=args.jobs,
+        log=lambda m: print(m, file=sys.stderr),
+    )
+    if args.json:
+        _emit(rows, True)
+    else:
+        print(rows['status'].value_counts().to_string())
+
+# %% ../nbs/99_cli.ipynb #2dd865ae
+def _add_reproduce_parser(sub):
+    "The `reproduce` subcommand."
+    q = _add_command(sub, 'reproduce', _cmd_reproduce, 'run the paper notebooks with papermill and write the summary')
+    q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
+    q.add_argument('--data-dir')
+    q.add_argument('--seed', type=_NONNEG, default=0)
+    q.add_argument('--out', help='folder for executed notebooks')
+    q.add_argument('--fig-dir', help='folder for figures and the summary')
+    q.add_argument('--kernel', help='Jupyter kernel name')
+    q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
+    q.add_argument(
+        '--jobs',
+        type=_int_at_least(1, 64),
+        default=1,
+        help='notebooks run at once, each in its own kernel (default 1; the full run\'s notebooks use both cores themselves)',
+    )
+
+# %% ../nbs/99_cli.ipynb #b669fe43
+def _analyze_params(args) -> dict:
+    "The notebook parameters `scruples analyze` passes: `--param NAME=VALUE` and the options that are parameters."
     params = dict(args.param or ()) | {
         k: v
         for k, v in (
@@ -436,6 +678,16 @@ def _cmd_analyze(args):
                 else 'it is set by analyze itself'
             )
         )
+    return params
+
+# %% ../nbs/99_cli.ipynb #d823da0d
+def _cmd_analyze(args):
+    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
+    import inspect
+    from scruples.guide import analyze, guide_parameters
+    import pandas as pd
+
+    params = _analyze_params(args)  # a --param that collides with an option is refused before any reading
     reading = _reading(args)
     if args.annotations and reading['form'] not in (None, 'wide'):
         raise core.ScruplesError(
@@ -486,26 +738,56 @@ def _cmd_analyze(args):
             print(rows.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep=''))
         print(f'\nexecuted notebook, figures and summary.csv in {args.out}')
 
-
-def _cmd_reproduce(args):
-    "`scruples reproduce`: run the paper notebooks and write the summary."
-    from scruples.reproduce import reproduce
-
-    rows = reproduce(
-        smoke=args.smoke,
-        data_dir=args.data_dir,
-        seed=args.seed,
-        out=args.out,
-        fig_dir=args.fig_dir,
-        kernel=args.kernel,
-        notebooks=args.notebooks,
-        jobs=args.jobs,
-        log=lambda m: print(m, file=sys.stderr),
+# %% ../nbs/99_cli.ipynb #d8d63d69
+def _add_analyze_parser(sub):
+    "The `analyze` subcommand."
+    q = _add_command(
+        sub,
+        'analyze',
+        _cmd_analyze,
+        'the whole analysis of your own annotated data: the guide notebook run by papermill',
     )
-    if args.json:
-        _emit(rows, True)
-    else:
-        print(rows['status'].value_counts().to_string())
+    q.add_argument(
+        'file',
+        help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
+        'or one row per judgment (--long)',
+    )
+    q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
+    _reading_options(q)
+    q.add_argument(
+        '--annotations',
+        metavar='FILE',
+        help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses',
+    )
+    q.add_argument(
+        '--predictions',
+        metavar='FILE',
+        help="a model's predictions (id, one probability column per class or a label column): "
+        'scored against the ceiling of the test items, calibrated on its dev items',
+    )
+    q.add_argument(
+        '--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)'
+    )
+    q.add_argument(
+        '--max-items',
+        type=_int_at_least(8, 10**7),
+        help='use at most this many items, a seeded subset, recorded in the summary (default: every item)',
+    )
+    q.add_argument(
+        '--finetune',
+        choices=('auto', 'yes', 'no'),
+        help='the transformer: fine-tune (yes), frozen encoder '
+        '(no), or auto (default): fine-tune when the measured estimate fits the time budget',
+    )
+    q.add_argument('--seed', type=_NONNEG)
+    q.add_argument('--kernel', help='Jupyter kernel name')
+    q.add_argument(
+        '--param',
+        action='append',
+        type=_name_value,
+        metavar='NAME=VALUE',
+        help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic',
+    )
 
 # %% ../nbs/99_cli.ipynb #h2x001
 def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
@@ -549,7 +831,7 @@ def _extract_inputs(args) -> tuple[list[Path], list[Path]]:
         raise ValueError('no comments dump given (--comments, or a file named RC_*)')
     return posts, comments
 
-
+# %% ../nbs/99_cli.ipynb #2213203b
 def _cmd_extract(args):
     "`scruples extract`: extract_dask over the dumps, the splits and Dilemmas written, the drop report printed and saved."
     from scruples import extraction
@@ -631,36 +913,44 @@ def _cmd_extract(args):
     for k, v in written.items():
         print(f'{k}: {v}')
 
-# %% ../nbs/99_cli.ipynb #e696bd2a
-BEST_METRICS = (
-    'accuracy',
-    'macro_f1',
-    'xentropy',
-    'kl',
-    'js',
-    'manhattan',
-    'wasserstein',
-)  # best.METRIC_NAMES, without importing best for --help
-
-
-def short_list(values: list, head: int = 6, tail: int = 2) -> str:
-    "A list as printed, shortened to its first `head` and last `tail` values beyond head + tail + 2 of them (text output; --json keeps all)."
-    if len(values) <= head + tail + 2:
-        return str(list(values))
-    return (
-        '['
-        + ', '.join(map(str, values[:head]))
-        + ', ..., '
-        + ', '.join(map(str, values[-tail:]))
-        + f'] ({len(values):,} values; --json lists all)'
+# %% ../nbs/99_cli.ipynb #a4712a1e
+def _add_extract_parser(sub):
+    "The `extract` subcommand."
+    q = _add_command(
+        sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)'
+    )
+    q.description = q.description + '; rerunning into the same --out resumes'
+    q.add_argument(
+        'files',
+        nargs='*',
+        help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)',
+    )
+    q.add_argument('--posts', nargs='+', metavar='FILE', help='submissions dumps (files or glob patterns)')
+    q.add_argument('--comments', nargs='+', metavar='FILE', help='comments dumps (files or glob patterns)')
+    q.add_argument('--out', required=True, help='output folder (partitions, anecdotes, splits, report.json)')
+    q.add_argument('--workers', type=_int_at_least(1, 4096), help='local worker processes (default: one per core)')
+    q.add_argument('--address', help='a Dask scheduler to run on, e.g. tcp://HOST:8786')
+    q.add_argument(
+        '--subreddit', default='AmItheAsshole', help="keep this subreddit's records, any case ('all': every one)"
+    )
+    q.add_argument(
+        '--min-words',
+        type=_int_at_least(0, 10**6),
+        help="words of title + text an anecdote needs (default: the authors' 16)",
+    )
+    q.add_argument('--min-votes', type=_int_at_least(1, 10**6), default=1, help='votes an anecdote needs')
+    q.add_argument('--dev-size', type=_int_at_least(0, 10**7), help='dev split size (default: the paper\'s 2,500)')
+    q.add_argument('--test-size', type=_int_at_least(0, 10**7), help='test split size (default: the paper\'s 2,500)')
+    q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
+    q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
+    q.add_argument('--no-progress', action='store_true', help='no progress bar')
+    q.add_argument(
+        '--unescape',
+        action='store_true',
+        help="unescape HTML entities (&amp;) in titles and texts (default: the dumps' text)",
     )
 
-
-def _read_gold(path, args):
-    "A label-counts table read exactly as `scruples best` reads its input (`_read`, the shared reading options): counts, classes, item ids, report."
-    return _read(args, Path(path), ceiling=True)
-
-
+# %% ../nbs/99_cli.ipynb #67ae9ba4
 def _cmd_score(args):
     "`scruples score`: a predictions file's metrics with bootstrap intervals beside the BEST ceiling of the same items."
     import numpy as np
@@ -758,7 +1048,7 @@ def _cmd_score(args):
     for f in figures:
         print(f'figure: {f}')
 
-
+# %% ../nbs/99_cli.ipynb #7bd636d7
 def _score_figures(folder, pred, rows, counts, res) -> list[str]:
     "The reliability diagram and the models-vs-ceiling figure of `scruples score`, written into `folder` (created)."
     import matplotlib
@@ -792,7 +1082,59 @@ def _score_figures(folder, pred, rows, counts, res) -> list[str]:
     written.append(str(out / 'models_vs_ceiling.png'))
     return written
 
+# %% ../nbs/99_cli.ipynb #874bd8b1
+def _add_score_parser(sub):
+    "The `score` subcommand."
+    q = _add_command(sub, 'score', _cmd_score, "a model's predictions file against the BEST ceiling of the same items")
+    q.add_argument(
+        'predictions',
+        help='a table (CSV, JSON lines, Parquet): an id column and one probability column per class '
+        '(named as GOLD\'s classes), or one predicted-label column',
+    )
+    q.add_argument(
+        'gold',
+        help='label counts of the same items: any table `scruples best` reads, read the same way (its items matched by id)',
+    )
+    _reading_options(q)
+    q.add_argument('--pred-id', default='id', help='the id column of the predictions (default: id)')
+    q.add_argument(
+        '--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)'
+    )
+    q.add_argument(
+        '--tolerance',
+        type=_open_unit,
+        default=1e-3,
+        help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001)',
+    )
+    q.add_argument(
+        '--cal',
+        metavar='FILE',
+        help='held-out predictions to fit the temperature on: other items of GOLD (or of --cal-gold); '
+        'without it the temperature is fitted on the scored items, and the output says so',
+    )
+    q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD')
+    q.add_argument(
+        '--ordered', action='store_true', help='the classes are ordered (a scale): adds the Wasserstein distance'
+    )
+    q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
+    q.add_argument(
+        '--bootstrap',
+        type=_int_at_least(0, 10**5),
+        default=1000,
+        help="bootstrap resamples of the model's intervals (0: none)",
+    )
+    q.add_argument(
+        '--ceiling-bootstrap',
+        type=_int_at_least(0, 10**4),
+        default=200,
+        help='bootstrap resamples of the ceiling\'s intervals',
+    )
+    q.add_argument(
+        '--samples', type=_DRAWS, default=10000, help='posterior samples of the ceiling (accuracy, macro F1, JS)'
+    )
+    q.add_argument('--seed', type=_NONNEG, default=0)
 
+# %% ../nbs/99_cli.ipynb #d9eedf1f
 def _votes(s: str) -> list[int]:
     "1,3,5,10: numbers of votes per item (positive integers, at most 1,000)."
     try:
@@ -805,12 +1147,12 @@ def _votes(s: str) -> list[int]:
         )
     return sorted(set(v))
 
-
+# %% ../nbs/99_cli.ipynb #7e153dd9
 def _fraction(s: str) -> float:
     "A macro F1 difference: a number strictly between 0 and 1."
     return _open_unit(s)
 
-
+# %% ../nbs/99_cli.ipynb #19c52f80
 def _cmd_plan(args):
     "`scruples plan`: the BEST ceiling per votes per item from a pilot's counts, and the test items to tell two models apart."
     import pandas as pd
@@ -892,58 +1234,10 @@ def _cmd_plan(args):
     if args.figure:
         print(f'figure: {args.figure}')
 
-
-def _add_beyond(sub, add, nonneg, draws):
-    "The `score` and `plan` subcommands."
-    q = add(sub, 'score', _cmd_score, "a model's predictions file against the BEST ceiling of the same items")
-    q.add_argument(
-        'predictions',
-        help='a table (CSV, JSON lines, Parquet): an id column and one probability column per class '
-        '(named as GOLD\'s classes), or one predicted-label column',
-    )
-    q.add_argument(
-        'gold',
-        help='label counts of the same items: any table `scruples best` reads, read the same way (its items matched by id)',
-    )
-    _reading_options(q)
-    q.add_argument('--pred-id', default='id', help='the id column of the predictions (default: id)')
-    q.add_argument(
-        '--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)'
-    )
-    q.add_argument(
-        '--tolerance',
-        type=_open_unit,
-        default=1e-3,
-        help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001)',
-    )
-    q.add_argument(
-        '--cal',
-        metavar='FILE',
-        help='held-out predictions to fit the temperature on: other items of GOLD (or of --cal-gold); '
-        'without it the temperature is fitted on the scored items, and the output says so',
-    )
-    q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD')
-    q.add_argument(
-        '--ordered', action='store_true', help='the classes are ordered (a scale): adds the Wasserstein distance'
-    )
-    q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
-    q.add_argument(
-        '--bootstrap',
-        type=_int_at_least(0, 10**5),
-        default=1000,
-        help="bootstrap resamples of the model's intervals (0: none)",
-    )
-    q.add_argument(
-        '--ceiling-bootstrap',
-        type=_int_at_least(0, 10**4),
-        default=200,
-        help='bootstrap resamples of the ceiling\'s intervals',
-    )
-    q.add_argument(
-        '--samples', type=draws, default=10000, help='posterior samples of the ceiling (accuracy, macro F1, JS)'
-    )
-    q.add_argument('--seed', type=nonneg, default=0)
-    q = add(
+# %% ../nbs/99_cli.ipynb #d54c9e3b
+def _add_plan_parser(sub):
+    "The `plan` subcommand."
+    q = _add_command(
         sub,
         'plan',
         _cmd_plan,
@@ -959,64 +1253,9 @@ def _add_beyond(sub, add, nonneg, draws):
         help='a macro F1 difference between two models: adds the test items needed to tell them apart',
     )
     q.add_argument('--figure', metavar='FILE', help='write the ceiling against votes per item (PNG)')
-    q.add_argument('--seed', type=nonneg, default=0)
+    q.add_argument('--seed', type=_NONNEG, default=0)
 
-# %% ../nbs/99_cli.ipynb #71d5a0f2
-def _reading_options(q: argparse.ArgumentParser):
-    "The options that say how to read a table (`annotations.read_annotated`): one flag means one thing in every command that reads one."
-    g = q.add_argument_group(
-        'reading the table',
-        'how the table is read (one line on stderr says what was read); '
-        'an option that does not apply to the form read is an error',
-    )
-    f = g.add_mutually_exclusive_group()
-    f.add_argument(
-        '--wide', dest='form', action='store_const', const='wide', help='one row per item, one count column per class'
-    )
-    f.add_argument(
-        '--long',
-        dest='form',
-        action='store_const',
-        const='long',
-        help='one row per judgment: --item, --annotator, --label '
-        '(the default for a table with item and label columns and nothing that reads as counts)',
-    )
-    g.add_argument(
-        '--counts',
-        dest='count_columns',
-        metavar='A,B,C',
-        help='wide: the count columns, in class order (default: all but id, text, context, split)',
-    )
-    g.add_argument(
-        '--id',
-        metavar='COL[,COL]',
-        help='wide, annotator columns: the item-id column(s) (default: id, else item, any case)',
-    )
-    g.add_argument('--item', metavar='COL[,COL]', help='long: the item column(s) (default: item, any case)')
-    g.add_argument(
-        '--annotator', help="long: the annotator column (default: annotator, if the file has one; '' for none)"
-    )
-    g.add_argument('--label', help='long: the label column (default: label, any case)')
-    g.add_argument(
-        '--annotator-columns',
-        metavar='A1,A2|GLOB|PATTERN',
-        help="one column per annotator holding its label: names, a glob "
-        "such as 'Annotator*', or one-hot columns by a pattern such as '{annotator}_{label}'",
-    )
-    g.add_argument('--text', help="the text column (default: text, if the file has one; '' for none)")
-    g.add_argument('--context', metavar='COL', help='a context column (e.g. the turn a text answers)')
-    g.add_argument('--split', metavar='COL', help='a split column: train, dev (validation, val) or test')
-    g.add_argument(
-        '--classes', metavar='A,B,C', help='the classes in your order (wide without --counts: the count columns)'
-    )
-    g.add_argument(
-        '--repeats',
-        choices=['first', 'all', 'drop'],
-        help='a second label by one annotator for one item: keep the first, '
-        'count all, or drop both (default: an error)',
-    )
-
-
+# %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
     p = argparse.ArgumentParser(
@@ -1026,203 +1265,21 @@ def parser() -> argparse.ArgumentParser:
         'usage errors exit with status 2.',
     )
     sub = p.add_subparsers(dest='command', required=True)
-
-    def add(parent, name, fn, help):
-        q = parent.add_parser(name, help=help, description=help)
-        q.add_argument('--json', action='store_true', help='machine-readable output')
-        q.set_defaults(fn=fn)
-        return q
-
-    nonneg, size, draws = _int_at_least(0), _int_at_least(1, 10**7), _int_at_least(1, 10**9)
-    data = sub.add_parser(
-        'data',
-        help='locate, fetch, validate and describe the data',
-        description='locate, fetch, validate and describe the data',
-    ).add_subparsers(dest='data_command', required=True)
-    q = add(data, 'locate', _cmd_data_locate, 'which data files are found, and where')
-    q.add_argument('--data-dir', help='look only in this folder (it must exist)')
-    q = add(data, 'fetch', _cmd_data_fetch, 'download the official Scruples v1.0 release')
-    q.add_argument('--which', nargs='+', default=['anecdotes', 'dilemmas'], choices=['anecdotes', 'dilemmas'])
-    q.add_argument('--dest', help='target folder (default: the user cache)')
-    q.add_argument('--force', action='store_true', help='download again even when present')
-    q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.add_argument(
-        '--url', action='append', type=_name_url, metavar='NAME=URL', help='another address for a tarball (a mirror)'
-    )
-    q = add(
-        data,
-        'validate',
-        _cmd_data_validate,
-        'read files as best and analyze do; report what each holds or its first error',
-    )
-    q.add_argument(
-        'files',
-        nargs='+',
-        help='tables (CSV, JSON lines, Parquet), label-counts *.json lists, or Scruples *.jsonl files',
-    )
-    _reading_options(q)
-    q = add(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
-    q.add_argument('--data-dir')
-    q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--synthetic-size', type=size, help='size of synthetic splits (default: the published sizes)')
-    q = add(sub, 'best', _cmd_best, 'BEST estimates of the oracle score for label counts (section 3.1, Appendix A)')
-    q.add_argument(
-        'counts',
-        help='label counts with 2 or more classes: a JSON list of count lists, a CSV with one column per '
-        'class (optional header naming them), a table (CSV, JSON lines, Parquet) with id/text columns '
-        'beside the count columns, the long form (--long), one column per annotator (--annotator-columns), '
-        'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file',
-    )
-    _reading_options(q)
-    q.add_argument(
-        '--labels',
-        help='gold labels (class indices): a JSON list or one integer per line '
-        '(default: the Dilemmas gold_label, else the majority vote)',
-    )
-    q.add_argument(
-        '--metric',
-        nargs='+',
-        default=['accuracy', 'macro_f1', 'xentropy'],
-        choices=BEST_METRICS,
-        help='metrics to estimate, each once (wasserstein: with --ordered)',
-    )
-    q.add_argument(
-        '--ordered', action='store_true', help='the classes are ordered (a scale, in column order): allows wasserstein'
-    )
-    q.add_argument(
-        '--ties',
-        choices=['first', 'random', 'drop'],
-        help="tied majority votes: the first class in class order (default, as the paper), "
-        "a seeded random one of the tied classes, or drop those examples (the prior still sees them)",
-    )
-    q.add_argument('--samples', type=draws, default=10000, help='posterior samples for accuracy and macro F1')
-    q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument(
-        '--bootstrap',
-        type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
-        default=200,
-        help='bootstrap resamples for the interval (0: none)',
-    )
-    q = add(
-        sub,
-        'verbs',
-        _cmd_verbs,
-        'root verbs associated with the less ethical action: permutation test (section 5.2, Table 13)',
-    )
-    q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
-    q.add_argument('--samples', type=draws, default=100_000, help='Monte Carlo permutations')
-    q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
-    q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
-    mcm = sub.add_parser(
-        'mcm',
-        help='the Moral Choice Machine: bias and moral direction of actions',
-        description='the Moral Choice Machine: bias and moral direction of actions',
-    ).add_subparsers(dest='mcm_command', required=True)
-    q = add(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
-    q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
-    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
-    q = add(mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)')
-    q.add_argument('csv', help='the study: Action,Yes,No')
-    q.add_argument('--questions', help='action,question (default: the packaged question list)')
-    q = add(sub, 'reproduce', _cmd_reproduce, 'run the paper notebooks with papermill and write the summary')
-    q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
-    q.add_argument('--data-dir')
-    q.add_argument('--seed', type=nonneg, default=0)
-    q.add_argument('--out', help='folder for executed notebooks')
-    q.add_argument('--fig-dir', help='folder for figures and the summary')
-    q.add_argument('--kernel', help='Jupyter kernel name')
-    q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
-    q.add_argument(
-        '--jobs',
-        type=_int_at_least(1, 64),
-        default=1,
-        help='notebooks run at once, each in its own kernel (default 1; the full run\'s notebooks use both cores themselves)',
-    )
-    q = add(
-        sub,
-        'analyze',
-        _cmd_analyze,
-        'the whole analysis of your own annotated data: the guide notebook run by papermill',
-    )
-    q.add_argument(
-        'file',
-        help='a table (CSV, JSON lines, Parquet): one row per text with a text column and one count column per class, '
-        'or one row per judgment (--long)',
-    )
-    q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
-    _reading_options(q)
-    q.add_argument(
-        '--annotations',
-        metavar='FILE',
-        help='a wide table: the long form of the same items (item, annotator, label), for the annotator analyses',
-    )
-    q.add_argument(
-        '--predictions',
-        metavar='FILE',
-        help="a model's predictions (id, one probability column per class or a label column): "
-        'scored against the ceiling of the test items, calibrated on its dev items',
-    )
-    q.add_argument(
-        '--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)'
-    )
-    q.add_argument(
-        '--max-items',
-        type=_int_at_least(8, 10**7),
-        help='use at most this many items, a seeded subset, recorded in the summary (default: every item)',
-    )
-    q.add_argument(
-        '--finetune',
-        choices=('auto', 'yes', 'no'),
-        help='the transformer: fine-tune (yes), frozen encoder '
-        '(no), or auto (default): fine-tune when the measured estimate fits the time budget',
-    )
-    q.add_argument('--seed', type=nonneg)
-    q.add_argument('--kernel', help='Jupyter kernel name')
-    q.add_argument(
-        '--param',
-        action='append',
-        type=_name_value,
-        metavar='NAME=VALUE',
-        help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic',
-    )
-    q = add(
-        sub, 'extract', _cmd_extract, 'extract the Anecdotes (and Dilemmas) from Reddit dumps (Section 2.1, Appendix B)'
-    )
-    q.description = q.description + '; rerunning into the same --out resumes'
-    q.add_argument(
-        'files',
-        nargs='*',
-        help='dump files or glob patterns: RS_* submissions, RC_* comments (plain, .zst, .gz, .bz2, .xz)',
-    )
-    q.add_argument('--posts', nargs='+', metavar='FILE', help='submissions dumps (files or glob patterns)')
-    q.add_argument('--comments', nargs='+', metavar='FILE', help='comments dumps (files or glob patterns)')
-    q.add_argument('--out', required=True, help='output folder (partitions, anecdotes, splits, report.json)')
-    q.add_argument('--workers', type=_int_at_least(1, 4096), help='local worker processes (default: one per core)')
-    q.add_argument('--address', help='a Dask scheduler to run on, e.g. tcp://HOST:8786')
-    q.add_argument(
-        '--subreddit', default='AmItheAsshole', help="keep this subreddit's records, any case ('all': every one)"
-    )
-    q.add_argument(
-        '--min-words',
-        type=_int_at_least(0, 10**6),
-        help="words of title + text an anecdote needs (default: the authors' 16)",
-    )
-    q.add_argument('--min-votes', type=_int_at_least(1, 10**6), default=1, help='votes an anecdote needs')
-    q.add_argument('--dev-size', type=_int_at_least(0, 10**7), help='dev split size (default: the paper\'s 2,500)')
-    q.add_argument('--test-size', type=_int_at_least(0, 10**7), help='test split size (default: the paper\'s 2,500)')
-    q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
-    q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
-    q.add_argument('--no-progress', action='store_true', help='no progress bar')
-    q.add_argument(
-        '--unescape',
-        action='store_true',
-        help="unescape HTML entities (&amp;) in titles and texts (default: the dumps' text)",
-    )
-    _add_beyond(sub, add, nonneg, draws)
+    for add in (  # in the order `scruples --help` lists them
+        _add_data_parser,
+        _add_best_parser,
+        _add_verbs_parser,
+        _add_mcm_parser,
+        _add_reproduce_parser,
+        _add_analyze_parser,
+        _add_extract_parser,
+        _add_score_parser,
+        _add_plan_parser,
+    ):
+        add(sub)
     return p
 
-
+# %% ../nbs/99_cli.ipynb #fd77cf7a
 def _quiet_broken_pipe() -> int:
     "The reader of our output went away (`scruples ... --json | head`): stop quietly, as command-line tools do."
     try:  # point stdout at /dev/null so that the interpreter's final flush does not fail (and print) again
@@ -1231,7 +1288,7 @@ def _quiet_broken_pipe() -> int:
         pass  # stdout is not a real file (tests, notebooks)
     return 141  # 128 + SIGPIPE: what a shell reports for a writer killed by a closed pipe, e.g. `yes | head -1`
 
-
+# %% ../nbs/99_cli.ipynb #f364bf5b
 def main(argv=None) -> int:
     "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
     for stream in (

@@ -224,7 +224,7 @@ class _Dilemma(msgspec.Struct, forbid_unknown_fields=True):  # strict: no bool f
     human_perf_annotations: tuple[int, int] | None = None
     human_perf_label: int | None = None
 
-
+# %% ../nbs/01_data.ipynb #9550658f
 class _AnecdoteAction(msgspec.Struct, forbid_unknown_fields=True):
     description: str
     pronormative_score: int
@@ -256,10 +256,10 @@ class _Anecdote(msgspec.Struct, forbid_unknown_fields=True):
     binarized_label: str
     action: _AnecdoteAction | None = None
 
-
+# %% ../nbs/01_data.ipynb #ca268019
 _DECODERS = {k: msgspec.json.Decoder(t) for k, t in (('dilemmas', _Dilemma), ('anecdotes', _Anecdote))}
 
-
+# %% ../nbs/01_data.ipynb #91655d02
 @contextlib.contextmanager
 def _no_gc():
     "Pause the cyclic garbage collector while msgspec builds many containers (it would rescan them again and again)."
@@ -271,11 +271,11 @@ def _no_gc():
         if was:
             gc.enable()
 
-
+# %% ../nbs/01_data.ipynb #ab3378d2
 class _Refused(Exception):
     "The fast path saw something it does not vouch for: the line-by-line reader decides."
 
-
+# %% ../nbs/01_data.ipynb #1758f4ce
 def _jsonl_fast(path, kind) -> list:
     "Every record of a JSON-lines file decoded by msgspec into `kind`'s strict struct (blank lines skipped as `iter_jsonl` does)."
     data = _check_file(path).read_bytes().removeprefix(b'\xef\xbb\xbf')
@@ -285,7 +285,7 @@ def _jsonl_fast(path, kind) -> list:
         raise _Refused('no records')
     return recs
 
-
+# %% ../nbs/01_data.ipynb #d4092274
 def _int64s(values) -> np.ndarray:
     "Counts as int64, refusing any above 2**63 - 1 or below 0."
     a = np.array(values, dtype=np.int64)  # OverflowError above 2**63 - 1
@@ -293,12 +293,12 @@ def _int64s(values) -> np.ndarray:
         raise _Refused('a negative count')
     return a
 
-
+# %% ../nbs/01_data.ipynb #cf90d99b
 def _fits_sum(a: np.ndarray) -> bool:
     "Whether every row of non-negative int64 counts sums to at most 2**63 - 1 (exact, without overflow)."
     return bool((a.astype(np.float64).sum(1) < 9e18).all() or all(sum(map(int, r)) <= MAX_COUNT for r in a))
 
-
+# %% ../nbs/01_data.ipynb #9acf3361
 def _majorities(label: np.ndarray, counts: np.ndarray) -> bool:
     "Whether each 0/1 label names the action with more annotations (either one on a tie)."
     return bool(
@@ -306,13 +306,13 @@ def _majorities(label: np.ndarray, counts: np.ndarray) -> bool:
         and ((counts[:, 0] == counts[:, 1]) | (label == (counts[:, 1] > counts[:, 0]))).all()
     )
 
-
+# %% ../nbs/01_data.ipynb #3f8d371c
 def _fast_frame(cols: dict, columns, path) -> pd.DataFrame:
     df = pd.DataFrame(cols, columns=list(columns))
     df.attrs.update(source='real', path=str(path))
     return df
 
-
+# %% ../nbs/01_data.ipynb #5278a6e9
 def _unique_records(path, kind: str) -> tuple[list, list[str]]:
     "The file's records decoded in bulk and their ids; `_Refused` on a repeated id (the slow reader names both lines)."
     recs = _jsonl_fast(path, kind)
@@ -321,7 +321,7 @@ def _unique_records(path, kind: str) -> tuple[list, list[str]]:
         raise _Refused('duplicate ids')
     return recs, ids
 
-
+# %% ../nbs/01_data.ipynb #42e7cd4f
 def _dilemmas_fast(path) -> pd.DataFrame:
     "The Dilemmas frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
     recs, ids = _unique_records(path, 'dilemmas')
@@ -364,7 +364,7 @@ def _dilemmas_fast(path) -> pd.DataFrame:
         df[c] = df[c].astype('Int64')
     return df
 
-
+# %% ../nbs/01_data.ipynb #5ace8274
 def _anecdotes_fast(path) -> pd.DataFrame:
     "The Anecdotes frame decoded in bulk (msgspec, numpy checks); `_Refused` (or a decode error) when the slow reader must decide."
     recs, ids = _unique_records(path, 'anecdotes')
@@ -410,7 +410,7 @@ def _anecdotes_fast(path) -> pd.DataFrame:
         df[c] = df[c].astype('Int64')
     return df
 
-
+# %% ../nbs/01_data.ipynb #69cf4561
 def _fast_or_none(read, path):
     "`read(path)` on the fast path, or None when it refuses or fails for any reason (the line-by-line reader then runs)."
     try:
@@ -584,7 +584,7 @@ def _classes_for(item, path, line):
         raise ScruplesDataError(path, line, 'counts[0]', 'a list of 2 or more counts', item)
     return [f'class_{j}' for j in range(len(item))]
 
-
+# %% ../nbs/01_data.ipynb #7fe8d6e6
 def _json_list_items(path) -> Iterator[tuple[int, object]]:
     "Yield `(line, item)` for each element of a top-level JSON list, with the line each item starts on (linear time)."
     text = read_text(path).lstrip('\ufeff')
@@ -624,7 +624,7 @@ def _json_list_items(path) -> Iterator[tuple[int, object]]:
             raise ScruplesDataError(path, lineof(pos), None, "',' or ']'", text[pos : pos + 20])
         pos = ws.match(text, pos + 1).end()
 
-
+# %% ../nbs/01_data.ipynb #bafa1cbb
 def _json_counts_fast(path, k: int | None) -> np.ndarray | None:
     "A JSON list of `k` (None: any one number >= 2) counts per row decoded in bulk (msgspec, strict ints), or None for anything else."
     try:
@@ -644,7 +644,7 @@ def _json_counts_fast(path, k: int | None) -> np.ndarray | None:
         return None  # exact checks on the slow path
     return a
 
-
+# %% ../nbs/01_data.ipynb #0e91320a
 def _classes_by_name(path) -> tuple[tuple[str, ...] | None, str]:
     "The classes a Scruples label-counts file name promises ('...scruples-dilemmas...': 2, '...scruples-anecdotes...': 5), and the kind."
     name = Path(path).name.lower()
@@ -654,7 +654,7 @@ def _classes_by_name(path) -> tuple[tuple[str, ...] | None, str]:
         return ANECDOTES_CLASSES, 'anecdotes'
     return None, ''
 
-
+# %% ../nbs/01_data.ipynb #a18cf241
 def read_count_lists(
     path,
     classes: Sequence[str]
@@ -695,7 +695,7 @@ def read_count_lists(
     counts = np.asarray(rows, dtype=np.int64)
     return (counts if allow_zero_rows else _refuse_zero_rows(counts, path)), list(classes)
 
-
+# %% ../nbs/01_data.ipynb #056407a0
 def read_label_counts(
     path,
     classes: Sequence[str]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from fastcore.basics import patch
 import pandas as pd
 import torch
 
@@ -245,73 +246,83 @@ class SentenceEncoder:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self.cache[t] for t in texts])
 
-    def cache_info(self) -> CacheInfo:
-        "Texts answered from the cache (hits), distinct texts embedded (misses), and texts cached (size)."
-        return CacheInfo(self._hits, self._misses, len(self.cache))
+# %% ../nbs/50_encoders.ipynb #59db6d89
+@patch
+def cache_info(self: SentenceEncoder) -> CacheInfo:
+    "Texts answered from the cache (hits), distinct texts embedded (misses), and texts cached (size)."
+    return CacheInfo(self._hits, self._misses, len(self.cache))
 
-    def clear_cache(self):
-        "Forget every cached vector and reset the counts."
-        self.cache, self._hits, self._misses = {}, 0, 0
+# %% ../nbs/50_encoders.ipynb #06622ffd
+@patch
+def clear_cache(self: SentenceEncoder):
+    "Forget every cached vector and reset the counts."
+    self.cache, self._hits, self._misses = {}, 0, 0
 
-    def _bar(self, n: int):
-        from tqdm.auto import tqdm
+# %% ../nbs/50_encoders.ipynb #fa37705b
+@patch
+def _bar(self: SentenceEncoder, n: int):
+    from tqdm.auto import tqdm
 
-        show = self.progress if self.progress is not None else n > 1000
-        return tqdm(total=n, unit='text', desc='embedding', disable=not show)
+    show = self.progress if self.progress is not None else n > 1000
+    return tqdm(total=n, unit='text', desc='embedding', disable=not show)
 
-    def _encode(self, texts: list[str], chunk: int = 65_536) -> np.ndarray:
-        "Embed distinct texts (no cache): chunks by character length, batches by token length."
-        if self._st is not None:
-            out = self._st.encode(
-                texts,
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                show_progress_bar=bool(self.progress if self.progress is not None else len(texts) > 1000),
-            )
-            out = np.asarray(out, dtype=np.float32)
-            return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12) if self.normalize else out
-        out = None
-        by_chars = np.argsort([-len(t) for t in texts], kind='stable')
-        with self._bar(len(texts)) as bar, torch.inference_mode():
-            for s in range(0, len(texts), chunk):
-                idx = by_chars[s : s + chunk]
-                part = [texts[i] for i in idx]
-                if self._lower:
-                    part = [t.lower() for t in part]
-                ids = self.tokenizer(
-                    part,
-                    truncation=self.max_length is not None,
-                    max_length=self.max_length,
-                    padding=False,
-                    return_attention_mask=False,
-                    return_token_type_ids=False,
-                )['input_ids']
-                for b in length_batches([len(x) for x in ids], self.batch_size):
-                    emb = self._forward([ids[i] for i in b]).cpu().numpy()
-                    if out is None:
-                        out = np.empty((len(texts), emb.shape[1]), dtype=np.float32)
-                    out[idx[b]] = emb
-                    bar.update(len(b))
-        return out
+# %% ../nbs/50_encoders.ipynb #d3079bb7
+@patch
+def _encode(self: SentenceEncoder, texts: list[str], chunk: int = 65_536) -> np.ndarray:
+    "Embed distinct texts (no cache): chunks by character length, batches by token length."
+    if self._st is not None:
+        out = self._st.encode(
+            texts,
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            show_progress_bar=bool(self.progress if self.progress is not None else len(texts) > 1000),
+        )
+        out = np.asarray(out, dtype=np.float32)
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12) if self.normalize else out
+    out = None
+    by_chars = np.argsort([-len(t) for t in texts], kind='stable')
+    with self._bar(len(texts)) as bar, torch.inference_mode():
+        for s in range(0, len(texts), chunk):
+            idx = by_chars[s : s + chunk]
+            part = [texts[i] for i in idx]
+            if self._lower:
+                part = [t.lower() for t in part]
+            ids = self.tokenizer(
+                part,
+                truncation=self.max_length is not None,
+                max_length=self.max_length,
+                padding=False,
+                return_attention_mask=False,
+                return_token_type_ids=False,
+            )['input_ids']
+            for b in length_batches([len(x) for x in ids], self.batch_size):
+                emb = self._forward([ids[i] for i in b]).cpu().numpy()
+                if out is None:
+                    out = np.empty((len(texts), emb.shape[1]), dtype=np.float32)
+                out[idx[b]] = emb
+                bar.update(len(b))
+    return out
 
-    def _forward(self, ids: list[list[int]]) -> torch.Tensor:
-        "Sentence vectors of one batch of token id lists."
-        n, width = len(ids), max(len(x) for x in ids)
-        x, mask = np.full((n, width), self.pad_id, dtype=np.int64), np.zeros((n, width), dtype=np.int64)
-        left = self.tokenizer.padding_side == 'left'
-        for r, row in enumerate(ids):
-            sl = slice(width - len(row), width) if left else slice(0, len(row))
-            x[r, sl] = row
-            mask[r, sl] = 1
-        x, mask = torch.from_numpy(x).to(self.device), torch.from_numpy(mask).to(self.device)
-        inputs = {'input_ids': x, 'attention_mask': mask}
-        if 'token_type_ids' in self.tokenizer.model_input_names:
-            inputs['token_type_ids'] = torch.zeros_like(x)
-        hidden = self.model(**inputs).last_hidden_state
-        emb = pool_tokens(hidden.float(), mask, self.pipeline.pooling)
-        if self.pipeline.normalize or self.normalize:
-            emb = torch.nn.functional.normalize(emb, p=2, dim=1)
-        return emb
+# %% ../nbs/50_encoders.ipynb #983efa98
+@patch
+def _forward(self: SentenceEncoder, ids: list[list[int]]) -> torch.Tensor:
+    "Sentence vectors of one batch of token id lists."
+    n, width = len(ids), max(len(x) for x in ids)
+    x, mask = np.full((n, width), self.pad_id, dtype=np.int64), np.zeros((n, width), dtype=np.int64)
+    left = self.tokenizer.padding_side == 'left'
+    for r, row in enumerate(ids):
+        sl = slice(width - len(row), width) if left else slice(0, len(row))
+        x[r, sl] = row
+        mask[r, sl] = 1
+    x, mask = torch.from_numpy(x).to(self.device), torch.from_numpy(mask).to(self.device)
+    inputs = {'input_ids': x, 'attention_mask': mask}
+    if 'token_type_ids' in self.tokenizer.model_input_names:
+        inputs['token_type_ids'] = torch.zeros_like(x)
+    hidden = self.model(**inputs).last_hidden_state
+    emb = pool_tokens(hidden.float(), mask, self.pipeline.pooling)
+    if self.pipeline.normalize or self.normalize:
+        emb = torch.nn.functional.normalize(emb, p=2, dim=1)
+    return emb
 
 # %% ../nbs/50_encoders.ipynb #44a3aee6
 def unit_rows(x: np.ndarray) -> np.ndarray:

@@ -44,9 +44,11 @@ METRICS = (
     'manhattan',
     'ece',
 )  # each followed by its 95% interval, `<name>_lo`, `<name>_hi`
+
+
 FIELDS = (*(f for m in METRICS for f in (m, f'{m}_lo', f'{m}_hi')), 'temperature', 'smoothing', 'n', 'calibration')
 
-
+# %% ../nbs/15_evaluation.ipynb #67efe0b7
 def _log(p):
     return np.log(np.clip(p, 1e-12, 1))
 
@@ -59,7 +61,7 @@ def _probabilities(p, name: str) -> np.ndarray:
         check_distributions(p, name)
     return p
 
-
+# %% ../nbs/15_evaluation.ipynb #dd211c33
 def _boot_means(w, v):
     "Mean of per-example values `v` (n,) under each row of bootstrap multiplicities `w` (s, n); +inf where a resample holds an infinite value."
     ok = np.isfinite(v)
@@ -71,14 +73,14 @@ def _boot_means(w, v):
     )  # only KL and cross-entropy can be infinite (+inf: a class with votes got probability 0)
     return m
 
-
+# %% ../nbs/15_evaluation.ipynb #f0c2dbab
 def _interval(x):
     "The 2.5th and 97.5th percentiles; +inf (not NaN) where they fall among infinite resamples."
     with np.errstate(invalid='ignore'):
         lo, hi = np.percentile(x, [2.5, 97.5])
     return tuple(np.inf if np.isnan(b) else b for b in (lo, hi))
 
-
+# %% ../nbs/15_evaluation.ipynb #7185e757
 def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     "The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample."
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
@@ -142,7 +144,7 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
             out['ece_lo'], out['ece_hi'] = _interval(expected_calibration_error(ct, q, weights=w))
     return pd.Series(out)[list(FIELDS)]
 
-
+# %% ../nbs/15_evaluation.ipynb #1a05919f
 def score_predictions(
     proba,  # (n, k) predicted probabilities of the scored examples
     counts,  # (n, k) their label counts
@@ -254,7 +256,7 @@ class Predictions:
     source: str  # the file
     renormalized: int = 0  # rows that summed to 1 only within PROB_SUM_TOL, divided by their sum
 
-
+# %% ../nbs/15_evaluation.ipynb #ef616812
 def _prediction_frame(path: Path) -> pd.DataFrame:
     "A predictions table (CSV, JSON lines or Parquet) as strings/objects, one row per line, its line numbers in the index."
     name = path.name.lower()
@@ -275,7 +277,7 @@ def _prediction_frame(path: Path) -> pd.DataFrame:
         range(first, first + len(df))
     )  # the line of each row (CSV: after the header; Parquet: the row, 1-based)
 
-
+# %% ../nbs/15_evaluation.ipynb #00ea251a
 def read_predictions(
     path,  # CSV, JSON lines or Parquet: an id column and probabilities or one label column
     classes: Sequence[str],  # the gold's class names: the probability columns must be named so
@@ -345,7 +347,7 @@ def read_predictions(
     renorm = int((np.abs(s - 1) > 1e-12).sum())
     return Predictions(ids, p / s[:, None], False, str(path), renorm)
 
-
+# %% ../nbs/15_evaluation.ipynb #58b1c739
 def align_predictions(
     pred: Predictions,  # what `read_predictions` returned
     gold_ids: Sequence,  # the gold's item ids, in its order

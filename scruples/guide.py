@@ -62,7 +62,7 @@ class DefaultColumn(str):
 
 FORMS = ('wide', 'long', 'annotators')
 
-
+# %% ../nbs/91_guide.ipynb #aba6738f
 def _reading(text, annotator, **options) -> dict:
     "`read_annotated`'s keywords: a DefaultColumn is the reader's default (None), None or '' no such column (''), '' options not given."
 
@@ -72,7 +72,7 @@ def _reading(text, annotator, **options) -> dict:
     out = {k: (','.join(v) if isinstance(v, (list, tuple)) else v) for k, v in options.items() if v not in (None, '')}
     return out | {'text': col(text), 'annotator': col(annotator)}
 
-
+# %% ../nbs/91_guide.ipynb #b56d4793
 def guide_parameters(
     data_file,  # your CSV, JSON-lines or Parquet file
     form: str | None = None,  # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
@@ -154,7 +154,7 @@ def guide_parameters(
         **params,
     )
 
-
+# %% ../nbs/91_guide.ipynb #54a0b10e
 def check_predictions(
     path,  # the predictions file (`read_predictions`: an id column, a probability column per class or a label column)
     data: AnnotatedData,  # the data it predicts
@@ -576,8 +576,7 @@ def analyze(
     **kwargs,
 ) -> pd.DataFrame:  # column choice and notebook parameters, as `guide_parameters` takes them
     "Run the guide notebook on your data with papermill; returns the rows of `summary.csv`. Everything is checked before anything is written."
-    import papermill as pm
-    from scruples.reproduce import default_kernel
+    from scruples.reproduce import default_kernel, run_notebook
 
     kernel = check_kernel(kernel or default_kernel())
     nb = guide_notebook()
@@ -587,16 +586,7 @@ def analyze(
     params['out_dir'] = str(run.resolve())
     dest, t0 = run / 'your_data.ipynb', time.time()
     try:
-        pm.execute_notebook(
-            str(nb),
-            str(dest),
-            parameters=params,
-            kernel_name=kernel,
-            language='python',
-            cwd=str(run),
-            progress_bar=False,
-            log_output=False,
-        )
+        run_notebook(nb, dest, params, kernel, run)
     except Exception as err:
         last = str(err).strip().splitlines()[-1] if str(err).strip() else ''
         raise GuideError(

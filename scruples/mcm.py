@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+from fastcore.basics import patch
 import pandas as pd
 from scipy import stats
 from sklearn.base import BaseEstimator
@@ -437,7 +438,7 @@ def _flip_largest_positive(v: np.ndarray) -> np.ndarray:
     "Rows of `v` with signs chosen so each row's largest-magnitude entry is positive."
     return v * np.sign(v[np.arange(len(v)), np.abs(v).argmax(1)])[:, None]
 
-
+# %% ../nbs/51_mcm.ipynb #ae5e6583
 class MoralDirection(BaseEstimator):
     "The moral direction: top principal component of action embeddings, oriented Dos positive, fitted scores in [-1, 1]."
 
@@ -453,12 +454,6 @@ class MoralDirection(BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.two_d_array, tags.input_tags.string = False, True  # actions (texts), not numeric arrays
         return tags
-
-    def embed(
-        self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str] | None = None
-    ) -> np.ndarray:
-        "Embeddings of `actions` in `mode` with this direction's encoder (see `embed_actions`)."
-        return embed_actions(actions, mode, questions, self.encoder)
 
     def fit(
         self,
@@ -502,10 +497,6 @@ class MoralDirection(BaseEstimator):
         self.dos_, self.donts_ = [clean_action(a) for a in dos], [clean_action(a) for a in donts]
         return self
 
-    def _check_fitted(self):
-        if not hasattr(self, 'direction_'):
-            raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
-
     def transform(
         self,
         actions: Sequence[str],
@@ -522,36 +513,6 @@ class MoralDirection(BaseEstimator):
     ) -> np.ndarray:
         "Moral score of each action: its projection on the moral direction, scaled (Dos positive)."
         return self.transform(actions, mode, questions, n_components=1)[:, 0]
-
-    def nearest(self, action: str, n: int = 5, mode: str = 'questions') -> pd.DataFrame:
-        "The `n` fitted actions nearest to `action` by cosine similarity (in `mode` for `action`), with their scores."
-        self._check_fitted()
-        c = cosine(self.embeddings_, self.embed([action], mode)[0])
-        idx = np.argsort(-c, kind='stable')[:n]
-        fitted = (self.embeddings_[idx] - self.mean_) @ self.direction_ / self.scale_
-        return pd.DataFrame({'action': [self.actions_[i] for i in idx], 'cosine': c[idx], 'score': fitted})
-
-    def save(self, path) -> Path:
-        "Write the fitted direction to a `.npz` file (plain arrays, no pickle); returns the path written."
-        self._check_fitted()
-        path = Path(path)
-        if path.suffix != '.npz':
-            path = path.with_name(path.name + '.npz')
-        np.savez(
-            path,
-            format_version=np.array(1),
-            components=self.components_,
-            mean=self.mean_,
-            explained_variance=self.explained_variance_,
-            explained_variance_ratio=self.explained_variance_ratio_,
-            scale=np.array(self.scale_),
-            actions=np.array(self.actions_, dtype=str),
-            embeddings=self.embeddings_,
-            dos=np.array(self.dos_, dtype=str),
-            donts=np.array(self.donts_, dtype=str),
-            encoder=np.array(encoder_name(self.encoder) if self.encoder is not None else 'all-MiniLM-L6-v2'),
-        )
-        return path
 
     @classmethod
     def load(cls, path, encoder=None) -> 'MoralDirection':
@@ -571,6 +532,54 @@ class MoralDirection(BaseEstimator):
         if encoder is not None and encoder_name(encoder) != d.encoder_name_:
             warnings.warn(f'{path} was fitted with encoder {d.encoder_name_!r}, scoring with {encoder_name(encoder)!r}')
         return d
+
+# %% ../nbs/51_mcm.ipynb #dbd955c1
+@patch
+def embed(
+    self: MoralDirection, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str] | None = None
+) -> np.ndarray:
+    "Embeddings of `actions` in `mode` with this direction's encoder (see `embed_actions`)."
+    return embed_actions(actions, mode, questions, self.encoder)
+
+# %% ../nbs/51_mcm.ipynb #ad9673a1
+@patch
+def _check_fitted(self: MoralDirection):
+    if not hasattr(self, 'direction_'):
+        raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
+
+# %% ../nbs/51_mcm.ipynb #43e546cc
+@patch
+def nearest(self: MoralDirection, action: str, n: int = 5, mode: str = 'questions') -> pd.DataFrame:
+    "The `n` fitted actions nearest to `action` by cosine similarity (in `mode` for `action`), with their scores."
+    self._check_fitted()
+    c = cosine(self.embeddings_, self.embed([action], mode)[0])
+    idx = np.argsort(-c, kind='stable')[:n]
+    fitted = (self.embeddings_[idx] - self.mean_) @ self.direction_ / self.scale_
+    return pd.DataFrame({'action': [self.actions_[i] for i in idx], 'cosine': c[idx], 'score': fitted})
+
+# %% ../nbs/51_mcm.ipynb #9b40db0b
+@patch
+def save(self: MoralDirection, path) -> Path:
+    "Write the fitted direction to a `.npz` file (plain arrays, no pickle); returns the path written."
+    self._check_fitted()
+    path = Path(path)
+    if path.suffix != '.npz':
+        path = path.with_name(path.name + '.npz')
+    np.savez(
+        path,
+        format_version=np.array(1),
+        components=self.components_,
+        mean=self.mean_,
+        explained_variance=self.explained_variance_,
+        explained_variance_ratio=self.explained_variance_ratio_,
+        scale=np.array(self.scale_),
+        actions=np.array(self.actions_, dtype=str),
+        embeddings=self.embeddings_,
+        dos=np.array(self.dos_, dtype=str),
+        donts=np.array(self.donts_, dtype=str),
+        encoder=np.array(encoder_name(self.encoder) if self.encoder is not None else 'all-MiniLM-L6-v2'),
+    )
+    return path
 
 # %% ../nbs/51_mcm.ipynb #af814ebd
 # label offsets tried in turn, in points from the point: beside it first, then further out (with a leader line)

@@ -983,7 +983,7 @@ def _validate(self: TransformerClassifier) -> TrainConfig:
         raise ValueError(f'finetune must be True or False, got {self.finetune!r}')
     return self.train_config()
 
-
+# %% ../nbs/22_models.ipynb #3385a932
 @patch
 def _check_fitted(self: TransformerClassifier):
     if not hasattr(self, 'model_'):
@@ -993,7 +993,7 @@ def _check_fitted(self: TransformerClassifier):
             'this TransformerClassifier is not fitted yet: call fit (or TransformerClassifier.load) first'
         )
 
-
+# %% ../nbs/22_models.ipynb #24ee4274
 @patch
 def _prepare(self: TransformerClassifier, X):
     """Examples through `scruples.pairs.read_examples` (the baselines' reading): an (n, 2) array of action pairs, or an (n,)
@@ -1008,7 +1008,7 @@ def _prepare(self: TransformerClassifier, X):
         out[i] = pair
     return out, False
 
-
+# %% ../nbs/22_models.ipynb #18477838
 def _by_name(y, classes, name: str):
     "A frame's count columns in the order of `classes`, matched by name (as text); an array is taken as it is."
     if not hasattr(y, 'columns') or classes is None:
@@ -1019,7 +1019,7 @@ def _by_name(y, classes, name: str):
         raise ValueError(f'{name}: columns {cols} do not match the classes {want} (missing {missing}, extra {extra})')
     return y.set_axis(cols, axis=1)[want]
 
-
+# %% ../nbs/22_models.ipynb #6c39ce21
 @patch
 def _labels(self: TransformerClassifier, y, n: int, pairs: bool, cfg: TrainConfig):
     "Counts (n, k) and the class names, from counts (an array, or a frame with named columns) or from hard labels (n,)."
@@ -1051,7 +1051,7 @@ def _labels(self: TransformerClassifier, y, n: int, pairs: bool, cfg: TrainConfi
         raise ValueError(f'classes must be distinct, got {classes.tolist()}')
     return counts, classes
 
-
+# %% ../nbs/22_models.ipynb #b58ed89d
 @patch
 def _check_counts(
     self: TransformerClassifier,

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from fastcore.basics import patch
 
 from .core import ScruplesError, checkout_root
 
@@ -24,7 +25,8 @@ class ReproductionError(ScruplesError):
 
 # %% auto #0
 __all__ = ['CAUSES', 'RUN_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'show_na',
-           'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'reproduce']
+           'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'run_notebook',
+           'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -42,7 +44,7 @@ def _num(x) -> str:
         return f'{x:.3e}'
     return f'{float(f"{x:.4g}"):,}' if abs(x) >= 1 else f'{x:.4g}'
 
-
+# %% ../nbs/90_reproduce.ipynb #4ff48e6c
 CAUSES = {
     'data': 'data we do not have (no train split, no full corpus)',
     'model': 'a different model (smaller encoder, CPU budget)',
@@ -53,7 +55,7 @@ CAUSES = {
     'chance': 'one random draw (the paper reports a single unseeded one)',
 }
 
-
+# %% ../nbs/90_reproduce.ipynb #347b6f66
 def _lookup(key, table: str, paper: str):
     "The published number a key names: (row, column), (paper, row, column) or (paper, table, row, column)."
     from scruples.paper import value
@@ -67,13 +69,13 @@ def _lookup(key, table: str, paper: str):
         return value(*key)
     raise ValueError(f'a key is (row, column), (paper, row, column) or (paper, table, row, column), got {key!r}')
 
-
+# %% ../nbs/90_reproduce.ipynb #922601b3
 def _key_text(key, table: str, paper: str) -> str:
     key = tuple(key)
     full = {2: (paper, table, *key), 3: (key[0], table, *key[1:]), 4: key}[len(key)]
     return ' / '.join(map(str, full))
 
-
+# %% ../nbs/90_reproduce.ipynb #3f61267f
 class Comparison:
     "Our numbers beside the paper's, for one paper notebook."
 
@@ -101,92 +103,100 @@ class Comparison:
     ):  # the paper whose numbers keys name by default ('scruples' or 'mcm')
         self.notebook, self.paper, self.rows = notebook, paper, []
 
-    def add(
-        self,
-        table: str,  # where the paper has it: 'Table 1', 'Section 2.1', ...
-        quantity: str,  # what the number is
-        ours,  # our number
-        paper=None,  # a number derived from published ones (a count, a sum); else use `key`
-        tol: float = 0.0,  # largest |ours - paper| that counts as agreement
-        source: str = 'real',  # 'real', 'real-label-counts' or 'synthetic': what ours was computed from
-        note: str = '',
-        better: str | None = None,  # 'lower' or 'higher': beating the paper counts as 'better', not 'differs'
-        key=None,  # the published counterpart: (row, column) of `table`, or a longer key
-        reference=None,  # another model's published number (a key): shown, never compared
-        cause: str = '',
-    ):  # why it differs: one of `CAUSES`
-        "Record one number; returns self so calls chain."
-        if key is not None and paper is not None:
-            raise ValueError('give the published number by `key` or `paper`, not both')
-        if cause and cause not in CAUSES:
-            raise ValueError(f'cause must be one of {", ".join(CAUSES)}, got {cause!r}')
-        if key is not None:
-            paper = _lookup(key, table, self.paper)
-        ref = None if reference is None else float(_lookup(reference, table, self.paper))
-        ours_f = None if ours is None or pd.isna(ours) else float(ours)
-        diff = None if ours_f is None or paper is None else ours_f - float(paper)
-        if better not in (None, 'lower', 'higher'):
-            raise ValueError(f"better must be 'lower', 'higher' or None, got {better!r}")
-        if 'synthetic' in source:
-            status = 'synthetic (not evidence)'
-        elif ours_f is None:
-            status = 'not computed'
-        elif paper is None:
-            status = 'ours only'
-        elif abs(diff) <= tol + 1e-12:
-            status = 'agrees'
-        elif better and (diff < 0) == (better == 'lower'):
-            status = 'better'
-        else:
-            status = 'differs'
-        self.rows.append(
-            dict(
-                notebook=self.notebook,
-                table=table,
-                quantity=quantity,
-                ours=ours_f,
-                paper=paper,
-                diff=diff,
-                tol=tol,
-                status=status,
-                reference=ref,
-                source=source,
-                note=note,
-                key='' if key is None else _key_text(key, table, self.paper),
-                reference_key='' if reference is None else _key_text(reference, table, self.paper),
-                cause=cause if status in ('differs', 'better') else '',
-            )
-        )  # a cause explains a difference only
-        return self
-
-    def frame(self) -> pd.DataFrame:
-        "The rows as a DataFrame with `Comparison.columns`."
-        return pd.DataFrame(self.rows, columns=list(self.columns))
-
-    def _shown(self) -> pd.DataFrame:
-        "The rows as a table shows them: numbers formatted by `_num`, missing values empty."
-        df = self.frame().drop(columns=['notebook', 'tol', 'key', 'reference_key'])
-        for c in ('ours', 'paper', 'diff', 'reference'):
-            df[c] = df[c].map(_num)
-        if not df['reference'].astype(bool).any():
-            df = df.drop(columns='reference')
-        if not df['cause'].astype(bool).any():
-            df = df.drop(columns='cause')
-        return df.fillna('')
-
     def __repr__(self):
         return self._shown().to_string(index=False)
 
     def _repr_html_(self):
         return self._shown().to_html(index=False)
 
-    def save(self, out_dir) -> Path:
-        "Write the rows to `out_dir/<notebook>.rows.csv`, where `write_summary` finds them."
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f'{self.notebook}.rows.csv'
-        self.frame().to_csv(path, index=False)
-        return path
+# %% ../nbs/90_reproduce.ipynb #3f323351
+@patch
+def add(
+    self: Comparison,
+    table: str,  # where the paper has it: 'Table 1', 'Section 2.1', ...
+    quantity: str,  # what the number is
+    ours,  # our number
+    paper=None,  # a number derived from published ones (a count, a sum); else use `key`
+    tol: float = 0.0,  # largest |ours - paper| that counts as agreement
+    source: str = 'real',  # 'real', 'real-label-counts' or 'synthetic': what ours was computed from
+    note: str = '',
+    better: str | None = None,  # 'lower' or 'higher': beating the paper counts as 'better', not 'differs'
+    key=None,  # the published counterpart: (row, column) of `table`, or a longer key
+    reference=None,  # another model's published number (a key): shown, never compared
+    cause: str = '',
+):  # why it differs: one of `CAUSES`
+    "Record one number; returns self so calls chain."
+    if key is not None and paper is not None:
+        raise ValueError('give the published number by `key` or `paper`, not both')
+    if cause and cause not in CAUSES:
+        raise ValueError(f'cause must be one of {", ".join(CAUSES)}, got {cause!r}')
+    if key is not None:
+        paper = _lookup(key, table, self.paper)
+    ref = None if reference is None else float(_lookup(reference, table, self.paper))
+    ours_f = None if ours is None or pd.isna(ours) else float(ours)
+    diff = None if ours_f is None or paper is None else ours_f - float(paper)
+    if better not in (None, 'lower', 'higher'):
+        raise ValueError(f"better must be 'lower', 'higher' or None, got {better!r}")
+    if 'synthetic' in source:
+        status = 'synthetic (not evidence)'
+    elif ours_f is None:
+        status = 'not computed'
+    elif paper is None:
+        status = 'ours only'
+    elif abs(diff) <= tol + 1e-12:
+        status = 'agrees'
+    elif better and (diff < 0) == (better == 'lower'):
+        status = 'better'
+    else:
+        status = 'differs'
+    self.rows.append(
+        dict(
+            notebook=self.notebook,
+            table=table,
+            quantity=quantity,
+            ours=ours_f,
+            paper=paper,
+            diff=diff,
+            tol=tol,
+            status=status,
+            reference=ref,
+            source=source,
+            note=note,
+            key='' if key is None else _key_text(key, table, self.paper),
+            reference_key='' if reference is None else _key_text(reference, table, self.paper),
+            cause=cause if status in ('differs', 'better') else '',
+        )
+    )  # a cause explains a difference only
+    return self
+
+# %% ../nbs/90_reproduce.ipynb #d04abae3
+@patch
+def frame(self: Comparison) -> pd.DataFrame:
+    "The rows as a DataFrame with `Comparison.columns`."
+    return pd.DataFrame(self.rows, columns=list(self.columns))
+
+# %% ../nbs/90_reproduce.ipynb #4e668fc6
+@patch
+def _shown(self: Comparison) -> pd.DataFrame:
+    "The rows as a table shows them: numbers formatted by `_num`, missing values empty."
+    df = self.frame().drop(columns=['notebook', 'tol', 'key', 'reference_key'])
+    for c in ('ours', 'paper', 'diff', 'reference'):
+        df[c] = df[c].map(_num)
+    if not df['reference'].astype(bool).any():
+        df = df.drop(columns='reference')
+    if not df['cause'].astype(bool).any():
+        df = df.drop(columns='cause')
+    return df.fillna('')
+
+# %% ../nbs/90_reproduce.ipynb #d0bf2d69
+@patch
+def save(self: Comparison, out_dir) -> Path:
+    "Write the rows to `out_dir/<notebook>.rows.csv`, where `write_summary` finds them."
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f'{self.notebook}.rows.csv'
+    self.frame().to_csv(path, index=False)
+    return path
 
 # %% ../nbs/90_reproduce.ipynb #42958eae
 def _cell(x) -> str:
@@ -257,7 +267,7 @@ def paper_notebooks(root=None) -> list[Path]:
         raise FileNotFoundError('the paper notebooks live in a development checkout of scruples; none found from here')
     return sorted((root / 'nbs' / 'papers').glob('[0-9]*.ipynb'))
 
-
+# %% ../nbs/90_reproduce.ipynb #c275e72c
 def select_notebooks(
     nbs: list[Path],  # the paper notebooks, from `paper_notebooks`
     selectors,  # numbers ('05' or '5'), stems ('05_baselines'), file names or paths
@@ -286,20 +296,20 @@ def select_notebooks(
         chosen.update(hits)
     return [p for p in nbs if p in chosen]
 
-
+# %% ../nbs/90_reproduce.ipynb #808ed645
 def default_kernel() -> str:
     "The Jupyter kernel to run notebooks with: 'scruples' (the project's venv) when registered, else 'python3'."
     from jupyter_client.kernelspec import find_kernel_specs
 
     return 'scruples' if 'scruples' in find_kernel_specs() else 'python3'
 
-
+# %% ../nbs/90_reproduce.ipynb #8b95b7d9
 RUN_ENV = {
     'TQDM_DISABLE': '1',  # tqdm's bars (a bar that names `disable=` itself: see the notebooks)
     'HF_HUB_DISABLE_PROGRESS_BARS': '1',
 }  # Hugging Face's download and weight-loading bars
 
-
+# %% ../nbs/90_reproduce.ipynb #8faf3b16
 def git_state(root) -> dict:
     "The commit a checkout is at and whether its tracked files differ from it: {'commit': sha|None, 'dirty': bool|None}."
 
@@ -316,7 +326,7 @@ def git_state(root) -> dict:
     status = git('status', '--porcelain', '--untracked-files=no')
     return {'commit': commit, 'dirty': None if status is None else bool(status)}
 
-
+# %% ../nbs/90_reproduce.ipynb #0cb33ae0
 def stamp_run(
     path,  # an executed notebook
     state: dict,
@@ -327,7 +337,58 @@ def stamp_run(
     nb.setdefault('metadata', {})['scruples'] = dict(state)
     path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
 
+# %% ../nbs/90_reproduce.ipynb #d4bb344e
+def run_notebook(
+    nb,  # the notebook to run
+    dest,  # where the executed copy is written
+    params: dict,  # papermill parameters
+    kernel: str,  # Jupyter kernel name
+    cwd,  # the folder the kernel starts in
+):
+    "Run `nb` into `dest` with papermill, quietly: no progress bar, no cell output in the log (callers log)."
+    import papermill as pm
 
+    pm.execute_notebook(
+        str(nb),
+        str(dest),
+        parameters=params,
+        kernel_name=kernel,
+        language='python',
+        cwd=str(cwd),
+        progress_bar=False,
+        log_output=False,
+    )
+
+# %% ../nbs/90_reproduce.ipynb #11e7afbe
+def _run_one(
+    nb: Path, out: Path, fig_dir: Path, params: dict, kernel: str, state: dict, mode: str, log
+) -> str | None:
+    "Run one paper notebook for `reproduce`; None, or the line that says how it failed."
+    t0 = time.time()
+    dest = out / nb.name
+    rows_file, previous = fig_dir / f'{nb.stem}.rows.csv', fig_dir / f'{nb.stem}.rows.previous.csv'
+    if rows_file.exists():
+        rows_file.replace(previous)  # an earlier run's rows: not this run's unless the notebook writes them again
+    try:
+        run_notebook(nb, dest, params, kernel, nb.parent)
+        if dest.is_file():
+            stamp_run(dest, state)  # (papermill always writes it; a stand-in in a test may not)
+        previous.unlink(missing_ok=True)
+        log(f'{mode}: {nb.name} ran in {time.time() - t0:.1f} s -> {dest}')
+        return None
+    except Exception as err:
+        rows_file.unlink(missing_ok=True)  # rows a failed run wrote before failing are partial
+        log(
+            f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}'
+            + (
+                f'; its rows from an earlier run are set aside in {previous}, not in this summary'
+                if previous.exists()
+                else ''
+            )
+        )
+        return f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})'
+
+# %% ../nbs/90_reproduce.ipynb #dbd96aa7
 def reproduce(
     smoke: bool = False,  # small sizes: the whole run in minutes
     data_dir: str | None = None,  # explicit data folder (default: the usual search)
@@ -340,8 +401,6 @@ def reproduce(
     log=print,
 ) -> pd.DataFrame:
     "Run every paper notebook with papermill and write the summary; returns the summary rows."
-    import papermill as pm
-
     root = checkout_root()
     nbs = paper_notebooks(root)
     if notebooks:
@@ -367,40 +426,7 @@ def reproduce(
     params = dict(smoke=smoke, data_dir=str(data_dir or ''), seed=seed, fig_dir=str(fig_dir.resolve()))
     state = git_state(root)  # the code these runs ran: stamped into each executed notebook
 
-    def run_one(nb: Path) -> str | None:
-        "Run one notebook; None, or the line that says how it failed."
-        t0 = time.time()
-        dest = out / nb.name
-        rows_file, previous = fig_dir / f'{nb.stem}.rows.csv', fig_dir / f'{nb.stem}.rows.previous.csv'
-        if rows_file.exists():
-            rows_file.replace(previous)  # an earlier run's rows: not this run's unless the notebook writes them again
-        try:
-            pm.execute_notebook(
-                str(nb),
-                str(dest),
-                parameters=params,
-                kernel_name=kernel,
-                language='python',
-                cwd=str(nb.parent),
-                progress_bar=False,
-                log_output=False,
-            )
-            if dest.is_file():
-                stamp_run(dest, state)  # (papermill always writes it; a stand-in in a test may not)
-            previous.unlink(missing_ok=True)
-            log(f'{mode}: {nb.name} ran in {time.time() - t0:.1f} s -> {dest}')
-            return None
-        except Exception as err:
-            rows_file.unlink(missing_ok=True)  # rows a failed run wrote before failing are partial
-            log(
-                f'{mode}: {nb.name} FAILED after {time.time() - t0:.1f} s -> {dest}'
-                + (
-                    f'; its rows from an earlier run are set aside in {previous}, not in this summary'
-                    if previous.exists()
-                    else ''
-                )
-            )
-            return f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})'
+    run_one = lambda nb: _run_one(nb, out, fig_dir, params, kernel, state, mode, log)
 
     saved = {k: os.environ.get(k) for k in RUN_ENV}
     os.environ.update(RUN_ENV)  # the kernels papermill starts inherit it

@@ -10,6 +10,7 @@ import numpy as np, pandas as pd
 from scipy import optimize, stats
 from scipy.special import expit, logsumexp
 from functools import lru_cache
+from fastcore.basics import patch
 from threadpoolctl import ThreadpoolController
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
@@ -473,7 +474,7 @@ def _one_blas_thread(size: int = 10**9):
         _CONTROLLER.append(ThreadpoolController())
     return _CONTROLLER[0].limit(limits=1, user_api='blas')
 
-
+# %% ../nbs/42_traits.ipynb #8574fdca
 class LatentTraitModel(TransformerMixin, BaseEstimator):
     """The logistic latent trait model P(Y_j=1|Z) = sigmoid(w_j . Z + b_j), Z ~ N(0, I_d), by marginal maximum likelihood.
 
@@ -510,122 +511,6 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         ):
             raise ValueError(f'n_starts must be an integer >= 1 (or None), got {self.n_starts!r}')
 
-    def _prepare(self, Y):
-        P, f, index = response_patterns(Y)
-        M = (~np.isnan(P)).astype(float)
-        return P, np.nan_to_num(P), (None if M.all() else M), f, index
-
-    def _rule(self) -> str:
-        return self.rule if self.rule != 'auto' else ('gh' if self.n_traits <= 3 else 'qmc')
-
-    def fit(
-        self,
-        Y,  # respondents x items of 0/1, NaN for missing (array or DataFrame)
-        y=None,
-    ):  # ignored (scikit-learn convention)
-        "Fit by marginal maximum likelihood; returns self."
-        self._check_params()
-        Y = _check_responses(Y, min_respondents=1)
-        self.n_features_in_ = Y.shape[1]
-        self.items_, self.dropped_ = np.arange(Y.shape[1]), dict(empty=[], constant=[], respondents=[])
-        if self.drop_degenerate:
-            self.dropped_ = degenerate(Y)
-            self.items_ = np.setdiff1d(self.items_, self.dropped_['empty'] + self.dropped_['constant'])
-            Y = np.delete(Y, self.dropped_['respondents'], 0)[:, self.items_]
-            if len(self.items_) == 0:
-                raise ValueError(f'no item left to fit: all {self.n_features_in_} are empty or constant')
-        self.n_dropped_items_ = self.n_features_in_ - len(self.items_)
-        self.n_dropped_respondents_ = len(self.dropped_['respondents'])
-        if self.n_dropped_items_ or self.n_dropped_respondents_:
-            warnings.warn(
-                f"dropped {self.n_dropped_items_} of {self.n_features_in_} items ({len(self.dropped_['empty'])} empty, "
-                f"{len(self.dropped_['constant'])} constant) and {self.n_dropped_respondents_} respondents without a "
-                f"response: `items_` lists the items kept, `dropped_` the indices dropped"
-            )
-        Y = _check_responses(Y)
-        P, Y0, M, f, _ = self._prepare(Y)
-        (n, J), d = Y.shape, int(self.n_traits)
-        self.n_respondents_, self.n_questions_ = n, J
-        b0 = intercept_start(Y0, M, f)
-        self.n_params_, self.adaptive_ = check_identified(J, d, len(P)), False
-        with _one_blas_thread(P.size):  # small matrices: one BLAS thread is faster and does not fight other work
-            if d == 0:
-                W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
-            else:
-                W, b = self._fit_traits(P, Y0, M, f, b0)
-            self.weights_, self.intercepts_ = W, b
-            if (
-                d == 0 or self.adaptive_ or self._rule() != 'gh'
-            ):  # else the optimizer's value (GH rules are symmetric: the sign flip keeps it)
-                self.loglik_ = self._loglik_patterns(P, Y0, M, f)[0]
-        self.complete_ = M is None
-        for k, v in fit_statistics(self.loglik_, f, self.complete_, J, self.n_params_).items():
-            setattr(self, k, v)
-        return self
-
-    def _fit_traits(self, P, Y0, M, f, b0):
-        "Starts on a coarse rule, the best polished on the full rule, then adaptive rounds where asked; checks the rule."
-        J, d, n, rule = P.shape[1], self.n_traits, f.sum(), self._rule()
-        fit = lambda theta, Z, logw, tol: maximize_marginal(
-            theta, Y0, M, f, Z, logw, d, self.max_weight, tol, self.max_iter
-        )
-        coarse = quadrature(d, {1: 21, 2: 11, 3: 7}.get(d) if rule == 'gh' else 1024, rule, self.seed)
-        starts = start_values(P, f, b0, d, self.n_starts or (1 if d == 1 else 3), self.seed)
-        fits = [fit(t, *coarse, max(self.tol, 1e-6)) for t in starts] if len(starts) > 1 else []
-        theta, full = (
-            min(fits, key=lambda r: r.fun).x if fits else starts[0],
-            quadrature(d, self.n_points, rule, self.seed),
-        )
-        best = newton_1(theta, Y0, f, *full, self.max_weight, self.tol, self.max_iter) if d == 1 and M is None else None
-        self.optimizer_ = 'newton' if best is not None else 'l-bfgs-b'
-        if best is None:
-            best = fit(theta, *full, self.tol)
-        self.start_logliks_ = [-r.fun * n for r in fits]
-        its = sum(r.nit for r in fits) + best.nit
-        if self.adaptive and rule == 'gh':
-            Z, logw = quadrature(d, self.n_points, rule, self.seed)
-            for _ in range(2):
-                Za, lwa = _adaptive_grid(*unpack(best.x, J, d), Y0, M, f, Z, logw, self.n_adaptive_points)
-                self.adaptive_, best = True, fit(best.x, Za, lwa, max(self.tol, 1e-6))
-                its += best.nit
-        W, b = unpack(best.x, J, d)
-        self.loglik_ = -best.fun * n  # at (W, b) on the fit's rule (a sign flip below leaves it)
-        self.quadrature_gap_ = quadrature_gap(W, b, Y0, M, f, self.loglik_, self.n_points, rule, self.seed)
-        if self.quadrature_gap_ > 0.01:
-            warnings.warn(
-                f'the quadrature rule is off by {self.quadrature_gap_:.3g} in log-likelihood '
-                '(vs a finer rule): raise n_points (or try adaptive=True)'
-            )
-        self.n_iter_, self.converged_ = its, best.success
-        if not best.success:
-            warnings.warn(f'L-BFGS-B did not converge: {best.message}')
-        at = np.argwhere(np.abs(W) >= self.max_weight * (1 - 1e-6))
-        if len(at):
-            warnings.warn(
-                f'weights at the bound max_weight={self.max_weight} for (question, trait) {at.tolist()}: '
-                'a Heywood case (a question almost determined by the traits); its weight is not identified'
-            )
-        return W * np.where(np.diag(W[:d, :d]) < 0, -1, 1), b  # non-negative diagonal
-
-    def _loglik_patterns(self, P, Y0, M, f):
-        "Log-likelihood at the fitted parameters, by an adaptive rule where the model uses one."
-        W, b = self.weights_, self.intercepts_
-        Z, logw = quadrature(self.n_traits, self.n_points, self.rule, self.seed)
-        if getattr(self, 'adaptive_', False):
-            Z, logw = _adaptive_grid(W, b, Y0, M, f, Z, logw, self.n_adaptive_points)
-        ll, ll_p, _ = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
-        return ll, ll_p
-
-    def _check_fitted(self, Y):
-        check_is_fitted(self, 'weights_')
-        Y = _check_responses(Y, min_respondents=1)
-        if Y.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f'X has {Y.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input '
-                '(one column per question or item, as in fit)'
-            )
-        return self._prepare(Y[:, self.items_])
-
     def score_samples(self, Y) -> np.ndarray:
         "Log-likelihood of each respondent (the probability of the answers they gave, missing ones marginalized)."
         P, Y0, M, f, index = self._check_fitted(Y)
@@ -635,27 +520,6 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
         "Mean log-likelihood per respondent."
         return float(self.score_samples(Y).mean())
 
-    def scores(
-        self,
-        Y,  # respondents x questions
-        method: str = 'eap',  # 'eap' (posterior mean) or 'map' (posterior mode, Newton's method)
-    ) -> pd.DataFrame:  # one row per respondent: z1..zd and se_z1..se_zd
-        "Trait scores of respondents with standard errors (posterior SDs for EAP, curvature at the mode for MAP)."
-        P, Y0, M, f, index = self._check_fitted(Y)
-        d = self.n_traits
-        if method == 'eap':
-            mean, sd = eap_scores(self.weights_, self.intercepts_, Y0, M, f, *self._dense_grid())
-        elif method == 'map':
-            mean, sd = map_scores(self.weights_, self.intercepts_, Y0, M)
-        else:
-            raise ValueError(f"method must be 'eap' or 'map', got {method!r}")
-        cols = [f'z{k + 1}' for k in range(d)]
-        return pd.DataFrame(np.c_[mean, sd][index], columns=cols + ['se_' + c for c in cols])
-
-    def _dense_grid(self):
-        d = self.n_traits
-        return quadrature(d, self.n_points or ({1: 61, 2: 31, 3: 15}.get(d)), self.rule, self.seed)
-
     def transform(self, Y, method: str = 'eap') -> np.ndarray:
         "Respondents' trait scores (n x d), EAP by default."
         return self.scores(Y, method).iloc[:, : self.n_traits].to_numpy()
@@ -663,12 +527,167 @@ class LatentTraitModel(TransformerMixin, BaseEstimator):
     def fit_transform(self, Y, y=None, method: str = 'eap') -> np.ndarray:
         return self.fit(Y).transform(Y, method)
 
-    def expected_margins(self) -> tuple:
-        "Model probabilities: P(Y_j = 1) (J) and P(Y_j = 1, Y_k = 1) (J x J)."
-        check_is_fitted(self, 'weights_')
-        Z, logw = self._dense_grid()
-        p = expit(Z @ self.weights_.T + self.intercepts_) * np.exp(logw)[:, None]  # Q x J, weighted
-        return p.sum(0), expit(Z @ self.weights_.T + self.intercepts_).T @ p
+# %% ../nbs/42_traits.ipynb #94904348
+@patch
+def _prepare(self: LatentTraitModel, Y):
+    P, f, index = response_patterns(Y)
+    M = (~np.isnan(P)).astype(float)
+    return P, np.nan_to_num(P), (None if M.all() else M), f, index
+
+# %% ../nbs/42_traits.ipynb #0cbc9189
+@patch
+def _rule(self: LatentTraitModel) -> str:
+    return self.rule if self.rule != 'auto' else ('gh' if self.n_traits <= 3 else 'qmc')
+
+# %% ../nbs/42_traits.ipynb #bc5136f3
+@patch
+def fit(
+    self: LatentTraitModel,
+    Y,  # respondents x items of 0/1, NaN for missing (array or DataFrame)
+    y=None,
+):  # ignored (scikit-learn convention)
+    "Fit by marginal maximum likelihood; returns self."
+    self._check_params()
+    Y = _check_responses(Y, min_respondents=1)
+    self.n_features_in_ = Y.shape[1]
+    self.items_, self.dropped_ = np.arange(Y.shape[1]), dict(empty=[], constant=[], respondents=[])
+    if self.drop_degenerate:
+        self.dropped_ = degenerate(Y)
+        self.items_ = np.setdiff1d(self.items_, self.dropped_['empty'] + self.dropped_['constant'])
+        Y = np.delete(Y, self.dropped_['respondents'], 0)[:, self.items_]
+        if len(self.items_) == 0:
+            raise ValueError(f'no item left to fit: all {self.n_features_in_} are empty or constant')
+    self.n_dropped_items_ = self.n_features_in_ - len(self.items_)
+    self.n_dropped_respondents_ = len(self.dropped_['respondents'])
+    if self.n_dropped_items_ or self.n_dropped_respondents_:
+        warnings.warn(
+            f"dropped {self.n_dropped_items_} of {self.n_features_in_} items ({len(self.dropped_['empty'])} empty, "
+            f"{len(self.dropped_['constant'])} constant) and {self.n_dropped_respondents_} respondents without a "
+            f"response: `items_` lists the items kept, `dropped_` the indices dropped"
+        )
+    Y = _check_responses(Y)
+    P, Y0, M, f, _ = self._prepare(Y)
+    (n, J), d = Y.shape, int(self.n_traits)
+    self.n_respondents_, self.n_questions_ = n, J
+    b0 = intercept_start(Y0, M, f)
+    self.n_params_, self.adaptive_ = check_identified(J, d, len(P)), False
+    with _one_blas_thread(P.size):  # small matrices: one BLAS thread is faster and does not fight other work
+        if d == 0:
+            W, b, self.n_iter_, self.converged_, self.start_logliks_ = np.zeros((J, 0)), b0, 0, True, []
+        else:
+            W, b = self._fit_traits(P, Y0, M, f, b0)
+        self.weights_, self.intercepts_ = W, b
+        if (
+            d == 0 or self.adaptive_ or self._rule() != 'gh'
+        ):  # else the optimizer's value (GH rules are symmetric: the sign flip keeps it)
+            self.loglik_ = self._loglik_patterns(P, Y0, M, f)[0]
+    self.complete_ = M is None
+    for k, v in fit_statistics(self.loglik_, f, self.complete_, J, self.n_params_).items():
+        setattr(self, k, v)
+    return self
+
+# %% ../nbs/42_traits.ipynb #56a38e96
+@patch
+def _fit_traits(self: LatentTraitModel, P, Y0, M, f, b0):
+    "Starts on a coarse rule, the best polished on the full rule, then adaptive rounds where asked; checks the rule."
+    J, d, n, rule = P.shape[1], self.n_traits, f.sum(), self._rule()
+    fit = lambda theta, Z, logw, tol: maximize_marginal(
+        theta, Y0, M, f, Z, logw, d, self.max_weight, tol, self.max_iter
+    )
+    coarse = quadrature(d, {1: 21, 2: 11, 3: 7}.get(d) if rule == 'gh' else 1024, rule, self.seed)
+    starts = start_values(P, f, b0, d, self.n_starts or (1 if d == 1 else 3), self.seed)
+    fits = [fit(t, *coarse, max(self.tol, 1e-6)) for t in starts] if len(starts) > 1 else []
+    theta, full = (
+        min(fits, key=lambda r: r.fun).x if fits else starts[0],
+        quadrature(d, self.n_points, rule, self.seed),
+    )
+    best = newton_1(theta, Y0, f, *full, self.max_weight, self.tol, self.max_iter) if d == 1 and M is None else None
+    self.optimizer_ = 'newton' if best is not None else 'l-bfgs-b'
+    if best is None:
+        best = fit(theta, *full, self.tol)
+    self.start_logliks_ = [-r.fun * n for r in fits]
+    its = sum(r.nit for r in fits) + best.nit
+    if self.adaptive and rule == 'gh':
+        Z, logw = quadrature(d, self.n_points, rule, self.seed)
+        for _ in range(2):
+            Za, lwa = _adaptive_grid(*unpack(best.x, J, d), Y0, M, f, Z, logw, self.n_adaptive_points)
+            self.adaptive_, best = True, fit(best.x, Za, lwa, max(self.tol, 1e-6))
+            its += best.nit
+    W, b = unpack(best.x, J, d)
+    self.loglik_ = -best.fun * n  # at (W, b) on the fit's rule (a sign flip below leaves it)
+    self.quadrature_gap_ = quadrature_gap(W, b, Y0, M, f, self.loglik_, self.n_points, rule, self.seed)
+    if self.quadrature_gap_ > 0.01:
+        warnings.warn(
+            f'the quadrature rule is off by {self.quadrature_gap_:.3g} in log-likelihood '
+            '(vs a finer rule): raise n_points (or try adaptive=True)'
+        )
+    self.n_iter_, self.converged_ = its, best.success
+    if not best.success:
+        warnings.warn(f'L-BFGS-B did not converge: {best.message}')
+    at = np.argwhere(np.abs(W) >= self.max_weight * (1 - 1e-6))
+    if len(at):
+        warnings.warn(
+            f'weights at the bound max_weight={self.max_weight} for (question, trait) {at.tolist()}: '
+            'a Heywood case (a question almost determined by the traits); its weight is not identified'
+        )
+    return W * np.where(np.diag(W[:d, :d]) < 0, -1, 1), b  # non-negative diagonal
+
+# %% ../nbs/42_traits.ipynb #18284c0c
+@patch
+def _loglik_patterns(self: LatentTraitModel, P, Y0, M, f):
+    "Log-likelihood at the fitted parameters, by an adaptive rule where the model uses one."
+    W, b = self.weights_, self.intercepts_
+    Z, logw = quadrature(self.n_traits, self.n_points, self.rule, self.seed)
+    if getattr(self, 'adaptive_', False):
+        Z, logw = _adaptive_grid(W, b, Y0, M, f, Z, logw, self.n_adaptive_points)
+    ll, ll_p, _ = marginal_loglik(W, b, Y0, M, f, Z, logw, grad=False)
+    return ll, ll_p
+
+# %% ../nbs/42_traits.ipynb #70a40a06
+@patch
+def _check_fitted(self: LatentTraitModel, Y):
+    check_is_fitted(self, 'weights_')
+    Y = _check_responses(Y, min_respondents=1)
+    if Y.shape[1] != self.n_features_in_:
+        raise ValueError(
+            f'X has {Y.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input '
+            '(one column per question or item, as in fit)'
+        )
+    return self._prepare(Y[:, self.items_])
+
+# %% ../nbs/42_traits.ipynb #fd67fa9b
+@patch
+def scores(
+    self: LatentTraitModel,
+    Y,  # respondents x questions
+    method: str = 'eap',  # 'eap' (posterior mean) or 'map' (posterior mode, Newton's method)
+) -> pd.DataFrame:  # one row per respondent: z1..zd and se_z1..se_zd
+    "Trait scores of respondents with standard errors (posterior SDs for EAP, curvature at the mode for MAP)."
+    P, Y0, M, f, index = self._check_fitted(Y)
+    d = self.n_traits
+    if method == 'eap':
+        mean, sd = eap_scores(self.weights_, self.intercepts_, Y0, M, f, *self._dense_grid())
+    elif method == 'map':
+        mean, sd = map_scores(self.weights_, self.intercepts_, Y0, M)
+    else:
+        raise ValueError(f"method must be 'eap' or 'map', got {method!r}")
+    cols = [f'z{k + 1}' for k in range(d)]
+    return pd.DataFrame(np.c_[mean, sd][index], columns=cols + ['se_' + c for c in cols])
+
+# %% ../nbs/42_traits.ipynb #05d9b77c
+@patch
+def _dense_grid(self: LatentTraitModel):
+    d = self.n_traits
+    return quadrature(d, self.n_points or ({1: 61, 2: 31, 3: 15}.get(d)), self.rule, self.seed)
+
+# %% ../nbs/42_traits.ipynb #1f9e931c
+@patch
+def expected_margins(self: LatentTraitModel) -> tuple:
+    "Model probabilities: P(Y_j = 1) (J) and P(Y_j = 1, Y_k = 1) (J x J)."
+    check_is_fitted(self, 'weights_')
+    Z, logw = self._dense_grid()
+    p = expit(Z @ self.weights_.T + self.intercepts_) * np.exp(logw)[:, None]  # Q x J, weighted
+    return p.sum(0), expit(Z @ self.weights_.T + self.intercepts_).T @ p
 
 # %% ../nbs/42_traits.ipynb #160b86b7
 def eap_scores(W, b, Y0, M, f, Z, logw):
@@ -742,7 +761,7 @@ def warning_kind(message: str) -> str:
     "A short name for a warning a fit raised: identification, Heywood, quadrature, convergence, dropped or other."
     return next((k for pat, k in _WARNING_KINDS if pat in message), 'other')
 
-
+# %% ../nbs/42_traits.ipynb #16aa3b56
 def compare_traits(
     Y,  # respondents x items of 0/1
     max_traits: int = 5,  # fit d = 0 .. max_traits (stops early where d can no longer be identified)
@@ -799,7 +818,7 @@ def compare_traits(
     df.attrs.update(models=models, criterion=criterion, chosen=int(df.n_traits[best]))
     return df
 
-
+# %% ../nbs/42_traits.ipynb #25cb3419
 def choose_n_traits(
     Y,  # respondents x items of 0/1
     max_traits: int = 3,  # largest number of traits tried
@@ -811,7 +830,7 @@ def choose_n_traits(
     tab = compare_traits(Y, max_traits=max_traits, criterion=criterion, seed=seed, **kwargs)
     return tab.attrs['chosen'], tab
 
-
+# %% ../nbs/42_traits.ipynb #bb96274a
 def margin_fit(
     model: LatentTraitModel,
     Y,  # the responses the model was fit to
