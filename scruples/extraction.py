@@ -230,7 +230,7 @@ def _id_of(raw: bytes):
         return None
     return rec.get('id') if isinstance(rec, dict) else None
 
-
+# %% ../nbs/34_extraction.ipynb #c015p1
 def blocks(
     path,  # a dump file
     errors: list,  # a damaged stream is reported here, as `iter_records` reports it
@@ -266,7 +266,7 @@ def blocks(
             )
         )
 
-
+# %% ../nbs/34_extraction.ipynb #c015p2
 def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, skip) -> Iterator[tuple[int, dict]]:
     "`(line, record)` of the lines of some blocks, malformed lines reported as `iter_records` reports them."
     loads = json.loads
@@ -284,7 +284,7 @@ def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, 
                 continue
             yield line0 + n, rec
 
-
+# %% ../nbs/34_extraction.ipynb #c015p3
 def _records(
     path,
     rep: ExtractionReport,
@@ -609,7 +609,7 @@ def clean_temporary(out_dir) -> list[Path]:
                 gone.append(p)
     return gone
 
-
+# %% ../nbs/34_extraction.ipynb #c027p1
 def _done(report: Path) -> dict | None:
     "The report of a part when the part is done (its stream read to the end), else None."
     try:
@@ -877,6 +877,7 @@ def _progress(progress, total: int):
     if callable(progress): return lambda n: progress(n, total)
     return lambda n: None
 
+# %% ../nbs/34_extraction.ipynb #c036p1
 def _watch_parent(parent: int,          # the pid of the process that started this worker
                   every: float = 0.5):  # seconds between checks
     "In a local worker process: exit as soon as the process that started it is gone (killed, even with kill -9)."
@@ -902,6 +903,7 @@ def _stop_pool(pool, ok: bool):
         try: p.kill()
         except (OSError, ValueError): pass
 
+# %% ../nbs/34_extraction.ipynb #c036p2
 SHARED_MEMORY = Path('/dev/shm')  # a memory file system for the queues where the machine has one (Linux)
 
 def _queue_roots(out_dir: Path) -> list[Path]:
@@ -934,6 +936,7 @@ def _clean_spool(out_dir: Path):
         try: root.rmdir()
         except OSError: pass
 
+# %% ../nbs/34_extraction.ipynb #c036p3
 def _on_cluster(client, tasks: list, tick) -> list[dict]:
     "Run the tasks on the cluster of `client` (never a default client); a run that fails cancels what it submitted."
     from distributed import as_completed
@@ -953,6 +956,7 @@ def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
         tick(n)
     return [f.result() for f in futures]
 
+# %% ../nbs/34_extraction.ipynb #c036p4
 def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
     "Stage the parts on local worker processes, the 'sync' or 'threads' scheduler or a cluster, in the plan's order."
     import dask, threading
@@ -989,7 +993,6 @@ def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: i
         _stop_pool(pool, ok)
         for r in readers: r.join(30)
         _clean_spool(out_dir)
-
 
 # %% ../nbs/34_extraction.ipynb #c037
 def _plan(
