@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import warnings
 from pathlib import Path
@@ -1289,8 +1290,25 @@ def _quiet_broken_pipe() -> int:
     return 141  # 128 + SIGPIPE: what a shell reports for a writer killed by a closed pipe, e.g. `yes | head -1`
 
 # %% ../nbs/99_cli.ipynb #f364bf5b
+def _terminated(signum, frame):
+    raise _Terminated()
+
+
+class _Terminated(BaseException):
+    "SIGTERM (`kill`, `timeout`, a batch system's time limit): raised in the main thread so that every `finally` runs."
+
+
+def _on_sigterm():
+    "Turn SIGTERM into `_Terminated` while a command runs (its clean-up runs: workers stopped, queues removed)."
+    try:
+        return signal.signal(signal.SIGTERM, _terminated)
+    except (ValueError, AttributeError):  # not the main thread, or no SIGTERM here
+        return None
+
+
 def main(argv=None) -> int:
-    "Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage), 141 (broken pipe)."
+    """Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage),
+    130 (Ctrl-C), 141 (broken pipe), 143 (SIGTERM: the command's clean-up ran first)."""
     for stream in (
         sys.stdout,
         sys.stderr,
@@ -1299,6 +1317,7 @@ def main(argv=None) -> int:
         if enc != 'utf8' and hasattr(stream, 'reconfigure'):
             stream.reconfigure(errors='backslashreplace')
     args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
+    was = _on_sigterm()
     try:
         rc = args.fn(args) or 0
         sys.stdout.flush()  # a closed pipe shows here, not after main() returns
@@ -1308,6 +1327,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print('scruples: interrupted', file=sys.stderr)
         return 130
+    except _Terminated:
+        print('scruples: terminated', file=sys.stderr)
+        return 143  # 128 + SIGTERM
     except (core.ScruplesError, OSError, ValueError) as err:  # OSError: missing, folder, unreadable, existing file...
         print(f'scruples: error: {_error_line(err)}', file=sys.stderr)
         return 1
+    finally:
+        if was is not None:
+            signal.signal(signal.SIGTERM, was)

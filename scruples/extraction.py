@@ -4,8 +4,9 @@
 
 # %% ../nbs/34_extraction.ipynb #c003
 from __future__ import annotations
-import glob, hashlib, importlib.util, json, math, os, re, shutil, time, uuid, warnings
+import errno, glob, hashlib, importlib.util, json, math, os, re, shutil, time, uuid, warnings
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -14,7 +15,7 @@ import numpy as np
 
 from .data import pd  # pandas, imported on first use: a worker process that only parses never loads it
 
-import io, zlib
+import bz2, io, lzma, zlib
 import zstandard
 from scruples.dumps import (
     ZSTD_WINDOW,
@@ -738,9 +739,14 @@ def _inflated_size(path) -> tuple[float, float]:
             sample = d.decompress(head, 1 << 24)
             if sample:
                 ratio = len(sample) / max(1, len(head) - len(d.unconsumed_tail))
+        elif kind in ('bz2', 'xz'):  # the first 256 KiB whole: a few of bz2's blocks, xz's first chunks
+            d = bz2.BZ2Decompressor() if kind == 'bz2' else lzma.LZMADecompressor()
+            sample = d.decompress(head[: 1 << 18])
+            if sample:
+                ratio = len(sample) / min(len(head), 1 << 18)
         if sample.count(b'\n'):
             per_line = len(sample) / sample.count(b'\n')
-    except (zstandard.ZstdError, zlib.error, OSError):
+    except (zstandard.ZstdError, zlib.error, lzma.LZMAError, OSError, EOFError):
         pass
     inflated = size * max(1.0, ratio)
     return inflated, inflated / per_line
@@ -922,17 +928,19 @@ def _queues(todo: list[dict], out_dir: Path) -> dict[str, str]:
         room = False
     return {f: str((memory if room else disk)/k) for f, k in files.items()}
 
+_QUEUE_DIR = re.compile(r'.+-[0-9a-f]{16}')  # a queue's folder: its file's key (`file_key`)
+_QUEUE_FILE = re.compile(r'end\.json|\.?\d{8}\.blk(?:\.tmp|\.\d+-[0-9a-f]{8})?|\.end\.json\.[0-9a-f]{8}\.tmp')
+
 def _clean_spool(out_dir: Path):
-    "Remove the readers' queues (in memory and `_stream/`): the messages, taken messages and ends this package wrote."
+    "Remove the readers' queues (in memory and `_stream/`): in each queue folder, the messages, taken messages and end."
     for root in _queue_roots(out_dir):
         if not root.is_dir(): continue
-        for f in sorted(root.rglob('*'), key=lambda p: -len(p.parts)):
-            if f.is_dir():
-                try: f.rmdir()
-                except OSError: pass
-            elif f.name == 'end.json' or re.fullmatch(
-                    r'\.?\d{8}\.blk(?:\.tmp|\.\d+-[0-9a-f]{8})?|\.end\.json\.[0-9a-f]{8}\.tmp', f.name):
-                f.unlink(missing_ok=True)
+        for q in root.iterdir():  # a queue's folder and the names this package writes in it, nothing deeper
+            if q.is_symlink() or not q.is_dir() or not _QUEUE_DIR.fullmatch(q.name): continue
+            for f in q.iterdir():
+                if _QUEUE_FILE.fullmatch(f.name) and f.is_file() and not f.is_symlink(): f.unlink(missing_ok=True)
+            try: q.rmdir()
+            except OSError: pass  # something else is in it: it stays
         try: root.rmdir()
         except OSError: pass
 
@@ -950,8 +958,12 @@ def _on_cluster(client, tasks: list, tick) -> list[dict]:
 def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
     "Run `stage_file(*args)` for each of `calls` on the local pool, started in the order given (first in, first out)."
     from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
     futures = [pool.submit(stage_file, *args) for args in calls]
     for n, f in enumerate(as_completed(futures), 1):
+        if isinstance(f.exception(), BrokenProcessPool):
+            raise ChildProcessError(errno.ECHILD, 'a worker process ended abruptly (killed, or out of memory); the '
+                                    'same command again resumes the run (finished parts are kept)') from f.exception()
         if f.exception() is not None: raise f.exception()  # at once: the other parts may wait for this one's reader
         tick(n)
     return [f.result() for f in futures]
@@ -1057,6 +1069,29 @@ def _plan(
         for i in range(n_parts[j])
     ]
 
+# %% ../nbs/34_extraction.ipynb #c037k
+@contextmanager
+def _folder_lock(out_dir: Path):
+    "Hold `out_dir` for this run alone: another run into it (from any process) is refused while this one runs."
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks: unguarded
+        yield
+        return
+    fd = os.open(out_dir / '.scruples-run.lock', os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            other = os.pread(fd, 32, 0).decode(errors='replace').strip() or '?'
+            raise BlockingIOError(errno.EBUSY, f'another extraction (process {other}) is writing into this folder: '
+                                  'wait for it to end, or give another output folder', str(out_dir)) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
 # %% ../nbs/34_extraction.ipynb #c038
 def extract_dask(
     posts,
@@ -1077,82 +1112,85 @@ def extract_dask(
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / 'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
-    clean_temporary(out_dir)
-    _clean_spool(out_dir)  # what a killed run was writing
-    client = close = None
-    if address is not None:
+    with _folder_lock(out_dir):  # one run at a time in a folder
+        (out_dir / 'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
+        clean_temporary(out_dir)
+        _clean_spool(out_dir)  # what a killed run was writing
+        client = close = None
+        if address is not None:
+            try:
+                from distributed import Client
+            except ImportError as err:
+                raise ImportError(
+                    f'running on the cluster at {address} needs dask.distributed: pip install distributed'
+                ) from err
+            client = address if isinstance(address, Client) else Client(address, set_as_default=False)
+            close = client is not address
         try:
-            from distributed import Client
-        except ImportError as err:
-            raise ImportError(
-                f'running on the cluster at {address} needs dask.distributed: pip install distributed'
-            ) from err
-        client = address if isinstance(address, Client) else Client(address, set_as_default=False)
-        close = client is not address
-    try:
-        workers = sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1
-        # local processes: a split file is decompressed once, by a reader in this process, for all its parts
-        shared = client is None and (scheduler or 'processes') == 'processes' and workers > 1
-        plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=shared)
-        _write_json(out_dir / '_plan.json', {'parts': plan, 'subreddit': subreddit})
-        reports, todo = {}, []
+            workers = (sum(client.nthreads().values()) if client is not None
+                       else (num_workers or os.cpu_count() or 1) if (scheduler or 'processes') == 'processes'
+                       else 1)  # 'sync' runs one part at a time, and 'threads' share the GIL: no split shortens them
+            # local processes: a split file is decompressed once, by a reader in this process, for all its parts
+            shared = client is None and (scheduler or 'processes') == 'processes' and workers > 1
+            plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=shared)
+            _write_json(out_dir / '_plan.json', {'parts': plan, 'subreddit': subreddit})
+            reports, todo = {}, []
+            for t in plan:
+                if (d := _done(out_dir / '_reports' / f"{t['key']}.json")) is not None:
+                    reports[t['key']] = {**d, 'resumed': True}
+                else:
+                    todo.append(t)
+            again = {t['key'].rsplit('.', 1)[0] for t in todo if t['queue']}  # a queue's parts are done together or not
+            for t in plan:
+                if t['key'] in reports and t['key'].rsplit('.', 1)[0] in again:
+                    del reports[t['key']]
+                    (out_dir / '_reports' / f"{t['key']}.json").unlink()  # its blocks go to the parts of this run
+                    todo.append(t)
+            todo.sort(key=lambda t: (t['queue'], -t['cost']))  # the costliest first; a queue's parts last: they balance
+            tick = _progress(progress, len(plan))
+            tick(len(reports))
+            done = _run_parts(
+                todo,
+                out_dir,
+                subreddit,
+                scheduler or 'processes',
+                max(1, workers),
+                client,
+                lambda n: tick(len(plan) - len(todo) + n),
+            )
+            for t, d in zip(todo, done):
+                reports[t['key']] = d
+        finally:
+            if close:
+                client.close()
+        rep = ExtractionReport()
         for t in plan:
-            if (d := _done(out_dir / '_reports' / f"{t['key']}.json")) is not None:
-                reports[t['key']] = {**d, 'resumed': True}
-            else:
-                todo.append(t)
-        again = {t['key'].rsplit('.', 1)[0] for t in todo if t['queue']}  # a queue's parts are done together or not
+            rep.merge(ExtractionReport.from_dict(reports[t['key']]))
+        rank = {str(p): j for j, (p, _) in enumerate(inputs)}
+        rep.malformed.sort(key=lambda m: (rank.get(m.path, len(rank)), m.line))
+        rep.trim(lambda e: (rank.get(e[0], len(rank)), e[1]))  # the examples the one-process pipeline keeps
+        recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan, unescape)
+        rep.merge(jrep)
+        write_anecdotes(recs, out_dir / 'anecdotes.jsonl')
+        planned = {f"{t['key']}.json" for t in plan}
+        files = {}
         for t in plan:
-            if t['key'] in reports and t['key'].rsplit('.', 1)[0] in again:
-                del reports[t['key']]
-                (out_dir / '_reports' / f"{t['key']}.json").unlink()  # its blocks go to the parts of this run
-                todo.append(t)
-        todo.sort(key=lambda t: (t['queue'], -t['cost']))  # the costliest first; a queue's parts last: they balance
-        tick = _progress(progress, len(plan))
-        tick(len(reports))
-        done = _run_parts(
-            todo,
-            out_dir,
-            subreddit,
-            scheduler or 'processes',
-            max(1, workers),
-            client,
-            lambda n: tick(len(plan) - len(todo) + n),
+            files[t['file']] = files.get(t['file'], True) and reports[t['key']]['resumed']
+        _write_json(
+            out_dir / 'report.json',
+            {
+                **rep.to_dict(),
+                'files': [[f, r] for f, r in files.items()],
+                'parts': [
+                    [t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan
+                ],
+                'ignored_partitions': sum(1 for r in (out_dir / '_reports').glob('*.json') if r.name not in planned),
+                'subreddit': subreddit,
+                'min_words': min_words,
+                'min_votes': min_votes,
+                **({'unescape': True} if unescape else {}),
+            },
         )
-        for t, d in zip(todo, done):
-            reports[t['key']] = d
-    finally:
-        if close:
-            client.close()
-    rep = ExtractionReport()
-    for t in plan:
-        rep.merge(ExtractionReport.from_dict(reports[t['key']]))
-    rank = {str(p): j for j, (p, _) in enumerate(inputs)}
-    rep.malformed.sort(key=lambda m: (rank.get(m.path, len(rank)), m.line))
-    rep.trim(lambda e: (rank.get(e[0], len(rank)), e[1]))  # the examples the one-process pipeline keeps
-    recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan, unescape)
-    rep.merge(jrep)
-    write_anecdotes(recs, out_dir / 'anecdotes.jsonl')
-    planned = {f"{t['key']}.json" for t in plan}
-    files = {}
-    for t in plan:
-        files[t['file']] = files.get(t['file'], True) and reports[t['key']]['resumed']
-    _write_json(
-        out_dir / 'report.json',
-        {
-            **rep.to_dict(),
-            'files': [[f, r] for f, r in files.items()],
-            'parts': [
-                [t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan
-            ],
-            'ignored_partitions': sum(1 for r in (out_dir / '_reports').glob('*.json') if r.name not in planned),
-            'subreddit': subreddit,
-            'min_words': min_words,
-            'min_votes': min_votes,
-            **({'unescape': True} if unescape else {}),
-        },
-    )
-    if warn:
-        rep.warn()
-    return recs, rep
+        if warn:
+            rep.warn()
+        return recs, rep

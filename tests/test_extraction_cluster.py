@@ -180,3 +180,76 @@ def test_kill_9_of_the_cli_ends_its_workers(tmp_path):
     assert not ours.exists() and theirs.read_bytes() == b'a file the package did not write'
     left = [p.relative_to(run) for p in run.rglob('.*.tmp') if p != theirs]
     assert left == []
+
+
+def _queue_messages(run: Path) -> list[Path]:
+    "The messages waiting in the run's queues, in memory or on disk."
+    return [m for root in ex._queue_roots(run) if root.is_dir() for m in root.glob('*/*.blk')]
+
+
+def _cli_run(tmp_path, posts, comments, run) -> subprocess.Popen:
+    return subprocess.Popen([str(BIN/'scruples'), 'extract', '--posts', str(posts), '--comments', str(comments),
+                             '--out', str(run), '--workers', '2', '--no-progress', '--no-splits'],
+                            cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_sigterm_of_the_cli_cleans_up(tmp_path):
+    "SIGTERM (kill, timeout, a batch system's time limit) mid-run: exit 143 after the clean-up: no worker, no queue."
+    posts, comments = _bigger(tmp_path, copies=150)
+    run = tmp_path/'run'
+    cli = _cli_run(tmp_path, posts, comments, run)
+    kids = []
+    try:
+        _wait_for(lambda: cli.poll() is not None or _queue_messages(run), 120, 'the queue of the comments file')
+        assert cli.poll() is None, 'the run ended before it could be stopped'
+        kids = _children(cli.pid)
+        cli.send_signal(signal.SIGTERM)
+        out, err = cli.communicate(timeout=60)
+        assert cli.returncode == 143 and 'terminated' in err, (cli.returncode, err)
+        gone, alive = psutil.wait_procs(kids, timeout=15)
+        assert not alive, f'worker processes alive after SIGTERM: {[p.pid for p in alive]}'
+        assert not any(r.exists() for r in ex._queue_roots(run))  # the queues went with the run
+    finally:
+        _stop(cli)
+        for k in kids:
+            try: k.kill()
+            except psutil.NoSuchProcess: pass
+
+
+def test_a_killed_local_worker_is_one_line_then_the_rerun_resumes(tmp_path):
+    "kill -9 of one local worker: the CLI says so in one line (exit 1), and the same command again gives the records."
+    posts, comments = _bigger(tmp_path, copies=150)
+    run = tmp_path/'run'
+    cli = _cli_run(tmp_path, posts, comments, run)
+    try:
+        _wait_for(lambda: cli.poll() is not None or _queue_messages(run), 120, 'the queue of the comments file')
+        workers = [k for k in _children(cli.pid) if 'python' in k.name().lower() and '--multiprocessing-fork' in
+                   ' '.join(k.cmdline())]
+        assert cli.poll() is None and workers, 'no worker to kill'
+        workers[0].kill()
+        out, err = cli.communicate(timeout=60)
+    finally:
+        _stop(cli)
+    assert cli.returncode == 1, err
+    assert err.count('\n') == 1 and 'a worker process ended abruptly' in err and 'Traceback' not in err, err
+    r = _extract('--posts', posts, '--comments', comments, '--out', run, '--workers', '2')
+    assert r.returncode == 0, r.stderr
+    assert _records(run) == ex.extract_anecdotes(posts, comments)[0]
+
+
+def test_a_second_run_into_a_busy_folder_is_refused(tmp_path):
+    "While one run holds its output folder, a second `scruples extract` into it fails at once, naming the first."
+    run = tmp_path/'run'; run.mkdir()
+    holder = subprocess.Popen([sys.executable, '-c', 'import sys, time; from pathlib import Path; '
+                               'from scruples.extraction import _folder_lock\n'
+                               'with _folder_lock(Path(sys.argv[1])):\n print("held", flush=True); time.sleep(60)',
+                               str(run)], env=_env(), stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == 'held'
+        r = _extract('--posts', SAMPLE_RS, '--comments', SAMPLE_RC, '--out', run, '--workers', '2', timeout=60)
+        assert r.returncode == 1 and f'another extraction (process {holder.pid})' in r.stderr, r.stderr
+        assert not (run/'anecdotes.jsonl').exists()
+    finally:
+        _stop(holder)
+    r = _extract('--posts', SAMPLE_RS, '--comments', SAMPLE_RC, '--out', run, '--workers', '2')  # free again
+    assert r.returncode == 0, r.stderr

@@ -205,8 +205,39 @@ def test_clean_spool_removes_a_killed_queue(tmp_path, monkeypatch, where):
     for n in ('00000003.blk', '00000002.blk.123-0a1b2c3d', '.00000004.blk.tmp', 'end.json', '.end.json.0a1b2c3d.tmp'):
         (q/n).write_bytes(b'x')
     (q/'mine.txt').write_text('not ours')
+    theirs = [root/'mydata'/'12345678.blk', root/'sub'/'end.json', q/'deeper'/'end.json', root/'end.json']
+    for f in theirs:
+        f.parent.mkdir(parents=True, exist_ok=True); f.write_text('not ours')
+    (root/'emptydir').mkdir()
     ex._clean_spool(tmp_path)
-    assert sorted(p.name for p in q.iterdir()) == ['mine.txt']
+    assert sorted(p.name for p in q.iterdir()) == ['deeper', 'mine.txt']
+    assert all(f.read_text() == 'not ours' for f in theirs) and (root/'emptydir').is_dir()  # only a queue's own names
     (q/'mine.txt').unlink()
+    for f in theirs: f.unlink()
+    for d in (q/'deeper', root/'mydata', root/'sub', root/'emptydir'): d.rmdir()
     ex._clean_spool(tmp_path)
     assert not root.exists()
+
+
+def test_clean_spool_does_not_follow_links(tmp_path, monkeypatch):
+    "A `_stream` or queue folder that is a link to the user's own folder: nothing in the link's target is removed."
+    monkeypatch.setattr(ex, 'SHARED_MEMORY', tmp_path/'shm')
+    target = tmp_path/'scratch'/'RC-0123456789abcdef'
+    target.mkdir(parents=True)
+    (target/'00000001.blk').write_text('theirs'); (target/'end.json').write_text('theirs')
+    (tmp_path/'run').mkdir()
+    (tmp_path/'run'/'_stream').mkdir()
+    (tmp_path/'run'/'_stream'/'RC-fedcba9876543210').symlink_to(target, target_is_directory=True)
+    ex._clean_spool(tmp_path/'run')
+    assert (target/'00000001.blk').read_text() == 'theirs' and (target/'end.json').read_text() == 'theirs'
+
+
+def test_inflated_size_reads_bz2_and_xz(tmp_path):
+    "The planner's size estimate of bz2 and xz dumps comes from their first blocks, not a fixed ratio."
+    import bz2, lzma
+    from scruples.dumps import open_dump
+    with open_dump(SAMPLE_RC) as f: raw = f.read() * 30
+    for name, pack in (('RC.bz2', bz2.compress), ('RC.xz', lzma.compress)):
+        (tmp_path/name).write_bytes(pack(raw))
+        size, lines = ex._inflated_size(tmp_path/name)
+        assert 0.7 < size / len(raw) < 1.4 and 0.7 < lines / raw.count(b'\n') < 1.4, (name, size, len(raw))
