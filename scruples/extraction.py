@@ -1092,6 +1092,30 @@ def _folder_lock(out_dir: Path):
     finally:
         os.close(fd)
 
+# %% ../nbs/34_extraction.ipynb #c037q
+def _write_run_report(out_dir: Path, rep: ExtractionReport, plan: list[dict], reports: dict, subreddit,
+                      min_words: int, min_votes: int, unescape: bool):
+    "`report.json`, last: the counts and examples, each file and part (reused from a run before? read to the end?)."
+    planned = {f"{t['key']}.json" for t in plan}
+    files = {}
+    for t in plan:
+        files[t['file']] = files.get(t['file'], True) and reports[t['key']]['resumed']
+    _write_json(
+        out_dir / 'report.json',
+        {
+            **rep.to_dict(),
+            'files': [[f, r] for f, r in files.items()],
+            'parts': [
+                [t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan
+            ],
+            'ignored_partitions': sum(1 for r in (out_dir / '_reports').glob('*.json') if r.name not in planned),
+            'subreddit': subreddit,
+            'min_words': min_words,
+            'min_votes': min_votes,
+            **({'unescape': True} if unescape else {}),
+        },
+    )
+
 # %% ../nbs/34_extraction.ipynb #c038
 def extract_dask(
     posts,
@@ -1127,12 +1151,13 @@ def extract_dask(
             client = address if isinstance(address, Client) else Client(address, set_as_default=False)
             close = client is not address
         try:
-            workers = (sum(client.nthreads().values()) if client is not None
-                       else (num_workers or os.cpu_count() or 1) if (scheduler or 'processes') == 'processes'
-                       else 1)  # 'sync' runs one part at a time, and 'threads' share the GIL: no split shortens them
+            workers = sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1
+            local = client is None and (scheduler or 'processes') == 'processes'
+            # 'sync' runs one part at a time and 'threads' share the GIL: the plan splits for them as for one worker
+            planned_for = workers if client is not None or local else 1
             # local processes: a split file is decompressed once, by a reader in this process, for all its parts
-            shared = client is None and (scheduler or 'processes') == 'processes' and workers > 1
-            plan = _plan(inputs, out_dir, subreddit, max(1, workers), parts, shared=shared)
+            shared = local and workers > 1
+            plan = _plan(inputs, out_dir, subreddit, max(1, planned_for), parts, shared=shared)
             _write_json(out_dir / '_plan.json', {'parts': plan, 'subreddit': subreddit})
             reports, todo = {}, []
             for t in plan:
@@ -1172,25 +1197,8 @@ def extract_dask(
         recs, jrep = join_anecdotes(out_dir, min_words, min_votes, plan, unescape)
         rep.merge(jrep)
         write_anecdotes(recs, out_dir / 'anecdotes.jsonl')
-        planned = {f"{t['key']}.json" for t in plan}
-        files = {}
-        for t in plan:
-            files[t['file']] = files.get(t['file'], True) and reports[t['key']]['resumed']
-        _write_json(
-            out_dir / 'report.json',
-            {
-                **rep.to_dict(),
-                'files': [[f, r] for f, r in files.items()],
-                'parts': [
-                    [t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan
-                ],
-                'ignored_partitions': sum(1 for r in (out_dir / '_reports').glob('*.json') if r.name not in planned),
-                'subreddit': subreddit,
-                'min_words': min_words,
-                'min_votes': min_votes,
-                **({'unescape': True} if unescape else {}),
-            },
-        )
+        _write_run_report(out_dir, rep, plan, reports, subreddit=subreddit, min_words=min_words, min_votes=min_votes,
+                          unescape=unescape)
         if warn:
             rep.warn()
         return recs, rep
