@@ -929,7 +929,8 @@ def _queues(todo: list[dict], out_dir: Path) -> dict[str, str]:
     return {f: str((memory if room else disk)/k) for f, k in files.items()}
 
 _QUEUE_DIR = re.compile(r'.+-[0-9a-f]{16}')  # a queue's folder: its file's key (`file_key`)
-_QUEUE_FILE = re.compile(r'end\.json|\.?\d{8}\.blk(?:\.tmp|\.\d+-[0-9a-f]{8})?|\.end\.json\.[0-9a-f]{8}\.tmp')
+_QUEUE_FILE = re.compile(  # the end, a message (waiting, being written, or taken by a part), a half-written end
+    rf'end\.json|\.?{_MESSAGE.pattern}(?:\.tmp|\.\d+-[0-9a-f]{{8}})?|\.end\.json\.[0-9a-f]{{8}}\.tmp')
 
 def _clean_spool(out_dir: Path):
     "Remove the readers' queues (in memory and `_stream/`): in each queue folder, the messages, taken messages and end."

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import psutil
 import pytest
-import zstandard
 
+from dump_copies import copied_comments
 from scruples import extraction as ex
-from scruples.dumps import GOLD_DIR, open_dump
+from scruples.dumps import GOLD_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -51,15 +51,8 @@ def _wait_for(cond, timeout: float, what: str, every: float = 0.1):
 
 
 def _bigger(folder: Path, copies: int = 4) -> tuple[Path, Path]:
-    "The sample's posts, and its comments copied with fresh ids (a run of a few seconds on two workers)."
-    with open_dump(SAMPLE_RC) as f: lines = [l for l in f.read().splitlines() if l.strip()]
-    out = []
-    for k in range(copies):
-        for l in lines:
-            r = json.loads(l); r['id'] = f"{r['id']}k{k}"; out.append(json.dumps(r))
-    rc = folder/'RC_big.zst'
-    rc.write_bytes(zstandard.ZstdCompressor().compress(('\n'.join(out) + '\n').encode()))
-    return SAMPLE_RS, rc
+    "The sample's posts, and its comments copied with fresh ids into one file (a run of seconds on two workers)."
+    return SAMPLE_RS, copied_comments(folder, copies)[0]
 
 
 @pytest.fixture(scope='module')

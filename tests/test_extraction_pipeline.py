@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 import zstandard
 
+from dump_copies import copied_comments
 from scruples import extraction as ex
 from scruples.data import read_anecdotes
 from scruples.dumps import GOLD_DIR, open_dump
@@ -160,13 +161,7 @@ def test_plan_splits_one_file_for_two_workers(tmp_path):
 
 def _bigger(tmp_path, copies=12):
     "The sample's comments copied with fresh ids into two files (a part takes a second or so), and its posts."
-    lines = _lines(SAMPLE_RC)
-    out = []
-    for k in range(copies):
-        for l in lines:
-            r = json.loads(l); r['id'] = f"{r['id']}k{k}"; out.append(json.dumps(r).encode())
-    half = len(out) // 2
-    return SAMPLE_RS, [_write(tmp_path/'RC_1.zst', out[:half], True), _write(tmp_path/'RC_2.zst', out[half:], True)]
+    return SAMPLE_RS, copied_comments(tmp_path, copies, files=2)
 
 
 @pytest.fixture(scope='module')

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from dump_copies import copied_comments
 from scruples import extraction as ex
 from scruples.actions import extract_action
 from scruples.dumps import GOLD_DIR
@@ -123,23 +124,12 @@ def test_streamed_parts_of_a_damaged_file_equal_one_process(tmp_path):
     assert not any(r.exists() for r in ex._queue_roots(tmp_path/'run'))  # the queues are gone, in memory and on disk
 
 
-def _big_comments(tmp_path, copies=40):
-    "The sample's comments repeated (fresh ids) into one zstd file of many blocks, and the sample's posts."
-    import zstandard
-    from scruples.dumps import open_dump
-    with open_dump(SAMPLE_RC) as f: recs = [json.loads(l) for l in f.read().splitlines() if l.strip()]
-    out = [json.dumps(dict(r, id=f"{r['id']}x{k}")) for k in range(copies) for r in recs]
-    rc = tmp_path/'RC_big.zst'
-    rc.write_bytes(zstandard.ZstdCompressor().compress(('\n'.join(out) + '\n').encode()))
-    return rc
-
-
 @pytest.mark.parametrize('memory', [True, False])
 def test_queue_parts_balance_and_equal_one_process(tmp_path, monkeypatch, memory):
     "Local workers take one big file's blocks from one reader's queue (in memory, or on disk): the one-process result."
     monkeypatch.setattr(ex, 'STREAM_MESSAGE', 1)  # a message per block: many messages for the two parts to share
     if not memory: monkeypatch.setattr(ex, 'SHARED_MEMORY', tmp_path/'no-such-memory')
-    rc = _big_comments(tmp_path)
+    rc, = copied_comments(tmp_path, 40)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         want, wrep = ex.extract_anecdotes(SAMPLE_RS, rc)
@@ -156,7 +146,7 @@ def test_queue_parts_balance_and_equal_one_process(tmp_path, monkeypatch, memory
 
 def test_queue_parts_are_done_together_or_read_again(tmp_path):
     "One part of a queue lost (a kill): the rerun reads the whole file again, never the missing part alone."
-    rc = _big_comments(tmp_path, copies=10)
+    rc, = copied_comments(tmp_path, 10)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         want, _ = ex.extract_anecdotes(SAMPLE_RS, rc)
