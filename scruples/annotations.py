@@ -450,22 +450,6 @@ def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
     return c, out
 
 # %% ../nbs/07_annotations.ipynb #585d3bb8
-_FLAGS = {
-    'form': '--long / --wide / --annotator-columns',
-    'counts': '--counts',
-    'id': '--id',
-    'item': '--item',
-    'annotator': '--annotator',
-    'label': '--label',
-    'annotator_columns': '--annotator-columns',
-    'text': '--text',
-    'context': '--context',
-    'split': '--split',
-    'classes': '--classes',
-    'repeats': '--repeats',
-}
-
-
 _FORM_OPTIONS = {
     'wide': {'counts', 'id'},
     'long': {'item', 'annotator', 'label', 'repeats'},
@@ -474,7 +458,8 @@ _FORM_OPTIONS = {
 
 
 def _opt(k: str) -> str:
-    return f'{k}= ({_FLAGS[k]})'
+    "An option named in a message, as the API's keyword (`k=`); the command line says it as its flag (`options.flag_words`)."
+    return f'{k}='
 
 # %% ../nbs/07_annotations.ipynb #3469a9f5
 def _names(spec) -> list[str]:

@@ -19,11 +19,22 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['BEST_METRICS', 'table_text', 'json_float', 'json_records', 'short_list', 'parser', 'main']
+__all__ = ['WIDTH', 'BEST_METRICS', 'table_text', 'json_float', 'json_records', 'short_list', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
+WIDTH = 100  # text output is at most this wide (tables wrap their columns; --json gives everything)
+
+
+def _say(*lines: str):
+    "Print prose lines wrapped at `WIDTH` columns (continuations indented)."
+    import textwrap
+
+    for line in lines:
+        print(textwrap.fill(line, WIDTH, subsequent_indent='  ', break_on_hyphens=False, break_long_words=False))
+
+
 def _emit(obj, as_json: bool):
-    "Print a DataFrame (or a dict of them) as a table, or as JSON records."
+    "Print a DataFrame (or a dict of them) as a table at most `WIDTH` wide, or as JSON records: one renderer for every command."
     import pandas as pd
 
     if as_json:
@@ -31,9 +42,13 @@ def _emit(obj, as_json: bool):
         print(json.dumps({k: conv(v) for k, v in obj.items()} if isinstance(obj, dict) else conv(obj), indent=2))
     elif isinstance(obj, dict):
         for k, v in obj.items():
-            print(f'== {k} ==', v.to_string() if isinstance(v, pd.DataFrame) else v, '', sep='\n')
+            print(f'== {k} ==')
+            _emit(v, False)
+            print()
+    elif isinstance(obj, pd.DataFrame):
+        print(obj.to_string(line_width=WIDTH, float_format=lambda x: f'{x:.4g}'))
     else:
-        print(obj.to_string() if isinstance(obj, pd.DataFrame) else obj)
+        _say(str(obj))
 
 # %% ../nbs/99_cli.ipynb #5e378787
 def _os_message(err: OSError) -> str:
@@ -117,92 +132,32 @@ def _add_command(parent, name: str, fn, help: str) -> argparse.ArgumentParser:
     return q
 
 # %% ../nbs/99_cli.ipynb #ef35d83b
-def _reading(args) -> dict:
-    "The shared reading options of a command as `read_annotated`'s keywords (only those given: the reader's defaults hold)."
-    keys = dict(
-        counts='count_columns',
-        id='id',
-        item='item',
-        annotator='annotator',
-        label='label',
-        annotator_columns='annotator_columns',
-        text='text',
-        context='context',
-        split='split',
-        classes='classes',
-        repeats='repeats',
-    )
-    return {'form': getattr(args, 'form', None)} | {
-        k: getattr(args, a) for k, a in keys.items() if getattr(args, a, None) is not None
-    }
+def _options(args, command: str) -> dict:
+    "The options of `command` as the API's keywords, from the one declaration (`scruples.options.OPTIONS`)."
+    from scruples.options import given
+
+    return given(args, command)
 
 # %% ../nbs/99_cli.ipynb #06838942
-def _read(args, path, ceiling: bool = False, **override):
-    "Read `path` as the shared options say (`annotations.read_annotated`; `override`: options changed, None drops one); `report` is the line each command prints."
-    from scruples.annotations import read_annotated
+def _load(args, path, command: str, ceiling: bool = True):
+    "Read `path` as the options of `command` say (`options.load`): the items used (`--on`), classes grouped (`--group`)."
+    from scruples.options import load
 
-    opts = {k: v for k, v in (_reading(args) | override).items() if v is not None or k == 'form'}
-    return read_annotated(path, ceiling=ceiling, **opts)
+    return load(path, _options(args, command), ceiling=ceiling)
 
-# %% ../nbs/99_cli.ipynb #ffa24372
-def _read_gold(path, args):
-    "A label-counts table read exactly as `scruples best` reads its input (`_read`, the shared reading options): counts, classes, item ids, report."
-    return _read(args, Path(path), ceiling=True)
+
+def _words(line: str) -> str:
+    "A library line in the command line's words (`options.flag_words`: repeats= -> --repeats)."
+    from scruples.options import flag_words
+
+    return flag_words(line)
 
 # %% ../nbs/99_cli.ipynb #71d5a0f2
-def _reading_options(q: argparse.ArgumentParser):
-    "The options that say how to read a table (`annotations.read_annotated`): one flag means one thing in every command that reads one."
-    g = q.add_argument_group(
-        'reading the table',
-        'how the table is read (one line on stderr says what was read); '
-        'an option that does not apply to the form read is an error',
-    )
-    f = g.add_mutually_exclusive_group()
-    f.add_argument(
-        '--wide', dest='form', action='store_const', const='wide', help='one row per item, one count column per class'
-    )
-    f.add_argument(
-        '--long',
-        dest='form',
-        action='store_const',
-        const='long',
-        help='one row per judgment: --item, --annotator, --label '
-        '(the default for a table with item and label columns and nothing that reads as counts)',
-    )
-    g.add_argument(
-        '--counts',
-        dest='count_columns',
-        metavar='A,B,C',
-        help='wide: the count columns, in class order (default: all but id, text, context, split)',
-    )
-    g.add_argument(
-        '--id',
-        metavar='COL[,COL]',
-        help='wide, annotator columns: the item-id column(s) (default: id, else item, any case)',
-    )
-    g.add_argument('--item', metavar='COL[,COL]', help='long: the item column(s) (default: item, any case)')
-    g.add_argument(
-        '--annotator', help="long: the annotator column (default: annotator, if the file has one; '' for none)"
-    )
-    g.add_argument('--label', help='long: the label column (default: label, any case)')
-    g.add_argument(
-        '--annotator-columns',
-        metavar='A1,A2|GLOB|PATTERN',
-        help="one column per annotator holding its label: names, a glob "
-        "such as 'Annotator*', or one-hot columns by a pattern such as '{annotator}_{label}'",
-    )
-    g.add_argument('--text', help="the text column (default: text, if the file has one; '' for none)")
-    g.add_argument('--context', metavar='COL', help='a context column (e.g. the turn a text answers)')
-    g.add_argument('--split', metavar='COL', help='a split column: train, dev (validation, val) or test')
-    g.add_argument(
-        '--classes', metavar='A,B,C', help='the classes in your order (wide without --counts: the count columns)'
-    )
-    g.add_argument(
-        '--repeats',
-        choices=['first', 'all', 'drop'],
-        help='a second label by one annotator for one item: keep the first, '
-        'count all, or drop both (default: an error)',
-    )
+def _add_options(q: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    "The declared options of `command` (`scruples.options.add_options`): one flag means one thing in every command."
+    from scruples.options import add_options
+
+    return add_options(q, command)
 
 # %% ../nbs/99_cli.ipynb #7e2bcc79
 def _cmd_data_locate(args):
@@ -227,19 +182,23 @@ def _cmd_data_fetch(args):
 
 # %% ../nbs/99_cli.ipynb #40875042
 def _cmd_data_validate(args):
-    "`scruples data validate`: read each file as `best` and `analyze` do (`annotations.read_annotated`); every file is reported; exit 1 when any fails."
-    import pandas as pd
-    from scruples.annotations import read_annotated
+    "`scruples data validate`: read each file as `best` and `analyze` do (`options.read`); every file is reported; exit 1 when any fails."
+    from scruples.options import read
 
     rows, bad = [], 0
+    reading = _options(args, 'validate')
     for f in map(Path, args.files):
         try:
-            d = read_annotated(f, **_reading(args))
+            d = read(f, reading)
             rows.append({'file': str(f), 'records': d.n_items, 'read': d.report, 'error': ''})
         except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
             rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _error_line(err)})
             bad += 1
-    _emit(pd.DataFrame(rows).set_index('file'), args.json)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:  # one paragraph a file, wrapped: a frame would pad every row to the longest read line
+            _say(f'{r["file"]}: ' + (f'error: {r["error"]}' if r['error'] else f'{r["records"]:,} items; {r["read"]}'))
     return 1 if bad else 0
 
 # %% ../nbs/99_cli.ipynb #1ed1e13b
@@ -293,7 +252,7 @@ def _add_data_parser(sub):
         nargs='+',
         help='tables (CSV, JSON lines, Parquet), label-counts *.json lists, or Scruples *.jsonl files',
     )
-    _reading_options(q)
+    _add_options(q, 'validate')
     q = _add_command(data, 'stats', _cmd_data_stats, 'Tables 1 and 2 for the data found')
     q.add_argument('--data-dir')
     q.add_argument('--seed', type=_NONNEG, default=0)
@@ -387,10 +346,13 @@ def _cmd_best(args):
     from scruples.dirichlet import DirichletFitWarning
 
     path = Path(args.counts)
-    d = _read(args, path, ceiling=True)  # one vote on every item: refused before any work
+    got = _load(args, path, 'best')  # one vote on every item: refused before any work
+    d = got.data
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
-        y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
+        if got.grouped:
+            raise core.ScruplesError(f'{args.labels}: --labels are class indices of the classes read; with --group give none')
+        y = data.read_labels(args.labels, n_examples=got.full.n_items, n_classes=got.full.n_classes)[got.index]
     if args.ties is not None and y is not None:
         raise core.ScruplesError(
             f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
@@ -401,14 +363,8 @@ def _cmd_best(args):
         warnings.simplefilter('always')
         try:
             rows, alpha, vote = best_estimates(
-                counts,
-                metrics=args.metric,
-                n_samples=args.samples,
-                seed=args.seed,
-                n_boot=args.bootstrap,
-                y_true=y,
-                ties=ties,
-                ordered=args.ordered,
+                counts, metrics=args.metrics, n_samples=args.samples, seed=args.seed, n_boot=args.n_boot,
+                y_true=y, ties=ties, ordered=bool(args.ordered),
             )
         except ValueError as err:
             raise core.ScruplesError(f'{path}: {err}') from None
@@ -419,9 +375,7 @@ def _cmd_best(args):
     alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
     res = {k: [r[k] for r in rows] for k in rows[0]}
     n_tied = 0 if vote is None else int(vote.tied.sum())
-    kept = (
-        slice(None) if vote is None or ties != 'drop' else ~vote.tied
-    )  # support: the examples scored, with the labels they were scored against
+    kept = slice(None) if vote is None or ties != 'drop' else ~vote.tied  # support: the examples scored
     support = class_support_columns(counts[kept], classes, (y if vote is None else vote.labels)[kept], alpha)
     empty = [c for c, n in zip(classes, counts.sum(0)) if n == 0]  # a class nobody chose: worth a word
     gold = args.labels or (
@@ -431,34 +385,23 @@ def _cmd_best(args):
         + (', left out)' if ties == 'drop' and n_tied else ')')
     )
     if args.json:
-        print(
-            json.dumps(
-                {
-                    'file': str(path),
-                    'read': d.report,
-                    'examples': len(counts),
-                    'classes': classes,
-                    'gold': str(gold),
-                    'alpha': alpha,
-                    'estimates': json_records(res),
-                    'support': json_records(support),
-                    'empty_classes': empty,
-                    'ties': None if y is not None else ties,
-                    'tied': None if y is not None else n_tied,
-                },
-                indent=2,
-            )
-        )
-    else:
-        print(f'read {d.report}')
-        print(
-            f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {short_list(alpha)}'
-        )
-        print(table_text(res, 'metric'))
-        print('\nper class (support: examples whose gold label it is):')
-        print(table_text(support, 'class'))
-        if empty:
-            print(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
+        out = {'file': str(path), 'read': got.read_line, 'items': got.items or 'every item', 'examples': len(counts),
+               'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
+               'support': json_records(support), 'empty_classes': empty, 'ties': None if y is not None else ties,
+               'tied': None if y is not None else n_tied}
+        print(json.dumps(out, indent=2))
+        return
+    _say(f'read {_words(got.read_line)}',
+         f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; '
+         f'fitted prior alpha = {short_list(alpha)}')
+    print(table_text(res, 'metric'))
+    _say('estimate: the oracle\'s expected score; std_error: the Monte Carlo error of that estimate (it shrinks with '
+         '--samples); ci_low, ci_high: the 95% bootstrap interval over the items, the uncertainty of the estimate '
+         'itself (it shrinks only with more items)')
+    print('\nper class (support: examples whose gold label it is):')
+    print(table_text(support, 'class'))
+    if empty:
+        _say(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
 
 # %% ../nbs/99_cli.ipynb #56fb7647
 def _add_best_parser(sub):
@@ -473,36 +416,13 @@ def _add_best_parser(sub):
         'beside the count columns, the long form (--long), one column per annotator (--annotator-columns), '
         'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file',
     )
-    _reading_options(q)
+    _add_options(q, 'best')
     q.add_argument(
         '--labels',
-        help='gold labels (class indices): a JSON list or one integer per line '
+        help='gold labels (class indices): a JSON list or one integer per line, one per row of the table '
         '(default: the Dilemmas gold_label, else the majority vote)',
     )
-    q.add_argument(
-        '--metric',
-        nargs='+',
-        default=['accuracy', 'macro_f1', 'xentropy'],
-        choices=BEST_METRICS,
-        help='metrics to estimate, each once (wasserstein: with --ordered)',
-    )
-    q.add_argument(
-        '--ordered', action='store_true', help='the classes are ordered (a scale, in column order): allows wasserstein'
-    )
-    q.add_argument(
-        '--ties',
-        choices=['first', 'random', 'drop'],
-        help="tied majority votes: the first class in class order (default, as the paper), "
-        "a seeded random one of the tied classes, or drop those examples (the prior still sees them)",
-    )
     q.add_argument('--samples', type=_DRAWS, default=10000, help='posterior samples for accuracy and macro F1')
-    q.add_argument('--seed', type=_NONNEG, default=0)
-    q.add_argument(
-        '--bootstrap',
-        type=_int_at_least(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
-        default=200,
-        help='bootstrap resamples for the interval (0: none)',
-    )
 
 # %% ../nbs/99_cli.ipynb #36ab97a8
 def _cmd_verbs(args):
@@ -632,112 +552,57 @@ def _add_reproduce_parser(sub):
 
 # %% ../nbs/99_cli.ipynb #b669fe43
 def _analyze_params(args) -> dict:
-    "The notebook parameters `scruples analyze` passes: `--param NAME=VALUE` and the options that are parameters."
-    params = dict(args.param or ()) | {
-        k: v
-        for k, v in (
-            ('epochs', args.epochs),
-            ('max_items', args.max_items),
-            ('seed', args.seed),
-            ('finetune', args.finetune),
-        )
-        if v is not None
-    }
-    options = {
-        'form',
-        'counts',
-        'id',
-        'item',
-        'label',
-        'annotations',
-        'kernel',
-        'log',
-        'text',
-        'annotator',
-        'data_file',
-        'out',
-        'out_dir',
-        'annotator_columns',
-        'context',
-        'split',
-        'classes',
-        'repeats',
-        'predictions',
-        'predictions_file',
-    }
-    clash = sorted(
-        k for k, _ in args.param or () if k in options
-    )  # column choices have options of their own: a --param would collide
-    if clash:
-        raise core.ScruplesError(
-            f'--param {clash[0]}=...: {clash[0]!r} is not a notebook parameter here; '
-            + (
-                'use --long'
-                if clash[0] == 'form'
-                else f'use --{clash[0].replace("_", "-")}'
-                if clash[0] not in ('log', 'data_file', 'out_dir')
-                else 'it is set by analyze itself'
+    "The notebook parameters `scruples analyze` passes: the declared options it takes, and `--param NAME=VALUE` (an alias of a declared option goes through its declaration)."
+    from scruples.options import BY_NAME, OPTIONS, group_spec, group_text, groups_of
+
+    declared = {o.parameter: o for o in OPTIONS if o.parameter and 'analyze' in o.commands}
+    params, flags = {}, _options(args, 'analyze')
+    for name, value in args.param or ():
+        o = declared.get(name)
+        if o is not None and o.kind == 'reading' or name in ('form', 'predictions_file', 'annotations_file', 'reading'):
+            raise core.ScruplesError(
+                f'--param {name}=...: {name!r} is a reading option here; use '
+                + ({'predictions_file': '--predictions', 'annotations_file': '--annotations', 'form': '--long or --wide',
+                    'reading': 'the reading flags'}.get(name) or o.flags)
             )
-        )
+        if name in ('log', 'data_file', 'out_dir'):
+            raise core.ScruplesError(f'--param {name}=...: {name!r} is set by analyze itself')
+        if o is not None:  # an alias of a flag: the same declaration, so the same value
+            if o.name in flags:
+                raise core.ScruplesError(f'--param {name}=... and {o.flags}: give it once, as {o.flags}')
+            if o.name == 'group':
+                value = [group_spec(p) for p in str(value).split(';') if p.strip()]
+            flags[o.name] = value
+            continue
+        params[name] = value
+    for name, value in flags.items():
+        o = BY_NAME[name]
+        if o.kind == 'analysis':
+            params[o.parameter] = group_text(groups_of(value)) if name == 'group' else value
     return params
 
 # %% ../nbs/99_cli.ipynb #d823da0d
 def _cmd_analyze(args):
-    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); prints the summary."
-    import inspect
-    from scruples.guide import analyze, guide_parameters
+    "`scruples analyze`: the guide notebook on your data (`guide.analyze`): the table read and every input checked once, here."
     import pandas as pd
+    from scruples.guide import analyze, guide_parameters
+    from scruples.options import given
 
     params = _analyze_params(args)  # a --param that collides with an option is refused before any reading
-    reading = _reading(args)
-    if args.annotations and reading['form'] not in (None, 'wide'):
-        raise core.ScruplesError(
-            f'--annotations FILE adds annotator ids to a wide table; with --{reading["form"].replace("annotators", "annotator-columns")} the file has its own'
-        )
-    first = (
-        dict(form='wide', item=None, annotator=None, label=None) if args.annotations else {}
-    )  # theirs: the long file's
-    if args.text == '' and not args.count_columns:
-        first['text'] = None  # no texts: a text column is still not a count
-    d = _read(args, args.file, ceiling=True, **first)  # every column check before anything is written
-    if args.annotations and d.columns.get('counts') is None:
-        raise core.ScruplesError(
-            f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}'
-        )
-    form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
-    accepted = inspect.signature(guide_parameters).parameters
-    reading.pop('form')
-    unknown = [k for k in reading if k not in accepted]
-    if unknown:
-        raise core.ScruplesError(
-            f'--{unknown[0].replace("_", "-")} is read by best and data validate, not by analyze yet'
-        )
-    if 'text' in reading:
-        reading['text'] = reading['text'] or None  # '' on the command line: no text column
-    if 'annotator' in reading:
-        reading['annotator'] = reading['annotator'] or None
-    if args.predictions:  # ids and class columns checked against the data before anything is written
-        from scruples.guide import check_predictions
-
-        check_predictions(args.predictions, d)
-    rows = analyze(
-        args.file,
-        args.out,
-        form=form,
-        annotations=args.annotations,
-        kernel=args.kernel,
-        log=lambda m: print(m, file=sys.stderr),
-        predictions=args.predictions,
-        **reading,
-        **params,
-    )
+    # the one reading of the file; the notebook gets what was resolved (the `reading` parameter)
+    resolved = guide_parameters(args.file, annotations=args.annotations, predictions=args.predictions,
+                                **given(args, 'analyze', 'reading'), **params)
+    rows = analyze(args.file, args.out, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
+                   resolved=resolved)
     if args.json:
         _emit(rows, True)
-    else:
-        print(f'read {d.report}')
-        with pd.option_context('display.max_rows', None, 'display.max_colwidth', 60, 'display.width', 200):
-            print(rows.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep=''))
-        print(f'\nexecuted notebook, figures and summary.csv in {args.out}')
+        return
+    _say(f'read {_words(resolved.read)}')
+    show = rows.assign(note=rows.note.fillna('').astype(str).str.slice(0, 40)) if 'note' in rows else rows
+    with pd.option_context('display.max_rows', None, 'display.max_colwidth', 44):
+        print(show.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep='', line_width=WIDTH))
+    _say(f'notes cut at 40 characters (--json and summary.csv have them whole); executed notebook, figures and '
+         f'summary.csv in {args.out}')
 
 # %% ../nbs/99_cli.ipynb #d8d63d69
 def _add_analyze_parser(sub):
@@ -754,7 +619,7 @@ def _add_analyze_parser(sub):
         'or one row per judgment (--long)',
     )
     q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
-    _reading_options(q)
+    _add_options(q, 'analyze')
     q.add_argument(
         '--annotations',
         metavar='FILE',
@@ -766,28 +631,14 @@ def _add_analyze_parser(sub):
         help="a model's predictions (id, one probability column per class or a label column): "
         'scored against the ceiling of the test items, calibrated on its dev items',
     )
-    q.add_argument(
-        '--epochs', type=_int_at_least(1, 1000), help='transformer epochs per likelihood (default: the notebook\'s 3)'
-    )
-    q.add_argument(
-        '--max-items',
-        type=_int_at_least(8, 10**7),
-        help='use at most this many items, a seeded subset, recorded in the summary (default: every item)',
-    )
-    q.add_argument(
-        '--finetune',
-        choices=('auto', 'yes', 'no'),
-        help='the transformer: fine-tune (yes), frozen encoder '
-        '(no), or auto (default): fine-tune when the measured estimate fits the time budget',
-    )
-    q.add_argument('--seed', type=_NONNEG)
     q.add_argument('--kernel', help='Jupyter kernel name')
     q.add_argument(
         '--param',
         action='append',
         type=_name_value,
         metavar='NAME=VALUE',
-        help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic',
+        help='another parameter of the notebook, e.g. budget=16 or baselines=Prior,Logistic '
+        '(ordered=, group=, seed=, n_boot=: the same as their flags)',
     )
 
 # %% ../nbs/99_cli.ipynb #h2x001
@@ -954,27 +805,44 @@ def _add_extract_parser(sub):
 # %% ../nbs/99_cli.ipynb #67ae9ba4
 def _cmd_score(args):
     "`scruples score`: a predictions file's metrics with bootstrap intervals beside the BEST ceiling of the same items."
+    from dataclasses import replace
+
     import numpy as np
-    import pandas as pd
     from scruples.evaluation import align_predictions, read_predictions, score_against_ceiling
+    from scruples.options import class_map, load, select_items
 
     gold = Path(args.gold)
-    g = _read_gold(gold, args)
+    opts = _options(args, 'score')
+    got = _load(args, gold, 'score')
+    full, g = got.full, got.data
     counts, classes, ids = g.counts, list(g.classes), [str(i) for i in g.items]
-    pred = read_predictions(args.predictions, classes, id=args.pred_id, label=args.pred_label, tol=args.tolerance)
+    to = class_map(full.classes, got.grouped)  # probabilities of the classes read -> of the groups
+
+    def predictions(path):
+        p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=args.tolerance)
+        return replace(p, proba=p.proba @ to) if got.grouped else p
+
+    pred = predictions(args.predictions)
     proba_cal = counts_cal = None
+    cal_from = ''
     if args.cal:
-        cal = read_predictions(args.cal, classes, id=args.pred_id, label=args.pred_label, tol=args.tolerance)
+        cal = predictions(args.cal)
         if cal.hard:
             raise core.ScruplesError(
                 f'{args.cal}: --cal needs probabilities (a temperature of hard labels means nothing), got one label column'
             )
         if args.cal_gold:
-            cg = _read_gold(args.cal_gold, args)
-            cal_counts, cal_classes = cg.counts, list(cg.classes)
-            if cal_classes != classes:
-                raise core.ScruplesError(f'{args.cal_gold}: classes {cal_classes} differ from {gold}\'s {classes}')
-            cal_rows = align_predictions(cal, [str(i) for i in cg.items], str(args.cal_gold))
+            cg = load(args.cal_gold, opts | {'on': None}, select=False)
+            if list(cg.data.classes) != classes:
+                raise core.ScruplesError(f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}')
+            cal_counts, cal_rows, cal_from = cg.data.counts, align_predictions(cal, [str(i) for i in cg.data.items],
+                                                                               str(args.cal_gold)), str(args.cal_gold)
+        elif full.splits is not None:  # one gold file with every split: calibrate on its dev items
+            if opts.get('on') == 'dev':
+                raise core.ScruplesError(f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on dev scores them')
+            dev, _ = select_items(full, 'dev')
+            cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
+            cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (its dev items)'), f'the dev items of {gold}'
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
             if both:
@@ -983,30 +851,22 @@ def _cmd_score(args):
                     'is never fitted on the scored items; give held-out items'
                 )
             cal_set = set(cal.ids)
-            cal_ids, cal_counts = [i for i in ids if i in cal_set], counts[[i in cal_set for i in ids]]
-            cal_rows = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)')
             keep = np.array([i not in cal_set for i in ids])
+            cal_ids, cal_counts = [i for i in ids if i in cal_set], counts[~keep]
+            cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'
             counts, ids = counts[keep], [i for i, k in zip(ids, keep) if k]
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
-    rows = align_predictions(pred, ids, str(gold))
+    rows = align_predictions(pred, ids, f'{gold} ({got.items})' if got.items else str(gold))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', RuntimeWarning)
         try:
             res = score_against_ceiling(
-                pred.proba[rows],
-                counts,
-                proba_cal,
-                counts_cal,
-                hard=pred.hard,
-                ordered=args.ordered,
-                n_boot=args.bootstrap,
-                ceiling_boot=args.ceiling_bootstrap,
-                n_samples=args.samples,
-                seed=args.seed,
+                pred.proba[rows], counts, proba_cal, counts_cal, hard=pred.hard, ordered=bool(args.ordered),
+                n_boot=args.n_boot, ceiling_boot=args.ceiling_bootstrap, n_samples=args.samples, seed=args.seed,
             )
         except ValueError as err:
             raise core.ScruplesError(f'{args.predictions}: {err}') from None
-    calibration = res.attrs['calibration'] + (f' ({args.cal}, {len(counts_cal)} items)' if args.cal else '')
+    calibration = res.attrs['calibration'] + (f' ({args.cal}: {len(counts_cal)} {cal_from})' if args.cal else '')
     read = (
         'one predicted-label column'
         if pred.hard
@@ -1017,37 +877,22 @@ def _cmd_score(args):
     )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
     if args.json:
-        print(
-            json.dumps(
-                {
-                    'predictions': str(args.predictions),
-                    'gold': str(gold),
-                    'read': g.report,
-                    'items': len(counts),
-                    'classes': list(classes),
-                    'read': read,
-                    'tolerance': args.tolerance,
-                    'calibration': calibration,
-                    'temperature': json_float(res.attrs['temperature']),
-                    'alpha': [round(a, 6) for a in res.attrs['alpha']],
-                    'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
-                    'figures': figures,
-                },
-                indent=2,
-            )
-        )
+        out = {'predictions': str(args.predictions), 'gold': str(gold), 'read': got.read_line,
+               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': args.tolerance,
+               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
+               'alpha': [round(a, 6) for a in res.attrs['alpha']],
+               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
+               'figures': figures}
+        print(json.dumps(out, indent=2))
         return
-    print(f'read {g.report}')
-    print(f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}')
-    print(f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'))
-    with pd.option_context('display.width', 200):
-        print(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-'))
-    print(
-        'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
-        'intervals: 95% bootstrap over the items; ECE has no ceiling'
-    )
+    _say(f'read {_words(got.read_line)}',
+         f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
+         f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'))
+    print(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH))
+    _say('gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
+         'intervals: 95% bootstrap over the items; ECE has no ceiling')
     for f in figures:
-        print(f'figure: {f}')
+        _say(f'figure: {f}')
 
 # %% ../nbs/99_cli.ipynb #7bd636d7
 def _score_figures(folder, pred, rows, counts, res) -> list[str]:
@@ -1094,9 +939,10 @@ def _add_score_parser(sub):
     )
     q.add_argument(
         'gold',
-        help='label counts of the same items: any table `scruples best` reads, read the same way (its items matched by id)',
+        help='label counts of the same items: any table `scruples best` reads, read the same way (its items matched by '
+        'id); with a split column, one file holding every split (--on picks the items scored)',
     )
-    _reading_options(q)
+    _add_options(q, 'score')
     q.add_argument('--pred-id', default='id', help='the id column of the predictions (default: id)')
     q.add_argument(
         '--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)'
@@ -1110,20 +956,12 @@ def _add_score_parser(sub):
     q.add_argument(
         '--cal',
         metavar='FILE',
-        help='held-out predictions to fit the temperature on: other items of GOLD (or of --cal-gold); '
-        'without it the temperature is fitted on the scored items, and the output says so',
+        help='held-out predictions to fit the temperature on: the dev items of GOLD when it has a split column, else '
+        'other items of GOLD (or of --cal-gold); without it the temperature is fitted on the scored items, and the '
+        'output says so',
     )
     q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD')
-    q.add_argument(
-        '--ordered', action='store_true', help='the classes are ordered (a scale): adds the Wasserstein distance'
-    )
     q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
-    q.add_argument(
-        '--bootstrap',
-        type=_int_at_least(0, 10**5),
-        default=1000,
-        help="bootstrap resamples of the model's intervals (0: none)",
-    )
     q.add_argument(
         '--ceiling-bootstrap',
         type=_int_at_least(0, 10**4),
@@ -1133,7 +971,6 @@ def _add_score_parser(sub):
     q.add_argument(
         '--samples', type=_DRAWS, default=10000, help='posterior samples of the ceiling (accuracy, macro F1, JS)'
     )
-    q.add_argument('--seed', type=_NONNEG, default=0)
 
 # %% ../nbs/99_cli.ipynb #d9eedf1f
 def _votes(s: str) -> list[int]:
@@ -1160,8 +997,8 @@ def _cmd_plan(args):
     from scruples.plan import plan, plan_figure
 
     pilot = Path(args.pilot)
-    g = _read_gold(pilot, args)
-    counts, classes = g.counts, list(g.classes)
+    got = _load(args, pilot, 'plan')
+    counts, classes = got.data.counts, list(got.data.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try:
@@ -1181,59 +1018,41 @@ def _cmd_plan(args):
     items = args.items or len(counts)
     if args.json:
         recs = json_records(
-            {
-                c: res[c].to_numpy(dtype=float if c == 'items_needed' else None)
-                for c in res.columns
-                if c != 'items_needed'
-            }
+            {c: res[c].to_numpy(dtype=float if c == 'items_needed' else None) for c in res.columns if c != 'items_needed'}
         )
         for r, need in zip(recs, res['items_needed']):
             r['items_needed'] = None if pd.isna(need) else int(need)
-        print(
-            json.dumps(
-                {
-                    'pilot': str(pilot),
-                    'read': g.report,
-                    'pilot_items': len(counts),
-                    'classes': list(classes),
-                    'alpha': alpha,
-                    'items': items,
-                    'difference': args.difference,
-                    'rows': recs,
-                    'figure': args.figure,
-                },
-                indent=2,
-            )
-        )
+        out = {'pilot': str(pilot), 'read': got.read_line, 'pilot_items': len(counts), 'classes': list(classes),
+               'alpha': alpha, 'items': items, 'difference': args.difference, 'rows': recs, 'figure': args.figure}
+        print(json.dumps(out, indent=2))
         return
-    print(f'read {g.report}')
-    print(
-        f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}'
-    )
-    print(f'planned: {items} items; the BEST ceiling per votes per item (95% interval over datasets of that size)')
-    for m in dict.fromkeys(res.metric):
-        r = res[res.metric == m]
-        print(
-            f'  {m:<10}'
-            + '  '.join(
-                f'{v:>3} votes {e:.4f} [{lo:.4f}, {hi:.4f}]'
-                for v, e, lo, hi in zip(r.votes, r.estimate, r.ci_low, r.ci_high)
-            )
-        )
+    _say(f'read {_words(got.read_line)}',
+         f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}',
+         f'planned: {items} items; the BEST ceiling per votes per item, with the 95% interval over datasets of that '
+         'size:')
+    table = res.assign(votes=[f'{v} vote' + ('s' if v != 1 else '') for v in res.votes],
+                       value=[f'{e:.4f} [{lo:.4f}, {hi:.4f}]' for e, lo, hi in zip(res.estimate, res.ci_low, res.ci_high)])
+    wide = table.pivot(index='metric', columns='votes', values='value')
+    wide = wide.reindex(index=list(dict.fromkeys(res.metric)), columns=list(dict.fromkeys(table.votes)))
+    print(wide.rename_axis(index=None, columns=None).to_string(line_width=WIDTH))
+    if 'xentropy' in set(res.metric):
+        _say("xentropy stays the same for every number of votes: it scores the oracle's probabilities against one "
+             "person's vote, and the oracle knows each item's distribution exactly, so more votes per item do not "
+             'change it (the expected entropy of the distributions); the hard metrics score against the majority '
+             'vote, which more votes make surer')
     if args.difference:
         r = res[res.metric == 'macro_f1']
-        print(
+        _say(
             f'test items to tell two models {args.difference:g} apart in macro F1 (80% power, paired bootstrap, 95%): '
             + ', '.join(
-                f'{v} votes: {"more than 1,000,000" if pd.isna(n) else f"{int(n):,}"}'
+                f'{v} vote{"s" if v != 1 else ""}: {"more than 1,000,000" if pd.isna(n) else f"{int(n):,}"}'
                 for v, n in zip(r.votes, r.items_needed)
-            )
-        )
-        print(
-            '  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower bound for real models; the power comes from 300 simulated test sets, so each count is good to about 15%)'
+            ),
+            '  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower '
+            'bound for real models; the power comes from 300 simulated test sets, so each count is good to about 15%)',
         )
     if args.figure:
-        print(f'figure: {args.figure}')
+        _say(f'figure: {args.figure}')
 
 # %% ../nbs/99_cli.ipynb #d54c9e3b
 def _add_plan_parser(sub):
@@ -1245,7 +1064,7 @@ def _add_plan_parser(sub):
         'plan annotation from a pilot: the BEST ceiling per votes per item, and test items to tell models apart',
     )
     q.add_argument('pilot', help="the pilot's label counts: any table `scruples best` reads")
-    _reading_options(q)
+    _add_options(q, 'plan')
     q.add_argument('--votes', type=_votes, default=[1, 3, 5, 10], help='votes per item to plan for (default 1,3,5,10)')
     q.add_argument('--items', type=_int_at_least(1, 10**8), help="items of the planned dataset (default: the pilot's)")
     q.add_argument(
@@ -1254,7 +1073,6 @@ def _add_plan_parser(sub):
         help='a macro F1 difference between two models: adds the test items needed to tell them apart',
     )
     q.add_argument('--figure', metavar='FILE', help='write the ceiling against votes per item (PNG)')
-    q.add_argument('--seed', type=_NONNEG, default=0)
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:
@@ -1331,7 +1149,9 @@ def main(argv=None) -> int:
         print('scruples: terminated', file=sys.stderr)
         return 143  # 128 + SIGTERM
     except (core.ScruplesError, OSError, ValueError) as err:  # OSError: missing, folder, unreadable, existing file...
-        print(f'scruples: error: {_error_line(err)}', file=sys.stderr)
+        from scruples.options import flag_words  # the library's keywords (repeats=) said as flags (--repeats)
+
+        print(f'scruples: error: {flag_words(_error_line(err))}', file=sys.stderr)
         return 1
     finally:
         if was is not None:

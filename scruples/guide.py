@@ -22,9 +22,10 @@ from .metrics import TemperatureCalibrator
 
 # %% auto #0
 __all__ = ['FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn',
-           'guide_parameters', 'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items',
-           'parse_groups', 'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
-           'models_vs_ceiling_figure', 'check_parameters', 'check_kernel', 'prepare_out', 'commit_run', 'analyze']
+           'GuideParameters', 'guide_parameters', 'check_predictions', 'join_annotations', 'shipped_dataset',
+           'take_items', 'split_items', 'parse_groups', 'class_shares', 'is_skewed', 'model_warnings',
+           'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure', 'check_parameters', 'check_kernel',
+           'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -73,6 +74,12 @@ def _reading(text, annotator, **options) -> dict:
     return out | {'text': col(text), 'annotator': col(annotator)}
 
 # %% ../nbs/91_guide.ipynb #b56d4793
+class GuideParameters(dict):
+    "The guide notebook's parameters, with `read`: the read line of the one reading that resolved them."
+
+    read: str = ''
+
+
 def guide_parameters(
     data_file,  # your CSV, JSON-lines or Parquet file
     form: str | None = None,  # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
@@ -89,11 +96,17 @@ def guide_parameters(
     repeats: str | None = None,  # a second label by one annotator of one item: 'first', 'all', 'drop' (None: an error)
     annotations=None,  # wide: a long-form file of the same items (annotator ids; tallies must agree)
     predictions=None,  # a model's predictions (id + a probability column per class, or a label column)
+    resolved: dict | None = None,  # parameters this function returned before (`scruples analyze`): used as they are
     **params,
-) -> dict:  # other parameters of the notebook: epochs, max_items, seed, group, ordered, ...
+) -> GuideParameters:  # other parameters of the notebook: epochs, max_items, seed, group, ordered, ...
     """The guide notebook's parameters for a file and its columns, after reading the file once with the one reader the notebook
-    uses (`read_annotated`: errors name file, line, field; options of another form are errors; a table with one vote per item is
-    refused). The defaults `DefaultColumn('text')` and `DefaultColumn('annotator')` are skipped when the file has no such column."""
+    uses (`options.read`: errors name file, line, field; options of another form are errors; a table with one vote per item is
+    refused). The reading travels as one value, `reading` (`options.guide_reading`), which the notebook reads with. The
+    defaults `DefaultColumn('text')` and `DefaultColumn('annotator')` are skipped when the file has no such column."""
+    from scruples import options
+
+    if resolved is not None:  # resolved once already: not read again
+        return resolved
     if form is not None and form not in FORMS:
         raise ValueError(f'form must be one of {FORMS} or None, got {form!r}')
     if annotations and form not in (None, 'wide'):
@@ -114,12 +127,8 @@ def guide_parameters(
         classes=classes,
         repeats=repeats,
     )
-    no_text = read['text'] == ''
-    if no_text and not counts:
-        read['text'] = None  # no texts: a column named text is still not a count (dropped below)
-    d = read_annotated(path, form, ceiling=True, **read)  # what the notebook will read
-    if no_text:
-        d.texts, d.columns = None, d.columns | {'text': None}
+    read = {k: v for k, v in read.items() if v is not None} | ({'form': 'wide'} if annotations else {'form': form})
+    d = options.read(path, read, ceiling=True)  # what the notebook will read, with the same keywords
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     if annotations:  # the notebook joins them the same way: items and tallies must agree
         if form != 'wide':
@@ -135,9 +144,10 @@ def guide_parameters(
         check_predictions(predictions, d)
     cols = d.columns
     joined = lambda v: ','.join(v) if isinstance(v, (list, tuple)) else (v or '')
-    return dict(
+    out = GuideParameters(
         data_file=str(path.resolve()),
         form=form,
+        reading=options.guide_reading(read | {'form': form}),
         text_col=joined(cols.get('text')),
         count_cols=joined(cols.get('counts')),
         id_col=joined(cols.get('id')),
@@ -147,12 +157,14 @@ def guide_parameters(
         annotator_cols=joined(annotator_columns or cols.get('annotator_columns')),
         context_col=joined(cols.get('context')),
         split_col=joined(cols.get('split')),
-        classes=','.join(d.classes),
+        classes=joined(classes),  # only as given: the reader's own order is the reader's to state
         repeats=repeats or '',
         annotations_file=str(Path(annotations).resolve()) if annotations else '',
         **({'predictions_file': str(Path(predictions).resolve())} if predictions else {}),
         **params,
     )
+    out.read = d.report
+    return out
 
 # %% ../nbs/91_guide.ipynb #54a0b10e
 def check_predictions(
