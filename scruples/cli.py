@@ -197,8 +197,11 @@ def _cmd_data_validate(args):
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
-        for r in rows:  # one paragraph a file, wrapped: a frame would pad every row to the longest read line
-            _say(f'{r["file"]}: ' + (f'error: {r["error"]}' if r['error'] else f'{r["records"]:,} items; {r["read"]}'))
+        for r in rows:  # a paragraph a file, wrapped (a frame pads every row to the longest); an error: one line
+            if r['error']:
+                print(f'{r["file"]}: error: {r["error"]}')
+            else:
+                _say(f'{r["file"]}: {r["records"]:,} items; {r["read"]}')
     return 1 if bad else 0
 
 # %% ../nbs/99_cli.ipynb #1ed1e13b
@@ -555,18 +558,21 @@ def _analyze_params(args) -> dict:
     "The notebook parameters `scruples analyze` passes: the declared options it takes, and `--param NAME=VALUE` (an alias of a declared option goes through its declaration)."
     from scruples.options import BY_NAME, OPTIONS, group_spec, group_text, groups_of
 
-    declared = {o.parameter: o for o in OPTIONS if o.parameter and 'analyze' in o.commands}
+    declared = {o.name: o for o in OPTIONS if 'analyze' in o.commands}  # by keyword and by the notebook's name
+    declared |= {o.parameter: o for o in OPTIONS if o.parameter and 'analyze' in o.commands}
     params, flags = {}, _options(args, 'analyze')
     for name, value in args.param or ():
         o = declared.get(name)
         if o is not None and o.kind == 'reading' or name in ('form', 'predictions_file', 'annotations_file', 'reading'):
             raise core.ScruplesError(
-                f'--param {name}=...: {name!r} is a reading option here; use '
+                f'--param {name}=...: {name!r} is not a notebook parameter here (a reading option); use '
                 + ({'predictions_file': '--predictions', 'annotations_file': '--annotations', 'form': '--long or --wide',
                     'reading': 'the reading flags'}.get(name) or o.flags)
             )
         if name in ('log', 'data_file', 'out_dir'):
-            raise core.ScruplesError(f'--param {name}=...: {name!r} is set by analyze itself')
+            raise core.ScruplesError(
+                f'--param {name}=...: {name!r} is not a notebook parameter here: it is set by analyze itself'
+            )
         if o is not None:  # an alias of a flag: the same declaration, so the same value
             if o.name in flags:
                 raise core.ScruplesError(f'--param {name}=... and {o.flags}: give it once, as {o.flags}')

@@ -361,7 +361,7 @@ def test_analyze_checks_the_file_before_running_the_notebook(capsys, tmp_path, n
 
 
 def test_analyze_passes_columns_and_parameters_to_the_guide(capsys, tmp_path, monkeypatch):
-    "The command only maps its options onto `guide.analyze`; --param values are typed (int, float, else str)."
+    "The command resolves its options once (`guide_parameters`) and hands what it resolved to `guide.analyze`."
     import pandas as pd
     import scruples.guide as guide
     seen = {}
@@ -369,12 +369,14 @@ def test_analyze_passes_columns_and_parameters_to_the_guide(capsys, tmp_path, mo
         seen.update(kw, file=file, out=out)
         return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None], 'note': ['']})
     monkeypatch.setattr(guide, 'analyze', fake)
-    monkeypatch.chdir(tmp_path); (tmp_path/'v.csv').write_text('a,b\n1,2\n3,0\n')  # read before the notebook runs (issue 28)
+    monkeypatch.chdir(tmp_path); (tmp_path/'v.csv').write_text('a,b\n' + '1,2\n3,0\n' * 5)  # read before the notebook runs (issue 28)
     rc, out, err = run_main(capsys, 'analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--epochs', '2', '--max-items', '50',
                             '--param', 'budget=3', '--param', 'test_share=0.5', '--param', 'baselines=Prior,Logistic')
     assert rc == 0 and 'items' in out, err
-    assert (seen['form'], seen['counts'], seen['epochs'], seen['max_items'], seen['budget'], seen['test_share'], seen['baselines']) == \
+    got = seen['resolved']
+    assert (got['form'], got['count_cols'], got['epochs'], got['max_items'], got['budget'], got['test_share'], got['baselines']) == \
         ('wide', 'a,b', 2, 50, 3, 0.5, 'Prior,Logistic')
+    assert json.loads(got['reading']) == {'counts': 'a,b', 'form': 'wide'}  # the reading, as one value
     with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--param', 'no equals sign'])
     with pytest.raises(SystemExit): main(['analyze', 'v.csv', '--out', 'o', '--max-items', '3'])
 
@@ -464,10 +466,13 @@ def test_best_cli_prints_what_the_frames_print(capsys, tmp_path):
     sup = class_support(counts, ['class_0', 'class_1', 'class_2'], counts.argmax(1), best_alpha(res))
     ff = lambda x: f'{x:.4f}'
     n_tied = res.attrs['n_tied']
-    assert rc == 0 and out == (f'read counts list: 6 items, classes class_0/class_1/class_2 (no names in the file), items numbered from 0\n'
-                               f'{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote (ties: first; {n_tied} of 6 examples tied); '
-                               f'fitted prior alpha = {best_alpha(res)}\n'
-                               f'{res.to_string(float_format=ff)}\n\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
+    flat = out.replace('\n  ', ' ')  # prose lines wrap at 100 columns
+    assert rc == 0 and flat.startswith(f'read counts list: 6 items, classes class_0/class_1/class_2 (no names in the file), items '
+                                      f'numbered from 0\n{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote '), out
+    assert f'(ties: first; {n_tied} of 6 examples tied)' in flat and str(best_alpha(res)) in flat
+    assert f'\n{res.to_string(float_format=ff)}\n' in out and 'the Monte Carlo error' in flat
+    assert out.endswith(f'\n\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
+    assert max(map(len, out.splitlines())) <= 100
 
 
 # --- `scruples best --ties`: the majority vote's tie policy (as `best(ties=)`) -------------------------------------------
