@@ -362,11 +362,14 @@ def _cmd_best(args):
             + (f'--labels {args.labels}' if args.labels else "the file's gold_label field")
         )
     ties = args.ties or 'first'
+    metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
+    if args.ordered and 'wasserstein' not in metrics:
+        raise core.ScruplesError('--ordered adds the Wasserstein distance, which --metric leaves out: add wasserstein')
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try:
             rows, alpha, vote = best_estimates(
-                counts, metrics=args.metrics, n_samples=args.samples, seed=args.seed, n_boot=args.n_boot,
+                counts, metrics=metrics, n_samples=args.samples, seed=args.seed, n_boot=args.n_boot,
                 y_true=y, ties=ties, ordered=bool(args.ordered),
             )
         except ValueError as err:

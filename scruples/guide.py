@@ -64,13 +64,20 @@ class DefaultColumn(str):
 FORMS = ('wide', 'long', 'annotators')
 
 # %% ../nbs/91_guide.ipynb #aba6738f
+_NONE_OK = ('split', 'context')  # options where '' means: no such column (text and annotator: their own rule below)
+
+
 def _reading(text, annotator, **options) -> dict:
-    "`read_annotated`'s keywords: a DefaultColumn is the reader's default (None), None or '' no such column (''), '' options not given."
+    "`read_annotated`'s keywords: a DefaultColumn is the reader's default (None), None or '' no such column (''), '' options not given (split and context: '' is none)."
 
     def col(name):
         return '' if name is None or name == '' else None if isinstance(name, DefaultColumn) else str(name)
 
-    out = {k: (','.join(v) if isinstance(v, (list, tuple)) else v) for k, v in options.items() if v not in (None, '')}
+    out = {
+        k: (','.join(v) if isinstance(v, (list, tuple)) else v)
+        for k, v in options.items()
+        if v is not None and (v != '' or k in _NONE_OK)
+    }
     return out | {'text': col(text), 'annotator': col(annotator)}
 
 # %% ../nbs/91_guide.ipynb #b56d4793

@@ -115,15 +115,16 @@ OPTIONS = (
     Option('ordered', 'the classes are ordered, low to high in class order: adds the Wasserstein distance '
            '(and ordinal agreement in analyze)', ('best', 'score', 'analyze'), 'analysis',
            arg=dict(action='store_true', default=None)),
-    Option('metrics', 'metrics to estimate, each once (wasserstein: with --ordered)', ('best',), 'analysis',
-           flag='--metric', param=None,
-           arg=dict(nargs='+', default=['accuracy', 'macro_f1', 'xentropy'],
+    Option('metrics', 'metrics to estimate, each once (default: accuracy macro_f1 xentropy, and wasserstein with '
+           '--ordered)', ('best',), 'analysis', flag='--metric', param=None,
+           arg=dict(nargs='+',
                     choices=('accuracy', 'macro_f1', 'xentropy', 'kl', 'js', 'manhattan', 'wasserstein'))),
     Option('ties', 'tied majority votes: the first class in class order (default, as the paper), a seeded random one '
            'of the tied classes, or drop those examples (the prior still sees them)', ('best',), 'analysis',
            param=None, arg=dict(choices=('first', 'random', 'drop'))),
     Option('seed', 'the seed of every random draw: the same seed gives the same numbers (default 0)',
-           (*_CEILINGS, 'analyze'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0)),
+           (*_CEILINGS, 'analyze'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0),
+           per={'analyze': dict(default=None)}),
     Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none; default %(default)s)',
            ('best', 'score', 'analyze'), 'analysis', flag='--bootstrap',
            arg=dict(type=_int_range(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),

@@ -1,0 +1,298 @@
+"""The command surface (issue 38): every flag of every command changes the output or is refused with one line (a table of
+expectations that fails when a flag is added without an entry); a split column selects the test items in `best`, `plan`
+and `score` with no file written by hand; one declaration gives the same help in every command; `analyze` reads its
+input once. Also the issue-39/40 defects of the surface: `score --json`'s duplicate `read` key, "1 votes", 100 columns."""
+import argparse
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scruples.cli import main, parser
+from scruples.options import OPTIONS
+
+# --- small tables ----------------------------------------------------------------------------------------------------
+
+SPLITS = ('train', 'dev', 'test')
+
+
+def counts_rows(n=36, seed=0):
+    "Counts of 3 classes, 4 votes an item (each item its own distribution: a prior to fit), some ties; a split in turn."
+    g = np.random.default_rng(seed)
+    c = np.array([g.multinomial(4, q) for q in g.dirichlet([1.5, 1, 0.7], size=n)])
+    return [(f'i{i}', f'text {i}', *map(int, c[i]), SPLITS[i % 3]) for i in range(n)]
+
+
+@pytest.fixture(scope='module')
+def tables(tmp_path_factory):
+    d = tmp_path_factory.mktemp('surface')
+    rows = counts_rows()
+    head = 'id,text,yes,no,maybe,split\n'
+    (d/'s.csv').write_text(head + ''.join(','.join(map(str, r)) + '\n' for r in rows))
+    for part in SPLITS:  # the same items, one file a split: what a user had to write by hand before
+        (d/f'{part}.csv').write_text('id,text,yes,no,maybe\n' + ''.join(','.join(map(str, r[:-1])) + '\n' for r in rows
+                                                                           if r[-1] == part))
+    (d/'long.csv').write_text('item,annotator,label\n' + ''.join(
+        f'{r[0]},a{j},{c}\n' for r in rows for j, c in enumerate([k for k, m in zip(('yes', 'no', 'maybe'), r[2:5])
+                                                                    for _ in range(m)])))
+    g = np.random.default_rng(1)
+    p = g.dirichlet([2, 2, 2], size=len(rows))
+
+    def preds(name, keep, fix=None):
+        lines = ['id,yes,no,maybe']
+        for r, q in zip(rows, p):
+            if keep(r):
+                q = fix(q) if fix else q
+                lines.append(f'{r[0]},{q[0]:.6f},{q[1]:.6f},{1 - q[0] - q[1]:.6f}' if not fix else
+                             f'{r[0]},{q[0]:.6f},{q[1]:.6f},{q[2]:.6f}')
+        (d/name).write_text('\n'.join(lines) + '\n')
+
+    preds('p_test.csv', lambda r: r[-1] == 'test')
+    preds('p_dev.csv', lambda r: r[-1] == 'dev')
+    preds('p_test_off.csv', lambda r: r[-1] == 'test', fix=lambda q: q * 1.004)  # sums to 1.004: within 0.01 only
+    (d/'p_test_labels.csv').write_text('id,guess\n' + ''.join(f'{r[0]},yes\n' for r in rows if r[-1] == 'test'))
+    (d/'y.json').write_text(json.dumps([0] * len(rows)))
+    return d
+
+
+def run(capsys, *argv):
+    try:
+        rc = main([str(a) for a in argv])
+    except SystemExit as e:  # usage errors: argparse exits 2
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+# --- every flag of every command --------------------------------------------------------------------------------------
+
+def commands(p=None, path=()):
+    "Every command (a leaf of the parser) and its parser."
+    p = p or parser()
+    subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield ' '.join(path), p
+    for a in subs:
+        for name, q in a.choices.items():
+            yield from commands(q, (*path, name))
+
+
+def flags(q) -> list[str]:
+    return [s for a in q._actions for s in a.option_strings if s.startswith('--') and s != '--help']
+
+
+FAST = ['--samples', '60', '--bootstrap', '0']
+BASE = {  # each command's argv on the small tables (without the flag tried)
+    'best': ['{d}/s.csv', *FAST],
+    'plan': ['{d}/s.csv', '--votes', '1,3'],
+    'score': ['{d}/p_test.csv', '{d}/s.csv', *FAST, '--ceiling-bootstrap', '0'],
+    'data validate': ['{d}/s.csv'],
+    'analyze': ['{d}/s.csv', '--out', '{d}/out'],
+}
+READING = {  # the reading flags, the same in every command that reads a table: the argv tried
+    '--wide': ('on', 'long.csv', ['--wide']), '--long': ['--long'], '--counts': ['--counts', 'yes,no'], '--id': ['--id', 'text'],
+    '--item': ['--item', 'id'], '--annotator': ['--annotator', 'x'], '--label': ['--label', 'x'],
+    '--annotator-columns': ['--annotator-columns', 'yes,no'], '--text': ['--text', ''], '--context': ['--context', 'text'],
+    '--split': ['--split', ''], '--classes': ['--classes', 'maybe,no,yes'], '--repeats': ['--repeats', 'all'],
+}
+ANALYSIS = {'--on': ['--on', 'all'], '--group': ['--group', 'yn=yes,no'], '--seed': ['--seed', '3'],
+            '--bootstrap': ['--bootstrap', '20'], '--json': ['--json']}
+ELSEWHERE = 'covered by'  # an entry ('covered by', 'tests/FILE.py::TEST'): the flag's effect is tested there
+EXPECT = {
+    'best': READING | ANALYSIS | {'--ordered': ['--ordered'], '--metric': ['--metric', 'kl'], '--ties': ['--ties', 'drop'],
+                                  '--labels': ['--labels', '{d}/y.json'], '--samples': ['--samples', '70']},
+    'plan': READING | {k: v for k, v in ANALYSIS.items() if k != '--bootstrap'} | {'--votes': ['--votes', '1,5'], '--items': ['--items', '500'],
+                                  '--difference': ['--difference', '0.2'], '--figure': ['--figure', '{d}/plan.png']},
+    'score': READING | ANALYSIS | {
+        '--ordered': ['--ordered'], '--pred-id': ['--pred-id', 'yes'], '--pred-label': ['--pred-label', 'yes'],
+        '--tolerance': (['{d}/p_test_off.csv', '{d}/s.csv', *FAST, '--ceiling-bootstrap', '0'], ['--tolerance', '0.01']),
+        '--cal': ['--cal', '{d}/p_dev.csv'], '--cal-gold': ['--cal', '{d}/p_dev.csv', '--cal-gold', '{d}/dev.csv'],
+        '--figures': ['--figures', '{d}/figs'], '--ceiling-bootstrap': ['--ceiling-bootstrap', '20'],
+        '--samples': ['--samples', '70']},
+    'data validate': READING | {'--json': ['--json']},
+    'analyze': READING | {k: ANALYSIS[k] for k in ('--group', '--seed', '--bootstrap', '--json')} | {
+        '--ordered': ['--ordered'], '--epochs': ['--epochs', '2'], '--max-items': ['--max-items', '10'],
+        '--finetune': ['--finetune', 'no'], '--annotations': ['--annotations', '{d}/long.csv'],
+        '--predictions': ['--predictions', '{d}/p_test.csv'], '--kernel': ['--kernel', 'other'],
+        '--param': ['--param', 'budget=3'], '--out': (ELSEWHERE, 'tests/test_guide.py::test_analyze_rerun_replaces_the_previous_run_as_a_whole')},
+    'data locate': {'--json': (ELSEWHERE, 'tests/test_cli.py::test_locate_json'),
+                    '--data-dir': (ELSEWHERE, 'tests/test_cli.py::test_locate_json_real')},
+    'data fetch': {f: (ELSEWHERE, 'tests/test_fetch.py') for f in ('--json', '--which', '--dest', '--force', '--no-progress',
+                                                                   '--url')},
+    'data stats': {f: (ELSEWHERE, 'tests/test_cli.py') for f in ('--json', '--data-dir', '--seed', '--synthetic-size')},
+    'verbs': {f: (ELSEWHERE, 'tests/test_verbs.py') for f in ('--json', '--samples', '--seed', '--alpha', '--all')},
+    'mcm score': {f: (ELSEWHERE, 'tests/test_mcm.py') for f in ('--json', '--mode')},
+    'mcm user-study': {f: (ELSEWHERE, 'tests/test_mcm.py') for f in ('--json', '--questions')},
+    'reproduce': {f: (ELSEWHERE, 'tests/test_reproduce.py') for f in (
+        '--json', '--smoke', '--data-dir', '--seed', '--out', '--fig-dir', '--kernel', '--notebooks', '--jobs')},
+    'extract': {f: (ELSEWHERE, 'tests/test_extraction_pipeline.py') for f in (
+        '--json', '--posts', '--comments', '--out', '--workers', '--address', '--subreddit', '--min-words', '--min-votes',
+        '--dev-size', '--test-size', '--seed', '--no-splits', '--no-progress', '--unescape')},
+}
+
+
+def test_every_flag_has_an_expectation():
+    "A new flag without an entry here fails: say how it changes the output (or where that is tested)."
+    seen = {cmd: flags(q) for cmd, q in commands()}
+    missing = [(c, f) for c, fs in seen.items() for f in fs if f not in EXPECT.get(c, {})]
+    stale = [(c, f) for c, fs in EXPECT.items() for f in fs if f not in seen.get(c, ())]
+    assert not missing and not stale, (missing, stale)
+    for c, fs in EXPECT.items():
+        for f, e in fs.items():
+            if isinstance(e, tuple) and e[0] == ELSEWHERE:
+                file, _, name = e[1].partition('::')
+                assert (Path(__file__).parent.parent/file).is_file() and (not name or f'def {name}(' in
+                                                                          (Path(__file__).parent.parent/file).read_text()), e
+
+
+def _fake_analyze(monkeypatch):
+    "guide.analyze replaced: it prints what it was handed (the notebook's parameters), so a flag's effect shows."
+    import pandas as pd
+    import scruples.guide as guide
+
+    def fake(file, out, kernel=None, log=print, **kw):
+        got = dict(kw['resolved']) | {'kernel': kernel}
+        return pd.DataFrame({'quantity': list(got), 'value': [str(v) for v in got.values()]})
+
+    monkeypatch.setattr(guide, 'analyze', fake)
+
+
+CASES = [(c, f) for c, fs in EXPECT.items() for f, e in fs.items() if not (isinstance(e, tuple) and e[0] == ELSEWHERE)]
+
+
+@pytest.mark.parametrize('command, flag', CASES, ids=[f'{c}:{f}' for c, f in CASES])
+def test_flag_changes_the_output_or_is_refused(capsys, tables, monkeypatch, command, flag):
+    _fake_analyze(monkeypatch)
+    e = EXPECT[command][flag]
+    if isinstance(e, tuple) and e[0] == 'on':  # ('on', FILE, argv): the command's argv on another table
+        base, extra = [a.replace('{d}/s.csv', '{d}/' + e[1]) for a in BASE[command]], e[2]
+    else:
+        base, extra = e if isinstance(e, tuple) else (BASE[command], e)
+    fill = lambda argv: [a.replace('{d}', str(tables)) for a in argv]
+    argv = [*command.split(), *fill(base)]
+    before = run(capsys, *argv)
+    after = run(capsys, *argv, *fill(extra))
+    if after[0] != 0:  # refused: with one line, never a traceback
+        assert after[0] in (1, 2) and 'Traceback' not in after[2], after
+        if command == 'data validate':  # its report: a line a file, the error on it
+            assert after[0] == 1 and ': error: ' in after[1], after
+        elif after[0] == 1:
+            assert len(after[2].strip().splitlines()) == 1, after[2]
+    else:
+        assert before[0] != 0 or after[1] != before[1], f'{command} {flag}: accepted and the output did not change'
+
+
+# --- the split column selects the items -----------------------------------------------------------------------------
+
+def jrun(capsys, *argv):
+    rc, out, err = run(capsys, *argv, '--json')
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_split_column_gives_the_test_items_ceiling_in_best_plan_and_score(capsys, tables):
+    d = tables
+    a, b = jrun(capsys, 'best', d/'s.csv', *FAST), jrun(capsys, 'best', d/'test.csv', *FAST)
+    assert a['examples'] == 12 and (a['alpha'], a['estimates']) == (b['alpha'], b['estimates'])
+    assert 'the 12 test items' in a['read']
+    c = jrun(capsys, 'best', d/'s.csv', *FAST, '--on', 'all')
+    assert c['examples'] == 36 and c['estimates'] != a['estimates']
+    a, b = jrun(capsys, 'plan', d/'s.csv', '--votes', '1,3'), jrun(capsys, 'plan', d/'test.csv', '--votes', '1,3')
+    assert a['pilot_items'] == 12 and (a['alpha'], a['rows']) == (b['alpha'], b['rows'])
+    fast = [*FAST, '--ceiling-bootstrap', '10']
+    a = jrun(capsys, 'score', d/'p_test.csv', d/'s.csv', '--cal', d/'p_dev.csv', *fast)  # one gold file, every split
+    b = jrun(capsys, 'score', d/'p_test.csv', d/'test.csv', '--cal', d/'p_dev.csv', '--cal-gold', d/'dev.csv', *fast)
+    assert a['items'] == 12 and (a['alpha'], a['temperature'], a['metrics']) == (b['alpha'], b['temperature'], b['metrics'])
+    assert 'dev items' in a['calibration']
+
+
+def test_on_without_a_split_column_is_refused_in_one_line(capsys, tables):
+    rc, _, err = run(capsys, 'best', tables/'test.csv', '--on', 'dev', *FAST)
+    assert rc == 1 and '--on' in err and 'no split column' in err and len(err.strip().splitlines()) == 1
+
+
+def test_score_json_has_one_read_key(capsys, tables):
+    "Issue 39: `score --json` wrote the key `read` twice, so the gold file's read line was lost."
+    rc, out, _ = run(capsys, 'score', tables/'p_test.csv', tables/'s.csv', *FAST, '--ceiling-bootstrap', '0', '--json')
+    pairs = json.loads(out, object_pairs_hook=lambda kv: [k for k, _ in kv] and dict(kv) | {'_keys': [k for k, _ in kv]})
+    assert rc == 0 and pairs['_keys'].count('read') == 1 and pairs['read'].startswith('wide: 36 items')
+
+
+def test_text_output_within_100_columns_and_no_1_votes(capsys, tables):
+    "Issue 40: text output at most 100 columns; issue 39: '1 votes'."
+    for argv in (['best', tables/'s.csv', *FAST], ['plan', tables/'s.csv', '--votes', '1,3'],
+                 ['score', tables/'p_test.csv', tables/'s.csv', *FAST, '--ceiling-bootstrap', '0'],
+                 ['data', 'validate', tables/'s.csv', tables/'long.csv']):
+        rc, out, err = run(capsys, *argv)
+        assert rc == 0, err
+        assert max(map(len, out.splitlines())) <= 100, out
+        assert not re.search(r'\b1 votes\b', out), out
+
+
+def test_best_says_what_std_error_and_the_interval_are(capsys, tables):
+    rc, out, _ = run(capsys, 'best', tables/'s.csv', *FAST)
+    flat = out.replace('\n  ', ' ')
+    assert 'Monte Carlo error' in flat and 'uncertainty of the estimate' in flat
+
+
+def test_plan_says_why_cross_entropy_does_not_move(capsys, tables):
+    rc, out, _ = run(capsys, 'plan', tables/'s.csv', '--votes', '1,3')
+    assert rc == 0 and 'xentropy stays the same for every number of votes' in out.replace('\n  ', ' ')
+
+
+# --- one declaration, one help ---------------------------------------------------------------------------------------
+
+def test_the_same_option_has_the_same_help_in_every_command():
+    by = {}
+    for cmd, q in commands():
+        for a in q._actions:
+            for s in a.option_strings:
+                by.setdefault(s, {})[cmd] = (a.help, a.metavar, tuple(a.choices or ()))
+    for o in OPTIONS:
+        for f in (o.consts or [o.flags]):
+            seen = {c: h for c, h in by[f].items() if c.split()[-1] in o.commands}
+            assert set(o.commands) <= {c.split()[-1] for c in seen}, (f, seen)
+            assert len({h for h, *_ in seen.values()}) == 1, (f, seen)
+    reading = [o for o in OPTIONS if o.kind == 'reading']
+    assert {c for c in {c for o in reading for c in o.commands}} == {'best', 'score', 'plan', 'analyze', 'validate'}
+    assert 'stderr' not in parser()._subparsers._group_actions[0].choices['best'].format_help()  # the read line: stdout
+
+
+def test_input_module_knows_no_flags():
+    import scruples.annotations as ann
+    assert not hasattr(ann, '_FLAGS')
+    assert '--' not in ann._opt('repeats')
+
+
+# --- analyze reads its input once ------------------------------------------------------------------------------------
+
+def test_analyze_reads_the_file_once(capsys, tables, monkeypatch, tmp_path):
+    import scruples.annotations as ann
+    import scruples.guide as guide
+    import scruples.reproduce as rep
+    reads, checks = [], []
+    real_table, real_check = ann._table, guide.check_predictions
+    monkeypatch.setattr(ann, '_table', lambda path: reads.append(str(path)) or real_table(path))
+    monkeypatch.setattr(guide, 'check_predictions', lambda *a, **k: checks.append(a) or real_check(*a, **k))
+    monkeypatch.setattr(guide, 'check_kernel', lambda name: name)
+    seen = {}
+
+    def fake_run(nb, dest, params, kernel, cwd):  # the notebook: what it is handed
+        seen.update(params)
+        Path(params['out_dir'], 'summary.csv').write_text('section,quantity,value,lo,hi,note\ndata,items,36,,,\n')
+        Path(dest).write_text('{}')
+
+    monkeypatch.setattr(rep, 'run_notebook', fake_run)
+    rc, out, err = run(capsys, 'analyze', tables/'s.csv', '--out', tmp_path/'o', '--predictions', tables/'p_test.csv',
+                       '--group', 'yn=yes,no', '--ordered', '--param', 'seed=2')
+    assert rc == 0, err
+    assert reads == [str(tables/'s.csv')] and len(checks) == 1
+    assert json.loads(seen['reading']) == {'form': 'wide'} and seen['classes'] == ''  # no classes= nobody gave
+    assert (seen['group'], seen['ordered'], seen['seed']) == ('yn=yes,no', True, 2)
+
+
+def test_analyze_param_alias_and_flag_together_are_refused(capsys, tables, tmp_path):
+    rc, _, err = run(capsys, 'analyze', tables/'s.csv', '--out', tmp_path/'o', '--seed', '1', '--param', 'seed=2')
+    assert rc == 1 and 'give it once, as --seed' in err
