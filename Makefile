@@ -88,6 +88,7 @@ check-clean: venv
 # numbers, relative links of the notebooks resolve, no machine paths in committed outputs. Also part of `pytest`.
 check-structure: venv
 	$(PY) tests/test_structure.py
+	$(BIN)/ruff check --select F601 scruples tests  # a dict key written twice (score --json lost its `read`: issue 38)
 
 # Whether every kept paper run (figures/runs/) ran the code its notebook holds now, says which commit ran it and holds
 # no progress bar or widget repr: one line per stale run, naming the code cells that differ (also part of `pytest`;

@@ -598,6 +598,8 @@ def _cmd_analyze(args):
     from scruples.options import given
 
     params = _analyze_params(args)  # a --param that collides with an option is refused before any reading
+    if args.annotations and args.form not in (None, 'wide'):
+        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{args.form} the file has its own')
     # the one reading of the file; the notebook gets what was resolved (the `reading` parameter)
     resolved = guide_parameters(args.file, annotations=args.annotations, predictions=args.predictions,
                                 **given(args, 'analyze', 'reading'), **params)

@@ -218,7 +218,8 @@ def test_annotator_columns_with_repeats_splits_and_context(capsys, tmp_path):
     d = read_annotated(p, annotator_columns='Annotator*', context='prev', split='part', classes='none,mild,strong')
     assert d.counts.tolist() == [[0, 1, 2], [2, 0, 0], [1, 1, 0]] and d.contexts == ['hi', 'hey', 'ok']
     assert d.splits.tolist() == ['train', 'dev', 'test'] and len(d.annotators) == 3
-    r = best_json(capsys, p, '--annotator-columns', 'Annotator*', '--context', 'prev', '--split', 'part', '--classes', 'none,mild,strong')
+    r = best_json(capsys, p, '--annotator-columns', 'Annotator*', '--context', 'prev', '--split', 'part', '--classes', 'none,mild,strong',
+                  '--on', 'all')  # a split column selects the test items; --on all: every item (issue 38)
     assert r['classes'] == ['none', 'mild', 'strong'] and r['examples'] == 3 and 'split column part' in r['read']
     g = d.group({'abusive': ['mild', 'strong']})
     assert g.classes == ('none', 'abusive') and g.counts.tolist() == [[0, 3], [2, 0], [1, 1]]

@@ -296,3 +296,15 @@ def test_analyze_reads_the_file_once(capsys, tables, monkeypatch, tmp_path):
 def test_analyze_param_alias_and_flag_together_are_refused(capsys, tables, tmp_path):
     rc, _, err = run(capsys, 'analyze', tables/'s.csv', '--out', tmp_path/'o', '--seed', '1', '--param', 'seed=2')
     assert rc == 1 and 'give it once, as --seed' in err
+
+
+def test_no_dict_key_written_twice():
+    "ruff's F601 (a dict literal repeating a key: `score --json` wrote `read` twice); also a step of `make test`."
+    import shutil, subprocess, sys
+    ruff = Path(sys.executable).with_name('ruff')
+    ruff = str(ruff) if ruff.is_file() else shutil.which('ruff')
+    if not ruff:
+        pytest.skip('ruff is not installed (pip install ruff)')
+    root = Path(__file__).parent.parent
+    r = subprocess.run([ruff, 'check', '--select', 'F601', 'scruples', 'tests'], cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
