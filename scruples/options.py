@@ -16,7 +16,7 @@ from .annotations import REPEATS, AnnotatedData, read_annotated
 
 # %% auto #0
 __all__ = ['OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read', 'take', 'select_items',
-           'Loaded', 'load', 'groups_of', 'group_text', 'class_map', 'guide_reading', 'reading_from_params']
+           'groups_of', 'group_text', 'class_map', 'Loaded', 'load', 'guide_reading', 'reading_from_params']
 
 # %% ../nbs/08_options.ipynb #opt00005
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def add_options(q: argparse.ArgumentParser, command: str) -> argparse.ArgumentPa
             g.add_argument(o.flags, dest=o.dest, help=o.help, **(o.arg | o.per.get(command, {})))
     return q
 
-# %% ../nbs/08_options.ipynb #opt00018
+# %% ../nbs/08_options.ipynb #opt00017
 def given(args, command: str, kind: str | None = None) -> dict:
     "The options of `command` a user gave (or that have a default), as the API's keywords: {name: value}."
     out = {}
@@ -172,7 +172,7 @@ def given(args, command: str, kind: str | None = None) -> dict:
                 out[o.name] = v
     return out
 
-# %% ../nbs/08_options.ipynb #opt00022
+# %% ../nbs/08_options.ipynb #opt00021
 def flag_words(message: str, names=None) -> str:
     "A library message in the command line's words: an option's keyword (`repeats=`) becomes its flag (`--repeats`)."
     for o in OPTIONS:
@@ -180,7 +180,7 @@ def flag_words(message: str, names=None) -> str:
             message = re.sub(rf'(?<![\w-]){o.name}=(?=[\s),;]|$)', o.flags, message)
     return message
 
-# %% ../nbs/08_options.ipynb #opt00026
+# %% ../nbs/08_options.ipynb #opt00025
 def read(
     path,  # the table (anything `read_annotated` reads)
     reading: dict,  # `read_annotated`'s keywords; text='' means: no texts (a column named text is still not a count)
@@ -214,7 +214,7 @@ def take(data: AnnotatedData, idx) -> AnnotatedData:
         gold=None if data.gold is None else data.gold[idx],
     )
 
-# %% ../nbs/08_options.ipynb #opt00033
+# %% ../nbs/08_options.ipynb #opt00032
 def select_items(
     data: AnnotatedData,
     on: str | None = None,  # 'test', 'dev', 'train', 'all'; None: the test items of a table with a split, else all
@@ -235,7 +235,32 @@ def select_items(
         raise ValueError(f'{data.source}: no {on} items in the split column ({sizes}); on= names the split to use')
     return idx, f'the {len(idx):,} {on} items ({sizes}; on= {on}' + (', the default)' if on == 'test' else ')')
 
-# %% ../nbs/08_options.ipynb #opt00037
+# %% ../nbs/08_options.ipynb #opt00036
+def groups_of(spec) -> dict:
+    "Groups of classes from a list of (NAME, [classes]) (the flags) or 'a=x,y;b=z' (the guide's parameter): {NAME: classes}."
+    if not spec:
+        return {}
+    pairs = spec if not isinstance(spec, str) else [group_spec(p) for p in spec.split(';') if p.strip()]
+    out = {}
+    for name, members in pairs:
+        if name in out:
+            raise ValueError(f'group= {name}: named twice')
+        out[name] = list(members)
+    return out
+
+
+def group_text(groups: dict) -> str:
+    "Groups as the guide notebook's `group` parameter takes them: 'a=x,y;b=z'."
+    return ';'.join(f'{k}={",".join(v)}' for k, v in groups.items())
+
+
+def class_map(classes, groups: dict) -> np.ndarray:
+    "(k, k') 0/1: which group each class falls in (probabilities @ it: the grouped probabilities)."
+    k = len(classes)
+    eye = AnnotatedData(items=list(range(k)), counts=np.eye(k, dtype=np.int64), classes=tuple(classes))
+    return eye.group(groups).counts if groups else eye.counts
+
+# %% ../nbs/08_options.ipynb #opt00039
 @dataclass
 class Loaded:
     "A table as a command uses it: the data (items selected, classes grouped), the indices taken, and what was done."
@@ -260,31 +285,6 @@ def load(path, options: dict, ceiling: bool = True, select: bool = True) -> Load
     groups = groups_of(options.get('group'))
     data = take(full, idx) if len(idx) != full.n_items else full
     return Loaded(data.group(groups) if groups else data, idx, full, said, groups)
-
-# %% ../nbs/08_options.ipynb #opt00040
-def groups_of(spec) -> dict:
-    "Groups of classes from a list of (NAME, [classes]) (the flags) or 'a=x,y;b=z' (the guide's parameter): {NAME: classes}."
-    if not spec:
-        return {}
-    pairs = spec if not isinstance(spec, str) else [group_spec(p) for p in spec.split(';') if p.strip()]
-    out = {}
-    for name, members in pairs:
-        if name in out:
-            raise ValueError(f'group= {name}: named twice')
-        out[name] = list(members)
-    return out
-
-
-def group_text(groups: dict) -> str:
-    "Groups as the guide notebook's `group` parameter takes them: 'a=x,y;b=z'."
-    return ';'.join(f'{k}={",".join(v)}' for k, v in groups.items())
-
-
-def class_map(classes, groups: dict) -> np.ndarray:
-    "(k, k') 0/1: which group each class falls in (probabilities @ it: the grouped probabilities)."
-    k = len(classes)
-    eye = AnnotatedData(items=list(range(k)), counts=np.eye(k, dtype=np.int64), classes=tuple(classes))
-    return eye.group(groups).counts if groups else eye.counts
 
 # %% ../nbs/08_options.ipynb #opt00043
 def guide_reading(reading: dict) -> str:
