@@ -942,19 +942,102 @@ def _param_defaults() -> dict:
     return {**OWN_PARAMS, **{f.name: f.default for f in fields(TrainConfig)}}
 
 
+from numbers import Integral, Real
+
+from sklearn.utils._param_validation import Interval, StrOptions  # scikit-learn's own parameter constraints
+
+
 class TransformerClassifier(ClassifierMixin, BaseEstimator):
     """An encoder with one of the four likelihoods, a scikit-learn estimator: `fit(X, counts)`, `predict_proba(X)`,
-    `predict(X)`. Parameters: `OWN_PARAMS` and every `TrainConfig` field, keyword only, with their defaults."""
+    `predict(X)`. Parameters: `OWN_PARAMS` and every `TrainConfig` field, keyword only, with their defaults (a test
+    holds the defaults below equal to `OWN_PARAMS` and `TrainConfig`'s); `_parameter_constraints` checks them at `fit`."""
 
-    def __init__(self, **params):
-        defaults = _param_defaults()
-        if bad := sorted(set(params) - set(defaults)):
-            raise TypeError(
-                f'TransformerClassifier got unknown parameters {bad}; '
-                f'it takes {list(OWN_PARAMS)} and the TrainConfig fields {[f.name for f in fields(TrainConfig)]}'
-            )
-        for k, v in {**defaults, **params}.items():
-            setattr(self, k, v)
+    _parameter_constraints: dict = {
+        'model': [str, os.PathLike, None],
+        'task': [StrOptions({'auto', 'pairs', 'classes'})],
+        'classes': ['array-like', None],
+        'finetune': ['boolean'],
+        'heldout': [Interval(Real, 0, 1, closed='neither')],
+        'calibrate': ['boolean'],
+        'checkpoint_dir': [str, os.PathLike, None],
+        'likelihood': [StrOptions(set(LIKELIHOODS))],
+        'lr': [Interval(Real, 0, None, closed='left')],
+        'layer_decay': [Interval(Real, 0, 1, closed='both')],
+        'weight_decay': [Interval(Real, 0, None, closed='left')],
+        'warmup': [Interval(Real, 0, 1, closed='both')],
+        **{k: [Interval(Integral, 1, None, closed='left')] for k in (
+            'batch_size', 'grad_accum', 'epochs', 'patience', 'max_length', 'average_top', 'eval_batch_size')},
+        'rdrop': [Interval(Real, 0, None, closed='left')],
+        'dirichlet_scale': [Real],
+        'dropout': [Interval(Real, 0, 1, closed='both'), None],
+        'seed': [Interval(Integral, 0, None, closed='left')],
+        'device': [str, torch.device, None],
+        'bf16': ['boolean'],
+        'progress': ['boolean'],
+        'class_weight': [StrOptions({'balanced'}), None],
+        'group_by_length': ['boolean'],
+    }
+
+    def __init__(
+        self,
+        *,
+        model=None,
+        task='auto',
+        classes=None,
+        finetune=True,
+        heldout=0.2,
+        calibrate=True,
+        checkpoint_dir=None,
+        likelihood='soft',
+        lr=1e-4,
+        layer_decay=0.8,
+        weight_decay=0.1,
+        warmup=0.1,
+        batch_size=16,
+        grad_accum=1,
+        epochs=3,
+        patience=2,
+        max_length=92,
+        average_top=3,
+        rdrop=0.0,
+        dirichlet_scale=0.0,
+        dropout=None,
+        seed=0,
+        device=None,
+        bf16=True,
+        eval_batch_size=128,
+        progress=True,
+        class_weight=None,
+        group_by_length=True,
+    ):
+        self.model = model
+        self.task = task
+        self.classes = classes
+        self.finetune = finetune
+        self.heldout = heldout
+        self.calibrate = calibrate
+        self.checkpoint_dir = checkpoint_dir
+        self.likelihood = likelihood
+        self.lr = lr
+        self.layer_decay = layer_decay
+        self.weight_decay = weight_decay
+        self.warmup = warmup
+        self.batch_size = batch_size
+        self.grad_accum = grad_accum
+        self.epochs = epochs
+        self.patience = patience
+        self.max_length = max_length
+        self.average_top = average_top
+        self.rdrop = rdrop
+        self.dirichlet_scale = dirichlet_scale
+        self.dropout = dropout
+        self.seed = seed
+        self.device = device
+        self.bf16 = bf16
+        self.eval_batch_size = eval_batch_size
+        self.progress = progress
+        self.class_weight = class_weight
+        self.group_by_length = group_by_length
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -966,15 +1049,10 @@ class TransformerClassifier(ClassifierMixin, BaseEstimator):
         return TrainConfig(**{f.name: getattr(self, f.name) for f in fields(TrainConfig)})
 
 
-# one source for the defaults: the signature scikit-learn's get_params reads is made from OWN_PARAMS and TrainConfig
-TransformerClassifier.__init__.__signature__ = inspect.Signature(
-    [inspect.Parameter('self', inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v) for k, v in _param_defaults().items()]
-)
-
 # %% ../nbs/22_models.ipynb #e0000001
 @patch
 def _validate(self: TransformerClassifier) -> TrainConfig:
+    self._validate_params()  # scikit-learn's check of `_parameter_constraints` (InvalidParameterError: a ValueError)
     if self.task not in ('auto', 'pairs', 'classes'):
         raise ValueError(f"task must be 'auto', 'pairs' or 'classes', got {self.task!r}")
     if isinstance(self.heldout, bool) or not isinstance(self.heldout, (float, int)) or not 0 < self.heldout < 1:

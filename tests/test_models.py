@@ -30,7 +30,7 @@ def fitted(dilemmas):
 def test_likelihood_switch_uses_the_likelihoods_module():
     from scruples import likelihoods as L
     assert M.LIKELIHOODS == {'hard': L.HardLoss, 'soft': L.SoftLoss, 'counts': L.CountsLoss, 'dirichlet': L.DirichletMultinomialLoss}
-    with pytest.raises(ValueError, match='likelihood must be one of'): M.TransformerClassifier(likelihood='mse').fit([('a', 'b')] * 4, np.ones((4, 2), int))
+    with pytest.raises(ValueError, match="'likelihood' parameter"): M.TransformerClassifier(likelihood='mse').fit([('a', 'b')] * 4, np.ones((4, 2), int))
 
 def test_bad_inputs():
     with pytest.raises(TypeError): M.as_pairs('ab')
@@ -234,7 +234,7 @@ def test_bad_model_path_named(dilemmas, no_training, tmp_path):
 @pytest.mark.parametrize('bad', [{'patience': 0}, {'epochs': 1.5}, {'batch_size': 0}, {'warmup': 2.0}, {'grad_accum': 64}])
 def test_train_config_rejects_bad_knobs(bad, no_training):
     M.TransformerClassifier(**bad)  # scikit-learn's rule: __init__ stores, fit validates (before any model is loaded)
-    with pytest.raises(ValueError, match='TrainConfig'): M.TransformerClassifier(**bad).fit([('a', 'b')] * 4, np.ones((4, 2), int))
+    with pytest.raises(ValueError, match='TrainConfig|parameter of TransformerClassifier'): M.TransformerClassifier(**bad).fit([('a', 'b')] * 4, np.ones((4, 2), int))
 
 
 # ---- issue 22 item 8: the held-out score's calibrator on degenerate logits (TemperatureCalibrator lives in metrics)
@@ -256,7 +256,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 # scikit-learn's own checks that apply to a model of texts as they are (they build no numeric input, or only call an unfitted model)
 SKLEARN_CHECKS = ['check_estimator_cloneable', 'check_estimator_tags_renamed', 'check_valid_tag_types', 'check_estimator_repr',
                   'check_no_attributes_set_in_init', 'check_mixin_order', 'check_get_params_invariance', 'check_set_params',
-                  'check_do_not_raise_errors_in_init_or_set_params', 'check_parameters_default_constructible', 'check_estimators_unfitted']
+                  'check_do_not_raise_errors_in_init_or_set_params', 'check_parameters_default_constructible', 'check_estimators_unfitted',
+                  'check_param_validation']  # fit checks `_parameter_constraints` before it reads X (issue 38)
 # checks whose contract holds for texts but whose code feeds numeric arrays: each is redone on texts below (test name beside it)
 TEXT_ANALOGUES = {
     'check_estimators_overwrite_params': 'test_fit_leaves_params_and_adds_only_fitted_attributes',
@@ -299,8 +300,7 @@ SKIPPED = {
     'check_classifiers_multilabel_output_format_decision_function': 'not multilabel',
     'check_class_weight_classifiers': "numeric X; class_weight='balanced' is tested on texts (test_class_weight_balanced_favours_the_rare_class)",
     'check_class_weight_balanced_classifiers': "numeric X; class_weight='balanced' is tested on texts (test_class_weight_balanced_favours_the_rare_class)",
-    'check_non_transformer_estimators_n_iter': 'no n_iter_', 'check_param_validation': "scikit-learn's private parameter-constraint machinery; fit validates instead",
-    'check_classifier_not_supporting_multiclass': 'supports any k',
+    'check_non_transformer_estimators_n_iter': 'no n_iter_',     'check_classifier_not_supporting_multiclass': 'supports any k',
     'check_array_api_input': 'array API namespaces of numeric arrays', 'check_array_api_mixed_inputs': 'array API namespaces of numeric arrays',
     'check_array_api_same_namespace': 'array API namespaces of numeric arrays',
     'check_class_weight_balanced_linear_classifier': 'linear models only (coef_)', 'check_sparsify_coefficients': 'linear models only (coef_)',
@@ -556,12 +556,13 @@ def test_class_weight_balanced_favours_the_rare_class(cache, own_texts):
     with pytest.raises(ValueError, match='class_weight'): M.TransformerClassifier(class_weight='auto').fit(T[:8], C[:8])
 
 def test_one_source_for_the_parameters():
-    "Issue 31: __init__ restated the TrainConfig fields; its signature is now made from OWN_PARAMS and TrainConfig."
+    "Issue 31/38: an explicit keyword __init__ (as scikit-learn writes estimators) whose defaults equal OWN_PARAMS and TrainConfig's."
     import inspect
     params = inspect.signature(M.TransformerClassifier).parameters
     assert list(params) == list(M.OWN_PARAMS) + [f.name for f in dataclasses.fields(M.TrainConfig)]
-    assert all(params[f.name].default == f.default for f in dataclasses.fields(M.TrainConfig))
-    with pytest.raises(TypeError, match='unknown parameters'): M.TransformerClassifier(epoch=3)
+    assert all(params[k].default == v and params[k].kind == inspect.Parameter.KEYWORD_ONLY for k, v in M._param_defaults().items())
+    assert set(M.TransformerClassifier._parameter_constraints) == set(params)  # every parameter constrained
+    with pytest.raises(TypeError, match="unexpected keyword argument 'epoch'"): M.TransformerClassifier(epoch=3)
 
 @given(st.lists(st.integers(1, 90), min_size=1, max_size=300), st.integers(1, 40), st.integers(0, 99))
 @settings(max_examples=60, deadline=None)
