@@ -169,10 +169,20 @@ def _n_rows(X) -> int:
     )
 
 # %% ../nbs/21_baselines.ipynb #9450f3f6
+from numbers import Integral
+
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+
 class Prior(ClassifierMixin, BaseEstimator):
     "The training label distribution (of the majority labels) as every example's prediction."
 
     hard_predictions = False
+    _parameter_constraints: dict = {  # checked first in fit (scikit-learn's `_validate_params`)
+        'n_classes': [Interval(Integral, 2, None, closed='left'), None],
+        'ties': [StrOptions({'first', 'random', 'drop'})],
+        'seed': [Interval(Integral, 0, None, closed='left'), None],
+    }
 
     def __init__(
         self,
@@ -184,6 +194,7 @@ class Prior(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         "Fit the class prior; `X` only gives the number of examples."
+        self._validate_params()
         lab = target_labels(y, _n_rows(X), self.n_classes, self.ties, self.seed)
         keep = lab.labels >= 0
         if not keep.any():
@@ -227,10 +238,21 @@ class Sample(Prior):
         return np.eye(len(self.prior_))[draws]
 
 # %% ../nbs/21_baselines.ipynb #1e693c65
+from numbers import Integral
+
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+
 class Length(ClassifierMixin, BaseEstimator):
     "Pairs: the shorter (or longer) action, in characters (or words), is predicted the less ethical."
 
     hard_predictions = True
+    _parameter_constraints: dict = {  # checked first in fit (scikit-learn's `_validate_params`)
+        'measure': [StrOptions({'auto', 'chars', 'words'})],
+        'pick': [StrOptions({'auto', 'shortest', 'longest'})],
+        'ties': [StrOptions({'first', 'random', 'drop'})],
+        'seed': [Interval(Integral, 0, None, closed='left'), None],
+    }
 
     def __init__(
         self,
@@ -252,6 +274,7 @@ class Length(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         "Choose the measure and direction with the best training accuracy (ties: the order listed)."
+        self._validate_params()
         for name, val, ok in (
             ('measure', self.measure, ('auto', 'chars', 'words')),
             ('pick', self.pick, ('auto', 'shortest', 'longest')),
@@ -387,10 +410,13 @@ def style_features(texts, model: str | None = None, batch_size: int = 256) -> np
 class StyleFeatures(TransformerMixin, BaseEstimator):
     "scikit-learn transformer: texts -> stylometric features (Appendix C.2)."
 
+    _parameter_constraints: dict = {'model': [str, None]}  # checked first in fit (scikit-learn's `_validate_params`)
+
     def __init__(self, model: str | None = None):  # spaCy pipeline name (default: scruples.core.SPACY_MODEL)
         self.model = model
 
     def fit(self, X, y=None):
+        self._validate_params()
         self.n_features_in_ = 1
         return self
 
@@ -408,10 +434,22 @@ class StyleFeatures(TransformerMixin, BaseEstimator):
         return tags
 
 # %% ../nbs/21_baselines.ipynb #036ec675
+from numbers import Integral
+
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+
 class TextClassifier(ClassifierMixin, BaseEstimator):
     "Single texts, any k >= 2: featurizer of texts + classifier, with a probability column for every class."
 
     hard_predictions = False
+    _parameter_constraints: dict = {  # checked first in fit (scikit-learn's `_validate_params`)
+        'featurizer': [HasMethods(['fit_transform', 'transform']), None],
+        'classifier': [HasMethods(['fit', 'predict_proba']), None],
+        'n_classes': [Interval(Integral, 2, None, closed='left'), None],
+        'ties': [StrOptions({'first', 'random', 'drop'})],
+        'seed': [Interval(Integral, 0, None, closed='left'), None],
+    }
 
     def __init__(
         self,
@@ -431,6 +469,7 @@ class TextClassifier(ClassifierMixin, BaseEstimator):
         )
 
     def fit(self, X, y):
+        self._validate_params()
         docs = _docs(X)
         if not docs:
             raise ValueError('no texts to fit on')
@@ -476,8 +515,22 @@ class TextClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 # %% ../nbs/21_baselines.ipynb #6003210f
+from numbers import Integral
+
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+
 class PairBaseline(PairRanker):
     "`scruples.pairs.PairRanker` with a stated tie policy for training on the majority vote (`soft=False`) and the tie count `n_ties_`."
+
+    _parameter_constraints: dict = {  # checked first in fit (scikit-learn's `_validate_params`)
+        'featurizer': [HasMethods(['fit_transform', 'transform']), None],
+        'scorer': [HasMethods(['fit']), None],
+        'soft': ['boolean'],
+        'design': [StrOptions({'difference', 'concat'})],
+        'ties': [StrOptions({'first', 'random', 'drop'})],
+        'seed': [Interval(Integral, 0, None, closed='left'), None],
+    }
 
     def __init__(
         self,
@@ -499,6 +552,7 @@ class PairBaseline(PairRanker):
 
     def fit(self, X, y=None):
         "Fit as `PairRanker`; with `soft=False` the scorer learns the majority vote under the tie policy."
+        self._validate_params()
         if y is None:
             if not isinstance(X, pd.DataFrame):
                 raise ValueError('y is required unless X is a Dilemmas frame with label counts')

@@ -260,7 +260,7 @@ def test_tie_policies_differ():
     for ties in ('first', 'random', 'drop'):
         for est in (Length(ties=ties), make_model('Logistic', 'pairs', LOGISTIC, ties=ties)):
             assert est.fit(df, c).n_ties_ == 3
-    with pytest.raises(ValueError, match='ties must be'): Prior(ties='coin').fit(texts, C)
+    with pytest.raises(ValueError, match="'ties' parameter of Prior"): Prior(ties='coin').fit(texts, C)  # _parameter_constraints
     with pytest.raises(ValueError, match='all 2 examples are tied'): TextClassifier(ties='drop').fit(['a b', 'c d'], [[1, 1], [2, 2]])
 
 
@@ -298,7 +298,8 @@ SKIPPED_FOR_TEXT = {  # check -> why it does not apply to an estimator reading t
 }
 API_CHECKS = ('check_estimator_cloneable', 'check_estimator_repr', 'check_no_attributes_set_in_init', 'check_parameters_default_constructible',
               'check_get_params_invariance', 'check_set_params', 'check_do_not_raise_errors_in_init_or_set_params', 'check_estimators_unfitted',
-              'check_mixin_order', 'check_estimator_tags_renamed', 'check_valid_tag_types')
+              'check_mixin_order', 'check_estimator_tags_renamed', 'check_valid_tag_types',
+              'check_param_validation')  # issue 38: `_parameter_constraints`, checked first in fit
 
 
 def text_estimators():
@@ -313,6 +314,8 @@ def text_estimators():
 def test_sklearn_api_checks_text_estimators(name, check):
     import sklearn.utils.estimator_checks as ec
     if check == 'check_estimators_unfitted' and name == 'StyleFeatures': pytest.skip('a transformer: checked by predict-side checks only')
+    if check == 'check_param_validation' and ' (' in name:
+        pytest.skip("the check expects the name it is given in the message; these are TextClassifier/PairBaseline, checked as such")
     getattr(ec, check)(name, text_estimators()[name])
 
 
