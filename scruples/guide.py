@@ -239,19 +239,10 @@ def shipped_dataset(form: str = 'wide') -> Path:  # the file of that form
 def take_items(
     data: AnnotatedData, idx
 ) -> AnnotatedData:  # the items `idx`, in that order, with their texts, votes, splits...
-    "A dataset of some of the items (responses, texts, contexts, splits and gold kept with them)."
-    idx = np.asarray(idx, dtype=np.int64)
-    pick = lambda v: None if v is None else [v[i] for i in idx]
-    return replace(
-        data,
-        items=[data.items[i] for i in idx],
-        counts=data.counts[idx],
-        texts=pick(data.texts),
-        contexts=pick(data.contexts),
-        responses=None if data.responses is None else data.responses[:, idx],
-        splits=None if data.splits is None else np.asarray(data.splits)[idx],
-        gold=None if data.gold is None else data.gold[idx],
-    )
+    "A dataset of some of the items (responses, texts, contexts, splits and gold kept with them): `options.take`."
+    from scruples.options import take
+
+    return take(data, idx)
 
 
 def split_items(
