@@ -308,3 +308,23 @@ def test_no_dict_key_written_twice():
     root = Path(__file__).parent.parent
     r = subprocess.run([ruff, 'check', '--select', 'F601', 'scruples', 'tests'], cwd=root, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_text_none_is_said_as_none(capsys, tables):
+    "Issue 39: `--text ''` printed 'text column text'."
+    rc, out, err = run(capsys, 'best', tables/'s.csv', '--text', '', *FAST, '--json')
+    assert rc == 0, err
+    read = json.loads(out)['read']
+    assert 'text column text' not in read and 'column text not read' in read
+
+
+def test_annotator_none_travels_to_the_notebook(tmp_path):
+    "Issue 39: `--annotator ''` was honoured by the CLI and ignored by the guide notebook: the reading is one value now."
+    from scruples.guide import guide_parameters
+    from scruples.options import read
+    p = tmp_path/'l.csv'
+    p.write_text('item,annotator,label\n' + ''.join(f'q{i},r{j},{"ab"[(i + j) % 2]}\n' for i in range(10) for j in range(3)))
+    got = guide_parameters(p, annotator='')
+    reading = json.loads(got['reading'])
+    assert reading['annotator'] == '' and read(p, reading).responses is None  # anonymous votes, as the CLI read them
+    assert read(p, {}).responses is not None
