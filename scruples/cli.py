@@ -34,7 +34,7 @@ def _say(*lines: str):
 
 
 def _emit(obj, as_json: bool):
-    "Print a DataFrame (or a dict of them) as a table at most `WIDTH` wide, or as JSON records: one renderer for every command."
+    "A DataFrame (or a dict of them) as a table at most `WIDTH` wide, or as JSON records: every command's renderer."
     import pandas as pd
 
     if as_json:
@@ -140,7 +140,7 @@ def _options(args, command: str) -> dict:
 
 # %% ../nbs/99_cli.ipynb #06838942
 def _load(args, path, command: str, ceiling: bool = True):
-    "Read `path` as the options of `command` say (`options.load`): the items used (`--on`), classes grouped (`--group`)."
+    "Read `path` as the options of `command` say (`options.load`): items selected (`--on`), classes grouped."
     from scruples.options import load
 
     return load(path, _options(args, command), ceiling=ceiling)
@@ -182,7 +182,7 @@ def _cmd_data_fetch(args):
 
 # %% ../nbs/99_cli.ipynb #40875042
 def _cmd_data_validate(args):
-    "`scruples data validate`: read each file as `best` and `analyze` do (`options.read`); every file is reported; exit 1 when any fails."
+    "`scruples data validate`: read each file as `best` and `analyze` do; every file reported; exit 1 when any fails."
     from scruples.options import read
 
     rows, bad = [], 0
@@ -354,7 +354,9 @@ def _cmd_best(args):
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
         if got.grouped:
-            raise core.ScruplesError(f'{args.labels}: --labels are class indices of the classes read; with --group give none')
+            raise core.ScruplesError(
+                f'{args.labels}: --labels are class indices of the classes read; with --group give none'
+            )
         y = data.read_labels(args.labels, n_examples=got.full.n_items, n_classes=got.full.n_classes)[got.index]
     if args.ties is not None and y is not None:
         raise core.ScruplesError(
@@ -558,7 +560,7 @@ def _add_reproduce_parser(sub):
 
 # %% ../nbs/99_cli.ipynb #b669fe43
 def _analyze_params(args) -> dict:
-    "The notebook parameters `scruples analyze` passes: the declared options it takes, and `--param NAME=VALUE` (an alias of a declared option goes through its declaration)."
+    "The notebook parameters of `scruples analyze`: its declared options, and `--param NAME=VALUE` (aliases: declared)."
     from scruples.options import BY_NAME, OPTIONS, group_spec, group_text, groups_of
 
     declared = {o.name: o for o in OPTIONS if 'analyze' in o.commands}  # by keyword and by the notebook's name
@@ -569,8 +571,8 @@ def _analyze_params(args) -> dict:
         if o is not None and o.kind == 'reading' or name in ('form', 'predictions_file', 'annotations_file', 'reading'):
             raise core.ScruplesError(
                 f'--param {name}=...: {name!r} is not a notebook parameter here (a reading option); use '
-                + ({'predictions_file': '--predictions', 'annotations_file': '--annotations', 'form': '--long or --wide',
-                    'reading': 'the reading flags'}.get(name) or o.flags)
+                + {'predictions_file': '--predictions', 'annotations_file': '--annotations',
+                   'form': '--long or --wide', 'reading': 'the reading flags'}.get(name, o and o.flags)
             )
         if name in ('log', 'data_file', 'out_dir'):
             raise core.ScruplesError(
@@ -592,14 +594,16 @@ def _analyze_params(args) -> dict:
 
 # %% ../nbs/99_cli.ipynb #d823da0d
 def _cmd_analyze(args):
-    "`scruples analyze`: the guide notebook on your data (`guide.analyze`): the table read and every input checked once, here."
+    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); the table read, every input checked, once."
     import pandas as pd
     from scruples.guide import analyze, guide_parameters
     from scruples.options import given
 
     params = _analyze_params(args)  # a --param that collides with an option is refused before any reading
     if args.annotations and args.form not in (None, 'wide'):
-        raise core.ScruplesError(f'--annotations FILE adds annotator ids to a wide table; with --{args.form} the file has its own')
+        raise core.ScruplesError(
+            f'--annotations FILE adds annotator ids to a wide table; with --{args.form} the file has its own'
+        )
     # the one reading of the file; the notebook gets what was resolved (the `reading` parameter)
     resolved = guide_parameters(args.file, annotations=args.annotations, predictions=args.predictions,
                                 **given(args, 'analyze', 'reading'), **params)
@@ -845,12 +849,16 @@ def _cmd_score(args):
         if args.cal_gold:
             cg = load(args.cal_gold, opts | {'on': None}, select=False)
             if list(cg.data.classes) != classes:
-                raise core.ScruplesError(f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}')
+                raise core.ScruplesError(
+                    f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}'
+                )
             cal_counts, cal_rows, cal_from = cg.data.counts, align_predictions(cal, [str(i) for i in cg.data.items],
                                                                                str(args.cal_gold)), str(args.cal_gold)
         elif full.splits is not None:  # one gold file with every split: calibrate on its dev items
             if opts.get('on') == 'dev':
-                raise core.ScruplesError(f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on dev scores them')
+                raise core.ScruplesError(
+                    f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on dev scores them'
+                )
             dev, _ = select_items(full, 'dev')
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (its dev items)'), f'the dev items of {gold}'
@@ -1029,7 +1037,7 @@ def _cmd_plan(args):
     items = args.items or len(counts)
     if args.json:
         recs = json_records(
-            {c: res[c].to_numpy(dtype=float if c == 'items_needed' else None) for c in res.columns if c != 'items_needed'}
+            {c: res[c].to_numpy() for c in res.columns if c != 'items_needed'}
         )
         for r, need in zip(recs, res['items_needed']):
             r['items_needed'] = None if pd.isna(need) else int(need)
@@ -1038,11 +1046,13 @@ def _cmd_plan(args):
         print(json.dumps(out, indent=2))
         return
     _say(f'read {_words(got.read_line)}',
-         f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}',
+         f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; '
+         f'fitted prior alpha = {short_list(alpha)}',
          f'planned: {items} items; the BEST ceiling per votes per item, with the 95% interval over datasets of that '
          'size:')
     table = res.assign(votes=[f'{v} vote' + ('s' if v != 1 else '') for v in res.votes],
-                       value=[f'{e:.4f} [{lo:.4f}, {hi:.4f}]' for e, lo, hi in zip(res.estimate, res.ci_low, res.ci_high)])
+                       value=[f'{e:.4f} [{lo:.4f}, {hi:.4f}]'
+                              for e, lo, hi in zip(res.estimate, res.ci_low, res.ci_high)])
     wide = table.pivot(index='metric', columns='votes', values='value')
     wide = wide.reindex(index=list(dict.fromkeys(res.metric)), columns=list(dict.fromkeys(table.votes)))
     print(wide.rename_axis(index=None, columns=None).to_string(line_width=WIDTH))

@@ -21,7 +21,7 @@ __all__ = ['OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given',
 # %% ../nbs/08_options.ipynb #opt00005
 @dataclass(frozen=True)
 class Option:
-    "One option of the commands: the keyword it is in the API, its flag, its help (the same words everywhere), who takes it."
+    "One option: the keyword it is in the API, its flag, its help (the same words everywhere), who takes it."
 
     name: str  # the keyword of the library function it becomes (`read_annotated`, `best`, `plan`, the guide)
     help: str  # the help text: identical in every command that takes the option
@@ -237,7 +237,7 @@ def select_items(
 
 # %% ../nbs/08_options.ipynb #opt00036
 def groups_of(spec) -> dict:
-    "Groups of classes from a list of (NAME, [classes]) (the flags) or 'a=x,y;b=z' (the guide's parameter): {NAME: classes}."
+    "Groups of classes from (NAME, [classes]) pairs (the flags) or 'a=x,y;b=z' (the guide's parameter)."
     if not spec:
         return {}
     pairs = spec if not isinstance(spec, str) else [group_spec(p) for p in spec.split(';') if p.strip()]
@@ -288,12 +288,12 @@ def load(path, options: dict, ceiling: bool = True, select: bool = True) -> Load
 
 # %% ../nbs/08_options.ipynb #opt00043
 def guide_reading(reading: dict) -> str:
-    "The reading options as the one value the guide notebook takes (its `reading` parameter): JSON of `read`'s keywords."
+    "The reading options as the one value the guide notebook takes (`reading`): JSON of `read`'s keywords."
     return json.dumps({k: v for k, v in reading.items() if v is not None}, sort_keys=True)
 
 
 def reading_from_params(params: dict) -> dict:
-    "A guide notebook run by hand: its column parameters (text_col, count_cols, ...) as `read`'s keywords ('' : not given; text_col '' : no texts)."
+    "A guide notebook run by hand: its column parameters as `read`'s keywords ('': not given; text_col '': no texts)."
     out = {}
     for o in OPTIONS:
         if o.kind == 'reading' and o.parameter in params:
