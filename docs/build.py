@@ -496,6 +496,28 @@ def process_nbs(cfg):
     force = modidx.exists() and cache.exists() and modidx.stat().st_mtime > cache.stat().st_mtime
     return Path(proc_nbs(force=force))
 
+def _cells_but_parameters(nb):
+    return [c for c in nb['cells'] if 'injected-parameters' not in c.get('metadata', {}).get('tags', [])]
+
+def with_current_prose(run_path, source_path):
+    """The kept run with the prose (markdown cells) of the notebook as it is now, when the two hold the same cells
+    (same kinds in the same order, the same code): the run's outputs under today's words, so a sentence fixed in the
+    notebook is fixed on its page without re-running it. Otherwise the run as it is. Returns a path."""
+    run = json.loads(Path(run_path).read_text(encoding='utf-8'))
+    src = json.loads(Path(source_path).read_text(encoding='utf-8'))
+    mine, theirs = _cells_but_parameters(src), _cells_but_parameters(run)
+    if (len(mine) != len(theirs) or any(a['cell_type'] != b['cell_type'] for a, b in zip(mine, theirs))
+            or code_differences(src, run)): return run_path
+    changed = False
+    for a, b in zip(mine, theirs):
+        if a['cell_type'] == 'markdown' and _cell_text(a['source']) != _cell_text(b['source']):
+            b['source'] = _cell_text(a['source']); changed = True
+    if not changed: return run_path
+    dst = BUILD/'runs_prose'/Path(run_path).name
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(json.dumps(run, indent=1, ensure_ascii=False), encoding='utf-8')
+    return dst
+
 def process_run(path, page):
     "A papermill run processed the way proc_nbs processes a notebook."
     import nbdev.serve_drv
@@ -621,7 +643,7 @@ def build():
         note, path = None, proc/page.nbrel
         if page.is_paper:
             kind, run, _ = choose_run(page)
-            if run: path = process_run(run, page)
+            if run: path = process_run(with_current_prose(run, nbs.absolute()/page.nbrel), page)
         nb = json.loads(path.read_text(encoding='utf-8'))
         if page.is_paper: note = run_note(page, kind, run, nb)
         summary = source_summary(json.loads((nbs.absolute()/page.nbrel).read_text(encoding='utf-8')))
