@@ -188,10 +188,13 @@ for (const i of art.querySelectorAll('img')) {
   figs.push({src: i.currentSrc || i.src, left: r.left, right: r.right, width: r.width, natural: i.naturalWidth,
              scroller: box ? name(box) + ' ' + box.clientWidth + ' px' : null});
 }
-let widest = null;  // the element reaching furthest past the window's right edge
+const clipped = e => { for (let a = e; a && a != document.body; a = a.parentElement) {  // or fixed: off the page's flow
+  const st = getComputedStyle(a); if (st.position == 'fixed' || (a != e && st.overflowX != 'visible')) return true; } return false; };
+let widest = null;  // the element reaching furthest past the window's right edge, not inside a box that clips or scrolls
 if (document.documentElement.scrollWidth > vw + 1)
   for (const e of document.body.querySelectorAll('*')) {
     const r = e.getBoundingClientRect();
+    if (r.right <= vw + 1 || clipped(e)) continue;
     if (r.right > vw + 1 && (!widest || r.right > widest.right)) widest = {name: name(e), right: r.right, width: r.width};
   }
 return {vw: vw, scroll: document.documentElement.scrollWidth, col_left: col.left, col_right: col.right,
