@@ -544,3 +544,32 @@ def test_build_reader_fixes(tmp_path):
     class L: nbs = (ROOT/'nbs').resolve(); by_nb = {'papers/01_dataset_statistics.ipynb': page}
     text = b.md_page((ROOT/'figures'/'summary.md').resolve(), L)['cells'][0]['source']
     assert '](../papers/dataset_statistics.html)' in text and '01_dataset_statistics.ipynb)' not in text
+
+def test_paper_pages_show_current_prose(tmp_path, monkeypatch):
+    "A kept run is shown under the notebook's prose as it is now when the cells match; as it ran when the code differs."
+    b = _build_module()
+    monkeypatch.setattr(b, 'BUILD', tmp_path/'build')
+    md = lambda s: {'cell_type': 'markdown', 'metadata': {}, 'source': s}
+    code = lambda s, out=(): {'cell_type': 'code', 'metadata': {}, 'source': s, 'outputs': list(out), 'execution_count': 1}
+    params = {**code('smoke = False'), 'metadata': {'tags': ['injected-parameters']}}
+    shown = {'output_type': 'stream', 'name': 'stdout', 'text': '536 s in all\n'}
+    run = {'cells': [md('It takes about 350 s.'), params, code('print(t)', [shown])], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+    src = {'cells': [md('Each time is in the table.'), code('print(t)')], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+    (tmp_path/'run.ipynb').write_text(json.dumps(run)); (tmp_path/'src.ipynb').write_text(json.dumps(src))
+    merged = json.loads(Path(b.with_current_prose(tmp_path/'run.ipynb', tmp_path/'src.ipynb')).read_text())
+    assert merged['cells'][0]['source'] == 'Each time is in the table.' and merged['cells'][2]['outputs'] == [shown]
+    src['cells'][1]['source'] = 'print(t * 2)'  # the code changed since the run: its outputs keep their own prose
+    (tmp_path/'src.ipynb').write_text(json.dumps(src))
+    assert b.with_current_prose(tmp_path/'run.ipynb', tmp_path/'src.ipynb') == tmp_path/'run.ipynb'
+
+def test_mathjax_from_a_python_package(tmp_path, monkeypatch):
+    "MathJax is copied from the environment's package (no npm, no network), with its licence; without it, one line."
+    b = _build_module()
+    monkeypatch.setattr(b, 'SRC', tmp_path)
+    if b.mathjax_dir() is None: pytest.skip('django-static-mathjax is not installed (a dev requirement)')
+    assert b.mathjax() and (tmp_path/'_static'/'mathjax'/'LICENSE').is_file()
+    assert (tmp_path/'_static'/'mathjax'/'tex-svg.js').stat().st_size > 100_000
+    assert (tmp_path/'_static'/'mathjax'/'input'/'tex'/'extensions'/'ams.js').is_file()
+    assert 'npm' not in Path(b.__file__).read_text().split('def mathjax_dir')[1].split('def md_page')[0]
+    monkeypatch.setattr(b, 'mathjax_dir', lambda: None)
+    assert not b.mathjax() and 'not installed' in (tmp_path/'_static'/'mathjax'/'tex-svg.js').read_text()
