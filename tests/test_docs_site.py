@@ -249,6 +249,7 @@ def is_page(url):
 def check_site(driver, base_url, max_pages=300, layout=None):
     """Crawl every page reachable from index.html, then measure each one's layout at WIDTHS (and a phone's width);
     returns (problems, facts by page URL). `layout`, a dict, receives each measurement by (page, width)."""
+    driver.set_window_size(WINDOW, 1500)  # the crawl's width, whatever an earlier test left
     problems, facts, queue, seen = [], {}, [base_url + 'index.html'], set()
     def report(kind, page, detail): problems.append((kind, page[len(base_url):] or 'index.html', str(detail)[:300]))
     while queue and len(facts) < max_pages:
@@ -323,7 +324,7 @@ def screenshot(driver, url, path, width=1280, max_height=12000):
     driver.set_window_size(width, min(h, max_height))
     path.parent.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(path))
-    driver.set_window_size(width, 1500)
+    driver.set_window_size(WINDOW, 1500)
     return path
 
 # ------------------------------------------------------------------------------- the real site
