@@ -226,8 +226,48 @@ def notebooks_table(root: Path = ROOT) -> list[str]:
     return found
 
 
+_SYSTEM_INSTALL = re.compile(r'\b(?:apt-get|apt|dnf|yum|brew|npm|snap)\s+(?:-\S+\s+)*install\b|\bapt-get\s+update\b')
+
+
+def makefile_targets(text: str) -> dict[str, tuple[list[str], list[str]]]:
+    "target -> (prerequisites, recipe lines) of a Makefile's explicit rules (continuation lines joined)."
+    rules, cur = {}, None
+    for line in text.replace('\\\n', ' ').splitlines():
+        m = re.match(r'^([\w.-]+)\s*:(?!=)\s*([^=#]*)$', line)
+        if m and not line.startswith('\t'):
+            cur = m.group(1); rules[cur] = (m.group(2).split(), []); continue
+        if line.startswith('\t') and cur: rules[cur][1].append(line)
+        elif line.strip() and not line.startswith('#'): cur = None
+    return rules
+
+
+def system_installs(root: Path = ROOT) -> list[str]:
+    """`make test` installs nothing on the system: only the `sysdeps` target runs a system package manager, no test
+    target depends on it (directly or not), and CI calls it itself before `make test`."""
+    rules, found = makefile_targets((root/'Makefile').read_text(encoding='utf-8')), []
+    for target, (_, recipe) in rules.items():
+        if target != 'sysdeps' and any(_SYSTEM_INSTALL.search(l) for l in recipe):
+            found.append(f'Makefile: {target} installs system packages (only `make sysdeps` may)')
+    for top in ('test', 'test-nodata'):
+        seen, todo = set(), [top]
+        while todo:
+            t = todo.pop()
+            if t in seen: continue
+            seen.add(t)
+            deps, recipe = rules.get(t, ([], []))
+            todo += deps + [w for l in recipe for w in re.findall(r'\b([\w-]+)\b', l) if w in rules and 'timed_steps' in l]
+        if 'sysdeps' in seen: found.append(f'Makefile: `make {top}` runs sysdeps (it must install nothing on the system)')
+    ci = root/'.ci'/'run'
+    if ci.is_file():
+        lines = ci.read_text(encoding='utf-8').splitlines()
+        at = lambda cmd: next((i for i, l in enumerate(lines) if re.match(rf'\s*make {cmd}\s*$', l)), None)
+        if at('sysdeps') is None or at('test') is None or at('sysdeps') > at('test'):
+            found.append('.ci/run: `make sysdeps` must run before `make test` (the browser check fails under CI without it)')
+    return found
+
+
 CHECKS = (private_imports, private_imports_in_tests, upward_imports, upward_imports_lib, broken_links, machine_paths,
-          mixed_import_cells, heading_numbers, notebooks_table)
+          mixed_import_cells, heading_numbers, notebooks_table, system_installs)
 
 
 def test_no_private_imports_across_modules(): assert not private_imports(), '\n'.join(private_imports())
@@ -239,6 +279,7 @@ def test_no_machine_paths_in_outputs(): assert not machine_paths(), '\n'.join(ma
 def test_imports_in_cells_of_their_own(): assert not mixed_import_cells(), '\n'.join(mixed_import_cells())
 def test_numbered_headings_are_consecutive(): assert not heading_numbers(), '\n'.join(heading_numbers())
 def test_notebooks_table_lists_every_notebook(): assert not notebooks_table(), '\n'.join(notebooks_table())
+def test_make_test_installs_nothing_on_the_system(): assert not system_installs(), '\n'.join(system_installs())
 
 
 def test_the_checks_can_fail(tmp_path):
@@ -269,6 +310,10 @@ def test_the_checks_can_fail(tmp_path):
     nb('index.ipynb', md=['## What is here\n\n' + _readme_module().TABLE_HEAD + '\n| `00_low` | `scruples.low` | x |'])
     table = notebooks_table(tmp_path)
     assert any('05_mid' in f and 'nbs/index.ipynb' in f for f in table) and any('stale' in f for f in table), table
+    (tmp_path/'Makefile').write_text('test: venv sysdeps\n\techo ok\nsysdeps:\n\tapt-get install -y x\n'
+                                     'docs: venv\n\tnpm install mathjax@3\nvenv:\n\ttrue\n')
+    (tmp_path/'.ci').mkdir(); (tmp_path/'.ci'/'run').write_text('make test\nmake sysdeps\n')
+    assert len(system_installs(tmp_path)) == 3, system_installs(tmp_path)
     assert _MACHINE.search('see /work/main/x') and _MACHINE.search("'/root/.cache'") and not _MACHINE.search('a/work/b')
 
 
