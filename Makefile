@@ -16,8 +16,8 @@ export HF_HUB_OFFLINE := 1
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
-	@echo "make test                                         everything CI checks (installs nothing outside .venv; says what it skipped)"
-	@echo "make sysdeps                                      as root: the system packages of the browser check (chromium, chromedriver)"
+	@echo "make test                                         everything CI checks (installs nothing outside .venv)"
+	@echo "make sysdeps                                      as root: chromium and chromedriver, for the browser check"
 	@echo "make test-nodata                                  the data-dependent tests with the development data hidden"
 	@echo "make bench [BENCH_ARGS=--quick]                   every benchmark, then each ratio beside its goal (issue 23)"
 	@echo "make lock                                         refresh requirements.lock from settings.ini"
@@ -65,11 +65,14 @@ lock:
 # never does (without them the browser check is skipped, and `make test` says so at the end).
 SYSDEPS_APT := chromium chromium-driver
 sysdeps:
-	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then echo "sysdeps: chromium and chromedriver are installed"; \
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then \
+	  echo "sysdeps: chromium and chromedriver are installed"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "sysdeps: apt-get install $(SYSDEPS_APT)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SYSDEPS_APT) >/dev/null; \
-	else echo "sysdeps: chromium/chromedriver missing and this user cannot install them: as root, apt-get install $(SYSDEPS_APT)"; exit 1; fi
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SYSDEPS_APT) >/dev/null; \
+	else echo "sysdeps: chromium/chromedriver missing and this user cannot install them:" \
+	  "as root, apt-get install $(SYSDEPS_APT)"; exit 1; fi
 
 # --- reproduction --------------------------------------------------------------------------
 # A full run also keeps its executed notebooks, machine paths scrubbed, in figures/runs/ (committed with the
@@ -117,7 +120,8 @@ smoke: venv
 	$(BIN)/scruples reproduce --smoke --jobs 2 --kernel $(KERNEL)
 
 pytest: venv
-	$(BIN)/pytest tests/ $(if $(NODATA),-m data --ignore=tests/test_docs_site.py,$(PYTEST_N)) --durations=15 $(if $(SKIPS_XML),--junitxml=$(SKIPS_XML)) $(PYTEST_ARGS)
+	$(BIN)/pytest tests/ $(if $(NODATA),-m data --ignore=tests/test_docs_site.py,$(PYTEST_N)) --durations=15 \
+	  $(if $(SKIPS_XML),--junitxml=$(SKIPS_XML)) $(PYTEST_ARGS)
 
 # Runs the steps named in $(1) one after another as sub-makes, printing each one's seconds and a table at the end
 # (also when a step fails: the table says which). $(2): variables for the sub-makes. The table is also kept in

@@ -533,7 +533,8 @@ def toctree(docnames, caption=None):
 
 def mathjax_dir():
     """MathJax 3's files from the project's Python environment: the PyPI package `django-static-mathjax` (MathJax 3.2.2
-    with its Apache-2.0 licence, importable as `mathjax`; a dev requirement in settings.ini). None when not installed."""
+    with its Apache-2.0 licence, importable as `mathjax`; a dev requirement in settings.ini). None when not
+    installed."""
     try:
         import mathjax as mj
     except ImportError: return None
@@ -549,8 +550,9 @@ def mathjax():
     dst.mkdir(parents=True, exist_ok=True)
     src = mathjax_dir()
     if src is None:
-        warn('MathJax is not installed (pip install django-static-mathjax, a dev requirement): formulas show as TeX source')
-        (dst/'tex-svg.js').write_text('/* MathJax was not installed when these docs were built: formulas show as TeX */\n')
+        warn('MathJax is not installed (pip install django-static-mathjax, a dev requirement): '
+             'formulas show as TeX source')
+        (dst/'tex-svg.js').write_text('/* MathJax was not installed when these docs were built: formulas as TeX */\n')
         return False
     es5 = src/'es5'
     shutil.copy2(es5/'tex-svg.js', dst/'tex-svg.js')

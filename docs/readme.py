@@ -50,7 +50,8 @@ def sync_index(nb_path=NBS/'index.ipynb', write=True) -> bool:
     path = Path(nb_path)
     nb = json.loads(path.read_text(encoding='utf-8'))
     cells = [c for c in nb['cells'] if c['cell_type'] == 'markdown' and TABLE_HEAD in _text(c['source'])]
-    if len(cells) != 1: raise SystemExit(f'{path}: expected one markdown cell with the table of notebooks ({TABLE_HEAD!r})')
+    if len(cells) != 1:
+        raise SystemExit(f'{path}: expected one markdown cell with the table of notebooks ({TABLE_HEAD!r})')
     old = _text(cells[0]['source'])
     new = _TABLE_RE.sub(lambda m: what_is_here(path.parent), old, count=1)
     if new == old: return False
@@ -85,7 +86,8 @@ def render(nb_path='nbs/index.ipynb') -> str:
 
 if __name__ == '__main__':
     if '--check' in sys.argv:
-        if sync_index(write=False): sys.exit('the table of notebooks in nbs/index.ipynb is stale: run `python docs/readme.py`')
+        if sync_index(write=False):
+            sys.exit('the table of notebooks in nbs/index.ipynb is stale: run `python docs/readme.py`')
         if Path('README.md').read_text(encoding='utf-8') != render():
             sys.exit('README.md is not what nbs/index.ipynb says: run `python docs/readme.py`')
     else:

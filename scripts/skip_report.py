@@ -27,7 +27,8 @@ def report(xml_path, label='pytest') -> str:
     found = skips(xml_path)
     if not found: return f'{label}: no check skipped'
     n = sum(found.values())
-    lines = [f'{label}: {n} check{"s" if n != 1 else ""} skipped, for {len(found)} reason{"s" if len(found) != 1 else ""}:']
+    s = lambda k: 's' if k != 1 else ''
+    lines = [f'{label}: {n} check{s(n)} skipped, for {len(found)} reason{s(len(found))}:']
     lines += [f'  {k:4d} x {where}: {reason}' for (where, reason), k in sorted(found.items(), key=lambda kv: -kv[1])]
     return '\n'.join(lines)
 

@@ -35,8 +35,8 @@ def test_guide_run_in_place_leaves_git_status_clean(tmp_path):
     existed = out.exists()
     before, start = git_status(), time.time()
     try:
-        pm.execute_notebook(str(GUIDE), str(tmp_path/'your_data.ipynb'), kernel_name=default_kernel(), progress_bar=False,
-                            cwd=str(GUIDE.parent), parameters=SMALLEST)
+        pm.execute_notebook(str(GUIDE), str(tmp_path/'your_data.ipynb'), kernel_name=default_kernel(),
+                            progress_bar=False, cwd=str(GUIDE.parent), parameters=SMALLEST)
         written = [p for p in out.rglob('*') if p.is_file() and p.stat().st_mtime >= start - 1]
         assert written, f'the run wrote nothing into {out} (its default output folder)'
         after = git_status()

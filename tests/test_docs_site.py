@@ -178,7 +178,8 @@ const vw = document.documentElement.clientWidth, art = document.querySelector('a
 const col = art.getBoundingClientRect();
 const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className == 'string' ?
     '.' + e.className.trim().split(/\s+/).slice(0, 2).join('.') : '');
-const scrolls = e => { const o = getComputedStyle(e).overflowX; return (o == 'auto' || o == 'scroll') && e.scrollWidth > e.clientWidth + 1; };
+const scrolls = e => { const o = getComputedStyle(e).overflowX;
+  return (o == 'auto' || o == 'scroll') && e.scrollWidth > e.clientWidth + 1; };
 const figs = [];
 for (const i of art.querySelectorAll('img')) {
   const r = i.getBoundingClientRect();
@@ -189,13 +190,14 @@ for (const i of art.querySelectorAll('img')) {
              scroller: box ? name(box) + ' ' + box.clientWidth + ' px' : null});
 }
 const clipped = e => { for (let a = e; a && a != document.body; a = a.parentElement) {  // or fixed: off the page's flow
-  const st = getComputedStyle(a); if (st.position == 'fixed' || (a != e && st.overflowX != 'visible')) return true; } return false; };
-let widest = null;  // the element reaching furthest past the window's right edge, not inside a box that clips or scrolls
+  const st = getComputedStyle(a);
+  if (st.position == 'fixed' || (a != e && st.overflowX != 'visible')) return true; } return false; };
+let widest = null;  // the element furthest past the window's right edge, not inside a box that clips or scrolls
 if (document.documentElement.scrollWidth > vw + 1)
   for (const e of document.body.querySelectorAll('*')) {
     const r = e.getBoundingClientRect();
     if (r.right <= vw + 1 || clipped(e)) continue;
-    if (r.right > vw + 1 && (!widest || r.right > widest.right)) widest = {name: name(e), right: r.right, width: r.width};
+    if (!widest || r.right > widest.right) widest = {name: name(e), right: r.right, width: r.width};
   }
 return {vw: vw, scroll: document.documentElement.scrollWidth, col_left: col.left, col_right: col.right,
         col_width: col.width, figs: figs, widest: widest};
@@ -211,7 +213,8 @@ def measure_layout(driver, url, width, mobile=False):
     from selenium.webdriver.support.ui import WebDriverWait
     set_width(driver, width, mobile)
     driver.get(url)
-    try: WebDriverWait(driver, 10).until(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"))
+    loaded = "return [...document.images].every(i => i.complete)"
+    try: WebDriverWait(driver, 10).until(lambda d: d.execute_script(loaded))
     except Exception: pass
     return driver.execute_script(LAYOUT_JS)
 
@@ -224,9 +227,10 @@ def layout_problems(m, width):
                                      f"(widest: {w.get('name')}, right edge at {w.get('right', 0):.0f} px)"))
     for f in m['figs']:
         if f['right'] > m['col_right'] + 1 or f['scroller']:
-            out.append(('figure-overflow', f"{width} px: {f['src'].rsplit('/', 1)[-1][:60]} is {f['width']:.0f} px wide in "
-                                           f"a {m['col_width']:.0f} px column" + (f", in a box that scrolls ({f['scroller']})"
-                                                                                 if f['scroller'] else '')))
+            name = f['src'].rsplit('/', 1)[-1][:60]
+            box = f", in a box that scrolls ({f['scroller']})" if f['scroller'] else ''
+            out.append(('figure-overflow',
+                        f"{width} px: {name} is {f['width']:.0f} px wide in a {m['col_width']:.0f} px column{box}"))
     return out
 
 def check_layout(driver, base_url, urls, widths=WIDTHS, phone=(PHONE_WIDTH, PHONE_PAGES)):
@@ -417,7 +421,8 @@ BAD_PAGES = {  # kind -> body of a page with that defect (and only that one)
     'small-figure': '<img src="wide.png" alt="A wide figure" style="width: 400px">',
     'wide-figure': '<div style="width: 500px; overflow-x: auto"><img src="fig.png" alt="A figure" style="width: 700px"></div>',
     # fits at the crawl's 1400 px window, not at 1280 or 1024: a figure that scrolls, a page wider than the window
-    'figure-overflow': '<div style="overflow-x: auto"><img src="fig1300.png" alt="A figure" style="max-width: none"></div>',
+    'figure-overflow': ('<div style="overflow-x: auto"><img src="fig1300.png" alt="A figure" '
+                        'style="max-width: none"></div>'),
     'page-overflow': '<div style="width: 1300px">A box wider than a 1280 px window.</div>',
     'machine-path': '<pre>saved to /tmp/tmpab12cd/figures/table1.csv</pre>',
     'empty-index': None,  # genindex.html without entries
@@ -551,11 +556,13 @@ def test_paper_pages_show_current_prose(tmp_path, monkeypatch):
     b = _build_module()
     monkeypatch.setattr(b, 'BUILD', tmp_path/'build')
     md = lambda s: {'cell_type': 'markdown', 'metadata': {}, 'source': s}
-    code = lambda s, out=(): {'cell_type': 'code', 'metadata': {}, 'source': s, 'outputs': list(out), 'execution_count': 1}
+    code = lambda s, out=(): {'cell_type': 'code', 'metadata': {}, 'source': s, 'outputs': list(out),
+                              'execution_count': 1}
     params = {**code('smoke = False'), 'metadata': {'tags': ['injected-parameters']}}
     shown = {'output_type': 'stream', 'name': 'stdout', 'text': '536 s in all\n'}
-    run = {'cells': [md('It takes about 350 s.'), params, code('print(t)', [shown])], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
-    src = {'cells': [md('Each time is in the table.'), code('print(t)')], 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+    nb = lambda *cells: {'cells': list(cells), 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+    run = nb(md('It takes about 350 s.'), params, code('print(t)', [shown]))
+    src = nb(md('Each time is in the table.'), code('print(t)'))
     (tmp_path/'run.ipynb').write_text(json.dumps(run)); (tmp_path/'src.ipynb').write_text(json.dumps(src))
     merged = json.loads(Path(b.with_current_prose(tmp_path/'run.ipynb', tmp_path/'src.ipynb')).read_text())
     assert merged['cells'][0]['source'] == 'Each time is in the table.' and merged['cells'][2]['outputs'] == [shown]

@@ -8,8 +8,8 @@ import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ALARMS = ('Package would be ignored', 'is absent from the `packages` configuration', 'License classifiers are deprecated',
-          'SetuptoolsDeprecationWarning')
+ALARMS = ('Package would be ignored', 'is absent from the `packages` configuration',
+          'License classifiers are deprecated', 'SetuptoolsDeprecationWarning')
 
 
 def test_wheel_builds_without_setuptools_warnings(tmp_path):
@@ -22,8 +22,8 @@ def test_wheel_builds_without_setuptools_warnings(tmp_path):
         if (f.startswith('scruples/') or '/' not in f or f == 'nbs/guides/your_data.ipynb') and (ROOT/f).is_file():
             (src/f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT/f, src/f)
-    r = subprocess.run([sys.executable, '-m', 'build', '--wheel', '--no-isolation', '--outdir', str(tmp_path/'dist'), str(src)],
-                       capture_output=True, text=True)
+    r = subprocess.run([sys.executable, '-m', 'build', '--wheel', '--no-isolation', '--outdir', str(tmp_path/'dist'),
+                        str(src)], capture_output=True, text=True)
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-3000:]
     alarms = [line.strip() for line in out.splitlines() if any(a in line for a in ALARMS)]
@@ -31,4 +31,5 @@ def test_wheel_builds_without_setuptools_warnings(tmp_path):
     whl, = (tmp_path/'dist').glob('scruples-*.whl')
     names = zipfile.ZipFile(whl).namelist()
     data = [f'scruples/{d}/' for d in ('published', 'reference/mcm', 'guide_data', 'extraction_data')]
-    assert all(any(n.startswith(d) for n in names) for d in data), [d for d in data if not any(n.startswith(d) for n in names)]
+    missing = [d for d in data if not any(n.startswith(d) for n in names)]
+    assert not missing, f'data folders missing from the wheel: {missing}'

@@ -200,7 +200,8 @@ def heading_numbers(nbs: Path = NBS) -> list[str]:
                 m = _NUMBERED.match(line)
                 if not m: continue
                 n, want = int(m.group(2)), last.get(level, 0) + 1
-                if n != want: found.append(f'{_rel(nb)} cell {i}: {line.strip()!r} follows number {want - 1} (expected {want})')
+                if n != want:
+                    found.append(f'{_rel(nb)} cell {i}: {line.strip()!r} follows number {want - 1} (expected {want})')
                 last[level] = n
     return found
 
@@ -220,9 +221,11 @@ def notebooks_table(root: Path = ROOT) -> list[str]:
     text = '\n'.join(''.join(c['source']) for c in index['cells'] if c['cell_type'] == 'markdown')
     for where, body in (('nbs/index.ipynb', text), ('README.md', (root/'README.md').read_text(encoding='utf-8'))):
         for name, mod, _ in readme.notebook_rows(root/'nbs'):
-            if f'`{name}`' not in body: found.append(f'{where}: {name} ({mod or "no module"}) is not in the table of notebooks')
+            if f'`{name}`' not in body:
+                found.append(f'{where}: {name} ({mod or "no module"}) is not in the table of notebooks')
     if readme.what_is_here(root/'nbs') not in text:
-        found.append('nbs/index.ipynb: the table of notebooks is stale (summaries or notebooks changed): run `python docs/readme.py`')
+        found.append('nbs/index.ipynb: the table of notebooks is stale (summaries or notebooks changed): '
+                     'run `python docs/readme.py`')
     return found
 
 
@@ -255,14 +258,17 @@ def system_installs(root: Path = ROOT) -> list[str]:
             if t in seen: continue
             seen.add(t)
             deps, recipe = rules.get(t, ([], []))
-            todo += deps + [w for l in recipe for w in re.findall(r'\b([\w-]+)\b', l) if w in rules and 'timed_steps' in l]
-        if 'sysdeps' in seen: found.append(f'Makefile: `make {top}` runs sysdeps (it must install nothing on the system)')
+            steps = [w for l in recipe if 'timed_steps' in l for w in re.findall(r'\b([\w-]+)\b', l) if w in rules]
+            todo += deps + steps
+        if 'sysdeps' in seen:
+            found.append(f'Makefile: `make {top}` runs sysdeps (it must install nothing on the system)')
     ci = root/'.ci'/'run'
     if ci.is_file():
         lines = ci.read_text(encoding='utf-8').splitlines()
         at = lambda cmd: next((i for i, l in enumerate(lines) if re.match(rf'\s*make {cmd}\s*$', l)), None)
         if at('sysdeps') is None or at('test') is None or at('sysdeps') > at('test'):
-            found.append('.ci/run: `make sysdeps` must run before `make test` (the browser check fails under CI without it)')
+            found.append('.ci/run: `make sysdeps` must run before `make test` '
+                         '(the browser check fails under CI without it)')
     return found
 
 
@@ -305,7 +311,8 @@ def test_the_checks_can_fail(tmp_path):
     assert len(upward_imports_lib(lib, nbs)) == 1
     assert [f.split(': ')[1].split(' ')[0] for f in broken_links(nbs)] == ['missing.png']
     assert [f.split(':')[0] for f in mixed_import_cells(nbs)] == ['00_low.ipynb cell 1']
-    assert heading_numbers(nbs) == ["05_mid.ipynb cell 4: '## 4. Four' follows number 2 (expected 3)"], heading_numbers(nbs)
+    want = ["05_mid.ipynb cell 4: '## 4. Four' follows number 2 (expected 3)"]
+    assert heading_numbers(nbs) == want, heading_numbers(nbs)
     (tmp_path/'README.md').write_text('# x')
     nb('index.ipynb', md=['## What is here\n\n' + _readme_module().TABLE_HEAD + '\n| `00_low` | `scruples.low` | x |'])
     table = notebooks_table(tmp_path)
