@@ -16,7 +16,8 @@ export HF_HUB_OFFLINE := 1
 
 help:
 	@echo "make reproduce [SMOKE=1] [DATA_DIR=...] [SEED=0]  run every paper notebook with papermill"
-	@echo "make test                                         everything CI checks"
+	@echo "make test                                         everything CI checks (installs nothing outside .venv)"
+	@echo "make sysdeps                                      as root: chromium and chromedriver, for the browser check"
 	@echo "make test-nodata                                  the data-dependent tests with the development data hidden"
 	@echo "make bench [BENCH_ARGS=--quick]                   every benchmark, then each ratio beside its goal (issue 23)"
 	@echo "make lock                                         refresh requirements.lock from settings.ini"
@@ -59,13 +60,19 @@ lock:
 	rm -rf .lock-venv
 	@echo "$(LOCK): $$(grep -c '==' $(LOCK)) pinned packages"
 
-# Debian packages for the docs' browser check (Chromium and its driver); installs only as root.
+# System packages: Chromium and its driver, for the docs' browser check (tests/test_docs_site.py). Only this target
+# installs anything outside the repository, and only when asked: CI calls it before `make test` (.ci/run); `make test`
+# never does (without them the browser check is skipped, and `make test` says so at the end).
+SYSDEPS_APT := chromium chromium-driver
 sysdeps:
-	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
-	  else echo "chromium/chromedriver missing: the browser check of the docs will be skipped"; fi; \
-	fi
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then \
+	  echo "sysdeps: chromium and chromedriver are installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "sysdeps: apt-get install $(SYSDEPS_APT)"; \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SYSDEPS_APT) >/dev/null; \
+	else echo "sysdeps: chromium/chromedriver missing and this user cannot install them:" \
+	  "as root, apt-get install $(SYSDEPS_APT)"; exit 1; fi
 
 # --- reproduction --------------------------------------------------------------------------
 # A full run also keeps its executed notebooks, machine paths scrubbed, in figures/runs/ (committed with the
@@ -114,21 +121,24 @@ smoke: venv
 	$(BIN)/scruples reproduce --smoke --jobs 2 --kernel $(KERNEL)
 
 pytest: venv
-	$(BIN)/pytest tests/ $(if $(NODATA),-m data --ignore=tests/test_docs_site.py,$(PYTEST_N)) --durations=15 $(PYTEST_ARGS)
+	$(BIN)/pytest tests/ $(if $(NODATA),-m data --ignore=tests/test_docs_site.py,$(PYTEST_N)) --durations=15 \
+	  $(if $(SKIPS_XML),--junitxml=$(SKIPS_XML)) $(PYTEST_ARGS)
 
 # Runs the steps named in $(1) one after another as sub-makes, printing each one's seconds and a table at the end
 # (also when a step fails: the table says which). $(2): variables for the sub-makes. The table is also kept in
-# _runs/times-TARGET.txt (benchmarks/run_all.py reports it beside the goals of issue 23).
+# _runs/times-TARGET.txt (benchmarks/run_all.py reports it beside the goals of issue 23). Last, the checks pytest
+# skipped and why, one line per reason (scripts/skip_report.py, from the pytest step's _runs/skips-TARGET.xml).
 define timed_steps
-	@mkdir -p _runs; tbl=""; all=$$(date +%s); for t in $(1); do s=$$(date +%s); \
-	  if $(MAKE) --no-print-directory $$t $(2); then r=ok; else r=FAILED; fi; \
+	@mkdir -p _runs; rm -f _runs/skips-$@.xml; tbl=""; all=$$(date +%s); for t in $(1); do s=$$(date +%s); \
+	  if $(MAKE) --no-print-directory $$t $(2) SKIPS_XML=_runs/skips-$@.xml; then r=ok; else r=FAILED; fi; \
 	  d=$$(( $$(date +%s) - s )); echo "make $@: $$t $$r in $$d s"; tbl="$$tbl$$(printf '%-16s %6d s  %s' $$t $$d $$r)\n"; \
 	  if [ $$r = FAILED ]; then break; fi; done; \
 	  tbl="$$tbl$$(printf '%-16s %6d s  %s' total $$(( $$(date +%s) - all )) $$r)\n"; \
-	  printf "$$tbl" > _runs/times-$@.txt; printf "make $@: step times\n$$tbl"; [ $$r = ok ]
+	  printf "$$tbl" > _runs/times-$@.txt; printf "make $@: step times\n$$tbl"; \
+	  $(PY) scripts/skip_report.py _runs/skips-$@.xml "make $@" || true; [ $$r = ok ]
 endef
 
-test: venv sysdeps
+test: venv
 	$(call timed_steps,check-export check-clean check-structure nbtest smoke docs pytest)
 
 # The parts of `make test` that depend on data, as on a user's machine without any: ../shared/data and the

@@ -8,7 +8,9 @@ cfg = ConfigParser(delimiters=['='])
 cfg.read('settings.ini', encoding='utf-8')
 c = cfg['DEFAULT']
 
-licenses = {'apache2': ('Apache Software License 2.0', 'OSI Approved :: Apache Software License')}
+licenses = {'apache2': ('Apache-2.0', 'OSI Approved :: Apache Software License')}  # (SPDX expression, classifier)
+# setuptools >= 77 takes the licence as an SPDX expression and warns about a licence classifier; older ones want both
+SPDX = int(setuptools.__version__.split('.')[0]) >= 77
 # nbdev's `status` (settings.ini) indexes this list: 3 is '4 - Beta', as PyPI's trove classifiers number them
 statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']
 lic = licenses[c['license']]
@@ -37,16 +39,18 @@ setuptools.setup(
     long_description_content_type='text/markdown',
     author=c['author'],
     author_email=c['author_email'],
-    license=lic[0],
+    **({'license_expression': lic[0]} if SPDX else {'license': lic[0]}),
     classifiers=[
         'Development Status :: ' + statuses[int(c['status'])],
         'Intended Audience :: ' + c['audience'].title(),
-        'License :: ' + lic[1],
+        *([] if SPDX else ['License :: ' + lic[1]]),
         'Natural Language :: ' + c['language'].title(),
         'Programming Language :: Python :: 3',
     ],
     url=c['git_url'],
-    packages=setuptools.find_packages(include=['scruples', 'scruples.*']),
+    # the data folders (published/, reference/mcm/, guide_data/, extraction_data/) are packages too, without code:
+    # named here, setuptools installs them without a 'Package would be ignored' warning for each
+    packages=setuptools.find_namespace_packages(include=['scruples', 'scruples.*'], exclude=['*.__pycache__']),
     include_package_data=True,
     package_data={'scruples': ['published/*.csv', 'reference/*/*.csv', 'reference/*/*.md', 'extraction_data/*.jsonl',
                                'extraction_data/*.zst', 'extraction_data/*.md',

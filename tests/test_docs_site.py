@@ -19,8 +19,11 @@
   `10 * dpi / 72 * rendered_width / natural_width` CSS pixels. The figure fails when that is below
   `FIGURE_TEXT_MIN` (0.8) times the font size of the page's body text (16 px in this theme, so below 12.8 px):
   a figure shown at its natural size (100 dpi, 13.9 px text) passes, the same figure squeezed by more than 8% fails;
-- `wide-figure`: a figure wider than the column it sits in (the site shows figures at their natural size and
-  lets a wider one scroll sideways rather than shrink its text: the figure itself should be narrower);
+- `wide-figure`: a figure wider than the column it sits in, at the crawl's window width;
+- `figure-overflow`, `page-overflow` (measured on every page again at each of `WIDTHS`, 1024 and 1280 px windows, and
+  on the pages of `PHONE_PAGES` at a phone's `PHONE_WIDTH`, 390 px): a figure (an image) whose right edge passes its
+  column's, or that sits in a box scrolling sideways (figures shrink to fit, they never scroll); a page wider than
+  the window (the body scrolls sideways), naming the widest element that passes the window's edge;
 - `machine-path`: a path of the machine that built it in the visible text or in alt/title attributes
   (`/work/...`, `/tmp/...`, `/home/...`, `/root/...`, `/Users/...`, `site-packages`, `/.venv/`, `_proc/`, ...);
 - `empty-index`: a `genindex.html` without entries;
@@ -30,9 +33,10 @@
 
 `test_check_catches_each_defect` builds a tiny site with one defect per page (and one clean page) and asserts
 that each is reported, so the check itself is tested. The real site's test also writes screenshots of the home
-page and a paper page, 1400 px wide, to `_docs_screens/` (gitignored).
+page and a paper page, 1280 px wide, to `_docs_screens/` (gitignored).
 
-Skips when the site or the browser is missing, except under CI (`CI` set), where that is a failure.
+Skips when the site or the browser is missing (one line, with the command that installs the browser: `make sysdeps`),
+except under CI (`CI` set), where that is a failure.
 """
 import functools, http.server, importlib.util, io, json, os, re, shutil, struct, tempfile, threading
 import urllib.error, urllib.request, zlib
@@ -46,7 +50,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT/'_docs'
 SCREENS = ROOT/'_docs_screens'
-CHROMIUM, CHROMEDRIVER = '/usr/bin/chromium', '/usr/bin/chromedriver'
+BROWSER = {'chromium': ('chromium', 'chromium-browser'), 'chromedriver': ('chromedriver',)}  # names looked up on PATH
+WINDOW = 1400            # the crawl's window width (CSS px); the layout is measured again at each of WIDTHS
+WIDTHS = (1280, 1024)    # common laptop windows: every page, no figure or page overflows
+PHONE_WIDTH = 390        # a phone (CSS px), for the pages of PHONE_PAGES
+PHONE_PAGES = ('index.html', 'data.html', 'guides/your_data.html', 'papers/models.html')
 DATA_PAGE = 'data.html'  # from nbs/0N_data.ipynb (nbdev names pages without the number prefix)
 FIGURE_TEXT_PT = 10      # assumed smallest text of a figure, in points (matplotlib's default tick labels)
 FIGURE_TEXT_MIN = 0.8    # ... must render at least this fraction of the body font size
@@ -57,7 +65,7 @@ MACHINE_PATH_RE = re.compile(r'''(?<![\w.:/~-])/(?:work|tmp|home|root|Users|priv
                              r'''|[A-Za-z]:\\(?:Users|Windows)\\|site-packages|dist-packages|/\.venv/|\b_proc/|docs/_src/|docs/_build/''')
 KINDS = ('http', 'no-h1', 'error-text', 'ansi', 'directive', 'dead-link', 'dead-anchor', 'duplicate-id',
          'external-request', 'console-error', 'broken-image', 'alt-path', 'small-figure', 'wide-figure', 'machine-path', 'empty-index',
-         'run-leftover')
+         'run-leftover', 'figure-overflow', 'page-overflow')
 LEFTOVER_RE = re.compile(r'\b\d{1,3}%\|[^|\n]{0,60}\|\s*[\d.]+[kMG]?/\S+ \[|\b(?:V|H)?Box\(children=\(|\b(?:Int|Float)Progress\(value='
                          r'|\bEmpty DataFrame\b|has been edited since this run')
 
@@ -78,21 +86,31 @@ def serve(folder):
     try: yield f'http://127.0.0.1:{server.server_address[1]}/'
     finally: server.shutdown(); server.server_close()
 
+def browser():
+    "(chromium, chromedriver) found on PATH, or the one line a skip says: what is missing and what installs it."
+    found = {k: next(filter(None, map(shutil.which, names)), None) for k, names in BROWSER.items()}
+    missing = [k for k, v in found.items() if not v]
+    if missing:
+        return None, (f"{' and '.join(missing)} not found: the docs' browser check needs them; "
+                      '`make sysdeps` installs them (as root: apt-get install chromium chromium-driver)')
+    return (found['chromium'], found['chromedriver']), None
+
 @pytest.fixture(scope='module')
 def driver():
-    for exe in (CHROMIUM, CHROMEDRIVER):
-        if not Path(exe).exists(): unavailable(f'{exe} missing (make sysdeps, or apt-get install chromium chromium-driver)')
+    exes, why = browser()
+    if why: unavailable(why)
+    chromium, chromedriver = exes
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     profile = tempfile.mkdtemp(prefix='docs-chromium-')
     opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
+    opts.binary_location = chromium
     for a in ('--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run',
               '--disable-component-update', '--disable-sync', '--hide-scrollbars', f'--user-data-dir={profile}',
-              '--window-size=1400,1500', '--force-device-scale-factor=1'):
+              f'--window-size={WINDOW},1500', '--force-device-scale-factor=1'):
         opts.add_argument(a)
     opts.set_capability('goog:loggingPrefs', {'browser': 'ALL', 'performance': 'ALL'})
-    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    d = webdriver.Chrome(service=Service(chromedriver), options=opts)
     d.set_page_load_timeout(30)
     yield d
     d.quit()
@@ -155,12 +173,87 @@ def visit(driver, url):
     facts['requests'] = reqs
     return facts
 
+LAYOUT_JS = r"""
+const vw = document.documentElement.clientWidth, art = document.querySelector('article') || document.body;
+const col = art.getBoundingClientRect();
+const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className == 'string' ?
+    '.' + e.className.trim().split(/\s+/).slice(0, 2).join('.') : '');
+const scrolls = e => { const o = getComputedStyle(e).overflowX;
+  return (o == 'auto' || o == 'scroll') && e.scrollWidth > e.clientWidth + 1; };
+const figs = [];
+for (const i of art.querySelectorAll('img')) {
+  const r = i.getBoundingClientRect();
+  if (!r.width) continue;
+  let box = null;
+  for (let e = i.parentElement; e && e != art.parentElement; e = e.parentElement) if (scrolls(e)) { box = e; break; }
+  figs.push({src: i.currentSrc || i.src, left: r.left, right: r.right, width: r.width, natural: i.naturalWidth,
+             scroller: box ? name(box) + ' ' + box.clientWidth + ' px' : null});
+}
+const clipped = e => { for (let a = e; a && a != document.body; a = a.parentElement) {  // or fixed: off the page's flow
+  const st = getComputedStyle(a);
+  if (st.position == 'fixed' || (a != e && st.overflowX != 'visible')) return true; } return false; };
+let widest = null;  // the element furthest past the window's right edge, not inside a box that clips or scrolls
+if (document.documentElement.scrollWidth > vw + 1)
+  for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.right <= vw + 1 || clipped(e)) continue;
+    if (!widest || r.right > widest.right) widest = {name: name(e), right: r.right, width: r.width};
+  }
+return {vw: vw, scroll: document.documentElement.scrollWidth, col_left: col.left, col_right: col.right,
+        col_width: col.width, figs: figs, widest: widest};
+"""
+
+def set_width(driver, width, mobile=False):
+    "Lay pages out as in a window (or a phone's screen, `mobile`) `width` CSS pixels wide."
+    driver.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                           {'width': width, 'height': 900, 'deviceScaleFactor': 1, 'mobile': mobile})
+
+def measure_layout(driver, url, width, mobile=False):
+    "The facts LAYOUT_JS gathers on `url` laid out `width` px wide: the page's scroll width, the column, each figure."
+    from selenium.webdriver.support.ui import WebDriverWait
+    set_width(driver, width, mobile)
+    driver.get(url)
+    loaded = "return [...document.images].every(i => i.complete)"
+    try: WebDriverWait(driver, 10).until(lambda d: d.execute_script(loaded))
+    except Exception: pass
+    return driver.execute_script(LAYOUT_JS)
+
+def layout_problems(m, width):
+    "(kind, detail) of each overflow in one measurement (LAYOUT_JS's facts at `width`)."
+    out = []
+    if m['scroll'] > m['vw'] + 1:
+        w = m['widest'] or {}
+        out.append(('page-overflow', f"{width} px: the page is {m['scroll']} px wide in a {m['vw']} px window "
+                                     f"(widest: {w.get('name')}, right edge at {w.get('right', 0):.0f} px)"))
+    for f in m['figs']:
+        if f['right'] > m['col_right'] + 1 or f['scroller']:
+            name = f['src'].rsplit('/', 1)[-1][:60]
+            box = f", in a box that scrolls ({f['scroller']})" if f['scroller'] else ''
+            out.append(('figure-overflow',
+                        f"{width} px: {name} is {f['width']:.0f} px wide in a {m['col_width']:.0f} px column{box}"))
+    return out
+
+def check_layout(driver, base_url, urls, widths=WIDTHS, phone=(PHONE_WIDTH, PHONE_PAGES)):
+    """Every page of `urls` at each of `widths`, and the pages named in `phone` at a phone's width: (problems as
+    check_site reports them, {(page, width): measurement})."""
+    problems, seen = [], {}
+    runs = [(w, u, False) for w in widths for u in urls]
+    if phone: runs += [(phone[0], base_url + p, True) for p in phone[1] if base_url + p in urls]
+    try:
+        for w, u, mobile in runs:
+            m = seen[(u[len(base_url):] or 'index.html', w)] = measure_layout(driver, u, w, mobile)
+            problems += [(k, u[len(base_url):] or 'index.html', d) for k, d in layout_problems(m, w)]
+    finally: driver.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+    return problems, seen
+
 def is_page(url):
     path = urlparse(url).path
     return path.endswith('/') or path.endswith('.html')
 
-def check_site(driver, base_url, max_pages=300):
-    "Crawl every page reachable from index.html; returns (problems, facts by page URL)."
+def check_site(driver, base_url, max_pages=300, layout=None):
+    """Crawl every page reachable from index.html, then measure each one's layout at WIDTHS (and a phone's width);
+    returns (problems, facts by page URL). `layout`, a dict, receives each measurement by (page, width)."""
+    driver.set_window_size(WINDOW, 1500)  # the crawl's width, whatever an earlier test left
     problems, facts, queue, seen = [], {}, [base_url + 'index.html'], set()
     def report(kind, page, detail): problems.append((kind, page[len(base_url):] or 'index.html', str(detail)[:300]))
     while queue and len(facts) < max_pages:
@@ -222,9 +315,12 @@ def check_site(driver, base_url, max_pages=300):
                 checked[target] = fetch(target)[0]
                 if checked[target] != 200: report('dead-link', url, f'{link[len(base_url):]} ({checked[target]})')
             elif checked[target] != 200: report('dead-link', url, f'{link[len(base_url):]} ({checked[target]})')
+    found, measured = check_layout(driver, base_url, list(facts))
+    problems += found
+    if layout is not None: layout.update(measured)
     return problems, facts
 
-def screenshot(driver, url, path, width=1400, max_height=12000):
+def screenshot(driver, url, path, width=1280, max_height=12000):
     "Full-page screenshot of `url`, `width` CSS pixels wide."
     driver.set_window_size(width, 1500)
     driver.get(url)
@@ -232,7 +328,7 @@ def screenshot(driver, url, path, width=1400, max_height=12000):
     driver.set_window_size(width, min(h, max_height))
     path.parent.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(path))
-    driver.set_window_size(width, 1500)
+    driver.set_window_size(WINDOW, 1500)
     return path
 
 # ------------------------------------------------------------------------------- the real site
@@ -240,8 +336,10 @@ def screenshot(driver, url, path, width=1400, max_height=12000):
 def site(driver):
     if not (SITE/'index.html').exists(): unavailable('_docs/index.html missing: run `make docs` first')
     with serve(SITE) as base_url:
-        problems, facts = check_site(driver, base_url)
+        problems, facts = check_site(driver, base_url, layout=LAYOUT)
         yield base_url, problems, facts
+
+LAYOUT = {}  # (page, width) -> what LAYOUT_JS measured, filled by the `site` fixture
 
 def test_site_has_no_defects(site):
     base_url, problems, facts = site
@@ -322,6 +420,10 @@ BAD_PAGES = {  # kind -> body of a page with that defect (and only that one)
     'alt-path': '<img src="fig.png" alt="../_images/fig.png" width="300">',
     'small-figure': '<img src="wide.png" alt="A wide figure" style="width: 400px">',
     'wide-figure': '<div style="width: 500px; overflow-x: auto"><img src="fig.png" alt="A figure" style="width: 700px"></div>',
+    # fits at the crawl's 1400 px window, not at 1280 or 1024: a figure that scrolls, a page wider than the window
+    'figure-overflow': ('<div style="overflow-x: auto"><img src="fig1300.png" alt="A figure" '
+                        'style="max-width: none"></div>'),
+    'page-overflow': '<div style="width: 1300px">A box wider than a 1280 px window.</div>',
     'machine-path': '<pre>saved to /tmp/tmpab12cd/figures/table1.csv</pre>',
     'empty-index': None,  # genindex.html without entries
     'run-leftover': '<pre>epoch 1/3:   0%|          | 0/59 [00:00&lt;?, ?it/s]</pre><pre>Empty DataFrame\nColumns: [a]</pre>',
@@ -344,6 +446,7 @@ def make_bad_site(folder):
     (folder/'empty-index.html').write_text(page('empty-index', '<a href="genindex.html">index</a>'), encoding='utf-8')
     (folder/'fig.png').write_bytes(_png(300, 120))
     (folder/'wide.png').write_bytes(_png(1500, 400))
+    (folder/'fig1300.png').write_bytes(_png(1300, 200))
 
 def test_check_catches_each_defect(driver, tmp_path):
     make_bad_site(tmp_path)
@@ -357,7 +460,10 @@ def test_check_catches_each_defect(driver, tmp_path):
     clean = [p for p in problems if p[1] in ('clean.html', 'index.html')]
     assert not clean, f'false alarms on clean pages: {clean}'
     # each bad page is reported for its own defect; other kinds there are side effects we name here
-    allowed = {'external-request': {'console-error'}, 'broken-image': {'console-error'}, 'empty-index': set()}
+    allowed = {'external-request': {'console-error'}, 'broken-image': {'console-error'}, 'empty-index': set(),
+               'wide-figure': {'figure-overflow'}}  # a figure that scrolls at 1400 px does at 1280 and 1024 too
+    widths = {d.split(' px')[0] for k, p, d in problems if k in ('figure-overflow', 'page-overflow') and p[:-5] == k}
+    assert widths == {str(w) for w in WIDTHS}, f'overflows not found at every width: {widths}'
     extra = [(k, p) for k, p, _ in problems if p != 'genindex.html' and k != p[:-5] and k not in allowed.get(p[:-5], set())]
     assert not extra, f'unexpected problems: {extra}'
 
@@ -444,3 +550,34 @@ def test_build_reader_fixes(tmp_path):
     class L: nbs = (ROOT/'nbs').resolve(); by_nb = {'papers/01_dataset_statistics.ipynb': page}
     text = b.md_page((ROOT/'figures'/'summary.md').resolve(), L)['cells'][0]['source']
     assert '](../papers/dataset_statistics.html)' in text and '01_dataset_statistics.ipynb)' not in text
+
+def test_paper_pages_show_current_prose(tmp_path, monkeypatch):
+    "A kept run is shown under the notebook's prose as it is now when the cells match; as it ran when the code differs."
+    b = _build_module()
+    monkeypatch.setattr(b, 'BUILD', tmp_path/'build')
+    md = lambda s: {'cell_type': 'markdown', 'metadata': {}, 'source': s}
+    code = lambda s, out=(): {'cell_type': 'code', 'metadata': {}, 'source': s, 'outputs': list(out),
+                              'execution_count': 1}
+    params = {**code('smoke = False'), 'metadata': {'tags': ['injected-parameters']}}
+    shown = {'output_type': 'stream', 'name': 'stdout', 'text': '536 s in all\n'}
+    nb = lambda *cells: {'cells': list(cells), 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+    run = nb(md('It takes about 350 s.'), params, code('print(t)', [shown]))
+    src = nb(md('Each time is in the table.'), code('print(t)'))
+    (tmp_path/'run.ipynb').write_text(json.dumps(run)); (tmp_path/'src.ipynb').write_text(json.dumps(src))
+    merged = json.loads(Path(b.with_current_prose(tmp_path/'run.ipynb', tmp_path/'src.ipynb')).read_text())
+    assert merged['cells'][0]['source'] == 'Each time is in the table.' and merged['cells'][2]['outputs'] == [shown]
+    src['cells'][1]['source'] = 'print(t * 2)'  # the code changed since the run: its outputs keep their own prose
+    (tmp_path/'src.ipynb').write_text(json.dumps(src))
+    assert b.with_current_prose(tmp_path/'run.ipynb', tmp_path/'src.ipynb') == tmp_path/'run.ipynb'
+
+def test_mathjax_from_a_python_package(tmp_path, monkeypatch):
+    "MathJax is copied from the environment's package (no npm, no network), with its licence; without it, one line."
+    b = _build_module()
+    monkeypatch.setattr(b, 'SRC', tmp_path)
+    if b.mathjax_dir() is None: pytest.skip('django-static-mathjax is not installed (a dev requirement)')
+    assert b.mathjax() and (tmp_path/'_static'/'mathjax'/'LICENSE').is_file()
+    assert (tmp_path/'_static'/'mathjax'/'tex-svg.js').stat().st_size > 100_000
+    assert (tmp_path/'_static'/'mathjax'/'input'/'tex'/'extensions'/'ams.js').is_file()
+    assert 'npm' not in Path(b.__file__).read_text().split('def mathjax_dir')[1].split('def md_page')[0]
+    monkeypatch.setattr(b, 'mathjax_dir', lambda: None)
+    assert not b.mathjax() and 'not installed' in (tmp_path/'_static'/'mathjax'/'tex-svg.js').read_text()

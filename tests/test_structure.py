@@ -178,8 +178,102 @@ def mixed_import_cells(nbs: Path = NBS) -> list[str]:
     return out
 
 
+_NUMBERED = re.compile(r'^(#{1,6})\s+(\d+)[.)]\s', re.M)
+_HEADING = re.compile(r'^(#{1,6})\s', re.M)
+
+
+def heading_numbers(nbs: Path = NBS) -> list[str]:
+    """Every numbered markdown heading (`## 5. Models`) that does not follow its predecessor: under one parent heading,
+    the numbers of one level run 1, 2, 3, ... (an unnumbered heading between them, `## Summary`, breaks nothing)."""
+    found = []
+    for nb in sorted(nbs.rglob('*.ipynb')):
+        if '.ipynb_checkpoints' in nb.parts: continue
+        last = {}  # heading level -> the last number seen under the current parent
+        for i, c in enumerate(json.loads(nb.read_text(encoding='utf-8'))['cells']):
+            if c['cell_type'] != 'markdown': continue
+            src = re.sub(r'```.*?```', '', ''.join(c['source']), flags=re.S)  # headings only, not code blocks
+            for line in src.splitlines():
+                h = _HEADING.match(line)
+                if not h: continue
+                level = len(h.group(1))
+                for deeper in [k for k in last if k > level]: del last[deeper]
+                m = _NUMBERED.match(line)
+                if not m: continue
+                n, want = int(m.group(2)), last.get(level, 0) + 1
+                if n != want:
+                    found.append(f'{_rel(nb)} cell {i}: {line.strip()!r} follows number {want - 1} (expected {want})')
+                last[level] = n
+    return found
+
+
+def _readme_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('docs_readme', ROOT/'docs'/'readme.py')
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); return m
+
+
+def notebooks_table(root: Path = ROOT) -> list[str]:
+    """The home page's and README's "What is here" table against the notebooks (docs/readme.py generates it): every
+    notebook that is missing from it, and a stale table (`python docs/readme.py` regenerates both)."""
+    readme = _readme_module()
+    found = []
+    index = json.loads((root/'nbs'/'index.ipynb').read_text(encoding='utf-8'))
+    text = '\n'.join(''.join(c['source']) for c in index['cells'] if c['cell_type'] == 'markdown')
+    for where, body in (('nbs/index.ipynb', text), ('README.md', (root/'README.md').read_text(encoding='utf-8'))):
+        for name, mod, _ in readme.notebook_rows(root/'nbs'):
+            if f'`{name}`' not in body:
+                found.append(f'{where}: {name} ({mod or "no module"}) is not in the table of notebooks')
+    if readme.what_is_here(root/'nbs') not in text:
+        found.append('nbs/index.ipynb: the table of notebooks is stale (summaries or notebooks changed): '
+                     'run `python docs/readme.py`')
+    return found
+
+
+_SYSTEM_INSTALL = re.compile(r'\b(?:apt-get|apt|dnf|yum|brew|npm|snap)\s+(?:-\S+\s+)*install\b|\bapt-get\s+update\b')
+
+
+def makefile_targets(text: str) -> dict[str, tuple[list[str], list[str]]]:
+    "target -> (prerequisites, recipe lines) of a Makefile's explicit rules (continuation lines joined)."
+    rules, cur = {}, None
+    for line in text.replace('\\\n', ' ').splitlines():
+        m = re.match(r'^([\w.-]+)\s*:(?!=)\s*([^=#]*)$', line)
+        if m and not line.startswith('\t'):
+            cur = m.group(1); rules[cur] = (m.group(2).split(), []); continue
+        if line.startswith('\t') and cur: rules[cur][1].append(line)
+        elif line.strip() and not line.startswith('#'): cur = None
+    return rules
+
+
+def system_installs(root: Path = ROOT) -> list[str]:
+    """`make test` installs nothing on the system: only the `sysdeps` target runs a system package manager, no test
+    target depends on it (directly or not), and CI calls it itself before `make test`."""
+    rules, found = makefile_targets((root/'Makefile').read_text(encoding='utf-8')), []
+    for target, (_, recipe) in rules.items():
+        if target != 'sysdeps' and any(_SYSTEM_INSTALL.search(l) for l in recipe):
+            found.append(f'Makefile: {target} installs system packages (only `make sysdeps` may)')
+    for top in ('test', 'test-nodata'):
+        seen, todo = set(), [top]
+        while todo:
+            t = todo.pop()
+            if t in seen: continue
+            seen.add(t)
+            deps, recipe = rules.get(t, ([], []))
+            steps = [w for l in recipe if 'timed_steps' in l for w in re.findall(r'\b([\w-]+)\b', l) if w in rules]
+            todo += deps + steps
+        if 'sysdeps' in seen:
+            found.append(f'Makefile: `make {top}` runs sysdeps (it must install nothing on the system)')
+    ci = root/'.ci'/'run'
+    if ci.is_file():
+        lines = ci.read_text(encoding='utf-8').splitlines()
+        at = lambda cmd: next((i for i, l in enumerate(lines) if re.match(rf'\s*make {cmd}\s*$', l)), None)
+        if at('sysdeps') is None or at('test') is None or at('sysdeps') > at('test'):
+            found.append('.ci/run: `make sysdeps` must run before `make test` '
+                         '(the browser check fails under CI without it)')
+    return found
+
+
 CHECKS = (private_imports, private_imports_in_tests, upward_imports, upward_imports_lib, broken_links, machine_paths,
-          mixed_import_cells)
+          mixed_import_cells, heading_numbers, notebooks_table, system_installs)
 
 
 def test_no_private_imports_across_modules(): assert not private_imports(), '\n'.join(private_imports())
@@ -189,6 +283,9 @@ def test_modules_import_only_lower_numbers(): assert not upward_imports_lib(), '
 def test_relative_links_resolve(): assert not broken_links(), '\n'.join(broken_links())
 def test_no_machine_paths_in_outputs(): assert not machine_paths(), '\n'.join(machine_paths())
 def test_imports_in_cells_of_their_own(): assert not mixed_import_cells(), '\n'.join(mixed_import_cells())
+def test_numbered_headings_are_consecutive(): assert not heading_numbers(), '\n'.join(heading_numbers())
+def test_notebooks_table_lists_every_notebook(): assert not notebooks_table(), '\n'.join(notebooks_table())
+def test_make_test_installs_nothing_on_the_system(): assert not system_installs(), '\n'.join(system_installs())
 
 
 def test_the_checks_can_fail(tmp_path):
@@ -201,7 +298,8 @@ def test_the_checks_can_fail(tmp_path):
         (nbs/name).write_text(json.dumps({'cells': cs}))
     nb('00_low.ipynb', '#| default_exp low\ndef _x(): pass', 'import os\nx = os.sep', '#| export\nimport os\nx = 1', 'import os')
     nb('10_high.ipynb', '#| default_exp high\nfrom scruples.low import _x')
-    nb('05_mid.ipynb', '#| default_exp mid\nfrom scruples.high import y', md=['![fig](missing.png) [ok](00_low.ipynb)'])
+    nb('05_mid.ipynb', '#| default_exp mid\nfrom scruples.high import y', md=['![fig](missing.png) [ok](00_low.ipynb)',
+       '## 1. One\n### 1. Sub\n### 2. Sub', '```\n## 9. in a code block\n```\n## Between\n## 2. Two', '## 4. Four'])
     (lib/'low.py').write_text('def _x(): pass\n')
     (lib/'high.py').write_text('from .low import (a,\n    _x)\n')
     (lib/'mid.py').write_text('from . import low\nlow._x()\nfrom .high import y\n')
@@ -213,6 +311,16 @@ def test_the_checks_can_fail(tmp_path):
     assert len(upward_imports_lib(lib, nbs)) == 1
     assert [f.split(': ')[1].split(' ')[0] for f in broken_links(nbs)] == ['missing.png']
     assert [f.split(':')[0] for f in mixed_import_cells(nbs)] == ['00_low.ipynb cell 1']
+    want = ["05_mid.ipynb cell 4: '## 4. Four' follows number 2 (expected 3)"]
+    assert heading_numbers(nbs) == want, heading_numbers(nbs)
+    (tmp_path/'README.md').write_text('# x')
+    nb('index.ipynb', md=['## What is here\n\n' + _readme_module().TABLE_HEAD + '\n| `00_low` | `scruples.low` | x |'])
+    table = notebooks_table(tmp_path)
+    assert any('05_mid' in f and 'nbs/index.ipynb' in f for f in table) and any('stale' in f for f in table), table
+    (tmp_path/'Makefile').write_text('test: venv sysdeps\n\techo ok\nsysdeps:\n\tapt-get install -y x\n'
+                                     'docs: venv\n\tnpm install mathjax@3\nvenv:\n\ttrue\n')
+    (tmp_path/'.ci').mkdir(); (tmp_path/'.ci'/'run').write_text('make test\nmake sysdeps\n')
+    assert len(system_installs(tmp_path)) == 3, system_installs(tmp_path)
     assert _MACHINE.search('see /work/main/x') and _MACHINE.search("'/root/.cache'") and not _MACHINE.search('a/work/b')
 
 
