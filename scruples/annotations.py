@@ -298,7 +298,7 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
     "A CSV (`.tsv`: tab-separated; a first line with `;` and no `,`: semicolon-separated, said in `note`); `given`: the options, which decide an all-integer first row."
     text, given = read_text(path), given or {}
     sep, sep_note = ('\t', 'tab-separated') if path.suffix.lower() == '.tsv' else (',', '')
-    top = next((l for l in text.lstrip('\ufeff').splitlines() if l.strip()), '')
+    top = next((l for l in io.StringIO(text) if l.strip(' \t\r\n\ufeff')), '').lstrip('\ufeff')  # lazily: a big file
     if sep == ',' and ';' in top and len(next(csv.reader([top]))) == 1:
         sep, sep_note = ';', 'semicolon-separated (the first line has ; and no ,)'
     reader = csv.reader(io.StringIO(text, newline=''), delimiter=sep)  # newline='': \r\n, \n and a lone \r end a row

@@ -259,7 +259,7 @@ class Predictions:
 # %% ../nbs/15_evaluation.ipynb #ef616812
 def _prediction_frame(path: Path) -> pd.DataFrame:
     "A predictions table read by the gold's own table reader (CSV, TSV, a `;`-separated CSV, JSON lines, Parquet), one row per record, its line in the index."
-    from .annotations import _table  # one reader of tables: the gold's formats, delimiters and lines
+    from scruples.annotations import _table  # one reader of tables: the gold's formats, delimiters and lines
 
     if not path.name.lower().endswith(('.csv', '.tsv', '.jsonl', '.ndjson', '.parquet', '.pq')):
         raise ScruplesDataError(
@@ -301,7 +301,7 @@ def read_predictions(
     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
-    from .annotations import _key, _names
+    from scruples.annotations import _key, _names
 
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)

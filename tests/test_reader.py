@@ -53,11 +53,15 @@ def test_wide_table_with_item_and_label_columns_is_refused_with_both_readings(ca
 
 
 def test_numeric_header_is_a_header(capsys, tmp_path):
-    "A Likert header 1,2,3,4,5 became a row of data (an extra example, classes class_0..4)."
+    """A Likert header 1,2,3,4,5 became a row of data (an extra example, classes class_0..4); read as a header, a
+    headerless file whose first row is 1,2,3 lost that row (issue 39). A run reads both ways: refused with both, and
+    --counts (a header) or --classes (data) decides."""
     p = tmp_path/'likert.csv'; p.write_text('1,2,3,4,5\n0,1,3,1,0\n2,2,0,0,1\n1,0,0,3,1\n')
-    r = best_json(capsys, p)
+    rc, out, err = run(capsys, 'best', p, '--samples', '50', '--bootstrap', '0')
+    assert rc == 1 and '--counts 1,2,3,4,5' in err and '--classes' in err
+    r = best_json(capsys, p, '--counts', '1,2,3,4,5')
     assert r['classes'] == ['1', '2', '3', '4', '5'] and r['examples'] == 3
-    assert r == best_json(capsys, p, '--counts', '1,2,3,4,5') | {'read': r['read']}
+    assert best_json(capsys, p, '--classes', 'a,b,c,d,e')['examples'] == 4
 
 
 def test_id_column_in_any_case_is_not_a_class(capsys, tmp_path):
