@@ -475,7 +475,7 @@ def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
         if any((s == '').any() for s in keys):
             return None
         keys = [s if s.str.isascii().all() else s.map(_nfc) for s in keys]  # NFC changes no ASCII text
-        keys = keys[0].tolist() if len(keys) == 1 else ['/'.join(t) for t in zip(*keys)]
+        keys = keys[0].tolist() if len(keys) == 1 else list(zip(*(s.tolist() for s in keys)))  # tuples, as _Extras
         if len(set(keys)) != len(keys):
             return None
         out['items'] = keys
@@ -892,7 +892,13 @@ def _wide(
     path: Path, t: _Table, classes, given: dict, cols: dict, ids: list, used: dict, ex: _Extras
 ) -> AnnotatedData:
     "The wide form: one row per item, one count column per class; a CSV body of plain numbers is parsed in bulk."
-    idsaid = f'id column {",".join(ids)}' if ids else 'items numbered from 0 (no id column)'
+    idsaid = (
+        f'id columns {",".join(ids)} (each id the tuple of their values)'
+        if len(ids) > 1
+        else f'id column {ids[0]}'
+        if ids
+        else 'items numbered from 0 (no id column)'
+    )
     if len(ids) == 1 and _id_like(ids[0]) and ids[0].lower() not in ('id', 'item'):
         idsaid += ' (named like an id: not a class)'
     names = None if classes is None else _names(classes)
@@ -1124,7 +1130,13 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         f'{form}: {len(c):,} items, {int(c.sum()):,} votes'
         + (f' by {len({v[2] for v in votes}):,} annotators' if annotators else '')
         + f', classes {"/".join(names)} ({order}), {how}, {"item" if form == "long" else "id"} column'
-        + (f's {",".join(ids)}' if len(ids) > 1 else f' {ids[0]}' if ids else ': none, items numbered from 0')
+        + (
+            f's {",".join(ids)} (each id the tuple of their values)'
+            if len(ids) > 1
+            else f' {ids[0]}'
+            if ids
+            else ': none, items numbered from 0'
+        )
         + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
         + (f'; {t.note}' if t.note else '')
         + (f'; {merged:,} ids on more than one row, merged (repeats={given["repeats"]})' if merged else '')

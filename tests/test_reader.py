@@ -212,7 +212,7 @@ def test_classes_in_the_users_order_in_every_form(capsys, tmp_path):
 def test_items_named_by_several_columns(tmp_path):
     p = tmp_path/'l.csv'; p.write_text('conv,turn,annotator,label\nc1,1,a,x\nc1,2,a,y\nc1,1,b,y\n')
     d = read_annotated(p, item='conv,turn')
-    assert d.items == ['c1/1', 'c1/2'] and d.counts.tolist() == [[1, 1], [0, 1]]
+    assert d.items == [('c1', '1'), ('c1', '2')] and d.counts.tolist() == [[1, 1], [0, 1]]  # tuples, never joined
 
 
 def test_annotator_columns_with_repeats_splits_and_context(capsys, tmp_path):

@@ -89,6 +89,8 @@ def test_composite_ids_are_tuples_api(tmp_path):
     for path in (w, write(tmp_path, 'w2.csv', 'doc,sent,yes,no\n"a/b",c,1,2\na,b/c,3,0\n')):
         d = read_annotated(path, id='doc,sent')
         assert d.items == [('a/b', 'c'), ('a', 'b/c')] and d.counts.tolist() == [[1, 2], [3, 0]]
+    d = read_annotated(write(tmp_path, 'w3.csv', 'doc,sent,yes,no\na,b,1,2\na,c,3,0\n'), id='doc,sent')  # fast path
+    assert d.items == [('a', 'b'), ('a', 'c')] and 'tuple' in d.report
     with pytest.raises(ScruplesDataError, match=r"\('a', 'b'\)"):  # a true duplicate is named as the tuple
         read_annotated(write(tmp_path, 'dup.csv', 'doc,sent,yes,no\na,b,1,2\na,b,3,0\n'), id='doc,sent')
 
