@@ -60,7 +60,7 @@ REPEATS = ('first', 'all', 'drop')  # what a label given twice by one annotator 
 class AnnotatedData:
     "One annotated dataset: item ids, label counts and class names; texts, contexts, splits and responses when the file has them."
 
-    items: list  # item ids (strings), one per row of `counts`
+    items: list  # item ids, one per row of `counts`: strings, or tuples of strings for several id columns
     counts: np.ndarray  # int64 (n_items, n_classes): votes per class
     classes: tuple  # class names (strings), one per column of `counts`
     texts: list | None = None  # one text per item, or None
@@ -74,6 +74,7 @@ class AnnotatedData:
     columns: dict | None = (
         None  # the columns the reader took for each role: id, counts, item, label, annotator, text, ...
     )
+    class_order: str = ''  # how the class order was decided: 'sorted by name', 'sorted as numbers', 'in column order', ...
 
     def __post_init__(self):
         self.counts, self.classes = np.asarray(self.counts, dtype=np.int64), tuple(map(str, self.classes))
@@ -91,6 +92,18 @@ class AnnotatedData:
             self.responses is not None and self.responses.shape != (len(self.annotators), n)
         ):
             raise ValueError('responses must be (n_annotators, n_items) and come with annotator ids')
+        if self.responses is not None:  # one source of votes: the matrix holds exactly the votes the counts hold
+            a, i = np.nonzero(~np.isnan(self.responses))
+            j = self.responses[a, i]
+            if ((j < 0) | (j >= k) | (j != np.floor(j))).any():
+                raise ValueError(f'responses must be class indices 0..{k - 1} or NaN')
+            tally = np.bincount(i * k + j.astype(np.int64), minlength=n * k).reshape(n, k)
+            if (tally != self.counts).any():
+                b = int(np.flatnonzero((tally != self.counts).any(1))[0])
+                raise ValueError(
+                    f'responses and counts must hold the same votes: item {self.items[b]!r} has counts '
+                    f'{self.counts[b].tolist()} but responses tallying {tally[b].tolist()}'
+                )
         if self.splits is not None:
             self.splits = np.asarray(self.splits, dtype=object)
             bad = set(self.splits.tolist()) - {'train', 'dev', 'test'}
@@ -207,7 +220,7 @@ def long(self: AnnotatedData) -> pd.DataFrame:
     reps = self.counts[i, j]
     return pd.DataFrame(
         {
-            'item': np.repeat(np.asarray(self.items, dtype=object), self.n_votes),
+            'item': np.repeat(np.fromiter(self.items, dtype=object, count=self.n_items), self.n_votes),
             'annotator': None,
             'label': [self.classes[t] for t in np.repeat(j, reps)],
         }
@@ -240,12 +253,33 @@ def _utf8(v: str, path, line, name) -> str:
 
 # %% ../nbs/07_annotations.ipynb #28bda5b1
 def _numeric_header(cells) -> bool:
-    "Whether a first row of integers names classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2; 1,0,-1), not counts."
+    "Whether a first row of integers could name classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2; 1,0,-1).\n    It could as well be an item's counts: `_csv_table` decides it from the options, or refuses with both readings."
     if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells):
         return False
     v = [int(c) for c in cells]
     run = all(b - a == 1 for a, b in zip(v, v[1:])) or all(a - b == 1 for a, b in zip(v, v[1:]))
     return run and (0 in v or 1 in v)
+
+# %% ../nbs/07_annotations.ipynb #e15cf3cc
+def _run_is_data(cells, given: dict, path, line) -> tuple[bool, str]:
+    "A first row that is a run (1,2,3): data (True) or a header (False), decided by the options, and how, for the read line; undecided: an error with both readings."
+    row = ','.join(cells)
+    if given.get('counts'):
+        return False, f'the first row {row} read as a header (counts= names its columns)'
+    if any(given.get(k) for k in ('annotator_columns', 'item', 'label')) or given.get('form') in ('long', 'annotators'):
+        return False, f'the first row {row} read as a header (the options name its columns)'
+    if given.get('classes') is not None:
+        if _names(given['classes']) == list(cells):
+            return False, f'the first row {row} read as a header (it names the classes given)'
+        return True, f'no header: the first row {row} read as counts (classes= names the columns)'
+    raise ScruplesDataError(
+        path,
+        line,
+        None,
+        f'a first row that reads one way: {row} reads as class names (a header: say --counts {row}, '
+        f'counts={row!r}) or as the counts of the first item (no header: name the classes, --classes A,B,C)',
+        row,
+    )
 
 # %% ../nbs/07_annotations.ipynb #de8269f2
 @dataclass
@@ -260,9 +294,14 @@ class _Table:
     text: bool = False  # cells are text (CSV): a count is read from its digits
 
 # %% ../nbs/07_annotations.ipynb #ea9e29a3
-def _csv_table(path: Path) -> _Table:
-    text = read_text(path)
-    reader = csv.reader(io.StringIO(text, newline=''))  # newline='': \r\n, \n and a lone \r each end a row
+def _csv_table(path: Path, given: dict | None = None) -> _Table:
+    "A CSV (`.tsv`: tab-separated; a first line with `;` and no `,`: semicolon-separated, said in `note`); `given`: the options, which decide an all-integer first row."
+    text, given = read_text(path), given or {}
+    sep, sep_note = ('\t', 'tab-separated') if path.suffix.lower() == '.tsv' else (',', '')
+    top = next((l for l in io.StringIO(text) if l.strip(' \t\r\n\ufeff')), '').lstrip('\ufeff')  # lazily: a big file
+    if sep == ',' and ';' in top and len(next(csv.reader([top]))) == 1:
+        sep, sep_note = ';', 'semicolon-separated (the first line has ; and no ,)'
+    reader = csv.reader(io.StringIO(text, newline=''), delimiter=sep)  # newline='': \r\n, \n and a lone \r end a row
     first, hline, prev = None, None, 0
     for row in reader:
         if any(c.strip() for c in row):
@@ -272,11 +311,14 @@ def _csv_table(path: Path) -> _Table:
     if first is None:
         raise ScruplesDataError(path, None, None, 'a non-empty file', '')
     cells = [_nfc(c.strip()) for c in first]
-    headerless = len(cells) >= 2 and all(_DIGITS.fullmatch(c) for c in cells) and not _numeric_header(cells)
+    headerless = len(cells) >= 2 and all(_DIGITS.fullmatch(c) for c in cells)
+    note = 'no header (the first row holds counts)'
+    if headerless and _numeric_header(cells):
+        headerless, note = _run_is_data(cells, given, path, hline)
     if headerless:
-        header, note = [f'class_{j}' for j in range(len(cells))], 'no header (the first row holds counts)'
+        header = [f'class_{j}' for j in range(len(cells))]
     else:
-        header, note = cells, (f'the first row {",".join(cells)} read as class names' if _numeric_header(cells) else '')
+        header, note = cells, note if _numeric_header(cells) else ''
         if len(set(header)) != len(header) or not all(header):
             raise ScruplesDataError(
                 path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)', ','.join(first)
@@ -297,9 +339,10 @@ def _csv_table(path: Path) -> _Table:
             yield line, dict(zip(header, row))
 
     body = None
-    if hline == 1 and '"' not in text.partition('\n')[0]:
+    if hline == 1 and '"' not in text.partition('\n')[0] and sep == ',':
         raw = path.read_bytes().removeprefix(b'\xef\xbb\xbf')
         body = raw if headerless else raw.partition(b'\n')[2]
+    note = '; '.join(n for n in (sep_note, note) if n)
     return _Table(header, rows(), None if headerless else hline, note, body, text=True)
 
 # %% ../nbs/07_annotations.ipynb #cef935b3
@@ -314,11 +357,11 @@ def _frame_table(df, path) -> _Table:
     return _Table(cols, ((i + 1, dict(zip(cols, r))) for i, r in enumerate(df.itertuples(index=False, name=None))))
 
 # %% ../nbs/07_annotations.ipynb #704a7445
-def _table(path: Path) -> _Table:
-    "The columns and records of a CSV, JSON-lines or Parquet table (errors name file and line)."
+def _table(path: Path, given: dict | None = None) -> _Table:
+    "The columns and records of a CSV (or TSV), JSON-lines or Parquet table (errors name file and line); `given`: the reading options."
     suf = path.suffix.lower()
-    if suf == '.csv':
-        return _csv_table(path)
+    if suf in ('.csv', '.tsv'):
+        return _csv_table(path, given)
     if suf in ('.jsonl', '.ndjson'):
         it = iter_jsonl(path)
         line, rec = next(it)
@@ -344,7 +387,7 @@ def _table(path: Path) -> _Table:
         path,
         None,
         None,
-        'a file name ending in .csv, .jsonl, .ndjson or .parquet (a table), .json (a list of '
+        'a file name ending in .csv, .tsv, .jsonl, .ndjson or .parquet (a table), .json (a list of '
         'count lists), or .scruples-anecdotes.jsonl / .scruples-dilemmas.jsonl',
         path.name,
     )
@@ -432,7 +475,7 @@ def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
         if any((s == '').any() for s in keys):
             return None
         keys = [s if s.str.isascii().all() else s.map(_nfc) for s in keys]  # NFC changes no ASCII text
-        keys = keys[0].tolist() if len(keys) == 1 else ['/'.join(t) for t in zip(*keys)]
+        keys = keys[0].tolist() if len(keys) == 1 else list(zip(*(s.tolist() for s in keys)))  # tuples, as _Extras
         if len(set(keys)) != len(keys):
             return None
         out['items'] = keys
@@ -491,6 +534,14 @@ def _usual(t: _Table, *names) -> str | None:
         low.setdefault(c.lower(), c)
     return next((low[n] for n in names if n in low), None)
 
+# %% ../nbs/07_annotations.ipynb #5eb4520a
+def _id_like(name: str) -> bool:
+    "A column named like an id (id, item_id, post-id, itemId, uuid, index, pandas' 'Unnamed: 0'): never a class unless named one."
+    return bool(
+        re.fullmatch(r'(?i)(.*[_\-\s.])?(id|ids|uuid|guid|index|idx)|unnamed:\s*\d+', name.strip())
+        or re.fullmatch(r'.*[a-z]I[dD]', name.strip())
+    )
+
 # %% ../nbs/07_annotations.ipynb #bf2ad31f
 _MISSING = object()
 
@@ -534,22 +585,26 @@ class _Extras:
     def __init__(self, path, ids, text, context, split):
         self.path, self.ids, self.cols = path, ids, {'text': text, 'context': context, 'split': split}
         self.items, self.first, self.vals = {}, {}, {k: [] for k, c in self.cols.items() if c is not None}
+        self.rows, self.hint = {}, ''  # rows per item; what a duplicate id's error adds (the flag that allows one)
 
     def item(self, rec, line, unique: bool = False) -> int:
         "The index of the record's item (`unique`: one row per item, as in the wide form; a second is an error naming both lines)."
         key = (
-            '/'.join(_key(_cell(rec, c, self.path, line), self.path, line, c) for c in self.ids)
+            tuple(_key(_cell(rec, c, self.path, line), self.path, line, c) for c in self.ids)
+            if len(self.ids) > 1
+            else _key(_cell(rec, self.ids[0], self.path, line), self.path, line, self.ids[0])
             if self.ids
             else str(len(self.items))
-        )
+        )  # several id columns: a tuple, never joined (('a/b', 'c') and ('a', 'b/c') are two items)
         if unique and key in self.items:
             raise ScruplesDataError(
                 self.path,
                 line,
                 ','.join(self.ids),
-                f'a unique id (line {self.first[self.items[key]]} has the same one)',
+                f'a unique id (line {self.first[self.items[key]]} has the same one, {key!r})' + self.hint,
                 key,
             )
+        self.rows[key] = self.rows.get(key, 0) + 1
         i = self.items.setdefault(key, len(self.items))
         read = {'text': _text, 'context': _text, 'split': _split}
         vals = {k: read[k](_cell(rec, self.cols[k], self.path, line), self.path, line, self.cols[k]) for k in self.vals}
@@ -568,10 +623,21 @@ class _Extras:
         return self.vals.get(k)
 
 # %% ../nbs/07_annotations.ipynb #0c37dbdc
-def _sorted_labels(labels) -> tuple[tuple, str]:
-    "Distinct labels in the default order: numerically when all are integers (-3 < -1 < 2 < 10), else by name; and that order in words."
+def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
+    "Distinct labels in the default order: numerically when all are integers (-3 < -1 < 2 < 10), else by name; and that order in words.\n    Two labels equal as numbers but written apart (01, 1) are refused, naming them: the order would be the hash seed's."
     if all(_DIGITS.fullmatch(l) for l in labels):
-        return tuple(sorted(labels, key=int)), 'sorted as numbers'
+        out = tuple(sorted(labels, key=lambda l: (int(l), l)))
+        same = next(((a, b) for a, b in zip(out, out[1:]) if int(a) == int(b)), None)
+        if same:
+            raise ScruplesDataError(
+                path,
+                None,
+                'label',
+                f'labels that are distinct numbers: {same[0]!r} and {same[1]!r} are the same number written two ways; '
+                f'write them alike, or give the classes in order ({_opt("classes")}), e.g. {",".join(out)}',
+                list(same),
+            )
+        return out, 'sorted as numbers'
     return tuple(sorted(labels)), 'sorted by name'
 
 # %% ../nbs/07_annotations.ipynb #ff5502e1
@@ -595,30 +661,72 @@ def _tally(votes, n_items, classes, path, annotators: bool, repeats):
             f'annotator for the same item); say what a repeat means: {_opt("repeats")} first, all or drop',
             list(anns)[a],
         )
+    names, rows = list(anns), {}  # repeats='all': the r-th label of annotator A is annotator 'A#r' of the matrix
+    if annotators and repeats == 'all':
+        taken = set(names)
+        for (i, a), v in pairs.items():
+            for r in range(2, len(v) + 1):
+                if (a, r) not in rows:
+                    n = f'{names[a]}#{r}'
+                    while n in taken:
+                        n += '#'
+                    taken.add(n)
+                    rows[a, r] = len(names)
+                    names.append(n)
     counts = np.zeros((n_items, len(classes)), dtype=np.int64)
-    resp = np.full((len(anns), n_items), np.nan) if annotators else None
+    resp = np.full((len(names), n_items), np.nan) if annotators else None
     for (i, a), v in pairs.items():
         if len(v) > 1 and repeats == 'drop':
             continue
-        for _, j in v if repeats == 'all' else v[:1]:
+        for r, (_, j) in enumerate(v if repeats == 'all' else v[:1], 1):
             counts[i, j] += 1
-        if annotators:
-            resp[a, i] = v[0][1]
-    return counts, resp, list(anns), extra
+            if annotators:
+                resp[a if r == 1 else rows[a, r], i] = j  # the matrix holds the very votes the counts hold
+    return counts, resp, names, extra
+
+# %% ../nbs/07_annotations.ipynb #ad3f63dd
+def _hot_split(columns, spec: str, known=None) -> dict:
+    "{(annotator, label): column} of the columns a one-hot pattern names, split by the known labels (`known`), else by the split that needs the fewest annotators + labels (never by the first '_')."
+    parts = re.split(r'(\{annotator\}|\{label\}|\*)', spec)
+
+    def rx(k):  # the annotator k characters long
+        return ''.join(
+            {'{annotator}': f'(?P<a>.{{{k}}})', '{label}': '(?P<l>.+)', '*': '.*'}.get(p, re.escape(p)) for p in parts
+        )
+
+    cands = {}  # column -> its possible (annotator, label) splits, shortest annotator first
+    for c in columns:
+        got = [(m['a'], m['l']) for k in range(1, len(c)) if (m := re.fullmatch(rx(k), c))]
+        if got:
+            cands[c] = list(dict.fromkeys(got))
+    if known is not None:  # a column's label is a known class (the longest that fits); else its first split
+        return {next((x for x in sorted(v, key=lambda x: -len(x[1])) if x[1] in known), v[0]): c for c, v in cands.items()}
+
+    def parse(anns):
+        got = {c: next((x for x in v if anns is None or x[0] in anns), None) for c, v in cands.items()}
+        return None if None in got.values() else {x: c for c, x in got.items()}
+
+    best = parse(None)  # the shortest annotators (a tie keeps it)
+    size = lambda p: len({a for a, _ in p}) + len({l for _, l in p})
+    by_label = {}
+    for v in cands.values():
+        for a, l in v:
+            by_label.setdefault(l, set()).add(a)
+    for anns in sorted({frozenset(s) for s in by_label.values()}, key=lambda s: (len(s), sorted(s))):
+        p = parse(anns)
+        if p is not None and len(p) == len(cands) and size(p) < size(best):
+            best = p
+    return best
 
 # %% ../nbs/07_annotations.ipynb #6124f238
-def _annotator_columns(t: _Table, spec, path):
+def _annotator_columns(t: _Table, spec, path, classes=None):
     "Label columns [(annotator, column)] or one-hot columns {(annotator, class): column} named by a list, a glob or a '{annotator}_{label}' pattern."
     if isinstance(spec, str) and '{label}' in spec:
         if '{annotator}' not in spec:
             raise ValueError(
                 f"{path}: a one-hot pattern names both parts, e.g. '{{annotator}}_{{label}}', got {spec!r}"
             )
-        rx = ''.join(
-            {'{annotator}': '(?P<a>.+?)', '{label}': '(?P<l>.+?)', '*': '.*'}.get(p, re.escape(p))
-            for p in re.split(r'(\{annotator\}|\{label\}|\*)', spec)
-        )
-        hot = {(m['a'], m['l']): c for c in t.columns if (m := re.fullmatch(rx, c))}
+        hot = _hot_split(t.columns, spec, None if classes is None else _names(classes))
         if not hot:
             raise ScruplesDataError(
                 path, t.header_line, None, f'columns matching the one-hot pattern {spec!r}', ', '.join(t.columns)
@@ -756,10 +864,12 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
             if given['item']
             else [_find(t, [_usual(t, 'item') or 'item'], path, 'the item')[0]]
         )
+    named = set(_names(given['counts'] or []))  # a column named a count is not taken for the id
+    like = [c for c in t.columns if _id_like(c) and c not in named]
     return (
         _find(t, given['id'], path, 'the item id')
         if given['id']
-        else [c for c in [_usual(t, 'id') or _usual(t, 'item')] if c]
+        else [c for c in [_usual(t, 'id') or _usual(t, 'item') or (like[0] if len(like) == 1 else None)] if c]
     )
 
 # %% ../nbs/07_annotations.ipynb #55625b75
@@ -767,7 +877,15 @@ def _wide(
     path: Path, t: _Table, classes, given: dict, cols: dict, ids: list, used: dict, ex: _Extras
 ) -> AnnotatedData:
     "The wide form: one row per item, one count column per class; a CSV body of plain numbers is parsed in bulk."
-    idsaid = f'id column {",".join(ids)}' if ids else 'items numbered from 0 (no id column)'
+    idsaid = (
+        f'id columns {",".join(ids)} (each id the tuple of their values)'
+        if len(ids) > 1
+        else f'id column {ids[0]}'
+        if ids
+        else 'items numbered from 0 (no id column)'
+    )
+    if len(ids) == 1 and _id_like(ids[0]) and ids[0].lower() not in ('id', 'item'):
+        idsaid += ' (named like an id: not a class)'
     names = None if classes is None else _names(classes)
     usual_text = _usual(t, 'text')  # never a count column unless named one: text='' (no text) leaves it unread
     if t.header_line is None and t.note and names and not given['counts']:
@@ -778,8 +896,8 @@ def _wide(
             if given['counts']
             else _find(t, names, path, 'a count')
             if names
-            else [c for c in t.columns if c not in used and c != usual_text]
-        )
+            else [c for c in t.columns if c not in used and c != usual_text and not _id_like(c)]
+        )  # a column named like an id (item_id, post_id) is never a class unless named one
     for c in cc:
         _claim(used, c, 'a count', path)
     names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
@@ -800,13 +918,18 @@ def _wide(
     elif c is not None and c.sum(1).all():
         numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
     else:
-        numbered, c = None, _wide_rows(path, t, cc, ex, every=not (given['counts'] or classes))
+        try:
+            numbered, c = None, _wide_rows(path, t, cc, ex, every=not (given['counts'] or classes))
+        except ScruplesDataError as err:  # a label where a count should be: name the flag of the form it looks like
+            raise _with_form_hint(err, t, cc, ids) from None
     left = [x for x in t.columns if x not in used]
+    idlike = [x for x in left if _id_like(x)] if not (given['counts'] or classes) else []
     said = (
         f'wide: {len(c):,} items, classes {"/".join(names)} from columns {",".join(cc)}, {idsaid}'
         + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
         + (f'; {t.note}' if t.note else '')
         + (f'; columns not read: {",".join(left)}' if left else '')
+        + (f' ({",".join(idlike)} named like an id: not a class; {_opt("counts")} counts one)' if idlike else '')
     )
     return AnnotatedData(
         items=numbered or list(ex.items),
@@ -818,7 +941,25 @@ def _wide(
         source=str(path),
         report=said,
         columns=dict(id=ids, counts=cc, **cols),
+        class_order='in the order of counts=' if given['counts'] else 'in column order' if classes is None else 'in the order of classes=',
     )
+
+# %% ../nbs/07_annotations.ipynb #c850ac03
+def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> ScruplesDataError:
+    "A wide read's error on a cell that is not a number, with the flag of the form the table looks like (long, or a column per annotator)."
+    got = err.got if isinstance(err.got, str) else None
+    if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got):
+        return err
+    lab = _usual(t, 'label')
+    if lab:
+        item = ','.join(ids) or 'ITEM'
+        hint = f'; a label column {lab}: one vote per row is the long form, say --long --item {item} (form=\'long\')'
+    else:
+        hint = (
+            f'; {got!r} is a label: a column per annotator holding its label is read with '
+            f'--annotator-columns {",".join(cc)} (annotator_columns=)'
+        )
+    return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
 
 # %% ../nbs/07_annotations.ipynb #4d64b649
 def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool) -> np.ndarray:
@@ -886,14 +1027,18 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     return votes, how, dict(item=ids, label=lab, annotator=ann), ann is not None
 
 # %% ../nbs/07_annotations.ipynb #edf5f119
-def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras):
-    "Votes of the annotator-columns form; how it was read, the roles, and the classes a one-hot pattern names."
-    plain, hot = _annotator_columns(t, given['annotator_columns'], path)
+def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras, classes=None):
+    "Votes of the annotator-columns form; how it was read, the roles, and the classes a one-hot pattern names.\n    Two rows of one id: refused, unless `repeats=` says what a second label of one annotator means (the rows are then merged)."
+    plain, hot = _annotator_columns(t, given['annotator_columns'], path, classes)
+    ex.hint = (
+        f'; say what a second row of an id means: {_opt("repeats")} first, all or drop '
+        '(the rows are merged; a second label of one annotator is a repeat)'
+    )
     for c in [c for _, c in plain] if plain else hot.values():
         _claim(used, c, 'an annotator column', path)
     votes = []
     for line, rec in t.records:
-        i = ex.item(rec, line)
+        i = ex.item(rec, line, unique=given['repeats'] is None)
         if plain:
             votes += [
                 (line, i, a, _key(v, path, line, c)) for a, c in plain if not _empty(v := _cell(rec, c, path, line))
@@ -946,12 +1091,12 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         votes, how, roles, annotators = _long_votes(path, t, given, ids, used, ex)
         named = set()
     else:
-        (votes, how, roles, named), annotators = _annotator_votes(path, t, given, ids, used, ex), True
+        (votes, how, roles, named), annotators = _annotator_votes(path, t, given, ids, used, ex, classes), True
     if not votes:
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
     labels = {v[3] for v in votes} | named
     if classes is None:
-        names, order = _sorted_labels(labels)
+        names, order = _sorted_labels(labels, path)
     else:
         names, order = tuple(_names(classes)), 'in the order of classes='
     if len(names) < 2 or len(set(names)) != len(names):
@@ -965,13 +1110,27 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
             path, ex.first[i], None, f'at least one vote for item {list(ex.items)[i]!r} (repeats=drop left none)', 0
         )
     left = [x for x in t.columns if x not in used]
+    merged = sum(n > 1 for n in ex.rows.values()) if form == 'annotators' else 0
     said = (
         f'{form}: {len(c):,} items, {int(c.sum()):,} votes'
-        + (f' by {len(anns):,} annotators' if annotators else '')
+        + (f' by {len({v[2] for v in votes}):,} annotators' if annotators else '')
         + f', classes {"/".join(names)} ({order}), {how}, {"item" if form == "long" else "id"} column'
-        + (f's {",".join(ids)}' if len(ids) > 1 else f' {ids[0]}' if ids else ': none, items numbered from 0')
+        + (
+            f's {",".join(ids)} (each id the tuple of their values)'
+            if len(ids) > 1
+            else f' {ids[0]}'
+            if ids
+            else ': none, items numbered from 0'
+        )
         + (f', {_report_tail(ex, cols)}' if _report_tail(ex, cols) else '')
+        + (f'; {t.note}' if t.note else '')
+        + (f'; {merged:,} ids on more than one row, merged (repeats={given["repeats"]})' if merged else '')
         + (f'; {extra:,} repeated labels (one annotator, one item): repeats={given["repeats"]}' if extra else '')
+        + (
+            ' (every label a vote; in the annotator x item matrix the second label of annotator A is annotator A#2)'
+            if extra and annotators and given['repeats'] == 'all'
+            else ''
+        )
         + (f'; columns not read: {",".join(left)}' if left else '')
     )
     return AnnotatedData(
@@ -986,6 +1145,7 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         source=str(path),
         report=said,
         columns=dict(**roles, **cols),
+        class_order=order,
     )
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3
@@ -1005,6 +1165,7 @@ def read_annotated(
     classes=None,  # classes in order, 'a,b,c' or a list (wide without counts=: the count columns)
     repeats: str | None = None,  # one annotator's second label of an item: None (refused), 'first', 'all' or 'drop'
     ceiling: bool = False,  # refuse data where every item has one vote (nothing to estimate a ceiling from)
+    ordered: bool = False,  # the classes are a scale: refuse an order the file does not give (labels sorted by name)
 ) -> AnnotatedData:  # with `report`: what was read, in one line
     "Read any annotated table into counts, classes and (where the file has them) items, texts, contexts, splits and responses."
     path_in = path
@@ -1033,7 +1194,8 @@ def read_annotated(
             raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')
         d = _fixed(path, classes)
     else:
-        d = _tabular(path, _frame_table(path_in, path) if frame else _table(path), form, classes, **opts)
+        t = _frame_table(path_in, path) if frame else _table(path, dict(opts, classes=classes, form=form))
+        d = _tabular(path, t, form, classes, **opts)
     if ceiling and (d.n_votes <= 1).all():
         raise ScruplesDataError(
             path,
@@ -1041,6 +1203,16 @@ def read_annotated(
             None,
             'items with 2 or more votes (a ceiling is the agreement of repeated votes)',
             f'one vote on each of the {d.n_items:,} items',
+        )
+    if ordered and d.class_order == 'sorted by name':
+        raise ScruplesDataError(
+            path,
+            None,
+            'label',
+            f'classes in a known order for ordered classes (--ordered): the labels {", ".join(d.classes)} are not '
+            'numbers, so the file does not say their order (sorting them by name would make a scale of the alphabet); '
+            f'give them in order, {_opt("classes")}',
+            '/'.join(d.classes),
         )
     return d
 

@@ -250,7 +250,7 @@ PROB_SUM_TOL = (
 class Predictions:
     "A predictions file as read: item ids, probabilities (n, k) in the gold's class order, and whether they are hard labels."
 
-    ids: list  # item ids (strings), one per row
+    ids: list  # item ids, one per row, normalised as the gold reader's (strings; tuples for several id columns)
     proba: np.ndarray  # (n, k) probabilities; one-hot rows for hard predictions
     hard: bool  # read from one predicted-label column
     source: str  # the file
@@ -258,40 +258,59 @@ class Predictions:
 
 # %% ../nbs/15_evaluation.ipynb #ef616812
 def _prediction_frame(path: Path) -> pd.DataFrame:
-    "A predictions table (CSV, JSON lines or Parquet) as strings/objects, one row per line, its line numbers in the index."
-    name = path.name.lower()
-    if name.endswith('.parquet'):
-        df = pd.read_parquet(path)
-        first = 1
-    elif name.endswith(('.jsonl', '.ndjson', '.json')):
-        df = pd.read_json(path, lines=True, dtype=False)
-        first = 1
-    elif name.endswith(('.csv', '.tsv')):
-        df = pd.read_csv(path, dtype=str, keep_default_na=False, sep='\t' if name.endswith('.tsv') else ',')
-        first = 2
-    else:
-        raise ScruplesDataError(path, None, None, 'a predictions table: *.csv, *.tsv, *.jsonl or *.parquet', path.name)
-    if not len(df):
+    "A predictions table read by the gold's own table reader (CSV, TSV, a `;`-separated CSV, JSON lines, Parquet), one row per record, its line in the index."
+    from scruples.annotations import _table  # one reader of tables: the gold's formats, delimiters and lines
+
+    if not path.name.lower().endswith(('.csv', '.tsv', '.jsonl', '.ndjson', '.parquet', '.pq')):
+        raise ScruplesDataError(
+            path, None, None, 'a predictions table: *.csv, *.tsv, *.jsonl, *.ndjson or *.parquet (as the gold)', path.name
+        )
+    t = _table(path, {'counts': True})  # a first row of numbers is a header here: the columns are named
+    lines, recs = [], []
+    for line, rec in t.records:
+        lines.append(line)
+        recs.append(rec)
+    if not recs:
         raise ScruplesDataError(path, None, None, 'at least one row of predictions', 'none')
-    return df.set_axis(
-        range(first, first + len(df))
-    )  # the line of each row (CSV: after the header; Parquet: the row, 1-based)
+    return pd.DataFrame.from_records(recs, columns=t.columns, index=lines)
+
+# %% ../nbs/15_evaluation.ipynb #3120882b
+def _one_column(v: pd.Series, classes: list, path, col: str) -> None:
+    "Refuse one column beside the id that reads two ways: numbers in [0, 1] (P(second class)?) that are not class names (labels?)."
+    s = v.map(lambda x: x.strip() if isinstance(x, str) else x)
+    if len(classes) != 2 or s.map(lambda x: str(x) in classes).all():
+        return
+    x = pd.to_numeric(s, errors='coerce')
+    if x.notna().all() and ((x >= 0) & (x <= 1)).all():
+        raise ScruplesDataError(
+            path,
+            None,
+            col,
+            f'one column per class or one predicted-label column; {col} has two readings: probabilities of '
+            f'{classes[1]!r} (the second class: write them as columns {classes[0]},{classes[1]}, 1 - p and p) or '
+            f'predicted labels (which must be class names: {", ".join(classes)})',
+            ', '.join(map(str, s.iloc[:3])),
+        )
 
 # %% ../nbs/15_evaluation.ipynb #00ea251a
 def read_predictions(
     path,  # CSV, JSON lines or Parquet: an id column and probabilities or one label column
     classes: Sequence[str],  # the gold's class names: the probability columns must be named so
-    id: str = 'id',  # the id column
+    id: str = 'id',  # the id column ('a,b': several, ids are then tuples, as the gold reader makes them)
     label: str | None = None,  # the predicted-label column (default: the one other column, when not the classes)
     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
+    from scruples.annotations import _key, _names
+
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)
     cols = [str(c) for c in df.columns]
-    if id not in cols:
+    idc = _names(id)
+    if any(c not in cols for c in idc):
         raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another)', ', '.join(cols))
-    ids = [str(v).strip() for v in df[id]]
+    keys = [[_key(v, path, line, c) for line, v in zip(df.index, df[c])] for c in idc]  # the gold reader's ids
+    ids = keys[0] if len(idc) == 1 else list(zip(*keys))
     dup = next((i for i, v in enumerate(ids) if v in ids[:i]), None) if len(set(ids)) != len(ids) else None
     if dup is not None:
         raise ScruplesDataError(
@@ -301,9 +320,10 @@ def read_predictions(
             f'a unique id (line {df.index[ids.index(ids[dup])]} has the same one)',
             ids[dup],
         )
-    rest = [c for c in cols if c != id]
+    rest = [c for c in cols if c not in idc]
     if label is None and set(rest) != set(classes) and len(rest) == 1:
         label = rest[0]
+        _one_column(df[label], classes, path, label)
     if label is not None:
         if label not in cols:
             raise ScruplesDataError(path, None, label, f'a predicted-label column {label!r}', ', '.join(cols))
@@ -335,14 +355,14 @@ def read_predictions(
             raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0', df[c].iloc[bad[0]])
         p[:, j] = v
     s = p.sum(1)
-    off = np.flatnonzero(np.abs(s - 1) > tol)
+    off = np.flatnonzero(np.abs(s - 1) > tol + 4 * np.finfo(float).eps * p.sum(1))  # inclusive: a sum's own rounding
     if len(off):
         raise ScruplesDataError(
             path,
             int(df.index[off[0]]),
             ', '.join(classes),
-            f'probabilities summing to 1 (within {tol:g})',
-            f'{s[off[0]]:.6g}',
+            f'probabilities summing to 1 within {tol:g} or closer (tol=, --tolerance)',
+            f'{s[off[0]]:.15g} (off by {abs(s[off[0]] - 1):.3g})',
         )
     renorm = int((np.abs(s - 1) > 1e-12).sum())
     return Predictions(ids, p / s[:, None], False, str(path), renorm)
@@ -354,9 +374,9 @@ def align_predictions(
     gold: str = 'gold',  # the gold's name, for messages
 ) -> np.ndarray:  # (n_gold,) the row of `pred` for each gold item
     "The prediction row of every gold item: ids missing on either side are refused, naming a few."
-    gold_ids = [str(g) for g in gold_ids]
-    where = {v: i for i, v in enumerate(pred.ids)}
-    lost, extra = [g for g in gold_ids if g not in where], sorted(set(pred.ids) - set(gold_ids))
+    gold_ids = [str(g) for g in gold_ids]  # one form on both sides: a string, or a tuple printed as one
+    where = {str(v): i for i, v in enumerate(pred.ids)}
+    lost, extra = [g for g in gold_ids if g not in where], sorted(set(where) - set(gold_ids))
 
     def few(v):
         return ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')

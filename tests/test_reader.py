@@ -53,11 +53,15 @@ def test_wide_table_with_item_and_label_columns_is_refused_with_both_readings(ca
 
 
 def test_numeric_header_is_a_header(capsys, tmp_path):
-    "A Likert header 1,2,3,4,5 became a row of data (an extra example, classes class_0..4)."
+    """A Likert header 1,2,3,4,5 became a row of data (an extra example, classes class_0..4); read as a header, a
+    headerless file whose first row is 1,2,3 lost that row (issue 39). A run reads both ways: refused with both, and
+    --counts (a header) or --classes (data) decides."""
     p = tmp_path/'likert.csv'; p.write_text('1,2,3,4,5\n0,1,3,1,0\n2,2,0,0,1\n1,0,0,3,1\n')
-    r = best_json(capsys, p)
+    rc, out, err = run(capsys, 'best', p, '--samples', '50', '--bootstrap', '0')
+    assert rc == 1 and '--counts 1,2,3,4,5' in err and '--classes' in err
+    r = best_json(capsys, p, '--counts', '1,2,3,4,5')
     assert r['classes'] == ['1', '2', '3', '4', '5'] and r['examples'] == 3
-    assert r == best_json(capsys, p, '--counts', '1,2,3,4,5') | {'read': r['read']}
+    assert best_json(capsys, p, '--classes', 'a,b,c,d,e')['examples'] == 4
 
 
 def test_id_column_in_any_case_is_not_a_class(capsys, tmp_path):
@@ -208,7 +212,7 @@ def test_classes_in_the_users_order_in_every_form(capsys, tmp_path):
 def test_items_named_by_several_columns(tmp_path):
     p = tmp_path/'l.csv'; p.write_text('conv,turn,annotator,label\nc1,1,a,x\nc1,2,a,y\nc1,1,b,y\n')
     d = read_annotated(p, item='conv,turn')
-    assert d.items == ['c1/1', 'c1/2'] and d.counts.tolist() == [[1, 1], [0, 1]]
+    assert d.items == [('c1', '1'), ('c1', '2')] and d.counts.tolist() == [[1, 1], [0, 1]]  # tuples, never joined
 
 
 def test_annotator_columns_with_repeats_splits_and_context(capsys, tmp_path):
