@@ -18,7 +18,7 @@ from .core import LazyModule, as_rng
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
 from .priors import (Prior, PriorChoice, check_prior, choose_prior, npmle_argmax_probs, npmle_expectations,
-                             refit_npmle)
+                             pattern_likelihoods, refit_weights)
 
 pd = LazyModule(
     'pandas'
@@ -463,8 +463,8 @@ def js_samples_for(n: int, k: int, n_samples: int) -> int:
     return max(1, min(n_samples, max(100, _JS_DRAWS // (n * k))))
 
 
-def _npmle_per(c: np.ndarray, pr: Prior, metric: str) -> np.ndarray:
-    "Per-row expectation of the cross-entropy or a soft metric of the oracle under an NPMLE prior: exact, a sum over its support."
+def _npmle_fn(metric: str):
+    "The cross-entropy or a soft metric of the oracle as a function of vote shares t (P, k) and support points p (G, k): (P, G)."
     def xent(t, p):
         return -(t @ np.log(p).T)
 
@@ -475,7 +475,12 @@ def _npmle_per(c: np.ndarray, pr: Prior, metric: str) -> np.ndarray:
         'manhattan': lambda t, p: np.abs(t[:, None] - p[None]).sum(-1),
         'wasserstein': lambda t, p: np.abs(np.cumsum(t, 1)[:, None] - np.cumsum(p, 1)[None])[..., :-1].sum(-1),
     }
-    return npmle_expectations(pr, c, {metric: fns[metric]})[metric]
+    return fns[metric]
+
+
+def _npmle_per(c: np.ndarray, pr: Prior, metric: str) -> np.ndarray:
+    "Per-row expectation of the cross-entropy or a soft metric of the oracle under an NPMLE prior: exact, a sum over its support."
+    return npmle_expectations(pr, c, {metric: _npmle_fn(metric)})[metric]
 
 
 def oracle_soft(
@@ -551,15 +556,20 @@ def _refit_stats(c, y, w, metric, n_samples, rng, n_boot, pr: Prior | None = Non
     s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
     sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # hard metrics: posterior samples per resample, as without refit
     stats = []
+    if pr is not None and pr.kind == 'npmle':  # the likelihoods and each point's value once, the weights per resample
+        lik = pattern_likelihoods(pr, pat)
+        val = np.eye(c.shape[1])[pr.points.argmax(1)] if hard else _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
     for wb in w:
         pw = np.bincount(inv, weights=wb, minlength=len(pat))
         if pr is not None and pr.kind == 'npmle':
-            prb = refit_npmle(pr, pat, weights=pw)
+            post = lik * refit_weights(pr, lik, pw)
+            post /= post.sum(1, keepdims=True)
             if hard:
-                g = _Groups(npmle_argmax_probs(prb, pat), uniq[:, -1].astype(np.int64), inv)
+                q = post @ val
+                g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
                 stats.append(_score_samples(g, y, metric, sh, rng, weights=wb).mean())
             else:
-                stats.append(pw @ _npmle_per(pat, prb, metric) / n)
+                stats.append(pw @ (post * val).sum(1) / n)
             continue
         with (
             warnings.catch_warnings()
