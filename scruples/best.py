@@ -25,10 +25,11 @@ pd = LazyModule(
 )  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
-__all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy',
-           'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams', 'BestResult',
-           'best_estimates', 'best', 'class_support', 'class_support_columns', 'best_alpha', 'simulate_scenario',
-           'oracle_scores', 'simulation_study', 'oracle_soft_scores', 'soft_coverage_study', 'human_macro_f1']
+__all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha',
+           'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft',
+           'metric_streams', 'BestResult', 'best_estimates', 'best', 'class_support', 'class_support_columns',
+           'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study', 'oracle_soft_scores',
+           'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -799,7 +800,9 @@ def oracle_scores(p: np.ndarray, counts: np.ndarray) -> dict:
 
 def simulation_study(alpha: np.ndarray, totals: np.ndarray,
                      scenarios: Sequence[str] = ('anecdotes', '3 annotators', 'mixed prior'),
-                     n_sims: int = 20, n_samples: int = 2000, seed=0) -> pd.DataFrame:
+                     n_sims: int = 20, n_samples: int = 2000, seed=0,
+                     prior='dirichlet',  # BEST's prior (the paper's: a single Dirichlet)
+                    ) -> pd.DataFrame:
     "Table 5: per scenario, simulation and metric, the true oracle score, BEST's estimate and the relative error."
     rng = as_rng(seed)
     rows = []
@@ -807,7 +810,7 @@ def simulation_study(alpha: np.ndarray, totals: np.ndarray,
         for sim in range(n_sims):
             p, c = simulate_scenario(scenario, alpha, totals, rng)
             true = oracle_scores(p, c)
-            est = best(c, n_samples=n_samples, seed=rng, n_boot=0)['estimate']
+            est = best(c, n_samples=n_samples, seed=rng, n_boot=0, prior=prior, check=False)['estimate']
             rows += [{'scenario': scenario, 'sim': sim, 'metric': m, 'true': true[m], 'estimate': est[m],
                       'relative_error': abs(est[m] - true[m]) / abs(true[m])} for m in true]
     return pd.DataFrame(rows)
@@ -838,6 +841,7 @@ def soft_coverage_study(
     fit_prior: bool = True,  # fit the prior to each dataset, as a user's run does; False: give BEST the true one
     refit: bool = True,  # BEST's interval refits a fitted prior to each resample (False: held fixed)
     seed=0,
+    prior='dirichlet',  # BEST's prior: the items are drawn from one Dirichlet here
 ) -> pd.DataFrame:
     """Per simulated dataset and metric: the oracle's score on the data (knowing p), the population value (over
     `n_population` items from the same prior and totals: for a soft metric the mean of each item's expectation given its votes
@@ -863,7 +867,7 @@ def soft_coverage_study(
         if m in SOFT_METRICS
     }
     if other:
-        population |= best(big_c, metrics=other, alpha=alpha, n_samples=200, n_boot=0, seed=rng)['estimate'].to_dict()
+        population |= best(big_c, metrics=other, alpha=alpha, n_samples=200, n_boot=0, seed=rng, check=False)['estimate'].to_dict()
     rows = []
     for sim in range(n_sims):
         p = rng.dirichlet(alpha, len(totals))
@@ -883,6 +887,8 @@ def soft_coverage_study(
             seed=rng,
             ordered=True,
             refit=refit,
+            prior=prior,
+            check=False,
         )
         rows += [
             {
@@ -898,6 +904,78 @@ def soft_coverage_study(
             for m in metrics
         ]
     return pd.DataFrame(rows)
+
+# %% ../nbs/12_best.ipynb #dbdbf5ad
+PRIOR_SCENARIOS = ('dirichlet', 'mixture', 'three kinds', 'camps')
+
+
+def simulate_items(
+    scenario: str,  # one of `PRIOR_SCENARIOS`
+    n: int,  # items
+    k: int,  # classes (2 to 5 in the study)
+    rng: np.random.Generator,
+    votes: tuple[int, int] = (1, 10),  # each item gets a number of votes drawn uniformly from this range
+) -> tuple[np.ndarray, np.ndarray]:  # (true p (n, k), counts (n, k))
+    """Items whose label distributions are known: one Dirichlet (skewed classes), a mixture of a sharp and a broad
+    Dirichlet, three kinds of item (point masses: a text that decides class 0, one that leans to class 1, a split one),
+    or two camps (clearly the first class, clearly the second); and their votes."""
+    skew = np.linspace(1.6, 0.4, k)  # earlier classes more common
+    if scenario == 'dirichlet':
+        p = rng.dirichlet(skew, n)
+    elif scenario == 'mixture':
+        sharp = rng.random(n) < 0.5
+        p = np.where(sharp[:, None], rng.dirichlet(0.3 * skew, n), rng.dirichlet(8 * skew / skew.sum() * k, n))
+    elif scenario == 'three kinds':
+        kinds = np.full((3, k), 0.1 / (k - 1))
+        kinds[0, 0] = 0.9
+        kinds[1] = 0.2 / (k - 1)
+        kinds[1, 1] = 0.8
+        kinds[2] = 1 / k
+        kinds[2, -1] += 0.1
+        kinds[2, :-1] -= 0.1 / (k - 1)
+        p = kinds[rng.choice(3, n, p=[0.5, 0.3, 0.2])]
+    elif scenario == 'camps':
+        yes = rng.random(n) < 0.7
+        m_yes, m_no = np.full(k, 0.08 / (k - 1)), np.full(k, 0.15 / (k - 1))
+        m_yes[0], m_no[1] = 0.92, 0.85
+        p = np.where(yes[:, None], rng.dirichlet(40 * m_yes, n), rng.dirichlet(40 * m_no, n))
+    else:
+        raise ValueError(f'unknown scenario {scenario!r}: use one of {", ".join(PRIOR_SCENARIOS)}')
+    p = np.maximum(p, 1e-12)
+    p /= p.sum(1, keepdims=True)
+    return p, rng.multinomial(rng.integers(votes[0], votes[1] + 1, n), p)
+
+# %% ../nbs/12_best.ipynb #c4e4250e
+def prior_study(    scenarios: Sequence[str] = PRIOR_SCENARIOS,
+    classes: Sequence[int] = (2, 3, 5),
+    n_items: int = 1000,
+    n_sims: int = 3,  # datasets per scenario and number of classes
+    priors: Sequence[str] = ('dirichlet', 'auto'),
+    votes: tuple[int, int] = (1, 10),
+    n_samples: int = 1000,
+    n_boot: int = 100,
+    seed=0,
+) -> pd.DataFrame:  # one row per dataset, prior and metric
+    """BEST under each prior on datasets of known item distributions: the true oracle's accuracy and macro F1 (knowing p,
+    against the majority vote as BEST scores it), BEST's estimate and 95% interval, the prior `auto` chose and the check."""
+    rng = as_rng(seed)
+    rows = []
+    for scenario in scenarios:
+        for k in classes:
+            for sim in range(n_sims):
+                p, c = simulate_items(scenario, n_items, k, rng, votes)
+                true = oracle_scores(p, c)
+                s = int(rng.integers(2**31))
+                for pr in priors:
+                    r = best(c, metrics=HARD_METRICS, n_samples=n_samples, n_boot=n_boot, seed=s, prior=pr)
+                    rows += [{'scenario': scenario, 'classes': k, 'sim': sim, 'prior': pr, 'chosen': r.attrs['prior'],
+                              'check': r.attrs['check_verdict'], 'metric': m, 'true': true[m],
+                              'estimate': r.loc[m, 'estimate'], 'ci_low': r.loc[m, 'ci_low'],
+                              'ci_high': r.loc[m, 'ci_high']} for m in HARD_METRICS]
+    out = pd.DataFrame(rows)
+    out['error'] = out.estimate - out.true
+    out['covered'] = (out.ci_low <= out.true) & (out.true <= out.ci_high)
+    return out
 
 # %% ../nbs/12_best.ipynb #b2556e15
 def human_macro_f1(dilemmas: pd.DataFrame) -> float:
