@@ -400,7 +400,7 @@ def _cmd_best(args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try:
-            rows, alpha, vote = best_estimates(
+            rows, alpha, vote = result = best_estimates(
                 counts,
                 metrics=args.metric,
                 n_samples=args.samples,
@@ -455,6 +455,7 @@ def _cmd_best(args):
             f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {short_list(alpha)}'
         )
         print(table_text(res, 'metric'))
+        print(f'prior: {result.prior.prior.describe()} ({result.prior.reason}); {result.check.line()}')  # issue 41
         print('\nper class (support: examples whose gold label it is):')
         print(table_text(support, 'class'))
         if empty:
@@ -1040,6 +1041,7 @@ def _cmd_score(args):
     print(f'read {g.report}')
     print(f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}')
     print(f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'))
+    print(f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}')  # issue 41
     with pd.option_context('display.width', 200):
         print(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-'))
     print(
@@ -1210,6 +1212,7 @@ def _cmd_plan(args):
     print(
         f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; fitted prior alpha = {short_list(alpha)}'
     )
+    print(f'prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}')  # issue 41
     print(f'planned: {items} items; the BEST ceiling per votes per item (95% interval over datasets of that size)')
     for m in dict.fromkeys(res.metric):
         r = res[res.metric == m]
