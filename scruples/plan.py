@@ -28,8 +28,8 @@ __all__ = ['pd', 'MAX_TYPES', 'PLAN_METRICS', 'vote_types', 'plan_ceiling', 'ite
 
 # %% ../nbs/16_plan.ipynb #fb433b24
 MAX_TYPES = 20_000  # vote patterns enumerated exactly up to this many; beyond, this many items are drawn from the prior
-_QUADRATURE_BUDGET = 2e7  # a Dirichlet's argmax probabilities cost about k^2 x 64 evaluations per pattern: drawn patterns
-                          # are capped so that many classes stay within this many (20 classes: 3,125 patterns)
+_QUADRATURE_BUDGET = 5e6  # a Dirichlet's argmax probabilities cost about k^2 x 64 evaluations per pattern: patterns
+                          # are capped so that many classes stay within this many per votes (20 classes: 200 patterns)
 
 
 def _as_prior(prior) -> Prior:
@@ -47,20 +47,21 @@ def vote_types(
     seed=0,  # for the drawn patterns (when there are more than `max_types`)
 ) -> tuple[np.ndarray, np.ndarray, bool]:  # counts (T, k), their probabilities (T,), exact
     """Every pattern of `votes` votes over the k classes with its probability under the prior, when there are at most
-    `max_types` patterns; else items drawn from the prior (fewer with a Dirichlet of many classes, see
-    `_QUADRATURE_BUDGET`), their distinct patterns weighted by their share of the draws (exact: False)."""
+    `max_types` patterns (fewer with a Dirichlet of many classes, see `_QUADRATURE_BUDGET`); else that many items drawn
+    from the prior, their distinct patterns weighted by their share of the draws (exact: False)."""
     pr = _as_prior(alpha)
     k = pr.k
     if isinstance(votes, bool) or not isinstance(votes, (int, np.integer)) or votes < 1:
         raise ValueError(f'votes per item must be a positive integer, got {votes!r}')
+    if pr.kind == 'dirichlet':
+        max_types = min(max_types, max(200, int(_QUADRATURE_BUDGET / (64 * k * k))))
     if comb(votes + k - 1, k - 1) <= max_types:
         c = np.array([np.bincount(t, minlength=k) for t in itertools.combinations_with_replacement(range(k), votes)])
         w = np.exp(log_marginal(pr, c.astype(np.float64)))
         return c, w / w.sum(), True
     rng = as_rng(seed)
-    n = max_types if pr.kind == 'npmle' else max(500, min(max_types, int(_QUADRATURE_BUDGET / (64 * k * k))))
-    c, m = np.unique(rng.multinomial(votes, sample_prior(pr, n, rng)), axis=0, return_counts=True)
-    return c, m / n, False
+    c, m = np.unique(rng.multinomial(votes, sample_prior(pr, max_types, rng)), axis=0, return_counts=True)
+    return c, m / max_types, False
 
 # %% ../nbs/16_plan.ipynb #31ee0d0d
 PLAN_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'manhattan')
