@@ -10,6 +10,12 @@ Without COUNTS it uses the real Anecdotes dev label counts when found, else synt
 200 bootstrap resamples) on 100,000 examples x 3 classes and on 10 examples x 10,000 classes, each in a fresh process under
 /usr/bin/time -v (wall time, CPU time, peak memory). The reference for the tall case is drawing every example's prediction
 (the path below `_GROUPED_MIN` examples), timed on accuracy with 1,000 samples and no bootstrap beside the grouped draws.
+
+--priors (issue 41): `best_estimates` with its defaults on 100,000 items x 3 classes (three kinds of item, 3-7 votes)
+with the flexible prior ('npmle', and 'auto': the held-out choice and the posterior predictive check too) against the
+single-Dirichlet path, in fresh processes; prints the ratio.
+--study (issue 41): the larger simulation study of the BEST notebook (`prior_study`: 4 scenarios x 2-5 classes x
+`--sims` datasets of 1,500 items with 1-10 votes), its table of bias and 95% interval coverage per prior.
 """
 import argparse, re, subprocess, sys, time
 from pathlib import Path
@@ -66,13 +72,48 @@ def bounded():
           f'(peak {grouped["rss_mb"]:.0f} vs {plain["rss_mb"]:.0f} MB)')
     print(f'speed-up (every example / grouped): {plain["inner"] / grouped["inner"]:.0f}x')
 
+CASES['100,000 x 3, three kinds'] = ("np.array([[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])"
+                                     "[g.choice(3, 100_000, p=[0.5, 0.3, 0.2])]; c = g.multinomial(g.integers(3, 8, 100_000), c)")
+
+
+def priors():
+    "BEST on 100,000 x 3 with the flexible prior against the single Dirichlet, each in a fresh process."
+    import os
+    print(f'load average: {os.getloadavg()[0]:.2f} (the machine is shared: compare ratios, not times)')
+    case, t = '100,000 x 3, three kinds', {}
+    for prior in ('dirichlet', 'npmle', 'auto'):
+        r = child(case, f'r = B.best_estimates(c, prior={prior!r}); print(r.prior.prior.describe(), r[0][1]["estimate"])')
+        t[prior] = r['inner']
+        print(f'prior={prior!r}: {r["inner"]:.1f} s wall in best_estimates (peak {r["rss_mb"]:.0f} MB); '
+              f'{r["out"].splitlines()[0]}')
+    print(f'ratio to the single Dirichlet: npmle {t["npmle"] / t["dirichlet"]:.2f}x, auto {t["auto"] / t["dirichlet"]:.2f}x')
+
+
+def study(n_sims: int):
+    "The simulation study of issue 41 at a larger size: bias and coverage of each prior."
+    import pandas as pd
+    from scruples.best import prior_study
+    st = prior_study(classes=(2, 3, 4, 5), n_items=1500, n_sims=n_sims, n_samples=1000, n_boot=100, seed=0)
+    tab = (st.groupby(['scenario', 'prior', 'metric'], sort=False)
+             .agg(true=('true', 'mean'), estimate=('estimate', 'mean'), bias=('error', 'mean'),
+                  mean_abs_error=('error', lambda e: e.abs().mean()), coverage=('covered', 'mean'),
+                  npmle_chosen=('chosen', lambda s: (s == 'npmle').mean()), check_poor=('check', lambda s: (s == 'poor').mean())))
+    with pd.option_context('display.width', 200, 'display.max_rows', 100):
+        print(tab.round(3))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('counts', nargs='?'); ap.add_argument('--samples', type=int, default=10000)
     ap.add_argument('--ref-samples', type=int, default=500)
     ap.add_argument('--bounded', action='store_true', help='time and memory of the two sizes of issue 28 instead')
+    ap.add_argument('--priors', action='store_true', help='100,000 x 3 with the flexible prior against the Dirichlet')
+    ap.add_argument('--study', action='store_true', help='the simulation study of the priors, larger (issue 41)')
+    ap.add_argument('--sims', type=int, default=5, help='--study: datasets per scenario and number of classes')
     args = ap.parse_args()
     if args.bounded: return bounded()
+    if args.priors: return priors()
+    if args.study: return study(args.sims)
     if args.counts: counts, what = label_counts(read_label_counts(args.counts)), args.counts
     else:
         try: p = find_file('anecdotes-label-counts', 'dev'); counts, what = label_counts(read_label_counts(p)), str(p)

@@ -17,16 +17,19 @@ from .annotations import majority_vote
 from .core import LazyModule, as_rng
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
+from .priors import (Prior, PriorChoice, check_prior, choose_prior, npmle_argmax_probs, npmle_expectations,
+                             pattern_likelihoods, refit_weights)
 
 pd = LazyModule(
     'pandas'
 )  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
-__all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'fit_dirichlet_prior', 'check_alpha', 'oracle_xentropy',
-           'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams',
-           'best_estimates', 'best', 'class_support', 'class_support_columns', 'best_alpha', 'simulate_scenario',
-           'oracle_scores', 'simulation_study', 'oracle_soft_scores', 'soft_coverage_study', 'human_macro_f1']
+__all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha',
+           'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft',
+           'metric_streams', 'BestResult', 'best_estimates', 'best', 'class_support', 'class_support_columns',
+           'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study', 'oracle_soft_scores',
+           'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -53,6 +56,17 @@ def check_alpha(alpha, k: int) -> np.ndarray:
         raise ValueError(f'alpha must be {k} finite positive numbers (one per class), got {alpha!r}')
     return a
 
+def _prior_for(c: np.ndarray, alpha, prior, seed) -> PriorChoice:
+    "The prior of checked counts `c`: a given `Prior` as is; `alpha` given: that Dirichlet; else `choose_prior`'s."
+    if isinstance(prior, Prior):
+        return PriorChoice(prior, 'given', float('nan'), float('nan'))
+    if alpha is not None:
+        if prior == 'npmle':
+            raise ValueError("alpha is a Dirichlet prior: give prior='dirichlet' (or 'auto') with it, not 'npmle'")
+        return PriorChoice(Prior('dirichlet', check_alpha(alpha, c.shape[1])), 'given (alpha)', float('nan'), float('nan'))
+    return choose_prior(c, prior, alpha=_fit_prior(c), seed=seed)
+
+
 def _oracle_xentropy(c: np.ndarray, a: np.ndarray) -> np.ndarray:
     "Per-example expected cross-entropy for checked counts `c` (no zero rows) and prior `a`."
     post = a + c
@@ -62,10 +76,15 @@ def _oracle_xentropy(c: np.ndarray, a: np.ndarray) -> np.ndarray:
 def oracle_xentropy(counts: np.ndarray,       # (n, k) label counts
                     alpha: np.ndarray|None = None,  # the prior; default: fitted to `counts`
                     per_example: bool = False,      # return the (n,) expectations instead of their mean
+                    prior='auto',                   # 'auto', 'dirichlet', 'npmle' or a `Prior` (see `choose_prior`)
                    ):
     "BEST estimate of the oracle's soft-label cross-entropy, in closed form (no Monte Carlo error)."
     c = check_counts(counts)
-    per = _oracle_xentropy(c, _fit_prior(c) if alpha is None else check_alpha(alpha, c.shape[1]))
+    pr = _prior_for(c, alpha, prior, 0).prior
+    if pr.kind == 'npmle':
+        per = npmle_expectations(pr, c, {'x': lambda t, p: -(t @ np.log(p).T)})['x']
+    else:
+        per = _oracle_xentropy(c, pr.alpha)
     return per if per_example else float(per.mean())
 
 # %% ../nbs/12_best.ipynb #80c60efe
@@ -322,15 +341,22 @@ def _mean_and_error(batches) -> tuple[float, float, int]:
     return mean, se, n
 
 # %% ../nbs/12_best.ipynb #74528622
-def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True):
-    """Validated counts, prior, gold labels, the CDF of the oracle's argmax under each posterior, and the majority vote (None
-    when `y_true` is given). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
+def _argmax_cdf(c: np.ndarray, pr: Prior) -> np.ndarray:
+    "The CDF over classes of the oracle's argmax under each example's posterior."
+    q = _argmax_probs_unique(pr.alpha + c) if pr.kind == 'dirichlet' else npmle_argmax_probs(pr, c)
+    return np.cumsum(q, axis=1)
+
+
+def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True, prior='dirichlet', prior_seed=0):
+    """Validated counts, the Dirichlet alpha, gold labels, the CDF of the oracle's argmax under each posterior, the majority
+    vote (None when `y_true` is given) and the `PriorChoice` (the prior the posteriors come from: `prior`, see `_prior_for`). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
     if ties not in ('first', 'random', 'drop'):
         raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     if y_true is not None and ties != 'first':
         raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
     c = check_counts(counts)
-    a = _fit_prior(c) if alpha is None else check_alpha(alpha, c.shape[1])
+    choice = _prior_for(c, alpha, prior, prior_seed)
+    a = choice.prior.alpha
     vote = None
     if y_true is None:
         vote = majority_vote(c, ties=ties, seed=rng)  # 'first': the argmax, as the paper
@@ -351,8 +377,9 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         c,
         a,
         y,
-        np.cumsum(_argmax_probs_unique(a + c), axis=1) if argmax else None,
+        _argmax_cdf(c, choice.prior) if argmax else None,
         vote,
+        choice,
     )  # argmax=False: no hard metric, no CDF
 
 # %% ../nbs/12_best.ipynb #4af1b96e
@@ -365,13 +392,14 @@ def best_samples(
     seed=0,  # int seed or numpy Generator
     weights: np.ndarray | None = None,  # (n,) example weights (bootstrap multiplicities)
     batch_size: int = 500,
+    prior='auto',  # 'auto', 'dirichlet', 'npmle' (see `choose_prior`) or a fitted `Prior`
 ) -> np.ndarray:  # (n_samples,) the oracle's score on each posterior sample
     "The oracle's score under `n_samples` draws from the posterior of each example's label distribution."
     if n_samples < 1 or batch_size < 1:
         raise ValueError('n_samples and batch_size must be at least 1')
     _check_metric(metric, weights)
     rng = as_rng(seed)
-    c, a, y, cdf, _ = _setup(counts, alpha, y_true)
+    c, a, y, cdf, _, _ = _setup(counts, alpha, y_true, prior=prior)
     if weights is not None and np.shape(weights) != (len(y),):
         raise ValueError(f'weights must have one entry per example ({len(y)})')
     return _score_samples(_sampler(cdf, y), y, metric, n_samples, rng, weights, batch_size)
@@ -436,6 +464,26 @@ def js_samples_for(n: int, k: int, n_samples: int) -> int:
     return max(1, min(n_samples, max(100, _JS_DRAWS // (n * k))))
 
 
+def _npmle_fn(metric: str):
+    "The cross-entropy or a soft metric of the oracle as a function of vote shares t (P, k) and support points p (G, k): (P, G)."
+    def xent(t, p):
+        return -(t @ np.log(p).T)
+
+    fns = {
+        'xentropy': xent,
+        'kl': lambda t, p: xent(t, p) + xlogy(t, t).sum(1, keepdims=True),
+        'js': lambda t, p: _js(t[:, None], p[None]),
+        'manhattan': lambda t, p: np.abs(t[:, None] - p[None]).sum(-1),
+        'wasserstein': lambda t, p: np.abs(np.cumsum(t, 1)[:, None] - np.cumsum(p, 1)[None])[..., :-1].sum(-1),
+    }
+    return fns[metric]
+
+
+def _npmle_per(c: np.ndarray, pr: Prior, metric: str) -> np.ndarray:
+    "Per-row expectation of the cross-entropy or a soft metric of the oracle under an NPMLE prior: exact, a sum over its support."
+    return npmle_expectations(pr, c, {metric: _npmle_fn(metric)})[metric]
+
+
 def oracle_soft(
     counts: np.ndarray,  # (n, k) label counts
     metric: str = 'manhattan',  # 'kl', 'js', 'manhattan' or 'wasserstein' (classes in their order)
@@ -443,13 +491,18 @@ def oracle_soft(
     per_example: bool = False,  # return the (n,) expectations instead of their mean
     n_samples: int = 2000,
     seed=0,  # Jensen-Shannon only: posterior samples and their seed
+    prior='auto',  # 'auto', 'dirichlet', 'npmle' or a `Prior` (see `choose_prior`); an NPMLE needs no samples
 ):
     "BEST estimate of the oracle's soft-label metric against the observed vote shares (closed form, Monte Carlo for 'js')."
     if metric not in SOFT_METRICS:
         raise ValueError(f'unknown soft metric {metric!r}: use one of {", ".join(SOFT_METRICS)}')
     c = check_counts(counts)
-    a = _fit_prior(c) if alpha is None else check_alpha(alpha, c.shape[1])
-    per = _js_samples(c, a, n_samples, as_rng(seed))[1] if metric == 'js' else _oracle_soft(c, a, metric)
+    pr = _prior_for(c, alpha, prior, 0).prior
+    if pr.kind == 'npmle':
+        per = _npmle_per(c, pr, metric)
+    else:
+        a = pr.alpha
+        per = _js_samples(c, a, n_samples, as_rng(seed))[1] if metric == 'js' else _oracle_soft(c, a, metric)
     return per if per_example else float(per.mean())
 
 # %% ../nbs/12_best.ipynb #719bd8db
@@ -480,17 +533,22 @@ def _resamples(n: int, n_boot: int, rng):
     return (np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64) for _ in range(n_boot))
 
 # %% ../nbs/12_best.ipynb #4d99d0d4
-def _per_pattern(pat: np.ndarray, a: np.ndarray, metric: str, n_samples: int, rng) -> np.ndarray:
-    "Per-row expectation of a closed-form or Monte Carlo (js) metric of the oracle under prior `a`."
+def _per_pattern(pat: np.ndarray, a, metric: str, n_samples: int, rng) -> np.ndarray:
+    "Per-row expectation of a closed-form or Monte Carlo (js) metric of the oracle under prior `a` (alpha, or a `Prior`)."
+    if isinstance(a, Prior):
+        if a.kind == 'npmle':
+            return _npmle_per(pat, a, metric)
+        a = a.alpha
     if metric == 'xentropy':
         return _oracle_xentropy(pat, a)
     return _js_samples(pat, a, n_samples, rng)[1] if metric == 'js' else _oracle_soft(pat, a, metric)
 
 # %% ../nbs/12_best.ipynb #d9b08e5b
-def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
+def _refit_stats(c, y, w, metric, n_samples, rng, n_boot, pr: Prior | None = None) -> np.ndarray:
     """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
     user's run fits it to its data: the interval then spans the prior's estimation error beside the examples' sampling.
-    Examples with the same counts (and gold label) are scored once per resample, so a resample costs a fit and O(patterns)."""
+    Examples with the same counts (and gold label) are scored once per resample, so a resample costs a fit and O(patterns).
+    An NPMLE prior `pr` is refitted on its support (EM from its weights); else the Dirichlet is."""
     hard = metric in HARD_METRICS
     key = np.concatenate([c, y[:, None].astype(np.float64)], 1) if hard else c
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
@@ -499,8 +557,21 @@ def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
     s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
     sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # hard metrics: posterior samples per resample, as without refit
     stats = []
+    if pr is not None and pr.kind == 'npmle':  # the likelihoods and each point's value once, the weights per resample
+        lik = pattern_likelihoods(pr, pat)
+        val = np.eye(c.shape[1])[pr.points.argmax(1)] if hard else _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
     for wb in w:
         pw = np.bincount(inv, weights=wb, minlength=len(pat))
+        if pr is not None and pr.kind == 'npmle':
+            post = lik * refit_weights(pr, lik, pw)
+            post /= post.sum(1, keepdims=True)
+            if hard:
+                q = post @ val
+                g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
+                stats.append(_score_samples(g, y, metric, sh, rng, weights=wb).mean())
+            else:
+                stats.append(pw @ (post * val).sum(1) / n)
+            continue
         with (
             warnings.catch_warnings()
         ):  # a resample without variation beyond noise warns as the data would: once, by `best`
@@ -514,14 +585,14 @@ def _refit_stats(c, y, w, metric, n_samples, rng, n_boot) -> np.ndarray:
     return np.array(stats)
 
 # %% ../nbs/12_best.ipynb #54eae833
-def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False):
+def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False, pr=None):
     """Percentile interval of the BEST estimate over bootstrap resamples of the examples (as multiplicities).
     `refit`: the prior was fitted to the counts, and is refitted to each resample (`_refit_stats`); else it is held fixed and
     `per`: per-example expectations (closed form or Monte Carlo means), averaged under each resample; else posterior samples are scored."""
     n = len(c)
     w = _resamples(n, n_boot, rng)
     if refit:
-        stats = _refit_stats(c, y, w, metric, n_samples, rng, n_boot)
+        stats = _refit_stats(c, y, w, metric, n_samples, rng, n_boot, pr)
     elif per is not None:
         stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
     else:
@@ -568,6 +639,15 @@ def _check_metrics(metrics, ordered: bool = False) -> list[str]:
     return ms
 
 # %% ../nbs/12_best.ipynb #4ff1b735
+class BestResult(tuple):
+    "What `best_estimates` returns: it unpacks as (rows, alpha, vote) and carries `prior` (a `PriorChoice`) and `check`."
+
+    def __new__(cls, rows, alpha, vote, prior: PriorChoice, check):
+        self = super().__new__(cls, (rows, alpha, vote))
+        self.prior, self.check = prior, check  # check: a `PriorCheck`, or None when not asked for
+        return self
+
+
 def best_estimates(
     counts: np.ndarray,
     metrics: Sequence[str] | str = ('accuracy', 'macro_f1', 'xentropy'),
@@ -580,7 +660,9 @@ def best_estimates(
     ties: str = 'first',
     ordered: bool = False,
     refit: bool = True,
-) -> tuple[list[dict], np.ndarray, object]:  # one dict per metric (the rows of `best`), the prior, the majority vote
+    prior='auto',
+    check: bool = True,
+) -> BestResult:  # one dict per metric (the rows of `best`), the Dirichlet alpha, the majority vote; .prior, .check
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')
@@ -588,15 +670,19 @@ def best_estimates(
     if n_samples < 1 or n_boot < 0:
         raise ValueError(f'n_samples must be at least 1 and n_boot at least 0, got {n_samples}, {n_boot}')
     streams = metric_streams(
-        seed, [*metrics, 'ties']
+        seed, [*metrics, 'ties', 'check']
     )  # a bad seed is refused before any work; ties='random' draws from its own stream
     hard = any(m in HARD_METRICS for m in metrics)
-    c, a, y, cdf, vote = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard)
+    c, a, y, cdf, vote, choice = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard, prior=prior)
+    pr = choice.prior
     sampler = _sampler(cdf, y) if hard else None
     rows = []
     for m in metrics:
         rng, per, ns = streams[m], None, 0
-        if m == 'xentropy':
+        if pr.kind == 'npmle' and m not in HARD_METRICS:  # exact: a sum over the support points
+            per = _npmle_per(c, pr, m)
+            est, se = float(per.mean()), 0.0
+        elif m == 'xentropy':
             per = _oracle_xentropy(c, a)
             est, se = float(per.mean()), 0.0
         elif m == 'js':
@@ -608,9 +694,10 @@ def best_estimates(
             est, se = float(per.mean()), 0.0
         else:
             (est, se, _), ns = _mean_and_error(_score_batches(sampler, y, m, n_samples, rng)), n_samples
-        refit_m = refit and alpha is None and m in _REFIT and c.shape[1] <= _REFIT_K  # a given prior is never refitted
+        fitted = alpha is None and not isinstance(prior, Prior)  # a given prior is never refitted
+        refit_m = refit and fitted and (pr.kind == 'npmle' or (m in _REFIT and c.shape[1] <= _REFIT_K))
         lo, hi = (
-            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m))
+            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m, pr))
             if n_boot
             else (np.nan, np.nan)
         )
@@ -625,7 +712,7 @@ def best_estimates(
                 'n_examples': len(c),
             }
         )
-    return rows, a, vote
+    return BestResult(rows, a, vote, choice, check_prior(pr, c, seed=streams['check']) if check else None)
 
 # %% ../nbs/12_best.ipynb #6c0502b9
 def best(
@@ -640,11 +727,17 @@ def best(
     ties: str = 'first',  # tied majority votes: 'first' class (the paper), 'random' or 'drop'
     ordered: bool = False,  # the classes are ordered (a scale): allows 'wasserstein'
     refit: bool = True,  # a fitted prior is refitted to each bootstrap resample (False: held fixed)
+    prior='auto',  # 'auto', 'dirichlet' (the paper's), 'npmle' (see `choose_prior`) or a fitted `Prior`
+    check: bool = True,  # run the posterior predictive check of the prior (`check_prior`)
 ) -> pd.DataFrame:
     "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
-    rows, a, vote = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit)
+    r = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit, prior, check)
+    rows, a, vote = r
     out = pd.DataFrame(rows).set_index('metric')
     out.attrs['alpha'] = tuple(float(x) for x in a)  # a tuple: pandas compares attrs with == when concatenating
+    out.attrs['prior'], out.attrs['prior_reason'] = r.prior.prior.kind, r.prior.reason
+    out.attrs['check'] = '' if r.check is None else r.check.line()
+    out.attrs['check_verdict'] = '' if r.check is None else r.check.verdict
     out.attrs['ties'], out.attrs['n_tied'] = (None, 0) if vote is None else (ties, int(vote.tied.sum()))
     return out
 
@@ -707,7 +800,9 @@ def oracle_scores(p: np.ndarray, counts: np.ndarray) -> dict:
 
 def simulation_study(alpha: np.ndarray, totals: np.ndarray,
                      scenarios: Sequence[str] = ('anecdotes', '3 annotators', 'mixed prior'),
-                     n_sims: int = 20, n_samples: int = 2000, seed=0) -> pd.DataFrame:
+                     n_sims: int = 20, n_samples: int = 2000, seed=0,
+                     prior='dirichlet',  # BEST's prior (the paper's: a single Dirichlet)
+                    ) -> pd.DataFrame:
     "Table 5: per scenario, simulation and metric, the true oracle score, BEST's estimate and the relative error."
     rng = as_rng(seed)
     rows = []
@@ -715,7 +810,7 @@ def simulation_study(alpha: np.ndarray, totals: np.ndarray,
         for sim in range(n_sims):
             p, c = simulate_scenario(scenario, alpha, totals, rng)
             true = oracle_scores(p, c)
-            est = best(c, n_samples=n_samples, seed=rng, n_boot=0)['estimate']
+            est = best(c, n_samples=n_samples, seed=rng, n_boot=0, prior=prior, check=False)['estimate']
             rows += [{'scenario': scenario, 'sim': sim, 'metric': m, 'true': true[m], 'estimate': est[m],
                       'relative_error': abs(est[m] - true[m]) / abs(true[m])} for m in true]
     return pd.DataFrame(rows)
@@ -746,6 +841,7 @@ def soft_coverage_study(
     fit_prior: bool = True,  # fit the prior to each dataset, as a user's run does; False: give BEST the true one
     refit: bool = True,  # BEST's interval refits a fitted prior to each resample (False: held fixed)
     seed=0,
+    prior='dirichlet',  # BEST's prior: the items are drawn from one Dirichlet here
 ) -> pd.DataFrame:
     """Per simulated dataset and metric: the oracle's score on the data (knowing p), the population value (over
     `n_population` items from the same prior and totals: for a soft metric the mean of each item's expectation given its votes
@@ -771,7 +867,7 @@ def soft_coverage_study(
         if m in SOFT_METRICS
     }
     if other:
-        population |= best(big_c, metrics=other, alpha=alpha, n_samples=200, n_boot=0, seed=rng)['estimate'].to_dict()
+        population |= best(big_c, metrics=other, alpha=alpha, n_samples=200, n_boot=0, seed=rng, check=False)['estimate'].to_dict()
     rows = []
     for sim in range(n_sims):
         p = rng.dirichlet(alpha, len(totals))
@@ -791,6 +887,8 @@ def soft_coverage_study(
             seed=rng,
             ordered=True,
             refit=refit,
+            prior=prior,
+            check=False,
         )
         rows += [
             {
@@ -806,6 +904,78 @@ def soft_coverage_study(
             for m in metrics
         ]
     return pd.DataFrame(rows)
+
+# %% ../nbs/12_best.ipynb #dbdbf5ad
+PRIOR_SCENARIOS = ('dirichlet', 'mixture', 'three kinds', 'camps')
+
+
+def simulate_items(
+    scenario: str,  # one of `PRIOR_SCENARIOS`
+    n: int,  # items
+    k: int,  # classes (2 to 5 in the study)
+    rng: np.random.Generator,
+    votes: tuple[int, int] = (1, 10),  # each item gets a number of votes drawn uniformly from this range
+) -> tuple[np.ndarray, np.ndarray]:  # (true p (n, k), counts (n, k))
+    """Items whose label distributions are known: one Dirichlet (skewed classes), a mixture of a sharp and a broad
+    Dirichlet, three kinds of item (point masses: a text that decides class 0, one that leans to class 1, a split one),
+    or two camps (clearly the first class, clearly the second); and their votes."""
+    skew = np.linspace(1.6, 0.4, k)  # earlier classes more common
+    if scenario == 'dirichlet':
+        p = rng.dirichlet(skew, n)
+    elif scenario == 'mixture':
+        sharp = rng.random(n) < 0.5
+        p = np.where(sharp[:, None], rng.dirichlet(0.3 * skew, n), rng.dirichlet(8 * skew / skew.sum() * k, n))
+    elif scenario == 'three kinds':
+        kinds = np.full((3, k), 0.1 / (k - 1))
+        kinds[0, 0] = 0.9
+        kinds[1] = 0.2 / (k - 1)
+        kinds[1, 1] = 0.8
+        kinds[2] = 1 / k
+        kinds[2, -1] += 0.1
+        kinds[2, :-1] -= 0.1 / (k - 1)
+        p = kinds[rng.choice(3, n, p=[0.5, 0.3, 0.2])]
+    elif scenario == 'camps':
+        yes = rng.random(n) < 0.7
+        m_yes, m_no = np.full(k, 0.08 / (k - 1)), np.full(k, 0.15 / (k - 1))
+        m_yes[0], m_no[1] = 0.92, 0.85
+        p = np.where(yes[:, None], rng.dirichlet(40 * m_yes, n), rng.dirichlet(40 * m_no, n))
+    else:
+        raise ValueError(f'unknown scenario {scenario!r}: use one of {", ".join(PRIOR_SCENARIOS)}')
+    p = np.maximum(p, 1e-12)
+    p /= p.sum(1, keepdims=True)
+    return p, rng.multinomial(rng.integers(votes[0], votes[1] + 1, n), p)
+
+# %% ../nbs/12_best.ipynb #c4e4250e
+def prior_study(    scenarios: Sequence[str] = PRIOR_SCENARIOS,
+    classes: Sequence[int] = (2, 3, 5),
+    n_items: int = 1000,
+    n_sims: int = 3,  # datasets per scenario and number of classes
+    priors: Sequence[str] = ('dirichlet', 'auto'),
+    votes: tuple[int, int] = (1, 10),
+    n_samples: int = 1000,
+    n_boot: int = 100,
+    seed=0,
+) -> pd.DataFrame:  # one row per dataset, prior and metric
+    """BEST under each prior on datasets of known item distributions: the true oracle's accuracy and macro F1 (knowing p,
+    against the majority vote as BEST scores it), BEST's estimate and 95% interval, the prior `auto` chose and the check."""
+    rng = as_rng(seed)
+    rows = []
+    for scenario in scenarios:
+        for k in classes:
+            for sim in range(n_sims):
+                p, c = simulate_items(scenario, n_items, k, rng, votes)
+                true = oracle_scores(p, c)
+                s = int(rng.integers(2**31))
+                for pr in priors:
+                    r = best(c, metrics=HARD_METRICS, n_samples=n_samples, n_boot=n_boot, seed=s, prior=pr)
+                    rows += [{'scenario': scenario, 'classes': k, 'sim': sim, 'prior': pr, 'chosen': r.attrs['prior'],
+                              'check': r.attrs['check_verdict'], 'metric': m, 'true': true[m],
+                              'estimate': r.loc[m, 'estimate'], 'ci_low': r.loc[m, 'ci_low'],
+                              'ci_high': r.loc[m, 'ci_high']} for m in HARD_METRICS]
+    out = pd.DataFrame(rows)
+    out['error'] = out.estimate - out.true
+    out['covered'] = (out.ci_low <= out.true) & (out.true <= out.ci_high)
+    return out
 
 # %% ../nbs/12_best.ipynb #b2556e15
 def human_macro_f1(dilemmas: pd.DataFrame) -> float:

@@ -370,7 +370,7 @@ def _cmd_best(args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try:
-            rows, alpha, vote = best_estimates(
+            rows, alpha, vote = result = best_estimates(
                 counts, metrics=metrics, n_samples=args.samples, seed=args.seed, n_boot=args.n_boot,
                 y_true=y, ties=ties, ordered=bool(args.ordered),
             )
@@ -396,13 +396,16 @@ def _cmd_best(args):
         out = {'file': str(path), 'read': got.read_line, 'items': got.items or 'every item', 'examples': len(counts),
                'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
                'support': json_records(support), 'empty_classes': empty, 'ties': None if y is not None else ties,
-               'tied': None if y is not None else n_tied}
+               'tied': None if y is not None else n_tied, 'prior': result.prior.prior.kind,
+               'prior_reason': result.prior.reason, 'check': None if result.check is None else result.check.line()}
         print(json.dumps(out, indent=2))
         return
     _say(f'read {_words(got.read_line)}',
          f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; '
          f'fitted prior alpha = {short_list(alpha)}')
     print(table_text(res, 'metric'))
+    _say(f'prior: {result.prior.prior.describe()} ({result.prior.reason})'
+         + (f'; {result.check.line()}' if result.check is not None else ''))
     _say('estimate: the oracle\'s expected score; std_error: the Monte Carlo error of that estimate (it shrinks with '
          '--samples); ci_low, ci_high: the 95% bootstrap interval over the items, the uncertainty of the estimate '
          'itself (it shrinks only with more items)')
@@ -899,14 +902,16 @@ def _cmd_score(args):
         out = {'predictions': str(args.predictions), 'gold': str(gold), 'read': got.read_line,
                'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': args.tolerance,
                'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
-               'alpha': [round(a, 6) for a in res.attrs['alpha']],
+               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
+               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
                'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
                'figures': figures}
         print(json.dumps(out, indent=2))
         return
     _say(f'read {_words(got.read_line)}',
          f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
-         f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'))
+         f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'),
+         f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}')
     print(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH))
     _say('gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
          'intervals: 95% bootstrap over the items; ECE has no ceiling')
@@ -1042,12 +1047,14 @@ def _cmd_plan(args):
         for r, need in zip(recs, res['items_needed']):
             r['items_needed'] = None if pd.isna(need) else int(need)
         out = {'pilot': str(pilot), 'read': got.read_line, 'pilot_items': len(counts), 'classes': list(classes),
-               'alpha': alpha, 'items': items, 'difference': args.difference, 'rows': recs, 'figure': args.figure}
+               'alpha': alpha, 'prior': res.attrs['prior'], 'prior_reason': res.attrs['prior_reason'],
+               'check': res.attrs['check'], 'items': items, 'difference': args.difference, 'rows': recs, 'figure': args.figure}
         print(json.dumps(out, indent=2))
         return
     _say(f'read {_words(got.read_line)}',
          f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; '
          f'fitted prior alpha = {short_list(alpha)}',
+         f'prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
          f'planned: {items} items; the BEST ceiling per votes per item, with the 95% interval over datasets of that '
          'size:')
     table = res.assign(votes=[f'{v} vote' + ('s' if v != 1 else '') for v in res.votes],

@@ -485,5 +485,8 @@ def score_against_ceiling(
         temperature=float(model['temperature']),
         n=int(model['n']),
         alpha=ceiling.attrs['alpha'],
+        prior=ceiling.attrs['prior'],  # which prior the ceiling used, and its posterior predictive check (issue 41)
+        prior_reason=ceiling.attrs['prior_reason'],
+        check=ceiling.attrs['check'],
     )
     return out

@@ -9,11 +9,15 @@ import itertools
 from collections.abc import Sequence
 from math import comb
 
+import warnings
+
 import numpy as np
-from scipy.special import gammaln
 
 from .annotations import majority_vote
-from .best import check_alpha, fit_dirichlet_prior, oracle_soft, oracle_xentropy, posterior_argmax_probs
+from .best import (_prior_for, check_alpha, fit_dirichlet_prior, oracle_soft, oracle_xentropy,
+                           posterior_argmax_probs)
+from .dirichlet import DirichletFitWarning
+from .priors import Prior, check_prior, log_marginal, npmle_argmax_probs, sample_prior
 from .core import LazyModule, as_rng
 from .metrics import check_counts, f1_from_confusion
 
@@ -24,96 +28,102 @@ __all__ = ['pd', 'MAX_TYPES', 'PLAN_METRICS', 'vote_types', 'plan_ceiling', 'ite
 
 # %% ../nbs/16_plan.ipynb #fb433b24
 MAX_TYPES = 20_000  # vote patterns enumerated exactly up to this many; beyond, this many items are drawn from the prior
+_QUADRATURE_BUDGET = 5e6  # a Dirichlet's argmax probabilities cost about k^2 x 64 evaluations per pattern: patterns
+                          # are capped so that many classes stay within this many per votes (20 classes: 200 patterns)
+
+
+def _as_prior(prior) -> Prior:
+    "A `Prior` as is; an alpha vector as its Dirichlet."
+    if isinstance(prior, Prior):
+        return prior
+    a = np.asarray(prior, dtype=np.float64)
+    return Prior('dirichlet', check_alpha(a, len(np.atleast_1d(a))))
 
 
 def vote_types(
-    alpha: np.ndarray,  # the Dirichlet prior (k,)
+    alpha,  # the prior: a Dirichlet's alpha (k,), or a fitted `Prior` (see `scruples.priors`)
     votes: int,  # votes per item
     max_types: int = MAX_TYPES,
     seed=0,  # for the drawn patterns (when there are more than `max_types`)
 ) -> tuple[np.ndarray, np.ndarray, bool]:  # counts (T, k), their probabilities (T,), exact
-    """Every pattern of `votes` votes over the k classes with its Dirichlet-multinomial probability, when there are at most
-    `max_types` patterns; else `max_types` items drawn from the prior, each of weight 1 / max_types (exact: False)."""
-    a = np.asarray(alpha, dtype=np.float64)
-    k = len(a)
+    """Every pattern of `votes` votes over the k classes with its probability under the prior, when there are at most
+    `max_types` patterns (fewer with a Dirichlet of many classes, see `_QUADRATURE_BUDGET`); else that many items drawn
+    from the prior, their distinct patterns weighted by their share of the draws (exact: False)."""
+    pr = _as_prior(alpha)
+    k = pr.k
     if isinstance(votes, bool) or not isinstance(votes, (int, np.integer)) or votes < 1:
         raise ValueError(f'votes per item must be a positive integer, got {votes!r}')
+    if pr.kind == 'dirichlet':
+        max_types = min(max_types, max(200, int(_QUADRATURE_BUDGET / (64 * k * k))))
     if comb(votes + k - 1, k - 1) <= max_types:
         c = np.array([np.bincount(t, minlength=k) for t in itertools.combinations_with_replacement(range(k), votes)])
-        A = a.sum()
-        logp = (
-            gammaln(votes + 1)
-            - gammaln(c + 1).sum(1)
-            + gammaln(A)
-            - gammaln(A + votes)
-            + (gammaln(a + c) - gammaln(a)).sum(1)
-        )
-        w = np.exp(logp)
+        w = np.exp(log_marginal(pr, c.astype(np.float64)))
         return c, w / w.sum(), True
     rng = as_rng(seed)
-    p = rng.dirichlet(a, max_types)
-    return rng.multinomial(votes, p / p.sum(1, keepdims=True)), np.full(max_types, 1 / max_types), False
+    c, m = np.unique(rng.multinomial(votes, sample_prior(pr, max_types, rng)), axis=0, return_counts=True)
+    return c, m / max_types, False
 
 # %% ../nbs/16_plan.ipynb #31ee0d0d
 PLAN_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'manhattan')
 
 
-def _type_values(alpha: np.ndarray, c: np.ndarray) -> dict:
+def _type_values(alpha, c: np.ndarray) -> dict:
     "Per vote pattern: the oracle's argmax probabilities, the majority vote (ties: first class), its expected cross-entropy and Manhattan distance."
-    q = posterior_argmax_probs(alpha + c)
+    pr = _as_prior(alpha)
+    q = npmle_argmax_probs(pr, c) if pr.kind == 'npmle' else posterior_argmax_probs(pr.alpha + c)
     return {
         'q': q,
         'y': majority_vote(c, ties='first').labels,
-        'xentropy': oracle_xentropy(c, alpha, per_example=True),
-        'manhattan': oracle_soft(c, 'manhattan', alpha, per_example=True),
+        'xentropy': oracle_xentropy(c, per_example=True, prior=pr),
+        'manhattan': oracle_soft(c, 'manhattan', per_example=True, prior=pr),
     }
 
 
-def _dataset_scores(v: dict, m: np.ndarray) -> dict:
-    """BEST's estimate on datasets given as multiplicities `m` (s, T) of the vote patterns: accuracy, cross-entropy and Manhattan
-    exactly (means of per-item expectations), macro F1 from the expected confusion counts (its plug-in value: exact as items grow)."""
-    m = np.atleast_2d(np.asarray(m, dtype=np.float64))
-    k, n = v['q'].shape[1], m.sum(1)
-    gold = np.eye(k)[v['y']]  # (T, k)
-    hit = v['q'] * gold  # (T, k): the oracle predicts the gold class
-    tp, predicted, support = m @ hit, m @ v['q'], m @ gold  # (s, k) each
-    denom = support + predicted
-    f1 = np.divide(2 * tp, denom, out=np.zeros(denom.shape), where=denom > 0)
-    return {
-        'accuracy': tp.sum(1) / n,
-        'macro_f1': f1.sum(1) / np.maximum((denom > 0).sum(1), 1),
-        'xentropy': m @ v['xentropy'] / n,
-        'manhattan': m @ v['manhattan'] / n,
-    }
+def _dataset_scores(v: dict, n_items: int, n_sims: int, w: np.ndarray, rng, batch: int = 1 << 22) -> dict:
+    """The oracle's scores on `n_sims` datasets of `n_items` items drawn from the pattern probabilities `w`: accuracy and
+    macro F1 of one draw of the oracle's predictions per item (from its posterior argmax probabilities) against the
+    majority vote, as `best` scores one posterior sample; cross-entropy and Manhattan as BEST's per-item expectations."""
+    T, k = v['q'].shape
+    cdf, out = np.cumsum(v['q'], 1), {m: [] for m in PLAN_METRICS}
+    step = max(1, batch // (n_items * k))
+    for s in range(0, n_sims, step):
+        b = min(step, n_sims - s)
+        t = rng.choice(T, size=(b, n_items), p=w)  # the items' patterns
+        pred = (rng.random((b, n_items, 1)) > cdf[t][..., :-1]).sum(-1)  # one oracle prediction per item
+        y = v['y'][t]
+        cm = np.bincount(((np.arange(b)[:, None] * k + y) * k + pred).ravel(), minlength=b * k * k).reshape(b, k, k)
+        out['accuracy'].append(np.trace(cm, axis1=1, axis2=2) / n_items)
+        out['macro_f1'].append(f1_from_confusion(cm))
+        for m in ('xentropy', 'manhattan'):
+            out[m].append(v[m][t].mean(1))
+    return {m: np.concatenate(x) for m, x in out.items()}
 
 
 def plan_ceiling(
-    alpha: np.ndarray,  # the pilot's fitted Dirichlet prior (k,)
+    alpha,  # the pilot's prior: a fitted `Prior`, or a Dirichlet's alpha (k,)
     votes: Sequence[int] = (1, 3, 5, 10),  # votes per item to plan for
     n_items: int = 1000,  # items of the planned dataset
-    n_sims: int = 2000,  # simulated datasets for each interval
+    n_sims: int = 2000,  # simulated datasets for each votes
     level: float = 0.95,
     seed=0,
 ) -> pd.DataFrame:  # one row per (votes, metric)
-    """The BEST ceiling a dataset of `n_items` items with `votes` votes each would show, if its items follow the prior:
-    its expectation and the central `level` interval over datasets of that size."""
-    a, rng = np.asarray(alpha, dtype=np.float64), as_rng(seed)
-    check_alpha(a, len(a))
+    """The oracle's score on a dataset of `n_items` items with `votes` votes each, if its items follow the prior: over
+    `n_sims` simulated datasets its mean (the estimate: what BEST would show on such a dataset, on average) and its central
+    `level` interval. Estimate and interval are one quantity, so the estimate lies inside its interval."""
+    pr, rng = _as_prior(alpha), as_rng(seed)
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')
     rows = []
     for v in votes:
-        c, w, exact = vote_types(a, v, seed=rng)
-        vals = _type_values(a, c)
-        expected = _dataset_scores(vals, w * n_items)
-        sims = _dataset_scores(vals, rng.multinomial(n_items, w, size=n_sims))
+        c, w, exact = vote_types(pr, v, seed=rng)
+        sims = _dataset_scores(_type_values(pr, c), n_items, n_sims, w, rng)
         for metric in PLAN_METRICS:
             lo, hi = np.quantile(sims[metric], [(1 - level) / 2, (1 + level) / 2])
             rows.append(
                 {
                     'votes': int(v),
                     'metric': metric,
-                    'estimate': float(expected[metric][0]),
+                    'estimate': float(sims[metric].mean()),
                     'ci_low': float(lo),
                     'ci_high': float(hi),
                     'n_items': int(n_items),
@@ -134,8 +144,8 @@ def _two_models(alpha, votes, difference, n_reference, rng):
     """The (gold, A, B) cell probabilities of the two simulated models and their macro F1: A is the oracle (it predicts each
     item's most likely class under its true p), B is A with a share r of its predictions replaced by a uniformly random class,
     r chosen so that B's macro F1 is `difference` below A's (on `n_reference` items drawn from the prior)."""
-    k = len(alpha)
-    p = rng.dirichlet(alpha, n_reference)
+    k = alpha.k
+    p = sample_prior(alpha, n_reference, rng)
     gold = majority_vote(rng.multinomial(votes, p / p.sum(1, keepdims=True)), ties='first').labels
     a, u, z = p.argmax(1), rng.random(n_reference), rng.integers(0, k, n_reference)
 
@@ -185,11 +195,11 @@ def items_for_difference(
     """Test items needed to tell two models `difference` apart in macro F1 with `power`, by a paired bootstrap on test sets
     simulated from the prior (see `_two_models` for the two models). Items are exchangeable, so a test set is a multinomial
     draw over the k^3 (gold, A, B) cells and a bootstrap resample another: the cost does not grow with the items."""
-    a = check_alpha(alpha, len(np.atleast_1d(alpha)))
+    pr = _as_prior(alpha)
     if not 0 < difference < 1 or not 0 < power < 1:
         raise ValueError(f'difference and power must be in (0, 1), got {difference}, {power}')
-    rng, k = as_rng(seed), len(a)
-    probs, r, f_a, f_b = _two_models(a, votes, difference, n_reference, rng)
+    rng, k = as_rng(seed), pr.k
+    probs, r, f_a, f_b = _two_models(pr, votes, difference, n_reference, rng)
     s = int(rng.integers(2**63))
     n_sims = n_boot = max(50, min(n_sims, int((2e8 / k**3) ** 0.5)))  # many classes: k^3 cells per draw
     lo, hi = 10, 10
@@ -203,6 +213,21 @@ def items_for_difference(
     return {'items': hi, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': ''}
 
 # %% ../nbs/16_plan.ipynb #06fcffaf
+def _pilot_prior(c: np.ndarray, prior):
+    "The pilot's prior as `best` chooses it, refused where `best` refuses the counts (an unconverged fit, one vote per item)."
+    if (c.sum(1) <= 1).all():
+        raise ValueError('every item of the pilot has one vote: votes on one item must be compared to tell how '
+                         'people disagree (as `scruples best` refuses such counts); give a pilot with two or more votes per item')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        choice = _prior_for(c, None, prior, 0)
+    for w in caught:
+        if issubclass(w.category, DirichletFitWarning):
+            raise ValueError(f'{w.message}; no plan made (as `scruples best` makes no estimates from these counts)')
+        warnings.warn(w.message, w.category, stacklevel=3)
+    return choice
+
+
 def plan(
     counts: np.ndarray,  # the pilot's label counts (n, k)
     votes: Sequence[int] = (1, 3, 5, 10),  # votes per item to plan for
@@ -211,18 +236,37 @@ def plan(
     n_sims: int = 2000,
     level: float = 0.95,
     seed=0,
-) -> pd.DataFrame:  # one row per (votes, metric); attrs: alpha, the pilot's size
-    "From a pilot: the BEST ceiling per votes per item, with its interval, and (with `difference`) the test items to tell two models apart."
+    prior='auto',  # the prior, as `best` takes it: 'auto', 'dirichlet', 'npmle' or a fitted `Prior`
+) -> pd.DataFrame:  # one row per (votes, metric); attrs: alpha, prior, check, pilot (BEST on it), notes
+    """From a pilot: the BEST ceiling per votes per item, with its interval, and (with `difference`) the test items to tell
+    two models apart. The prior is the one `best` would use on the pilot (`attrs['prior']`, checked: `attrs['check']`),
+    and `attrs['pilot']` holds BEST's own estimates on the pilot, which the planned row at the pilot's votes and size
+    brackets (the plan is over datasets drawn from the prior, the pilot is one such dataset)."""
     c = check_counts(counts)
-    alpha = fit_dirichlet_prior(c)
+    choice = _pilot_prior(c, prior)
+    pr = choice.prior
     vs = sorted({int(v) for v in ([votes] if isinstance(votes, (int, np.integer)) else votes)})
-    out = plan_ceiling(alpha, vs, len(c) if n_items is None else n_items, n_sims, level, seed)
+    out = plan_ceiling(pr, vs, len(c) if n_items is None else n_items, n_sims, level, seed)
     out['items_needed'] = pd.array([pd.NA] * len(out), dtype='Int64')
+    notes = []
     if difference is not None:
-        for v in vs:
-            need = items_for_difference(alpha, v, difference, seed=seed)
-            out.loc[(out.votes == v) & (out.metric == 'macro_f1'), 'items_needed'] = need['items']
-    out.attrs.update(alpha=tuple(map(float, alpha)), pilot_items=len(c), difference=difference)
+        cap = None
+        for v in vs:  # more votes: less noisy gold labels, never more items needed (each count is simulated, ~15%)
+            try:
+                need = items_for_difference(pr, v, difference, seed=seed)['items']
+            except ValueError as err:
+                notes.append(f'{v} votes: no test-set size: {err}')
+                continue
+            if need is not None and cap is not None and need > cap:
+                need = cap
+            cap = need if need is not None else cap
+            out.loc[(out.votes == v) & (out.metric == 'macro_f1'), 'items_needed'] = need
+    from scruples.best import best
+
+    on_pilot = best(c, metrics=list(PLAN_METRICS), n_boot=0, n_samples=2000, seed=seed, prior=pr, check=False)
+    out.attrs.update(alpha=tuple(map(float, pr.alpha)), prior=pr.kind, prior_reason=choice.reason,
+                     check=check_prior(pr, c).line(), pilot_items=len(c), difference=difference,
+                     pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes))
     return out
 
 

@@ -1,0 +1,90 @@
+"""BEST with a prior chosen to fit the data (issue 41): on votes from non-Dirichlet item distributions the ceiling lands
+on the true oracle score and its interval covers it; on Dirichlet votes nothing changes; the result says which prior and
+what the posterior predictive check found."""
+
+import numpy as np
+import pytest
+
+from scruples.best import HARD_METRICS, best, best_estimates, oracle_scores, simulate_items
+from scruples.priors import Prior, check_prior, choose_prior
+
+
+def _study(scenario, n_sims, seed, prior='auto', n=1500, votes=(3, 7), k=3):
+    "Per dataset: (true, estimate, ci_low, ci_high) of accuracy and macro F1, and the prior chosen."
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_sims):
+        p, c = simulate_items(scenario, n, k, rng, votes)
+        true = oracle_scores(p, c)
+        r = best(c, metrics=HARD_METRICS, n_samples=400, n_boot=80, seed=int(rng.integers(2**31)), prior=prior,
+                 check=False)
+        out.append(({m: (true[m], *r.loc[m, ['estimate', 'ci_low', 'ci_high']]) for m in HARD_METRICS},
+                    r.attrs['prior']))
+    return out
+
+
+@pytest.mark.parametrize('scenario,k', [('three kinds', 3), ('camps', 2)])
+def test_ceiling_lands_on_the_truth_and_covers_it_without_a_dirichlet(scenario, k):
+    runs = _study(scenario, n_sims=5, seed={'three kinds': 1, 'camps': 2}[scenario], k=k)
+    assert all(chosen == 'npmle' for _, chosen in runs)
+    for m in HARD_METRICS:
+        rows = np.array([r[m] for r, _ in runs])  # true, estimate, lo, hi
+        err = np.abs(rows[:, 1] - rows[:, 0]).mean()
+        covered = ((rows[:, 2] <= rows[:, 0]) & (rows[:, 0] <= rows[:, 3])).mean()
+        assert err <= 0.02, (scenario, m, err)
+        assert covered >= 0.8, (scenario, m, covered)  # 5 datasets: >= 90% coverage shows as 4 or 5 of 5
+
+
+def test_the_single_dirichlet_misses_two_camps():
+    "The defect of issue 41: the paper's prior puts the ceiling far from the truth on two camps."
+    runs = _study('camps', n_sims=2, seed=2, prior='dirichlet', k=2)
+    err = np.mean([abs(r['accuracy'][1] - r['accuracy'][0]) for r, _ in runs])
+    assert err > 0.03, err
+
+
+def test_auto_keeps_the_dirichlet_and_its_estimates_on_dirichlet_votes():
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        p, c = simulate_items('dirichlet', 1200, 3, rng, (1, 10))
+        auto = best(c, n_samples=300, n_boot=20, seed=1)
+        paper = best(c, n_samples=300, n_boot=20, seed=1, prior='dirichlet')
+        assert auto.attrs['prior'] == 'dirichlet', auto.attrs['prior_reason']
+        np.testing.assert_array_equal(auto.to_numpy(dtype=float), paper.to_numpy(dtype=float))
+
+
+def test_the_result_says_which_prior_and_what_the_check_found():
+    rng = np.random.default_rng(3)
+    _, c = simulate_items('camps', 1500, 3, rng, (5, 10))
+    res = best_estimates(c, metrics='accuracy', n_samples=200, n_boot=0)
+    rows, alpha, vote = res  # unpacks as before
+    assert res.prior.prior.kind == 'npmle' and 'held-out' in res.prior.reason
+    assert res.check.verdict == 'good' and 'posterior predictive check' in res.check.line()
+    assert len(alpha) == 3 and rows[0]['metric'] == 'accuracy'
+    framed = best(c, metrics='accuracy', n_samples=200, n_boot=0)
+    assert framed.attrs['prior'] == 'npmle' and framed.attrs['check_verdict'] == 'good'
+    assert best(c, metrics='accuracy', n_samples=200, n_boot=0, check=False).attrs['check'] == ''
+
+
+def test_the_check_flags_a_prior_that_does_not_fit():
+    rng = np.random.default_rng(4)
+    _, c = simulate_items('three kinds', 2000, 3, rng, (5, 10))
+    alpha = choose_prior(c, 'dirichlet').prior.alpha
+    poor = check_prior(Prior('dirichlet', alpha), c)
+    assert poor.verdict == 'poor' and 'poorly' in poor.line(), poor
+    assert check_prior(choose_prior(c, 'npmle').prior, c).verdict == 'good'
+
+
+def test_bad_prior_choices_are_refused():
+    c = np.array([[3, 1], [0, 4], [2, 2]] * 5)
+    with pytest.raises(ValueError, match='prior must be one of'):
+        best(c, prior='beta', n_boot=0, n_samples=10)
+    with pytest.raises(ValueError, match="not 'npmle'"):
+        best(c, alpha=[1.0, 1.0], prior='npmle', n_boot=0, n_samples=10)
+
+
+def test_npmle_soft_metrics_are_exact_sums_and_the_interval_holds_the_estimate():
+    rng = np.random.default_rng(6)
+    _, c = simulate_items('three kinds', 800, 3, rng, (3, 7))
+    res = best(c, metrics=['xentropy', 'manhattan', 'js', 'kl', 'wasserstein'], ordered=True, n_boot=40, prior='npmle')
+    assert (res.std_error == 0).all()
+    assert ((res.ci_low <= res.estimate) & (res.estimate <= res.ci_high)).all(), res
