@@ -613,3 +613,48 @@ def test_guide_declares_the_mode_parameters():
     from scruples.guide import guide_notebook
     params = pm.inspect_notebook(str(guide_notebook()))
     assert params['finetune']['default'] == "'auto'" and 'transformer_minutes' in params
+
+# ---- issue 39: the frozen mode's crashes (a damaged cache file, two items)
+
+def _cache_files(cache): return sorted(cache.glob('*/*.npz'))
+
+@pytest.mark.parametrize('damage', ['truncated', 'wrong_dim'])
+def test_damaged_cache_file_is_named_embedded_again_and_replaced(cache, own_texts, damage):
+    "A truncated cache file raised BadZipFile (naming no file) in every later fit; vectors of another size were used."
+    T, C = own_texts
+    m = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:30], C[:30])
+    [f] = _cache_files(cache)
+    p = m.predict_proba(T[30:35])
+    if damage == 'truncated': f.write_bytes(f.read_bytes()[: f.stat().st_size // 2])
+    else:
+        with np.load(f) as z: keys = z['keys']
+        with open(f, 'wb') as out: np.savez(out, keys=keys, vectors=np.ones((len(keys), 7), np.float32))
+    M._READ.clear()  # a new process: nothing read yet
+    with pytest.warns(M.EmbeddingCacheWarning, match=str(f.name)):
+        again = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:30], C[:30])
+    np.testing.assert_allclose(again.predict_proba(T[30:35]), p, atol=1e-6)
+    assert len(_cache_files(cache)) == 2  # rewritten in place (temp file + os.replace): readable, the encoder's width
+    with np.load(f, allow_pickle=False) as z: assert z['vectors'].shape == (30, 384)
+    M._READ.clear()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', M.EmbeddingCacheWarning)
+        M.TransformerClassifier(finetune=False, max_length=32).fit(T[:30], C[:30])  # no warning the second time
+
+def test_frozen_fit_on_two_items(cache, own_texts):
+    "Two items (one trains, one is held out) raised 'value cannot be converted to type float without overflow'."
+    T, C = own_texts
+    m = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:2], C[:2])
+    p = m.predict_proba(T[:6])
+    assert p.shape == (6, 3) and np.isfinite(p).all() and np.allclose(p.sum(1), 1)
+    assert np.isfinite(m.history_['heldout'][0])
+
+def test_embeddings_read_once_per_process(cache, own_texts, monkeypatch):
+    "Issue 43: the four likelihoods fitted one after another read the disk cache once, not once per estimator."
+    T, C = own_texts
+    M.TransformerClassifier(finetune=False, max_length=32).fit(T[:40], C[:40])
+    calls = []
+    real = np.load
+    monkeypatch.setattr(M.np, 'load', lambda *a, **k: calls.append(a) or real(*a, **k))
+    for lik in M.LIKELIHOODS: M.TransformerClassifier(finetune=False, likelihood=lik, max_length=32).fit(T[:40], C[:40])
+    assert calls == []
