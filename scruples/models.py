@@ -1464,7 +1464,8 @@ def estimate_fit(
             _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask'])
     embed_rate = min(len(texts), cfg.eval_batch_size) / max(time.perf_counter() - t0, 1e-9)
     allx, allp = clf._prepare(X_all) if X_all is not None else (Xa, pairs)
-    cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load()
+    dim = _encoder_dim(None if clf.model is None else str(clf.model))
+    cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load(dim)  # embed_texts' reading, shared
     n_new = len({text_hash(_example_key(t)) for t in _flat_texts(allx, allp)} - set(cached))
     rng = np.random.default_rng(0)
     n_tr = max(len(Xa), 2)
