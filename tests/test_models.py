@@ -474,6 +474,16 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / 'cache' / 'embeddings'
 
 @pytest.fixture(scope='module')
+def _module_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp('shared-cache')
+
+@pytest.fixture
+def shared_cache(_module_cache, monkeypatch):
+    "One embedding cache for the tests that only use the frozen mode (each text embedded once in this module, issue 43)."
+    monkeypatch.setenv('SCRUPLES_CACHE', str(_module_cache))
+    return _module_cache / 'embeddings'
+
+@pytest.fixture(scope='module')
 def own_texts():
     from scruples.annotations import guide_data, read_annotated
     own = read_annotated(guide_data('wide'))
@@ -499,7 +509,7 @@ def test_frozen_mode_keys_the_cache_by_model_and_length(cache, own_texts):
     np.testing.assert_allclose(a, b, atol=1e-5)
 
 @pytest.mark.parametrize('likelihood', list(M.LIKELIHOODS))
-def test_frozen_mode_every_likelihood_scores_and_roundtrips(cache, own_texts, likelihood, tmp_path):
+def test_frozen_mode_every_likelihood_scores_and_roundtrips(shared_cache, own_texts, likelihood, tmp_path):
     T, C = own_texts
     m = M.TransformerClassifier(finetune=False, likelihood=likelihood, max_length=32).fit(T[:80], C[:80])
     e = evaluate(m, T[240:], C[240:].to_numpy(), n_boot=20)
@@ -509,19 +519,19 @@ def test_frozen_mode_every_likelihood_scores_and_roundtrips(cache, own_texts, li
     c = clone(m); assert c.get_params() == m.get_params() and c.finetune is False and not hasattr(c, 'model_')
     if likelihood == 'dirichlet': assert m.uncertainty(T[240:243]).shape[0] == 3
 
-def test_frozen_pairs_are_antisymmetric(cache, dilemmas):
+def test_frozen_pairs_are_antisymmetric(shared_cache, dilemmas):
     m = M.TransformerClassifier(finetune=False, max_length=24).fit(dilemmas.iloc[:48], label_counts(dilemmas.iloc[:48]))
     X = dilemmas.iloc[48:60]; p = m.predict_proba(X)
     swapped = X.rename(columns={'action_1': 'action_2', 'action_2': 'action_1'})
     np.testing.assert_allclose(m.predict_proba(swapped), p[:, ::-1], atol=1e-6)
 
-def test_text_frame_is_texts_not_a_bad_pair_frame(cache, own_texts):
+def test_text_frame_is_texts_not_a_bad_pair_frame(shared_cache, own_texts):
     "Issue 31: task='auto' on DataFrame({'text': ...}) raised 'a frame of pairs needs columns action_1 and action_2'."
     T, C = own_texts
     m = M.TransformerClassifier(finetune=False, max_length=32).fit(pd.DataFrame({'text': T[:40]}), C[:40])
     assert m.pairs_ is False and m.predict_proba(pd.DataFrame({'text': T[40:43]})).shape == (3, 3)
 
-def test_count_columns_matched_to_classes_by_name(cache, own_texts):
+def test_count_columns_matched_to_classes_by_name(shared_cache, own_texts):
     "Issue 28: classes=['yes','no'] with columns ['no','yes'] took them by position."
     T, C = own_texts
     names = list(C.columns)
@@ -532,7 +542,7 @@ def test_count_columns_matched_to_classes_by_name(cache, own_texts):
     with pytest.raises(ValueError, match='do not match the classes'):
         M.TransformerClassifier(finetune=False, classes=['x'] + names[1:]).fit(T[:20], C[:20])
 
-def test_context_is_a_sentence_pair(cache, own_texts):
+def test_context_is_a_sentence_pair(shared_cache, own_texts):
     T, C = own_texts
     X = pd.DataFrame({'text': T[:60], 'context': ['did you like it?'] * 30 + ['what went wrong?'] * 30})
     m = M.TransformerClassifier(finetune=False, max_length=32).fit(X, C[:60])
@@ -544,7 +554,7 @@ def test_context_is_a_sentence_pair(cache, own_texts):
     tok = M.load_encoder(progress=False)[0]
     t = M._Tokens(tok, [('a b', 'c')], 16); assert t.types is not None and 1 in t.types[0]  # segment ids of the pair
 
-def test_class_weight_balanced_favours_the_rare_class(cache, own_texts):
+def test_class_weight_balanced_favours_the_rare_class(shared_cache, own_texts):
     T, C = own_texts
     y = C.to_numpy(); rare = int(np.argmin(np.bincount(y.argmax(1), minlength=3)))
     plain = M.TransformerClassifier(finetune=False, likelihood='hard', max_length=32, calibrate=False)
@@ -641,7 +651,7 @@ def test_damaged_cache_file_is_named_embedded_again_and_replaced(cache, own_text
         warnings.simplefilter('error', M.EmbeddingCacheWarning)
         M.TransformerClassifier(finetune=False, max_length=32).fit(T[:30], C[:30])  # no warning the second time
 
-def test_frozen_fit_on_two_items(cache, own_texts):
+def test_frozen_fit_on_two_items(shared_cache, own_texts):
     "Two items (one trains, one is held out) raised 'value cannot be converted to type float without overflow'."
     T, C = own_texts
     m = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:2], C[:2])
