@@ -1437,7 +1437,9 @@ def estimate_fit(
     sample = Xa[pick]
     tokens = _Tokens(tok, _flat_texts(sample, pairs), cfg.max_length)
     scorer = EncoderScorer(enc, 1 if pairs else 2).to(device)
-    opt = torch.optim.AdamW(scorer.parameters(), lr=1e-6, **({'fused': True} if device.type in ('cpu', 'cuda') else {}))
+    # plain SGD steps: AdamW's two moment buffers would double this measurement's memory (issue 43: analyze in 1 GB) for
+    # a step that is about 1% of a training step's time (the profile in benchmarks/bench_models.py)
+    opt = torch.optim.SGD(scorer.parameters(), lr=1e-6)
     batches = epoch_batches(_example_lengths(tokens, sample, pairs), cfg, 0)[:steps]
     scorer.train()
     for rep in range(
