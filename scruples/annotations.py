@@ -415,21 +415,32 @@ class _Numbered(Sequence):
         return f"['0', ..., '{self.n - 1}']"
 
 # %% ../nbs/07_annotations.ipynb #85cbd223
-def _counts_fast(body: bytes, k: int) -> np.ndarray | None:
+def _counts_fast(
+    body: bytes,  # the CSV's bytes below its header (the whole file without one), BOM removed
+    k: int,  # count columns
+    path: Path | None = None,  # the file itself: parsed from its path, pandas' C reader splits it over threads
+    skip: int = 0,  # the lines above `body` in the file (its header)
+) -> np.ndarray | None:
     "Counts of a CSV body of nothing but digits, commas and line ends, parsed by pandas' C reader and cross-checked; else None."
     if not body.strip(b'\r\n') or body.translate(None, b'0123456789,\r\n'):
         return None
     if b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r'):
         return None  # a lone \r ends a row
+    whole = False  # read the file itself: its bytes are the header's line(s) and the body (no BOM)
+    if path is not None:
+        with open(path, 'rb') as f:
+            whole = f.read(3) != b'\xef\xbb\xbf'
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             c = pd.read_csv(
-                io.BytesIO(body), header=None, names=range(k), dtype=np.int64, index_col=False, engine='c'
+                path if whole else io.BytesIO(body), header=None, names=range(k), dtype=np.int64, index_col=False,
+                engine='c', skiprows=skip if whole else 0, encoding='utf-8',
             ).to_numpy()
     except Exception:
         return None  # an empty cell, a missing one, or a count above 2**63 - 1: the plain path names it
-    if c.shape[1] != k or body.count(b',') != (k - 1) * len(c) or (c.astype(np.float64).sum(1) > 9e18).any():
+    big = len(c) and c.max() >= 10**18 // k  # rows that may sum past 9e18: checked in float
+    if c.shape[1] != k or body.count(b',') != (k - 1) * len(c) or big and (c.astype(np.float64).sum(1) > 9e18).any():
         return None
     return c
 
@@ -909,7 +920,8 @@ def _wide(
             'the wide form: 2 or more count columns, one distinct class name each',
             f'columns {",".join(cc)}, classes {",".join(names)}',
         )
-    c = _counts_fast(t.body, len(cc)) if t.body is not None and cc == t.columns else None
+    skip = 0 if t.header_line is None else 1  # a body is kept only below a header on line 1, or for no header
+    c = _counts_fast(t.body, len(cc), path, skip) if t.body is not None and cc == t.columns else None
     fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
     if fast is not None:
         c, got = fast

@@ -5,7 +5,7 @@
 # %% ../nbs/22_models.ipynb #m003
 from __future__ import annotations
 
-import hashlib, inspect, json, math, os, re, time
+import hashlib, inspect, json, math, os, re, time, warnings, zipfile, zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, asdict, fields, replace
 from functools import lru_cache
@@ -29,8 +29,8 @@ __all__ = ['LIKELIHOODS', 'PRESETS', 'RESUMABLE', 'L2_GRID', 'OWN_PARAMS', 'F4_S
            'TrainConfig', 'preset', 'pick_device', 'fast_bf16', 'set_threads', 'EncoderScorer', 'quiet_loading',
            'load_encoder', 'tokenize', 'length_grouped_batches', 'holdout_split', 'param_groups', 'predict_logits',
            'heldout_score', 'make_optimizer', 'epoch_batches', 'EarlyStopping', 'average_states', 'data_key',
-           'RunCheckpoint', 'train_model', 'embedding_key', 'text_hash', 'EmbeddingCache', 'embed_texts', 'FrozenHead',
-           'fit_head', 'TransformerClassifier', 'FitEstimate', 'estimate_fit', 'search']
+           'RunCheckpoint', 'train_model', 'embedding_key', 'text_hash', 'EmbeddingCacheWarning', 'EmbeddingCache',
+           'embed_texts', 'FrozenHead', 'fit_head', 'TransformerClassifier', 'FitEstimate', 'estimate_fit', 'search']
 
 # %% ../nbs/22_models.ipynb #m006
 LIKELIHOODS = {'hard': HardLoss, 'soft': SoftLoss, 'counts': CountsLoss, 'dirichlet': DirichletMultinomialLoss}
@@ -769,35 +769,85 @@ def text_hash(x) -> bytes:
     return hashlib.sha256(s.encode('utf-8', 'surrogatepass')).hexdigest()[:32].encode()
 
 
+class EmbeddingCacheWarning(UserWarning):
+    "A damaged embedding-cache file (truncated, unreadable, or vectors of the wrong size): named, embedded again."
+
+
+_READ: dict = {}  # (cache folder, dim) -> (names of the files read, {text hash: vector}): each file read once a process
+
+
 class EmbeddingCache:
-    "Vectors of texts for one `embedding_key`, on disk under `user_cache_dir()/embeddings/<key>/`, one .npz file per write."
+    """Vectors of texts for one `embedding_key`, on disk under `user_cache_dir()/embeddings/<key>/`, one .npz file per
+    write, and in memory once read (a process reads each file once)."""
 
     def __init__(self, key: str, root=None):  # root: default `user_cache_dir() / 'embeddings'`
         self.folder = Path(root or user_cache_dir() / 'embeddings') / key
+        self.damaged: list[Path] = []  # files `load` found unreadable or of the wrong size (warned; `discard` removes)
 
-    def load(self) -> dict:
-        "Every stored vector: text hash -> float32 vector (files are read without pickle)."
-        out = {}
+    def load(self, dim: int | None = None) -> dict:  # dim: the encoder's width; vectors of another size are damage
+        "Every stored vector: text hash -> float32 vector (files are read without pickle; a damaged file is warned about)."
+        read, out = _READ.setdefault((str(self.folder), dim), (set(), {}))
         for f in sorted(self.folder.glob('*.npz')):
+            if f.name in read:
+                continue
             try:
                 with np.load(f, allow_pickle=False) as z:
-                    out.update(zip(z['keys'].tolist(), z['vectors']))
-            except (OSError, ValueError, KeyError):
-                continue  # a damaged file is ignored; its texts are embedded again
+                    keys, vecs = z['keys'], z['vectors']
+                if vecs.ndim != 2 or len(keys) != len(vecs) or (dim is not None and vecs.shape[1] != dim):
+                    raise ValueError(f'{vecs.shape} vectors for {len(keys)} texts, expected ({len(keys)}, {dim})')
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as err:
+                warnings.warn(
+                    f'embedding cache file {f} is damaged ({type(err).__name__}: {err}); '
+                    'its texts are embedded again and the file is replaced',
+                    EmbeddingCacheWarning,
+                    stacklevel=2,
+                )
+                self.damaged.append(f)
+                continue
+            read.add(f.name)
+            out.update(zip(keys.tolist(), vecs.astype(np.float32, copy=False)))
         return out
 
     def save(self, keys: list[bytes], vectors: np.ndarray) -> Path:
-        "Write new vectors as one file, atomically (fastcore's `atomic_save`: a temporary file renamed into place)."
+        "Write new vectors as one file, atomically (fastcore's `atomic_save`: a temporary file, then `os.replace`)."
         path = self.folder / f'{hashlib.sha256(b"".join(keys)).hexdigest()[:20]}.npz'
         with atomic_save(path, mode='wb') as f:
             np.savez(f, keys=np.asarray(keys, dtype='S32'), vectors=np.asarray(vectors, dtype=np.float32))
+        vectors = np.asarray(vectors, dtype=np.float32)
+        for (folder, dim), (read, out) in _READ.items():  # what this process has read of the folder gains them too
+            if folder == str(self.folder) and dim in (None, vectors.shape[-1]):
+                read.add(path.name)
+                out.update(zip(keys, vectors))
         return path
+
+    def discard(self, keep: Path | None = None):
+        "Remove the damaged files `load` found (their texts are in a new file now), except `keep` (rewritten in place)."
+        for f in self.damaged:
+            if f != keep:
+                f.unlink(missing_ok=True)
+        self.damaged = []
 
 # %% ../nbs/22_models.ipynb #fz000005
 @lru_cache(maxsize=1)
 def _frozen_encoder(model: str | None, device: str):
     tok, enc = load_encoder(model, progress=False, device=device)
     return tok, enc.eval()
+
+
+@lru_cache(maxsize=8)
+def _encoder_dim(model: str | None) -> int | None:
+    "The width of `model`'s sentence vectors, from its config.json (no weights loaded); None where it cannot be read."
+    try:
+        if model is None or _is_local(model):
+            cfg = json.loads((Path(str(model or default_model_path())).expanduser() / 'config.json').read_text())
+        else:
+            from huggingface_hub import try_to_load_from_cache
+
+            hit = try_to_load_from_cache(model, 'config.json')
+            cfg = json.loads(Path(hit).read_text()) if isinstance(hit, str) else {}
+    except (OSError, ValueError):
+        return None
+    return next((int(cfg[k]) for k in ('hidden_size', 'd_model', 'dim') if isinstance(cfg.get(k), int)), None)
 
 
 def embed_texts(
@@ -808,11 +858,12 @@ def embed_texts(
     batch_size: int = 128,  # texts per forward pass
     cache: bool = True,  # read and write the on-disk cache (`EmbeddingCache`)
 ) -> np.ndarray:  # float32 (n, hidden size), row i for texts[i]
-    "Mean-pooled last hidden states of a frozen encoder, each (model, text) computed once and kept on disk."
+    """Mean-pooled last hidden states of a frozen encoder, each (model, text) computed once and kept on disk (and in
+    memory: a process reads each cache file once); a damaged cache file is named in a warning and replaced."""
     texts = [_example_key(t) for t in texts]
     keys = [text_hash(t) for t in texts]
     store = EmbeddingCache(embedding_key(model, max_length)) if cache else None
-    have = store.load() if store else {}
+    have = store.load(_encoder_dim(None if model is None else str(model))) if store else {}
     new = {k: t for k, t in zip(keys, texts) if k not in have}
     if new:
         device = pick_device(device)
@@ -829,9 +880,10 @@ def embed_texts(
                 idx = order[i : i + batch_size]
                 b = tokens.batch([todo[j] for j in idx], device)
                 vecs[idx] = _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask']).cpu().numpy()
-        if store:
-            store.save(list(new), vecs)
+        path = store.save(list(new), vecs) if store else None
         have.update(zip(new, vecs))
+    if store and store.damaged:
+        store.discard(keep=path if new else None)
     if not keys:
         return np.zeros((0, 0), np.float32)
     return np.stack([have[k] for k in keys])
@@ -887,7 +939,8 @@ def fit_head(
     offset = cfg.dirichlet_scale if cfg.likelihood == 'dirichlet' else 0.0
     best, tried, head = None, [], FrozenHead(Et.shape[-1], 1 if pairs else counts.shape[1], offset)
     head.mean.copy_(flat.mean(0))
-    head.scale.copy_(flat.std(0).clamp(min=1e-6))
+    sd = flat.std(0) if len(flat) > 1 else torch.ones(flat.shape[-1])  # one training text: no spread to scale by
+    head.scale.copy_(torch.where(sd > 1e-6, sd, torch.ones_like(sd)))  # a constant feature is centred, not blown up
     for l2 in grid:  # each fit starts from the previous (stronger) penalty's solution
         opt = torch.optim.LBFGS(head.parameters(), lr=1, max_iter=100, history_size=10, line_search_fn='strong_wolfe')
 
@@ -1462,7 +1515,9 @@ def estimate_fit(
     sample = Xa[pick]
     tokens = _Tokens(tok, _flat_texts(sample, pairs), cfg.max_length)
     scorer = EncoderScorer(enc, 1 if pairs else 2).to(device)
-    opt = torch.optim.AdamW(scorer.parameters(), lr=1e-6, **({'fused': True} if device.type in ('cpu', 'cuda') else {}))
+    # plain SGD steps: AdamW's two moment buffers would double this measurement's memory (issue 43: analyze in 1 GB) for
+    # a step that is about 1% of a training step's time (the profile in benchmarks/bench_models.py)
+    opt = torch.optim.SGD(scorer.parameters(), lr=1e-6)
     batches = epoch_batches(_example_lengths(tokens, sample, pairs), cfg, 0)[:steps]
     scorer.train()
     for rep in range(
@@ -1489,7 +1544,8 @@ def estimate_fit(
             _mean_pool(enc(**b).last_hidden_state.float(), b['attention_mask'])
     embed_rate = min(len(texts), cfg.eval_batch_size) / max(time.perf_counter() - t0, 1e-9)
     allx, allp = clf._prepare(X_all) if X_all is not None else (Xa, pairs)
-    cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load()
+    dim = _encoder_dim(None if clf.model is None else str(clf.model))
+    cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load(dim)  # embed_texts' reading, shared
     n_new = len({text_hash(_example_key(t)) for t in _flat_texts(allx, allp)} - set(cached))
     rng = np.random.default_rng(0)
     n_tr = max(len(Xa), 2)

@@ -53,7 +53,7 @@ def slow(monkeypatch, read, path):
     with monkeypatch.context() as m:
         m.setattr(sd, '_fast_or_none', lambda f, p: None)
         m.setattr(sd, '_json_counts_fast', lambda p, k: None)
-        m.setattr(ann, '_counts_fast', lambda body, k: None)
+        m.setattr(ann, '_counts_fast', lambda body, k, *where: None)
         return read(path)
 
 
@@ -226,3 +226,16 @@ def test_wide_csv_fast_refuses_what_plain_refuses(tmp_path, text):
     assert ann._wide_fast(t.body, t.columns, ['a', 'b'], ['id'], {'text': None, 'context': None, 'split': None}) is None
     if '\r' not in text:
         with pytest.raises(sco.ScruplesDataError): ann.read_annotated(p)
+
+
+def test_counts_csv_over_pandas_parallel_threshold(tmp_path):
+    "Issue 43: a counts CSV of 5 MB or more is parsed from its path (pandas splits it over threads): the same counts."
+    rng = np.random.default_rng(0)
+    c = rng.integers(10**6, 10**7, (160_000, 5))  # 7 digits a count: over 5 MB in few rows
+    p = tmp_path / 'big.csv'
+    p.write_text('a,b,c,d,e\n' + '\n'.join(','.join(map(str, r)) for r in c.tolist()) + '\n')
+    assert p.stat().st_size > 5 * 2**20
+    body = p.read_bytes().partition(b'\n')[2]
+    np.testing.assert_array_equal(ann._counts_fast(body, 5, p, 1), c)
+    np.testing.assert_array_equal(ann._counts_fast(body, 5), c)  # from the bytes: the same
+    np.testing.assert_array_equal(ann.read_annotated(p).counts, c)

@@ -474,6 +474,16 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / 'cache' / 'embeddings'
 
 @pytest.fixture(scope='module')
+def _module_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp('shared-cache')
+
+@pytest.fixture
+def shared_cache(_module_cache, monkeypatch):
+    "One embedding cache for the tests that only use the frozen mode (each text embedded once in this module, issue 43)."
+    monkeypatch.setenv('SCRUPLES_CACHE', str(_module_cache))
+    return _module_cache / 'embeddings'
+
+@pytest.fixture(scope='module')
 def own_texts():
     from scruples.annotations import guide_data, read_annotated
     own = read_annotated(guide_data('wide'))
@@ -499,7 +509,7 @@ def test_frozen_mode_keys_the_cache_by_model_and_length(cache, own_texts):
     np.testing.assert_allclose(a, b, atol=1e-5)
 
 @pytest.mark.parametrize('likelihood', list(M.LIKELIHOODS))
-def test_frozen_mode_every_likelihood_scores_and_roundtrips(cache, own_texts, likelihood, tmp_path):
+def test_frozen_mode_every_likelihood_scores_and_roundtrips(shared_cache, own_texts, likelihood, tmp_path):
     T, C = own_texts
     m = M.TransformerClassifier(finetune=False, likelihood=likelihood, max_length=32).fit(T[:80], C[:80])
     e = evaluate(m, T[240:], C[240:].to_numpy(), n_boot=20)
@@ -509,19 +519,19 @@ def test_frozen_mode_every_likelihood_scores_and_roundtrips(cache, own_texts, li
     c = clone(m); assert c.get_params() == m.get_params() and c.finetune is False and not hasattr(c, 'model_')
     if likelihood == 'dirichlet': assert m.uncertainty(T[240:243]).shape[0] == 3
 
-def test_frozen_pairs_are_antisymmetric(cache, dilemmas):
+def test_frozen_pairs_are_antisymmetric(shared_cache, dilemmas):
     m = M.TransformerClassifier(finetune=False, max_length=24).fit(dilemmas.iloc[:48], label_counts(dilemmas.iloc[:48]))
     X = dilemmas.iloc[48:60]; p = m.predict_proba(X)
     swapped = X.rename(columns={'action_1': 'action_2', 'action_2': 'action_1'})
     np.testing.assert_allclose(m.predict_proba(swapped), p[:, ::-1], atol=1e-6)
 
-def test_text_frame_is_texts_not_a_bad_pair_frame(cache, own_texts):
+def test_text_frame_is_texts_not_a_bad_pair_frame(shared_cache, own_texts):
     "Issue 31: task='auto' on DataFrame({'text': ...}) raised 'a frame of pairs needs columns action_1 and action_2'."
     T, C = own_texts
     m = M.TransformerClassifier(finetune=False, max_length=32).fit(pd.DataFrame({'text': T[:40]}), C[:40])
     assert m.pairs_ is False and m.predict_proba(pd.DataFrame({'text': T[40:43]})).shape == (3, 3)
 
-def test_count_columns_matched_to_classes_by_name(cache, own_texts):
+def test_count_columns_matched_to_classes_by_name(shared_cache, own_texts):
     "Issue 28: classes=['yes','no'] with columns ['no','yes'] took them by position."
     T, C = own_texts
     names = list(C.columns)
@@ -532,7 +542,7 @@ def test_count_columns_matched_to_classes_by_name(cache, own_texts):
     with pytest.raises(ValueError, match='do not match the classes'):
         M.TransformerClassifier(finetune=False, classes=['x'] + names[1:]).fit(T[:20], C[:20])
 
-def test_context_is_a_sentence_pair(cache, own_texts):
+def test_context_is_a_sentence_pair(shared_cache, own_texts):
     T, C = own_texts
     X = pd.DataFrame({'text': T[:60], 'context': ['did you like it?'] * 30 + ['what went wrong?'] * 30})
     m = M.TransformerClassifier(finetune=False, max_length=32).fit(X, C[:60])
@@ -544,7 +554,7 @@ def test_context_is_a_sentence_pair(cache, own_texts):
     tok = M.load_encoder(progress=False)[0]
     t = M._Tokens(tok, [('a b', 'c')], 16); assert t.types is not None and 1 in t.types[0]  # segment ids of the pair
 
-def test_class_weight_balanced_favours_the_rare_class(cache, own_texts):
+def test_class_weight_balanced_favours_the_rare_class(shared_cache, own_texts):
     T, C = own_texts
     y = C.to_numpy(); rare = int(np.argmin(np.bincount(y.argmax(1), minlength=3)))
     plain = M.TransformerClassifier(finetune=False, likelihood='hard', max_length=32, calibrate=False)
@@ -614,3 +624,48 @@ def test_guide_declares_the_mode_parameters():
     from scruples.guide import guide_notebook
     params = pm.inspect_notebook(str(guide_notebook()))
     assert params['finetune']['default'] == "'auto'" and 'transformer_minutes' in params
+
+# ---- issue 39: the frozen mode's crashes (a damaged cache file, two items)
+
+def _cache_files(cache): return sorted(cache.glob('*/*.npz'))
+
+@pytest.mark.parametrize('damage', ['truncated', 'wrong_dim'])
+def test_damaged_cache_file_is_named_embedded_again_and_replaced(cache, own_texts, damage):
+    "A truncated cache file raised BadZipFile (naming no file) in every later fit; vectors of another size were used."
+    T, C = own_texts
+    m = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:30], C[:30])
+    [f] = _cache_files(cache)
+    p = m.predict_proba(T[30:35])
+    if damage == 'truncated': f.write_bytes(f.read_bytes()[: f.stat().st_size // 2])
+    else:
+        with np.load(f) as z: keys = z['keys']
+        with open(f, 'wb') as out: np.savez(out, keys=keys, vectors=np.ones((len(keys), 7), np.float32))
+    M._READ.clear()  # a new process: nothing read yet
+    with pytest.warns(M.EmbeddingCacheWarning, match=str(f.name)):
+        again = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:30], C[:30])
+    np.testing.assert_allclose(again.predict_proba(T[30:35]), p, atol=1e-6)
+    assert len(_cache_files(cache)) == 2  # rewritten in place (temp file + os.replace): readable, the encoder's width
+    with np.load(f, allow_pickle=False) as z: assert z['vectors'].shape == (30, 384)
+    M._READ.clear()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', M.EmbeddingCacheWarning)
+        M.TransformerClassifier(finetune=False, max_length=32).fit(T[:30], C[:30])  # no warning the second time
+
+def test_frozen_fit_on_two_items(shared_cache, own_texts):
+    "Two items (one trains, one is held out) raised 'value cannot be converted to type float without overflow'."
+    T, C = own_texts
+    m = M.TransformerClassifier(finetune=False, max_length=32).fit(T[:2], C[:2])
+    p = m.predict_proba(T[:6])
+    assert p.shape == (6, 3) and np.isfinite(p).all() and np.allclose(p.sum(1), 1)
+    assert np.isfinite(m.history_['heldout'][0])
+
+def test_embeddings_read_once_per_process(cache, own_texts, monkeypatch):
+    "Issue 43: the four likelihoods fitted one after another read the disk cache once, not once per estimator."
+    T, C = own_texts
+    M.TransformerClassifier(finetune=False, max_length=32).fit(T[:40], C[:40])
+    calls = []
+    real = np.load
+    monkeypatch.setattr(M.np, 'load', lambda *a, **k: calls.append(a) or real(*a, **k))
+    for lik in M.LIKELIHOODS: M.TransformerClassifier(finetune=False, likelihood=lik, max_length=32).fit(T[:40], C[:40])
+    assert calls == []
