@@ -300,24 +300,15 @@ def model_warnings(
     classes,  # the class names
     prior: str = 'Prior',  # the name of the Prior among `results` (None: no cross-entropy check)
     share: float = 0.95,  # a model predicting one class for this share of the items or more is collapsed
-) -> pd.DataFrame:  # model, kind ('collapsed' or 'worse than the Prior'), value, says
+) -> pd.DataFrame:  # model, kind ('collapsed', 'no class predicted' or 'worse than the Prior'), value, says
     "The models that predict one class for (nearly) every test item, and those with a worse cross-entropy than the Prior."
+    from scruples.evaluation import prediction_warnings
+
     rows = []
-    for name, p in probas.items():
-        pred = np.asarray(p).argmax(1)
-        top = np.bincount(pred, minlength=len(classes))
-        j = int(top.argmax())
-        frac = top[j] / len(pred)
-        if name != prior and frac >= share:
-            rows.append(
-                dict(
-                    model=name,
-                    kind='collapsed',
-                    value=float(frac),
-                    says=f'{name} predicts {classes[j]!r} for {frac:.0%} of the test items: it has (nearly) collapsed to one class, '
-                    'so its macro F1 says little beyond the Prior\'s',
-                )
-            )
+    for name, p in probas.items():  # what was scored; near-ties are ties (`prediction_warnings`), never an argmax
+        if name == prior:
+            continue
+        rows += [dict(model=name, **w) for w in prediction_warnings(p, classes, name, share=share)]
     if prior in results:
         base = float(results[prior]['xentropy'])
         for name, r in results.items():
