@@ -283,21 +283,21 @@ def test_extract_on_a_cluster_without_workers_says_it_waits_and_resumes(tmp_path
                                 '--address', address, '--no-progress', '--no-splits'], env=env(),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         procs.append(run)
-        lines, t0 = [], time.time()
-        while time.time() - t0 < 120:
-            line = run.stderr.readline()
-            if not line:
-                break
-            lines.append(line)
-            if 'has no workers: waiting for one to join' in line:
-                break
+        import threading
+        lines = []  # the run's stderr, read as it comes (a run that says nothing must not hang the test)
+        reader = threading.Thread(target=lambda: lines.extend(iter(run.stderr.readline, '')), daemon=True)
+        reader.start()
+        t0 = time.time()
+        while time.time() - t0 < 120 and not any('has no workers: waiting' in l for l in lines):
+            time.sleep(0.5)
         assert any('has no workers: waiting for one to join' in l for l in lines), lines
         procs.append(subprocess.Popen([str(bin_/'dask'), 'worker', address, '--nthreads', '1', '--no-nanny',
                                        '--no-dashboard', '--host', '127.0.0.1'], cwd=tmp_path, env=env(),
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        out, err = run.communicate(timeout=300)
-        assert run.returncode == 0, (''.join(lines) + err)[-3000:]
-        assert 'joined the cluster: the run resumes' in ''.join(lines) + err
+        run.wait(300)
+        reader.join(30)
+        assert run.returncode == 0, ''.join(lines)[-3000:]
+        assert 'joined the cluster: the run resumes' in ''.join(lines)
     finally:
         for p in reversed(procs):
             if p.poll() is None:
