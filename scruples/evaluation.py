@@ -28,8 +28,9 @@ from scruples.softmetrics import (
 )
 
 # %% auto #0
-__all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'LOWER_IS_BETTER', 'InSampleCalibrationWarning', 'score_predictions', 'evaluate',
-           'Predictions', 'read_predictions', 'align_predictions', 'score_against_ceiling']
+__all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER', 'SCORE_FIGURES',
+           'InSampleCalibrationWarning', 'score_predictions', 'evaluate', 'Predictions', 'read_predictions',
+           'align_predictions', 'predicted_classes', 'prediction_warnings', 'score_against_ceiling', 'save_figures']
 
 # %% ../nbs/15_evaluation.ipynb #3f88dec4
 class InSampleCalibrationWarning(UserWarning):
@@ -237,7 +238,7 @@ from pathlib import Path
 from collections.abc import Sequence
 
 from .best import best
-from .core import ScruplesDataError
+from .core import OwnedFolder, ScruplesDataError
 from .softmetrics import wasserstein_distance
 
 # %% ../nbs/15_evaluation.ipynb #decd068a
@@ -388,6 +389,45 @@ def align_predictions(
         raise ValueError(f'{pred.source}: ' + '; '.join(why))
     return np.array([where[g] for g in gold_ids], dtype=np.int64)
 
+# %% ../nbs/15_evaluation.ipynb #d0aad5ae
+COLLAPSE_SHARE = 0.95  # a model predicting one class for this share of the items or more has collapsed
+TIE = 1e-6  # top probabilities within this of each other are a tie: the row predicts no class
+
+
+def predicted_classes(
+    proba,  # (n, k) probabilities
+    tie: float = TIE,  # top probabilities within this of each other: a tie
+) -> np.ndarray:  # (n,) the predicted class of each row, -1 for a tie
+    "Each row's predicted class (its largest probability), -1 where two or more classes tie within `tie`."
+    p = np.asarray(proba, dtype=float)
+    top = p.max(1)
+    return np.where((p >= top[:, None] - tie).sum(1) > 1, -1, p.argmax(1))
+
+
+def prediction_warnings(
+    proba,  # (n, k) the probabilities that were scored
+    classes,  # the class names
+    name: str = 'the model',  # the model, for the sentence
+    share: float = COLLAPSE_SHARE,
+    tie: float = TIE,
+) -> list[dict]:  # one per warning: kind ('collapsed' or 'no class predicted'), value (the share), says
+    "A model that predicts one class for `share` of the items or more (collapsed), or no class (every top a tie)."
+    pred, out = predicted_classes(proba, tie), []
+    n = len(pred)
+    if not n:
+        return out
+    top = np.bincount(pred[pred >= 0], minlength=len(classes))
+    j = int(top.argmax())
+    if top[j] / n >= share:
+        out.append(dict(kind='collapsed', value=float(top[j] / n), says=f'{name} predicts {classes[j]!r} for '
+                        f'{top[j] / n:.0%} of the {n} scored items: it has (nearly) collapsed to one class, so its '
+                        "macro F1 says little beyond the Prior's"))
+    if (pred < 0).mean() >= share:
+        out.append(dict(kind='no class predicted', value=float((pred < 0).mean()), says=f'{name} gives two or more '
+                        f'classes the same top probability on {(pred < 0).mean():.0%} of the {n} scored items: it '
+                        'predicts no class there (its macro F1 counts them as the first class)'))
+    return out
+
 # %% ../nbs/15_evaluation.ipynb #40104da1
 _PAIRS = (
     ('accuracy', 'accuracy'),
@@ -411,6 +451,15 @@ def _boot_metric(per: np.ndarray, n_boot: int, seed) -> tuple[float, float]:
     return tuple(np.percentile(means, [2.5, 97.5]))
 
 
+def _scored(p, c, proba_cal, counts_cal, hard: bool) -> np.ndarray:
+    "The probabilities `score_predictions` scores: calibrated by the temperature it fits (hard predictions as they are)."
+    if hard:
+        return p
+    cal = TemperatureCalibrator().fit(_log(p if proba_cal is None else _probabilities(proba_cal, 'proba_cal')),
+                                      c if counts_cal is None else check_counts(counts_cal))
+    return cal.predict_proba(_log(p))
+
+
 def score_against_ceiling(
     proba,  # (n, k) predicted probabilities (one-hot for hard predictions)
     counts,  # (n, k) the gold label counts of the same items
@@ -422,9 +471,12 @@ def score_against_ceiling(
     ceiling_boot: int = 200,
     n_samples: int = 10000,
     seed=0,
+    classes=None,  # the class names, for the warnings (default: class 0, class 1, ...)
+    name: str = 'the model',  # the model, for the warnings
 ) -> pd.DataFrame:  # one row per metric: the model and its interval, the BEST ceiling and its interval, the gap
     """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
-    the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling."""
+    the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling.
+    `attrs['warnings']`: `prediction_warnings` of the probabilities scored."""
     c = check_counts(counts)
     p = _probabilities(proba, 'proba')
     with warnings.catch_warnings(record=True) as caught:
@@ -441,6 +493,7 @@ def score_against_ceiling(
         seed=seed,
         ordered=ordered,
     )
+    q = _scored(p, c, proba_cal, counts_cal, hard)  # the fit score_predictions made
     rows = []
     for m, field in _PAIRS:
         if m not in names:
@@ -451,11 +504,7 @@ def score_against_ceiling(
             if hard:
                 v, lo, hi = np.nan, np.nan, np.nan
             else:
-                cal = TemperatureCalibrator().fit(
-                    _log(p if proba_cal is None else _probabilities(proba_cal, 'proba_cal')),
-                    c if counts_cal is None else check_counts(counts_cal),
-                )  # the fit score_predictions made
-                per = wasserstein_distance(c, cal.predict_proba(_log(p)), per_example=True)
+                per = wasserstein_distance(c, q, per_example=True)  # the probabilities score_predictions scored
                 v, (lo, hi) = float(per.mean()), _boot_metric(per, n_boot, seed)
         else:
             v, lo, hi = (float(model[f]) for f in (field, f'{field}_lo', f'{field}_hi'))
@@ -488,5 +537,29 @@ def score_against_ceiling(
         prior=ceiling.attrs['prior'],  # which prior the ceiling used, and its posterior predictive check (issue 41)
         prior_reason=ceiling.attrs['prior_reason'],
         check=ceiling.attrs['check'],
+        warnings=prediction_warnings(q, [f'class {j}' for j in range(c.shape[1])] if classes is None else list(classes),
+                                     name),
     )
     return out
+
+# %% ../nbs/15_evaluation.ipynb #a2be5da3
+SCORE_FIGURES = ('reliability.png', 'models_vs_ceiling.png')  # the names `scruples score --figures` writes
+
+
+def save_figures(
+    folder,  # the folder (created when missing)
+    figures: dict,  # file name (one of `names`) -> matplotlib Figure
+    names=SCORE_FIGURES,  # every name the command writes: a user's file of any of them is refused
+    command: str = 'scruples score',
+    manifest: str = 'score-manifest.json',
+    dpi: int = 120,
+) -> list[str]:  # the files written
+    "Write `figures` into `folder` by the package's rule (`OwnedFolder`); an earlier run's figures not made again go."
+    owned = OwnedFolder(folder, names, manifest, command)
+    owned.check()  # nothing written when refused
+    with owned:
+        owned.claim(*figures)
+        for name, fig in figures.items():
+            fig.savefig(owned.path / name, dpi=dpi, bbox_inches='tight')
+        owned.remove(*(n for n in names if n not in figures))
+    return [str(owned.path / n) for n in figures]

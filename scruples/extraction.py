@@ -4,7 +4,7 @@
 
 # %% ../nbs/34_extraction.ipynb #c003
 from __future__ import annotations
-import errno, glob, hashlib, importlib.util, json, math, os, re, shutil, time, uuid, warnings
+import errno, glob, hashlib, importlib.util, json, math, os, re, shutil, socket, sys, threading, time, uuid, warnings
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -13,6 +13,7 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
+from .core import OwnedFolder, folder_lock
 from .data import pd  # pandas, imported on first use: a worker process that only parses never loads it
 
 import bz2, io, lzma, zlib
@@ -39,8 +40,9 @@ from scruples.records import (
 
 # %% auto #0
 __all__ = ['N_EXAMPLES', 'WARN_OUTCOMES', 'BLOCK', 'STREAM_MESSAGE', 'STREAM_AHEAD', 'ACTION_BATCH', 'SHARED_MEMORY',
-           'check_record', 'tally', 'ExtractionReport', 'damaged_stream', 'blocks', 'extract_anecdotes',
-           'write_anecdotes', 'file_key', 'part_key', 'clean_temporary', 'stage_file', 'plan_parts', 'join_anecdotes',
+           'WORKER_POLL', 'CONNECT_TIMEOUT', 'SPLIT_FILES', 'EXTRACT_FILES', 'EXTRACT_MANIFEST', 'check_record',
+           'tally', 'ExtractionReport', 'damaged_stream', 'blocks', 'extract_anecdotes', 'write_anecdotes', 'file_key',
+           'part_key', 'clean_temporary', 'stage_file', 'plan_parts', 'join_anecdotes', 'extract_folder',
            'extract_dask']
 
 # %% ../nbs/34_extraction.ipynb #c006
@@ -950,11 +952,35 @@ def _on_cluster(client, tasks: list, tick) -> list[dict]:
     "Run the tasks on the cluster of `client` (never a default client); a run that fails cancels what it submitted."
     from distributed import as_completed
     futures = client.compute(tasks)
+    stop = threading.Event()
+    watch = threading.Thread(target=_watch_workers, args=(client, stop), daemon=True, name='scruples-workers')
+    watch.start()
     try:
         for n, _ in enumerate(as_completed(futures, loop=client.loop), 1): tick(n)
         return client.gather(futures)
     except BaseException:
         client.cancel(futures, force=True); raise
+    finally:
+        stop.set()
+
+WORKER_POLL = 2.0  # seconds between looks at the cluster's workers while a run waits on them
+
+def _watch_workers(client, stop: threading.Event, every: float = WORKER_POLL, say=None):
+    "While a cluster run goes on: one line when the cluster has no worker (the run waits), one when a worker joins."
+    say = say or (lambda m: print(f'scruples: {m}', file=sys.stderr, flush=True))
+    waiting = False
+    while True:
+        try:
+            n = len(client.nthreads())
+        except Exception:
+            n = None  # the scheduler did not answer: the run itself reports it
+        if n == 0 and not waiting:
+            say(f'the cluster at {client.scheduler.address} has no workers: waiting for one to join (the run resumes '
+                'when one does; Ctrl-C stops it, and the same command resumes it later)')
+        elif n and waiting:
+            say(f'{n} worker thread{"s" if n > 1 else ""} joined the cluster: the run resumes')
+        waiting = n == 0 if n is not None else waiting
+        if stop.wait(every): return
 
 def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
     "Run `stage_file(*args)` for each of `calls` on the local pool, started in the order given (first in, first out)."
@@ -968,6 +994,42 @@ def _on_pool(pool, calls: list[tuple], tick) -> list[dict]:
         if f.exception() is not None: raise f.exception()  # at once: the other parts may wait for this one's reader
         tick(n)
     return [f.result() for f in futures]
+
+# %% ../nbs/34_extraction.ipynb #0db74001
+CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler and hear its handshake
+_WANT = "a Dask scheduler's address, e.g. tcp://HOST:8786 (not the dashboard's http://HOST:8787)"
+
+
+def _check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> str:
+    "`address` when it names a Dask scheduler that answers; else a one-line error naming it and what was expected."
+    s = str(address).strip()
+    m = re.fullmatch(r'(?:([A-Za-z][A-Za-z0-9+.-]*)://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):(\d{1,5})/?', s)
+    scheme = (m[1] or 'tcp').lower() if m else None
+    if m is None or scheme not in ('tcp', 'tls', 'ws', 'wss'):
+        raise ValueError(f'--address {s!r}: expected {_WANT}')
+    if scheme != 'tcp':
+        return s
+    host, port = m[2].strip('[]'), int(m[3])
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            first = sock.recv(8)  # a Dask scheduler sends its handshake at once
+    except socket.timeout:
+        raise ConnectionError(f'{s}: something listens there but sent no Dask handshake within {timeout:g} s (an '
+                              f'HTTP server, such as the dashboard?): expected {_WANT}') from None
+    except OSError as err:
+        raise ConnectionError(f'{s}: cannot connect ({err.strerror or err}): expected {_WANT}, started with '
+                              '`dask scheduler`') from None
+    if not first or first.startswith(b'HTTP') or first[:1] == b'<':
+        raise ConnectionError(f'{s}: not a Dask scheduler (it {"closed the connection" if not first else "speaks HTTP"})'
+                              f': expected {_WANT}')
+    return s
+
+
+def _connect(address, timeout: float = CONNECT_TIMEOUT):
+    "A Client of the scheduler at `address`, checked first (`_check_address`)."
+    from distributed import Client
+    return Client(_check_address(address, timeout), timeout=timeout, set_as_default=False)
 
 # %% ../nbs/34_extraction.ipynb #c036p4
 def _run_parts(todo: list[dict], out_dir: Path, subreddit, scheduler, workers: int, client, tick) -> list[dict]:
@@ -1071,27 +1133,20 @@ def _plan(
     ]
 
 # %% ../nbs/34_extraction.ipynb #c037k
-@contextmanager
+SPLIT_FILES = tuple(f'{kind}/{s}.scruples-{kind}.jsonl'
+                    for kind in ('anecdotes', 'dilemmas') for s in ('train', 'dev', 'test'))  # written by `write_datasets`
+EXTRACT_FILES = ('anecdotes.jsonl', 'report.json', '_plan.json', *SPLIT_FILES)  # a run's results (and the splits)
+EXTRACT_MANIFEST = 'extract-manifest.json'
+
+
+def extract_folder(out_dir, inputs=()) -> OwnedFolder:
+    "`extract`'s output folder by the package's one rule (`OwnedFolder`): the names of its results, a manifest, a lock."
+    return OwnedFolder(out_dir, EXTRACT_FILES, EXTRACT_MANIFEST, 'scruples extract', inputs=inputs)
+
+
 def _folder_lock(out_dir: Path):
-    "Hold `out_dir` for this run alone: another run into it (from any process) is refused while this one runs."
-    try:
-        import fcntl
-    except ImportError:  # no POSIX locks: unguarded
-        yield
-        return
-    fd = os.open(out_dir / '.scruples-run.lock', os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            other = os.pread(fd, 32, 0).decode(errors='replace').strip() or '?'
-            raise BlockingIOError(errno.EBUSY, f'another extraction (process {other}) is writing into this folder: '
-                                  'wait for it to end, or give another output folder', str(out_dir)) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        yield
-    finally:
-        os.close(fd)
+    "Hold `out_dir` for this run alone (`folder_lock`): another run into it (from any process) is refused."
+    return folder_lock(out_dir, 'extraction')
 
 # %% ../nbs/34_extraction.ipynb #c037q
 def _write_run_report(out_dir: Path, rep: ExtractionReport, plan: list[dict], reports: dict, subreddit,
@@ -1136,8 +1191,13 @@ def extract_dask(
     "The pipeline at scale: the files' parts staged in parallel into Parquet, then the join; a rerun resumes."
     inputs = [(p, 'posts') for p in _inputs(posts, 'posts')] + [(p, 'comments') for p in _inputs(comments, 'comments')]
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with _folder_lock(out_dir):  # one run at a time in a folder
+    folder = extract_folder(out_dir, [p for p, _ in inputs])
+    folder.check()  # a user's file of a name a run writes: refused before anything is written
+    with folder:  # one run at a time in a folder
+        stale = folder.remove(*SPLIT_FILES)  # an earlier run's splits: not this run's anecdotes
+        if stale:
+            print(f'scruples: removed the splits of an earlier run in {out_dir}: {", ".join(stale)}', file=sys.stderr)
+        folder.claim('report.json', '_plan.json', 'anecdotes.jsonl')
         (out_dir / 'report.json').unlink(missing_ok=True)  # from now on the folder holds no complete run
         clean_temporary(out_dir)
         _clean_spool(out_dir)  # what a killed run was writing
@@ -1149,7 +1209,7 @@ def extract_dask(
                 raise ImportError(
                     f'running on the cluster at {address} needs dask.distributed: pip install distributed'
                 ) from err
-            client = address if isinstance(address, Client) else Client(address, set_as_default=False)
+            client = address if isinstance(address, Client) else _connect(address)
             close = client is not address
         try:
             workers = sum(client.nthreads().values()) if client is not None else num_workers or os.cpu_count() or 1

@@ -17,15 +17,15 @@ import numpy as np
 import pandas as pd
 
 from .annotations import AnnotatedData, read_annotated
-from .core import ScruplesError, checkout_root
+from .core import LOCK_NAME, OwnedFolder, ScruplesError, checkout_root
 from .metrics import TemperatureCalibrator
 
 # %% auto #0
-__all__ = ['FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'GuideError', 'guide_notebook', 'DefaultColumn',
-           'GuideParameters', 'guide_parameters', 'check_predictions', 'join_annotations', 'shipped_dataset',
-           'take_items', 'split_items', 'parse_groups', 'class_shares', 'is_skewed', 'model_warnings',
-           'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure', 'check_parameters', 'check_kernel',
-           'prepare_out', 'commit_run', 'analyze']
+__all__ = ['FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError', 'guide_notebook',
+           'DefaultColumn', 'GuideParameters', 'guide_parameters', 'check_predictions', 'join_annotations',
+           'shipped_dataset', 'take_items', 'split_items', 'parse_groups', 'class_shares', 'is_skewed',
+           'model_warnings', 'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure', 'check_parameters',
+           'check_kernel', 'analyze_folder', 'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -309,24 +309,15 @@ def model_warnings(
     classes,  # the class names
     prior: str = 'Prior',  # the name of the Prior among `results` (None: no cross-entropy check)
     share: float = 0.95,  # a model predicting one class for this share of the items or more is collapsed
-) -> pd.DataFrame:  # model, kind ('collapsed' or 'worse than the Prior'), value, says
+) -> pd.DataFrame:  # model, kind ('collapsed', 'no class predicted' or 'worse than the Prior'), value, says
     "The models that predict one class for (nearly) every test item, and those with a worse cross-entropy than the Prior."
+    from scruples.evaluation import prediction_warnings
+
     rows = []
-    for name, p in probas.items():
-        pred = np.asarray(p).argmax(1)
-        top = np.bincount(pred, minlength=len(classes))
-        j = int(top.argmax())
-        frac = top[j] / len(pred)
-        if name != prior and frac >= share:
-            rows.append(
-                dict(
-                    model=name,
-                    kind='collapsed',
-                    value=float(frac),
-                    says=f'{name} predicts {classes[j]!r} for {frac:.0%} of the test items: it has (nearly) collapsed to one class, '
-                    'so its macro F1 says little beyond the Prior\'s',
-                )
-            )
+    for name, p in probas.items():  # what was scored; near-ties are ties (`prediction_warnings`), never an argmax
+        if name == prior:
+            continue
+        rows += [dict(model=name, **w) for w in prediction_warnings(p, classes, name, share=share)]
     if prior in results:
         base = float(results[prior]['xentropy'])
         for name, r in results.items():
@@ -507,75 +498,31 @@ def check_kernel(name: str) -> str:
 
 # %% ../nbs/91_guide.ipynb #92f70a3d
 MANIFEST = 'analyze-manifest.json'
-RUN_FILES = ('your_data.ipynb', 'summary.csv', '*.png', MANIFEST)  # the names a run writes
+RUN_FILES = ('your_data.ipynb', 'summary.csv', '*.png', 'gold_demo.csv', 'predictions_demo*.csv')  # the names a run writes
+RUN_PREFIX = '.analyze-run-'  # a run's temporary folder in `out` (a killed run's is removed by the next run)
 
 
-def _manifest(out: Path) -> list[str]:
-    "The files the previous run wrote (its manifest), [] when there is none."
-    m = out / MANIFEST
-    if not m.is_file():
-        return []
-    try:
-        files = json.loads(m.read_text())['files']
-    except (ValueError, KeyError, TypeError) as err:
-        raise ValueError(f'{m}: not a manifest written by scruples analyze ({err})') from None
-    if not all(isinstance(f, str) and '/' not in f and f not in ('.', '..') for f in files):
-        raise ValueError(f'{m}: not a manifest written by scruples analyze')
-    return files
+def analyze_folder(out, inputs=()) -> OwnedFolder:
+    "`analyze`'s output folder by the package's one rule (`OwnedFolder`): the names a run writes, its manifest, its lock."
+    return OwnedFolder(out, RUN_FILES, MANIFEST, 'scruples analyze', RUN_PREFIX, inputs)
 
 
 def prepare_out(
     out,  # the output folder (created when missing)
     inputs=(),  # the run's input files: never replaced
 ) -> tuple[Path, list[str]]:  # (a fresh folder inside `out` for the run, the previous run's files)
-    "Check `out` before a run: no file a run writes that the previous manifest does not list, no input among those a run replaces."
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise NotADirectoryError(20, 'exists and is not a folder', str(out))
-    previous = _manifest(out) if out.is_dir() else []
-    if out.is_dir():
-        foreign = sorted(
-            f.name
-            for f in out.iterdir()
-            if f.name not in previous and any(fnmatch.fnmatch(f.name, g) for g in RUN_FILES)
-        )
-        if foreign:
-            raise FileExistsError(
-                17,
-                f'{out} holds {", ".join(foreign[:5])}, which no earlier scruples analyze run wrote (no manifest lists it) '
-                'and which this run would write: choose another --out',
-                str(out / foreign[0]),
-            )
-    for f in inputs:
-        if not f:
-            continue
-        f = Path(f).resolve()
-        if f.parent == out.resolve() and (f.name in previous or any(fnmatch.fnmatch(f.name, g) for g in RUN_FILES)):
-            raise FileExistsError(
-                17,
-                f'an input of this run, {f.name}, is a file a run in {out} writes or replaces: copy it elsewhere or choose another --out',
-                str(f),
-            )
-    out.mkdir(parents=True, exist_ok=True)
-    import tempfile
-
-    return Path(tempfile.mkdtemp(prefix='.analyze-run-', dir=out)), previous
+    "Check `out` before a run (`analyze_folder`: a user's file of a name a run writes, or an input it would replace, is refused)."
+    with analyze_folder(out, inputs) as f:
+        return f.temp_dir(), sorted(n for n in f.owned if n not in (MANIFEST, LOCK_NAME))
 
 
-def commit_run(out, run: Path, previous: list[str]) -> list[str]:  # the files of the new run, now in `out`
-    "Replace the previous run's files (its manifest) by the run's: remove the old ones, move the new ones in, write the manifest."
-    out = Path(out)
-    new = sorted(f.name for f in run.iterdir() if f.is_file() and f.name != MANIFEST)
-    for name in previous:
-        if (out / name).is_file():
-            (out / name).unlink()
-    for name in new:
-        os.replace(run / name, out / name)
-    (out / MANIFEST).write_text(
-        json.dumps({'files': new + [MANIFEST], 'written': time.strftime('%Y-%m-%dT%H:%M:%S')}, indent=1) + '\n'
-    )
-    shutil.rmtree(run, ignore_errors=True)
-    return new
+def commit_run(out, run: Path, previous=None) -> list[str]:  # the files of the new run, now in `out`
+    "The run's files (in its folder `run`) replace the previous run's (its manifest lists them); the other files stay."
+    f = analyze_folder(out)
+    f.keep = {Path(run).name}
+    with f:
+        return f.replace_with(run)
+
 
 # %% ../nbs/91_guide.ipynb #3d725620
 def analyze(
@@ -585,23 +532,28 @@ def analyze(
     log=print,
     **kwargs,
 ) -> pd.DataFrame:  # column choice and notebook parameters, as `guide_parameters` takes them
-    "Run the guide notebook on your data with papermill; returns the rows of `summary.csv`. Everything is checked before anything is written."
+    """Run the guide notebook on your data with papermill; returns the rows of `summary.csv`. Everything is checked before
+    anything is written; one run at a time in `out` (another is refused, naming this one's process)."""
     from scruples.reproduce import default_kernel, run_notebook
 
     kernel = check_kernel(kernel or default_kernel())
     nb = guide_notebook()
     params = check_parameters(guide_parameters(data_file, **kwargs), nb)
-    run, previous = prepare_out(out, [data_file, params.get('annotations_file'), params.get('predictions_file')])
+    folder = analyze_folder(out, [data_file, params.get('annotations_file'), params.get('predictions_file')])
+    folder.check()  # before any work: a refused run writes nothing
     out = Path(out)
-    params['out_dir'] = str(run.resolve())
-    dest, t0 = run / 'your_data.ipynb', time.time()
-    try:
-        run_notebook(nb, dest, params, kernel, run)
-    except Exception as err:
-        last = str(err).strip().splitlines()[-1] if str(err).strip() else ''
-        raise GuideError(
-            f'{data_file}: the guide failed ({type(err).__name__}: {last}); see {dest} (the previous run in {out} is untouched)'
-        ) from None
-    commit_run(out, run, previous)
+    with folder:  # locked until the run is in place
+        run = folder.temp_dir()
+        params['out_dir'] = str(run.resolve())
+        dest, t0 = run / 'your_data.ipynb', time.time()
+        try:
+            run_notebook(nb, dest, params, kernel, run)
+        except Exception as err:
+            last = str(err).strip().splitlines()[-1] if str(err).strip() else ''
+            raise GuideError(
+                f'{data_file}: the guide failed ({type(err).__name__}: {last}); see {dest} (the previous run in {out} is '
+                'untouched; the next run removes this one\'s folder)'
+            ) from None
+        folder.replace_with(run)
     log(f'guide: ran in {time.time() - t0:.0f} s -> {out / "your_data.ipynb"}')
     return pd.read_csv(out / 'summary.csv')

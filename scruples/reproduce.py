@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import math
 import numbers
@@ -25,8 +26,8 @@ class ReproductionError(ScruplesError):
 
 # %% auto #0
 __all__ = ['CAUSES', 'RUN_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'show_na',
-           'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'run_notebook',
-           'reproduce']
+           'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'quiet_kernel_manager',
+           'run_notebook', 'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -338,6 +339,34 @@ def stamp_run(
     path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n', encoding='utf-8')
 
 # %% ../nbs/90_reproduce.ipynb #d4bb344e
+def quiet_kernel_manager():
+    """The kernel manager `run_notebook` starts kernels with: over IPC where the system has Unix sockets (no "Kernel is
+    running over TCP without encryption" warning: nothing goes over TCP), and shut down without the interrupt
+    jupyter_client sends first (a finished kernel is idle: the SIGINT only made it log "KeyboardInterrupt caught in
+    kernel" and killed joblib's worker processes, whose memory-mapped folders then leaked)."""
+    return _quiet_kernel_manager()
+
+
+@functools.lru_cache(maxsize=None)
+def _quiet_kernel_manager():
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
+
+    class QuietKernelManager(AsyncKernelManager):
+        "An AsyncKernelManager over IPC (Unix) whose shutdown asks the kernel to end without interrupting it first."
+
+        @default('transport')
+        def _transport_default(self):
+            return 'ipc' if os.name == 'posix' else 'tcp'
+
+        async def _async_interrupt_kernel(self):
+            if self.shutting_down:  # the shutdown request follows; a kernel that does not end is killed after it
+                return
+            return await super()._async_interrupt_kernel()
+
+    return QuietKernelManager
+
+
 def run_notebook(
     nb,  # the notebook to run
     dest,  # where the executed copy is written
@@ -345,7 +374,7 @@ def run_notebook(
     kernel: str,  # Jupyter kernel name
     cwd,  # the folder the kernel starts in
 ):
-    "Run `nb` into `dest` with papermill, quietly: no progress bar, no cell output in the log (callers log)."
+    "Run `nb` into `dest` with papermill, quietly: no progress bar, no cell output in the log (callers log), no kernel noise."
     import papermill as pm
 
     pm.execute_notebook(
@@ -357,6 +386,7 @@ def run_notebook(
         cwd=str(cwd),
         progress_bar=False,
         log_output=False,
+        kernel_manager_class=quiet_kernel_manager(),
     )
 
 # %% ../nbs/90_reproduce.ipynb #11e7afbe

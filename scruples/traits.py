@@ -22,9 +22,9 @@ from .annotations import AnnotatedData
 __all__ = ['response_patterns', 'lsat6', 'annotator_responses', 'quadrature', 'marginal_loglik', 'n_parameters', 'varimax',
            'check_n_traits', 'check_points', 'intercept_start', 'check_identified', 'start_values', 'unpack',
            'maximize_marginal', 'loglik_hessian_1', 'newton_1', 'quadrature_gap', 'fit_statistics', 'degenerate',
-           'LatentTraitModel', 'eap_scores', 'map_scores', 'irt_parameters', 'warning_kind', 'compare_traits',
-           'choose_n_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts', 'plot_weights', 'plot_scores',
-           'plot_deviance']
+           'n_answering', 'LatentTraitModel', 'eap_scores', 'map_scores', 'irt_parameters', 'warning_kind',
+           'compare_traits', 'choose_n_traits', 'margin_fit', 'simulate_responses', 'calibrate_intercepts',
+           'plot_weights', 'plot_scores', 'plot_deviance']
 
 # %% ../nbs/42_traits.ipynb #d67b2fe7
 def _check_responses(
@@ -462,6 +462,14 @@ def degenerate(
     silent = np.flatnonzero(~obs[:, keep].any(1))
     return dict(empty=empty.tolist(), constant=constant.tolist(), respondents=silent.tolist())
 
+
+def n_answering(
+    Y,  # respondents x items of 0/1, NaN for missing
+) -> int:  # between 0 and the number of respondents
+    "Respondents with at least one answer on the items a model can fit (those `degenerate` does not drop)."
+    Y = _check_responses(Y, min_respondents=1)
+    return int(Y.shape[0] - len(degenerate(Y)['respondents']))
+
 # %% ../nbs/42_traits.ipynb #65a20129
 _CONTROLLER = []  # one ThreadpoolController, made on first use (finding the BLAS libraries costs milliseconds per call)
 
@@ -772,7 +780,8 @@ def compare_traits(
 ) -> (
     pd.DataFrame
 ):  # one row per d: loglik, n_params, deviance, df, pct_D, residual_pct, AIC, BIC, converged, warnings, chosen
-    "Fit models with 0..`max_traits` traits; tabulate deviance, %D, AIC, BIC, each fit's warnings and the number chosen (Figure 8)."
+    """Fit models with 0..`max_traits` traits; tabulate deviance, %D, AIC, BIC, each fit's warnings and the number chosen
+    (Figure 8), among the fits that converged (`attrs['chosen']` None when none did; `attrs['note']` says which did not)."""
     if criterion not in ('bic', 'aic', 'heldout'):
         raise ValueError(f"criterion must be 'bic', 'aic' or 'heldout', got {criterion!r}")
     Y = _check_responses(Y)
@@ -813,9 +822,15 @@ def compare_traits(
     df.insert(5, 'pct_D', 100 * (1 - df.deviance / D0))
     df.insert(6, 'residual_pct', 100 - df.pct_D)
     col = {'bic': 'BIC', 'aic': 'AIC', 'heldout': 'heldout_loglik'}[criterion]
-    best = df[col].idxmax() if criterion == 'heldout' else df[col].idxmin()
+    ok = df[df.converged.astype(bool)]  # an unconverged fit's likelihood is not its maximum: never chosen
+    best = None if ok.empty else ok[col].idxmax() if criterion == 'heldout' else ok[col].idxmin()
     df['chosen'] = df.index == best
-    df.attrs.update(models=models, criterion=criterion, chosen=int(df.n_traits[best]))
+    left_out = df.n_traits[~df.converged.astype(bool)].tolist()
+    note = ('no fit converged: no number of traits is chosen' if best is None else
+            f'chosen among the converged fits; {", ".join(map(str, left_out))} trait{"s" if left_out != [1] else ""} '
+            'did not converge' if left_out else '')
+    df.attrs.update(models=models, criterion=criterion, chosen=None if best is None else int(df.n_traits[best]),
+                    unconverged=left_out, note=note)
     return df
 
 # %% ../nbs/42_traits.ipynb #25cb3419
@@ -826,7 +841,7 @@ def choose_n_traits(
     seed=0,
     **kwargs,  # passed to `compare_traits` (heldout=) and on to `LatentTraitModel` (drop_degenerate=, ...)
 ) -> tuple:  # (the chosen number of traits, the `compare_traits` table behind the choice)
-    "The number of traits by BIC (or AIC, or held-out log-likelihood), with the table and each fit's warnings."
+    "The number of traits by BIC (or AIC, or held-out log-likelihood) among the converged fits (None: none), with the table."
     tab = compare_traits(Y, max_traits=max_traits, criterion=criterion, seed=seed, **kwargs)
     return tab.attrs['chosen'], tab
 

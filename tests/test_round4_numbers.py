@@ -1,0 +1,99 @@
+"""Issue 39, numbers a user cannot trust: the Jensen-Shannon divergence of nearly equal distributions (NaN, an upper
+bound of inf), the collapse warning of a model whose calibrated probabilities are flat, and `score` without the collapse
+warning `analyze` gives. Each test failed on the code before the fix."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.numpy import arrays
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def scruples(*argv, timeout=600):
+    "`scruples ARGV` as a user runs it (a subprocess; this checkout first on the path)."
+    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT)}
+    return subprocess.run([sys.executable, '-c', 'import sys; from scruples.cli import main; sys.exit(main())', *argv],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def write_gold_and_shares(folder, n=60, seed=0):
+    "Gold counts of n items (3 classes) and a predictions file of exactly their shares of the votes."
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, 6, (n, 3))
+    c[:, 0] += 1
+    ids = [f'i{i}' for i in range(n)]
+    pd.DataFrame({'id': ids, 'a': c[:, 0], 'b': c[:, 1], 'c': c[:, 2]}).to_csv(folder/'gold.csv', index=False)
+    s = c / c.sum(1, keepdims=True)
+    pd.DataFrame({'id': ids, 'a': s[:, 0], 'b': s[:, 1], 'c': s[:, 2]}).to_csv(folder/'pred.csv', index=False)
+    return folder/'pred.csv', folder/'gold.csv', c
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays(np.float64, (4, 3), elements=st.floats(0.01, 1.0)), st.floats(0, 1e-9), st.integers(0, 2**32 - 1))
+def test_js_divergence_of_nearly_equal_distributions_is_finite_and_not_negative(w, eps, seed):
+    "Nearly equal distributions: a finite, non-negative divergence equal to scipy's squared distance where that is finite."
+    from scipy.spatial.distance import jensenshannon
+    from scruples.softmetrics import js_divergence
+    t = w / w.sum(1, keepdims=True)
+    p = np.abs(t + np.random.default_rng(seed).normal(0, eps, t.shape))
+    p /= p.sum(1, keepdims=True)
+    d = js_divergence(t, p, per_example=True)
+    assert np.isfinite(d).all() and (d >= 0).all() and (d < 1e-6).all(), d
+    with np.errstate(invalid='ignore'):
+        ref = jensenshannon(t, p, base=2, axis=1) ** 2
+    ok = np.isfinite(ref)
+    np.testing.assert_allclose(d[ok], ref[ok], atol=1e-15)
+
+
+def test_score_of_predictions_equal_to_the_shares_gives_a_finite_js_and_interval(tmp_path):
+    "`scruples score` of predictions equal to the vote shares: JS 0 with a finite interval (it printed '-' and inf)."
+    pred, gold, _ = write_gold_and_shares(tmp_path)
+    r = scruples('score', str(pred), str(gold), '--json', '--bootstrap', '50', '--ceiling-bootstrap', '10',
+                 '--samples', '200')
+    assert r.returncode == 0, r.stderr
+    import json
+    js = {m['metric']: m for m in json.loads(r.stdout)['metrics']}['js']
+    assert js['model'] is not None and js['model_hi'] is not None, js
+    assert 0 <= js['model_lo'] <= js['model'] <= js['model_hi'] < 1e-6, js
+
+
+def test_score_warns_of_a_collapsed_model_as_analyze_does(tmp_path):
+    "A model predicting one class for every item: `scruples score` says so (it said nothing; analyze did)."
+    _, gold, c = write_gold_and_shares(tmp_path)
+    n = len(c)
+    a = np.linspace(0.5, 0.9, n)
+    pd.DataFrame({'id': [f'i{i}' for i in range(n)], 'a': a, 'b': (1 - a) / 2, 'c': (1 - a) / 2}).to_csv(
+        tmp_path/'one.csv', index=False)
+    r = scruples('score', str(tmp_path/'one.csv'), str(gold), '--bootstrap', '20', '--ceiling-bootstrap', '10',
+                 '--samples', '200')
+    assert r.returncode == 0, r.stderr
+    assert "warning: one predicts 'a' for 100% of the 60 scored items" in r.stderr, r.stderr
+
+
+def test_a_model_flattened_to_uniform_is_not_said_to_predict_the_first_class():
+    "Calibrated probabilities flattened to uniform are ties: no \"predicts 'yes' for 100%\" (the argmax of ties said so)."
+    from scruples.guide import model_warnings
+    flat = np.full((30, 2), 0.5)
+    flat[:, 0] += 1e-12  # what a huge temperature leaves: ties within rounding
+    w = model_warnings({}, {'MiniLM': flat}, ['yes', 'no'])
+    assert not any("predicts 'yes'" in s for s in w.says), list(w.says)
+    assert list(w.kind) == ['no class predicted'], list(w.kind)
+
+
+def test_analyze_and_score_warn_by_one_function():
+    "The guide's model_warnings and score_against_ceiling give the same sentence for the same probabilities."
+    from scruples.evaluation import score_against_ceiling
+    from scruples.guide import model_warnings
+    rng = np.random.default_rng(1)
+    counts = rng.integers(0, 4, (40, 2)) + [[1, 0]]
+    p = np.c_[np.linspace(0.6, 0.9, 40), np.linspace(0.4, 0.1, 40)]
+    res = score_against_ceiling(p, counts, hard=True, n_boot=0, ceiling_boot=5, n_samples=100, classes=['yes', 'no'],
+                                name='M')
+    w = model_warnings({}, {'M': p}, ['yes', 'no'])
+    assert [x['says'] for x in res.attrs['warnings']] == list(w.says) and len(w) == 1
