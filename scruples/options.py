@@ -30,7 +30,7 @@ class Option:
     flag: str = ''  # the flag (default: --NAME, with - for _)
     param: str | None = ''  # the guide notebook's parameter ('': NAME; None: not a parameter of the guide)
     arg: dict = field(default_factory=dict)  # argparse's keywords beyond the help: metavar, choices, type, action...
-    consts: dict | None = None  # flags that each set one value (e.g. --long: form='long'), mutually exclusive
+    consts: dict | None = None  # flag -> (the value it sets, its words), mutually exclusive (--long: form='long')
     per: dict = field(default_factory=dict)  # command -> argparse keywords that differ there (a default)
     dest: str = ''  # the attribute of the parsed flags (default: NAME)
 
@@ -78,9 +78,9 @@ _CEILINGS = ('best', 'score', 'plan')  # the commands that compute a ceiling of 
 
 OPTIONS = (
     # reading: `read_annotated`'s keywords
-    Option('form', 'the form of the table: one row per item with a count column per class (--wide), or one row per '
-           'judgment with --item, --annotator, --label (--long); default: decided from the columns', _TABLES,
-           consts={'--wide': 'wide', '--long': 'long'}),
+    Option('form', 'the form of the table (default: decided from the columns)', _TABLES,
+           consts={'--wide': ('wide', 'one row per item, a count column per class'),
+                   '--long': ('long', 'one row per judgment: --item, --annotator, --label')}),
     Option('counts', 'wide: the count columns, in class order (default: all but id, text, context, split)', _TABLES,
            arg=dict(metavar='A,B,C'), param='count_cols', dest='count_columns'),
     Option('id', 'wide, annotator columns: the item-id column(s) (default: id, else item, any case)', _TABLES,
@@ -128,7 +128,7 @@ OPTIONS = (
     Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none; default %(default)s)',
            ('best', 'score', 'analyze'), 'analysis', flag='--bootstrap',
            arg=dict(type=_int_range(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
-                    default=200),
+                    default=200, metavar='N'),
            per={'score': dict(default=1000), 'analyze': dict(default=None)}),
     # the guide notebook's own
     Option('epochs', "transformer epochs per likelihood (default: the notebook's 3)", ('analyze',), 'analysis',
@@ -155,8 +155,8 @@ def add_options(q: argparse.ArgumentParser, command: str) -> argparse.ArgumentPa
         g = groups[o.kind]
         if o.consts:
             f = g.add_mutually_exclusive_group()
-            for flag, value in o.consts.items():
-                f.add_argument(flag, dest=o.dest, action='store_const', const=value, help=f'{o.help} ({flag}: {value})')
+            for flag, (value, words) in o.consts.items():
+                f.add_argument(flag, dest=o.dest, action='store_const', const=value, help=f'{words}; {o.help}')
         else:
             g.add_argument(o.flags, dest=o.dest, help=o.help, **(o.arg | o.per.get(command, {})))
     return q
