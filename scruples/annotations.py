@@ -39,8 +39,8 @@ pd = LazyModule(
 )  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'read_annotated', 'guide_data', 'as_counts',
-           'MajorityVote', 'majority_vote', 'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'read_annotated', 'read_table', 'item_id',
+           'column_names', 'guide_data', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1227,6 +1227,25 @@ def read_annotated(
             '/'.join(d.classes),
         )
     return d
+
+# %% ../nbs/07_annotations.ipynb #bf220a2e
+def read_table(
+    path,  # CSV, TSV (a `;`-separated CSV too), JSON lines or Parquet
+    header: bool = True,  # a first row of integers is a header (False: decided as `read_annotated` does, or refused)
+) -> tuple[list, Iterator]:  # the columns, and (line, record) pairs
+    "The columns and records of a table as `read_annotated` reads it: for a reader of another kind of table (predictions)."
+    t = _table(Path(path), {'counts': True} if header else {})
+    return t.columns, t.records
+
+
+def item_id(v, path=None, line=None, field=None) -> str:
+    "An item id as `read_annotated` makes it: a non-empty string (NFC, stripped), a whole number as its digits (`0.0` is `'0'`)."
+    return _key(v, path, line, field)
+
+
+def column_names(spec) -> list[str]:
+    "Column or class names from 'a,b,c' or a list, Unicode NFC, as every reading option takes them."
+    return _names(spec)
 
 # %% ../nbs/07_annotations.ipynb #59c4ad5c
 GUIDE_CLASSES = ('acceptable', 'unacceptable', 'unclear')

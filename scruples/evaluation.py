@@ -260,20 +260,20 @@ class Predictions:
 # %% ../nbs/15_evaluation.ipynb #ef616812
 def _prediction_frame(path: Path) -> pd.DataFrame:
     "A predictions table read by the gold's own table reader (CSV, TSV, a `;`-separated CSV, JSON lines, Parquet), one row per record, its line in the index."
-    from scruples.annotations import _table  # one reader of tables: the gold's formats, delimiters and lines
+    from scruples.annotations import read_table  # one reader of tables: the gold's formats, delimiters and lines
 
     if not path.name.lower().endswith(('.csv', '.tsv', '.jsonl', '.ndjson', '.parquet', '.pq')):
         raise ScruplesDataError(
             path, None, None, 'a predictions table: *.csv, *.tsv, *.jsonl, *.ndjson or *.parquet (as the gold)', path.name
         )
-    t = _table(path, {'counts': True})  # a first row of numbers is a header here: the columns are named
+    columns, records = read_table(path)  # a first row of numbers is a header here: the columns are named
     lines, recs = [], []
-    for line, rec in t.records:
+    for line, rec in records:
         lines.append(line)
         recs.append(rec)
     if not recs:
         raise ScruplesDataError(path, None, None, 'at least one row of predictions', 'none')
-    return pd.DataFrame.from_records(recs, columns=t.columns, index=lines)
+    return pd.DataFrame.from_records(recs, columns=columns, index=lines)
 
 # %% ../nbs/15_evaluation.ipynb #3120882b
 def _one_column(v: pd.Series, classes: list, path, col: str) -> None:
@@ -302,15 +302,15 @@ def read_predictions(
     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
-    from scruples.annotations import _key, _names
+    from scruples.annotations import column_names, item_id
 
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)
     cols = [str(c) for c in df.columns]
-    idc = _names(id)
+    idc = column_names(id)
     if any(c not in cols for c in idc):
         raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another)', ', '.join(cols))
-    keys = [[_key(v, path, line, c) for line, v in zip(df.index, df[c])] for c in idc]  # the gold reader's ids
+    keys = [[item_id(v, path, line, c) for line, v in zip(df.index, df[c])] for c in idc]  # the gold reader's ids
     ids = keys[0] if len(idc) == 1 else list(zip(*keys))
     dup = next((i for i, v in enumerate(ids) if v in ids[:i]), None) if len(set(ids)) != len(ids) else None
     if dup is not None:
@@ -362,7 +362,7 @@ def read_predictions(
             path,
             int(df.index[off[0]]),
             ', '.join(classes),
-            f'probabilities summing to 1 within {tol:g} or closer (tol=, --tolerance)',
+            f'probabilities summing to 1 (within {tol:g}), the bound included (tol=, --tolerance)',
             f'{s[off[0]]:.15g} (off by {abs(s[off[0]] - 1):.3g})',
         )
     renorm = int((np.abs(s - 1) > 1e-12).sum())

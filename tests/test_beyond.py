@@ -82,9 +82,10 @@ def test_repeated_metric_is_refused_in_the_api_and_the_command(capsys, tmp_path)
 
 def test_wasserstein_needs_ordered(capsys, tmp_path):
     f = tmp_path/'c.csv'; f.write_text('1,2,3\n3,1,0\n1,3,1\n0,2,2\n')
-    rc, _, err = run(capsys, 'best', f, '--metric', 'wasserstein')
+    rc, _, err = run(capsys, 'best', f, '--counts', '1,2,3', '--metric', 'wasserstein')  # --counts: 1,2,3 is the header
     assert rc == 1 and '--ordered' in err
-    rc, out, _ = run(capsys, 'best', f, '--metric', 'wasserstein', 'manhattan', '--ordered', '--json', '--bootstrap', '10')
+    rc, out, _ = run(capsys, 'best', f, '--counts', '1,2,3', '--metric', 'wasserstein', 'manhattan', '--ordered', '--json',
+                     '--bootstrap', '10')
     assert rc == 0 and [r['metric'] for r in json.loads(out)['estimates']] == ['wasserstein', 'manhattan']
 
 
