@@ -455,7 +455,7 @@ def _cmd_best(args):
             f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; fitted prior alpha = {short_list(alpha)}'
         )
         print(table_text(res, 'metric'))
-        print(f'prior: {result.prior.prior.describe()} ({result.prior.reason}); {result.check.line()}')  # issue 41
+        print(f'prior: {result.prior.prior.kind} ({result.prior.reason}); {result.check.line()}')  # issue 41
         print('\nper class (support: examples whose gold label it is):')
         print(table_text(support, 'class'))
         if empty:

@@ -467,7 +467,9 @@ def test_best_cli_prints_what_the_frames_print(capsys, tmp_path):
     assert rc == 0 and out == (f'read counts list: 6 items, classes class_0/class_1/class_2 (no names in the file), items numbered from 0\n'
                                f'{tmp_path/"c.json"}: 6 examples, 3 classes; gold labels: the majority vote (ties: first; {n_tied} of 6 examples tied); '
                                f'fitted prior alpha = {best_alpha(res)}\n'
-                               f'{res.to_string(float_format=ff)}\n\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
+                               f'{res.to_string(float_format=ff)}\n'
+                               f"prior: {res.attrs['prior']} ({res.attrs['prior_reason']}); {res.attrs['check']}\n"  # issue 41
+                               f'\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
 
 
 # --- `scruples best --ties`: the majority vote's tie policy (as `best(ties=)`) -------------------------------------------
