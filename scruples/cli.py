@@ -404,7 +404,7 @@ def _cmd_best(args):
          f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; '
          f'fitted prior alpha = {short_list(alpha)}')
     print(table_text(res, 'metric'))
-    _say(f'prior: {result.prior.prior.describe()} ({result.prior.reason})'
+    _say(f'prior: {result.prior.prior.kind} ({result.prior.reason})'
          + (f'; {result.check.line()}' if result.check is not None else ''))
     _say('estimate: the oracle\'s expected score; std_error: the Monte Carlo error of that estimate (it shrinks with '
          '--samples); ci_low, ci_high: the 95% bootstrap interval over the items, the uncertainty of the estimate '

@@ -144,6 +144,7 @@ def _two_models(alpha, votes, difference, n_reference, rng):
     """The (gold, A, B) cell probabilities of the two simulated models and their macro F1: A is the oracle (it predicts each
     item's most likely class under its true p), B is A with a share r of its predictions replaced by a uniformly random class,
     r chosen so that B's macro F1 is `difference` below A's (on `n_reference` items drawn from the prior)."""
+    alpha = _as_prior(alpha)  # a Dirichlet's alpha or a fitted `Prior`
     k = alpha.k
     p = sample_prior(alpha, n_reference, rng)
     gold = majority_vote(rng.multinomial(votes, p / p.sum(1, keepdims=True)), ties='first').labels

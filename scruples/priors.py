@@ -73,7 +73,7 @@ def support_points(
     max_points: int = GRID_POINTS,
     seed=0,
 ) -> np.ndarray:  # (G, k) support points on the simplex
-    """Where the flexible prior may put mass: the regular simplex grid (fine up to 5 classes at 3,000 points), the
+    """Where the flexible prior may put mass: the regular simplex grid (fine up to 5 classes at 1,500 points), the
     distinct vote patterns' smoothed shares (items with many votes pin their distribution closer than any grid step:
     up to `max_points // 2` of them, those with the most votes first), and, where the grid is coarse (more than 5
     classes), draws from the fitted Dirichlet."""

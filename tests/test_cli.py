@@ -473,6 +473,7 @@ def test_best_cli_prints_what_the_frames_print(capsys, tmp_path):
     assert f'\n{res.to_string(float_format=ff)}\n' in out and 'the Monte Carlo error' in flat
     assert out.endswith(f'\n\nper class (support: examples whose gold label it is):\n{sup.to_string(float_format=ff)}\n')
     assert max(map(len, out.splitlines())) <= 100
+    assert f"prior: {res.attrs['prior']} ({res.attrs['prior_reason']})" in flat  # issue 41
 
 
 # --- `scruples best --ties`: the majority vote's tie policy (as `best(ties=)`) -------------------------------------------
