@@ -18,7 +18,8 @@ GOAL_MB = 1024
 
 
 def make_dataset(path: Path, n: int, votes: int, seed: int = 0) -> Path:
-    "n distinct texts whose verb says their class, `votes` votes each (70% for the true class), wide CSV: id, text, counts."
+    """n distinct texts whose verb says their class, `votes` votes each (70% for the true class), as a wide CSV:
+    id, text, counts."""
     rng = np.random.default_rng(seed)
     classes = list(WORDS)
     truth = rng.integers(len(classes), size=n)
