@@ -11,21 +11,26 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-WORDS = {'fine': ['helped', 'thanked', 'shared', 'comforted'], 'wrong': ['lied to', 'insulted', 'ignored', 'cheated'],
+WORDS = {'fine': ['helped', 'thanked', 'shared', 'comforted'],
+         'wrong': ['lied to', 'insulted', 'ignored', 'cheated'],
          'unsure': ['called', 'visited', 'emailed', 'met']}
 GOAL_MB = 1024
 
 
 def make_dataset(path: Path, n: int, votes: int, seed: int = 0) -> Path:
-    "n distinct texts whose verb says their class, `votes` votes each (70% for the true class), wide CSV: id, text, counts."
+    """n distinct texts whose verb says their class, `votes` votes each (70% for the true class), as a wide CSV:
+    id, text, counts."""
     rng = np.random.default_rng(seed)
     classes = list(WORDS)
     truth = rng.integers(len(classes), size=n)
     whom = ['my sister', 'a neighbour', 'my boss', 'an old friend', 'the new tenant', 'my roommate']
-    texts = [f'I {rng.choice(WORDS[classes[t]])} {rng.choice(whom)} on day {i} of the trip.' for i, t in enumerate(truth)]
-    noisy = np.where(rng.random((n, votes)) < 0.7, truth[:, None], rng.integers(len(classes), size=(n, votes)))
+    texts = [f'I {rng.choice(WORDS[classes[t]])} {rng.choice(whom)} on day {i} of the trip.'
+             for i, t in enumerate(truth)]
+    noisy = np.where(rng.random((n, votes)) < 0.7, truth[:, None],
+                     rng.integers(len(classes), size=(n, votes)))
     counts = np.stack([(noisy == k).sum(1) for k in range(len(classes))], 1)
-    pd.DataFrame({'id': [f'i{i}' for i in range(n)], 'text': texts, **dict(zip(classes, counts.T))}).to_csv(path, index=False)
+    frame = pd.DataFrame({'id': [f'i{i}' for i in range(n)], 'text': texts, **dict(zip(classes, counts.T))})
+    frame.to_csv(path, index=False)
     return path
 
 
@@ -48,8 +53,8 @@ def main():
     if r.returncode or not peak:
         sys.exit(f'analyze failed ({r.returncode}):\n{r.stderr[-3000:]}')
     mb = int(peak.group(1)) / 1024
-    print(f'memory: analyze --finetune no on {a.items:,} items x {a.votes} votes: {dt:.0f} s, peak resident {mb:,.0f} MB '
-          f'(GOAL <= {GOAL_MB} MB: {"met" if mb <= GOAL_MB else "NOT met"})')
+    print(f'memory: analyze --finetune no on {a.items:,} items x {a.votes} votes: {dt:.0f} s, '
+          f'peak resident {mb:,.0f} MB (GOAL <= {GOAL_MB} MB: {"met" if mb <= GOAL_MB else "NOT met"})')
 
 
 if __name__ == '__main__':

@@ -1492,6 +1492,17 @@ class FitEstimate:
         return '\n'.join(lines)
 
 # %% ../nbs/22_models.ipynb #fz000016
+def _release_memory():
+    "Collect garbage and hand freed heap pages back to the system (glibc's `malloc_trim`; elsewhere only the collection)."
+    import ctypes, gc
+
+    gc.collect()
+    try:
+        ctypes.CDLL('libc.so.6').malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def estimate_fit(
     X,  # the training examples (as `fit` takes them)
     n_val: int = 0,  # held-out examples scored each epoch
@@ -1547,9 +1558,12 @@ def estimate_fit(
     dim = _encoder_dim(None if clf.model is None else str(clf.model))
     cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load(dim)  # embed_texts' reading, shared
     n_new = len({text_hash(_example_key(t)) for t in _flat_texts(allx, allp)} - set(cached))
+    hidden = enc.config.hidden_size
+    scorer = opt = enc = tokens = b = loss = None  # the measuring copy of the encoder, its gradients (`loss` holds them)
+    _release_memory()  # (issue 43: analyze within 1 GB: its freed pages otherwise stay resident)
     rng = np.random.default_rng(0)
     n_tr = max(len(Xa), 2)
-    E = rng.normal(size=(n_tr, 2, enc.config.hidden_size) if pairs else (n_tr, enc.config.hidden_size)).astype(
+    E = rng.normal(size=(n_tr, 2, hidden) if pairs else (n_tr, hidden)).astype(
         np.float32
     )
     C = (
