@@ -343,7 +343,8 @@ def quiet_kernel_manager():
     """The kernel manager `run_notebook` starts kernels with: over IPC where the system has Unix sockets (no "Kernel is
     running over TCP without encryption" warning: nothing goes over TCP), and shut down without the interrupt
     jupyter_client sends first (a finished kernel is idle: the SIGINT only made it log "KeyboardInterrupt caught in
-    kernel" and killed joblib's worker processes, whose memory-mapped folders then leaked)."""
+    kernel" and killed joblib's worker processes), and given time to end by itself (a kernel killed while joblib's
+    workers end leaks their memory-mapped folders and semaphores: "N leaked folder objects")."""
     return _quiet_kernel_manager()
 
 
@@ -358,6 +359,10 @@ def _quiet_kernel_manager():
         @default('transport')
         def _transport_default(self):
             return 'ipc' if os.name == 'posix' else 'tcp'
+
+        @default('shutdown_wait_time')
+        def _shutdown_wait_time_default(self):  # joblib's workers end with the kernel: killed at 5 s, their folders leak
+            return 120.0
 
         async def _async_interrupt_kernel(self):
             if self.shutting_down:  # the shutdown request follows; a kernel that does not end is killed after it

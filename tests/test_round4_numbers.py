@@ -97,3 +97,27 @@ def test_analyze_and_score_warn_by_one_function():
                                 name='M')
     w = model_warnings({}, {'M': p}, ['yes', 'no'])
     assert [x['says'] for x in res.attrs['warnings']] == list(w.says) and len(w) == 1
+
+
+def test_the_number_of_traits_is_chosen_among_converged_fits_only():
+    "Two L-BFGS iterations: the 1- and 2-trait fits do not converge; the 1-trait fit has the lowest BIC and was chosen."
+    import warnings
+    from scruples.traits import compare_traits, lsat6
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        tab = compare_traits(lsat6(), max_traits=2, max_iter=2)
+    assert tab.converged.tolist() == [True, False, False]
+    assert tab.attrs['chosen'] == 0 and tab.chosen.tolist() == [True, False, False]
+    assert 'did not converge' in tab.attrs['note']
+
+
+def test_annotators_with_an_answer_is_never_negative():
+    "The guide subtracted the silent annotators from those with an answer (-764 on a real dataset): a count now."
+    import pandas as pd
+    from scruples.traits import degenerate, n_answering
+    Y = np.full((800, 6), np.nan)
+    Y[:36] = np.random.default_rng(0).integers(0, 2, (36, 6))
+    Y = pd.DataFrame(Y)
+    old = int(Y.notna().any(axis=1).sum()) - len(degenerate(Y.to_numpy())['respondents'])  # what the guide reported
+    assert old < 0
+    assert n_answering(Y.to_numpy()) == 36
