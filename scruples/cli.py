@@ -388,6 +388,8 @@ def _cmd_best(args):
 
     path = Path(args.counts)
     d = _read(args, path, ceiling=True)  # one vote on every item: refused before any work
+    if args.by or args.annotators:  # perspectives: a ceiling per group of annotators
+        return _best_by(args, d, path)
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
         y = data.read_labels(args.labels, n_examples=len(counts), n_classes=len(classes))
@@ -474,6 +476,7 @@ def _add_best_parser(sub):
         'or a *.scruples-dilemmas.jsonl / *.scruples-anecdotes.jsonl file',
     )
     _reading_options(q)
+    _perspective_options(q)
     q.add_argument(
         '--labels',
         help='gold labels (class indices): a JSON list or one integer per line '
@@ -1161,6 +1164,8 @@ def _cmd_plan(args):
 
     pilot = Path(args.pilot)
     g = _read_gold(pilot, args)
+    if args.by or args.annotators:  # perspectives: a plan per group of annotators
+        return _plan_by(args, g, pilot)
     counts, classes = g.counts, list(g.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -1246,6 +1251,7 @@ def _add_plan_parser(sub):
     )
     q.add_argument('pilot', help="the pilot's label counts: any table `scruples best` reads")
     _reading_options(q)
+    _perspective_options(q)
     q.add_argument('--votes', type=_votes, default=[1, 3, 5, 10], help='votes per item to plan for (default 1,3,5,10)')
     q.add_argument('--items', type=_int_at_least(1, 10**8), help="items of the planned dataset (default: the pilot's)")
     q.add_argument(
@@ -1255,6 +1261,139 @@ def _add_plan_parser(sub):
     )
     q.add_argument('--figure', metavar='FILE', help='write the ceiling against votes per item (PNG)')
     q.add_argument('--seed', type=_NONNEG, default=0)
+
+# %% ../nbs/99_cli.ipynb #agree001
+def _perspective_options(q: argparse.ArgumentParser):
+    "`--by ATTR` and `--annotators FILE`: the annotator attributes a command groups by."
+    g = q.add_argument_group('perspectives', 'annotators as data: group the annotators by an attribute')
+    g.add_argument('--by', metavar='ATTR', help='an attribute of the annotators (a column of --annotators FILE, '
+                   'else a column of the long form): results per group beside the pooled ones')
+    g.add_argument('--annotators', metavar='FILE', help='a table of annotators: an id column (annotator or id) and '
+                   'attribute columns (CSV, JSON lines, Parquet); ids without votes are refused, named')
+
+
+def _groups(args, d, path):
+    "The annotators' groups under `--by` (None without it), and the line saying what was joined."
+    from scruples.perspectives import annotator_groups, join_annotators, long_attributes, read_annotators
+
+    if not args.by:
+        if args.annotators:
+            raise core.ScruplesError(f'--annotators {args.annotators}: say which attribute to group by with --by ATTR')
+        return None, None, ''
+    if d.responses is None:
+        raise core.ScruplesError(f'{path}: --by needs annotator ids (the long form with an annotator column, '
+                                 'or one column per annotator)')
+    table = read_annotators(args.annotators) if args.annotators else long_attributes(path, d, args.by)
+    joined = join_annotators(d, table)
+    return joined, annotator_groups(joined, args.by), joined.report
+
+# %% ../nbs/99_cli.ipynb #agree003
+def _cmd_agree(args):
+    "`scruples agree`: agreement on its own; with `--by`, within and between groups of annotators and per annotator."
+    import numpy as np
+    import pandas as pd
+    from scruples.agreement import agreement_report
+    from scruples.perspectives import kappa_heatmap, pairwise_kappa, perspective_tables, perspectives
+
+    path = Path(args.file)
+    d = _read(args, path)
+    joined, groups, said = _groups(args, d, path)
+    if args.figure and d.responses is None:
+        raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        overall = agreement_report(d, ordered=args.ordered, n_boot=args.bootstrap, seed=args.seed)
+        p = (perspectives(d, joined, args.by, ordered=args.ordered, n_boot=args.bootstrap, seed=args.seed)
+             if groups is not None else None)
+    if args.figure:
+        import matplotlib
+
+        matplotlib.use('Agg')
+        kap = (p.kappa, p.shared) if p is not None else pairwise_kappa(d)
+        g = p.groups if p is not None else np.array([None] * len(d.annotators), dtype=object)
+        fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
+        Path(args.figure).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(args.figure, dpi=120, bbox_inches='tight')
+    if args.json:
+        out = {'file': str(path), 'read': d.report, 'joined': said or None, 'overall': overall.set_index('metric')}
+        if p is not None:
+            out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
+                    'across': pd.DataFrame([p.across]), 'annotators': p.annotators.set_index('annotator'),
+                    'notes': p.notes}
+        out['figure'] = args.figure
+        _emit(out, True)
+        return
+    print(f'read {d.report}')
+    if said:
+        print(said)
+    tabs = {'agreement (all votes)': overall.set_index('metric')}
+    if p is not None:
+        tabs |= perspective_tables(p)
+    with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250,
+                           'display.max_columns', None, 'display.max_rows', 200):
+        _emit(tabs, False)
+    for n in p.notes if p is not None else ():
+        print(f'note: {n}')
+    if args.figure:
+        print(f'figure: {args.figure}')
+
+# %% ../nbs/99_cli.ipynb #agree004
+def _add_agree_parser(sub):
+    "The `agree` subcommand."
+    q = _add_command(sub, 'agree', _cmd_agree, "agreement on its own: Krippendorff's alpha, Fleiss' kappa with bootstrap "
+                     'intervals, aggregates beside the majority; --by: within and between groups, per annotator')
+    q.add_argument('file', help='annotations: the long form (item, annotator, label), one column per annotator, '
+                   'or any table `scruples best` reads (counts: no per-annotator results)')
+    _reading_options(q)
+    _perspective_options(q)
+    q.add_argument('--ordered', action='store_true', help='the classes are ordered (in column order): ordinal alpha too')
+    q.add_argument('--figure', metavar='PATH', help="write the annotators' pairwise kappa heatmap (PNG)")
+    q.add_argument('--bootstrap', type=_int_at_least(0, 10**4), default=200,
+                   help='bootstrap resamples of the items for the intervals (0: none)')
+    q.add_argument('--seed', type=_NONNEG, default=0)
+
+# %% ../nbs/99_cli.ipynb #agree006
+def _best_by(args, d, path):
+    "`scruples best --by`: the BEST ceiling of each group's soft label beside the pooled one."
+    from scruples.perspectives import best_by_group
+
+    joined, groups, said = _groups(args, d, path)
+    if args.labels:
+        raise core.ScruplesError("--labels are gold labels of the pooled data: a group's ceiling is scored against "
+                                 'its own majority; leave out --labels or --by')
+    res = best_by_group(d, groups, metrics=args.metric, n_boot=args.bootstrap, n_samples=args.samples,
+                        seed=args.seed, ordered=args.ordered, ties=args.ties or 'first')
+    if args.json:
+        _emit({'file': str(path), 'read': d.report, 'joined': said, 'by': args.by,
+               'ceilings': res.set_index(['group', 'metric'])}, True)
+        return
+    import pandas as pd
+
+    print(f'read {d.report}')
+    print(said)
+    print("the BEST ceiling of each group's soft label (its own votes, prior and majority), beside all votes pooled:")
+    with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
+        print(res.set_index(['group', 'metric']).to_string())
+
+
+def _plan_by(args, d, path):
+    "`scruples plan --by`: the planned ceiling per votes per item for each group beside the pooled one."
+    from scruples.perspectives import plan_by_group
+
+    joined, groups, said = _groups(args, d, path)
+    for flag in ('difference', 'figure'):
+        if getattr(args, flag):
+            raise core.ScruplesError(f'--{flag} is planned for the pooled votes: leave out --{flag} or --by')
+    res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed)
+    if args.json:
+        _emit({'pilot': str(path), 'read': d.report, 'joined': said, 'by': args.by, 'rows': res}, True)
+        return
+    import pandas as pd
+
+    print(f'read {d.report}')
+    print(said)
+    with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
+        print(res.to_string(index=False))
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:
@@ -1269,6 +1408,7 @@ def parser() -> argparse.ArgumentParser:
     for add in (  # in the order `scruples --help` lists them
         _add_data_parser,
         _add_best_parser,
+        _add_agree_parser,
         _add_verbs_parser,
         _add_mcm_parser,
         _add_reproduce_parser,
