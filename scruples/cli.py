@@ -707,6 +707,10 @@ def _cmd_analyze(args):
         raise core.ScruplesError(
             f'--annotations FILE adds annotator ids to a wide table; {args.file} reads as {d.report.split(":")[0]}'
         )
+    if args.by or args.annotators:  # perspectives (the guide's section 10): the join is checked before anything runs
+        if not args.annotations or not args.by:
+            _groups(args, d, Path(args.file))
+        params |= {'by': args.by, 'annotators': str(Path(args.annotators).resolve()) if args.annotators else ''}
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     accepted = inspect.signature(guide_parameters).parameters
     reading.pop('form')
@@ -758,6 +762,7 @@ def _add_analyze_parser(sub):
     )
     q.add_argument('--out', required=True, help='output folder: the executed notebook, figures and summary.csv')
     _reading_options(q)
+    _perspective_options(q)
     q.add_argument(
         '--annotations',
         metavar='FILE',
