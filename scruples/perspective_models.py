@@ -157,7 +157,7 @@ class AnnotatorModel(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         return self.predict_proba(X).argmax(1)
 
-# %% ../nbs/23_perspective_models.ipynb #73d425fd
+# %% ../nbs/23_perspective_models.ipynb #c763fc9a
 def _votes(data: AnnotatedData, items: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     "The (item, annotator, label) index triples of the votes on `items`."
     a, i = np.nonzero(~np.isnan(data.responses[:, items]))
@@ -241,7 +241,8 @@ def annotator_model_scores(
         f"(gain {est:.3f}, 95% interval {lo:.3f} to {hi:.3f})" if better else
         f"no gain: the annotator-aware model does not beat the item's majority of the others on each annotator's own "
         f"label (error {summary['error_model']:.3f} vs {summary['error_majority']:.3f}; gain {est:.3f}, 95% interval "
-        f"{lo:.3f} to {hi:.3f}): the annotators do not differ in a way the model can learn from these items"
+        f"{lo:.3f} to {hi:.3f}): either the annotators do not differ in a way the model learns from these items, or "
+        f"{len(items)} test items are too few to tell"
     )
     summary['gain_shown'] = bool(better)
     return table, summary

@@ -225,3 +225,27 @@ def test_annotator_model_gain_only_where_annotators_differ():
     E0, d0, g0 = simulate_embedded(n_items=320, differ=False, seed=3)
     _, s0 = annotator_model_scores(E0, d0, train, test, groups=g0, n_boot=100)
     assert not s0['gain_shown'] and s0['verdict'].startswith('no gain')
+
+
+def test_analyze_by_group(groups_data, tmp_path):
+    "The guide's Perspectives section through `scruples analyze --by`: the attribute as a column of the long form."
+    _, df = groups_data
+    words = {'fine': 'thanks a lot', 'rude': 'go away now', 'abusive': 'you are an idiot'}
+    first = df[df.annotator == 'L1'].set_index('item').label
+    df = df.assign(text=df.item.map(lambda i: f'{words[first[i]]} {i}'))
+    df.to_csv(tmp_path / 'v.csv', index=False)
+    run('analyze', tmp_path / 'v.csv', '--by', 'group', '--out', tmp_path / 'out', '--epochs', '1', '--finetune', 'no',
+        '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200', '--param', 'baselines=Prior',
+        '--param', 'likelihoods=soft', '--param', 'trait_items=6')
+    s = pd.read_csv(tmp_path / 'out' / 'summary.csv')
+    p = s[s.section == 'perspectives'].set_index('quantity')
+    m = wide(df[df.group == 'left']).T.to_numpy()
+    a = krippendorff.alpha(reliability_data=m, value_domain=[0, 1, 2], level_of_measurement='nominal')
+    assert p.value['alpha within group=left'] == pytest.approx(a, abs=1e-9)
+    c = counts(df[df.group == 'right'])
+    assert p.value['BEST cross-entropy: group=right'] == pytest.approx(oracle_xentropy(c, fit_dirichlet_prior(c)),
+                                                                      abs=1e-6)
+    for a in ('L1', 'R3', 'S2'):  # rows per annotator
+        assert f'annotator {a}: mean kappa with own group' in p.index
+    assert "each annotator's label: gain over the others' majority" in p.index
+    assert (tmp_path / 'out' / 'perspectives_kappa.png').is_file()
