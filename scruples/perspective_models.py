@@ -99,7 +99,7 @@ def group_soft_models(
                          'items': int((c.sum(1) > 0).sum()), 'note': ''})
     return pd.DataFrame(rows)
 
-# %% ../nbs/23_perspective_models.ipynb #e4455167
+# %% ../nbs/23_perspective_models.ipynb #6fb186aa
 class _AnnotatorNet(nn.Module):
     "Scores of each class for (text, annotator): a text head, an annotator bias, and a low-rank text x annotator term."
 
@@ -167,14 +167,14 @@ class AnnotatorModel(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         return self.predict_proba(X).argmax(1)
 
-# %% ../nbs/23_perspective_models.ipynb #165d0b44
+
 def _votes(data: AnnotatedData, items: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     "The (item, annotator, label) index triples of the votes on `items`."
     a, i = np.nonzero(~np.isnan(data.responses[:, items]))
     i = np.asarray(items)[i]
     return i, a, data.responses[a, i].astype(np.int64)
 
-
+# %% ../nbs/23_perspective_models.ipynb #a1db9e04
 def annotator_model_scores(
     E: np.ndarray,  # (n_items, d) frozen text embeddings
     data: AnnotatedData,  # with annotator ids
