@@ -23,8 +23,8 @@ from .data import iter_jsonl, read_text
 # %% auto #0
 __all__ = ['MIN_ITEMS', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined', 'join_annotators',
            'annotator_groups', 'group_names', 'subset', 'alpha_interval', 'group_agreement', 'group_majorities',
-           'between_groups', 'alpha_across_groups', 'pairwise_kappa', 'annotator_table', 'kappa_heatmap',
-           'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group', 'plan_by_group']
+           'between_groups', 'alpha_across_groups', 'pairwise_kappa', 'annotator_table', 'annotator_ranking',
+           'kappa_heatmap', 'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group', 'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -449,7 +449,24 @@ def annotator_table(
     out.attrs['min_shared'] = min_shared
     return out
 
-# %% ../nbs/17_perspectives.ipynb #981cea7f
+# %% ../nbs/17_perspectives.ipynb #a86d4cdd
+def annotator_ranking(
+    table: pd.DataFrame,  # `annotator_table`
+    kappa: pd.DataFrame,  # `pairwise_kappa`'s first frame, same order
+    need: int = 5,  # fewer annotators with a kappa than 2 * need: rank by agreement with the others' majority
+) -> tuple[pd.Series, str]:  # (score per annotator, in the table's order; what the score is, in words)
+    """What the lowest and highest annotators are ranked by: the mean kappa with the others where enough annotators have
+    one, else the agreement with the majority of the others (said)."""
+    K = kappa.to_numpy()
+    with np.errstate(all='ignore'):
+        n = np.isfinite(K).sum(1)
+        mean = np.where(n > 0, np.nansum(K, 1) / np.maximum(n, 1), np.nan)
+    if np.isfinite(mean).sum() >= 2 * need:
+        return pd.Series(mean, index=table.annotator), 'mean kappa with the others'
+    return (pd.Series(table.agree_loo.to_numpy(), index=table.annotator),
+            "agreement with the others' majority (too few shared items for kappa)")
+
+# %% ../nbs/17_perspectives.ipynb #1b820c27
 def kappa_heatmap(
     kappa: pd.DataFrame,  # `pairwise_kappa`'s first frame
     groups: np.ndarray,  # group per annotator, same order
@@ -483,21 +500,25 @@ def kappa_heatmap(
     ax.set_title(f'pairwise agreement of {m} annotators, by group')
     ax.set_xlabel('')
     ax.set_ylabel('')
+    if not np.isfinite(K.to_numpy()).any():
+        ax.text(m / 2, m / 2, f'no pair of annotators shares\n{MIN_SHARED} or more items: no kappa', ha='center',
+                va='center', fontsize=11)
     if many and table is not None:
-        t = table.assign(mean_kappa=np.nanmean(kappa.to_numpy(), 1)).dropna(subset=['mean_kappa'])
-        t = t.sort_values('mean_kappa', kind='stable')
-        pick = pd.concat([t.head(show), t.tail(show)])
+        score, what = annotator_ranking(table, kappa, show)
+        t = table.assign(score=score.to_numpy()).dropna(subset=['score']).sort_values('score', kind='stable')
+        pick = pd.concat([t.head(show), t.tail(show)]) if len(t) > 2 * show else t
         ax2 = axes[0, 1]
-        ax2.barh(range(len(pick)), pick.mean_kappa, color=['#c44'] * min(show, len(t)) + ['#48c'] * (len(pick) - show))
+        low = min(show, len(pick) // 2)
+        ax2.barh(range(len(pick)), pick.score, color=['#c44'] * low + ['#48c'] * (len(pick) - low))
         ax2.set_yticks(range(len(pick)),
                        [f'{r.annotator} ({r.group}, {r.votes} votes)' for r in pick.itertuples()], fontsize=8)
         ax2.axvline(0, color='k', lw=0.8)
-        ax2.set_xlabel('mean kappa with the others')
+        ax2.set_xlabel(what)
         ax2.set_title(f'the {show} lowest and highest', fontsize=10)
     fig.tight_layout()
     return fig
 
-# %% ../nbs/17_perspectives.ipynb #56a85d28
+# %% ../nbs/17_perspectives.ipynb #d3285dd1
 @dataclass
 class Perspectives:
     "Everything `perspectives` computes: tables (DataFrames) and what was read and joined."
@@ -546,7 +567,7 @@ def perspectives(
     return Perspectives(by, groups, within, group_majorities(data, groups), between,
                         dict(alpha=a, lo=lo, hi=hi, note=note), table, *kappa, notes)
 
-# %% ../nbs/17_perspectives.ipynb #b7329949
+# %% ../nbs/17_perspectives.ipynb #daeacfbe
 def perspective_tables(
     p: Perspectives,
     top: int = 10,  # more annotators than 2 * top: the `top` lowest and highest by mean kappa, said so
@@ -556,17 +577,16 @@ def perspective_tables(
     within = p.within.set_index('group')
     between = p.between.set_index(['group_a', 'group_b'])
     t = p.annotators.set_index('annotator')
-    key = t[['kappa_own', 'kappa_other']].mean(axis=1)
     label = 'per annotator'
     if len(t) > 2 * top:
-        o = key.sort_values(kind='stable', na_position='first').index
+        score, what = annotator_ranking(p.annotators, p.kappa, top)
+        o = score.sort_values(kind='stable', na_position='first').index
         t = pd.concat([t.loc[o[:top]], t.loc[o[-top:]]])
-        label = (f'per annotator: the {top} lowest and {top} highest mean kappa of {len(p.annotators)} '
-                 f'(--json lists all)')
+        label = f'per annotator: the {top} lowest and {top} highest {what} of {len(p.annotators)} (--json lists all)'
     return {f'within each group (by {p.by})': within, 'between groups': between,
             'alpha across groups (group majorities as coders)': pd.DataFrame([p.across]), label: t}
 
-# %% ../nbs/17_perspectives.ipynb #138453a6
+# %% ../nbs/17_perspectives.ipynb #717d79b3
 def best_by_group(
     data: AnnotatedData,  # with annotator ids
     groups: np.ndarray,  # group per annotator
