@@ -351,6 +351,8 @@ def _cmd_best(args):
     path = Path(args.counts)
     got = _load(args, path, 'best')  # one vote on every item: refused before any work
     d = got.data
+    if args.by or args.annotators:  # perspectives: a ceiling per group of annotators
+        return _best_by(args, d, path)
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
         if got.grouped:
@@ -591,7 +593,7 @@ def _analyze_params(args) -> dict:
         params[name] = value
     for name, value in flags.items():
         o = BY_NAME[name]
-        if o.kind == 'analysis':
+        if o.kind in ('analysis', 'perspectives'):
             params[o.parameter] = group_text(groups_of(value)) if name == 'group' else value
     return params
 
@@ -607,6 +609,10 @@ def _cmd_analyze(args):
         raise core.ScruplesError(
             f'--annotations FILE adds annotator ids to a wide table; with --{args.form} the file has its own'
         )
+    if params.get('annotators') or params.get('by'):  # perspectives (the guide's section 10): checked before it runs
+        _check_annotators(params.get('by'), params.get('annotators'))
+        if params.get('annotators'):  # the notebook runs in a folder of its own
+            params['annotators'] = str(Path(params['annotators']).resolve())
     # the one reading of the file; the notebook gets what was resolved (the `reading` parameter)
     resolved = guide_parameters(args.file, annotations=args.annotations, predictions=args.predictions,
                                 **given(args, 'analyze', 'reading'), **params)
@@ -1022,6 +1028,8 @@ def _cmd_plan(args):
 
     pilot = Path(args.pilot)
     got = _load(args, pilot, 'plan')
+    if args.by or args.annotators:  # perspectives: a plan per group of annotators
+        return _plan_by(args, got.data, pilot)
     counts, classes = got.data.counts, list(got.data.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -1102,6 +1110,138 @@ def _add_plan_parser(sub):
     )
     q.add_argument('--figure', metavar='FILE', help='write the ceiling against votes per item (PNG)')
 
+# %% ../nbs/99_cli.ipynb #agree001
+def _check_annotators(by, annotators):
+    "`analyze --by/--annotators`: both given, and the annotators table has the attribute (the join is the notebook's)."
+    from scruples.perspectives import read_annotators
+
+    if not by:
+        raise core.ScruplesError(f'--annotators {annotators}: say which attribute to group by with --by ATTR')
+    if annotators:
+        table = read_annotators(annotators)
+        if by not in table.columns:
+            raise core.ScruplesError(f'--annotators {annotators}: no column {by!r} to group by '
+                                     f'(columns: {", ".join(map(str, table.columns))})')
+
+
+def _groups(args, d, path):
+    "The annotators' groups under `--by` (None without it), and the line saying what was joined."
+    from scruples.perspectives import annotator_groups, join_annotators, long_attributes, read_annotators
+
+    if not args.by:
+        if args.annotators:
+            raise core.ScruplesError(f'--annotators {args.annotators}: say which attribute to group by with --by ATTR')
+        return None, None, ''
+    if d.responses is None:
+        raise core.ScruplesError(f'{path}: --by needs annotator ids (the long form with an annotator column, '
+                                 'or one column per annotator)')
+    table = read_annotators(args.annotators) if args.annotators else long_attributes(path, d, args.by)
+    joined = join_annotators(d, table)
+    return joined, annotator_groups(joined, args.by), joined.report
+
+# %% ../nbs/99_cli.ipynb #agree003
+def _cmd_agree(args):
+    "`scruples agree`: agreement on its own; with `--by`, within and between groups of annotators and per annotator."
+    import numpy as np
+    import pandas as pd
+    from scruples.agreement import agreement_report
+    from scruples.perspectives import kappa_heatmap, pairwise_kappa, perspective_tables, perspectives
+
+    path = Path(args.file)
+    d = _load(args, path, 'agree', ceiling=False).data
+    joined, groups, said = _groups(args, d, path)
+    if args.figure and d.responses is None:
+        raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        overall = agreement_report(d, ordered=bool(args.ordered), n_boot=args.n_boot, seed=args.seed)
+        p = (perspectives(d, joined, args.by, ordered=bool(args.ordered), n_boot=args.n_boot, seed=args.seed)
+             if groups is not None else None)
+    if args.figure:
+        import matplotlib
+
+        matplotlib.use('Agg')
+        kap = (p.kappa, p.shared) if p is not None else pairwise_kappa(d)
+        g = p.groups if p is not None else np.array([None] * len(d.annotators), dtype=object)
+        fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
+        Path(args.figure).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(args.figure, dpi=120, bbox_inches='tight')
+    if args.json:
+        out = {'file': str(path), 'read': d.report, 'joined': said or None, 'overall': overall.set_index('metric')}
+        if p is not None:
+            out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
+                    'across': pd.DataFrame([p.across]), 'annotators': p.annotators.set_index('annotator'),
+                    'notes': p.notes}
+        out['figure'] = args.figure
+        _emit(out, True)
+        return
+    print(f'read {d.report}')
+    if said:
+        print(said)
+    tabs = {'agreement (all votes)': overall.set_index('metric')}
+    if p is not None:
+        tabs |= perspective_tables(p)
+    with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250,
+                           'display.max_columns', None, 'display.max_rows', 200):
+        _emit(tabs, False)
+    for n in p.notes if p is not None else ():
+        print(f'note: {n}')
+    if args.figure:
+        print(f'figure: {args.figure}')
+
+# %% ../nbs/99_cli.ipynb #agree004
+def _add_agree_parser(sub):
+    "The `agree` subcommand."
+    q = _add_command(sub, 'agree', _cmd_agree, "agreement on its own: Krippendorff's alpha, Fleiss' kappa with bootstrap "
+                     'intervals, aggregates beside the majority; --by: within and between groups, per annotator')
+    q.add_argument('file', help='annotations: the long form (item, annotator, label), one column per annotator, '
+                   'or any table `scruples best` reads (counts: no per-annotator results)')
+    _add_options(q, 'agree')
+    q.add_argument('--figure', metavar='PATH', help="write the annotators' pairwise kappa heatmap (PNG)")
+
+# %% ../nbs/99_cli.ipynb #agree006
+def _best_by(args, d, path):
+    "`scruples best --by`: the BEST ceiling of each group's soft label beside the pooled one."
+    from scruples.perspectives import best_by_group
+
+    joined, groups, said = _groups(args, d, path)
+    if args.labels:
+        raise core.ScruplesError("--labels are gold labels of the pooled data: a group's ceiling is scored against "
+                                 'its own majority; leave out --labels or --by')
+    res = best_by_group(d, groups, metrics=args.metrics, n_boot=args.n_boot, n_samples=args.samples,
+                        seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first')
+    if args.json:
+        _emit({'file': str(path), 'read': d.report, 'joined': said, 'by': args.by,
+               'ceilings': res.set_index(['group', 'metric'])}, True)
+        return
+    import pandas as pd
+
+    print(f'read {d.report}')
+    print(said)
+    print("the BEST ceiling of each group's soft label (its own votes, prior and majority), beside all votes pooled:")
+    with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
+        print(res.set_index(['group', 'metric']).to_string())
+
+
+def _plan_by(args, d, path):
+    "`scruples plan --by`: the planned ceiling per votes per item for each group beside the pooled one."
+    from scruples.perspectives import plan_by_group
+
+    joined, groups, said = _groups(args, d, path)
+    for flag in ('difference', 'figure'):
+        if getattr(args, flag):
+            raise core.ScruplesError(f'--{flag} is planned for the pooled votes: leave out --{flag} or --by')
+    res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed)
+    if args.json:
+        _emit({'pilot': str(path), 'read': d.report, 'joined': said, 'by': args.by, 'rows': res}, True)
+        return
+    import pandas as pd
+
+    print(f'read {d.report}')
+    print(said)
+    with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
+        print(res.to_string(index=False))
+
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:
     "The `scruples` argument parser."
@@ -1115,6 +1255,7 @@ def parser() -> argparse.ArgumentParser:
     for add in (  # in the order `scruples --help` lists them
         _add_data_parser,
         _add_best_parser,
+        _add_agree_parser,
         _add_verbs_parser,
         _add_mcm_parser,
         _add_reproduce_parser,

@@ -26,7 +26,7 @@ class Option:
     name: str  # the keyword of the library function it becomes (`read_annotated`, `best`, `plan`, the guide)
     help: str  # the help text: identical in every command that takes the option
     commands: tuple  # the commands that take it (`validate` is `data validate`)
-    kind: str = 'reading'  # 'reading' (how a table is read), 'items' (which items) or 'analysis'
+    kind: str = 'reading'  # 'reading' (how a table is read), 'items' (which items), 'analysis' or 'perspectives'
     flag: str = ''  # the flag (default: --NAME, with - for _)
     param: str | None = ''  # the guide notebook's parameter ('': NAME; None: not a parameter of the guide)
     arg: dict = field(default_factory=dict)  # argparse's keywords beyond the help: metavar, choices, type, action...
@@ -73,7 +73,7 @@ def group_spec(s: str) -> tuple[str, list[str]]:
     return name.strip(), names
 
 # %% ../nbs/08_options.ipynb #opt00011
-_TABLES = ('best', 'score', 'plan', 'analyze', 'validate')  # the commands that read an annotated table
+_TABLES = ('best', 'score', 'plan', 'analyze', 'validate', 'agree')  # the commands that read an annotated table
 _CEILINGS = ('best', 'score', 'plan')  # the commands that compute a ceiling of some items
 
 OPTIONS = (
@@ -113,7 +113,7 @@ OPTIONS = (
            'beside the original classes', (*_CEILINGS, 'analyze'), 'analysis',
            arg=dict(action='append', type=group_spec, metavar='NAME=A,B')),
     Option('ordered', 'the classes are ordered, low to high in class order: adds the Wasserstein distance '
-           '(and ordinal agreement in analyze)', ('best', 'score', 'analyze'), 'analysis',
+           '(and ordinal agreement in analyze and agree)', ('best', 'score', 'analyze', 'agree'), 'analysis',
            arg=dict(action='store_true', default=None)),
     Option('metrics', 'metrics to estimate, each once (default: accuracy macro_f1 xentropy, and wasserstein with '
            '--ordered)', ('best',), 'analysis', flag='--metric', param=None,
@@ -123,13 +123,20 @@ OPTIONS = (
            'of the tied classes, or drop those examples (the prior still sees them)', ('best',), 'analysis',
            param=None, arg=dict(choices=('first', 'random', 'drop'))),
     Option('seed', 'the seed of every random draw: the same seed gives the same numbers (default 0)',
-           (*_CEILINGS, 'analyze'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0),
+           (*_CEILINGS, 'analyze', 'agree'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0),
            per={'analyze': dict(default=None)}),
     Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none; default %(default)s)',
-           ('best', 'score', 'analyze'), 'analysis', flag='--bootstrap',
+           ('best', 'score', 'analyze', 'agree'), 'analysis', flag='--bootstrap',
            arg=dict(type=_int_range(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
                     default=200, metavar='N'),
            per={'score': dict(default=1000), 'analyze': dict(default=None)}),
+    # perspectives: annotators as data
+    Option('by', 'an attribute of the annotators (a column of --annotators FILE, else a column of the long form): '
+           'results per group beside the pooled ones', ('best', 'plan', 'analyze', 'agree'), 'perspectives',
+           arg=dict(metavar='ATTR')),
+    Option('annotators', 'a table of annotators: an id column (annotator or id) and attribute columns (CSV, JSON '
+           'lines, Parquet); ids without votes are refused, named', ('best', 'plan', 'analyze', 'agree'),
+           'perspectives', arg=dict(metavar='FILE')),
     # the guide notebook's own
     Option('epochs', "transformer epochs per likelihood (default: the notebook's 3)", ('analyze',), 'analysis',
            arg=dict(type=_int_range(1, 1000))),
@@ -143,7 +150,8 @@ BY_NAME = {o.name: o for o in OPTIONS}
 # %% ../nbs/08_options.ipynb #opt00014
 _GROUPS = {'reading': ('reading the table', 'how the table is read (the read line says what was read); an option '
                        'that does not apply to the form read is an error'),
-           'items': ('which items', None), 'analysis': ('the analysis', None)}
+           'items': ('which items', None), 'analysis': ('the analysis', None),
+           'perspectives': ('perspectives', 'annotators as data: group the annotators by an attribute')}
 
 
 def add_options(q: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
