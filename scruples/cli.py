@@ -1208,7 +1208,8 @@ def _best_by(args, d, path):
     if args.labels:
         raise core.ScruplesError("--labels are gold labels of the pooled data: a group's ceiling is scored against "
                                  'its own majority; leave out --labels or --by')
-    res = best_by_group(d, groups, metrics=args.metrics, n_boot=args.n_boot, n_samples=args.samples,
+    metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
+    res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=args.samples,
                         seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first')
     if args.json:
         _emit({'file': str(path), 'read': d.report, 'joined': said, 'by': args.by,

@@ -102,9 +102,13 @@ ANALYSIS = {'--on': ['--on', 'all'], '--group': ['--group', 'yn=yes,no'], '--see
 ELSEWHERE = 'covered by'  # an entry ('covered by', 'tests/FILE.py::TEST'): the flag's effect is tested there
 EXPECT = {
     'best': READING | ANALYSIS | {'--ordered': ['--ordered'], '--metric': ['--metric', 'kl'], '--ties': ['--ties', 'drop'],
-                                  '--labels': ['--labels', '{d}/y.json'], '--samples': ['--samples', '70']},
+                                  '--labels': ['--labels', '{d}/y.json'], '--samples': ['--samples', '70'],
+                                  '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_best_by_group'),
+                                  '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_best_by_group')},
     'plan': READING | {k: v for k, v in ANALYSIS.items() if k != '--bootstrap'} | {'--votes': ['--votes', '1,5'], '--items': ['--items', '500'],
-                                  '--difference': ['--difference', '0.2'], '--figure': ['--figure', '{d}/plan.png']},
+                                  '--difference': ['--difference', '0.2'], '--figure': ['--figure', '{d}/plan.png'],
+                                  '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_plan_by_group'),
+                                  '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_plan_by_group')},
     'score': READING | ANALYSIS | {
         '--ordered': ['--ordered'], '--pred-id': ['--pred-id', 'yes'], '--pred-label': ['--pred-label', 'yes'],
         '--tolerance': (['{d}/p_test_off.csv', '{d}/s.csv', *FAST, '--ceiling-bootstrap', '0'], ['--tolerance', '0.01']),
@@ -116,7 +120,14 @@ EXPECT = {
         '--ordered': ['--ordered'], '--epochs': ['--epochs', '2'], '--max-items': ['--max-items', '10'],
         '--finetune': ['--finetune', 'no'], '--annotations': ['--annotations', '{d}/long.csv'],
         '--predictions': ['--predictions', '{d}/p_test.csv'], '--kernel': ['--kernel', 'other'],
-        '--param': ['--param', 'budget=3'], '--out': (ELSEWHERE, 'tests/test_guide.py::test_analyze_rerun_replaces_the_previous_run_as_a_whole')},
+        '--param': ['--param', 'budget=3'],
+        '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_analyze_by_group'),
+        '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_analyze_by_group'), '--out': (ELSEWHERE, 'tests/test_guide.py::test_analyze_rerun_replaces_the_previous_run_as_a_whole')},
+    'agree': READING | {k: ANALYSIS[k] for k in ('--seed', '--bootstrap', '--json')} | {
+        '--ordered': ['--ordered'],
+        '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_agree_within_groups'),
+        '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_agree_between_groups'),
+        '--figure': (ELSEWHERE, 'tests/test_perspectives.py::test_agree_per_annotator')},
     'data locate': {'--json': (ELSEWHERE, 'tests/test_cli.py::test_locate_json'),
                     '--data-dir': (ELSEWHERE, 'tests/test_cli.py::test_locate_json_real')},
     'data fetch': {f: (ELSEWHERE, 'tests/test_fetch.py') for f in ('--json', '--which', '--dest', '--force', '--no-progress',
@@ -256,7 +267,7 @@ def test_the_same_option_has_the_same_help_in_every_command():
             assert set(o.commands) <= {c.split()[-1] for c in seen}, (f, seen)
             assert len({h for h, *_ in seen.values()}) == 1, (f, seen)
     reading = [o for o in OPTIONS if o.kind == 'reading']
-    assert {c for c in {c for o in reading for c in o.commands}} == {'best', 'score', 'plan', 'analyze', 'validate'}
+    assert {c for c in {c for o in reading for c in o.commands}} == {'best', 'score', 'plan', 'analyze', 'validate', 'agree'}
     assert 'stderr' not in parser()._subparsers._group_actions[0].choices['best'].format_help()  # the read line: stdout
 
 
