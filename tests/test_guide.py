@@ -322,11 +322,11 @@ def test_analyze_with_a_mistyped_kernel_deletes_nothing(tmp_path):
     (['--max-items', '8', '--param', 'n_boot=0'], 'n_boot=0: expected'),
     (['--param', 'epoch=2'], 'epoch=2: not a parameter of the guide notebook'),
     (['--param', 'test_share=1.5'], 'test_share=1.5: expected from'),
-    (['--long', '--counts', 'yes,no'], 'counts= (--counts) does not apply to the long form'),
-    (['--long', '--id', 'id'], 'id= (--id) does not apply to the long form'),
+    (['--long', '--counts', 'yes,no'], ': --counts does not apply to the long form'),
+    (['--long', '--id', 'id'], ': --id does not apply to the long form'),
     (['--long', '--annotations', 'missing.csv'], '--annotations FILE adds annotator ids to a wide table'),
-    (['--wide', '--label', 'verdict'], 'label= (--label) does not apply to the wide form'),
-    (['--wide', '--item', 'post'], 'item= (--item) does not apply to the wide form'),
+    (['--wide', '--label', 'verdict'], ': --label does not apply to the wide form'),
+    (['--wide', '--item', 'post'], ': --item does not apply to the wide form'),
     (['--label', 'verdict'], "field 'item': expected a column named 'item'"),  # a label column says long: its item column is missing
 ])
 def test_analyze_checks_parameters_and_options_before_writing(tmp_path, argv, says):
