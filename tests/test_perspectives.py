@@ -133,16 +133,14 @@ def test_agree_per_annotator(groups_data, agree_json):
     assert all(t[a]['kappa_own'] > t[a]['kappa_other'] for a in ('L1', 'L2', 'L3', 'R1', 'R2', 'R3'))
 
 
-def test_agree_text_and_long_form_attribute(groups_data):
+def test_agree_text_and_long_form_attribute(groups_data, agree_json):
     d, _ = groups_data
-    txt = run('agree', d / 'votes.csv', '--by', 'group', '--annotators', d / 'annotators.csv', '--bootstrap', '0').stdout
+    txt = run('agree', d / 'votes_group.csv', '--by', 'group', '--bootstrap', '30').stdout
     assert 'within each group (by group)' in txt and 'between groups' in txt and 'per annotator' in txt
-    assert 'annotators: 8 of 8 voters joined' in txt
-    # the attribute as a column of the long form: the same tables
-    a = json.loads(run('agree', d / 'votes_group.csv', '--by', 'group', '--bootstrap', '0', '--json').stdout)
-    b = json.loads(run('agree', d / 'votes.csv', '--by', 'group', '--annotators', d / 'annotators.csv',
-                       '--bootstrap', '0', '--json').stdout)
-    assert a['within'] == b['within'] and a['annotators'] == b['annotators']
+    assert 'annotators: 8 of 8 voters joined' in txt and 'note: group small' in txt
+    # the attribute as a column of the long form: the same tables as with --annotators FILE
+    a = json.loads(run('agree', d / 'votes_group.csv', '--by', 'group', '--bootstrap', '30', '--json').stdout)
+    assert a['within'] == agree_json['within'] and a['annotators'] == agree_json['annotators']
 
 
 def test_best_by_group(groups_data):
