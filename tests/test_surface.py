@@ -90,6 +90,7 @@ BASE = {  # each command's argv on the small tables (without the flag tried)
     'score': ['{d}/p_test.csv', '{d}/s.csv', *FAST, '--ceiling-bootstrap', '0'],
     'data validate': ['{d}/s.csv'],
     'analyze': ['{d}/s.csv', '--out', '{d}/out'],
+    'agree': ['{d}/s.csv'],
 }
 READING = {  # the reading flags, the same in every command that reads a table: the argv tried
     '--wide': ('on', 'long.csv', ['--wide']), '--long': ['--long'], '--counts': ['--counts', 'yes,no'], '--id': ['--id', 'text'],
@@ -285,7 +286,7 @@ def test_analyze_reads_the_file_once(capsys, tables, monkeypatch, tmp_path):
     import scruples.reproduce as rep
     reads, checks = [], []
     real_table, real_check = ann._table, guide.check_predictions
-    monkeypatch.setattr(ann, '_table', lambda path: reads.append(str(path)) or real_table(path))
+    monkeypatch.setattr(ann, '_table', lambda path, *a, **k: reads.append(str(path)) or real_table(path, *a, **k))
     monkeypatch.setattr(guide, 'check_predictions', lambda *a, **k: checks.append(a) or real_check(*a, **k))
     monkeypatch.setattr(guide, 'check_kernel', lambda name: name)
     seen = {}
