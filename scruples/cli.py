@@ -42,7 +42,7 @@ def _emit(obj, as_json: bool):
         print(json.dumps({k: conv(v) for k, v in obj.items()} if isinstance(obj, dict) else conv(obj), indent=2))
     elif isinstance(obj, dict):
         for k, v in obj.items():
-            print(f'== {k} ==')
+            _say(f'== {k} ==')
             _emit(v, False)
             print()
     elif isinstance(obj, pd.DataFrame):
@@ -1175,9 +1175,9 @@ def _cmd_agree(args):
         out['figure'] = args.figure
         _emit(out, True)
         return
-    print(f'read {d.report}')
+    _say(f'read {_words(d.report)}')
     if said:
-        print(said)
+        _say(said)
     tabs = {'agreement (all votes)': overall.set_index('metric')}
     if p is not None:
         tabs |= perspective_tables(p)
@@ -1185,7 +1185,7 @@ def _cmd_agree(args):
                            'display.max_columns', None, 'display.max_rows', 200):
         _emit(tabs, False)
     for n in p.notes if p is not None else ():
-        print(f'note: {n}')
+        _say(f'note: {n}')
     if args.figure:
         print(f'figure: {args.figure}')
 
@@ -1217,8 +1217,8 @@ def _best_by(args, d, path):
         return
     import pandas as pd
 
-    print(f'read {d.report}')
-    print(said)
+    _say(f'read {_words(d.report)}')
+    _say(said)
     print("the BEST ceiling of each group's soft label (its own votes, prior and majority), beside all votes pooled:")
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         print(res.set_index(['group', 'metric']).to_string())
@@ -1238,8 +1238,8 @@ def _plan_by(args, d, path):
         return
     import pandas as pd
 
-    print(f'read {d.report}')
-    print(said)
+    _say(f'read {_words(d.report)}')
+    _say(said)
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         print(res.to_string(index=False))
 
