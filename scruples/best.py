@@ -26,7 +26,7 @@ pd = LazyModule(
 
 # %% auto #0
 __all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha',
-           'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft',
+           'prior_for', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft',
            'metric_streams', 'BestResult', 'best_estimates', 'best', 'class_support', 'class_support_columns',
            'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study', 'oracle_soft_scores',
            'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
@@ -56,7 +56,7 @@ def check_alpha(alpha, k: int) -> np.ndarray:
         raise ValueError(f'alpha must be {k} finite positive numbers (one per class), got {alpha!r}')
     return a
 
-def _prior_for(c: np.ndarray, alpha, prior, seed) -> PriorChoice:
+def prior_for(c: np.ndarray, alpha, prior, seed) -> PriorChoice:
     "The prior of checked counts `c`: a given `Prior` as is; `alpha` given: that Dirichlet; else `choose_prior`'s."
     if isinstance(prior, Prior):
         return PriorChoice(prior, 'given', float('nan'), float('nan'))
@@ -80,7 +80,7 @@ def oracle_xentropy(counts: np.ndarray,       # (n, k) label counts
                    ):
     "BEST estimate of the oracle's soft-label cross-entropy, in closed form (no Monte Carlo error)."
     c = check_counts(counts)
-    pr = _prior_for(c, alpha, prior, 0).prior
+    pr = prior_for(c, alpha, prior, 0).prior
     if pr.kind == 'npmle':
         per = npmle_expectations(pr, c, {'x': lambda t, p: -(t @ np.log(p).T)})['x']
     else:
@@ -349,13 +349,13 @@ def _argmax_cdf(c: np.ndarray, pr: Prior) -> np.ndarray:
 
 def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True, prior='dirichlet', prior_seed=0):
     """Validated counts, the Dirichlet alpha, gold labels, the CDF of the oracle's argmax under each posterior, the majority
-    vote (None when `y_true` is given) and the `PriorChoice` (the prior the posteriors come from: `prior`, see `_prior_for`). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
+    vote (None when `y_true` is given) and the `PriorChoice` (the prior the posteriors come from: `prior`, see `prior_for`). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
     if ties not in ('first', 'random', 'drop'):
         raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     if y_true is not None and ties != 'first':
         raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
     c = check_counts(counts)
-    choice = _prior_for(c, alpha, prior, prior_seed)
+    choice = prior_for(c, alpha, prior, prior_seed)
     a = choice.prior.alpha
     vote = None
     if y_true is None:
@@ -497,7 +497,7 @@ def oracle_soft(
     if metric not in SOFT_METRICS:
         raise ValueError(f'unknown soft metric {metric!r}: use one of {", ".join(SOFT_METRICS)}')
     c = check_counts(counts)
-    pr = _prior_for(c, alpha, prior, 0).prior
+    pr = prior_for(c, alpha, prior, 0).prior
     if pr.kind == 'npmle':
         per = _npmle_per(c, pr, metric)
     else:

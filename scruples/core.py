@@ -22,7 +22,7 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule', 'as_rng', 'as_seed',
            'check_texts', 'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path',
-           'folder_lock', 'OwnedFolder']
+           'folder_lock', 'name_matches', 'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -254,7 +254,7 @@ def _safe_name(name: str) -> bool:
     return bool(name) and not name.startswith('/') and all(p not in ('', '.', '..') for p in name.split('/'))
 
 
-def _matches(name: str, patterns) -> bool:
+def name_matches(name: str, patterns) -> bool:
     "Whether the relative path `name` is one of `patterns` (fnmatch patterns of as many parts: '*.png' matches no '/')."
     return any(fnmatch.fnmatchcase(name, p) and name.count('/') == p.count('/') for p in patterns)
 
@@ -332,7 +332,7 @@ class OwnedFolder:
         for pat in pats:
             for p in self.path.glob(pat):
                 rel = p.relative_to(self.path).as_posix()
-                if _matches(rel, pats) and not self.is_own(rel):
+                if name_matches(rel, pats) and not self.is_own(rel):
                     found.add(rel)
         return sorted(found)
 
@@ -354,7 +354,7 @@ class OwnedFolder:
         here = self.path.resolve()
         for f in map(lambda f: Path(f).resolve(), self.inputs):
             rel = f.relative_to(here).as_posix() if f.is_relative_to(here) else None
-            if rel is not None and (_matches(rel, self.names) or rel in (self.owned or {})):
+            if rel is not None and (name_matches(rel, self.names) or rel in (self.owned or {})):
                 raise FileExistsError(errno.EEXIST, f'an input of this run is a file {self.command} writes in '
                                       f'{self.path}: copy it elsewhere or choose another output folder', str(f))
 
@@ -369,7 +369,7 @@ class OwnedFolder:
     def claim(self, *names):
         "Record `names` in the manifest before writing them (a killed run's files stay its own); each must be declared."
         for n in names:
-            if not (_safe_name(n) and _matches(n, self.names)):
+            if not (_safe_name(n) and name_matches(n, self.names)):
                 raise ValueError(f'{self.command} does not declare {n!r} among the names it writes: {self.names}')
             if not self.is_own(n) and (self.path / n).exists():
                 raise FileExistsError(errno.EEXIST, f'a file {self.command} did not write', str(self.path / n))
@@ -409,7 +409,7 @@ class OwnedFolder:
     def _clean(self, d: Path) -> bool:
         "Remove a temporary folder: the files of the declared names in it, then the folder if empty (no link followed)."
         for f in d.iterdir():
-            if _matches(f.name, self.names) and f.is_file() and not f.is_symlink():
+            if name_matches(f.name, self.names) and f.is_file() and not f.is_symlink():
                 f.unlink()
         try:
             d.rmdir()

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from .annotations import majority_vote
-from .best import (_prior_for, check_alpha, fit_dirichlet_prior, oracle_soft, oracle_xentropy,
+from .best import (prior_for, check_alpha, fit_dirichlet_prior, oracle_soft, oracle_xentropy,
                            posterior_argmax_probs)
 from .dirichlet import DirichletFitWarning
 from .priors import Prior, check_prior, log_marginal, npmle_argmax_probs, sample_prior
@@ -221,7 +221,7 @@ def _pilot_prior(c: np.ndarray, prior):
                          'people disagree (as `scruples best` refuses such counts); give a pilot with two or more votes per item')
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
-        choice = _prior_for(c, None, prior, 0)
+        choice = prior_for(c, None, prior, 0)
     for w in caught:
         if issubclass(w.category, DirichletFitWarning):
             raise ValueError(f'{w.message}; no plan made (as `scruples best` makes no estimates from these counts)')

@@ -112,11 +112,11 @@ def test_analyze_leaves_the_users_files_and_writes_only_declared_names(analyze_r
     assert r['rc'] == 0, r['stderr'][-3000:]
     now = snapshot(r['out'])
     assert {k: now[k] for k in r['user']} == r['user']  # the user's files, byte-identical
-    from scruples.core import _matches
+    from scruples.core import name_matches
     from scruples.guide import RUN_FILES
     written = json.loads((r['out']/'analyze-manifest.json').read_text())['files']
     assert set(written) <= set(ANALYZE_NAMES), written  # the names seeded in the refusal test cover every written one
-    assert all(_matches(n, (*RUN_FILES, 'analyze-manifest.json', '.scruples-run.lock')) for n in written)
+    assert all(name_matches(n, (*RUN_FILES, 'analyze-manifest.json', '.scruples-run.lock')) for n in written)
 
 
 def test_a_second_analyze_into_the_same_out_is_refused_naming_the_first(analyze_run):
