@@ -190,9 +190,9 @@ def _cmd_data_validate(args):
     for f in map(Path, args.files):
         try:
             d = read(f, reading)
-            rows.append({'file': str(f), 'records': d.n_items, 'read': d.report, 'error': ''})
+            rows.append({'file': str(f), 'records': d.n_items, 'read': _words(d.report), 'error': ''})
         except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
-            rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _error_line(err)})
+            rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _words(_error_line(err))})
             bad += 1
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -10,13 +10,17 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 
-import numpy as np
+from .core import LazyModule
 
-from .annotations import REPEATS, AnnotatedData, read_annotated
+
+np = LazyModule('numpy')  # imported on first use: `scruples --help` builds its flags from here without numpy
+ann = LazyModule('scruples.annotations')  # the reader (numpy, pandas), likewise
+REPEATS = ('first', 'all', 'drop')  # as `annotations.REPEATS` (tested): no numpy, so `scruples --help` stays light
 
 # %% auto #0
-__all__ = ['OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read', 'take', 'select_items',
-           'groups_of', 'group_text', 'class_map', 'Loaded', 'load', 'guide_reading', 'reading_from_params']
+__all__ = ['np', 'ann', 'REPEATS', 'OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read',
+           'take', 'select_items', 'groups_of', 'group_text', 'class_map', 'Loaded', 'load', 'guide_reading',
+           'reading_from_params']
 
 # %% ../nbs/08_options.ipynb #opt00005
 @dataclass(frozen=True)
@@ -193,8 +197,9 @@ def read(
     path,  # the table (anything `read_annotated` reads)
     reading: dict,  # `read_annotated`'s keywords; text='' means: no texts (a column named text is still not a count)
     ceiling: bool = False,  # refuse a table with one vote on every item
-) -> AnnotatedData:
+) -> ann.AnnotatedData:
     "Read a table as every command and the guide notebook do: `read_annotated`, with text='' meaning no texts."
+    from scruples.annotations import read_annotated
     opts = {k: v for k, v in reading.items() if v is not None}
     no_text = opts.get('text') == '' and not opts.get('counts')
     if no_text:
@@ -207,8 +212,9 @@ def read(
     return d
 
 # %% ../nbs/08_options.ipynb #opt00029
-def take(data: AnnotatedData, idx) -> AnnotatedData:
+def take(data: ann.AnnotatedData, idx) -> ann.AnnotatedData:
     "A dataset of some of the items, in the order of `idx`: texts, votes, responses, splits and gold kept with them."
+    import numpy as np
     idx = np.asarray(idx, dtype=np.int64)
     pick = lambda v: None if v is None else [v[i] for i in idx]
     return replace(
@@ -224,10 +230,11 @@ def take(data: AnnotatedData, idx) -> AnnotatedData:
 
 # %% ../nbs/08_options.ipynb #opt00032
 def select_items(
-    data: AnnotatedData,
+    data: ann.AnnotatedData,
     on: str | None = None,  # 'test', 'dev', 'train', 'all'; None: the test items of a table with a split, else all
 ) -> tuple[np.ndarray, str]:  # the indices of the items used, and what they are in words ('' : every item, no split)
     "The items a ceiling is computed on: by default a table's test items; `on` refused where the table has no split."
+    import numpy as np
     if data.splits is None:
         if on is not None:
             raise ValueError(f'{data.source}: on= {on} selects items by their split, but the table has no split column '
@@ -264,6 +271,8 @@ def group_text(groups: dict) -> str:
 
 def class_map(classes, groups: dict) -> np.ndarray:
     "(k, k') 0/1: which group each class falls in (probabilities @ it: the grouped probabilities)."
+    import numpy as np
+    from scruples.annotations import AnnotatedData
     k = len(classes)
     eye = AnnotatedData(items=list(range(k)), counts=np.eye(k, dtype=np.int64), classes=tuple(classes))
     return eye.group(groups).counts if groups else eye.counts
@@ -273,9 +282,9 @@ def class_map(classes, groups: dict) -> np.ndarray:
 class Loaded:
     "A table as a command uses it: the data (items selected, classes grouped), the indices taken, and what was done."
 
-    data: AnnotatedData  # the items used, classes grouped when asked
+    data: ann.AnnotatedData  # the items used, classes grouped when asked
     index: np.ndarray  # their rows in the table read
-    full: AnnotatedData  # the table as read
+    full: ann.AnnotatedData  # the table as read
     items: str  # which items, in words ('' : every item, the table has no split)
     grouped: dict  # group name -> classes ({} : none)
 
@@ -287,6 +296,7 @@ class Loaded:
 
 def load(path, options: dict, ceiling: bool = True, select: bool = True) -> Loaded:
     "Read `path` with the reading options in `options`, group its classes (group=) and select its items (on=)."
+    import numpy as np
     reading = {k: v for k, v in options.items() if k in BY_NAME and BY_NAME[k].kind == 'reading'}
     full = read(path, reading, ceiling=ceiling)
     idx, said = select_items(full, options.get('on')) if select else (np.arange(full.n_items), '')

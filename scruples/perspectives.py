@@ -324,7 +324,7 @@ def group_majorities(
         mv[mv < 0] = -2
         mv[c.sum(1) == 0] = -1
         out[g] = mv
-    return pd.DataFrame(out, index=pd.Index(data.items, name='item'))
+    return pd.DataFrame(out, index=pd.Index(list(data.items), name='item', tupleize_cols=False))
 
 # %% ../nbs/17_perspectives.ipynb #173fe9cf
 def _differ_interval(a, b, n_boot, rng) -> tuple[float, float]:

@@ -122,7 +122,7 @@ def annotator_responses(
         Y = data.binary_responses(coding)
     else:
         raise ValueError(f"coding must be 'majority' or one of the classes {list(data.classes)}, got {coding!r}")
-    return pd.DataFrame(Y, index=pd.Index(data.annotators, name='annotator'), columns=pd.Index(data.items, name='item'))
+    return pd.DataFrame(Y, index=pd.Index(data.annotators, name='annotator'), columns=pd.Index(list(data.items), name='item', tupleize_cols=False))
 
 # %% ../nbs/42_traits.ipynb #175e5912
 _DEFAULT_POINTS = {1: 41, 2: 51, 3: 13}

@@ -609,11 +609,11 @@ def test_analyze_passes_the_transformer_mode(monkeypatch, capsys, tmp_path):
     from scruples.cli import main
     seen = {}
     def fake(file, out, **kw):
-        seen.update(kw)
+        seen.update(kw.get('resolved') or kw)  # the CLI resolves the parameters once and hands them over
         return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None],
                              'note': ['']})
     monkeypatch.setattr(guide, 'analyze', fake)
-    monkeypatch.chdir(tmp_path); (tmp_path / 'v.csv').write_text('a,b\n1,2\n3,0\n')  # analyze reads it first
+    monkeypatch.chdir(tmp_path); (tmp_path / 'v.csv').write_text('a,b\n' + '1,2\n3,0\n' * 5)  # analyze reads it first (8 items or more)
     assert main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--finetune', 'no']) == 0 and seen['finetune'] == 'no'
     seen.clear(); main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b'])
     assert 'finetune' not in seen  # the notebook's default: auto

@@ -197,7 +197,7 @@ def _ordinal_long(tmp_path, labels=('low', 'medium', 'high'), name='o.csv'):
 
 def test_ordered_needs_an_order_api(tmp_path):
     p = _ordinal_long(tmp_path)
-    with pytest.raises(ScruplesDataError, match='--classes'):
+    with pytest.raises(ScruplesDataError, match='classes='):
         read_annotated(p, ordered=True)
     d = read_annotated(p, ordered=True, classes='low,medium,high')
     assert d.classes == ('low', 'medium', 'high')
