@@ -13,6 +13,7 @@ import numbers
 import os
 import re
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -359,6 +360,12 @@ def _quiet_kernel_manager():
         @default('transport')
         def _transport_default(self):
             return 'ipc' if os.name == 'posix' else 'tcp'
+
+        @default('ip')
+        def _ip_default(self):  # IPC sockets in a folder of the kernel's own: two kernels started at once (`--jobs 2`)
+            if self.transport == 'ipc':  # otherwise both pick ./kernel-ipc-1... and read each other's messages
+                return os.path.join(tempfile.mkdtemp(prefix='scruples-kernel-'), 'kernel-ipc')
+            return super()._ip_default()
 
         @default('shutdown_wait_time')
         def _shutdown_wait_time_default(self):  # joblib's workers end with the kernel: killed at 5 s, their folders leak
