@@ -30,7 +30,8 @@ __all__ = ['LIKELIHOODS', 'PRESETS', 'RESUMABLE', 'L2_GRID', 'OWN_PARAMS', 'F4_S
            'load_encoder', 'tokenize', 'length_grouped_batches', 'holdout_split', 'param_groups', 'predict_logits',
            'heldout_score', 'make_optimizer', 'epoch_batches', 'EarlyStopping', 'average_states', 'data_key',
            'RunCheckpoint', 'train_model', 'embedding_key', 'text_hash', 'EmbeddingCacheWarning', 'EmbeddingCache',
-           'embed_texts', 'FrozenHead', 'fit_head', 'TransformerClassifier', 'FitEstimate', 'estimate_fit', 'search']
+           'embed_texts', 'FrozenHead', 'torch_one_thread', 'fit_head', 'TransformerClassifier', 'FitEstimate',
+           'estimate_fit', 'search']
 
 # %% ../nbs/22_models.ipynb #m006
 LIKELIHOODS = {'hard': HardLoss, 'soft': SoftLoss, 'counts': CountsLoss, 'dirichlet': DirichletMultinomialLoss}
@@ -911,7 +912,7 @@ L2_GRID = (3.0, 1.0, 0.3, 0.1, 0.03, 0.01, 1e-3)  # the head's L2 penalties trie
 
 
 @contextmanager
-def _one_thread():
+def torch_one_thread():
     "Torch on one thread within the block: small matrices run faster alone than with threads that wait for each other."
     n = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -950,7 +951,7 @@ def fit_head(
             loss.backward()
             return loss
 
-        with _one_thread():
+        with torch_one_thread():
             opt.step(closure)
         with torch.no_grad():
             s = heldout_score(head(Ev).double().numpy(), counts_val)

@@ -5,7 +5,6 @@
 # %% ../nbs/23_perspective_models.ipynb #35efc38c
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -15,7 +14,7 @@ from torch import nn
 
 from .annotations import AnnotatedData, majority_vote, read_annotated
 from .core import as_rng
-from .models import TrainConfig, fit_head
+from .models import TrainConfig, fit_head, torch_one_thread
 from .perspectives import group_names, subset
 
 # %% auto #0
@@ -49,17 +48,6 @@ def simulate_embedded(
     return E, data, np.array([gs[a] for a in data.annotators], dtype=object)
 
 # %% ../nbs/23_perspective_models.ipynb #b6d194a2
-@contextmanager
-def _one_thread():
-    "Torch on one thread within the block: small matrices run faster alone than with threads waiting for each other."
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(n)
-
-
 def _xent(p: np.ndarray, counts: np.ndarray) -> float:
     "Mean cross-entropy of predicted distributions `p` against the observed shares of `counts` (rows with votes)."
     keep = counts.sum(1) > 0
@@ -155,7 +143,7 @@ class AnnotatorModel(ClassifierMixin, BaseEstimator):
             loss.backward()
             return loss
 
-        with _one_thread():  # small matrices: one thread is faster than several waiting for each other
+        with torch_one_thread():  # small matrices: one thread is faster than several waiting for each other
             opt.step(closure)
         return self
 
