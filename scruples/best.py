@@ -638,6 +638,20 @@ def _check_metrics(metrics, ordered: bool = False) -> list[str]:
         )
     return ms
 
+# %% ../nbs/12_best.ipynb #05a1f752
+def _prior_from(prior_counts, alpha, prior, counts) -> tuple:
+    "The prior to score with and its `PriorChoice`, chosen on `prior_counts` (None: as given, no choice made here)."
+    if prior_counts is None:
+        return prior, None
+    if alpha is not None or isinstance(prior, Prior):
+        raise ValueError('prior_counts chooses and fits the prior: give it without alpha and without a fitted Prior')
+    pc = check_counts(prior_counts)
+    if np.ndim(counts) == 2 and np.shape(counts)[1] != pc.shape[1]:
+        raise ValueError(f'prior_counts has {pc.shape[1]} classes, counts {np.shape(counts)[1]}')
+    ch = prior_for(pc, None, prior, 0)
+    why = f'{ch.reason}; chosen and fitted on {len(pc)} items (prior_counts), held fixed in the interval'
+    return ch.prior, PriorChoice(ch.prior, why, ch.gain, ch.z)
+
 # %% ../nbs/12_best.ipynb #4ff1b735
 class BestResult(tuple):
     "What `best_estimates` returns: it unpacks as (rows, alpha, vote) and carries `prior` (a `PriorChoice`) and `check`."
@@ -662,6 +676,7 @@ def best_estimates(
     refit: bool = True,
     prior='auto',
     check: bool = True,
+    prior_counts: np.ndarray | None = None,
 ) -> BestResult:  # one dict per metric (the rows of `best`), the Dirichlet alpha, the majority vote; .prior, .check
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
     if not 0 < level < 1:
@@ -673,7 +688,10 @@ def best_estimates(
         seed, [*metrics, 'ties', 'check']
     )  # a bad seed is refused before any work; ties='random' draws from its own stream
     hard = any(m in HARD_METRICS for m in metrics)
+    prior, wider = _prior_from(prior_counts, alpha, prior, counts)
     c, a, y, cdf, vote, choice = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard, prior=prior)
+    if wider is not None:
+        choice = wider
     pr = choice.prior
     sampler = _sampler(cdf, y) if hard else None
     rows = []
@@ -729,9 +747,13 @@ def best(
     refit: bool = True,  # a fitted prior is refitted to each bootstrap resample (False: held fixed)
     prior='auto',  # 'auto', 'dirichlet' (the paper's), 'npmle' (see `choose_prior`) or a fitted `Prior`
     check: bool = True,  # run the posterior predictive check of the prior (`check_prior`)
+    prior_counts: np.ndarray | None = None,  # choose and fit the prior on these counts (e.g. every item of a dataset whose
+    # test items are `counts`); the prior is then held fixed in the interval. Default: `counts` themselves
 ) -> pd.DataFrame:
     "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
-    r = best_estimates(counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit, prior, check)
+    r = best_estimates(
+        counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit, prior, check, prior_counts
+    )
     rows, a, vote = r
     out = pd.DataFrame(rows).set_index('metric')
     out.attrs['alpha'] = tuple(float(x) for x in a)  # a tuple: pandas compares attrs with == when concatenating
