@@ -473,6 +473,7 @@ def score_against_ceiling(
     seed=0,
     classes=None,  # the class names, for the warnings (default: class 0, class 1, ...)
     name: str = 'the model',  # the model, for the warnings
+    prior_counts=None,  # counts to choose and fit the ceiling's prior on (e.g. every item of the dataset; see `best`)
 ) -> pd.DataFrame:  # one row per metric: the model and its interval, the BEST ceiling and its interval, the gap
     """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
     the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling.
@@ -492,6 +493,7 @@ def score_against_ceiling(
         n_boot=ceiling_boot,
         seed=seed,
         ordered=ordered,
+        prior_counts=prior_counts,
     )
     q = _scored(p, c, proba_cal, counts_cal, hard)  # the fit score_predictions made
     rows = []

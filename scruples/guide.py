@@ -345,6 +345,17 @@ def calibrated_proba(
     cal.temperature_, cal.smoothing_ = float(res['temperature']), float(res['smoothing'])
     return cal.predict_proba(np.log(np.clip(p, 1e-12, 1)))
 
+# %% ../nbs/91_guide.ipynb #822e3383
+def _untrusted(ceiling) -> str:
+    "Why a model can beat the ceiling beyond both intervals: the prior BEST used, as its attrs say, and its check."
+    prior, verdict = ceiling.attrs.get('prior', 'dirichlet'), ceiling.attrs.get('check_verdict', '')
+    if verdict == 'poor':
+        return f'the ceiling cannot be trusted here: its prior ({prior}) fails the posterior predictive check'
+    what = 'one Dirichlet' if prior == 'dirichlet' else 'the NPMLE'
+    return (f'the ceiling\'s prior ({what}) does not describe these items well enough'
+            + (f' although its check passed ({verdict})' if verdict else '')
+            + ': a prior chosen on more items (prior_counts) or more votes per item would tell')
+
 # %% ../nbs/91_guide.ipynb #a1e0c019
 def above_ceiling(
     results,  # model name -> what `evaluate` returned (f1, f1_lo, f1_hi, xentropy, ...)
@@ -370,7 +381,7 @@ def above_ceiling(
                 + (
                     'the intervals overlap: it may be chance'
                     if overlap
-                    else 'the intervals do not overlap: the votes probably do not follow the Dirichlet-multinomial model BEST assumes'
+                    else 'the intervals do not overlap: ' + _untrusted(ceiling)
                 )
             )
             rows.append(
