@@ -397,9 +397,16 @@ class Translator:
                 if k in ('text/markdown', 'text/html'):
                     data[k] = scrub(strip_ansi(fix_attr_links(self.links(self.page, _cell_text(data[k])))), html_escaped=k == 'text/html')
                 elif k in ('text/plain', 'text/latex'): data[k] = scrub(strip_ansi(_cell_text(data[k])))
+            if 'text/plain' in data and o.get('output_type') == 'execute_result':
+                data['text/plain'] = series_footer(data['text/plain'])
             o['data'] = data
             o.setdefault('metadata', {})
         return o
+
+_series_footer_re = re.compile(r'\n(?:Name: (.+), )?dtype: \w+\Z')
+def series_footer(text):
+    "A pandas Series' text without its `dtype: float64` footer (a reader's noise); a `Name: x` footer is kept."
+    return _series_footer_re.sub(lambda m: f'\n(name: {m.group(1)})' if m.group(1) else '', text)
 
 _column_re = re.compile(r'\S {2,}\S.* {2,}\S')
 def wraps(o):

@@ -495,6 +495,16 @@ def test_build_cleans_signatures():
     s = fix('def R(\n    nlp:NoneType=None, # a pipeline (default: [`load_spacy()`](verbs.html#load_spacy))\n    n:int=5\n):', True)
     assert s == 'class R(\n    nlp=None, # a pipeline (default: `load_spacy()`)\n    n:int=5\n):', s
 
+def test_build_drops_the_series_dtype_footer():
+    "A pandas Series shown as a cell's result reads as a table on the pages: no `dtype: float64` line under it."
+    import pandas as pd
+    b = _build_module()
+    text = b.series_footer(repr(pd.Series({'f1': 0.78, 'n': 60.0})))
+    assert 'dtype' not in text and text.startswith('f1') and '0.78' in text
+    assert b.series_footer(repr(pd.Series([1.0], name='x'))).endswith('(name: x)')
+    assert b.series_footer('a table\nwith dtype: words in it\nend') == 'a table\nwith dtype: words in it\nend'
+
+
 def test_build_scrubs_machine_paths():
     b = _build_module()
     s = b.scrub(f'{ROOT}/figures/x.png and {tempfile.gettempdir()}/tmpab_12/y and /usr/lib/python3/site-packages/z.py:3: Warn')
@@ -581,3 +591,13 @@ def test_mathjax_from_a_python_package(tmp_path, monkeypatch):
     assert 'npm' not in Path(b.__file__).read_text().split('def mathjax_dir')[1].split('def md_page')[0]
     monkeypatch.setattr(b, 'mathjax_dir', lambda: None)
     assert not b.mathjax() and 'not installed' in (tmp_path/'_static'/'mathjax'/'tex-svg.js').read_text()
+
+def test_no_page_shows_a_series_dtype_footer():
+    "No page of the built site prints pandas' `dtype: float64` line under a result (docs/build.py's series_footer)."
+    if not (SITE/'index.html').exists(): unavailable('_docs/index.html missing: run `make docs` first')
+    footer = re.compile(r'^(?:Name: .*, )?dtype: (?:float|int|object|bool)\w*\s*$', re.M)
+    found = []
+    for page in SITE.rglob('*.html'):
+        text = re.sub(r'<[^>]+>', '', page.read_text(encoding='utf-8', errors='replace'))
+        if footer.search(text): found.append(str(page.relative_to(SITE)))
+    assert not found, f'a `dtype:` footer under a result on {len(found)} pages: {found[:10]}'
