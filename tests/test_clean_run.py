@@ -44,3 +44,19 @@ def test_guide_run_in_place_leaves_git_status_clean(tmp_path):
         assert json.loads((tmp_path/'your_data.ipynb').read_text())['cells'], 'no executed notebook'
     finally:
         if not existed: shutil.rmtree(out, ignore_errors=True)  # only a folder this test made
+
+
+def test_paper_notebook_run_by_hand_leaves_git_status_clean(tmp_path):
+    """A paper notebook run as JupyterLab runs it (its folder as cwd, its default parameters but smoke) writes its figures
+    into an ignored folder, not over the committed figures/ that `make reproduce` keeps."""
+    import papermill as pm
+    from scruples.reproduce import default_kernel
+    nb = ROOT/'nbs'/'papers'/'07_extraction.ipynb'
+    before = git_status()
+    figures = sorted((ROOT/'figures').glob('extraction_*'))
+    stamps = {p: p.stat().st_mtime for p in figures}
+    pm.execute_notebook(str(nb), str(tmp_path/nb.name), kernel_name=default_kernel(), progress_bar=False,
+                        cwd=str(nb.parent), parameters=dict(smoke=True, scheduler='sync'))
+    assert git_status() == before, 'a paper notebook run by hand changed `git status`'
+    assert all(p.stat().st_mtime == t for p, t in stamps.items()), 'a run by hand rewrote a committed figure'
+    assert any((ROOT/'_runs'/'by_hand'/'figures').glob('extraction_*')), 'the run by hand wrote no figures'
