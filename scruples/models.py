@@ -30,8 +30,8 @@ __all__ = ['LIKELIHOODS', 'PRESETS', 'RESUMABLE', 'L2_GRID', 'OWN_PARAMS', 'F4_S
            'load_encoder', 'tokenize', 'length_grouped_batches', 'holdout_split', 'param_groups', 'predict_logits',
            'heldout_score', 'make_optimizer', 'epoch_batches', 'EarlyStopping', 'average_states', 'data_key',
            'RunCheckpoint', 'train_model', 'embedding_key', 'text_hash', 'EmbeddingCacheWarning', 'EmbeddingCache',
-           'embed_texts', 'FrozenHead', 'torch_one_thread', 'fit_head', 'TransformerClassifier', 'FitEstimate',
-           'estimate_fit', 'search']
+           'release_encoder', 'embed_texts', 'FrozenHead', 'torch_one_thread', 'fit_head', 'TransformerClassifier',
+           'FitEstimate', 'estimate_fit', 'search']
 
 # %% ../nbs/22_models.ipynb #m006
 LIKELIHOODS = {'hard': HardLoss, 'soft': SoftLoss, 'counts': CountsLoss, 'dirichlet': DirichletMultinomialLoss}
@@ -833,6 +833,12 @@ class EmbeddingCache:
 def _frozen_encoder(model: str | None, device: str):
     tok, enc = load_encoder(model, progress=False, device=device)
     return tok, enc.eval()
+
+
+def release_encoder():
+    "Let go of the frozen mode's encoder (`embed_texts` loads it again for a text not in the cache): its memory goes back."
+    _frozen_encoder.cache_clear()
+    _release_memory()
 
 
 @lru_cache(maxsize=8)
