@@ -352,8 +352,8 @@ def quiet_kernel_manager():
 
 KERNEL_ENV = {  # glibc's allocator in the kernels (issue 43: `scruples analyze` in 1 GB; other C libraries ignore them)
     'MALLOC_ARENA_MAX': '2',  # not an arena per thread (torch's and BLAS's threads each kept the memory they freed)
-    'MALLOC_MMAP_THRESHOLD_': '131072',  # a fixed 128 KiB: large arrays are mapped and handed back when freed (by default
-    'MALLOC_TRIM_THRESHOLD_': '131072',  # the threshold climbs to 32 MiB after the first such free, and they stay)
+    'MALLOC_MMAP_THRESHOLD_': '131072',  # fixed at 128 KiB: large arrays are mapped, handed back when freed (by
+    'MALLOC_TRIM_THRESHOLD_': '131072',  # default the threshold climbs to 32 MiB after the first such free: they stay)
 }
 
 

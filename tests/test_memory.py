@@ -22,7 +22,7 @@ def test_kernels_start_with_the_allocator_settings_and_a_users_own_value_wins(tm
     run_notebook(tmp_path/'a.ipynb', tmp_path/'b.ipynb', {}, default_kernel(), tmp_path)
     seen = json.loads((tmp_path/'env.json').read_text())
     assert seen == KERNEL_ENV | {'MALLOC_ARENA_MAX': '4'}, seen
-    assert os.environ['MALLOC_ARENA_MAX'] == '4' and 'MALLOC_MMAP_THRESHOLD_' not in os.environ  # the caller's untouched
+    assert os.environ['MALLOC_ARENA_MAX'] == '4' and 'MALLOC_MMAP_THRESHOLD_' not in os.environ  # the caller's own
 
 
 def test_estimate_fit_measures_on_the_frozen_encoder_and_leaves_it_as_it_was(tmp_path, monkeypatch):
