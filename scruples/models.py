@@ -30,8 +30,8 @@ __all__ = ['LIKELIHOODS', 'PRESETS', 'RESUMABLE', 'L2_GRID', 'OWN_PARAMS', 'F4_S
            'load_encoder', 'tokenize', 'length_grouped_batches', 'holdout_split', 'param_groups', 'predict_logits',
            'heldout_score', 'make_optimizer', 'epoch_batches', 'EarlyStopping', 'average_states', 'data_key',
            'RunCheckpoint', 'train_model', 'embedding_key', 'text_hash', 'EmbeddingCacheWarning', 'EmbeddingCache',
-           'embed_texts', 'FrozenHead', 'torch_one_thread', 'fit_head', 'TransformerClassifier', 'FitEstimate',
-           'estimate_fit', 'search']
+           'release_encoder', 'embed_texts', 'FrozenHead', 'torch_one_thread', 'fit_head', 'TransformerClassifier',
+           'FitEstimate', 'estimate_fit', 'search']
 
 # %% ../nbs/22_models.ipynb #m006
 LIKELIHOODS = {'hard': HardLoss, 'soft': SoftLoss, 'counts': CountsLoss, 'dirichlet': DirichletMultinomialLoss}
@@ -835,6 +835,12 @@ def _frozen_encoder(model: str | None, device: str):
     return tok, enc.eval()
 
 
+def release_encoder():
+    "Let go of the frozen mode's encoder (`embed_texts` loads it again for a text not in the cache): its memory goes back."
+    _frozen_encoder.cache_clear()
+    _release_memory()
+
+
 @lru_cache(maxsize=8)
 def _encoder_dim(model: str | None) -> int | None:
     "The width of `model`'s sentence vectors, from its config.json (no weights loaded); None where it cannot be read."
@@ -1270,6 +1276,7 @@ def _fit_finetune(
     self: TransformerClassifier, X, counts, X_val, counts_val, cfg: TrainConfig, resume: bool
 ) -> np.ndarray:
     "Fine-tune the encoder and head (`train_model`); the held-out logits."
+    _frozen_encoder.cache_clear()  # the frozen mode's encoder (`estimate_fit` measured on it) is not kept beside this one
     self.tokenizer_, enc = load_encoder(self.model, cfg.dropout, progress=cfg.progress)
     offset = cfg.dirichlet_scale if cfg.likelihood == 'dirichlet' else 0.0
     self.model_ = EncoderScorer(enc, 1 if self.pairs_ else self.n_classes_, offset)
@@ -1521,27 +1528,29 @@ def estimate_fit(
     device = pick_device(cfg.device)
     threads = set_threads(device)
     t0 = time.perf_counter()
-    tok, enc = load_encoder(clf.model, cfg.dropout, progress=False, device=device)
+    # the frozen mode's one encoder (`_frozen_encoder`): measured on, then embedding with it, never a second copy (issue
+    # 43: analyze in 1 GB, one encoder per process); the measurement leaves its weights as they were (no optimizer step)
+    tok, enc = _frozen_encoder(None if clf.model is None else str(clf.model), str(device))
     load_s = time.perf_counter() - t0
     pick = np.random.default_rng(cfg.seed).permutation(len(Xa))[: steps * cfg.batch_size]
     sample = Xa[pick]
     tokens = _Tokens(tok, _flat_texts(sample, pairs), cfg.max_length)
     scorer = EncoderScorer(enc, 1 if pairs else 2).to(device)
-    # plain SGD steps: AdamW's two moment buffers would double this measurement's memory (issue 43: analyze in 1 GB) for
-    # a step that is about 1% of a training step's time (the profile in benchmarks/bench_models.py)
-    opt = torch.optim.SGD(scorer.parameters(), lr=1e-6)
+    # forward and backward without the optimizer's step: the step is about 1% of a training step's time (the profile in
+    # benchmarks/bench_models.py), and the shared encoder must keep its weights
     batches = epoch_batches(_example_lengths(tokens, sample, pairs), cfg, 0)[:steps]
     scorer.train()
-    for rep in range(
-        2
-    ):  # the first pass builds the kernels of each batch shape (a long run reuses them): time the second
-        t0 = time.perf_counter()
-        for b in batches:
-            with _autocast(device, cfg):
-                loss = _logits(scorer, tokens, sample[b], pairs, device).float().pow(2).mean()
-            loss.backward()
-            opt.step()
-            opt.zero_grad(set_to_none=True)
+    try:
+        for rep in range(2):  # the first pass builds the kernels of each batch shape (a run reuses them): time the second
+            t0 = time.perf_counter()
+            for b in batches:
+                with _autocast(device, cfg):
+                    loss = _logits(scorer, tokens, sample[b], pairs, device).float().pow(2).mean()
+                loss.backward()
+                scorer.zero_grad(set_to_none=True)
+    finally:
+        scorer.zero_grad(set_to_none=True)
+        enc.eval()  # the frozen mode embeds in eval mode (no dropout)
     train_rate = per * sum(map(len, batches)) / max(time.perf_counter() - t0, 1e-9)
     for rep in range(2):  # inference sorts every text by length: time it on the same batches of similar length
         t0 = time.perf_counter()
@@ -1560,7 +1569,7 @@ def estimate_fit(
     cached = EmbeddingCache(embedding_key(clf.model, cfg.max_length)).load(dim)  # embed_texts' reading, shared
     n_new = len({text_hash(_example_key(t)) for t in _flat_texts(allx, allp)} - set(cached))
     hidden = enc.config.hidden_size
-    scorer = opt = enc = tokens = b = loss = None  # the measuring copy of the encoder, its gradients (`loss` holds them)
+    scorer = enc = tokens = b = loss = None  # the head, the gradients (`loss` holds them); the encoder stays cached
     _release_memory()  # (issue 43: analyze within 1 GB: its freed pages otherwise stay resident)
     rng = np.random.default_rng(0)
     n_tr = max(len(Xa), 2)

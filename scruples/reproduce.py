@@ -26,7 +26,7 @@ class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['CAUSES', 'RUN_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'show_na',
+__all__ = ['CAUSES', 'RUN_ENV', 'KERNEL_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'show_na',
            'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'quiet_kernel_manager',
            'run_notebook', 'reproduce']
 
@@ -345,8 +345,16 @@ def quiet_kernel_manager():
     running over TCP without encryption" warning: nothing goes over TCP), and shut down without the interrupt
     jupyter_client sends first (a finished kernel is idle: the SIGINT only made it log "KeyboardInterrupt caught in
     kernel" and killed joblib's worker processes), and given time to end by itself (a kernel killed while joblib's
-    workers end leaks their memory-mapped folders and semaphores: "N leaked folder objects")."""
+    workers end leaks their memory-mapped folders and semaphores: "N leaked folder objects"). Its kernels start with
+    `KERNEL_ENV` (where the environment does not set those variables itself)."""
     return _quiet_kernel_manager()
+
+
+KERNEL_ENV = {  # glibc's allocator in the kernels (issue 43: `scruples analyze` in 1 GB; other C libraries ignore them)
+    'MALLOC_ARENA_MAX': '2',  # not an arena per thread (torch's and BLAS's threads each kept the memory they freed)
+    'MALLOC_MMAP_THRESHOLD_': '131072',  # fixed at 128 KiB: large arrays are mapped, handed back when freed (by
+    'MALLOC_TRIM_THRESHOLD_': '131072',  # default the threshold climbs to 32 MiB after the first such free: they stay)
+}
 
 
 @functools.lru_cache(maxsize=None)
@@ -370,6 +378,13 @@ def _quiet_kernel_manager():
         @default('shutdown_wait_time')
         def _shutdown_wait_time_default(self):  # joblib's workers end with the kernel: killed at 5 s, their folders leak
             return 120.0
+
+        async def _async_pre_start_kernel(self, **kw):
+            cmd, kw = await super()._async_pre_start_kernel(**kw)
+            env = kw.setdefault('env', dict(os.environ))
+            for k, v in KERNEL_ENV.items():
+                env.setdefault(k, v)  # a value the user set wins
+            return cmd, kw
 
         async def _async_interrupt_kernel(self):
             if self.shutting_down:  # the shutdown request follows; a kernel that does not end is killed after it

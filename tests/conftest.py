@@ -96,3 +96,61 @@ def pytest_collection_modifyitems(config, items):
     stale = sorted(n for n in DATA_TESTS if n.split('::')[0] in modules and n not in names and not config.option.keyword)
     if stale and 'data' in (config.option.markexpr or ''):
         raise pytest.UsageError(f'tests/conftest.py DATA_TESTS names tests that do not exist (renamed?): {", ".join(stale)}')
+
+
+# --- one run of the shipped guide per test session ----------------------------------------------------------------
+# The guide notebook on its shipped dataset, run in place as JupyterLab runs it (its folder as the working directory,
+# its default output folder), once per session: test_clean_run.py checks that it leaves `git status` as it was, and
+# test_guide.py reads its outputs (they ran one each before, issue 43). xdist workers share it through a file lock in
+# the session's common temporary folder: the first runs it, the others read what it recorded.
+SHIPPED_GUIDE_PARAMS = dict(max_items=120, epochs=1, budget=2, n_boot=20, best_samples=200, baselines='Prior,Logistic',
+                            likelihoods='soft,dirichlet', trait_items=6)
+
+
+def _git_status() -> str|None:
+    import subprocess
+    try: r = subprocess.run(['git', '-C', str(REPO_ROOT), 'status', '--porcelain', '--untracked-files=all'],
+                            capture_output=True, text=True, check=True, timeout=60)
+    except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired): return None
+    return r.stdout
+
+
+def _run_shipped_guide(dest: Path) -> dict:
+    "Run the guide in place into `dest` (the executed notebook and a copy of what it wrote); what happened, as a dict."
+    import shutil, time
+    import papermill as pm
+    from papermill.inspection import inspect_notebook
+    from scruples.reproduce import default_kernel
+    guide = REPO_ROOT/'nbs'/'guides'/'your_data.ipynb'
+    out = guide.parent/inspect_notebook(str(guide))['out_dir']['default'].strip('\'"')
+    existed, before, start = out.exists(), _git_status(), time.time()
+    rec = dict(out_dir=str(out), git_before=before)
+    try:
+        pm.execute_notebook(str(guide), str(dest/'your_data.ipynb'), kernel_name=default_kernel(), progress_bar=False,
+                            cwd=str(guide.parent), parameters=SHIPPED_GUIDE_PARAMS)
+        written = [p for p in out.rglob('*') if p.is_file() and p.stat().st_mtime >= start - 1]
+        for p in written:
+            (dest/p.relative_to(out)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(p, dest/p.relative_to(out))
+        rec.update(written=sorted(str(p.relative_to(out)) for p in written), git_after=_git_status(), error=None)
+    except Exception as err:  # recorded: every test reading the run fails with it
+        rec.update(error=f'{type(err).__name__}: {err}'[-3000:])
+    finally:
+        if not existed: shutil.rmtree(out, ignore_errors=True)  # only a folder this run made
+    return rec
+
+
+@pytest.fixture(scope='session')
+def shipped_guide_run(tmp_path_factory) -> dict:
+    """The shipped guide run in place once per session (`SHIPPED_GUIDE_PARAMS`): out (a folder with the executed
+    notebook and copies of the files it wrote), out_dir (where it wrote them), written, git_before, git_after, error."""
+    import json
+    from filelock import FileLock
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get('PYTEST_XDIST_WORKER'): root = root.parent  # the workers' common folder
+    dest, record = root/'shipped-guide-run', root/'shipped-guide-run.json'
+    with FileLock(str(root/'shipped-guide-run.lock')):
+        if not record.is_file():
+            dest.mkdir(exist_ok=True)
+            record.write_text(json.dumps(_run_shipped_guide(dest)))
+    return json.loads(record.read_text()) | {'out': dest}

@@ -1,18 +1,17 @@
 """A notebook run by hand leaves the checkout clean: the guide run in place, as JupyterLab runs it (its folder as the
 working directory, its default output folder), writes only where the repository's .gitignore covers it.
 
-Papermill runs nbs/guides/your_data.ipynb at its smallest size with the executed copy in a temp folder; `git status
---porcelain` must read the same before and after. Skips outside a git checkout.
+Papermill runs nbs/guides/your_data.ipynb at a small size with the executed copy in a temp folder (conftest's
+`shipped_guide_run`: the session's one run of the shipped guide in place, whose outputs test_guide.py reads too); `git
+status --porcelain` must read the same before and after. Skips outside a git checkout.
 """
-import json, shutil, subprocess, time
+import json, subprocess
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT/'nbs'/'guides'/'your_data.ipynb'
-SMALLEST = dict(max_items=40, epochs=1, budget=2, n_boot=20, best_samples=200, baselines='Prior',
-                likelihoods='soft', finetune='no', trait_items=6)
 
 
 def git_status():
@@ -28,22 +27,17 @@ def default_out_dir():
     return inspect_notebook(str(GUIDE))['out_dir']['default'].strip('\'"')
 
 
-def test_guide_run_in_place_leaves_git_status_clean(tmp_path):
-    import papermill as pm
-    from scruples.reproduce import default_kernel
-    out = GUIDE.parent/default_out_dir()
-    existed = out.exists()
-    before, start = git_status(), time.time()
-    try:
-        pm.execute_notebook(str(GUIDE), str(tmp_path/'your_data.ipynb'), kernel_name=default_kernel(),
-                            progress_bar=False, cwd=str(GUIDE.parent), parameters=SMALLEST)
-        written = [p for p in out.rglob('*') if p.is_file() and p.stat().st_mtime >= start - 1]
-        assert written, f'the run wrote nothing into {out} (its default output folder)'
-        after = git_status()
-        assert after == before, f'a run of the guide in place changed `git status`:\nbefore:\n{before}\nafter:\n{after}'
-        assert json.loads((tmp_path/'your_data.ipynb').read_text())['cells'], 'no executed notebook'
-    finally:
-        if not existed: shutil.rmtree(out, ignore_errors=True)  # only a folder this test made
+def test_guide_run_in_place_leaves_git_status_clean(shipped_guide_run):
+    """The session's one run of the shipped guide in place, as this test ran it before (conftest's `shipped_guide_run`:
+    `git status` before and after it; test_guide.py reads its outputs)."""
+    run = shipped_guide_run
+    if run['git_before'] is None: pytest.skip('not a git checkout (or no git)')
+    assert run['error'] is None, run['error']
+    assert Path(run['out_dir']) == GUIDE.parent/default_out_dir()
+    assert run['written'], f'the run wrote nothing into {run["out_dir"]} (its default output folder)'
+    assert run['git_after'] == run['git_before'], \
+        f'a run of the guide in place changed `git status`:\nbefore:\n{run["git_before"]}\nafter:\n{run["git_after"]}'
+    assert json.loads((run['out']/'your_data.ipynb').read_text())['cells'], 'no executed notebook'
 
 
 def test_paper_notebook_run_by_hand_leaves_git_status_clean(tmp_path):

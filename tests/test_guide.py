@@ -408,17 +408,12 @@ TINY = ['--epochs', '1', '--param', 'budget=2', '--param', 'n_boot=20', '--param
 
 
 @pytest.fixture(scope='module')
-def shipped_default(tmp_path_factory):
-    "The guide as it ships: no data file (the replies dataset, wide with its long form, its split and context), small sizes."
-    import papermill as pm
-    from scruples.guide import guide_notebook
-    from scruples.reproduce import default_kernel
-    out = tmp_path_factory.mktemp('shipped')/'out'
-    out.mkdir()
-    pm.execute_notebook(str(guide_notebook()), str(out/'your_data.ipynb'), kernel_name=default_kernel(), progress_bar=False, cwd=str(out),
-                        parameters=dict(out_dir=str(out), max_items=120, epochs=1, budget=2, n_boot=20, best_samples=200,
-                                        baselines='Prior,Logistic', likelihoods='soft,dirichlet', trait_items=6))
-    return 0, '', '', out
+def shipped_default(shipped_guide_run):
+    """The guide as it ships: no data file (the replies dataset, wide with its long form, its split and context), small sizes
+    (conftest's SHIPPED_GUIDE_PARAMS): the session's one run of it in place (`shipped_guide_run`, also test_clean_run's)."""
+    run = shipped_guide_run
+    assert run['error'] is None, run['error']
+    return 0, '', '', run['out']
 
 
 @pytest.fixture(scope='module')

@@ -1,0 +1,47 @@
+"""Issue 43, `scruples analyze` in 1 GB: the kernels `run_notebook` starts use glibc's allocator settings
+(`reproduce.KERNEL_ENV`: freed memory goes back to the system), and `estimate_fit` measures on the frozen mode's one
+encoder, leaving it as the frozen mode needs it (eval mode, weights unchanged). The peak itself is measured by
+benchmarks/bench_analyze_memory.py, not here."""
+import json
+import os
+
+import nbformat
+import numpy as np
+import pytest
+
+
+def test_kernels_start_with_the_allocator_settings_and_a_users_own_value_wins(tmp_path, monkeypatch):
+    from scruples.reproduce import KERNEL_ENV, default_kernel, run_notebook
+    names = sorted(KERNEL_ENV)
+    assert {'MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_'} <= set(names)
+    for k in names: monkeypatch.delenv(k, raising=False)
+    monkeypatch.setenv('MALLOC_ARENA_MAX', '4')  # the user's own
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        f"import json, os; open('env.json', 'w').write(json.dumps({{k: os.environ.get(k) for k in {names!r}}}))")])
+    nbformat.write(nb, tmp_path/'a.ipynb')
+    run_notebook(tmp_path/'a.ipynb', tmp_path/'b.ipynb', {}, default_kernel(), tmp_path)
+    seen = json.loads((tmp_path/'env.json').read_text())
+    assert seen == KERNEL_ENV | {'MALLOC_ARENA_MAX': '4'}, seen
+    assert os.environ['MALLOC_ARENA_MAX'] == '4' and 'MALLOC_MMAP_THRESHOLD_' not in os.environ  # the caller's own
+
+
+def test_estimate_fit_measures_on_the_frozen_encoder_and_leaves_it_as_it_was(tmp_path, monkeypatch):
+    "One encoder load for the estimate and the frozen embeddings (it was two); the embeddings are a fresh encoder's."
+    import scruples.models as M
+    texts = [f'I helped my neighbour {i} times this week.' for i in range(24)]
+    loads, real = [], M.load_encoder
+    monkeypatch.setattr(M, 'load_encoder', lambda *a, **k: loads.append(a) or real(*a, **k))
+    M._frozen_encoder.cache_clear()
+    try:
+        est = M.estimate_fit(texts[:16], n_val=4, n_test=4, max_length=32, batch_size=4, steps=2)
+        assert est.train_rate > 0 and est.embed_rate > 0
+        after = M.embed_texts(texts, max_length=32, cache=False)
+        assert len(loads) == 1, loads
+        _, enc = M._frozen_encoder(None, str(M.pick_device()))
+        assert not enc.training and all(p.grad is None for p in enc.parameters())
+        M._frozen_encoder.cache_clear()
+        fresh = M.embed_texts(texts, max_length=32, cache=False)  # a new load: weights as shipped
+        assert len(loads) == 2
+        np.testing.assert_allclose(after, fresh, atol=1e-6)
+    finally:
+        M._frozen_encoder.cache_clear()
