@@ -1119,7 +1119,8 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])
         raise ScruplesDataError(
-            path, ex.first[i], None, f'at least one vote for item {list(ex.items)[i]!r} (repeats=drop left none)', 0
+            path, ex.first[i], None, f'at least one vote for item {list(ex.items)[i]!r}'
+            + (f' ({_opt("repeats")} drop dropped its repeated labels)' if given['repeats'] == 'drop' else ''), 0
         )
     left = [x for x in t.columns if x not in used]
     merged = sum(n > 1 for n in ex.rows.values()) if form == 'annotators' else 0

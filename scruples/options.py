@@ -197,6 +197,7 @@ def read(
     path,  # the table (anything `read_annotated` reads)
     reading: dict,  # `read_annotated`'s keywords; text='' means: no texts (a column named text is still not a count)
     ceiling: bool = False,  # refuse a table with one vote on every item
+    ordered: bool = False,  # ordered classes: refuse labels whose order the file does not give (`read_annotated`)
 ) -> ann.AnnotatedData:
     "Read a table as every command and the guide notebook do: `read_annotated`, with text='' meaning no texts."
     from scruples.annotations import read_annotated
@@ -204,7 +205,7 @@ def read(
     no_text = opts.get('text') == '' and not opts.get('counts')
     if no_text:
         opts.pop('text')  # wide without --counts: a column named text must not become a count
-    d = read_annotated(path, ceiling=ceiling, **opts)
+    d = read_annotated(path, ceiling=ceiling, ordered=bool(ordered), **opts)
     if no_text and d.texts is not None:
         col = d.columns.get('text')
         d = replace(d, texts=None, columns=d.columns | {'text': None},
@@ -298,7 +299,7 @@ def load(path, options: dict, ceiling: bool = True, select: bool = True) -> Load
     "Read `path` with the reading options in `options`, group its classes (group=) and select its items (on=)."
     import numpy as np
     reading = {k: v for k, v in options.items() if k in BY_NAME and BY_NAME[k].kind == 'reading'}
-    full = read(path, reading, ceiling=ceiling)
+    full = read(path, reading, ceiling=ceiling, ordered=options.get('ordered') in (True, 'True', 'true', 1, '1'))
     idx, said = select_items(full, options.get('on')) if select else (np.arange(full.n_items), '')
     groups = groups_of(options.get('group'))
     data = take(full, idx) if len(idx) != full.n_items else full

@@ -1,0 +1,118 @@
+"""Issue 39, the second hostile pass (by a helper who did not write the round-4 fixes): each defect found pinned as a
+user meets it (a `scruples` command in a subprocess) and, where quick, at the API. Every test here failed on main
+before its fix."""
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def cli(*args, env=None, timeout=300):
+    "Run `scruples ARGS` as a user does; (exit status, stdout + stderr)."
+    code = 'import sys; from scruples.cli import main; sys.exit(main())'
+    r = subprocess.run([sys.executable, '-c', code, *map(str, args)], capture_output=True, text=True,
+                       env={**os.environ, **(env or {})}, timeout=timeout)
+    return r.returncode, r.stdout + r.stderr
+
+
+def write(tmp_path, name, text):
+    p = tmp_path/name
+    p.write_text(text)
+    return p
+
+
+def _ordinal_long(tmp_path, labels=('low', 'medium', 'high'), name='o.csv'):
+    rows = ['item,annotator,label']
+    rng = np.random.default_rng(0)
+    for i in range(12):
+        for a in range(4):
+            rows.append(f'i{i},a{a},{labels[rng.integers(3)]}')
+    return write(tmp_path, name, '\n'.join(rows) + '\n')
+
+
+# --- (a) --ordered reaches the reader in every command that takes it -----------------------------------------------
+
+@pytest.mark.parametrize('command', [('best', '--metric', 'wasserstein', '--samples', '200', '--bootstrap', '0'),
+                                     ('agree', '--bootstrap', '0')])
+def test_ordered_labels_sorted_by_name_are_refused_cli(tmp_path, command):
+    "--ordered on labels low/medium/high: Wasserstein and ordinal alpha ran over high < low < medium (exit 0)."
+    p = _ordinal_long(tmp_path)
+    rc, out = cli(*command, '--ordered', p)
+    assert rc != 0 and '--classes' in out and 'Traceback' not in out, out
+    rc, out = cli(*command, '--ordered', '--classes', 'low,medium,high', p)
+    assert rc == 0 and 'low/medium/high' in out, out
+
+
+def test_ordered_reaches_the_guide_reading(tmp_path):
+    "`analyze --ordered` reads the table through `guide_parameters`: the same refusal, before any notebook runs."
+    from scruples.core import ScruplesDataError
+    from scruples.guide import guide_parameters
+    p = _ordinal_long(tmp_path)
+    with pytest.raises(ScruplesDataError, match='classes='):
+        guide_parameters(p, ordered=True)
+    assert guide_parameters(p, ordered=True, classes='low,medium,high')['ordered'] is True
+
+
+# --- (b) the read line names only the options a user gave ----------------------------------------------------------
+
+def test_empty_item_does_not_name_repeats_drop_when_not_given(tmp_path):
+    "An annotator-columns row with no label: the error said '(repeats=drop left none)' with no --repeats given."
+    p = write(tmp_path, 'a.csv', 'id,A1,A2,A3\n1,x,y,x\n2,,,\n3,y,y,x\n')
+    rc, out = cli('data', 'validate', '--annotator-columns', 'A1,A2,A3', p)
+    assert rc != 0 and "item '2'" in out and 'repeats' not in out, out
+    p = write(tmp_path, 'r.csv', 'item,annotator,label\n1,a,x\n1,a,y\n2,a,x\n2,b,y\n')
+    rc, out = cli('data', 'validate', '--repeats', 'drop', p)
+    assert rc != 0 and '--repeats drop' in out, out  # given: named, as a flag
+
+
+# --- (c) analyze owns the names it writes, not every *.png -----------------------------------------------------------
+
+def _guide_written_names() -> set:
+    "The file names the guide notebook writes into its output folder (savefig / write / to_csv calls in its source)."
+    nb = json.loads((REPO/'nbs/guides/your_data.ipynb').read_text())
+    src = '\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code')
+    names = set(re.findall(r"savefig\([^\n]*?'([\w.]+\.png)'", src))
+    names |= set(re.findall(r"write\([^\n]*?'([\w.]+\.csv)'", src)) | set(re.findall(r"out/'([\w.]+)'", src))
+    names |= set(re.findall(r"'(predictions_demo_\w+\.csv)'", src))
+    if 'models_vs_ceiling{' in src:
+        names |= {'models_vs_ceiling.png', 'models_vs_ceiling_grouped.png'}
+    return names
+
+
+def test_analyze_declares_every_name_its_notebook_writes():
+    from scruples.core import name_matches
+    from scruples.guide import RUN_FILES
+    names = _guide_written_names()
+    assert {'summary.csv', 'reliability.png', 'plan.png', 'gold_demo.csv', 'predictions_demo_oof.csv'} <= names, names
+    assert all(name_matches(n, RUN_FILES) for n in names), [n for n in names if not name_matches(n, RUN_FILES)]
+    assert not any('*' in n or '?' in n for n in RUN_FILES), RUN_FILES  # exact names: no claim on a user's own PNG
+
+
+def test_a_users_own_png_in_out_is_neither_refused_nor_touched(tmp_path):
+    "A user's mine.png / predictions_demo_v2.csv in --out refused every analyze run (a '*.png' claim); now: kept, intact."
+    from scruples.guide import analyze_folder, prepare_out, commit_run
+    out = tmp_path/'out'
+    out.mkdir()
+    mine = {'mine.png': b'\x89PNG user', 'predictions_demo_v2.csv': b'id,a\n', 'plot_reliability.png': b'x'}
+    for n, b in mine.items():
+        (out/n).write_bytes(b)
+    run, _ = prepare_out(out)  # before: FileExistsError naming mine.png
+    (run/'reliability.png').write_bytes(b'ours')
+    (run/'summary.csv').write_text('quantity,value\n')
+    assert sorted(commit_run(out, run)) == ['reliability.png', 'summary.csv']
+    assert all((out/n).read_bytes() == b for n, b in mine.items())
+    run, prev = prepare_out(out)  # a rerun writing fewer names removes only its own earlier ones
+    (run/'summary.csv').write_text('quantity,value\n')
+    commit_run(out, run)
+    assert not (out/'reliability.png').exists() and all((out/n).read_bytes() == b for n, b in mine.items())
+    (out/'reliability.png').write_bytes(b'a user copy')  # a user's file of a name a run writes: refused, intact
+    with pytest.raises(FileExistsError, match='reliability.png'):
+        analyze_folder(out).check()
+    assert (out/'reliability.png').read_bytes() == b'a user copy'
