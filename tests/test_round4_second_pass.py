@@ -116,3 +116,36 @@ def test_a_users_own_png_in_out_is_neither_refused_nor_touched(tmp_path):
     with pytest.raises(FileExistsError, match='reliability.png'):
         analyze_folder(out).check()
     assert (out/'reliability.png').read_bytes() == b'a user copy'
+
+
+# --- labels equal as numbers, or equal but for case --------------------------------------------------------------------
+
+@pytest.mark.parametrize('labels', [('1', '1.0'), ('2', '2.00'), ('0.5', '.5')])
+def test_labels_equal_as_decimal_numbers_are_refused(tmp_path, labels):
+    "'1' and '1.0' were two classes, sorted by name (01/1 was refused, 1/1.0 not): refused, naming both."
+    a, b = labels
+    p = write(tmp_path, 'n.csv', f'item,annotator,label\ni1,a,{a}\ni1,b,{b}\ni2,a,{a}\ni2,b,{a}\ni3,a,3\ni3,b,3\n')
+    rc, out = cli('data', 'validate', p)
+    assert rc != 0 and 'same number' in out and repr(a) in out and repr(b) in out, out
+    rc, out = cli('data', 'validate', '--classes', f'{a},{b},3', p)
+    assert rc == 0, out
+
+
+def test_decimal_labels_are_sorted_as_numbers_and_can_be_ordered(tmp_path):
+    "Labels 0.5 / 1 / 1.5 / 10: sorted by name (0.5, 1, 1.5, 10 by chance; 10 < 2 for 2, 10), refused by --ordered."
+    from scruples.annotations import read_annotated
+    rows = ['item,annotator,label'] + [f'i{i},a{j},{v}' for i in range(6) for j, v in enumerate(('2', '10', '2.5'))]
+    p = write(tmp_path, 'd.csv', '\n'.join(rows) + '\n')
+    d = read_annotated(p, ordered=True)
+    assert d.classes == ('2', '2.5', '10') and d.class_order == 'sorted as numbers'
+    rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--samples', '100', '--bootstrap', '0', p)
+    assert rc == 0 and 'classes 2/2.5/10' in out, out
+
+
+def test_labels_equal_but_for_case_are_refused(tmp_path):
+    "yes / Yes / no read as three classes Yes/no/yes: one answer split in two, silently. Refused; --classes keeps them."
+    p = write(tmp_path, 'c.csv', 'item,annotator,label\ni1,a,yes\ni1,b,Yes\ni2,a,no\ni2,b,yes\ni3,a,no\ni3,b,no\n')
+    rc, out = cli('data', 'validate', p)
+    assert rc != 0 and "'Yes' and 'yes'" in out and '--classes' in out, out
+    rc, out = cli('data', 'validate', '--classes', 'yes,Yes,no', p)
+    assert rc == 0 and 'yes/Yes/no' in out, out
