@@ -149,3 +149,33 @@ def test_labels_equal_but_for_case_are_refused(tmp_path):
     assert rc != 0 and "'Yes' and 'yes'" in out and '--classes' in out, out
     rc, out = cli('data', 'validate', '--classes', 'yes,Yes,no', p)
     assert rc == 0 and 'yes/Yes/no' in out, out
+
+
+# --- plan --figure FILE / agree --figure FILE: a user's file of that name ------------------------------------------------
+
+def _pilot(tmp_path):
+    rng = np.random.default_rng(1)
+    c = rng.multinomial(5, [.3, .7], size=30)
+    return write(tmp_path, 'pilot.csv', 'id,no,yes\n' + ''.join(f'{i},{a},{b}\n' for i, (a, b) in enumerate(c)))
+
+
+@pytest.mark.parametrize('command', ['plan', 'agree'])
+def test_figure_file_of_a_user_is_refused_intact(tmp_path, command):
+    "`plan --figure mine.png` / `agree --figure mine.png` replaced a user's mine.png with the figure; now refused, intact."
+    data = _pilot(tmp_path) if command == 'plan' else _ordinal_long(tmp_path)
+    flags = ('--votes', '1,3') if command == 'plan' else ('--bootstrap', '0')
+    mine = write(tmp_path, 'mine.png', 'my own picture')
+    rc, out = cli(command, *flags, '--figure', mine, data)
+    assert rc != 0 and 'mine.png' in out and 'did not write' in out and 'Traceback' not in out, out
+    assert mine.read_text() == 'my own picture'
+    fig = tmp_path/'figs'/'k.png'
+    for _ in range(2):  # its own file: written, then written again
+        rc, out = cli(command, *flags, '--figure', fig, data)
+        assert rc == 0 and fig.read_bytes()[:4] == b'\x89PNG', out
+
+
+def test_figure_file_of_an_unknown_format_is_refused_before_the_work(tmp_path):
+    "`plan --figure out.txt` ran the whole plan, then printed matplotlib's \"Format 'txt' is not supported\"."
+    rc, out = cli('plan', '--votes', '1,3', '--figure', tmp_path/'out.txt', _pilot(tmp_path))
+    assert rc != 0 and '--figure' in out and '.png' in out and 'Format' not in out, out
+    assert not (tmp_path/'out.txt').exists()
