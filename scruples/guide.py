@@ -137,6 +137,7 @@ def guide_parameters(
     read = {k: v for k, v in read.items() if v is not None} | ({'form': 'wide'} if annotations else {'form': form})
     ordered = params.get('ordered') in (True, 'True', 'true', 1, '1')  # a flag, or --param ordered=True
     d = options.read(path, read, ceiling=True, ordered=ordered)  # what the notebook will read, with the same keywords
+    options.check_ordered_groups(d.classes, options.groups_of(params.get('group')), ordered)
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     if annotations:  # the notebook joins them the same way: items and tallies must agree
         if form != 'wide':

@@ -19,8 +19,8 @@ REPEATS = ('first', 'all', 'drop')  # as `annotations.REPEATS` (tested): no nump
 
 # %% auto #0
 __all__ = ['np', 'ann', 'REPEATS', 'OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read',
-           'take', 'select_items', 'groups_of', 'group_text', 'class_map', 'Loaded', 'load', 'guide_reading',
-           'reading_from_params']
+           'take', 'select_items', 'groups_of', 'group_text', 'class_map', 'check_ordered_groups', 'Loaded', 'load',
+           'guide_reading', 'reading_from_params']
 
 # %% ../nbs/08_options.ipynb #opt00005
 @dataclass(frozen=True)
@@ -278,6 +278,26 @@ def class_map(classes, groups: dict) -> np.ndarray:
     eye = AnnotatedData(items=list(range(k)), counts=np.eye(k, dtype=np.int64), classes=tuple(classes))
     return eye.group(groups).counts if groups else eye.counts
 
+# %% ../nbs/08_options.ipynb #ec032d8f
+def check_ordered_groups(
+    classes,  # the classes, low to high
+    groups: dict,  # group name -> its classes (`groups_of`)
+    ordered=False,  # the classes are a scale
+):
+    "With ordered classes, a group joins neighbours on the scale (lo,mid of lo<mid<hi; never lo,hi): else an error."
+    if not (groups and ordered in (True, 'True', 'true', 1, '1')):
+        return
+    pos = {c: j for j, c in enumerate(classes)}
+    for name, members in groups.items():
+        at = sorted(pos[m] for m in members if m in pos)
+        if at and at != list(range(at[0], at[-1] + 1)):
+            raise ValueError(
+                f'group= {name}={",".join(members)}: with ordered= a group joins neighbouring classes of the scale '
+                f'{" < ".join(classes)}, and {", ".join(classes[j] for j in range(at[0], at[-1] + 1) if j not in at)} '
+                'lies between them; group neighbours, or leave out ordered='
+            )
+
+
 # %% ../nbs/08_options.ipynb #opt00039
 @dataclass
 class Loaded:
@@ -302,6 +322,7 @@ def load(path, options: dict, ceiling: bool = True, select: bool = True) -> Load
     full = read(path, reading, ceiling=ceiling, ordered=options.get('ordered') in (True, 'True', 'true', 1, '1'))
     idx, said = select_items(full, options.get('on')) if select else (np.arange(full.n_items), '')
     groups = groups_of(options.get('group'))
+    check_ordered_groups(full.classes, groups, options.get('ordered'))
     data = take(full, idx) if len(idx) != full.n_items else full
     return Loaded(data.group(groups) if groups else data, idx, full, said, groups)
 

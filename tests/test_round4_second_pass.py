@@ -179,3 +179,28 @@ def test_figure_file_of_an_unknown_format_is_refused_before_the_work(tmp_path):
     rc, out = cli('plan', '--votes', '1,3', '--figure', tmp_path/'out.txt', _pilot(tmp_path))
     assert rc != 0 and '--figure' in out and '.png' in out and 'Format' not in out, out
     assert not (tmp_path/'out.txt').exists()
+
+
+# --- --group with --ordered: a group of classes that are not neighbours on the scale ----------------------------------
+
+def _ordinal_wide(tmp_path):
+    rng = np.random.default_rng(2)
+    c = rng.multinomial(4, [.3, .5, .2], size=30)
+    return write(tmp_path, 'w.csv', 'id,lo,mid,hi\n' + ''.join(f'{i},{a},{b},{d}\n' for i, (a, b, d) in enumerate(c)))
+
+
+def test_ordered_group_of_non_neighbours_is_refused(tmp_path):
+    "best --ordered --group x=lo,hi gave a Wasserstein distance over the 'scale' x < mid (lo and hi joined around mid)."
+    p = _ordinal_wide(tmp_path)
+    flags = ('best', '--samples', '100', '--bootstrap', '0', '--ordered')
+    rc, out = cli(*flags, '--group', 'x=lo,hi', p)
+    assert rc != 0 and 'mid lies between them' in out and '--group' in out and 'Traceback' not in out, out
+    rc, out = cli(*flags, '--group', 'x=lo,mid', p)
+    assert rc == 0 and 'wasserstein' in out, out
+
+
+def test_ordered_group_of_non_neighbours_is_refused_for_analyze(tmp_path):
+    "`analyze --ordered --group x=lo,hi`: the one reading before the notebook refuses it too."
+    from scruples.guide import guide_parameters
+    with pytest.raises(ValueError, match='mid lies between them'):
+        guide_parameters(_ordinal_wide(tmp_path), ordered=True, group='x=lo,hi')
