@@ -1310,6 +1310,8 @@ def main(argv=None) -> int:
         if enc != 'utf8' and hasattr(stream, 'reconfigure'):
             stream.reconfigure(errors='backslashreplace')
     args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
+    warnings.showwarning = lambda message, *a, **k: print(  # a library warning: one line, no source path or code
+        f'scruples: note: {_words(str(message))}', file=sys.stderr)
     was = _on_sigterm()
     try:
         rc = args.fn(args) or 0
