@@ -209,10 +209,15 @@ def test_ordered_group_of_non_neighbours_is_refused_for_analyze(tmp_path):
 # --- a library warning in a command: one line, not Python's source path and code ---------------------------------------
 
 def test_library_warning_is_one_note_line(tmp_path):
-    "best/score on counts with no overdispersion printed '/.../scruples/best.py:41: UserWarning: ...' and the warn line."
+    "score on counts with no overdispersion printed '/.../scruples/best.py:41: UserWarning: ...' and the warn line."
     rng = np.random.default_rng(2)
     c = rng.multinomial(4, [.3, .5, .2], size=30)
     p = write(tmp_path, 'f.csv', 'id,lo,mid,hi\n' + ''.join(f'{i},{a},{b},{d}\n' for i, (a, b, d) in enumerate(c)))
-    rc, out = cli('best', '--samples', '100', '--bootstrap', '0', p)
-    assert rc == 0 and 'scruples: note: the fitted prior concentration' in out, out
-    assert 'UserWarning' not in out and 'warnings.warn' not in out and '.py:' not in out, out
+    rng = np.random.default_rng(3)
+    pred = write(tmp_path, 'p.csv', 'id,lo,mid,hi\n' + ''.join(f'{i},{a:.6f},{b:.6f},{1 - a - b:.6f}\n' for i, (a, b, _)
+                                                         in enumerate(rng.dirichlet([2, 2, 2], size=30))))
+    for argv in (('best', '--samples', '100', '--bootstrap', '0', p),
+                 ('score', '--samples', '100', '--bootstrap', '0', '--ceiling-bootstrap', '0', pred, p)):
+        rc, out = cli(*argv)
+        assert rc == 0 and 'scruples: note: the fitted prior concentration' in out, out
+        assert 'UserWarning' not in out and 'warnings.warn' not in out and '.py:' not in out, out
