@@ -634,11 +634,15 @@ class _Extras:
         return self.vals.get(k)
 
 # %% ../nbs/07_annotations.ipynb #0c37dbdc
+_NUMBER = re.compile(r'[ \t]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)[ \t]*')  # a label written as a decimal number: 3, -1, 2.5
+
+
 def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
-    "Distinct labels in the default order: numerically when all are integers (-3 < -1 < 2 < 10), else by name; and that order in words.\n    Two labels equal as numbers but written apart (01, 1) are refused, naming them: the order would be the hash seed's."
-    if all(_DIGITS.fullmatch(l) for l in labels):
-        out = tuple(sorted(labels, key=lambda l: (int(l), l)))
-        same = next(((a, b) for a, b in zip(out, out[1:]) if int(a) == int(b)), None)
+    "Distinct labels in the default order: numerically when all are numbers (-3 < -1 < 2 < 2.5 < 10), else by name; and that order in words.\n    Two labels equal as numbers but written apart (01, 1, 1.0) are refused, naming them: the order would be the hash seed's;\n    so are two labels that differ only in case (Yes, yes): one answer split into two classes. `classes=` keeps them apart."
+    from decimal import Decimal
+    if all(_NUMBER.fullmatch(l) for l in labels):
+        out = tuple(sorted(labels, key=lambda l: (Decimal(l.strip()), l)))
+        same = next(((a, b) for a, b in zip(out, out[1:]) if Decimal(a.strip()) == Decimal(b.strip())), None)
         if same:
             raise ScruplesDataError(
                 path,
@@ -649,7 +653,21 @@ def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
                 list(same),
             )
         return out, 'sorted as numbers'
-    return tuple(sorted(labels)), 'sorted by name'
+    out = tuple(sorted(labels))
+    folded = {}
+    for l in out:
+        other = folded.setdefault(l.casefold(), l)
+        if other != l:
+            raise ScruplesDataError(
+                path,
+                None,
+                'label',
+                f'labels that differ in more than case: {other!r} and {l!r} would be two classes; write them alike, or '
+                f'give the classes ({_opt("classes")}), e.g. {",".join(out)}, to keep them apart',
+                [other, l],
+            )
+    return out, 'sorted by name'
+
 
 # %% ../nbs/07_annotations.ipynb #ff5502e1
 def _tally(votes, n_items, classes, path, annotators: bool, repeats):
@@ -1119,7 +1137,8 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])
         raise ScruplesDataError(
-            path, ex.first[i], None, f'at least one vote for item {list(ex.items)[i]!r} (repeats=drop left none)', 0
+            path, ex.first[i], None, f'at least one vote for item {list(ex.items)[i]!r}'
+            + (f' ({_opt("repeats")} drop dropped its repeated labels)' if given['repeats'] == 'drop' else ''), 0
         )
     left = [x for x in t.columns if x not in used]
     merged = sum(n > 1 for n in ex.rows.values()) if form == 'annotators' else 0

@@ -1027,6 +1027,9 @@ def _cmd_plan(args):
     from scruples.plan import plan, plan_figure
 
     pilot = Path(args.pilot)
+    if args.figure:  # before any work: a figure file's name and format (`evaluation.check_figure_file`)
+        from scruples.evaluation import check_figure_file
+        check_figure_file(args.figure)
     got = _load(args, pilot, 'plan')
     if args.by or args.annotators:  # perspectives: a plan per group of annotators
         return _plan_by(args, got.data, pilot)
@@ -1044,9 +1047,8 @@ def _cmd_plan(args):
         import matplotlib
 
         matplotlib.use('Agg')
-        fig = plan_figure(res)
-        Path(args.figure).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(args.figure, dpi=120, bbox_inches='tight')
+        from scruples.evaluation import save_figure_file
+        save_figure_file(plan_figure(res), args.figure, 'scruples plan')  # a user's file of that name: refused
     items = args.items or len(counts)
     if args.json:
         recs = json_records(
@@ -1148,6 +1150,9 @@ def _cmd_agree(args):
     from scruples.perspectives import kappa_heatmap, pairwise_kappa, perspective_tables, perspectives
 
     path = Path(args.file)
+    if args.figure:  # before any work: a figure file's name and format (`evaluation.check_figure_file`)
+        from scruples.evaluation import check_figure_file
+        check_figure_file(args.figure)
     d = _load(args, path, 'agree', ceiling=False).data
     joined, groups, said = _groups(args, d, path)
     if args.figure and d.responses is None:
@@ -1164,8 +1169,8 @@ def _cmd_agree(args):
         kap = (p.kappa, p.shared) if p is not None else pairwise_kappa(d)
         g = p.groups if p is not None else np.array([None] * len(d.annotators), dtype=object)
         fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
-        Path(args.figure).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(args.figure, dpi=120, bbox_inches='tight')
+        from scruples.evaluation import save_figure_file
+        save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused
     if args.json:
         out = {'file': str(path), 'read': d.report, 'joined': said or None, 'overall': overall.set_index('metric')}
         if p is not None:
@@ -1305,6 +1310,8 @@ def main(argv=None) -> int:
         if enc != 'utf8' and hasattr(stream, 'reconfigure'):
             stream.reconfigure(errors='backslashreplace')
     args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
+    warnings.showwarning = lambda message, *a, **k: print(  # a library warning: one line, no source path or code
+        f'scruples: note: {_words(str(message))}', file=sys.stderr)
     was = _on_sigterm()
     try:
         rc = args.fn(args) or 0

@@ -28,9 +28,10 @@ from scruples.softmetrics import (
 )
 
 # %% auto #0
-__all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER', 'SCORE_FIGURES',
+__all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER', 'SCORE_FIGURES', 'FIGURE_MARK',
            'InSampleCalibrationWarning', 'score_predictions', 'evaluate', 'Predictions', 'read_predictions',
-           'align_predictions', 'predicted_classes', 'prediction_warnings', 'score_against_ceiling', 'save_figures']
+           'align_predictions', 'predicted_classes', 'prediction_warnings', 'score_against_ceiling', 'save_figures',
+           'check_figure_file', 'save_figure_file']
 
 # %% ../nbs/15_evaluation.ipynb #3f88dec4
 class InSampleCalibrationWarning(UserWarning):
@@ -565,3 +566,59 @@ def save_figures(
             fig.savefig(owned.path / name, dpi=dpi, bbox_inches='tight')
         owned.remove(*(n for n in names if n not in figures))
     return [str(owned.path / n) for n in figures]
+
+# %% ../nbs/15_evaluation.ipynb #a579741d
+import errno
+import os
+
+FIGURE_MARK = 'scruples'  # the creator every figure file a command writes carries in its metadata
+
+
+def _figure_format(path: Path, flag: str) -> str:
+    "The format of a figure file by its suffix, one matplotlib writes with metadata; else an error naming the flag."
+    fmt = path.suffix.lower().lstrip('.')
+    if fmt not in ('png', 'pdf', 'svg'):
+        raise ValueError(f'{flag} {path}: a figure file ends in .png, .pdf or .svg, got {path.suffix or "no suffix"!r}')
+    return fmt
+
+
+def check_figure_file(
+    path,  # the figure file a user named (`--figure FILE`)
+    flag: str = '--figure',  # the flag, for messages
+) -> Path:
+    "Before any work: a figure file is .png/.pdf/.svg, and where a file stands at `path` a scruples command wrote it."
+    path = Path(path)
+    _figure_format(path, flag)
+    if path.is_symlink() or path.exists() and not path.is_file():
+        raise FileExistsError(errno.EEXIST, f'{flag}: a link or a folder, not a figure scruples wrote; choose '
+                              'another name', str(path))
+    if path.exists():
+        with open(path, 'rb') as f:
+            head = f.read(1 << 16)
+            f.seek(max(0, path.stat().st_size - (1 << 16)))
+            tail = f.read()
+        if f'{FIGURE_MARK} '.encode() not in head + tail:
+            raise FileExistsError(errno.EEXIST, f'{flag}: a file scruples did not write (its metadata does not '
+                                  'name scruples); move it or choose another name', str(path))
+    return path
+
+
+def save_figure_file(
+    fig,  # a matplotlib Figure
+    path,  # the file (`--figure FILE`): .png, .pdf or .svg
+    command: str,  # the command writing it, recorded in the file's metadata ('scruples plan')
+    flag: str = '--figure',
+    dpi: int = 120,
+) -> str:  # the file written
+    "Write one figure file by the package's rule: a file of that name scruples did not write is refused, intact."
+    path = check_figure_file(path, flag)
+    key = {'png': 'Software', 'pdf': 'Creator', 'svg': 'Creator'}[_figure_format(path, flag)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f'.{path.name}.{os.getpid()}.tmp{path.suffix}')
+    try:
+        fig.savefig(tmp, dpi=dpi, bbox_inches='tight', metadata={key: f'{FIGURE_MARK} {command}'})
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return str(path)
+

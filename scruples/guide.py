@@ -135,7 +135,9 @@ def guide_parameters(
         repeats=repeats,
     )
     read = {k: v for k, v in read.items() if v is not None} | ({'form': 'wide'} if annotations else {'form': form})
-    d = options.read(path, read, ceiling=True)  # what the notebook will read, with the same keywords
+    ordered = params.get('ordered') in (True, 'True', 'true', 1, '1')  # a flag, or --param ordered=True
+    d = options.read(path, read, ceiling=True, ordered=ordered)  # what the notebook will read, with the same keywords
+    options.check_ordered_groups(d.classes, options.groups_of(params.get('group')), ordered)
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     if annotations:  # the notebook joins them the same way: items and tallies must agree
         if form != 'wide':
@@ -509,7 +511,10 @@ def check_kernel(name: str) -> str:
 
 # %% ../nbs/91_guide.ipynb #92f70a3d
 MANIFEST = 'analyze-manifest.json'
-RUN_FILES = ('your_data.ipynb', 'summary.csv', '*.png', 'gold_demo.csv', 'predictions_demo*.csv')  # the names a run writes
+RUN_FILES = ('your_data.ipynb', 'summary.csv', 'gold_demo.csv', 'predictions_demo.csv', 'predictions_demo_dev.csv',
+             'predictions_demo_oof.csv', 'aggregation.png', 'models_vs_ceiling.png', 'models_vs_ceiling_grouped.png',
+             'reliability.png', 'uncertainty.png', 'plan.png', 'perspectives_kappa.png')  # every name a run writes, and
+# no other: a user's own PNG or CSV of another name in the output folder is neither refused nor touched
 RUN_PREFIX = '.analyze-run-'  # a run's temporary folder in `out` (a killed run's is removed by the next run)
 
 

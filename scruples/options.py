@@ -19,8 +19,8 @@ REPEATS = ('first', 'all', 'drop')  # as `annotations.REPEATS` (tested): no nump
 
 # %% auto #0
 __all__ = ['np', 'ann', 'REPEATS', 'OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read',
-           'take', 'select_items', 'groups_of', 'group_text', 'class_map', 'Loaded', 'load', 'guide_reading',
-           'reading_from_params']
+           'take', 'select_items', 'groups_of', 'group_text', 'class_map', 'check_ordered_groups', 'Loaded', 'load',
+           'guide_reading', 'reading_from_params']
 
 # %% ../nbs/08_options.ipynb #opt00005
 @dataclass(frozen=True)
@@ -197,6 +197,7 @@ def read(
     path,  # the table (anything `read_annotated` reads)
     reading: dict,  # `read_annotated`'s keywords; text='' means: no texts (a column named text is still not a count)
     ceiling: bool = False,  # refuse a table with one vote on every item
+    ordered: bool = False,  # ordered classes: refuse labels whose order the file does not give (`read_annotated`)
 ) -> ann.AnnotatedData:
     "Read a table as every command and the guide notebook do: `read_annotated`, with text='' meaning no texts."
     from scruples.annotations import read_annotated
@@ -204,7 +205,7 @@ def read(
     no_text = opts.get('text') == '' and not opts.get('counts')
     if no_text:
         opts.pop('text')  # wide without --counts: a column named text must not become a count
-    d = read_annotated(path, ceiling=ceiling, **opts)
+    d = read_annotated(path, ceiling=ceiling, ordered=bool(ordered), **opts)
     if no_text and d.texts is not None:
         col = d.columns.get('text')
         d = replace(d, texts=None, columns=d.columns | {'text': None},
@@ -277,6 +278,26 @@ def class_map(classes, groups: dict) -> np.ndarray:
     eye = AnnotatedData(items=list(range(k)), counts=np.eye(k, dtype=np.int64), classes=tuple(classes))
     return eye.group(groups).counts if groups else eye.counts
 
+# %% ../nbs/08_options.ipynb #ec032d8f
+def check_ordered_groups(
+    classes,  # the classes, low to high
+    groups: dict,  # group name -> its classes (`groups_of`)
+    ordered=False,  # the classes are a scale
+):
+    "With ordered classes, a group joins neighbours on the scale (lo,mid of lo<mid<hi; never lo,hi): else an error."
+    if not (groups and ordered in (True, 'True', 'true', 1, '1')):
+        return
+    pos = {c: j for j, c in enumerate(classes)}
+    for name, members in groups.items():
+        at = sorted(pos[m] for m in members if m in pos)
+        if at and at != list(range(at[0], at[-1] + 1)):
+            raise ValueError(
+                f'group= {name}={",".join(members)}: with ordered= a group joins neighbouring classes of the scale '
+                f'{" < ".join(classes)}, and {", ".join(classes[j] for j in range(at[0], at[-1] + 1) if j not in at)} '
+                'lies between them; group neighbours, or leave out ordered='
+            )
+
+
 # %% ../nbs/08_options.ipynb #opt00039
 @dataclass
 class Loaded:
@@ -298,9 +319,10 @@ def load(path, options: dict, ceiling: bool = True, select: bool = True) -> Load
     "Read `path` with the reading options in `options`, group its classes (group=) and select its items (on=)."
     import numpy as np
     reading = {k: v for k, v in options.items() if k in BY_NAME and BY_NAME[k].kind == 'reading'}
-    full = read(path, reading, ceiling=ceiling)
+    full = read(path, reading, ceiling=ceiling, ordered=options.get('ordered') in (True, 'True', 'true', 1, '1'))
     idx, said = select_items(full, options.get('on')) if select else (np.arange(full.n_items), '')
     groups = groups_of(options.get('group'))
+    check_ordered_groups(full.classes, groups, options.get('ordered'))
     data = take(full, idx) if len(idx) != full.n_items else full
     return Loaded(data.group(groups) if groups else data, idx, full, said, groups)
 

@@ -205,8 +205,6 @@ def test_ordered_needs_an_order_api(tmp_path):
     assert read_annotated(p).classes == ('high', 'low', 'medium')  # unordered: sorted by name, and said so
 
 
-@pytest.mark.xfail(reason='needs the CLI to pass --ordered to the reader (read_annotated(ordered=)); helper A',
-                   strict=False)
 def test_ordered_needs_an_order_cli(tmp_path):
     p = _ordinal_long(tmp_path)
     rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--samples', '200', '--bootstrap', '0', p)
