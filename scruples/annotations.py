@@ -276,8 +276,8 @@ def _run_is_data(cells, given: dict, path, line) -> tuple[bool, str]:
         path,
         line,
         None,
-        f'a first row that reads one way: {row} reads as class names (a header: say --counts {row}, '
-        f'counts={row!r}) or as the counts of the first item (no header: name the classes, --classes A,B,C)',
+        f'a first row that reads one way: {row} reads as class names (a header: say {_opt("counts", row)}) '
+        f'or as the counts of the first item (no header: name the classes, {_opt("classes", "A,B,C")})',
         row,
     )
 
@@ -511,9 +511,9 @@ _FORM_OPTIONS = {
 }
 
 
-def _opt(k: str) -> str:
-    "An option named in a message, as the API's keyword (`k=`); the command line says it as its flag (`options.flag_words`)."
-    return f'{k}='
+def _opt(k: str, v=None) -> str:
+    "An option named in a message as the API's keyword (`k=`, or `k='v'` with a value); the command line says it as its flag (`options.flag_words`)."
+    return f'{k}=' if v is None else f'{k}={v!r}'
 
 # %% ../nbs/07_annotations.ipynb #3469a9f5
 def _names(spec) -> list[str]:
@@ -846,8 +846,8 @@ def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
         if it and lab and len(rest) >= 2:
             raise ValueError(
                 f'{path}: two readings of this table: wide (count columns {",".join(rest)}, id column {idc}) or long '
-                f'(one vote per row: item column {it}, label column {lab}); say which: --counts {",".join(rest)} '
-                f"(counts=) or --long (form='long')"
+                f'(one vote per row: item column {it}, label column {lab}); say which: '
+                f'{_opt("counts", ",".join(rest))} or {_opt("form", "long")}'
             )
         form = 'long' if it and lab else 'wide'
     bad = [
@@ -965,11 +965,12 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     lab = _usual(t, 'label')
     if lab:
         item = ','.join(ids) or 'ITEM'
-        hint = f'; a label column {lab}: one vote per row is the long form, say --long --item {item} (form=\'long\')'
+        hint = (f'; a label column {lab}: one vote per row is the long form, say {_opt("form", "long")}, '
+                f'{_opt("item", item)}')
     else:
         hint = (
             f'; {got!r} is a label: a column per annotator holding its label is read with '
-            f'--annotator-columns {",".join(cc)} (annotator_columns=)'
+            f'{_opt("annotator_columns", ",".join(cc))}'
         )
     return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
 
@@ -1221,7 +1222,8 @@ def read_annotated(
             path,
             None,
             'label',
-            f'classes in a known order for ordered classes (--ordered): the labels {", ".join(d.classes)} are not '
+            f'classes in a known order for ordered classes ({_opt("ordered", True)}): the labels '
+            f'{", ".join(d.classes)} are not '
             'numbers, so the file does not say their order (sorting them by name would make a scale of the alphabet); '
             f'give them in order, {_opt("classes")}',
             '/'.join(d.classes),
