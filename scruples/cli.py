@@ -355,15 +355,8 @@ def json_records(columns: dict) -> list[dict]:
     return [dict(zip(conv, row)) for row in zip(*conv.values())]
 
 # %% ../nbs/99_cli.ipynb #e696bd2a
-BEST_METRICS = (
-    'accuracy',
-    'macro_f1',
-    'xentropy',
-    'kl',
-    'js',
-    'manhattan',
-    'wasserstein',
-)  # best.METRIC_NAMES, without importing best for --help
+# best.METRIC_NAMES, without importing best for --help
+BEST_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'kl', 'js', 'manhattan', 'wasserstein')
 
 # %% ../nbs/99_cli.ipynb #f8a5e659
 def short_list(values: list, head: int = 6, tail: int = 2) -> str:
@@ -774,9 +767,8 @@ def _cmd_extract(args):
                 }
             )
             report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
-            tmp = (
-                out / f'.report.json.{os.getpid()}.tmp'
-            )  # the report again, after the splits (it vouches for them), atomically
+            # the report again, after the splits (it vouches for them), atomically
+            tmp = out / f'.report.json.{os.getpid()}.tmp'
             tmp.write_text(json.dumps(report))
             os.replace(tmp, out / 'report.json')
         elif args.dev_size is None and args.test_size is None:
@@ -1281,10 +1273,8 @@ def _on_sigterm():
 def main(argv=None) -> int:
     """Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage),
     130 (Ctrl-C), 141 (broken pipe), 143 (SIGTERM: the command's clean-up ran first)."""
-    for stream in (
-        sys.stdout,
-        sys.stderr,
-    ):  # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
+    # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
+    for stream in (sys.stdout, sys.stderr):
         enc = (getattr(stream, 'encoding', None) or '').lower().replace('-', '')
         if enc != 'utf8' and hasattr(stream, 'reconfigure'):
             stream.reconfigure(errors='backslashreplace')
