@@ -34,9 +34,8 @@ from scruples.data import (
     read_text,
 )
 
-pd = LazyModule(
-    'pandas'
-)  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
+# imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
+pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'read_annotated', 'read_table', 'item_id',
@@ -276,8 +275,8 @@ def _run_is_data(cells, given: dict, path, line) -> tuple[bool, str]:
         path,
         line,
         None,
-        f'a first row that reads one way: {row} reads as class names (a header: say --counts {row}, '
-        f'counts={row!r}) or as the counts of the first item (no header: name the classes, --classes A,B,C)',
+        f'a first row that reads one way: {row} reads as class names (a header: say counts={row!r}) '
+        f"or as the counts of the first item (no header: name the classes, classes='A,B,C')",
         row,
     )
 
@@ -472,9 +471,8 @@ def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
     c = np.empty((len(df), len(cc)), dtype=np.int64)
     for j, k in enumerate(cc):
         s = df[k].str.strip(' \t')  # as count_value strips a cell: spaces and tabs only
-        m = (
-            s if s.str.fullmatch(r'[0-9]{1,18}').all() else df[k].str.extract(_CELL_COUNT, expand=False)
-        )  # 3 (vectorized), else 3.0
+        # 3 (vectorized), else 3.0
+        m = s if s.str.fullmatch(r'[0-9]{1,18}').all() else df[k].str.extract(_CELL_COUNT, expand=False)
         if m.isna().any():
             return None
         c[:, j] = m.astype(np.int64).to_numpy()
@@ -511,9 +509,9 @@ _FORM_OPTIONS = {
 }
 
 
-def _opt(k: str) -> str:
-    "An option named in a message, as the API's keyword (`k=`); the command line says it as its flag (`options.flag_words`)."
-    return f'{k}='
+def _opt(k: str, v=None) -> str:
+    "An option named in a message as the API's keyword (`k=`, or `k='v'` with a value); the command line says it as its flag (`options.flag_words`)."
+    return f'{k}=' if v is None else f'{k}={v!r}'
 
 # %% ../nbs/07_annotations.ipynb #3469a9f5
 def _names(spec) -> list[str]:
@@ -600,13 +598,14 @@ class _Extras:
 
     def item(self, rec, line, unique: bool = False) -> int:
         "The index of the record's item (`unique`: one row per item, as in the wide form; a second is an error naming both lines)."
+        # several id columns: a tuple, never joined (('a/b', 'c') and ('a', 'b/c') are two items)
         key = (
             tuple(_key(_cell(rec, c, self.path, line), self.path, line, c) for c in self.ids)
             if len(self.ids) > 1
             else _key(_cell(rec, self.ids[0], self.path, line), self.path, line, self.ids[0])
             if self.ids
             else str(len(self.items))
-        )  # several id columns: a tuple, never joined (('a/b', 'c') and ('a', 'b/c') are two items)
+        )
         if unique and key in self.items:
             raise ScruplesDataError(
                 self.path,
@@ -864,8 +863,8 @@ def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
         if it and lab and len(rest) >= 2:
             raise ValueError(
                 f'{path}: two readings of this table: wide (count columns {",".join(rest)}, id column {idc}) or long '
-                f'(one vote per row: item column {it}, label column {lab}); say which: --counts {",".join(rest)} '
-                f"(counts=) or --long (form='long')"
+                f'(one vote per row: item column {it}, label column {lab}); say which: '
+                f'{_opt("counts", ",".join(rest))} or {_opt("form", "long")}'
             )
         form = 'long' if it and lab else 'wide'
     bad = [
@@ -920,13 +919,14 @@ def _wide(
     if t.header_line is None and t.note and names and not given['counts']:
         cc = list(t.columns)  # no header: classes= names them
     else:
+        # a column named like an id (item_id, post_id) is never a class unless named one
         cc = (
             _find(t, given['counts'], path, 'a count')
             if given['counts']
             else _find(t, names, path, 'a count')
             if names
             else [c for c in t.columns if c not in used and c != usual_text and not _id_like(c)]
-        )  # a column named like an id (item_id, post_id) is never a class unless named one
+        )
     for c in cc:
         _claim(used, c, 'a count', path)
     names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
@@ -983,11 +983,12 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     lab = _usual(t, 'label')
     if lab:
         item = ','.join(ids) or 'ITEM'
-        hint = f'; a label column {lab}: one vote per row is the long form, say --long --item {item} (form=\'long\')'
+        hint = (f'; a label column {lab}: one vote per row is the long form, say {_opt("form", "long")}, '
+                f'{_opt("item", item)}')
     else:
         hint = (
             f'; {got!r} is a label: a column per annotator holding its label is read with '
-            f'--annotator-columns {",".join(cc)} (annotator_columns=)'
+            f'{_opt("annotator_columns", ",".join(cc))}'
         )
     return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
 
@@ -1240,7 +1241,8 @@ def read_annotated(
             path,
             None,
             'label',
-            f'classes in a known order for ordered classes (--ordered): the labels {", ".join(d.classes)} are not '
+            f'classes in a known order for ordered classes ({_opt("ordered", True)}): the labels '
+            f'{", ".join(d.classes)} are not '
             'numbers, so the file does not say their order (sorting them by name would make a scale of the alphabet); '
             f'give them in order, {_opt("classes")}',
             '/'.join(d.classes),

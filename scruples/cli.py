@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # numpy, pandas and the data modules are imported inside the commands that use them: `scruples --help` and
@@ -19,7 +20,8 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['WIDTH', 'BEST_METRICS', 'table_text', 'json_float', 'json_records', 'short_list', 'parser', 'main']
+__all__ = ['WIDTH', 'BEST_METRICS', 'Block', 'Result', 'render', 'table_text', 'json_float', 'json_records', 'short_list',
+           'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 WIDTH = 100  # text output is at most this wide (tables wrap their columns; --json gives everything)
@@ -33,22 +35,64 @@ def _say(*lines: str):
         print(textwrap.fill(line, WIDTH, subsequent_indent='  ', break_on_hyphens=False, break_long_words=False))
 
 
-def _emit(obj, as_json: bool):
-    "A DataFrame (or a dict of them) as a table at most `WIDTH` wide, or as JSON records: every command's renderer."
+class Block(str):
+    "Text a command laid out itself (a table already formatted): printed as it is, never wrapped."
+
+
+@dataclass
+class Result:
+    "What a command found, for the one renderer (`render`): the same result as text or as JSON."
+
+    fields: object = None  # --json: a dict of name -> value (a frame becomes its records), a frame, or a list
+    text: list = field(default_factory=list)  # text: prose (wrapped at WIDTH), Blocks, frames, dicts of frames
+    notes: list = field(default_factory=list)  # stderr in both forms, one line each: 'note: ...', 'warning: ...'
+    status: int = 0  # the exit status (0, or 1 where a file failed: data validate)
+
+    @classmethod
+    def of(cls, obj, **kw) -> Result:
+        "A frame (or a dict of frames) shown as tables and written as records."
+        return cls(obj, [obj], **kw)
+
+
+def _jsonable(v):
+    "A result's field as JSON values: a frame as its records (`to_json`), a dict field by field."
     import pandas as pd
 
-    if as_json:
-        conv = lambda v: json.loads(v.reset_index().to_json(orient='records')) if isinstance(v, pd.DataFrame) else v
-        print(json.dumps({k: conv(v) for k, v in obj.items()} if isinstance(obj, dict) else conv(obj), indent=2))
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
+    if isinstance(v, pd.DataFrame):
+        return json.loads(v.reset_index().to_json(orient='records'))
+    return {k: _jsonable(x) for k, x in v.items()} if isinstance(v, dict) else v
+
+
+def _show(block):
+    "One block of a result's text: prose wrapped, a Block as it is, a frame as a table, a dict of frames by section."
+    if block is None:
+        return
+    if isinstance(block, Block):
+        print(block)
+    elif isinstance(block, str):
+        _say(block)
+    elif isinstance(block, dict):
+        for k, v in block.items():
             _say(f'== {k} ==')
-            _emit(v, False)
+            _show(v)
             print()
-    elif isinstance(obj, pd.DataFrame):
-        print(obj.to_string(line_width=WIDTH, float_format=lambda x: f'{x:.4g}'))
+    elif hasattr(block, 'to_string'):
+        print(block.to_string(line_width=WIDTH, float_format=lambda x: f'{x:.4g}'))
     else:
-        _say(str(obj))
+        _say(str(block))
+
+
+def render(res: Result, as_json: bool = False) -> int:
+    "Every command's renderer: `res` as text (at most `WIDTH` wide) or as JSON; its notes on stderr; its exit status."
+    for n in res.notes:
+        print(f'scruples: {n}', file=sys.stderr)
+    if as_json:
+        print(json.dumps(_jsonable(res.fields), indent=2))
+    else:
+        for block in res.text:
+            _show(block)
+    return res.status
+
 
 # %% ../nbs/99_cli.ipynb #5e378787
 def _os_message(err: OSError) -> str:
@@ -164,7 +208,7 @@ def _cmd_data_locate(args):
     "`scruples data locate`: the table of `fetch.locate`."
     from scruples import fetch
 
-    _emit(fetch.locate(args.data_dir), args.json)
+    return Result.of(fetch.locate(args.data_dir))
 
 # %% ../nbs/99_cli.ipynb #51afe215
 def _cmd_data_fetch(args):
@@ -178,31 +222,25 @@ def _cmd_data_fetch(args):
         progress=not args.no_progress,
         force=args.force,
     )
-    _emit({'dest': str(dest)}, args.json) if args.json else print(f'data in {dest}')
+    return Result({'dest': str(dest)}, [Block(f'data in {dest}')])
 
 # %% ../nbs/99_cli.ipynb #40875042
 def _cmd_data_validate(args):
     "`scruples data validate`: read each file as `best` and `analyze` do; every file reported; exit 1 when any fails."
     from scruples.options import read
 
-    rows, bad = [], 0
-    reading = _options(args, 'validate')
+    rows, reading = [], _options(args, 'validate')
     for f in map(Path, args.files):
         try:
             d = read(f, reading)
             rows.append({'file': str(f), 'records': d.n_items, 'read': _words(d.report), 'error': ''})
         except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
             rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _words(_error_line(err))})
-            bad += 1
-    if args.json:
-        print(json.dumps(rows, indent=2))
-    else:
-        for r in rows:  # a paragraph a file, wrapped (a frame pads every row to the longest); an error: one line
-            if r['error']:
-                print(f'{r["file"]}: error: {r["error"]}')
-            else:
-                _say(f'{r["file"]}: {r["records"]:,} items; {r["read"]}')
-    return 1 if bad else 0
+    # a paragraph a file, wrapped (a frame pads every row to the longest); an error: one line
+    text = [Block(f'{r["file"]}: error: {r["error"]}') if r['error'] else f'{r["file"]}: {r["records"]:,} items; {r["read"]}'
+            for r in rows]
+    return Result(rows, text, status=int(any(r['error'] for r in rows)))
+
 
 # %% ../nbs/99_cli.ipynb #1ed1e13b
 def _cmd_data_stats(args):
@@ -217,13 +255,12 @@ def _cmd_data_stats(args):
     kw = dict(data_dir=args.data_dir, seed=args.seed, n=args.synthetic_size)
     anec = {s: corpus.load_anecdotes(s, **kw) for s in data.SPLITS['anecdotes']}
     dil = {s: corpus.load_dilemmas(s, **kw) for s in ('train', 'dev', 'test')}
-    _emit(
+    return Result.of(
         {
             'Table 1 (Anecdotes)': corpus.anecdotes_table1(anec),
             'Table 1 (Dilemmas)': corpus.dilemmas_table1(dil),
             'Table 2 (Anecdotes dev)': corpus.label_frequencies(anec['dev']).assign(source=anec['dev'].attrs['source']),
-        },
-        args.json,
+        }
     )
 
 # %% ../nbs/99_cli.ipynb #3107920c
@@ -318,15 +355,8 @@ def json_records(columns: dict) -> list[dict]:
     return [dict(zip(conv, row)) for row in zip(*conv.values())]
 
 # %% ../nbs/99_cli.ipynb #e696bd2a
-BEST_METRICS = (
-    'accuracy',
-    'macro_f1',
-    'xentropy',
-    'kl',
-    'js',
-    'manhattan',
-    'wasserstein',
-)  # best.METRIC_NAMES, without importing best for --help
+# best.METRIC_NAMES, without importing best for --help
+BEST_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'kl', 'js', 'manhattan', 'wasserstein')
 
 # %% ../nbs/99_cli.ipynb #f8a5e659
 def short_list(values: list, head: int = 6, tail: int = 2) -> str:
@@ -381,7 +411,6 @@ def _cmd_best(args):
     for w in caught:
         if issubclass(w.category, DirichletFitWarning):
             raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
-        print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
     res = {k: [r[k] for r in rows] for k in rows[0]}
     n_tied = 0 if vote is None else int(vote.tied.sum())
@@ -394,27 +423,24 @@ def _cmd_best(args):
         else f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
         + (', left out)' if ties == 'drop' and n_tied else ')')
     )
-    if args.json:
-        out = {'file': str(path), 'read': got.read_line, 'items': got.items or 'every item', 'examples': len(counts),
-               'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
-               'support': json_records(support), 'empty_classes': empty, 'ties': None if y is not None else ties,
-               'tied': None if y is not None else n_tied, 'prior': result.prior.prior.kind,
-               'prior_reason': result.prior.reason, 'check': None if result.check is None else result.check.line()}
-        print(json.dumps(out, indent=2))
-        return
-    _say(f'read {_words(got.read_line)}',
-         f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; '
-         f'fitted prior alpha = {short_list(alpha)}')
-    print(table_text(res, 'metric'))
-    _say(f'prior: {result.prior.prior.kind} ({result.prior.reason})'
-         + (f'; {result.check.line()}' if result.check is not None else ''))
-    _say('estimate: the oracle\'s expected score; std_error: the Monte Carlo error of that estimate (it shrinks with '
-         '--samples); ci_low, ci_high: the 95% bootstrap interval over the items, the uncertainty of the estimate '
-         'itself (it shrinks only with more items)')
-    print('\nper class (support: examples whose gold label it is):')
-    print(table_text(support, 'class'))
-    if empty:
-        _say(f'\nnote: no votes on any item: {", ".join(map(repr, empty))}')
+    fields = {'file': str(path), 'read': got.read_line, 'items': got.items or 'every item', 'examples': len(counts),
+              'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
+              'support': json_records(support), 'empty_classes': empty, 'ties': None if y is not None else ties,
+              'tied': None if y is not None else n_tied, 'prior': result.prior.prior.kind,
+              'prior_reason': result.prior.reason, 'check': None if result.check is None else result.check.line()}
+    text = [f'read {_words(got.read_line)}',
+            f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; '
+            f'fitted prior alpha = {short_list(alpha)}',
+            Block(table_text(res, 'metric')),
+            f'prior: {result.prior.prior.kind} ({result.prior.reason})'
+            + (f'; {result.check.line()}' if result.check is not None else ''),
+            "estimate: the oracle's expected score; std_error: the Monte Carlo error of that estimate (it shrinks with "
+            '--samples); ci_low, ci_high: the 95% bootstrap interval over the items, the uncertainty of the estimate '
+            'itself (it shrinks only with more items)',
+            Block('\nper class (support: examples whose gold label it is):'), Block(table_text(support, 'class')),
+            f'\nnote: no votes on any item: {", ".join(map(repr, empty))}' if empty else None]
+    return Result(fields, text, notes=[f'note: {w.message}' for w in caught])
+
 
 # %% ../nbs/99_cli.ipynb #56fb7647
 def _add_best_parser(sub):
@@ -465,15 +491,11 @@ def _cmd_verbs(args):
         )
     table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, args.alpha)
-    if args.json:
-        _emit(out.set_index('verb'), True)
-    else:
-        print(
-            f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
-            + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs')
-        )
-        if len(out): print(out.to_string(index=False, float_format=lambda x: f'{x:.4g}'))
-        else: print(f'no root verb passes p_holm <= {args.alpha}: --all lists every verb with its p-values')
+    said = (f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
+            + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs'))
+    found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
+             Block(f'no root verb passes p_holm <= {args.alpha}: --all lists every verb with its p-values'))
+    return Result(out.set_index('verb'), [Block(said), found])
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
 def _add_verbs_parser(sub):
@@ -497,7 +519,7 @@ def _cmd_mcm_score(args):
 
     for a in args.actions:
         clean_action(a)  # an empty action is an error before the encoder loads
-    _emit(score_actions(args.actions, mode=args.mode).set_index('action'), args.json)
+    return Result.of(score_actions(args.actions, mode=args.mode).set_index('action'))
 
 # %% ../nbs/99_cli.ipynb #566a2693
 def _cmd_mcm_user_study(args):
@@ -505,7 +527,7 @@ def _cmd_mcm_user_study(args):
     from scruples.mcm import load_user_study, user_study_table
 
     study = load_user_study(regional=args.csv, questions=args.questions)  # errors name the user's own files
-    _emit(user_study_table(study=study), args.json)
+    return Result.of(user_study_table(study=study))
 
 # %% ../nbs/99_cli.ipynb #daf9f3d5
 def _add_mcm_parser(sub):
@@ -540,10 +562,7 @@ def _cmd_reproduce(args):
         jobs=args.jobs,
         log=lambda m: print(m, file=sys.stderr),
     )
-    if args.json:
-        _emit(rows, True)
-    else:
-        print(rows['status'].value_counts().to_string())
+    return Result(rows, [Block(rows['status'].value_counts().to_string())])
 
 # %% ../nbs/99_cli.ipynb #2dd865ae
 def _add_reproduce_parser(sub):
@@ -618,15 +637,12 @@ def _cmd_analyze(args):
                                 **given(args, 'analyze', 'reading'), **params)
     rows = analyze(args.file, args.out, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
                    resolved=resolved)
-    if args.json:
-        _emit(rows, True)
-        return
-    _say(f'read {_words(resolved.read)}')
     show = rows.assign(note=rows.note.fillna('').astype(str).str.slice(0, 40)) if 'note' in rows else rows
     with pd.option_context('display.max_rows', None, 'display.max_colwidth', 44):
-        print(show.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep='', line_width=WIDTH))
-    _say(f'notes cut at 40 characters (--json and summary.csv have them whole); executed notebook, figures and '
-         f'summary.csv in {args.out}')
+        table = Block(show.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep='', line_width=WIDTH))
+    return Result(rows, [f'read {_words(resolved.read)}', table,
+                         f'notes cut at 40 characters (--json and summary.csv have them whole); executed notebook, '
+                         f'figures and summary.csv in {args.out}'])
 
 # %% ../nbs/99_cli.ipynb #d8d63d69
 def _add_analyze_parser(sub):
@@ -751,43 +767,26 @@ def _cmd_extract(args):
                 }
             )
             report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
-            tmp = (
-                out / f'.report.json.{os.getpid()}.tmp'
-            )  # the report again, after the splits (it vouches for them), atomically
+            # the report again, after the splits (it vouches for them), atomically
+            tmp = out / f'.report.json.{os.getpid()}.tmp'
             tmp.write_text(json.dumps(report))
             os.replace(tmp, out / 'report.json')
         elif args.dev_size is None and args.test_size is None:
             note = f'{len(recs):,} anecdotes: too few for the dev ({dev:,}) and test ({test:,}) splits, so no splits written (see --dev-size, --test-size)'
         else:
             raise ValueError(f'{len(recs):,} anecdotes cannot fill --dev-size {dev:,} and --test-size {test:,}')
-    if args.json:
-        _emit(
-            {
-                'anecdotes': len(recs),
-                'written': written,
-                'note': note,
-                'n_malformed': rep.n_malformed,
-                'report': rep.frame(),
-                'files': report['files'],
-            },
-            True,
-        )
-        return 0
-    print(rep.frame().to_string(index=False))
-    for m in rep.malformed[:5]:
-        print(f'malformed: {m}')
-    if rep.n_malformed > 5:
-        print(f'... {rep.n_malformed - 5:,} more malformed lines in {out / "report.json"}')
     resumed = sum(r for _, r in report['files'])
-    print(
-        f'{len(recs):,} anecdotes from {len(posts)} submissions and {len(comments)} comments files'
-        + (f' ({resumed} done in an earlier run)' if resumed else '')
-        + f'; the drop report is in {out / "report.json"}'
-    )
-    if note:
-        print(note)
-    for k, v in written.items():
-        print(f'{k}: {v}')
+    text = [Block(rep.frame().to_string(index=False)), *(Block(f'malformed: {m}') for m in rep.malformed[:5])]
+    if rep.n_malformed > 5:
+        text.append(Block(f'... {rep.n_malformed - 5:,} more malformed lines in {out / "report.json"}'))
+    text.append(Block(f'{len(recs):,} anecdotes from {len(posts)} submissions and {len(comments)} comments files'
+                      + (f' ({resumed} done in an earlier run)' if resumed else '')
+                      + f'; the drop report is in {out / "report.json"}'))
+    text += [Block(note) if note else None, *(Block(f'{k}: {v}') for k, v in written.items())]
+    fields = {'anecdotes': len(recs), 'written': written, 'note': note, 'n_malformed': rep.n_malformed,
+              'report': rep.frame(), 'files': report['files']}
+    return Result(fields, text)
+
 
 # %% ../nbs/99_cli.ipynb #a4712a1e
 def _add_extract_parser(sub):
@@ -895,8 +894,6 @@ def _cmd_score(args):
             )
         except ValueError as err:
             raise core.ScruplesError(f'{args.predictions}: {err}') from None
-    for w in res.attrs['warnings']:  # the same warnings as analyze's (`prediction_warnings`)
-        print(f"scruples: warning: {w['says']}", file=sys.stderr)
     calibration = res.attrs['calibration'] + (f' ({args.cal}: {len(counts_cal)} {cal_from})' if args.cal else '')
     read = (
         'one predicted-label column'
@@ -907,25 +904,24 @@ def _cmd_score(args):
         else 'probabilities'
     )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
-    if args.json:
-        out = {'predictions': str(args.predictions), 'gold': str(gold), 'read': got.read_line,
-               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': args.tolerance,
-               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
-               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
-               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
-               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
-               'figures': figures}
-        print(json.dumps(out, indent=2))
-        return
-    _say(f'read {_words(got.read_line)}',
-         f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
-         f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'),
-         f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}')
-    print(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH))
-    _say('gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
-         'intervals: 95% bootstrap over the items; ECE has no ceiling')
-    for f in figures:
-        _say(f'figure: {f}')
+    fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': got.read_line,
+              'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': args.tolerance,
+              'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
+              'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
+              'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
+              'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
+              'figures': figures}
+    text = [f'read {_words(got.read_line)}',
+            f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
+            f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'),
+            f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
+            Block(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH)),
+            'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
+            'intervals: 95% bootstrap over the items; ECE has no ceiling',
+            *(f'figure: {f}' for f in figures)]
+    # the same warnings as analyze's (`prediction_warnings`)
+    return Result(fields, text, notes=[f"warning: {w['says']}" for w in res.attrs['warnings']])
+
 
 # %% ../nbs/99_cli.ipynb #7bd636d7
 def _score_figures(folder, pred, rows, counts, res) -> list[str]:
@@ -1040,8 +1036,6 @@ def _cmd_plan(args):
             res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed)
         except ValueError as err:
             raise core.ScruplesError(f'{pilot}: {err}') from None
-    for w in caught:
-        print(f'scruples: note: {w.message}', file=sys.stderr)
     alpha = [round(a, 6) for a in res.attrs['alpha']]
     if args.figure:
         import matplotlib
@@ -1050,37 +1044,33 @@ def _cmd_plan(args):
         from scruples.evaluation import save_figure_file
         save_figure_file(plan_figure(res), args.figure, 'scruples plan')  # a user's file of that name: refused
     items = args.items or len(counts)
-    if args.json:
-        recs = json_records(
-            {c: res[c].to_numpy() for c in res.columns if c != 'items_needed'}
-        )
-        for r, need in zip(recs, res['items_needed']):
-            r['items_needed'] = None if pd.isna(need) else int(need)
-        out = {'pilot': str(pilot), 'read': got.read_line, 'pilot_items': len(counts), 'classes': list(classes),
-               'alpha': alpha, 'prior': res.attrs['prior'], 'prior_reason': res.attrs['prior_reason'],
-               'check': res.attrs['check'], 'items': items, 'difference': args.difference, 'rows': recs, 'figure': args.figure}
-        print(json.dumps(out, indent=2))
-        return
-    _say(f'read {_words(got.read_line)}',
-         f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; '
-         f'fitted prior alpha = {short_list(alpha)}',
-         f'prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
-         f'planned: {items} items; the BEST ceiling per votes per item, with the 95% interval over datasets of that '
-         'size:')
+    recs = json_records({c: res[c].to_numpy() for c in res.columns if c != 'items_needed'})
+    for r, need in zip(recs, res['items_needed']):
+        r['items_needed'] = None if pd.isna(need) else int(need)
+    fields = {'pilot': str(pilot), 'read': got.read_line, 'pilot_items': len(counts), 'classes': list(classes),
+              'alpha': alpha, 'prior': res.attrs['prior'], 'prior_reason': res.attrs['prior_reason'],
+              'check': res.attrs['check'], 'items': items, 'difference': args.difference, 'rows': recs,
+              'figure': args.figure}
     table = res.assign(votes=[f'{v} vote' + ('s' if v != 1 else '') for v in res.votes],
                        value=[f'{e:.4f} [{lo:.4f}, {hi:.4f}]'
                               for e, lo, hi in zip(res.estimate, res.ci_low, res.ci_high)])
     wide = table.pivot(index='metric', columns='votes', values='value')
     wide = wide.reindex(index=list(dict.fromkeys(res.metric)), columns=list(dict.fromkeys(table.votes)))
-    print(wide.rename_axis(index=None, columns=None).to_string(line_width=WIDTH))
+    text = [f'read {_words(got.read_line)}',
+            f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; '
+            f'fitted prior alpha = {short_list(alpha)}',
+            f'prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
+            f'planned: {items} items; the BEST ceiling per votes per item, with the 95% interval over datasets of that '
+            'size:',
+            Block(wide.rename_axis(index=None, columns=None).to_string(line_width=WIDTH))]
     if 'xentropy' in set(res.metric):
-        _say("xentropy stays the same for every number of votes: it scores the oracle's probabilities against one "
-             "person's vote, and the oracle knows each item's distribution exactly, so more votes per item do not "
-             'change it (the expected entropy of the distributions); the hard metrics score against the majority '
-             'vote, which more votes make surer')
+        text.append("xentropy stays the same for every number of votes: it scores the oracle's probabilities against "
+                    "one person's vote, and the oracle knows each item's distribution exactly, so more votes per item "
+                    'do not change it (the expected entropy of the distributions); the hard metrics score against the '
+                    'majority vote, which more votes make surer')
     if args.difference:
         r = res[res.metric == 'macro_f1']
-        _say(
+        text += [
             f'test items to tell two models {args.difference:g} apart in macro F1 (80% power, paired bootstrap, 95%): '
             + ', '.join(
                 f'{v} vote{"s" if v != 1 else ""}: {"more than 1,000,000" if pd.isna(n) else f"{int(n):,}"}'
@@ -1088,9 +1078,11 @@ def _cmd_plan(args):
             ),
             '  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower '
             'bound for real models; the power comes from 300 simulated test sets, so each count is good to about 15%)',
-        )
+        ]
     if args.figure:
-        _say(f'figure: {args.figure}')
+        text.append(f'figure: {args.figure}')
+    return Result(fields, text, notes=[f'note: {w.message}' for w in caught])
+
 
 # %% ../nbs/99_cli.ipynb #d54c9e3b
 def _add_plan_parser(sub):
@@ -1171,28 +1163,18 @@ def _cmd_agree(args):
         fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused
-    if args.json:
-        out = {'file': str(path), 'read': d.report, 'joined': said or None, 'overall': overall.set_index('metric')}
-        if p is not None:
-            out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
-                    'across': pd.DataFrame([p.across]), 'annotators': p.annotators.set_index('annotator'),
-                    'notes': p.notes}
-        out['figure'] = args.figure
-        _emit(out, True)
-        return
-    _say(f'read {_words(d.report)}')
-    if said:
-        _say(said)
+    out = {'file': str(path), 'read': d.report, 'joined': said or None, 'overall': overall.set_index('metric')}
     tabs = {'agreement (all votes)': overall.set_index('metric')}
     if p is not None:
+        out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
+                'across': pd.DataFrame([p.across]), 'annotators': p.annotators.set_index('annotator'),
+                'notes': p.notes}
         tabs |= perspective_tables(p)
-    with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250,
-                           'display.max_columns', None, 'display.max_rows', 200):
-        _emit(tabs, False)
-    for n in p.notes if p is not None else ():
-        _say(f'note: {n}')
-    if args.figure:
-        print(f'figure: {args.figure}')
+    out['figure'] = args.figure
+    notes = [f'note: {n}' for n in (p.notes if p is not None else ())]
+    return Result(out, [f'read {_words(d.report)}', said or None, tabs, *notes,
+                        Block(f'figure: {args.figure}') if args.figure else None])
+
 
 # %% ../nbs/99_cli.ipynb #agree004
 def _add_agree_parser(sub):
@@ -1216,17 +1198,14 @@ def _best_by(args, d, path):
     metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
     res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=args.samples,
                         seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first')
-    if args.json:
-        _emit({'file': str(path), 'read': d.report, 'joined': said, 'by': args.by,
-               'ceilings': res.set_index(['group', 'metric'])}, True)
-        return
     import pandas as pd
 
-    _say(f'read {_words(d.report)}')
-    _say(said)
-    print("the BEST ceiling of each group's soft label (its own votes, prior and majority), beside all votes pooled:")
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
-        print(res.set_index(['group', 'metric']).to_string())
+        table = Block(res.set_index(['group', 'metric']).to_string())
+    return Result({'file': str(path), 'read': d.report, 'joined': said, 'by': args.by,
+                   'ceilings': res.set_index(['group', 'metric'])},
+                  [f'read {_words(d.report)}', said, Block("the BEST ceiling of each group's soft label (its own "
+                                                          'votes, prior and majority), beside all votes pooled:'), table])
 
 
 def _plan_by(args, d, path):
@@ -1238,15 +1217,12 @@ def _plan_by(args, d, path):
         if getattr(args, flag):
             raise core.ScruplesError(f'--{flag} is planned for the pooled votes: leave out --{flag} or --by')
     res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed)
-    if args.json:
-        _emit({'pilot': str(path), 'read': d.report, 'joined': said, 'by': args.by, 'rows': res}, True)
-        return
     import pandas as pd
 
-    _say(f'read {_words(d.report)}')
-    _say(said)
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
-        print(res.to_string(index=False))
+        table = Block(res.to_string(index=False))
+    return Result({'pilot': str(path), 'read': d.report, 'joined': said, 'by': args.by, 'rows': res},
+                  [f'read {_words(d.report)}', said, table])
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:
@@ -1302,10 +1278,8 @@ def _on_sigterm():
 def main(argv=None) -> int:
     """Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage),
     130 (Ctrl-C), 141 (broken pipe), 143 (SIGTERM: the command's clean-up ran first)."""
-    for stream in (
-        sys.stdout,
-        sys.stderr,
-    ):  # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
+    # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
+    for stream in (sys.stdout, sys.stderr):
         enc = (getattr(stream, 'encoding', None) or '').lower().replace('-', '')
         if enc != 'utf8' and hasattr(stream, 'reconfigure'):
             stream.reconfigure(errors='backslashreplace')
@@ -1314,7 +1288,8 @@ def main(argv=None) -> int:
         f'scruples: note: {_words(str(message))}', file=sys.stderr)
     was = _on_sigterm()
     try:
-        rc = args.fn(args) or 0
+        out = args.fn(args)  # a handler returns its Result: the one renderer writes it, as text or JSON
+        rc = render(out, getattr(args, 'json', False)) if isinstance(out, Result) else out or 0
         sys.stdout.flush()  # a closed pipe shows here, not after main() returns
         return rc
     except BrokenPipeError:

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from .core import LazyModule
 
 
-np = LazyModule('numpy')  # imported on first use: `scruples --help` builds its flags from here without numpy
-ann = LazyModule('scruples.annotations')  # the reader (numpy, pandas), likewise
+_np = LazyModule('numpy')  # imported on first use: `scruples --help` builds its flags from here without numpy
+_ann = LazyModule('scruples.annotations')  # the reader (numpy, pandas), likewise
 REPEATS = ('first', 'all', 'drop')  # as `annotations.REPEATS` (tested): no numpy, so `scruples --help` stays light
 
 # %% auto #0
-__all__ = ['np', 'ann', 'REPEATS', 'OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read',
-           'take', 'select_items', 'groups_of', 'group_text', 'class_map', 'check_ordered_groups', 'Loaded', 'load',
+__all__ = ['REPEATS', 'OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read', 'take',
+           'select_items', 'groups_of', 'group_text', 'class_map', 'check_ordered_groups', 'Loaded', 'load',
            'guide_reading', 'reading_from_params']
 
 # %% ../nbs/08_options.ipynb #opt00005
@@ -186,10 +186,18 @@ def given(args, command: str, kind: str | None = None) -> dict:
 
 # %% ../nbs/08_options.ipynb #opt00021
 def flag_words(message: str, names=None) -> str:
-    "A library message in the command line's words: an option's keyword (`repeats=`) becomes its flag (`--repeats`)."
+    """A library message in the command line's words: an option's keyword (`repeats=`) becomes its flag (`--repeats`),
+    a keyword with its value becomes the flag that gives it (`form='long'`: `--long`, `ordered=True`: `--ordered`,
+    `counts='a,b'`: `--counts a,b`)."""
     for o in OPTIONS:
         if names is None or o.name in names:
-            message = re.sub(rf'(?<![\w-]){o.name}=(?=[\s),;]|$)', o.flags, message)
+            at = rf'(?<![\w-]){o.name}='
+            for flag, (value, _) in (o.consts or {}).items():
+                message = re.sub(at + re.escape(repr(value)), flag, message)
+            if o.arg.get('action') == 'store_true':
+                message = re.sub(at + r'True\b', o.flags, message)
+            message = re.sub(at + r"'([^'\s]+)'", lambda m: f'{o.flags} {m[1]}', message)
+            message = re.sub(at + r'(?=[\s),;]|$)', o.flags, message)
     return message
 
 # %% ../nbs/08_options.ipynb #opt00025
@@ -198,7 +206,7 @@ def read(
     reading: dict,  # `read_annotated`'s keywords; text='' means: no texts (a column named text is still not a count)
     ceiling: bool = False,  # refuse a table with one vote on every item
     ordered: bool = False,  # ordered classes: refuse labels whose order the file does not give (`read_annotated`)
-) -> ann.AnnotatedData:
+) -> _ann.AnnotatedData:
     "Read a table as every command and the guide notebook do: `read_annotated`, with text='' meaning no texts."
     from scruples.annotations import read_annotated
     opts = {k: v for k, v in reading.items() if v is not None}
@@ -213,7 +221,7 @@ def read(
     return d
 
 # %% ../nbs/08_options.ipynb #opt00029
-def take(data: ann.AnnotatedData, idx) -> ann.AnnotatedData:
+def take(data: _ann.AnnotatedData, idx) -> _ann.AnnotatedData:
     "A dataset of some of the items, in the order of `idx`: texts, votes, responses, splits and gold kept with them."
     import numpy as np
     idx = np.asarray(idx, dtype=np.int64)
@@ -231,9 +239,9 @@ def take(data: ann.AnnotatedData, idx) -> ann.AnnotatedData:
 
 # %% ../nbs/08_options.ipynb #opt00032
 def select_items(
-    data: ann.AnnotatedData,
+    data: _ann.AnnotatedData,
     on: str | None = None,  # 'test', 'dev', 'train', 'all'; None: the test items of a table with a split, else all
-) -> tuple[np.ndarray, str]:  # the indices of the items used, and what they are in words ('' : every item, no split)
+) -> tuple[_np.ndarray, str]:  # the indices of the items used, and what they are in words ('' : every item, no split)
     "The items a ceiling is computed on: by default a table's test items; `on` refused where the table has no split."
     import numpy as np
     if data.splits is None:
@@ -270,7 +278,7 @@ def group_text(groups: dict) -> str:
     return ';'.join(f'{k}={",".join(v)}' for k, v in groups.items())
 
 
-def class_map(classes, groups: dict) -> np.ndarray:
+def class_map(classes, groups: dict) -> _np.ndarray:
     "(k, k') 0/1: which group each class falls in (probabilities @ it: the grouped probabilities)."
     import numpy as np
     from scruples.annotations import AnnotatedData
@@ -303,9 +311,9 @@ def check_ordered_groups(
 class Loaded:
     "A table as a command uses it: the data (items selected, classes grouped), the indices taken, and what was done."
 
-    data: ann.AnnotatedData  # the items used, classes grouped when asked
-    index: np.ndarray  # their rows in the table read
-    full: ann.AnnotatedData  # the table as read
+    data: _ann.AnnotatedData  # the items used, classes grouped when asked
+    index: _np.ndarray  # their rows in the table read
+    full: _ann.AnnotatedData  # the table as read
     items: str  # which items, in words ('' : every item, the table has no split)
     grouped: dict  # group name -> classes ({} : none)
 

@@ -270,9 +270,9 @@ def test_label_columns_without_flag_hint_cli(tmp_path):
 
 
 def test_hints_api(tmp_path):
-    with pytest.raises(ScruplesDataError, match='--annotator-columns'):
+    with pytest.raises(ScruplesDataError, match="annotator_columns='A1,A2,A3'"):  # the API's words
         read_annotated(write(tmp_path, 'a.csv', 'id,A1,A2,A3\nx,yes,no,yes\ny,no,no,yes\n'))
-    with pytest.raises(ScruplesDataError, match='--item id'):
+    with pytest.raises(ScruplesDataError, match="item='id'"):
         read_annotated(write(tmp_path, 'l.csv', 'id,annotator,label\na,x,yes\na,y,no\nb,x,no\n'))
 
 
