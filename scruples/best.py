@@ -649,7 +649,7 @@ def _prior_from(prior_counts, alpha, prior, counts) -> tuple:
     if np.ndim(counts) == 2 and np.shape(counts)[1] != pc.shape[1]:
         raise ValueError(f'prior_counts has {pc.shape[1]} classes, counts {np.shape(counts)[1]}')
     ch = prior_for(pc, None, prior, 0)
-    why = f'{ch.reason}; chosen and fitted on {len(pc)} items (prior_counts), held fixed in the interval'
+    why = f'{ch.reason}; chosen and fitted on {len(pc)} items, held fixed in the interval'
     return ch.prior, PriorChoice(ch.prior, why, ch.gain, ch.z)
 
 # %% ../nbs/12_best.ipynb #4ff1b735

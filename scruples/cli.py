@@ -371,6 +371,11 @@ def short_list(values: list, head: int = 6, tail: int = 2) -> str:
         + f'] ({len(values):,} values; --json lists all)'
     )
 
+# %% ../nbs/99_cli.ipynb #fc2c9075
+def _alpha_words(kind: str) -> str:
+    "What the printed alpha is: the prior itself (one Dirichlet), or a summary beside the NPMLE the ceiling used."
+    return 'prior alpha' if kind == 'dirichlet' else 'Dirichlet alpha (a summary: the prior is the NPMLE)'
+
 # %% ../nbs/99_cli.ipynb #7eedcad1
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
@@ -404,7 +409,7 @@ def _cmd_best(args):
         try:
             rows, alpha, vote = result = best_estimates(
                 counts, metrics=metrics, n_samples=args.samples, seed=args.seed, n_boot=args.n_boot,
-                y_true=y, ties=ties, ordered=bool(args.ordered),
+                y_true=y, ties=ties, ordered=bool(args.ordered), prior_counts=got.prior_counts,
             )
         except ValueError as err:
             raise core.ScruplesError(f'{path}: {err}') from None
@@ -430,7 +435,7 @@ def _cmd_best(args):
               'prior_reason': result.prior.reason, 'check': None if result.check is None else result.check.line()}
     text = [f'read {_words(got.read_line)}',
             f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; '
-            f'fitted prior alpha = {short_list(alpha)}',
+            f'{_alpha_words(result.prior.prior.kind)} = {short_list(alpha)}',
             Block(table_text(res, 'metric')),
             f'prior: {result.prior.prior.kind} ({result.prior.reason})'
             + (f'; {result.check.line()}' if result.check is not None else ''),
@@ -890,7 +895,7 @@ def _cmd_score(args):
             res = score_against_ceiling(
                 pred.proba[rows], counts, proba_cal, counts_cal, hard=pred.hard, ordered=bool(args.ordered),
                 n_boot=args.n_boot, ceiling_boot=args.ceiling_bootstrap, n_samples=args.samples, seed=args.seed,
-                classes=classes, name=Path(pred.source).stem,
+                classes=classes, name=Path(pred.source).stem, prior_counts=got.prior_counts,
             )
         except ValueError as err:
             raise core.ScruplesError(f'{args.predictions}: {err}') from None
@@ -1033,7 +1038,8 @@ def _cmd_plan(args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try:
-            res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed)
+            res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed,
+                       prior_counts=got.prior_counts)
         except ValueError as err:
             raise core.ScruplesError(f'{pilot}: {err}') from None
     alpha = [round(a, 6) for a in res.attrs['alpha']]
@@ -1058,7 +1064,7 @@ def _cmd_plan(args):
     wide = wide.reindex(index=list(dict.fromkeys(res.metric)), columns=list(dict.fromkeys(table.votes)))
     text = [f'read {_words(got.read_line)}',
             f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; '
-            f'fitted prior alpha = {short_list(alpha)}',
+            f'{_alpha_words(res.attrs["prior"])} = {short_list(alpha)}',
             f'prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
             f'planned: {items} items; the BEST ceiling per votes per item, with the 95% interval over datasets of that '
             'size:',
@@ -1308,3 +1314,7 @@ def main(argv=None) -> int:
     finally:
         if was is not None:
             signal.signal(signal.SIGTERM, was)
+
+# %% ../nbs/99_cli.ipynb #a9adae1d
+if __name__ == '__main__' and 'ipykernel' not in sys.modules:
+    sys.exit(main())

@@ -318,6 +318,13 @@ class Loaded:
     grouped: dict  # group name -> classes ({} : none)
 
     @property
+    def prior_counts(self):
+        "The counts the ceiling's prior is chosen on: every item read (classes grouped), when some are used; else None."
+        if len(self.index) == self.full.n_items:
+            return None
+        return (self.full.group(self.grouped) if self.grouped else self.full).counts
+
+    @property
     def read_line(self) -> str:
         "The one line every command prints: what was read and which items are used."
         return self.full.report + (f'; using {self.items}' if self.items else '')

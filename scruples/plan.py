@@ -238,13 +238,18 @@ def plan(
     level: float = 0.95,
     seed=0,
     prior='auto',  # the prior, as `best` takes it: 'auto', 'dirichlet', 'npmle' or a fitted `Prior`
+    prior_counts=None,  # choose and fit the prior on these counts (e.g. every item of the pilot's file; see `best`)
 ) -> pd.DataFrame:  # one row per (votes, metric); attrs: alpha, prior, check, pilot (BEST on it), notes
     """From a pilot: the BEST ceiling per votes per item, with its interval, and (with `difference`) the test items to tell
     two models apart. The prior is the one `best` would use on the pilot (`attrs['prior']`, checked: `attrs['check']`),
     and `attrs['pilot']` holds BEST's own estimates on the pilot, which the planned row at the pilot's votes and size
     brackets (the plan is over datasets drawn from the prior, the pilot is one such dataset)."""
     c = check_counts(counts)
-    choice = _pilot_prior(c, prior)
+    choice = _pilot_prior(c if prior_counts is None else check_counts(prior_counts), prior)
+    if prior_counts is not None:
+        if choice.prior.alpha.shape != (c.shape[1],):
+            raise ValueError(f'prior_counts has {len(choice.prior.alpha)} classes, counts {c.shape[1]}')
+        choice = choice._replace(reason=f'{choice.reason}; chosen and fitted on {len(check_counts(prior_counts))} items')
     pr = choice.prior
     vs = sorted({int(v) for v in ([votes] if isinstance(votes, (int, np.integer)) else votes)})
     out = plan_ceiling(pr, vs, len(c) if n_items is None else n_items, n_sims, level, seed)

@@ -123,3 +123,10 @@ def test_handlers_return_a_result(tables, capsys, monkeypatch):
     cli.render(res, False)
     text = capsys.readouterr().out
     assert all(f'{r["estimate"]:.4f}' in text for r in res.fields['estimates'])
+
+
+def test_python_m_scruples_cli_is_the_script():
+    "`python -m scruples.cli` ran nothing and exited 0; it is the `scruples` script."
+    import subprocess, sys
+    r = subprocess.run([sys.executable, '-m', 'scruples.cli', 'best', '--help'], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and 'usage: scruples best' in r.stdout, (r.returncode, r.stdout[:200], r.stderr[-300:])
