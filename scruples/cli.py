@@ -1316,5 +1316,6 @@ def main(argv=None) -> int:
             signal.signal(signal.SIGTERM, was)
 
 # %% ../nbs/99_cli.ipynb #a9adae1d
+#| eval: false
 if __name__ == '__main__' and 'ipykernel' not in sys.modules:
     sys.exit(main())
