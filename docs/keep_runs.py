@@ -25,7 +25,8 @@ def git_state():
         r = subprocess.run(['git', '-C', str(ROOT), *args], capture_output=True, text=True)
         return r.stdout.strip() if r.returncode == 0 else None
     commit = git('rev-parse', 'HEAD')
-    status = git('status', '--porcelain', '--untracked-files=no') if commit else None
+    # the code's state: figures/ aside, which the runs themselves write
+    status = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)figures') if commit else None
     return {'commit': commit, 'dirty': None if status is None else bool(status)}
 
 def clean_output(o):

@@ -313,7 +313,8 @@ RUN_ENV = {
 
 # %% ../nbs/90_reproduce.ipynb #8faf3b16
 def git_state(root) -> dict:
-    "The commit a checkout is at and whether its tracked files differ from it: {'commit': sha|None, 'dirty': bool|None}."
+    """The commit a checkout is at and whether its tracked files differ from it, figures/ aside (the runs write it):
+    {'commit': sha|None, 'dirty': bool|None}."""
 
     def git(*args):
         try:
@@ -325,7 +326,7 @@ def git_state(root) -> dict:
     commit = git('rev-parse', 'HEAD')
     if not commit:
         return {'commit': None, 'dirty': None}
-    status = git('status', '--porcelain', '--untracked-files=no')
+    status = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)figures')  # the code
     return {'commit': commit, 'dirty': None if status is None else bool(status)}
 
 # %% ../nbs/90_reproduce.ipynb #0cb33ae0

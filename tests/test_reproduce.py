@@ -308,3 +308,18 @@ def test_jobs_accepts_any_integer_type(fake_checkout, tmp_path):
     from scruples.reproduce import reproduce
     rows = reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=np.int64(2), log=lambda m: None)
     assert sorted(rows.notebook.unique()) == ['01_first', '02_second']
+
+
+def test_git_state_is_dirty_for_code_not_for_the_figures_a_run_writes(tmp_path):
+    "A run's own figures/ do not make the code it ran 'uncommitted' (the paper pages' banner); a changed notebook does."
+    import subprocess
+    from scruples.reproduce import git_state
+    g = lambda *a: subprocess.run(['git', '-C', str(tmp_path), *a], check=True, capture_output=True)
+    (tmp_path/'figures').mkdir(); (tmp_path/'nbs').mkdir()
+    (tmp_path/'figures'/'t.csv').write_text('a\n'); (tmp_path/'nbs'/'x.ipynb').write_text('{}\n')
+    g('init', '-q'); g('add', '-A'); g('-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qm', 'x')
+    assert git_state(tmp_path)['dirty'] is False
+    (tmp_path/'figures'/'t.csv').write_text('b\n')
+    assert git_state(tmp_path)['dirty'] is False
+    (tmp_path/'nbs'/'x.ipynb').write_text('{"cells": []}\n')
+    assert git_state(tmp_path)['dirty'] is True
