@@ -205,18 +205,21 @@ def jrun(capsys, *argv):
 
 
 def test_split_column_gives_the_test_items_ceiling_in_best_plan_and_score(capsys, tables):
+    """A split column selects the test items in best, plan and score (no file written by hand); the ceiling's prior is
+    chosen on every item of the file (issue 41), so a file of the test items alone gives the same items, another prior."""
     d = tables
     a, b = jrun(capsys, 'best', d/'s.csv', *FAST), jrun(capsys, 'best', d/'test.csv', *FAST)
-    assert a['examples'] == 12 and (a['alpha'], a['estimates']) == (b['alpha'], b['estimates'])
-    assert 'the 12 test items' in a['read']
+    assert a['examples'] == b['examples'] == 12 and 'the 12 test items' in a['read']
+    assert 'chosen and fitted on 36 items' in a['prior_reason'] and 'chosen and fitted on' not in b['prior_reason']
     c = jrun(capsys, 'best', d/'s.csv', *FAST, '--on', 'all')
-    assert c['examples'] == 36 and c['estimates'] != a['estimates']
+    assert c['examples'] == 36 and c['estimates'] != a['estimates'] and 'chosen and fitted on' not in c['prior_reason']
     a, b = jrun(capsys, 'plan', d/'s.csv', '--votes', '1,3'), jrun(capsys, 'plan', d/'test.csv', '--votes', '1,3')
-    assert a['pilot_items'] == 12 and (a['alpha'], a['rows']) == (b['alpha'], b['rows'])
+    assert a['pilot_items'] == b['pilot_items'] == 12 and 'chosen and fitted on 36 items' in a['prior_reason']
     fast = [*FAST, '--ceiling-bootstrap', '10']
     a = jrun(capsys, 'score', d/'p_test.csv', d/'s.csv', '--cal', d/'p_dev.csv', *fast)  # one gold file, every split
     b = jrun(capsys, 'score', d/'p_test.csv', d/'test.csv', '--cal', d/'p_dev.csv', '--cal-gold', d/'dev.csv', *fast)
-    assert a['items'] == 12 and (a['alpha'], a['temperature'], a['metrics']) == (b['alpha'], b['temperature'], b['metrics'])
+    model = lambda r: [{k: v for k, v in m.items() if not k.startswith(('ceiling', 'gap'))} for m in r['metrics']]
+    assert a['items'] == 12 and (a['temperature'], model(a)) == (b['temperature'], model(b))
     assert 'dev items' in a['calibration']
 
 
