@@ -56,9 +56,9 @@ class Result:
 
 def _jsonable(v):
     "A result's field as JSON values: a frame as its records (`to_json`), a dict field by field."
-    import pandas as pd
+    pd = sys.modules.get('pandas')  # a frame exists only once pandas is imported: a counts file never imports it
 
-    if isinstance(v, pd.DataFrame):
+    if pd is not None and isinstance(v, pd.DataFrame):
         return json.loads(v.reset_index().to_json(orient='records'))
     return {k: _jsonable(x) for k, x in v.items()} if isinstance(v, dict) else v
 
