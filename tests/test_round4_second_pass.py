@@ -28,13 +28,7 @@ def write(tmp_path, name, text):
     return p
 
 
-def _ordinal_long(tmp_path, labels=('low', 'medium', 'high'), name='o.csv'):
-    rows = ['item,annotator,label']
-    rng = np.random.default_rng(0)
-    for i in range(12):
-        for a in range(4):
-            rows.append(f'i{i},a{a},{labels[rng.integers(3)]}')
-    return write(tmp_path, name, '\n'.join(rows) + '\n')
+from test_round4_reader import _ordinal_long  # noqa: E402  (low/medium/high long votes, one helper for both files)
 
 
 # --- (a) --ordered reaches the reader in every command that takes it -----------------------------------------------
