@@ -621,10 +621,43 @@ def _analyze_params(args) -> dict:
             params[o.parameter] = group_text(groups_of(value)) if name == 'group' else value
     return params
 
+# %% ../nbs/99_cli.ipynb #7bdc8fb3
+def _number(x) -> str:
+    "A summary value as printed: a whole number as one (10751, not 1.075e+04), else 4 significant digits; none is ''."
+    if x is None or x != x:  # None or NaN
+        return ''
+    x = float(x)
+    return f'{int(x)}' if x.is_integer() and abs(x) < 1e15 else f'{x:.4g}'
+
+
+def _summary_text(rows, width: int = WIDTH) -> Block:
+    """`analyze`'s summary as text at most `width` wide: by section, one line per quantity (`value [lo, hi]`), then the
+    note of a run of rows that share it, once."""
+    import textwrap
+
+    wrap = lambda s, first, rest: textwrap.wrap(s, width, initial_indent=first, subsequent_indent=rest) or [first]
+    out = wrap('value [lo, hi]: the estimate and its 95% interval, unless the note below it says what lo and hi are', '', '')
+    for section, part in rows.groupby('section', sort=False):
+        out += ['', f'== {section} ==']
+        qw = min(max(len(str(q)) for q in part.quantity), width - 36)  # aligned in a section; room for the interval
+        part = part.assign(note=part['note'].fillna('').astype(str) if 'note' in part else '')
+        run = (part.note != part.note.shift()).cumsum()  # consecutive rows with one note
+        for _, same in part.groupby(run, sort=False):
+            for r in same.itertuples():
+                lo, hi = _number(r.lo), _number(r.hi)
+                span = f'[{lo or "?"}, {hi or "?"}]' if lo or hi else ''
+                names = textwrap.wrap(str(r.quantity), qw) or ['']
+                out += [f'  {n}' for n in names[:-1]]
+                out.append(f'  {names[-1]:<{qw}}  {_number(r.value):>9}  {span}'.rstrip())
+            note = same.note.iloc[0]
+            if note:
+                whom = 'note' if len(same) == 1 else f'note (the {len(same)} rows above)'
+                out += wrap(note, f'      {whom}: ', '        ')
+    return Block('\n'.join(out))
+
 # %% ../nbs/99_cli.ipynb #d823da0d
 def _cmd_analyze(args):
     "`scruples analyze`: the guide notebook on your data (`guide.analyze`); the table read, every input checked, once."
-    import pandas as pd
     from scruples.guide import analyze, guide_parameters
     from scruples.options import given
 
@@ -642,12 +675,8 @@ def _cmd_analyze(args):
                                 **given(args, 'analyze', 'reading'), **params)
     rows = analyze(args.file, args.out, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
                    resolved=resolved)
-    show = rows.assign(note=rows.note.fillna('').astype(str).str.slice(0, 40)) if 'note' in rows else rows
-    with pd.option_context('display.max_rows', None, 'display.max_colwidth', 44):
-        table = Block(show.to_string(index=False, float_format=lambda x: f'{x:.4g}', na_rep='', line_width=WIDTH))
-    return Result(rows, [f'read {_words(resolved.read)}', table,
-                         f'notes cut at 40 characters (--json and summary.csv have them whole); executed notebook, '
-                         f'figures and summary.csv in {args.out}'])
+    return Result(rows, [f'read {_words(resolved.read)}', _summary_text(rows), '',
+                         f'executed notebook, figures and summary.csv in {args.out}'])
 
 # %% ../nbs/99_cli.ipynb #d8d63d69
 def _add_analyze_parser(sub):

@@ -113,6 +113,25 @@ def test_guide_wide_keeps_class_names_and_has_no_annotator_sections(wide3):
     assert 'annotators' not in set(s.quantity)
 
 
+def test_analyze_prints_one_line_per_quantity_with_its_interval(wide3):
+    """Issue 40: the text output is the summary by section, each quantity on one line with its value and [lo, hi], within
+    100 columns, notes whole (the old output printed two pandas blocks: lo/hi/notes 150 lines below, notes cut at 40)."""
+    from scruples.cli import _number
+    rc, out, err, folder = wide3
+    s = summary_of(wide3)
+    lines = out.splitlines()
+    assert max(map(len, lines)) <= 100 and 'notes cut' not in out
+    assert [l[3:-3] for l in lines if l.startswith('== ')] == list(dict.fromkeys(s.section))  # every section, in order
+    flat = ' '.join(out.split())
+    for r in s.itertuples():
+        line = ' '.join(f'{r.quantity} {_number(r.value)}'.split())
+        if r.lo == r.lo and r.hi == r.hi:
+            line += f' [{_number(r.lo)}, {_number(r.hi)}]'
+        assert line in flat, line  # the value and its interval on the quantity's line
+        if isinstance(r.note, str):
+            assert ' '.join(r.note.split()) in flat, r.note  # the note whole
+
+
 def test_guide_long_aggregates_and_fits_traits(long2):
     s = summary_of(long2)
     q = s.set_index('quantity')
