@@ -544,61 +544,72 @@ def _per_pattern(pat: np.ndarray, a, metric: str, n_samples: int, rng) -> np.nda
     return _js_samples(pat, a, n_samples, rng)[1] if metric == 'js' else _oracle_soft(pat, a, metric)
 
 # %% ../nbs/12_best.ipynb #d9b08e5b
-def _refit_stats(c, y, w, metric, n_samples, rng, n_boot, pr: Prior | None = None) -> np.ndarray:
+def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None) -> np.ndarray:
     """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
     user's run fits it to its data: the interval then spans the prior's estimation error beside the examples' sampling.
-    Examples with the same counts (and gold label) are scored once per resample, so a resample costs a fit and O(patterns).
-    An NPMLE prior `pr` is refitted on its support (EM from its weights); else the Dirichlet is."""
-    hard = metric in HARD_METRICS
-    key = np.concatenate([c, y[:, None].astype(np.float64)], 1) if hard else c
-    uniq, inv = np.unique(key, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    pat, n = uniq[:, : c.shape[1]], len(c)
+    Examples with the same counts are scored once per resample, so a resample costs a fit and O(patterns). An NPMLE prior
+    `pr` is refitted on its support (EM from its weights); else the Dirichlet is. For the soft metrics and cross-entropy
+    (accuracy and macro F1: `_hard_draws`)."""
+    pat, inv = np.unique(c, axis=0, return_inverse=True)
+    inv, n = inv.ravel(), len(c)
     s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
-    sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # hard metrics: posterior samples per resample, as without refit
     stats = []
     if pr is not None and pr.kind == 'npmle':  # the likelihoods and each point's value once, the weights per resample
         lik = pattern_likelihoods(pr, pat)
-        val = np.eye(c.shape[1])[pr.points.argmax(1)] if hard else _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
+        val = _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
     for wb in w:
         pw = np.bincount(inv, weights=wb, minlength=len(pat))
         if pr is not None and pr.kind == 'npmle':
             post = lik * refit_weights(pr, lik, pw)
             post /= post.sum(1, keepdims=True)
-            if hard:
-                q = post @ val
-                g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
-                stats.append(_score_samples(g, y, metric, sh, rng, weights=wb).mean())
-            else:
-                stats.append(pw @ (post * val).sum(1) / n)
+            stats.append(pw @ (post * val).sum(1) / n)
             continue
         with (
             warnings.catch_warnings()
         ):  # a resample without variation beyond noise warns as the data would: once, by `best`
             warnings.simplefilter('ignore')
             a = _fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0))
-        if hard:  # one draw per example (weighted by its multiplicity), from its pattern's argmax probabilities
-            g = _Groups(_argmax_probs_unique(a + pat), uniq[:, -1].astype(np.int64), inv)
-            stats.append(_score_samples(g, y, metric, sh, rng, weights=wb).mean())
-        else:
-            stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
+        stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
     return np.array(stats)
+
+# %% ../nbs/12_best.ipynb #924fb07d
+def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: Prior | None = None) -> np.ndarray:
+    """The oracle's accuracy or macro F1 on these examples over posterior draws of their label distributions: `n_boot`
+    batches of draws, each under the prior refitted to a bootstrap resample of the examples (`refit` with an NPMLE `pr`),
+    else all under the prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from)."""
+    sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # draws per batch
+    if not (refit and pr is not None and pr.kind == 'npmle'):
+        return _score_samples(sampler, y, metric, n_boot * sh, rng)
+    k = c.shape[1]
+    uniq, inv = np.unique(np.concatenate([c, y[:, None].astype(np.float64)], 1), axis=0, return_inverse=True)
+    inv = inv.ravel()
+    pat = uniq[:, :k]
+    lik = pattern_likelihoods(pr, pat)  # the likelihoods and each point's argmax once, the weights per resample
+    val = np.eye(k)[pr.points.argmax(1)]
+    out = []
+    for wb in _resamples(len(c), n_boot, rng):
+        post = lik * refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat)))
+        q = (post / post.sum(1, keepdims=True)) @ val
+        g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
+        out.append(_score_samples(g, y, metric, sh, rng))  # on the examples themselves (no weights)
+    return np.concatenate(out)
 
 # %% ../nbs/12_best.ipynb #54eae833
 def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False, pr=None):
-    """Percentile interval of the BEST estimate over bootstrap resamples of the examples (as multiplicities).
-    `refit`: the prior was fitted to the counts, and is refitted to each resample (`_refit_stats`); else it is held fixed and
-    `per`: per-example expectations (closed form or Monte Carlo means), averaged under each resample; else posterior samples are scored."""
+    """The interval of the BEST estimate at `level`. Accuracy and macro F1: quantiles of the oracle's score on the
+    examples over posterior draws (`_hard_draws`). The other metrics: the percentile interval over bootstrap resamples of
+    the examples (as multiplicities): `refit`, the prior was fitted to the counts and is refitted to each resample
+    (`_refit_stats`); else it is held fixed and `per`, the per-example expectations, is averaged under each resample."""
+    qs = [(1 - level) / 2, (1 + level) / 2]
+    if metric in HARD_METRICS:
+        return tuple(np.quantile(_hard_draws(c, y, cdf, metric, n_boot, n_samples, rng, refit, pr), qs))
     n = len(c)
     w = _resamples(n, n_boot, rng)
     if refit:
-        stats = _refit_stats(c, y, w, metric, n_samples, rng, n_boot, pr)
-    elif per is not None:
-        stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
+        stats = _refit_stats(c, w, metric, n_samples, rng, n_boot, pr)
     else:
-        s = min(max(100, n_samples // 50), _BOOT_SAMPLES)
-        stats = np.array([_score_samples(cdf, y, metric, s, rng, weights=wb).mean() for wb in w])
-    return tuple(np.quantile(stats, [(1 - level) / 2, (1 + level) / 2]))
+        stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
+    return tuple(np.quantile(stats, qs))
 
 # %% ../nbs/12_best.ipynb #85c95476
 HARD_METRICS = ('accuracy', 'macro_f1')
@@ -607,9 +618,9 @@ HARD_METRICS = ('accuracy', 'macro_f1')
 METRIC_NAMES = (*HARD_METRICS, 'xentropy', *SOFT_METRICS)  # every metric `best` estimates
 
 
-# metrics whose interval refits a fitted prior to each resample: the closed forms and cross-entropy cost O(patterns)
-# per resample; accuracy and macro F1 would need a posterior argmax integration per pattern and resample (40x the run
-# on Anecdotes dev), and their fixed-prior intervals already cover at about the stated rate (see the coverage study)
+# metrics whose interval refits a fitted single Dirichlet to each resample: the closed forms and cross-entropy cost
+# O(patterns) per resample; accuracy and macro F1 would need a posterior argmax integration per pattern and resample
+# (40x the run on Anecdotes dev): their draws refit an NPMLE only (`_hard_draws`)
 _REFIT = frozenset(METRIC_NAMES) - frozenset(HARD_METRICS)
 
 
@@ -740,7 +751,7 @@ def best(
     y_true: np.ndarray | None = None,  # gold labels; default: the majority vote
     n_samples: int = 10000,  # posterior samples for the hard metrics and 'js' (streamed)
     seed=0,  # int, SeedSequence or Generator; each metric gets its own stream
-    n_boot: int = 200,  # bootstrap resamples for the interval (0: none)
+    n_boot: int = 200,  # bootstrap resamples for the interval (accuracy, macro F1: batches of posterior draws; 0: none)
     level: float = 0.95,  # coverage of the interval
     ties: str = 'first',  # tied majority votes: 'first' class (the paper), 'random' or 'drop'
     ordered: bool = False,  # the classes are ordered (a scale): allows 'wasserstein'
@@ -750,7 +761,8 @@ def best(
     prior_counts: np.ndarray | None = None,  # choose and fit the prior on these counts (e.g. every item of a dataset whose
     # test items are `counts`); the prior is then held fixed in the interval. Default: `counts` themselves
 ) -> pd.DataFrame:
-    "BEST estimates of the oracle's score for each metric, with Monte Carlo error and a bootstrap interval."
+    """BEST estimates of the oracle's score for each metric, with Monte Carlo error and an interval: for accuracy and
+    macro F1 of the oracle's score on these items (posterior draws, `_hard_draws`), else a bootstrap over the items."""
     r = best_estimates(
         counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit, prior, check, prior_counts
     )

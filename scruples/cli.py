@@ -440,8 +440,9 @@ def _cmd_best(args):
             f'prior: {result.prior.prior.kind} ({result.prior.reason})'
             + (f'; {result.check.line()}' if result.check is not None else ''),
             "estimate: the oracle's expected score; std_error: the Monte Carlo error of that estimate (it shrinks with "
-            '--samples); ci_low, ci_high: the 95% bootstrap interval over the items, the uncertainty of the estimate '
-            'itself (it shrinks only with more items)',
+            '--samples); ci_low, ci_high: the 95% interval, the uncertainty of the estimate itself (it shrinks only '
+            "with more items): for accuracy and macro F1 of the oracle's score on these items (posterior draws), for "
+            'the other metrics a bootstrap over the items',
             Block('\nper class (support: examples whose gold label it is):'), Block(table_text(support, 'class')),
             f'\nnote: no votes on any item: {", ".join(map(repr, empty))}' if empty else None]
     return Result(fields, text, notes=[f'note: {w.message}' for w in caught])
