@@ -1,0 +1,150 @@
+"""Issue 39, the third hostile pass (by a helper who did not write the round-4 fixes): each defect found pinned as a
+user meets it (a `scruples` command in a subprocess) and, where quick, at the API. Every test here failed on main
+before its fix (its docstring's first line says what the old code did)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+QUICK = ('--bootstrap', '0', '--ceiling-bootstrap', '0', '--samples', '200')
+
+
+def cli(*args, env=None, timeout=300):
+    "Run `scruples ARGS` as a user does; (exit status, stdout + stderr)."
+    code = 'import sys; from scruples.cli import main; sys.exit(main())'
+    r = subprocess.run([sys.executable, '-c', code, *map(str, args)], capture_output=True, text=True,
+                       env={**os.environ, **(env or {})}, timeout=timeout)
+    return r.returncode, r.stdout + r.stderr
+
+
+def write(tmp_path, name, text):
+    p = tmp_path/name
+    p.write_text(text)
+    return p
+
+
+def _composite(tmp_path):
+    """Gold votes with composite ids (doc, sent): 20 items, 3 annotators voting yes/no at random (no overdispersion),
+    and a predictions file with the same two id columns and random P(no), P(yes)."""
+    rng = np.random.default_rng(1)
+    rows = ['doc,sent,annotator,label'] + [f'd{d},{s},{a},{rng.choice(["yes", "no"])}'
+                                           for d in range(4) for s in range(5) for a in 'abc']
+    gold = write(tmp_path, 'gold.csv', '\n'.join(rows) + '\n')
+    xs = rng.random(20)
+    lines = ['doc,sent,no,yes'] + [f'd{d},{s},{x:.3f},{1 - x:.3f}' for (d, s), x in
+                                   zip(((d, s) for d in range(4) for s in range(5)), xs)]
+    pred = write(tmp_path, 'pred.csv', '\n'.join(lines) + '\n')
+    return gold, pred, lines
+
+
+# --- silent wrong: the warning of `score` contradicted the macro F1 it printed ----------------------------------------
+
+def test_score_warns_no_tie_of_a_model_whose_argmax_it_scored(tmp_path):
+    """Old: a temperature of 1000 (random votes) flattened the calibrated probabilities to near-ties, and score warned
+    'gives two or more classes the same top probability on 100% ... its macro F1 counts them as the first class' beside
+    a macro F1 of 0.596 computed from the model's own (untied) argmax, not from the first class (0.286)."""
+    from sklearn.metrics import f1_score
+    gold, pred, lines = _composite(tmp_path)
+    rc, out = cli('score', '--json', *QUICK, '--item', 'doc,sent', '--pred-id', 'doc,sent', pred, gold)
+    assert rc == 0, out
+    res = json.loads(out[out.index('{'):out.rindex('}') + 1])
+    assert res['temperature'] > 100, res['temperature']  # the case: calibration flattened the probabilities
+    assert 'same top probability' not in out and 'warning' not in out, out
+    votes = [r.split(',') for r in gold.read_text().split()[1:]]
+    yes = {}
+    for d, s, _, lab in votes:
+        yes[(d, s)] = yes.get((d, s), 0) + (lab == 'yes')
+    y = [int(yes[tuple(r.split(',')[:2])] >= 2) for r in lines[1:]]  # 3 votes: no ties
+    p = [int(float(r.split(',')[3]) > float(r.split(',')[2])) for r in lines[1:]]
+    f1 = {m['metric']: m['model'] for m in res['metrics']}['macro_f1']
+    assert f1 == pytest.approx(f1_score(y, p, average='macro'), abs=1e-9)
+
+
+def test_score_against_ceiling_warns_from_the_scored_argmax():
+    "Old: `prediction_warnings` of the calibrated probabilities (near-ties after a huge temperature), not of the argmax."
+    from scruples.evaluation import score_against_ceiling
+    rng = np.random.default_rng(1)
+    counts = rng.multinomial(3, [0.5, 0.5], size=30)
+    x = rng.random(30)
+    p = np.c_[x, 1 - x]
+    res = score_against_ceiling(p, counts, n_boot=0, ceiling_boot=0, n_samples=100, classes=['no', 'yes'], name='M')
+    assert res.attrs['temperature'] > 100, res.attrs['temperature']
+    assert res.attrs['warnings'] == [], res.attrs['warnings']
+    one = np.c_[np.full(30, 0.9), np.full(30, 0.1)]  # a model that does predict one class: still warned
+    res = score_against_ceiling(one, counts, n_boot=0, ceiling_boot=0, n_samples=100, classes=['no', 'yes'], name='M')
+    assert [w['kind'] for w in res.attrs['warnings']] == ['collapsed'], res.attrs['warnings']
+
+
+# --- crash (a wrong refusal): --cal with composite ids -------------------------------------------------------------------
+
+def test_score_cal_with_composite_ids_is_matched(tmp_path):
+    """Old: `score --item doc,sent --pred-id doc,sent --cal CAL` refused with '10 predicted ids are not items of gold
+    (the items of --cal): "('d0', '0')", ...' although every one of them is an item of the gold."""
+    gold, pred, lines = _composite(tmp_path)
+    cal = write(tmp_path, 'cal.csv', '\n'.join(lines[:11]) + '\n')
+    rest = write(tmp_path, 'rest.csv', '\n'.join(lines[:1] + lines[11:]) + '\n')
+    rc, out = cli('score', '--json', *QUICK, '--item', 'doc,sent', '--pred-id', 'doc,sent', '--cal', cal, rest, gold)
+    assert rc == 0, out
+    res = json.loads(out[out.index('{'):out.rindex('}') + 1])
+    assert res['items'] == 10 and res['calibration'].startswith(f'held-out ({cal}: 10 items of'), res
+
+
+# --- message: predictions without an `id` column, gold ids from other columns ----------------------------------------
+
+def test_missing_pred_id_names_the_gold_id_columns(tmp_path):
+    """Old: "expected an id column 'id' (--pred-id names another)" with the gold's ids from --item doc,sent and the
+    predictions holding doc and sent: now the message says `--pred-id doc,sent`."""
+    gold, pred, _ = _composite(tmp_path)
+    rc, out = cli('score', *QUICK, '--item', 'doc,sent', pred, gold)
+    assert rc == 1 and '--pred-id doc,sent' in out and 'Traceback' not in out, out
+    rc, out = cli('score', *QUICK, '--item', 'doc,sent', '--pred-id', 'doc,sent', pred, gold)
+    assert rc == 0, out
+
+
+# --- data loss: a figure file that merely mentions scruples was taken for one scruples wrote ---------------------------
+
+@pytest.mark.parametrize('name, body', [
+    ('talk.svg', b'<svg xmlns="http://www.w3.org/2000/svg"><text>scruples ceiling, drawn for my talk</text></svg>'),
+    ('notes.png', b'\x89PNG\r\n\x1a\n\x00\x00\x00\x1dtEXtComment\x00scruples data, my own plot'),
+    ('paper.pdf', b'%PDF-1.4\n% my draft about scruples and its ceiling\n'),
+], ids=['svg-text', 'png-comment', 'pdf-prose'])
+def test_figure_file_mentioning_scruples_is_refused_intact(tmp_path, name, body):
+    """Old: `plan --figure FILE` replaced a user's file holding the word 'scruples ' anywhere in its first or last
+    64 KiB (an SVG's text, a PNG comment, a PDF's prose) as if scruples had written it; now only the metadata record
+    a scruples command writes (PNG Software, PDF Creator, SVG dc:creator) marks a figure as its own."""
+    rng = np.random.default_rng(1)
+    c = rng.multinomial(5, [.3, .7], size=30)
+    pilot = write(tmp_path, 'pilot.csv', 'id,no,yes\n' + ''.join(f'{i},{a},{b}\n' for i, (a, b) in enumerate(c)))
+    mine = tmp_path/name
+    mine.write_bytes(body)
+    rc, out = cli('plan', '--votes', '1,3', '--figure', mine, pilot)
+    assert rc != 0 and 'did not write' in out and 'Traceback' not in out, out
+    assert mine.read_bytes() == body
+    own = tmp_path/('own' + mine.suffix)  # a figure scruples wrote, in each format: written again
+    for _ in range(2):
+        rc, out = cli('plan', '--votes', '1,3', '--figure', own, pilot)
+        assert rc == 0 and own.exists(), out
+
+
+def test_check_figure_file_reads_the_metadata_record(tmp_path):
+    "Old: any file with b'scruples ' in it passed `check_figure_file`."
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    from scruples.evaluation import check_figure_file, save_figure_file
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    for fmt in ('png', 'pdf', 'svg'):
+        p = tmp_path/f'f.{fmt}'
+        save_figure_file(fig, p, 'scruples plan')
+        assert check_figure_file(p) == p
+        q = tmp_path/f'user.{fmt}'
+        fig.savefig(q, metadata={'Title': 'scruples plan'})  # the words, in another field: not ours
+        with pytest.raises(FileExistsError, match='did not write'):
+            check_figure_file(q)
+    plt.close(fig)
