@@ -148,3 +148,16 @@ def test_check_figure_file_reads_the_metadata_record(tmp_path):
         with pytest.raises(FileExistsError, match='did not write'):
             check_figure_file(q)
     plt.close(fig)
+
+
+def test_analyze_warns_from_the_raw_probabilities_of_its_models():
+    """Old: the guide handed `model_warnings` the calibrated probabilities (near-ties under a huge temperature: 'predicts
+    no class') while the macro F1 it reported is the raw argmax's, and `score` (same function) now warns from that."""
+    import json
+    import re
+    nb = json.loads((REPO/'nbs/guides/your_data.ipynb').read_text())
+    src = '\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code')
+    call = re.search(r'model_warnings\(mine, \{k: (\w+)\[k\] for k in mine\}', src)
+    assert call, 'the guide calls model_warnings on a dict of probabilities'
+    kept = re.search(r'def keep\(name, res, proba\):.*?\n(?:    .*\n)+', src).group(0)
+    assert re.search(rf'{call.group(1)}\[name\] = np\.asarray\(proba', kept), kept  # the raw test probabilities
