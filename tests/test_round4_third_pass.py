@@ -161,3 +161,28 @@ def test_analyze_warns_from_the_raw_probabilities_of_its_models():
     assert call, 'the guide calls model_warnings on a dict of probabilities'
     kept = re.search(r'def keep\(name, res, proba\):.*?\n(?:    .*\n)+', src).group(0)
     assert re.search(rf'{call.group(1)}\[name\] = np\.asarray\(proba', kept), kept  # the raw test probabilities
+
+
+# --- silent wrong: --repeats accepted where no label can be a repeat -----------------------------------------------------
+
+@pytest.mark.parametrize('command', [('agree', '--bootstrap', '0'), ('best', '--samples', '100', '--bootstrap', '0')])
+def test_repeats_without_an_annotator_column_is_refused(tmp_path, command):
+    """Old: `--repeats drop` (or all, first) on a long table without an annotator column was accepted and did nothing
+    (exit 0, every row counted), while the wide form refuses it: an option that does not apply is an error."""
+    p = write(tmp_path, 'v.csv', 'item,label\n1,yes\n1,no\n1,yes\n2,no\n2,no\n3,yes\n3,yes\n')
+    rc, out = cli(*command, p)
+    assert rc == 0, out
+    for how in ('first', 'all', 'drop'):
+        rc, out = cli(*command, '--repeats', how, p)
+        assert rc == 1 and '--repeats does not apply without an annotator column' in out, out
+    q = write(tmp_path, 'a.csv', 'item,annotator,label\n1,a,yes\n1,b,no\n2,a,no\n2,b,no\n3,a,yes\n3,b,yes\n')
+    rc, out = cli(*command, '--annotator', '', '--repeats', 'drop', q)  # the column named away: the same
+    assert rc == 1 and '--annotator' in out, out
+
+
+def test_repeats_without_an_annotator_column_api(tmp_path):
+    from scruples.annotations import read_annotated
+    p = write(tmp_path, 'v.csv', 'item,label\n1,yes\n1,no\n2,no\n2,no\n')
+    with pytest.raises(ValueError, match='repeats= does not apply without an annotator column'):
+        read_annotated(p, repeats='drop')
+    assert read_annotated(p).counts.tolist() == [[1, 1], [2, 0]]
