@@ -578,7 +578,7 @@ import os
 import re
 
 FIGURE_MARK = 'scruples'  # the creator every figure file a command writes carries in its metadata
-_FIGURE_RECORD = {  # the metadata record matplotlib writes with it, per format (the word elsewhere in a file is no mark)
+_FIGURE_RECORD = {  # the metadata record matplotlib writes with it, per format (the word elsewhere is no mark)
     'png': rb'tEXtSoftware\x00' + FIGURE_MARK.encode() + rb' ',
     'pdf': rb'/Creator \(' + FIGURE_MARK.encode() + rb' ',
     'svg': rb'<dc:creator>\s*<cc:Agent>\s*<dc:title>' + FIGURE_MARK.encode() + rb' ',

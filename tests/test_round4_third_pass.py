@@ -66,7 +66,7 @@ def test_score_warns_no_tie_of_a_model_whose_argmax_it_scored(tmp_path):
 
 
 def test_score_against_ceiling_warns_from_the_scored_argmax():
-    "Old: `prediction_warnings` of the calibrated probabilities (near-ties after a huge temperature), not of the argmax."
+    "Old: `prediction_warnings` of the calibrated probabilities (near-ties under a huge temperature), not the argmax."
     from scruples.evaluation import score_against_ceiling
     rng = np.random.default_rng(1)
     counts = rng.multinomial(3, [0.5, 0.5], size=30)
@@ -80,7 +80,7 @@ def test_score_against_ceiling_warns_from_the_scored_argmax():
     assert [w['kind'] for w in res.attrs['warnings']] == ['collapsed'], res.attrs['warnings']
 
 
-# --- crash (a wrong refusal): --cal with composite ids -------------------------------------------------------------------
+# --- crash (a wrong refusal): --cal with composite ids ----------------------------------------------------------------
 
 def test_score_cal_with_composite_ids_is_matched(tmp_path):
     """Old: `score --item doc,sent --pred-id doc,sent --cal CAL` refused with '10 predicted ids are not items of gold
@@ -106,7 +106,7 @@ def test_missing_pred_id_names_the_gold_id_columns(tmp_path):
     assert rc == 0, out
 
 
-# --- data loss: a figure file that merely mentions scruples was taken for one scruples wrote ---------------------------
+# --- data loss: a figure file that merely mentions scruples was taken for one scruples wrote --------------------------
 
 @pytest.mark.parametrize('name, body', [
     ('talk.svg', b'<svg xmlns="http://www.w3.org/2000/svg"><text>scruples ceiling, drawn for my talk</text></svg>'),
@@ -151,9 +151,9 @@ def test_check_figure_file_reads_the_metadata_record(tmp_path):
 
 
 def test_analyze_warns_from_the_raw_probabilities_of_its_models():
-    """Old: the guide handed `model_warnings` the calibrated probabilities (near-ties under a huge temperature: 'predicts
-    no class') while the macro F1 it reported is the raw argmax's, and `score` (same function) now warns from that."""
-    import json
+    """Old: the guide handed `model_warnings` the calibrated probabilities (near-ties under a huge temperature:
+    'predicts no class') while the macro F1 it reported is the raw argmax's; `score` (same function) warns from that
+    argmax now."""
     import re
     nb = json.loads((REPO/'nbs/guides/your_data.ipynb').read_text())
     src = '\n'.join(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code')
@@ -163,7 +163,7 @@ def test_analyze_warns_from_the_raw_probabilities_of_its_models():
     assert re.search(rf'{call.group(1)}\[name\] = np\.asarray\(proba', kept), kept  # the raw test probabilities
 
 
-# --- silent wrong: --repeats accepted where no label can be a repeat -----------------------------------------------------
+# --- silent wrong: --repeats accepted where no label can be a repeat --------------------------------------------------
 
 @pytest.mark.parametrize('command', [('agree', '--bootstrap', '0'), ('best', '--samples', '100', '--bootstrap', '0')])
 def test_repeats_without_an_annotator_column_is_refused(tmp_path, command):
