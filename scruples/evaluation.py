@@ -569,6 +569,7 @@ def save_figures(
         owned.claim(*figures)
         for name, fig in figures.items():
             fig.savefig(owned.path / name, dpi=dpi, bbox_inches='tight')
+        owned.seal(*figures)  # a user's file later saved over one of them is refused, not replaced
         owned.remove(*(n for n in names if n not in figures))
     return [str(owned.path / n) for n in figures]
 

@@ -186,3 +186,68 @@ def test_repeats_without_an_annotator_column_api(tmp_path):
     with pytest.raises(ValueError, match='repeats= does not apply without an annotator column'):
         read_annotated(p, repeats='drop')
     assert read_annotated(p).counts.tolist() == [[1, 1], [2, 0]]
+
+
+# --- data loss: a user's file saved over a name a command wrote earlier ---------------------------------------------------
+
+def test_score_figures_rerun_keeps_a_users_file_saved_over_its_figure(tmp_path):
+    """Old: after `score --figures DIR`, a user's own file saved as DIR/reliability.png (an edited copy, another plot)
+    was replaced by the next run without a word: the manifest listed the name, so the file counted as scruples'.
+    Now the manifest keeps each file's digest as written: a changed file is the user's, refused and left intact."""
+    rng = np.random.default_rng(0)
+    c = rng.multinomial(5, [.2, .3, .5], size=30)
+    gold = write(tmp_path, 'g.csv', 'id,lo,mid,hi\n' + ''.join(f'{i},{a},{b},{d}\n' for i, (a, b, d) in enumerate(c)))
+    p = rng.dirichlet([2, 2, 2], size=30)
+    pred = write(tmp_path, 'p.csv', 'id,lo,mid,hi\n' + ''.join(f'{i},{a:.6f},{b:.6f},{1 - a - b:.6f}\n'
+                                                               for i, (a, b, _) in enumerate(p)))
+    figs = tmp_path/'figs'
+    for _ in range(2):  # its own figures, unchanged: written again
+        rc, out = cli('score', *QUICK, pred, gold, '--figures', figs)
+        assert rc == 0 and (figs/'reliability.png').is_file(), out
+    (figs/'reliability.png').write_bytes(b'my own figure, saved under that name')
+    rc, out = cli('score', *QUICK, pred, gold, '--figures', figs)
+    assert rc == 1 and 'reliability.png' in out and 'changed' in out and 'Traceback' not in out, out
+    assert (figs/'reliability.png').read_bytes() == b'my own figure, saved under that name'
+
+
+def test_analyze_rerun_keeps_a_users_file_saved_over_its_output(tmp_path):
+    "Old: `commit_run` replaced out/summary.csv that a user had rewritten after the run (the manifest named it)."
+    from scruples.guide import analyze_folder, commit_run, prepare_out
+    out = tmp_path/'out'
+    run, _ = prepare_out(out)
+    (run/'summary.csv').write_text('quantity,value\n')
+    commit_run(out, run)
+    run, _ = prepare_out(out)  # unchanged: a rerun replaces it
+    (run/'summary.csv').write_text('quantity,value\nx,1\n')
+    commit_run(out, run)
+    (out/'summary.csv').write_text('my notes on the results\n')
+    with pytest.raises(FileExistsError, match='summary.csv'):
+        analyze_folder(out).check()
+    with pytest.raises(FileExistsError, match='summary.csv'):
+        prepare_out(out)
+    assert (out/'summary.csv').read_text() == 'my notes on the results\n'
+
+
+def test_a_file_claimed_again_by_a_killed_run_stays_the_commands():
+    "The digest goes when a run claims a name again: a run killed while writing it leaves a file the next run replaces."
+    import tempfile
+    from scruples.core import OwnedFolder
+    with tempfile.TemporaryDirectory() as d:
+        f = OwnedFolder(d, ('a.png',), 'm.json', 'scruples test')
+        with f:
+            f.claim('a.png')
+            (f.path/'a.png').write_bytes(b'first run')
+            f.seal('a.png')
+        with OwnedFolder(d, ('a.png',), 'm.json', 'scruples test') as g:
+            g.claim('a.png')
+            (g.path/'a.png').write_bytes(b'half')  # killed here, before `seal`
+        h = OwnedFolder(d, ('a.png',), 'm.json', 'scruples test')
+        h.check()  # not refused: the half-written file is the command's
+        (h.path/'a.png').write_bytes(b'half')
+        with h:
+            h.claim('a.png')
+            (h.path/'a.png').write_bytes(b'third run')
+            h.seal('a.png')
+        (h.path/'a.png').write_bytes(b'a user edit')
+        with pytest.raises(FileExistsError, match='changed since'):
+            OwnedFolder(d, ('a.png',), 'm.json', 'scruples test').check()
