@@ -1043,6 +1043,9 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     for c, role in ((lab, 'the label'), (ann, 'the annotator')):
         if c:
             _claim(used, c, role, path)
+    if ann is None and given['repeats'] is not None:  # every row a vote of its own: no label is a repeat
+        raise ValueError(f"{path}: {_opt('repeats')} does not apply without an annotator column (every row is a vote "
+                         f"of its own; name the column: {_opt('annotator')})")
     votes = []
     for line, rec in t.records:
         i = ex.item(rec, line)

@@ -877,7 +877,8 @@ def _cmd_score(args):
     to = class_map(full.classes, got.grouped)  # probabilities of the classes read -> of the groups
 
     def predictions(path):
-        p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=args.tolerance)
+        p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=args.tolerance,
+                             gold_id=full.columns.get('item') or full.columns.get('id') or ())
         return replace(p, proba=p.proba @ to) if got.grouped else p
 
     pred = predictions(args.predictions)
@@ -912,7 +913,7 @@ def _cmd_score(args):
                     f'{args.cal}: {len(both)} ids are also in {args.predictions} (e.g. {both[0]!r}): the temperature '
                     'is never fitted on the scored items; give held-out items'
                 )
-            cal_set = set(cal.ids)
+            cal_set = {str(i) for i in cal.ids}  # one form with `ids` (composite ids: tuples printed as one)
             keep = np.array([i not in cal_set for i in ids])
             cal_ids, cal_counts = [i for i in ids if i in cal_set], counts[~keep]
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'

@@ -249,6 +249,17 @@ def folder_lock(
 
 
 # %% ../nbs/00_core.ipynb #7d687e8d
+def _digest(path: Path) -> str:
+    "A digest of a file's bytes (BLAKE2b, 16 hex digits): the manifest's record of a file as a command wrote it."
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=8)
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            h.update(block)
+    return h.hexdigest()
+
+
 def _safe_name(name: str) -> bool:
     "A relative path inside the folder: not absolute, no '..', no empty part."
     return bool(name) and not name.startswith('/') and all(p not in ('', '.', '..') for p in name.split('/'))
@@ -305,12 +316,14 @@ class OwnedFolder:
             files = d['files']
             ok = d.get('command') == self.command or set(d) <= {'files', 'written'}  # the latter: an older manifest
             ok = ok and isinstance(files, list) and all(isinstance(f, str) and _safe_name(f) for f in files)
+            sums = d.get('digests', {})  # name -> the digest of the file as written (`seal`); older manifests: none
+            ok = ok and isinstance(sums, dict) and all(isinstance(v, str) for v in sums.values())
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             ok = False
         if not ok:
             raise FileExistsError(errno.EEXIST, f'not a manifest written by {self.command}: a file scruples did not '
                                   'write; move it or choose another output folder', str(m))
-        return dict.fromkeys(files)
+        return {f: sums.get(f) for f in files}
 
     def is_own(self, name: str) -> bool:
         "Whether the file `name` is this command's: its manifest lists it (a link or a folder never is)."
@@ -322,6 +335,8 @@ class OwnedFolder:
             return not held or held.partition(' ')[0].isdigit()
         if self.owned is None:
             self.owned = self._read()
+        if self.owned.get(name) and p.is_file() and _digest(p) != self.owned[name]:
+            return False  # written by the command, then replaced or edited by a user: the user's now
         return name in self.owned or name in (self.manifest, LOCK_NAME)
 
     def foreign(self, names=None) -> list[str]:
@@ -347,7 +362,8 @@ class OwnedFolder:
                 errno.EEXIST,
                 f'holds {", ".join(bad[:5])}{f" and {len(bad) - 5} more" if len(bad) > 5 else ""}, '
                 f'which {self.command} '
-                f'writes but did not write here (its manifest {self.manifest} does not list {it}): move {it} or choose '
+                f'writes but did not write here (its manifest {self.manifest} does not list {it}, or '
+                f'{"it has" if len(bad) == 1 else "they have"} changed since): move {it} or choose '
                 'another output folder',
                 str(self.path),
             )
@@ -362,7 +378,8 @@ class OwnedFolder:
         "Write the manifest (through a temporary file and a rename)."
         tmp = self.path / f'.{self.manifest}.{os.getpid()}.tmp'
         files = sorted({*self.owned, self.manifest, LOCK_NAME})
-        tmp.write_text(json.dumps({'command': self.command, 'files': files,
+        sums = {n: d for n, d in sorted(self.owned.items()) if d}
+        tmp.write_text(json.dumps({'command': self.command, 'files': files, **({'digests': sums} if sums else {}),
                                    'written': time.strftime('%Y-%m-%dT%H:%M:%S')}, indent=1) + '\n')
         os.replace(tmp, self.path / self.manifest)
 
@@ -375,9 +392,14 @@ class OwnedFolder:
                 raise FileExistsError(errno.EEXIST, f'a file {self.command} did not write', str(self.path / n))
         if self.owned is None:
             self.owned = self._read()
-        if any(n not in self.owned for n in names) or not (self.path / self.manifest).is_file():
-            self.owned.update(dict.fromkeys(names))
+        if any(n not in self.owned or self.owned[n] for n in names) or not (self.path / self.manifest).is_file():
+            self.owned.update(dict.fromkeys(names))  # no digest until `seal`: a killed run's file stays its own
             self._write()
+
+    def seal(self, *names):
+        "Record the digest of each file of `names` as written: a later change (a user's copy of that name) is the user's."
+        self.owned.update({n: _digest(self.path / n) for n in names if (self.path / n).is_file()})
+        self._write()
 
     def remove(self, *names) -> list[str]:
         "Remove the files of `names` this command wrote (never a link, a folder or a user's file); the removed."
@@ -398,6 +420,7 @@ class OwnedFolder:
         self.claim(*new)
         for n in new:
             os.replace(run / n, self.path / n)
+        self.seal(*new)
         self.remove(*(n for n in previous if n not in new))
         self._clean(run)
         return new

@@ -301,6 +301,7 @@ def read_predictions(
     id: str = 'id',  # the id column ('a,b': several, ids are then tuples, as the gold reader makes them)
     label: str | None = None,  # the predicted-label column (default: the one other column, when not the classes)
     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
+    gold_id: Sequence[str] = (),  # the gold's id column(s): suggested when `id` is missing and the file has them
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
     from scruples.annotations import column_names, item_id
@@ -310,7 +311,9 @@ def read_predictions(
     cols = [str(c) for c in df.columns]
     idc = column_names(id)
     if any(c not in cols for c in idc):
-        raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another)', ', '.join(cols))
+        hint = (f': --pred-id {",".join(gold_id)}, as the gold\'s ids'
+                if gold_id and all(str(c) in cols for c in gold_id) and list(gold_id) != idc else '')
+        raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another{hint})', ', '.join(cols))
     keys = [[item_id(v, path, line, c) for line, v in zip(df.index, df[c])] for c in idc]  # the gold reader's ids
     ids = keys[0] if len(idc) == 1 else list(zip(*keys))
     dup = next((i for i, v in enumerate(ids) if v in ids[:i]), None) if len(set(ids)) != len(ids) else None
@@ -540,7 +543,9 @@ def score_against_ceiling(
         prior=ceiling.attrs['prior'],  # which prior the ceiling used, and its posterior predictive check (issue 41)
         prior_reason=ceiling.attrs['prior_reason'],
         check=ceiling.attrs['check'],
-        warnings=prediction_warnings(q, [f'class {j}' for j in range(c.shape[1])] if classes is None else list(classes),
+        # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
+        # near-ties does not make the model predict no class)
+        warnings=prediction_warnings(p, [f'class {j}' for j in range(c.shape[1])] if classes is None else list(classes),
                                      name),
     )
     return out
@@ -564,14 +569,21 @@ def save_figures(
         owned.claim(*figures)
         for name, fig in figures.items():
             fig.savefig(owned.path / name, dpi=dpi, bbox_inches='tight')
+        owned.seal(*figures)  # a user's file later saved over one of them is refused, not replaced
         owned.remove(*(n for n in names if n not in figures))
     return [str(owned.path / n) for n in figures]
 
 # %% ../nbs/15_evaluation.ipynb #a579741d
 import errno
 import os
+import re
 
 FIGURE_MARK = 'scruples'  # the creator every figure file a command writes carries in its metadata
+_FIGURE_RECORD = {  # the metadata record matplotlib writes with it, per format (the word elsewhere is no mark)
+    'png': rb'tEXtSoftware\x00' + FIGURE_MARK.encode() + rb' ',
+    'pdf': rb'/Creator \(' + FIGURE_MARK.encode() + rb' ',
+    'svg': rb'<dc:creator>\s*<cc:Agent>\s*<dc:title>' + FIGURE_MARK.encode() + rb' ',
+}
 
 
 def _figure_format(path: Path, flag: str) -> str:
@@ -597,7 +609,7 @@ def check_figure_file(
             head = f.read(1 << 16)
             f.seek(max(0, path.stat().st_size - (1 << 16)))
             tail = f.read()
-        if f'{FIGURE_MARK} '.encode() not in head + tail:
+        if not re.search(_FIGURE_RECORD[_figure_format(path, flag)], head + tail):
             raise FileExistsError(errno.EEXIST, f'{flag}: a file scruples did not write (its metadata does not '
                                   'name scruples); move it or choose another name', str(path))
     return path

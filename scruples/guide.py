@@ -307,7 +307,7 @@ def is_skewed(counts) -> bool:
 # %% ../nbs/91_guide.ipynb #186ee267
 def model_warnings(
     results,  # model name -> what `evaluate` returned (its `xentropy`)
-    probas,  # model name -> (n_test, k) the probabilities it scored
+    probas,  # model name -> (n_test, k) its probabilities whose argmax gave the macro F1 (raw: a temperature keeps it)
     classes,  # the class names
     prior: str = 'Prior',  # the name of the Prior among `results` (None: no cross-entropy check)
     share: float = 0.95,  # a model predicting one class for this share of the items or more is collapsed
