@@ -116,7 +116,8 @@ def test_guide_wide_keeps_class_names_and_has_no_annotator_sections(wide3):
 def test_analyze_prints_one_line_per_quantity_with_its_interval(wide3):
     """Issue 40: the text output is the summary by section, each quantity on one line with its value and [lo, hi], within
     100 columns, notes whole (the old output printed two pandas blocks: lo/hi/notes 150 lines below, notes cut at 40)."""
-    from scruples.cli import _number
+    def _number(x):  # as the text prints a value: a whole number whole, else 4 significant digits
+        return f'{int(x)}' if float(x).is_integer() else f'{x:.4g}'
     rc, out, err, folder = wide3
     s = summary_of(wide3)
     lines = out.splitlines()
