@@ -802,10 +802,13 @@ def _cmd_extract(args):
                 }
             )
             report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
-            # the report again, after the splits (it vouches for them), atomically
-            tmp = out / f'.report.json.{os.getpid()}.tmp'
-            tmp.write_text(json.dumps(report))
-            os.replace(tmp, out / 'report.json')
+            # the report again, after the splits (it vouches for them), atomically, in the folder's lock and manifest
+            with extraction.extract_folder(out) as folder:
+                folder.claim('report.json')
+                tmp = out / f'.report.json.{os.getpid()}.tmp'
+                tmp.write_text(json.dumps(report))
+                os.replace(tmp, out / 'report.json')
+                folder.seal('report.json')
         elif args.dev_size is None and args.test_size is None:
             note = f'{len(recs):,} anecdotes: too few for the dev ({dev:,}) and test ({test:,}) splits, so no splits written (see --dev-size, --test-size)'
         else:

@@ -120,4 +120,5 @@ def write_datasets(
                 read_anecdotes(a)
             if dil:
                 read_dilemmas(d)
+        folder.seal(*SPLIT_FILES)  # as written: a user's edit of a split later is the user's
     return paths

@@ -1260,6 +1260,7 @@ def extract_dask(
         write_anecdotes(recs, out_dir / 'anecdotes.jsonl')
         _write_run_report(out_dir, rep, plan, reports, subreddit=subreddit, min_words=min_words, min_votes=min_votes,
                           unescape=unescape)
+        folder.seal('anecdotes.jsonl', '_plan.json', 'report.json')  # as written: a user's edit later is the user's
         if warn:
             rep.warn()
         return recs, rep

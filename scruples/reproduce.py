@@ -385,7 +385,16 @@ def _quiet_kernel_manager():
             env = kw.setdefault('env', dict(os.environ))
             for k, v in KERNEL_ENV.items():
                 env.setdefault(k, v)  # a value the user set wins
+            if getattr(self, 'stderr_log', None) and 'stderr' not in kw:  # the kernel's stderr: to its log ()
+                kw['stderr'] = open(self.stderr_log, 'ab')  # noqa: SIM115 (closed once the kernel is launched)
             return cmd, kw
+
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            try:
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+            finally:
+                if getattr(self, 'stderr_log', None) and hasattr(kw.get('stderr'), 'close'):
+                    kw['stderr'].close()  # the kernel holds its own copy
 
         async def _async_interrupt_kernel(self):
             if self.shutting_down:  # the shutdown request follows; a kernel that does not end is killed after it
@@ -402,20 +411,33 @@ def run_notebook(
     kernel: str,  # Jupyter kernel name
     cwd,  # the folder the kernel starts in
 ):
-    "Run `nb` into `dest` with papermill, quietly: no progress bar, no cell output in the log (callers log), no kernel noise."
+    """Run `nb` into `dest` with papermill, quietly: no progress bar, no cell output in the log (callers log), no kernel
+    noise. The kernel's own stderr (its log, and the tracebacks joblib's resource tracker prints at exit about
+    semaphores it already released) goes to a temporary log: removed after a run that succeeds, named with its last lines
+    in the error of one that fails (a cell's own error is in the notebook and the error either way)."""
     import papermill as pm
 
-    pm.execute_notebook(
-        str(nb),
-        str(dest),
-        parameters=params,
-        kernel_name=kernel,
-        language='python',
-        cwd=str(cwd),
-        progress_bar=False,
-        log_output=False,
-        kernel_manager_class=quiet_kernel_manager(),
-    )
+    fd, log = tempfile.mkstemp(prefix='scruples-kernel-', suffix='.stderr.log')
+    os.close(fd)
+    manager = type('LoggedKernelManager', (quiet_kernel_manager(),), {'stderr_log': log})
+    try:
+        pm.execute_notebook(
+            str(nb),
+            str(dest),
+            parameters=params,
+            kernel_name=kernel,
+            language='python',
+            cwd=str(cwd),
+            progress_bar=False,
+            log_output=False,
+            kernel_manager_class=manager,
+        )
+    except Exception as err:
+        tail = Path(log).read_text(errors='replace').strip().splitlines()[-20:]
+        if tail and hasattr(err, 'add_note'):
+            err.add_note(f"the kernel's stderr ({log}), last lines:\n" + '\n'.join(tail))
+        raise
+    Path(log).unlink(missing_ok=True)
 
 # %% ../nbs/90_reproduce.ipynb #11e7afbe
 def _run_one(

@@ -1,5 +1,8 @@
 """`scruples.reproduce`: comparison rows, their summary, and the list of paper notebooks (papermill is not run here)."""
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -323,3 +326,34 @@ def test_git_state_is_dirty_for_code_not_for_the_figures_a_run_writes(tmp_path):
     assert git_state(tmp_path)['dirty'] is False
     (tmp_path/'nbs'/'x.ipynb').write_text('{"cells": []}\n')
     assert git_state(tmp_path)['dirty'] is True
+
+
+def _nb_writing_to_stderr(path, fail=False):
+    import nbformat
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import os\nos.write(2, b'kernel noise on fd 2\\n')"),
+                nbformat.v4.new_code_cell('raise RuntimeError("the cell failed")' if fail else 'x = 1')]
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.parametrize('fail', [False, True])
+def test_run_notebook_keeps_the_kernels_stderr_off_the_terminal(tmp_path, fail):
+    """Issue 40: what a kernel writes to its stderr (joblib's resource tracker's tracebacks at exit in `make test`'s smoke
+    run) does not reach the user's terminal; a run that succeeds leaves no log, a failed one names its log."""
+    nb = _nb_writing_to_stderr(tmp_path/'n.ipynb', fail)
+    code = ('import sys, tempfile\nfrom scruples.reproduce import run_notebook\n'
+            f'tempfile.tempdir = {str(tmp_path)!r}\n'
+            'try:\n'
+            f'    run_notebook({str(nb)!r}, {str(tmp_path/"out.ipynb")!r}, {{}}, "python3", {str(tmp_path)!r})\n'
+            'except Exception as e:\n'
+            '    print("failed:", *getattr(e, "__notes__", []), sep="\\n")\n')
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300,
+                       env=os.environ | {'PYTHONPATH': str(REPO_ROOT)})
+    assert 'kernel noise' not in r.stderr, r.stderr
+    logs = list(tmp_path.glob('scruples-kernel-*.stderr.log'))
+    if fail:
+        assert 'failed:' in r.stdout and "the kernel's stderr" in r.stdout and 'kernel noise on fd 2' in r.stdout
+        assert len(logs) == 1 and 'kernel noise' in logs[0].read_text()
+    else:
+        assert r.returncode == 0 and not logs, (r.stderr, logs)

@@ -251,3 +251,23 @@ def test_a_file_claimed_again_by_a_killed_run_stays_the_commands():
         (h.path/'a.png').write_bytes(b'a user edit')
         with pytest.raises(FileExistsError, match='changed since'):
             OwnedFolder(d, ('a.png',), 'm.json', 'scruples test').check()
+
+
+# --- extract: a user's edit of a file the last run wrote is the user's (sealed digests, as score and analyze) -------
+
+@pytest.mark.parametrize('edited', ['anecdotes.jsonl', 'report.json', 'anecdotes/dev.scruples-anecdotes.jsonl'])
+def test_extract_rerun_keeps_a_users_edit_of_its_output(tmp_path, edited):
+    """A user edits (or saves their own file over) a file `extract` wrote; the rerun into the folder is refused and the
+    file is left as the user made it. The old manifest listed names only, so the rerun replaced the user's file."""
+    from test_round4_writes import dumps, refused_intact, scruples, snapshot
+    out = tmp_path/'out'
+    argv = ('extract', *dumps(), '--out', out, '--workers', '1', '--dev-size', '2', '--test-size', '2', '--no-progress')
+    r = scruples(*argv)
+    assert r.returncode == 0, r.stderr[-3000:]
+    again = scruples(*argv)  # unchanged: the rerun is the command's to make
+    assert again.returncode == 0, again.stderr[-3000:]
+    (out/edited).write_bytes((out/edited).read_bytes() + b'\n')  # the user's edit
+    before = snapshot(out)
+    r = scruples(*argv)
+    refused_intact(r, out, before, [edited])
+    assert 'changed since' in r.stderr, r.stderr
