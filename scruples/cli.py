@@ -627,7 +627,10 @@ def _number(x) -> str:
     "A summary value as printed: a whole number as one (10751, not 1.075e+04), else 4 significant digits; none is ''."
     if x is None or x != x:  # None or NaN
         return ''
-    x = float(x)
+    try:
+        x = float(x)
+    except (TypeError, ValueError):  # a value that is text
+        return str(x)
     return f'{int(x)}' if x.is_integer() and abs(x) < 1e15 else f'{x:.4g}'
 
 
@@ -636,12 +639,16 @@ def _summary_text(rows, width: int = WIDTH) -> Block:
     note of a run of rows that share it, once."""
     import textwrap
 
+    for col, none in (('section', ''), ('lo', None), ('hi', None), ('note', '')):  # a summary may lack some columns
+        if col not in rows:
+            rows = rows.assign(**{col: none})
+    rows = rows.assign(section=rows['section'].fillna('').astype(str))  # a row without a section is not dropped
     wrap = lambda s, first, rest: textwrap.wrap(s, width, initial_indent=first, subsequent_indent=rest) or [first]
     out = wrap('value [lo, hi]: the estimate and its 95% interval, unless the note below it says what lo and hi are', '', '')
     for section, part in rows.groupby('section', sort=False):
-        out += ['', f'== {section} ==']
+        out += ['', f'== {section} =='] if section else ['']
         qw = min(max(len(str(q)) for q in part.quantity), width - 36)  # aligned in a section; room for the interval
-        part = part.assign(note=part['note'].fillna('').astype(str) if 'note' in part else '')
+        part = part.assign(note=part['note'].fillna('').astype(str))
         run = (part.note != part.note.shift()).cumsum()  # consecutive rows with one note
         for _, same in part.groupby(run, sort=False):
             for r in same.itertuples():
