@@ -2,30 +2,15 @@
 user meets it (a `scruples` command in a subprocess) and, where quick, at the API. Every test here failed on main
 before its fix (its docstring's first line says what the old code did)."""
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+from test_round4_second_pass import cli, write  # as the second pass runs a command and writes a file
+
 QUICK = ('--bootstrap', '0', '--ceiling-bootstrap', '0', '--samples', '200')
-
-
-def cli(*args, env=None, timeout=300):
-    "Run `scruples ARGS` as a user does; (exit status, stdout + stderr)."
-    code = 'import sys; from scruples.cli import main; sys.exit(main())'
-    r = subprocess.run([sys.executable, '-c', code, *map(str, args)], capture_output=True, text=True,
-                       env={**os.environ, **(env or {})}, timeout=timeout)
-    return r.returncode, r.stdout + r.stderr
-
-
-def write(tmp_path, name, text):
-    p = tmp_path/name
-    p.write_text(text)
-    return p
 
 
 def _composite(tmp_path):
