@@ -647,7 +647,7 @@ def _summary_text(rows, width: int = WIDTH) -> Block:
     out = wrap('value [lo, hi]: the estimate and its 95% interval, unless the note below it says what lo and hi are', '', '')
     for section, part in rows.groupby('section', sort=False):
         out += ['', f'== {section} =='] if section else ['']
-        qw = min(max(len(str(q)) for q in part.quantity), width - 36)  # aligned in a section; room for the interval
+        qw = max(1, min(max(len(str(q)) for q in part.quantity), width - 36))  # aligned in a section; room for the interval
         part = part.assign(note=part['note'].fillna('').astype(str))
         run = (part.note != part.note.shift()).cumsum()  # consecutive rows with one note
         for _, same in part.groupby(run, sort=False):

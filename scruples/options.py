@@ -9,6 +9,7 @@ import argparse
 import json
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from .core import LazyModule
 
@@ -317,7 +318,7 @@ class Loaded:
     items: str  # which items, in words ('' : every item, the table has no split)
     grouped: dict  # group name -> classes ({} : none)
 
-    @property
+    @cached_property
     def prior_counts(self):
         "The counts the ceiling's prior is chosen on: every item read (classes grouped), when some are used; else None."
         if len(self.index) == self.full.n_items:

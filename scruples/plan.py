@@ -245,6 +245,8 @@ def plan(
     and `attrs['pilot']` holds BEST's own estimates on the pilot, which the planned row at the pilot's votes and size
     brackets (the plan is over datasets drawn from the prior, the pilot is one such dataset)."""
     c = check_counts(counts)
+    if prior_counts is not None and isinstance(prior, Prior):  # as `best` refuses it: the prior would not be chosen there
+        raise ValueError('prior_counts chooses and fits the prior: give it without a fitted Prior')
     choice = _pilot_prior(c if prior_counts is None else check_counts(prior_counts), prior)
     if prior_counts is not None:
         if choice.prior.alpha.shape != (c.shape[1],):
