@@ -577,8 +577,10 @@ def _add_reproduce_parser(sub):
     q.add_argument('--smoke', action='store_true', help='small sizes, in minutes; figures go to _runs/smoke/figures')
     q.add_argument('--data-dir')
     q.add_argument('--seed', type=_NONNEG, default=0)
-    q.add_argument('--out', help='folder for executed notebooks')
-    q.add_argument('--fig-dir', help='folder for figures and the summary')
+    q.add_argument('--out', help='folder for executed notebooks (default _runs/full or _runs/smoke; a folder of your own: '
+                   'a file of a name it writes that it did not write is refused)')
+    q.add_argument('--fig-dir', help='folder for figures and the summary (default figures/ or _runs/smoke/figures; a folder '
+                   'of your own: as --out)')
     q.add_argument('--kernel', help='Jupyter kernel name')
     q.add_argument('--notebooks', nargs='+', help='run only these: numbers (05), names (05_baselines) or file names')
     q.add_argument(

@@ -401,6 +401,16 @@ class OwnedFolder:
         self.owned.update({n: _digest(self.path / n) for n in names if (self.path / n).is_file()})
         self._write()
 
+    def adopt(self, *names):
+        """Record and seal files of declared `names` that a process this run started wrote unclaimed (a notebook's
+        figures): called under the lock, after `check` refused any user's file of those names."""
+        names = [n for n in names if _safe_name(n) and name_matches(n, self.names) and (self.path / n).is_file()
+                 and not (self.path / n).is_symlink()]
+        if self.owned is None:
+            self.owned = self._read()
+        self.owned.update({n: None for n in names if n not in self.owned})
+        self.seal(*names)
+
     def remove(self, *names) -> list[str]:
         "Remove the files of `names` this command wrote (never a link, a folder or a user's file); the removed."
         gone = [n for n in names if n not in (self.manifest, LOCK_NAME) and self.is_own(n) and n in self.owned]

@@ -5,6 +5,7 @@
 # %% ../nbs/90_reproduce.ipynb #33ac2516
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import json
@@ -20,15 +21,15 @@ from pathlib import Path
 import pandas as pd
 from fastcore.basics import patch
 
-from .core import ScruplesError, checkout_root
+from .core import LOCK_NAME, OwnedFolder, ScruplesError, checkout_root
 
 class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['CAUSES', 'RUN_ENV', 'KERNEL_ENV', 'ReproductionError', 'Comparison', 'summary_heading', 'write_summary', 'show_na',
-           'paper_notebooks', 'select_notebooks', 'default_kernel', 'git_state', 'stamp_run', 'quiet_kernel_manager',
-           'run_notebook', 'reproduce']
+__all__ = ['CAUSES', 'RUN_ENV', 'KERNEL_ENV', 'FIG_NAMES', 'REPRODUCE_MANIFEST', 'ReproductionError', 'Comparison',
+           'summary_heading', 'write_summary', 'show_na', 'paper_notebooks', 'select_notebooks', 'default_kernel',
+           'git_state', 'stamp_run', 'quiet_kernel_manager', 'run_notebook', 'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -468,6 +469,50 @@ def _run_one(
         )
         return f'{nb.name}: {type(err).__name__}: {str(err).strip().splitlines()[-1] if str(err).strip() else ""} (see {dest})'
 
+# %% ../nbs/90_reproduce.ipynb #reprofold01
+FIG_NAMES = ('summary.md', 'summary.csv', '*.rows.csv', '*.rows.previous.csv', '*.png', '*.svg', '*.pdf', '*.csv', '*.txt',
+             '*.npz', '*.json', '*.html', '*.md')  # what `reproduce` and the paper notebooks write in a figure folder
+REPRODUCE_MANIFEST = 'reproduce-manifest.json'
+
+
+@contextlib.contextmanager
+def _user_folders(root: Path, out: Path, fig_dir: Path, nbs):
+    """`reproduce`'s output folders outside the checkout's own (`figures/`, `_runs/`) under the rule of every command
+    that writes into a user's folder (`OwnedFolder`): checked (a user's file of a name the run writes is refused, named,
+    and nothing is written), locked for the run, the executed notebooks and the summary claimed before they are written.
+    Yields `claimed()`: it records and seals what the notebooks wrote there so far (their figures and tables)."""
+    own = {(root / p).resolve() for p in ('figures', '_runs/full', '_runs/smoke', '_runs/smoke/figures')}
+    wants, first = {}, {}
+    for d, names in ((out, [nb.name for nb in nbs]), (fig_dir, FIG_NAMES)):
+        if d.resolve() not in own:
+            wants.setdefault(d.resolve(), set()).update(names)
+            first.setdefault(d.resolve(), d)
+    folders = [OwnedFolder(first[d], sorted(n), REPRODUCE_MANIFEST, 'scruples reproduce') for d, n in wants.items()]
+    refused = []
+    for f in folders:  # every folder checked before any is locked or written; every refusal said at once
+        try:
+            f.check()
+        except FileExistsError as err:
+            refused.append(err)
+    if refused:
+        raise FileExistsError(errno.EEXIST, '; and '.join([refused[0].strerror, *(f'{e.filename}: {e.strerror}'
+                                                                               for e in refused[1:])]), refused[0].filename)
+
+    def claimed():
+        for f in folders:
+            found = {p.relative_to(f.path).as_posix() for pat in f.names for p in f.path.glob(pat)}
+            f.adopt(*sorted(found - {f.manifest, LOCK_NAME}))
+
+    with contextlib.ExitStack() as stack:
+        for f in folders:
+            stack.enter_context(f)
+            here = f.path.resolve()
+            f.claim(*([nb.name for nb in nbs] if here == out.resolve() else []),
+                    *(['summary.md', 'summary.csv', *(f'{nb.stem}.rows{x}.csv' for nb in nbs for x in ('', '.previous'))]
+                      if here == fig_dir.resolve() else []))
+        yield claimed
+
+
 # %% ../nbs/90_reproduce.ipynb #dbd96aa7
 def reproduce(
     smoke: bool = False,  # small sizes: the whole run in minutes
@@ -500,6 +545,12 @@ def reproduce(
 
         if kernel not in find_kernel_specs():
             raise ValueError(f'no Jupyter kernel named {kernel!r}; installed: {", ".join(sorted(find_kernel_specs()))}')
+    with _user_folders(root, out, fig_dir, nbs) as claimed:  # checked and locked before anything is written
+        return _reproduce(nbs, out, fig_dir, smoke, data_dir, seed, kernel, jobs, log, mode, root, claimed)
+
+
+def _reproduce(nbs, out, fig_dir, smoke, data_dir, seed, kernel, jobs, log, mode, root, claimed) -> pd.DataFrame:
+    "`reproduce` once its folders are checked (and, a user's, locked): run the notebooks, write the summary."
     out.mkdir(parents=True, exist_ok=True)
     fig_dir.mkdir(parents=True, exist_ok=True)
     kernel = kernel or default_kernel()
@@ -524,12 +575,14 @@ def reproduce(
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+        claimed()  # what the notebooks wrote in a user's folders is the run's (a user's file of those names was refused)
     failures = [f for f in outcomes if f is not None]  # in notebook order, whatever order they finished in
     if failures and (
         len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))
     ):  # nothing ran: an empty summary.md would read as a finished run
         raise ReproductionError('every paper notebook failed, no summary written:\n' + '\n'.join(failures))
     rows = write_summary(fig_dir, title=f'Reproduction summary ({mode} run)')
+    claimed()
     log(f'summary: {fig_dir / "summary.md"} ({len(rows)} numbers)')
     if failures:
         raise ReproductionError('paper notebooks failed:\n' + '\n'.join(failures))

@@ -363,3 +363,38 @@ def test_run_notebook_keeps_the_kernels_stderr_off_the_terminal(tmp_path, fail):
         assert len(logs) == 1, logs  # kept, and named in the error with its lines (above)
     else:
         assert r.returncode == 0 and 'failed:' not in r.stdout and not logs, (r.stdout, r.stderr, logs)
+
+
+# --- issue 39, fourth pass: a user's --out and --fig-dir are held by the rule of every command that writes there -----
+
+def test_reproduce_into_a_users_folders_keeps_their_files(fake_checkout, tmp_path):
+    "Reruns into its own folders go on; a user's file of a name it writes (or its own file the user edited) is refused."
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    figs, out = tmp_path/'figs', tmp_path/'out'
+    figs.mkdir()
+    (figs/'notes.txt.bak').write_text('mine')  # a name reproduce does not write: neither refused nor touched
+    quiet = dict(out=out, fig_dir=figs, kernel='python3', log=lambda m: None)
+    reproduce(**quiet)
+    reproduce(**quiet)  # a rerun into the folders it wrote
+    assert (figs/'reproduce-manifest.json').is_file() and len(runs) == 4
+    (figs/'summary.md').write_text('my edit')
+    with pytest.raises(FileExistsError, match='summary.md'):
+        reproduce(**quiet)
+    assert (figs/'summary.md').read_text() == 'my edit' and len(runs) == 4  # refused before any notebook ran
+    (figs/'summary.md').unlink()
+    (figs/'my_plot.png').write_bytes(b'\x89PNG mine')  # a user's figure where the notebooks write theirs
+    with pytest.raises(FileExistsError, match='my_plot.png'):
+        reproduce(**quiet)
+    assert (figs/'my_plot.png').read_bytes() == b'\x89PNG mine' and (figs/'notes.txt.bak').read_text() == 'mine'
+
+
+def test_reproduce_into_the_checkouts_own_folders_needs_no_manifest(fake_checkout):
+    "figures/ and _runs/ are the checkout's: the package's kept runs stand there without a manifest, and are rewritten."
+    from scruples.reproduce import reproduce
+    root, failing, runs = fake_checkout
+    (root/'figures').mkdir()
+    (root/'figures'/'summary.md').write_text('the kept run of the last commit')
+    reproduce(kernel='python3', log=lambda m: None)
+    assert 'the kept run' not in (root/'figures'/'summary.md').read_text()
+    assert not (root/'figures'/'reproduce-manifest.json').exists()
