@@ -136,3 +136,16 @@ def test_fetch_keeps_a_users_file_of_the_release_folders_name(tmp_path):
     with pytest.raises(FetchError, match='holds anecdotes, which the archive'):
         safe_extract(tmp_path/'anecdotes.tar.gz', tmp_path, root='anecdotes', previous=())
     assert (tmp_path/'anecdotes').read_text() == 'my notes'
+
+
+# --- silent wrong: labels equal as numbers, one written in exponent notation ------------------------------------------
+
+def test_labels_equal_as_numbers_in_exponent_notation_are_refused(tmp_path):
+    """Old: labels 10 and 1e1 (a spreadsheet's export of 10) were two classes, 0/10/1e1 sorted by name, exit 0, while
+    1 and 1.0 were refused; now the same refusal, and 1E+01 beside 2 sorts as a number."""
+    p = write(tmp_path, 'e.csv', 'item,annotator,label\n1,a,1e1\n1,b,10\n2,a,0\n2,b,10\n3,a,0\n3,b,0\n')
+    rc, out = cli('data', 'validate', p)
+    assert rc == 1 and 'same number' in out and "'1e1'" in out and "'10'" in out, out
+    p = write(tmp_path, 'f.csv', 'item,annotator,label\n1,a,1E+01\n1,b,2\n2,a,0\n2,b,2\n3,a,0\n3,b,0\n')
+    rc, out = cli('data', 'validate', p)
+    assert rc == 0 and 'classes 0/2/1E+01 (sorted as numbers)' in out, out
