@@ -149,3 +149,23 @@ def test_labels_equal_as_numbers_in_exponent_notation_are_refused(tmp_path):
     p = write(tmp_path, 'f.csv', 'item,annotator,label\n1,a,1E+01\n1,b,2\n2,a,0\n2,b,2\n3,a,0\n3,b,0\n')
     rc, out = cli('data', 'validate', p)
     assert rc == 0 and 'classes 0/2/1E+01 (sorted as numbers)' in out, out
+
+
+# --- silent wrong: --pred-id naming the gold's id columns in another order paired other items -------------------------
+
+def test_pred_id_of_the_gold_columns_in_another_order_is_refused(tmp_path):
+    """Old: gold read with `--item doc,sent`, predictions with columns doc and sent, `--pred-id sent,doc`: the ids
+    (sent, doc) were matched by position to (doc, sent), so with numbers in both columns item (1, 2) got the prediction of
+    item (2, 1): exit 0, accuracy 0.56 where the right pairing gives 0.48."""
+    rng = np.random.default_rng(1)
+    rows = ['doc,sent,annotator,label'] + [f'{d},{s},{a},{rng.choice(["yes", "no"])}'
+                                           for d in range(5) for s in range(5) for a in 'abc']
+    gold = write(tmp_path, 'g.csv', '\n'.join(rows) + '\n')
+    x = rng.random((5, 5))
+    pred = write(tmp_path, 'p.csv', 'doc,sent,no,yes\n' + ''.join(f'{d},{s},{1 - x[d, s]:.3f},{x[d, s]:.3f}\n'
+                                                                  for d in range(5) for s in range(5)))
+    q = ('score', '--bootstrap', '0', '--ceiling-bootstrap', '0', '--samples', '100', '--item', 'doc,sent')
+    rc, out = cli(*q, '--pred-id', 'sent,doc', pred, gold)
+    assert rc == 1 and '--pred-id doc,sent' in out and 'Traceback' not in out, out
+    rc, out = cli(*q, '--pred-id', 'doc,sent', pred, gold)
+    assert rc == 0, out
