@@ -46,9 +46,10 @@ def test_best_ties_drop_estimate_inside_its_interval_api(seed):
         assert r['ci_low'] - 1e-9 <= r['estimate'] <= r['ci_high'] + 1e-9, r
 
 
-# --- silent wrong: a text parameter of analyze with a value the notebook does not know was taken for another -----------
+# --- silent wrong: a text parameter of analyze with a value the notebook does not know was taken for another ---------
 
-@pytest.mark.parametrize('param, bad', [('class_weight=balance', "'balance'"), ('baselines=Prior,logistic', "'logistic'"),
+@pytest.mark.parametrize('param, bad', [('class_weight=balance', "'balance'"),
+                                        ('baselines=Prior,logistic', "'logistic'"),
                                         ('likelihoods=soft,Dirichlet', "'Dirichlet'")])
 def test_analyze_param_value_the_notebook_does_not_know_is_refused(tmp_path, param, bad):
     """Old: `analyze --param class_weight=balance` (for 'balanced') ran to the end, exit 0, with no balanced model: the
@@ -83,7 +84,8 @@ def test_analyze_param_given_twice_is_refused(tmp_path):
                    "notebooks' figure and table names are not declared; summary.md/summary.csv/NN_x.ipynb are replaced")
 def test_reproduce_keeps_a_users_files_in_its_folders(tmp_path):
     """`scruples reproduce --smoke --notebooks 01 --out OUT --fig-dir FIGS` replaced a user's FIGS/summary.md,
-    FIGS/summary.csv and OUT/01_dataset_statistics.ipynb (exit 0, no word): each must stay intact or the run be refused."""
+    FIGS/summary.csv and OUT/01_dataset_statistics.ipynb (exit 0, no word): each must stay intact or the run be
+    refused."""
     out, figs = tmp_path/'out', tmp_path/'figs'
     mine = {figs/'summary.md': b'# my notes\n', figs/'summary.csv': b'a,b\n1,2\n',
             out/'01_dataset_statistics.ipynb': b'{"my": "notebook"}'}
@@ -95,7 +97,7 @@ def test_reproduce_keeps_a_users_files_in_its_folders(tmp_path):
     assert rc == 1 and 'summary.md' in text, text[-2000:]
 
 
-# --- data loss: `data fetch --dest DIR` replaced DIR/anecdotes/ with the archive's, deleting a user's files in it ------
+# --- data loss: `data fetch --dest DIR` replaced DIR/anecdotes/ with the archive's, deleting a user's files in it ---
 
 def _release_tarball(dest, name='anecdotes'):
     "A stand-in release archive `name`.tar.gz in `dest` (a manual download: no checksum record yet), and it extracted."
@@ -155,8 +157,8 @@ def test_labels_equal_as_numbers_in_exponent_notation_are_refused(tmp_path):
 
 def test_pred_id_of_the_gold_columns_in_another_order_is_refused(tmp_path):
     """Old: gold read with `--item doc,sent`, predictions with columns doc and sent, `--pred-id sent,doc`: the ids
-    (sent, doc) were matched by position to (doc, sent), so with numbers in both columns item (1, 2) got the prediction of
-    item (2, 1): exit 0, accuracy 0.56 where the right pairing gives 0.48."""
+    (sent, doc) were matched by position to (doc, sent), so with numbers in both columns item (1, 2) got the prediction
+    of item (2, 1): exit 0, accuracy 0.56 where the right pairing gives 0.48."""
     rng = np.random.default_rng(1)
     rows = ['doc,sent,annotator,label'] + [f'{d},{s},{a},{rng.choice(["yes", "no"])}'
                                            for d in range(5) for s in range(5) for a in 'abc']
