@@ -633,7 +633,8 @@ class _Extras:
         return self.vals.get(k)
 
 # %% ../nbs/07_annotations.ipynb #0c37dbdc
-_NUMBER = re.compile(r'[ \t]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)[ \t]*')  # a label written as a decimal number: 3, -1, 2.5
+# a label written as a number: 3, -1, 2.5, 1e1 (a spreadsheet's export of 10)
+_NUMBER = re.compile(r'[ \t]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t]*')
 
 
 def _sorted_labels(labels, path=None) -> tuple[tuple, str]:

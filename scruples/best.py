@@ -723,7 +723,9 @@ def best_estimates(
             est, se = float(per.mean()), 0.0
         else:
             (est, se, _), ns = _mean_and_error(_score_batches(sampler, y, m, n_samples, rng)), n_samples
-        fitted = alpha is None and not isinstance(prior, Prior)  # a given prior is never refitted
+        # a given prior is never refitted; nor one fitted to more examples than are scored (ties='drop' left some out):
+        # a refit to resamples of the scored ones alone would be another quantity's interval (as `prior_counts`)
+        fitted = alpha is None and not isinstance(prior, Prior) and len(c) == len(counts)
         refit_m = refit and fitted and (pr.kind == 'npmle' or (m in _REFIT and c.shape[1] <= _REFIT_K))
         lo, hi = (
             map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m, pr))

@@ -598,6 +598,10 @@ def _analyze_params(args) -> dict:
     declared = {o.name: o for o in OPTIONS if 'analyze' in o.commands}  # by keyword and by the notebook's name
     declared |= {o.parameter: o for o in OPTIONS if o.parameter and 'analyze' in o.commands}
     params, flags = {}, _options(args, 'analyze')
+    names = [name for name, _ in args.param or ()]
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice is not None:  # the last would win and the other be ignored, silently
+        raise core.ScruplesError(f'--param {twice}=... given twice: give each parameter once')
     for name, value in args.param or ():
         o = declared.get(name)
         if o is not None and o.kind == 'reading' or name in ('form', 'predictions_file', 'annotations_file', 'reading'):

@@ -314,6 +314,10 @@ def read_predictions(
         hint = (f': --pred-id {",".join(gold_id)}, as the gold\'s ids'
                 if gold_id and all(str(c) in cols for c in gold_id) and list(gold_id) != idc else '')
         raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another{hint})', ', '.join(cols))
+    gid = [str(c) for c in gold_id]
+    if len(idc) > 1 and sorted(gid) == sorted(idc) and gid != idc:  # the parts of the ids paired crosswise, silently
+        raise ScruplesDataError(path, None, id, f'the id columns in the order of the gold\'s, --pred-id {",".join(gid)}: '
+                                'the parts of an id are matched by position', id)
     keys = [[item_id(v, path, line, c) for line, v in zip(df.index, df[c])] for c in idc]  # the gold reader's ids
     ids = keys[0] if len(idc) == 1 else list(zip(*keys))
     dup = next((i for i, v in enumerate(ids) if v in ids[:i]), None) if len(set(ids)) != len(ids) else None

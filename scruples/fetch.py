@@ -147,6 +147,8 @@ def safe_extract(
     tar_path,  # a tar archive, plain or compressed (gz, bz2, xz)
     dest,  # folder that receives the archive's top-level entries
     root: str | None = None,  # if given, refuse members outside this top-level folder
+    previous=None,  # the paths (under `dest`) an earlier extraction placed: a replaced folder's other files are a
+    # user's, and refused; None: what the archive replaces is replaced as a whole
 ) -> list[Path]:  # the top-level paths now in `dest`
     "Extract `tar_path` into `dest` all at once or not at all, refusing unsafe members (tarfile's 'data' filter) and, with `root`, anything outside `root/`."
     dest = Path(dest)
@@ -173,6 +175,20 @@ def safe_extract(
                     + ', '.join(
                         f'{b!r} ({f"{root} is not a folder" if b == root else f"outside {root}/"})' for b in bad
                     )
+                )
+            # with `previous`, what the archive replaces holds only what it or an earlier one brought: a user's file
+            # in the old folder (or of its name) is refused, named, and everything kept
+            ours, theirs = set(previous or ()), []
+            for t in (dest / s.name for s in new.iterdir()) if previous is not None else ():
+                found = [t] if t.is_file() or t.is_symlink() else t.rglob('*') if t.is_dir() else []
+                theirs += sorted(r for r in (f.relative_to(dest).as_posix() for f in found if not f.is_dir())
+                                 if r not in ours and not (new / r).is_file())
+            if theirs:
+                raise FetchError(
+                    f'{dest}: holds {", ".join(theirs[:5])}'
+                    f'{f" and {len(theirs) - 5} more" if len(theirs) > 5 else ""}, '
+                    f'which the archive {Path(tar_path).name} does not hold (not a file of the release): move '
+                    f'{"it" if len(theirs) == 1 else "them"} elsewhere, then fetch again'
                 )
             placed = []
             for src in sorted(new.iterdir()):
@@ -245,6 +261,15 @@ def _download(url: str,               # http(s) URL of the file
     return path
 
 # %% ../nbs/02_fetch.ipynb #b50b79a5
+def _members(tar_path) -> set[str]:
+    "The paths of the files in an archive (what its extraction placed); none when it cannot be read."
+    try:
+        with tarfile.open(tar_path) as tf:
+            return {m.name.removeprefix('./') for m in tf.getmembers() if m.isfile()}
+    except (tarfile.TarError, EOFError, zlib.error, OSError):
+        return set()
+
+
 def _fetch_one(name: str,       # archive name, also the folder it unpacks to
                url: str,        # where to download it from
                dest: Path,      # the target folder
@@ -260,7 +285,7 @@ def _fetch_one(name: str,       # archive name, also the folder it unpacks to
     if local and known is not None and folder.is_dir(): return  # already extracted and verified
     with tempfile.TemporaryDirectory(dir=dest, prefix=f'.fetch-{name}-') as stage:
         src = tarball if local else _download(url, Path(stage, tarball.name), known, progress)
-        safe_extract(src, dest, root=name)
+        safe_extract(src, dest, root=name, previous=_members(tarball) if tarball.is_file() else ())
         if not folder.is_dir(): raise FetchError(f'{url}: the archive has no {name}/ folder')
         if src != tarball: os.replace(src, tarball)
     if known is None:

@@ -458,6 +458,19 @@ PARAM_GUARDS = {  # notebook parameter -> (smallest, largest, what it is); None:
 }
 
 
+def _param_choices(name: str) -> tuple | None:
+    "The values a text parameter of the notebook may take (each of a comma-separated list for the lists); None: any."
+    if name == 'baselines':
+        from scruples.baselines import MODELS
+
+        return MODELS
+    if name == 'likelihoods':
+        from scruples.models import LIKELIHOODS
+
+        return tuple(LIKELIHOODS)
+    return {'class_weight': ('auto', 'balanced', 'none'), 'finetune': ('auto', 'yes', 'no')}.get(name)
+
+
 def check_parameters(
     params: dict,  # notebook parameter -> value (what `guide_parameters` returns, plus any other)
     nb=None,  # the notebook (default: `guide_notebook()`)
@@ -485,7 +498,15 @@ def check_parameters(
             else:
                 raise ValueError(f'{name}={value!r}: expected true or false')
         if kind == 'str' and not isinstance(value, str):
-            out[name] = str(value)
+            out[name] = value = str(value)
+        choices = _param_choices(name)  # a value the notebook would take for another (class_weight=balance: none)
+        if choices is not None:
+            many = name in ('baselines', 'likelihoods')
+            given = [v.strip() for v in value.split(',') if v.strip()] if many else [value]
+            bad = [v for v in given if v not in choices]
+            if bad:
+                raise ValueError(f'{name}={value!r}: expected {"a comma-separated list of " if many else ""}'
+                                 f'{", ".join(choices)}; not one: {", ".join(map(repr, bad))}')
         if name in PARAM_GUARDS:
             lo, hi, what = PARAM_GUARDS[name]
             if not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8):
