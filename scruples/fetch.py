@@ -176,6 +176,15 @@ def safe_extract(
                         f'{b!r} ({f"{root} is not a folder" if b == root else f"outside {root}/"})' for b in bad
                     )
                 )
+            # a link must point inside what is extracted: tarfile's filter checks a member named 'a/' (a trailing slash)
+            # from the wrong folder, and 'a/' -> '..' would point out of dest once placed
+            top = os.path.realpath(new)
+            out_links = sorted(os.path.relpath(os.path.join(d, n), new) for d, dirs, files in os.walk(new)
+                               for n in dirs + files if os.path.islink(os.path.join(d, n))
+                               and os.path.commonpath([top, os.path.realpath(os.path.join(d, n))]) != top)
+            if out_links:
+                raise FetchError(f'{tar_path}: refusing to extract unsafe members: '
+                                 + ', '.join(f'{b!r} (a link out of the archive)' for b in out_links[:5]))
             # with `previous`, what the archive replaces holds only what it or an earlier one brought: a user's file
             # in the old folder (or of its name) is refused, named, and everything kept
             ours, theirs = set(previous or ()), []

@@ -338,3 +338,12 @@ def test_safe_extract_never_writes_outside(spec):
                 if err.errno == errno.ELOOP: continue  # a link loop points nowhere
                 real = os.path.realpath(p)  # a dangling link: where it would point
             assert os.path.commonpath([top, real]) == top
+
+
+def test_safe_extract_refuses_a_link_named_with_a_trailing_slash_out_of_dest(tmp_path):
+    "A symlink member 'a/' -> '..': tarfile's filter judged it from inside 'a' and let it through, out of dest once placed."
+    archive, dest = tmp_path/'a.tar', tmp_path/'box'/'dest'
+    archive.write_bytes(make_tar(member('a/', tarfile.SYMTYPE, '..', b'')))
+    with pytest.raises(FetchError, match='a link out of the archive'):
+        safe_extract(archive, dest)
+    assert list(dest.iterdir()) == []

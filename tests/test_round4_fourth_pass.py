@@ -1,6 +1,6 @@
 """Issue 39, the fourth hostile pass (by a helper who did not write the round-4 fixes): each defect found pinned as a
 user meets it (a `scruples` command in a subprocess) and, where quick, at the API. Every test here failed on main
-before its fix (its docstring's first line says what the old code did); an xfail names a defect left for the lead."""
+before its fix (its docstring's first line says what the old code did); the reproduce defect was fixed by the lead."""
 import json
 import warnings
 
@@ -80,8 +80,6 @@ def test_analyze_param_given_twice_is_refused(tmp_path):
 
 # --- data loss: `reproduce --out DIR --fig-dir DIR` writes over a user's files of the names it writes -----------------
 
-@pytest.mark.xfail(strict=True, reason='reproduce writes into --out and --fig-dir without an OwnedFolder: the paper '
-                   "notebooks' figure and table names are not declared; summary.md/summary.csv/NN_x.ipynb are replaced")
 def test_reproduce_keeps_a_users_files_in_its_folders(tmp_path):
     """`scruples reproduce --smoke --notebooks 01 --out OUT --fig-dir FIGS` replaced a user's FIGS/summary.md,
     FIGS/summary.csv and OUT/01_dataset_statistics.ipynb (exit 0, no word): each must stay intact or the run be
