@@ -38,8 +38,9 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'read_annotated', 'read_table', 'item_id',
-           'column_names', 'guide_data', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'read_annotated', 'read_table',
+           'item_id', 'column_names', 'guide_data', 'as_counts', 'MajorityVote', 'majority_vote',
+           'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -355,6 +356,15 @@ def _frame_table(df, path) -> _Table:
     df = df.astype(object).where(df.notna(), None)
     return _Table(cols, ((i + 1, dict(zip(cols, r))) for i, r in enumerate(df.itertuples(index=False, name=None))))
 
+# %% ../nbs/07_annotations.ipynb #pqframe01
+def parquet_frame(path) -> pd.DataFrame:
+    """A Parquet file as a frame whose named index levels are columns again: pandas writes a frame indexed by, say,
+    `item` with `item` as its index, and reading it back would hide that column (an unnamed index is not data)."""
+    df = pd.read_parquet(path)
+    named = [n for n in df.index.names if n is not None and n not in df.columns]
+    return df.reset_index(level=named) if named else df
+
+
 # %% ../nbs/07_annotations.ipynb #704a7445
 def _table(path: Path, given: dict | None = None) -> _Table:
     "The columns and records of a CSV (or TSV), JSON-lines or Parquet table (errors name file and line); `given`: the reading options."
@@ -378,7 +388,7 @@ def _table(path: Path, given: dict | None = None) -> _Table:
         if not path.is_file():
             raise FileNotFoundError(2, 'no such file', str(path))
         try:
-            df = pd.read_parquet(path)
+            df = parquet_frame(path)
         except Exception as err:
             raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
         return _frame_table(df, path)

@@ -1173,7 +1173,7 @@ def _check_annotators(by, annotators):
 
 def _groups(args, d, path):
     "The annotators' groups under `--by` (None without it), and the line saying what was joined."
-    from scruples.perspectives import annotator_groups, join_annotators, long_attributes, read_annotators
+    from scruples.perspectives import annotator_groups, join_annotators, long_attributes, read_annotators, ungrouped
 
     if not args.by:
         if args.annotators:
@@ -1184,7 +1184,8 @@ def _groups(args, d, path):
                                  'or one column per annotator)')
     table = read_annotators(args.annotators) if args.annotators else long_attributes(path, d, args.by)
     joined = join_annotators(d, table)
-    return joined, annotator_groups(joined, args.by), joined.report
+    groups = annotator_groups(joined, args.by)
+    return joined, groups, joined.report + ungrouped(joined, groups, args.by)
 
 # %% ../nbs/99_cli.ipynb #agree003
 def _cmd_agree(args):

@@ -15,16 +15,17 @@ import pandas as pd
 from sklearn.metrics import cohen_kappa_score
 
 from .agreement import agreement_interval, fleiss_kappa
-from .annotations import AnnotatedData, majority_vote
+from .annotations import AnnotatedData, majority_vote, parquet_frame
 from .best import best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng
 from .data import iter_jsonl, read_text
 
 # %% auto #0
 __all__ = ['MIN_ITEMS', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined', 'join_annotators',
-           'annotator_groups', 'group_names', 'subset', 'alpha_interval', 'group_agreement', 'group_majorities',
-           'between_groups', 'alpha_across_groups', 'pairwise_kappa', 'annotator_table', 'annotator_ranking',
-           'kappa_heatmap', 'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group', 'plan_by_group']
+           'annotator_groups', 'ungrouped', 'group_names', 'subset', 'alpha_interval', 'group_agreement',
+           'group_majorities', 'between_groups', 'alpha_across_groups', 'pairwise_kappa', 'annotator_table',
+           'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group',
+           'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -75,7 +76,7 @@ def _records(path: Path) -> tuple[list, list]:
         rows = list(iter_jsonl(path))
         return (list(rows[0][1]) if rows else []), rows
     if suf in ('.parquet', '.pq'):
-        df = pd.read_parquet(path)
+        df = parquet_frame(path)  # an annotator id pandas wrote as the index is a column again
         df = df.astype(object).where(df.notna(), None)
         return [str(c) for c in df.columns], [(i + 1, dict(zip(map(str, df.columns), r)))
                                               for i, r in enumerate(df.itertuples(index=False, name=None))]
@@ -227,6 +228,14 @@ def annotator_groups(
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
     return np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
+
+
+def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
+    "Annotators with attributes but no value of `by`, as a clause for the join's line ('': none): they are in no group."
+    miss = set(map(str, joined.without_attributes))
+    none = [str(a) for a, g in zip(joined.attributes.index, groups) if g is None and str(a) not in miss]
+    return (f'; {len(none)} with no {by} ({", ".join(none[:5])}{" ..." if len(none) > 5 else ""}: left out of every '
+            'group)' if none else '')
 
 
 def group_names(groups: np.ndarray) -> list:
@@ -548,6 +557,8 @@ def perspectives(
     "Who disagrees with whom: agreement within each group, between the groups, and per annotator."
     groups = annotator_groups(joined, by)
     names, notes = group_names(groups), []
+    if ungrouped(joined, groups, by):
+        notes.append(ungrouped(joined, groups, by).removeprefix('; '))
     if not names:
         raise ScruplesError(f'no annotator has a value of {by!r}')
     if len(names) == 1:

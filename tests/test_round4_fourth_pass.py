@@ -169,3 +169,34 @@ def test_pred_id_of_the_gold_columns_in_another_order_is_refused(tmp_path):
     assert rc == 1 and '--pred-id doc,sent' in out and 'Traceback' not in out, out
     rc, out = cli(*q, '--pred-id', 'doc,sent', pred, gold)
     assert rc == 0, out
+
+
+# --- the fourth pass's leftovers, fixed by the lead -----------------------------------------------------------------
+
+def _votes_of_six(tmp_path):
+    "Long votes: 8 items, 6 annotators a1..a6, each voting on every item."
+    rng = np.random.default_rng(3)
+    rows = ''.join(f'i{i},a{a},{"yes" if rng.random() < 0.6 else "no"}\n' for i in range(8) for a in range(1, 7))
+    return write(tmp_path, 'votes.csv', 'item,annotator,label\n' + rows)
+
+
+def test_agree_by_names_the_annotators_with_no_value_of_the_attribute(tmp_path):
+    """Old: an annotator whose `grp` is empty was left out of every group while the line said "6 of 6 voters joined
+    ...; 0 without attributes" (the "all" row counted 5)."""
+    votes = _votes_of_six(tmp_path)
+    ann = write(tmp_path, 'ann.csv', 'annotator,grp\na1,x\na2,x\na3,\na4,y\na5,y\na6,x\n')
+    rc, out = cli('agree', votes, '--long', '--item', 'item', '--annotator', 'annotator', '--label', 'label',
+                  '--by', 'grp', '--annotators', ann, '--bootstrap', '0')
+    assert rc == 0, out
+    assert '1 with no grp (a3: left out of every group)' in out, out
+
+
+def test_a_parquet_file_indexed_by_its_item_column_keeps_it(tmp_path):
+    """Old: a long table pandas wrote with `item` as its index lost that column (pandas reads it back as the index), and
+    the error suggested --long --item."""
+    import pandas as pd
+    df = pd.read_csv(_votes_of_six(tmp_path)).set_index('item')
+    df.to_parquet(tmp_path/'votes.parquet')
+    rc, out = cli('data', 'validate', tmp_path/'votes.parquet', '--long', '--item', 'item', '--annotator', 'annotator',
+                  '--label', 'label')
+    assert rc == 0 and '8 items' in out, out
