@@ -411,6 +411,20 @@ class OwnedFolder:
         self.owned.update({n: None for n in names if n not in self.owned})
         self.seal(*names)
 
+    @staticmethod
+    def check_all(folders):
+        """`check` every folder of one run before any is locked or written: a run that writes into several folders is
+        refused as a whole, every refusal said in one error (the first folder's, then each other's)."""
+        refused = []
+        for f in folders:
+            try:
+                f.check()
+            except FileExistsError as err:
+                refused.append(err)
+        if refused:
+            raise FileExistsError(errno.EEXIST, '; and '.join([refused[0].strerror, *(
+                f'{e.filename}: {e.strerror}' for e in refused[1:])]), refused[0].filename)
+
     def remove(self, *names) -> list[str]:
         "Remove the files of `names` this command wrote (never a link, a folder or a user's file); the removed."
         gone = [n for n in names if n not in (self.manifest, LOCK_NAME) and self.is_own(n) and n in self.owned]

@@ -557,8 +557,8 @@ def perspectives(
     "Who disagrees with whom: agreement within each group, between the groups, and per annotator."
     groups = annotator_groups(joined, by)
     names, notes = group_names(groups), []
-    if ungrouped(joined, groups, by):
-        notes.append(ungrouped(joined, groups, by).removeprefix('; '))
+    if left_out := ungrouped(joined, groups, by):
+        notes.append(left_out.removeprefix('; '))
     if not names:
         raise ScruplesError(f'no annotator has a value of {by!r}')
     if len(names) == 1:

@@ -488,15 +488,7 @@ def _user_folders(root: Path, out: Path, fig_dir: Path, nbs):
             wants.setdefault(d.resolve(), set()).update(names)
             first.setdefault(d.resolve(), d)
     folders = [OwnedFolder(first[d], sorted(n), REPRODUCE_MANIFEST, 'scruples reproduce') for d, n in wants.items()]
-    refused = []
-    for f in folders:  # every folder checked before any is locked or written; every refusal said at once
-        try:
-            f.check()
-        except FileExistsError as err:
-            refused.append(err)
-    if refused:
-        raise FileExistsError(errno.EEXIST, '; and '.join([refused[0].strerror, *(f'{e.filename}: {e.strerror}'
-                                                                               for e in refused[1:])]), refused[0].filename)
+    OwnedFolder.check_all(folders)  # every folder checked before any is locked or written; every refusal said at once
 
     def claimed():
         for f in folders:
