@@ -670,9 +670,77 @@ def _summary_text(rows, width: int = WIDTH) -> Block:
     return Block('\n'.join(out))
 
 # %% ../nbs/99_cli.ipynb #d823da0d
+def _child_call(send, name, args):
+    "`_in_child`'s process: `scruples.cli`'s `name(*args)`, its warnings, an expected error as its one line, sent back."
+    import importlib
+    import traceback
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            value = getattr(importlib.import_module('scruples.cli'), name)(*args)
+        send.send(('ok', value, [(str(w.message), w.category) for w in caught]))
+    except (core.ScruplesError, OSError, ValueError) as err:
+        send.send(('error', _error_line(err), []))
+    except KeyboardInterrupt:  # Ctrl-C reaches the command too: it says so
+        pass
+    except BaseException:
+        send.send(('bug', traceback.format_exc(), []))
+
+
+def _in_child(name: str, *args):
+    """The function `name` of this module, `name(*args)` (plain values: the package's own code runs it, whoever
+    called), in a fresh interpreter that ends after it: what it imports and reads (pandas, pyarrow, the table)
+    never lands in this process, which then stays small while a notebook's kernel runs (`analyze` in 1 GB). Its warnings
+    are shown here; an expected error (bad input) is raised here as its one line; any other says the child's traceback."""
+    import multiprocessing as mp
+
+    from scruples.cli import _child_call  # the package's (a notebook's own definitions do not reach the child)
+
+    ctx = mp.get_context('spawn')
+    recv, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child_call, args=(send, name, args), daemon=True)
+    child.start()
+    send.close()
+    try:
+        try:
+            kind, value, caught = recv.recv()
+        except EOFError:  # it ended without an answer: killed, out of memory
+            child.join()
+            raise core.ScruplesError(f'the process reading the input ended without an answer (exit status '
+                                     f'{child.exitcode})') from None
+    finally:
+        child.join(30)  # it ends once it has answered; one stopped early (Ctrl-C, SIGTERM here) is ended
+        if child.is_alive():
+            child.terminate()
+        child.join()
+        recv.close()
+    for message, category in caught:
+        warnings.warn(message, category, stacklevel=2)
+    if kind == 'error':
+        raise core.ScruplesError(value)
+    if kind == 'bug':
+        raise RuntimeError(f'the process reading the input failed:\n{value}')
+    return value
+
+
+def _analyze_resolved(file, annotations, predictions, reading: dict, params: dict):
+    """`analyze`'s notebook parameters: the annotators table checked, the file read once, every parameter checked
+    (`guide.checked_parameters`); the command does this in a process of its own (`_in_child`)."""
+    from scruples.guide import checked_parameters, guide_parameters
+
+    if params.get('annotators') or params.get('by'):  # perspectives (the guide's section 10): checked before it runs
+        _check_annotators(params.get('by'), params.get('annotators'))
+        if params.get('annotators'):  # the notebook runs in a folder of its own
+            params['annotators'] = str(Path(params['annotators']).resolve())
+    # the one reading of the file; the notebook gets what was resolved (the `reading` parameter)
+    return checked_parameters(guide_parameters(file, annotations=annotations, predictions=predictions, **reading,
+                                               **params))
+
+
 def _cmd_analyze(args):
-    "`scruples analyze`: the guide notebook on your data (`guide.analyze`); the table read, every input checked, once."
-    from scruples.guide import analyze, guide_parameters
+    """`scruples analyze`: the guide notebook on your data (`guide.analyze`); the table read, every input checked, once,
+    in a process of its own: this one waits for the notebook's kernel holding neither pandas nor the table."""
+    from scruples import guide
     from scruples.options import given
 
     params = _analyze_params(args)  # a --param that collides with an option is refused before any reading
@@ -680,15 +748,10 @@ def _cmd_analyze(args):
         raise core.ScruplesError(
             f'--annotations FILE adds annotator ids to a wide table; with --{args.form} the file has its own'
         )
-    if params.get('annotators') or params.get('by'):  # perspectives (the guide's section 10): checked before it runs
-        _check_annotators(params.get('by'), params.get('annotators'))
-        if params.get('annotators'):  # the notebook runs in a folder of its own
-            params['annotators'] = str(Path(params['annotators']).resolve())
-    # the one reading of the file; the notebook gets what was resolved (the `reading` parameter)
-    resolved = guide_parameters(args.file, annotations=args.annotations, predictions=args.predictions,
-                                **given(args, 'analyze', 'reading'), **params)
-    rows = analyze(args.file, args.out, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
-                   resolved=resolved)
+    resolved = _in_child('_analyze_resolved', args.file, args.annotations, args.predictions,
+                         given(args, 'analyze', 'reading'), params)
+    rows = guide.analyze(args.file, args.out, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
+                         resolved=resolved)
     return Result(rows, [f'read {_words(resolved.read)}', _summary_text(rows), '',
                          f'executed notebook, figures and summary.csv in {args.out}'])
 

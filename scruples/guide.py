@@ -13,19 +13,20 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+from .core import LOCK_NAME, LazyModule, OwnedFolder, ScruplesError, checkout_root
 
-from .annotations import AnnotatedData, read_annotated
-from .core import LOCK_NAME, OwnedFolder, ScruplesError, checkout_root
-from .metrics import TemperatureCalibrator
+# imported on first use: `scruples analyze` runs the notebook from a process that holds no numpy, pandas or table (the
+# reading is done in a process of its own), so the command's memory is mostly the kernel's
+np = LazyModule('numpy')
+pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError', 'guide_notebook',
-           'DefaultColumn', 'GuideParameters', 'guide_parameters', 'check_predictions', 'join_annotations',
-           'shipped_dataset', 'take_items', 'split_items', 'parse_groups', 'class_shares', 'is_skewed',
-           'model_warnings', 'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure', 'check_parameters',
-           'check_kernel', 'analyze_folder', 'prepare_out', 'commit_run', 'analyze']
+__all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError',
+           'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'check_predictions',
+           'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups', 'class_shares',
+           'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure',
+           'check_parameters', 'checked_parameters', 'check_kernel', 'analyze_folder', 'prepare_out', 'commit_run',
+           'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -85,6 +86,7 @@ class GuideParameters(dict):
     "The guide notebook's parameters, with `read`: the read line of the one reading that resolved them."
 
     read: str = ''
+    checked: bool = False  # `checked_parameters` checked them against the notebook
 
 
 def guide_parameters(
@@ -144,6 +146,8 @@ def guide_parameters(
             raise ValueError(f'annotations: adds annotator ids to a wide table; {path} reads as {form}')
         long = _reading(None, annotator, item=item, label=label, repeats=repeats)
         long.pop('text')
+        from scruples.annotations import read_annotated
+
         join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
     if d.n_items < 8:
         raise ValueError(
@@ -343,6 +347,8 @@ def calibrated_proba(
     p = np.asarray(proba, dtype=float)
     if not np.isfinite(res['temperature']):
         return p  # hard predictions: evaluate does not calibrate them
+    from scruples.metrics import TemperatureCalibrator
+
     cal = TemperatureCalibrator()
     cal.temperature_, cal.smoothing_ = float(res['temperature']), float(res['smoothing'])
     return cal.predict_proba(np.log(np.clip(p, 1e-12, 1)))
@@ -521,6 +527,16 @@ def check_parameters(
     return out
 
 
+def checked_parameters(
+    resolved: GuideParameters,  # what `guide_parameters` returned
+    nb=None,  # the notebook (default: `guide_notebook()`)
+) -> GuideParameters:  # `check_parameters`'s values, with the read line, marked checked: `analyze` takes them as they are
+    "The notebook's parameters read and checked once: `scruples analyze` does it in a process of its own (pandas and the table stay there)."
+    out = GuideParameters(check_parameters(resolved, nb))
+    out.read, out.checked = getattr(resolved, 'read', ''), True
+    return out
+
+
 def check_kernel(name: str) -> str:
     "The kernel's name when Jupyter knows it; else a ValueError naming the kernels it knows."
     from jupyter_client.kernelspec import find_kernel_specs
@@ -575,7 +591,10 @@ def analyze(
 
     kernel = check_kernel(kernel or default_kernel())
     nb = guide_notebook()
-    params = check_parameters(guide_parameters(data_file, **kwargs), nb)
+    params = kwargs.get('resolved')
+    if not getattr(params, 'checked', False):  # `checked_parameters` (the CLI's reading process) checked them already
+        params = check_parameters(guide_parameters(data_file, **kwargs), nb)
+    params = dict(params)
     folder = analyze_folder(out, [data_file, params.get('annotations_file'), params.get('predictions_file')])
     folder.check()  # before any work: a refused run writes nothing
     out = Path(out)

@@ -18,16 +18,17 @@ import tempfile
 import time
 from pathlib import Path
 
-import pandas as pd
 from fastcore.basics import patch
 
-from .core import LOCK_NAME, OwnedFolder, ScruplesError, checkout_root
+from .core import LOCK_NAME, LazyModule, OwnedFolder, ScruplesError, checkout_root
+
+pd = LazyModule('pandas')  # on first use: `run_notebook` runs the guide from a process that holds no pandas (`analyze`)
 
 class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['CAUSES', 'RUN_ENV', 'KERNEL_ENV', 'FIG_NAMES', 'REPRODUCE_MANIFEST', 'ReproductionError', 'Comparison',
+__all__ = ['pd', 'CAUSES', 'RUN_ENV', 'KERNEL_ENV', 'FIG_NAMES', 'REPRODUCE_MANIFEST', 'ReproductionError', 'Comparison',
            'summary_heading', 'write_summary', 'show_na', 'paper_notebooks', 'select_notebooks', 'default_kernel',
            'git_state', 'stamp_run', 'quiet_kernel_manager', 'run_notebook', 'reproduce']
 
@@ -405,6 +406,25 @@ def _quiet_kernel_manager():
     return QuietKernelManager
 
 
+def _papermill():
+    """papermill, imported without pyarrow where this process has not loaded pyarrow: papermill wants it only for
+    hdfs:// paths, and it would hold about 80 MB (with numpy) in the process that waits for the kernel (`analyze`)."""
+    import sys
+
+    if 'papermill' in sys.modules or 'pyarrow' in sys.modules:
+        import papermill
+
+        return papermill
+    hidden = ('pyarrow', 'pyarrow.fs')
+    sys.modules.update(dict.fromkeys(hidden, None))  # `import pyarrow.fs` raises ImportError: papermill goes on without
+    try:
+        import papermill
+    finally:
+        for name in hidden:
+            sys.modules.pop(name, None)  # a later `import pyarrow` (pandas reading Parquet) works as usual
+    return papermill
+
+
 def run_notebook(
     nb,  # the notebook to run
     dest,  # where the executed copy is written
@@ -416,7 +436,7 @@ def run_notebook(
     noise. The kernel's own stderr (its log, and the tracebacks joblib's resource tracker prints at exit about
     semaphores it already released) goes to a temporary log: removed after a run that succeeds, named with its last lines
     in the error of one that fails (a cell's own error is in the notebook and the error either way)."""
-    import papermill as pm
+    pm = _papermill()
 
     fd, log = tempfile.mkstemp(prefix='scruples-kernel-', suffix='.stderr.log')
     os.close(fd)

@@ -45,3 +45,50 @@ def test_estimate_fit_measures_on_the_frozen_encoder_and_leaves_it_as_it_was(tmp
         np.testing.assert_allclose(after, fresh, atol=1e-6)
     finally:
         M._frozen_encoder.cache_clear()
+
+
+def test_analyze_waits_for_the_kernel_without_pandas_or_the_table(tmp_path):
+    """`scruples analyze` reads the table in a process of its own: the command's process reaches the notebook run holding
+    no pandas, numpy or pyarrow (about 150 MB more for the whole run), with the reading resolved and checked there."""
+    import subprocess, sys
+    (tmp_path / 'v.csv').write_text('id,text,a,b\n' + ''.join(f'i{i},text {i},{i % 3},2\n' for i in range(12)))
+    code = f"""
+import json, sys
+import scruples.guide as g
+from scruples.cli import main
+seen = {{}}
+def fake(file, out, **kw):
+    seen['modules'] = sorted(m for m in ('pandas', 'numpy', 'pyarrow', 'scipy') if m in sys.modules)
+    seen['checked'], seen['read'], seen['reading'] = kw['resolved'].checked, kw['resolved'].read, kw['resolved']['reading']
+    import pandas as pd
+    return pd.DataFrame({{'section': ['data'], 'quantity': ['items'], 'value': [12.0]}})
+g.analyze = fake
+rc = main(['analyze', {str(tmp_path / 'v.csv')!r}, '--out', {str(tmp_path / 'o')!r}, '--counts', 'a,b', '--epochs', '2'])
+print(json.dumps(seen | {{'rc': rc}}))
+"""
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=300)
+    seen = json.loads(r.stdout.strip().splitlines()[-1])
+    assert seen['rc'] == 0 and seen['modules'] == [] and seen['checked'], (seen, r.stderr)
+    assert '12 items' in seen['read'] and json.loads(seen['reading'])['counts'] == 'a,b'
+
+
+def test_analyze_says_a_bad_input_read_in_its_reading_process_as_before(tmp_path):
+    "The reading process's error is the command's one line (exit 1), its notes are the command's notes."
+    import subprocess, sys
+    from pathlib import Path
+    (tmp_path / 'v.csv').write_text('id,text,a,b\n' + ''.join(f'i{i},text {i},{i % 3},2\n' for i in range(12)))
+    exe = str(Path(sys.executable).parent / 'scruples')
+    r = subprocess.run([exe, 'analyze', str(tmp_path / 'v.csv'), '--counts', 'a,nope', '--out', str(tmp_path / 'o')],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and r.stderr.startswith('scruples: error: ') and "field 'nope'" in r.stderr, r.stderr
+    assert 'Traceback' not in r.stderr and len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / 'o').exists()
+
+
+def test_papermill_comes_without_pyarrow_and_pyarrow_still_loads_after():
+    "`reproduce._papermill`: papermill imported in a fresh process holds neither pyarrow nor numpy; both load after."
+    import subprocess, sys
+    code = ("import sys; from scruples.reproduce import _papermill; pm = _papermill(); "
+            "print(sorted(m for m in ('pyarrow', 'numpy', 'pandas') if m in sys.modules)); "
+            "import pyarrow.parquet, pandas; print(pm.__name__, pandas.__name__)")
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.splitlines() == ['[]', 'papermill pandas'], (r.stdout, r.stderr)
