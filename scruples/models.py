@@ -279,17 +279,24 @@ def _example_key(x):
 class _Tokens:
     "Unique examples (texts, or (text, context) pairs) tokenized once; batches are padded on the fly to their longest member."
 
+    CHUNK = 1024  # texts tokenized at once: the fast tokenizer's encodings (offsets, tokens, masks) of 10,000 short texts
+    # held together were about 40 MB more at the peak of `analyze` than the ids kept
+
     def __init__(self, tokenizer, texts: list, max_length: int):
         self.index = {t: i for i, t in enumerate(dict.fromkeys(map(_example_key, texts)))}
         keys = list(self.index)
         two = bool(keys) and isinstance(keys[0], tuple)
-        enc = (
-            tokenizer([k[0] for k in keys], [k[1] for k in keys], truncation=True, max_length=max_length)
-            if two
-            else tokenizer(keys, truncation=True, max_length=max_length, add_special_tokens=True)
-        )
-        self.ids = enc['input_ids']
-        self.types = enc.get('token_type_ids') if two else None  # sentence pairs: segment ids
+        self.ids, self.types = [], ([] if two else None)  # sentence pairs: segment ids
+        for i in range(0, len(keys), self.CHUNK):  # in chunks: the tokenizer's full encodings of a chunk at a time
+            part = keys[i : i + self.CHUNK]
+            enc = (
+                tokenizer([k[0] for k in part], [k[1] for k in part], truncation=True, max_length=max_length)
+                if two
+                else tokenizer(part, truncation=True, max_length=max_length, add_special_tokens=True)
+            )
+            self.ids += enc['input_ids']
+            if two:
+                self.types += enc['token_type_ids']
         self.pad = tokenizer.pad_token_id or 0
 
     def lengths(self, texts) -> np.ndarray:
@@ -1540,6 +1547,12 @@ def estimate_fit(
     # benchmarks/bench_models.py), and the shared encoder must keep its weights
     batches = epoch_batches(_example_lengths(tokens, sample, pairs), cfg, 0)[:steps]
     scorer.train()
+    # the word embeddings' gradient is not made: a dense table as large as the vocabulary (47 MB of MiniLM's 91), filled
+    # with zeros and scattered into, a few percent of a step's time, and the largest allocation of `analyze`'s peak
+    words = enc.get_input_embeddings().weight if hasattr(enc, 'get_input_embeddings') else None
+    trained = words is not None and words.requires_grad
+    if trained:
+        words.requires_grad_(False)
     try:
         for rep in range(2):  # the first pass builds the kernels of each batch shape (a run reuses them): time the second
             t0 = time.perf_counter()
@@ -1550,6 +1563,8 @@ def estimate_fit(
                 scorer.zero_grad(set_to_none=True)
     finally:
         scorer.zero_grad(set_to_none=True)
+        if trained:
+            words.requires_grad_(True)
         enc.eval()  # the frozen mode embeds in eval mode (no dropout)
     train_rate = per * sum(map(len, batches)) / max(time.perf_counter() - t0, 1e-9)
     for rep in range(2):  # inference sorts every text by length: time it on the same batches of similar length
