@@ -38,8 +38,8 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'read_annotated', 'read_table',
-           'item_id', 'column_names', 'guide_data', 'as_counts', 'MajorityVote', 'majority_vote',
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'TOTAL_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'read_annotated',
+           'read_table', 'item_id', 'column_names', 'guide_data', 'as_counts', 'MajorityVote', 'majority_vote',
            'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
@@ -912,6 +912,25 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
     )
 
 # %% ../nbs/07_annotations.ipynb #55625b75
+TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total', 'all items')
+
+
+def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
+    """The first or the last row when it holds the column sums of the other rows (a spreadsheet's totals row), else None.
+    The sums alone decide with 5 or more other rows with votes; with fewer, its id or text must also say so (`TOTAL_WORDS`)."""
+    n = len(counts)
+    if n < 3:
+        return None
+    sums = counts.sum(0)
+    for r in (n - 1, 0):
+        if counts[r].any() and np.array_equal(2 * counts[r], sums):
+            said = [str(items[r])] + ([str(texts[r])] if texts is not None else [])
+            if (np.delete(counts, r, 0).any(1).sum() >= 5  # five other rows with votes: the sums alone decide
+                    or any(s.strip().lower().rstrip(':') in TOTAL_WORDS for s in said)):
+                return r
+    return None
+
+
 def _wide(
     path: Path, t: _Table, classes, given: dict, cols: dict, ids: list, used: dict, ex: _Extras
 ) -> AnnotatedData:
@@ -963,6 +982,13 @@ def _wide(
             numbered, c = None, _wide_rows(path, t, cc, ex, every=not (given['counts'] or classes))
         except ScruplesDataError as err:  # a label where a count should be: name the flag of the form it looks like
             raise _with_form_hint(err, t, cc, ids) from None
+    items = numbered or list(ex.items)
+    total = _totals_row(c, items, ex.get('text'))
+    if total is not None:  # a spreadsheet's sum row read as an item would double every vote
+        raise ScruplesDataError(
+            path, None, None, 'one row per item, without a row of totals (remove it)',
+            f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
+        )
     left = [x for x in t.columns if x not in used]
     idlike = [x for x in left if _id_like(x)] if not (given['counts'] or classes) else []
     said = (
@@ -973,7 +999,7 @@ def _wide(
         + (f' ({",".join(idlike)} named like an id: not a class; {_opt("counts")} counts one)' if idlike else '')
     )
     return AnnotatedData(
-        items=numbered or list(ex.items),
+        items=items,
         counts=c,
         classes=tuple(names),
         texts=ex.get('text'),

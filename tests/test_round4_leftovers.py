@@ -1,0 +1,47 @@
+"""Issue 39, leftovers of the fourth pass mended by the lead: each test failed on main before its fix (its docstring's
+first line says what the old code did)."""
+import numpy as np
+import pytest
+
+from test_round4_second_pass import cli, write  # as the second pass runs a command and writes a file
+
+ITEMS = 'a,3,2\nb,1,4\nc,2,3\nd,5,0\ne,0,5\nf,2,2\n'  # six items; their sums: 13, 16
+
+
+@pytest.mark.parametrize('body', [
+    'id,yes,no\n' + ITEMS + 'Total,13,16\n',        # a spreadsheet's sum row, last
+    'id,yes,no\nTotal,13,16\n' + ITEMS,             # or first
+    'id,yes,no\n' + ITEMS + 'z,13,16\n',            # named otherwise: the sums decide with 5 or more other rows
+    'id,yes,no\na,3,2\nb,1,4\nsum,4,6\n',           # a small table: its id says it
+    'yes,no\n' + ''.join(l.split(',', 1)[1] + '\n' for l in ITEMS.splitlines()) + '13,16\n',  # no id column (fast path)
+])
+@pytest.mark.parametrize('command', [['best'], ['data', 'validate']])
+def test_a_totals_row_is_refused_not_read_as_an_item(tmp_path, body, command):
+    "Old: a trailing Total row of a wide table was read as one more item with every vote of the others (exit 0)."
+    p = write(tmp_path, 'votes.csv', body)
+    rc, out = cli(*command, p)
+    assert rc == 1 and 'row of totals' in out and 'holds the sums' in out, out
+
+
+def test_a_totals_row_in_parquet_and_at_the_api(tmp_path):
+    "Old: the same from a Parquet file and from `read_annotated`."
+    import pandas as pd
+    from scruples.annotations import read_annotated
+    from scruples.core import ScruplesDataError
+    rows = [l.split(',') for l in ITEMS.splitlines()] + [['TOTAL', '13', '16']]
+    df = pd.DataFrame(rows, columns=['id', 'yes', 'no']).astype({'yes': int, 'no': int})
+    df.to_parquet(tmp_path / 'v.parquet')
+    with pytest.raises(ScruplesDataError, match="item 'TOTAL'"):
+        read_annotated(tmp_path / 'v.parquet')
+
+
+@pytest.mark.parametrize('body', [
+    'id,yes,no\na,1,0\nb,0,1\nc,1,1\n',     # few rows: the last equals the others' sums by chance, its id says nothing
+    'id,yes,no\na,1,0\nb,0,1\n',            # two rows
+    'id,yes,no\n' + ITEMS + 'g,13,15\n',    # near the sums, not equal
+])
+def test_rows_that_only_look_like_totals_are_items(tmp_path, body):
+    "A small table's last row may equal the others' sums by chance: without a totals id it stays an item."
+    p = write(tmp_path, 'votes.csv', body)
+    rc, out = cli('data', 'validate', p)
+    assert rc == 0 and f'{body.count(chr(10)) - 1} items' in out, out
