@@ -1247,6 +1247,11 @@ def read_annotated(
         raise ValueError(f"form must be 'wide', 'long', 'annotators' or None, got {form!r}")
     if repeats not in (None, *REPEATS):
         raise ValueError(f"repeats must be None, 'first', 'all' or 'drop', got {repeats!r}")
+    for key, spec in (('classes', classes), ('counts', counts)):  # a name given twice: said as such, before any reading
+        twice = [] if spec is None else [s for i, s in enumerate(_names(spec)) if s and s in _names(spec)[:i]]
+        if twice:
+            raise ValueError(f'{_opt(key)} names {twice[0]!r} twice ({",".join(_names(spec))}): name each '
+                             f'{"class" if key == "classes" else "count column"} once')
     opts = dict(
         counts=counts,
         id=id,

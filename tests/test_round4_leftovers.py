@@ -45,3 +45,19 @@ def test_rows_that_only_look_like_totals_are_items(tmp_path, body):
     p = write(tmp_path, 'votes.csv', body)
     rc, out = cli('data', 'validate', p)
     assert rc == 0 and f'{body.count(chr(10)) - 1} items' in out, out
+
+
+@pytest.mark.parametrize('form, flag, given, says', [
+    ('long', '--classes', 'no,yes,no', "--classes names 'no' twice"),
+    ('long', '--classes', ' yes, yes', "--classes names 'yes' twice"),
+    ('wide', '--classes', 'no,yes,no', "--classes names 'no' twice"),
+    ('wide', '--counts', 'yes,yes', "--counts names 'yes' twice"),
+])
+def test_a_class_named_twice_is_said_as_such(tmp_path, form, flag, given, says):
+    """Old: `--classes no,yes,no` said "expected 2 or more distinct labels, got ['no', 'yes', 'no']" (long) or "column
+    'no' is both a count and a count" (wide)."""
+    body = ('item,annotator,label\na,x,yes\na,y,no\nb,x,no\nb,y,no\n' if form == 'long'
+            else 'id,yes,no\na,3,2\nb,1,4\nc,2,2\n')
+    p = write(tmp_path, 'votes.csv', body)
+    rc, out = cli('best', p, flag, given)
+    assert rc == 1 and says in out and 'once' in out, out
