@@ -13,7 +13,7 @@ import math
 import re
 import unicodedata
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -292,6 +292,7 @@ class _Table:
     note: str = ''  # how the first line was read, for the report
     body: bytes | None = None  # a CSV's bytes below its header when nothing odd precedes them (the fast path's input)
     text: bool = False  # cells are text (CSV): a count is read from its digits
+    categories: dict = field(default_factory=dict)  # a frame's categorical columns: column -> its categories in order
 
 # %% ../nbs/07_annotations.ipynb #ea9e29a3
 def _csv_table(path: Path, given: dict | None = None) -> _Table:
@@ -353,8 +354,9 @@ def _frame_table(df, path) -> _Table:
         raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC', list(df.columns))
     if not len(df):
         raise ScruplesDataError(path, None, None, 'at least one row', 'none')
+    cats = {c: list(df[d].cat.categories) for c, d in zip(cols, df.columns) if isinstance(df[d].dtype, pd.CategoricalDtype)}
     df = df.astype(object).where(df.notna(), None)
-    return _Table(cols, ((i + 1, dict(zip(cols, r))) for i, r in enumerate(df.itertuples(index=False, name=None))))
+    return _Table(cols, ((i + 1, dict(zip(cols, r))) for i, r in enumerate(df.itertuples(index=False, name=None))), categories=cats)
 
 # %% ../nbs/07_annotations.ipynb #pqframe01
 def parquet_frame(path) -> pd.DataFrame:
@@ -1166,7 +1168,14 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
     if not votes:
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
     labels = {v[3] for v in votes} | named
-    if classes is None:
+    cats = t.categories.get(roles.get('label')) if form == 'long' else None
+    if classes is None and cats is not None:  # a categorical label column (Parquet, a frame): its own order
+        cats = [_key(x, path, None, roles['label']) for x in cats]
+        names, unused = tuple(x for x in cats if x in labels), [x for x in cats if x not in labels]
+        order = f"in the order of the categories of column {roles['label']}" + (
+            f"; {', '.join(unused[:5])}{' ...' if len(unused) > 5 else ''} never chosen: not a class, "
+            f"{_opt('classes')} keeps {'it' if len(unused) == 1 else 'them'}" if unused else '')
+    elif classes is None:
         names, order = _sorted_labels(labels, path)
     else:
         names, order = tuple(_names(classes)), 'in the order of classes='

@@ -61,3 +61,28 @@ def test_a_class_named_twice_is_said_as_such(tmp_path, form, flag, given, says):
     p = write(tmp_path, 'votes.csv', body)
     rc, out = cli('best', p, flag, given)
     assert rc == 1 and says in out and 'once' in out, out
+
+
+def _categorical_long(tmp_path, categories, ordered=True):
+    import pandas as pd
+    df = pd.DataFrame({'item': list('aabbccdd'), 'annotator': list('xyxyxyxy'),
+                       'label': pd.Categorical(['low', 'high', 'high', 'high', 'low', 'low', 'high', 'low'],
+                                               categories=categories, ordered=ordered)})
+    df.to_parquet(tmp_path / 'cat.parquet')
+    return df, str(tmp_path / 'cat.parquet')
+
+
+def test_a_categorical_label_column_gives_its_own_class_order(tmp_path):
+    """Old: a Parquet label column of categories low < medium < high was read in alphabetical order (high, low), and
+    `--ordered` refused it as 'sorted by name'."""
+    from scruples.annotations import read_annotated
+    df, p = _categorical_long(tmp_path, ['low', 'medium', 'high'])
+    d = read_annotated(p)
+    assert d.classes == ('low', 'high') and 'categories of column label' in d.class_order and 'medium' in d.class_order
+    assert read_annotated(df).classes == ('low', 'high')  # a frame in memory alike
+    assert read_annotated(p, classes='high,medium,low').classes == ('high', 'medium', 'low')  # classes= still decides
+    rc, out = cli('best', p, '--ordered', '--metric', 'wasserstein')
+    assert rc == 0 and 'classes low/high (in the order of the categories of column label; medium never chosen' in ' '.join(
+        out.split()), out
+    _, p2 = _categorical_long(tmp_path, ['high', 'low'], ordered=False)  # unordered categories: their order still
+    assert read_annotated(p2).classes == ('high', 'low')
