@@ -20,8 +20,8 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['WIDTH', 'BEST_METRICS', 'Block', 'Result', 'render', 'table_text', 'json_float', 'json_records', 'short_list',
-           'parser', 'main']
+__all__ = ['WIDTH', 'BEST_METRICS', 'SAMPLED', 'Block', 'Result', 'render', 'table_text', 'json_float', 'json_records',
+           'short_list', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 WIDTH = 100  # text output is at most this wide (tables wrap their columns; --json gives everything)
@@ -408,7 +408,7 @@ def _cmd_best(args):
         warnings.simplefilter('always')
         try:
             rows, alpha, vote = result = best_estimates(
-                counts, metrics=metrics, n_samples=args.samples, seed=args.seed, n_boot=args.n_boot,
+                counts, metrics=metrics, n_samples=_best_samples(args, metrics), seed=args.seed, n_boot=args.n_boot,
                 y_true=y, ties=ties, ordered=bool(args.ordered), prior_counts=got.prior_counts,
             )
         except ValueError as err:
@@ -416,6 +416,7 @@ def _cmd_best(args):
     for w in caught:
         if issubclass(w.category, DirichletFitWarning):
             raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
+    _samples_used(args, metrics, [result.prior.prior.kind])
     alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
     res = {k: [r[k] for r in rows] for k in rows[0]}
     n_tied = 0 if vote is None else int(vote.tied.sum())
@@ -467,7 +468,9 @@ def _add_best_parser(sub):
         help='gold labels (class indices): a JSON list or one integer per line, one per row of the table '
         '(default: the Dilemmas gold_label, else the majority vote)',
     )
-    q.add_argument('--samples', type=_DRAWS, default=10000, help='posterior samples for accuracy and macro F1')
+    q.add_argument('--samples', type=_DRAWS, default=None,
+                   help='posterior samples for accuracy, macro F1 and Jensen-Shannon (default 10000; refused when '
+                   '--metric asks for none of them: it would change nothing)')
 
 # %% ../nbs/99_cli.ipynb #36ab97a8
 def _cmd_verbs(args):
@@ -956,11 +959,15 @@ def _cmd_score(args):
     to = class_map(full.classes, got.grouped)  # probabilities of the classes read -> of the groups
 
     def predictions(path):
-        p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=args.tolerance,
+        p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=tol,
                              gold_id=full.columns.get('item') or full.columns.get('id') or ())
         return replace(p, proba=p.proba @ to) if got.grouped else p
 
+    tol = 1e-3 if args.tolerance is None else args.tolerance
     pred = predictions(args.predictions)
+    if args.tolerance is not None and pred.hard and not (args.cal and not predictions(args.cal).hard):
+        raise core.ScruplesError(f'--tolerance {args.tolerance:g}: {args.predictions} holds predicted labels, not '
+                                 'probability rows: leave out --tolerance')
     proba_cal = counts_cal = None
     cal_from = ''
     if args.cal:
@@ -1014,13 +1021,13 @@ def _cmd_score(args):
         'one predicted-label column'
         if pred.hard
         else f'probabilities ({pred.renormalized} rows summed to 1 only within '
-        f'{args.tolerance:g} and were renormalized)'
+        f'{tol:g} and were renormalized)'
         if pred.renormalized
         else 'probabilities'
     )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
     fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': got.read_line,
-              'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': args.tolerance,
+              'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
@@ -1091,8 +1098,9 @@ def _add_score_parser(sub):
     q.add_argument(
         '--tolerance',
         type=_open_unit,
-        default=1e-3,
-        help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001)',
+        default=None,
+        help='a probability row may sum to 1 within this (renormalized); beyond, refused (default 0.001; refused '
+        'for predicted labels: they have no rows to sum)',
     )
     q.add_argument(
         '--cal',
@@ -1304,6 +1312,26 @@ def _add_agree_parser(sub):
     q.add_argument('--figure', metavar='PATH', help="write the annotators' pairwise kappa heatmap (PNG)")
 
 # %% ../nbs/99_cli.ipynb #agree006
+SAMPLED = ('accuracy', 'macro_f1', 'js')  # the metrics BEST computes from posterior samples (`best --samples`)
+
+
+def _best_samples(args, metrics) -> int:
+    "`best --samples`: 10000 by default; refused when none of `metrics` is sampled (the flag would change nothing)."
+    if args.samples is not None and not set(SAMPLED) & set(metrics):
+        raise core.ScruplesError(f'--samples {args.samples}: posterior samples are drawn for accuracy, macro F1 and js, '
+                                 f'and --metric asks for {", ".join(metrics)}: leave out --samples')
+    return 10000 if args.samples is None else args.samples
+
+
+def _samples_used(args, metrics, priors):
+    """`best --samples` after the fit: refused where every prior chosen was an NPMLE and no hard metric was asked for
+    (under an NPMLE, js is an exact sum: the samples change nothing)."""
+    priors = set(priors) - {''}
+    if args.samples is not None and not {'accuracy', 'macro_f1'} & set(metrics) and priors and 'dirichlet' not in priors:
+        raise core.ScruplesError(f'--samples {args.samples}: the prior chosen for these counts is the NPMLE, under which '
+                                 'js is exact (no posterior samples): leave out --samples')
+
+
 def _best_by(args, d, path):
     "`scruples best --by`: the BEST ceiling of each group's soft label beside the pooled one."
     from scruples.perspectives import best_by_group
@@ -1313,8 +1341,9 @@ def _best_by(args, d, path):
         raise core.ScruplesError("--labels are gold labels of the pooled data: a group's ceiling is scored against "
                                  'its own majority; leave out --labels or --by')
     metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
-    res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=args.samples,
+    res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=_best_samples(args, metrics),
                         seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first')
+    _samples_used(args, metrics, res['prior'].dropna() if 'prior' in res else [])
     import pandas as pd
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):

@@ -631,7 +631,7 @@ def best_by_group(
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
         for m, r in res.iterrows():
             rows.append(base | {'metric': m, 'estimate': r.estimate, 'ci_low': r.ci_low, 'ci_high': r.ci_high,
-                                'alpha': al, 'note': ''})
+                                'alpha': al, 'prior': res.attrs.get('prior', ''), 'note': ''})
     return pd.DataFrame(rows)
 
 

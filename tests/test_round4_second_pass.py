@@ -33,7 +33,7 @@ from test_round4_reader import _ordinal_long  # noqa: E402  (low/medium/high lon
 
 # --- (a) --ordered reaches the reader in every command that takes it -----------------------------------------------
 
-@pytest.mark.parametrize('command', [('best', '--metric', 'wasserstein', '--samples', '200', '--bootstrap', '0'),
+@pytest.mark.parametrize('command', [('best', '--metric', 'wasserstein', '--bootstrap', '0'),
                                      ('agree', '--bootstrap', '0')])
 def test_ordered_labels_sorted_by_name_are_refused_cli(tmp_path, command):
     "--ordered on labels low/medium/high: Wasserstein and ordinal alpha ran over high < low < medium (exit 0)."
@@ -132,7 +132,7 @@ def test_decimal_labels_are_sorted_as_numbers_and_can_be_ordered(tmp_path):
     p = write(tmp_path, 'd.csv', '\n'.join(rows) + '\n')
     d = read_annotated(p, ordered=True)
     assert d.classes == ('2', '2.5', '10') and d.class_order == 'sorted as numbers'
-    rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--samples', '100', '--bootstrap', '0', p)
+    rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--bootstrap', '0', p)
     assert rc == 0 and 'classes 2/2.5/10' in out, out
 
 

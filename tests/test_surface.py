@@ -300,6 +300,8 @@ def test_analyze_reads_the_file_once(capsys, tables, monkeypatch, tmp_path):
         Path(dest).write_text('{}')
 
     monkeypatch.setattr(rep, 'run_notebook', fake_run)
+    import scruples.cli as cli  # the reading runs here, not in a process of its own: the counters above see it
+    monkeypatch.setattr(cli, '_in_child', lambda name, *a: getattr(cli, name)(*a))
     rc, out, err = run(capsys, 'analyze', tables/'s.csv', '--out', tmp_path/'o', '--predictions', tables/'p_test.csv',
                        '--group', 'yn=yes,no', '--ordered', '--param', 'seed=2')
     assert rc == 0, err
