@@ -1,0 +1,83 @@
+"""Fifth hostile pass (b): `data fetch`, `extract`, `analyze` and the readers against the API. Each test runs the CLI as a
+user does (a subprocess) and asserts the right behaviour; each fails on the code it was written against."""
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import tarfile
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
+
+
+def scruples(*argv, timeout=300):
+    "`scruples ARGV` as a user runs it: a subprocess (no proxy for 127.0.0.1)."
+    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1',
+                               'NO_PROXY': '127.0.0.1,localhost', 'no_proxy': '127.0.0.1,localhost'}
+    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+@pytest.fixture
+def release_url(tmp_path):
+    "A stand-in anecdotes.tar.gz (anecdotes/dev.scruples-anecdotes.jsonl) served on 127.0.0.1: its --url value."
+    srv_dir, build = tmp_path/'srv', tmp_path/'build'/'anecdotes'
+    srv_dir.mkdir()
+    build.mkdir(parents=True)
+    (build/'dev.scruples-anecdotes.jsonl').write_text('{"id": "release"}\n')
+    with tarfile.open(srv_dir/'anecdotes.tar.gz', 'w:gz') as tf:
+        tf.add(build, arcname='anecdotes')
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args): pass
+    handler = functools.partial(Quiet, directory=str(srv_dir))
+    srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={'poll_interval': 0.05}, daemon=True)
+    thread.start()
+    yield f'anecdotes=http://127.0.0.1:{srv.server_port}/anecdotes.tar.gz'
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_fetch_keeps_a_users_own_file_of_a_release_files_name(tmp_path, release_url):
+    """loss: `data fetch --dest D` (no --force, no tarball, no record) replaced the user's own D/anecdotes/dev.scruples-anecdotes.jsonl
+    with the release's, exit 0; it must refuse in one line naming the file and leave it intact."""
+    dest = tmp_path/'data'
+    mine = dest/'anecdotes'/'dev.scruples-anecdotes.jsonl'
+    mine.parent.mkdir(parents=True)
+    mine.write_text('{"id": "mine"}\n')
+    r = scruples('data', 'fetch', '--which', 'anecdotes', '--dest', dest, '--no-progress', '--url', release_url)
+    assert mine.read_text() == '{"id": "mine"}\n', 'the user\'s file was overwritten: ' + r.stdout + r.stderr
+    assert r.returncode == 1 and 'Traceback' not in r.stderr and 'dev.scruples-anecdotes.jsonl' in r.stderr, r.stderr
+
+
+def test_fetch_rerun_keeps_a_users_edit_of_an_extracted_file(tmp_path, release_url):
+    """loss: after a fetch, the user edits anecdotes/dev.scruples-anecdotes.jsonl and removes the tarball; a second
+    `data fetch` (no --force) downloads again and silently replaces the edit (exit 0); it must refuse naming the file."""
+    dest = tmp_path/'data'
+    r = scruples('data', 'fetch', '--which', 'anecdotes', '--dest', dest, '--no-progress', '--url', release_url)
+    assert r.returncode == 0, r.stderr
+    edited = dest/'anecdotes'/'dev.scruples-anecdotes.jsonl'
+    edited.write_text('{"id": "edited by the user"}\n')
+    (dest/'anecdotes.tar.gz').unlink()
+    r = scruples('data', 'fetch', '--which', 'anecdotes', '--dest', dest, '--no-progress', '--url', release_url)
+    assert edited.read_text() == '{"id": "edited by the user"}\n', 'the user\'s edit was overwritten: ' + r.stderr
+    assert r.returncode == 1 and 'Traceback' not in r.stderr and 'dev.scruples-anecdotes.jsonl' in r.stderr, r.stderr
+
+
+def test_fetch_keeps_a_users_symlink_of_the_release_folders_name(tmp_path, release_url):
+    """loss: D/anecdotes a user's symlink to their own folder: `data fetch --dest D` deleted the link and put a folder in
+    its place, exit 0; it must refuse in one line naming D/anecdotes, the link kept."""
+    dest, theirs = tmp_path/'data', tmp_path/'theirs'
+    dest.mkdir()
+    theirs.mkdir()
+    (theirs/'dev.scruples-anecdotes.jsonl').write_text('{"id": "mine"}\n')
+    (dest/'anecdotes').symlink_to(theirs, target_is_directory=True)
+    r = scruples('data', 'fetch', '--which', 'anecdotes', '--dest', dest, '--no-progress', '--url', release_url)
+    assert (dest/'anecdotes').is_symlink(), 'the user\'s link was replaced: ' + r.stdout + r.stderr
+    assert (theirs/'dev.scruples-anecdotes.jsonl').read_text() == '{"id": "mine"}\n'
+    assert r.returncode == 1 and 'Traceback' not in r.stderr and 'anecdotes' in r.stderr, r.stderr
