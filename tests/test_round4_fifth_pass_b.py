@@ -81,3 +81,20 @@ def test_fetch_keeps_a_users_symlink_of_the_release_folders_name(tmp_path, relea
     assert (dest/'anecdotes').is_symlink(), 'the user\'s link was replaced: ' + r.stdout + r.stderr
     assert (theirs/'dev.scruples-anecdotes.jsonl').read_text() == '{"id": "mine"}\n'
     assert r.returncode == 1 and 'Traceback' not in r.stderr and 'anecdotes' in r.stderr, r.stderr
+
+
+def _sample_dumps():
+    from scruples.dumps import GOLD_DIR
+    return GOLD_DIR/'RS_sample.zst', GOLD_DIR/'RC_sample.zst'
+
+
+@pytest.mark.parametrize('flag', [['--dev-size', '5'], ['--test-size', '7'], ['--seed', '3']])
+def test_extract_split_flags_with_no_splits_are_refused(tmp_path, flag):
+    """wrong: `extract --no-splits --dev-size 5` (or --test-size, --seed: options of the splits and the Dilemmas) ran with
+    exit 0 and the flag ignored; it must be refused in one line naming the flag and --no-splits, nothing written."""
+    out = tmp_path/'out'
+    r = scruples('extract', *_sample_dumps(), '--out', out, '--workers', '1', '--no-splits', *flag, '--no-progress')
+    assert r.returncode == 1 and 'Traceback' not in r.stderr, (r.returncode, r.stderr[-2000:])
+    line = r.stderr.strip().splitlines()[-1]
+    assert flag[0] in line and '--no-splits' in line, line
+    assert not (out/'anecdotes.jsonl').exists()
