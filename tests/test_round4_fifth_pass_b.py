@@ -98,3 +98,23 @@ def test_extract_split_flags_with_no_splits_are_refused(tmp_path, flag):
     line = r.stderr.strip().splitlines()[-1]
     assert flag[0] in line and '--no-splits' in line, line
     assert not (out/'anecdotes.jsonl').exists()
+
+
+def test_analyze_epochs_with_a_frozen_encoder_is_refused(tmp_path):
+    """wrong: `analyze --finetune no --epochs 3` ran (exit 0) with summary.csv identical to --epochs 1 but the timing
+    (the frozen encoder has no epochs): the flag must be refused in one line naming --epochs and --finetune."""
+    import numpy as np
+    import pandas as pd
+    rng = np.random.default_rng(1)
+    n = 30
+    pd.DataFrame({'id': [f'i{k}' for k in range(n)], 'text': [f'text number {k} about a thing' for k in range(n)],
+                  'yes': rng.integers(0, 5, n), 'no': rng.integers(0, 5, n), 'maybe': rng.integers(0, 3, n)}
+                 ).to_csv(tmp_path/'w.csv', index=False)
+    out = tmp_path/'out'
+    r = scruples('analyze', tmp_path/'w.csv', '--out', out, '--seed', '1', '--finetune', 'no', '--epochs', '3',
+                 '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200', '--param',
+                 'baselines=Prior,Logistic', '--param', 'trait_items=6', '--param', 'likelihoods=soft', timeout=600)
+    assert r.returncode == 1 and 'Traceback' not in r.stderr, (r.returncode, r.stderr[-2000:])
+    line = r.stderr.strip().splitlines()[-1]
+    assert '--epochs' in line and '--finetune' in line, line
+    assert not (out/'summary.csv').exists()
