@@ -147,8 +147,10 @@ def safe_extract(
     tar_path,  # a tar archive, plain or compressed (gz, bz2, xz)
     dest,  # folder that receives the archive's top-level entries
     root: str | None = None,  # if given, refuse members outside this top-level folder
-    previous=None,  # the paths (under `dest`) an earlier extraction placed: a replaced folder's other files are a
-    # user's, and refused; None: what the archive replaces is replaced as a whole
+    previous=None,  # the paths (under `dest`) an earlier extraction placed, or {path: its sha256 as placed}: any other
+    # file in what the archive replaces (a link, a file of a release's name) is a user's, and refused, and so is a file
+    # changed since (its digest differs); None: what the archive replaces is replaced as a whole
+    force: bool = False,  # with `previous`: files of the archive's names are replaced, changed or not (a repair)
 ) -> list[Path]:  # the top-level paths now in `dest`
     "Extract `tar_path` into `dest` all at once or not at all, refusing unsafe members (tarfile's 'data' filter) and, with `root`, anything outside `root/`."
     dest = Path(dest)
@@ -187,17 +189,29 @@ def safe_extract(
                                  + ', '.join(f'{b!r} (a link out of the archive)' for b in out_links[:5]))
             # with `previous`, what the archive replaces holds only what it or an earlier one brought: a user's file
             # in the old folder (or of its name) is refused, named, and everything kept
-            ours, theirs = set(previous or ()), []
+            ours = previous if isinstance(previous, dict) else dict.fromkeys(previous or ())
+            theirs, changed = [], []
             for t in (dest / s.name for s in new.iterdir()) if previous is not None else ():
                 found = [t] if t.is_file() or t.is_symlink() else t.rglob('*') if t.is_dir() else []
-                theirs += sorted(r for r in (f.relative_to(dest).as_posix() for f in found if not f.is_dir())
-                                 if r not in ours and not (new / r).is_file())
+                for f in sorted(f for f in found if f.is_symlink() or not f.is_dir()):
+                    r, release = f.relative_to(dest).as_posix(), (new / f.relative_to(dest)).is_file()
+                    if r not in ours or f.is_symlink():  # not placed by a fetch: a user's (even of a release's name)
+                        if not (force and release and not f.is_symlink()):
+                            theirs.append(r)
+                    elif ours[r] is not None and not force and _sha256(f) != ours[r]:
+                        changed.append(r)
+            few = lambda v: f'{", ".join(v[:5])}{f" and {len(v) - 5} more" if len(v) > 5 else ""}'
             if theirs:
                 raise FetchError(
-                    f'{dest}: holds {", ".join(theirs[:5])}'
-                    f'{f" and {len(theirs) - 5} more" if len(theirs) > 5 else ""}, '
-                    f'which the archive {Path(tar_path).name} does not hold (not a file of the release): move '
-                    f'{"it" if len(theirs) == 1 else "them"} elsewhere, then fetch again'
+                    f'{dest}: holds {few(theirs)}, which no fetch placed there (a file or link of your own, '
+                    f'whatever its name; the archive {Path(tar_path).name} would replace or leave it among its own): '
+                    f'move {"it" if len(theirs) == 1 else "them"} elsewhere, then fetch again'
+                )
+            if changed:
+                raise FetchError(
+                    f'{dest}: {few(changed)} changed since a fetch placed {"it" if len(changed) == 1 else "them"} '
+                    f'(an edit of yours?): move {"it" if len(changed) == 1 else "them"} elsewhere, or fetch with '
+                    '--force to replace the release\'s files'
                 )
             placed = []
             for src in sorted(new.iterdir()):
@@ -270,6 +284,17 @@ def _download(url: str,               # http(s) URL of the file
     return path
 
 # %% ../nbs/02_fetch.ipynb #b50b79a5
+def _sha256(path) -> str:
+    "The sha256 of a file's bytes."
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            h.update(block)
+    return h.hexdigest()
+
+
 def _members(tar_path) -> set[str]:
     "The paths of the files in an archive (what its extraction placed); none when it cannot be read."
     try:
@@ -294,14 +319,18 @@ def _fetch_one(name: str,       # archive name, also the folder it unpacks to
     if local and known is not None and folder.is_dir(): return  # already extracted and verified
     with tempfile.TemporaryDirectory(dir=dest, prefix=f'.fetch-{name}-') as stage:
         src = tarball if local else _download(url, Path(stage, tarball.name), known, progress)
-        safe_extract(src, dest, root=name, previous=_members(tarball) if tarball.is_file() else ())
+        placed = records.get(tarball.name, {}).get('files')  # each file an earlier fetch placed, with its digest
+        previous = placed if isinstance(placed, dict) else dict.fromkeys(_members(tarball)) if tarball.is_file() else {}
+        safe_extract(src, dest, root=name, previous=previous, force=force)
         if not folder.is_dir(): raise FetchError(f'{url}: the archive has no {name}/ folder')
         if src != tarball: os.replace(src, tarball)
     if known is None:
         records[tarball.name] = {'sha256': pooch.file_hash(str(tarball)), 'size': tarball.stat().st_size,
                                  'url': url if not local else tarball.resolve().as_uri(),
                                  'date': datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}
-        _write_checksums(dest, records)
+    # what this fetch placed, with digests: a later fetch replaces these files only while they are unchanged
+    records[tarball.name]['files'] = {m: _sha256(dest / m) for m in sorted(_members(tarball)) if (dest / m).is_file()}
+    _write_checksums(dest, records)
 
 # %% ../nbs/02_fetch.ipynb #eb71a544
 def fetch(which: str|Iterable[str] = ('anecdotes', 'dilemmas'),  # 'anecdotes', 'dilemmas', or several

@@ -133,7 +133,7 @@ def test_fetch_keeps_a_users_file_of_the_release_folders_name(tmp_path):
     import shutil
     shutil.rmtree(tmp_path/'anecdotes')
     (tmp_path/'anecdotes').write_text('my notes')
-    with pytest.raises(FetchError, match='holds anecdotes, which the archive'):
+    with pytest.raises(FetchError, match='holds anecdotes, which no fetch placed there'):
         safe_extract(tmp_path/'anecdotes.tar.gz', tmp_path, root='anecdotes', previous=())
     assert (tmp_path/'anecdotes').read_text() == 'my notes'
 
