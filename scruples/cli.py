@@ -377,6 +377,26 @@ def _alpha_words(kind: str) -> str:
     return 'prior alpha' if kind == 'dirichlet' else 'Dirichlet alpha (a summary: the prior is the NPMLE)'
 
 # %% ../nbs/99_cli.ipynb #7eedcad1
+SAMPLED = ('accuracy', 'macro_f1', 'js')  # the metrics BEST computes from posterior samples (`best --samples`)
+
+
+def _best_samples(args, metrics) -> int:
+    "`best --samples`: 10000 by default; refused when none of `metrics` is sampled (the flag would change nothing)."
+    if args.samples is not None and not set(SAMPLED) & set(metrics):
+        raise core.ScruplesError(f'--samples {args.samples}: posterior samples are drawn for accuracy, macro F1 and js, '
+                                 f'and --metric asks for {", ".join(metrics)}: leave out --samples')
+    return 10000 if args.samples is None else args.samples
+
+
+def _samples_used(args, metrics, priors):
+    """`best --samples` after the fit: refused where every prior chosen was an NPMLE and no hard metric was asked for
+    (under an NPMLE, js is an exact sum: the samples change nothing)."""
+    priors = set(priors) - {''}
+    if args.samples is not None and not {'accuracy', 'macro_f1'} & set(metrics) and priors and 'dirichlet' not in priors:
+        raise core.ScruplesError(f'--samples {args.samples}: the prior chosen for these counts is the NPMLE, under which '
+                                 'js is exact (no posterior samples): leave out --samples')
+
+
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
@@ -843,6 +863,12 @@ def _cmd_extract(args):
     from scruples import extraction
     from scruples.records import UnrecognizedRepostWarning
 
+    split_flags = [f'{f} {v}' for f, v in (('--dev-size', args.dev_size), ('--test-size', args.test_size),
+                                            ('--seed', args.seed)) if v is not None]
+    if args.no_splits and split_flags:  # before any work: the flag would change nothing
+        raise core.ScruplesError(f'{split_flags[0]}: an option of the splits and the Dilemmas, which --no-splits does '
+                                 'not write: give one or the other')
+    seed = 0 if args.seed is None else args.seed
     posts, comments = _extract_inputs(args)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -877,10 +903,10 @@ def _cmd_extract(args):
             written.update(
                 {
                     k: str(v)
-                    for k, v in datasets.write_datasets(recs, out, dev_size=dev, test_size=test, seed=args.seed).items()
+                    for k, v in datasets.write_datasets(recs, out, dev_size=dev, test_size=test, seed=seed).items()
                 }
             )
-            report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': args.seed, 'files': written}
+            report['datasets'] = {'dev_size': dev, 'test_size': test, 'seed': seed, 'files': written}
             # the report again, after the splits (it vouches for them), atomically, in the folder's lock and manifest
             with extraction.extract_folder(out) as folder:
                 folder.claim('report.json')
@@ -933,7 +959,7 @@ def _add_extract_parser(sub):
     q.add_argument('--min-votes', type=_int_at_least(1, 10**6), default=1, help='votes an anecdote needs')
     q.add_argument('--dev-size', type=_int_at_least(0, 10**7), help='dev split size (default: the paper\'s 2,500)')
     q.add_argument('--test-size', type=_int_at_least(0, 10**7), help='test split size (default: the paper\'s 2,500)')
-    q.add_argument('--seed', type=_int_at_least(0), default=0, help='seed of the splits and the Dilemmas')
+    q.add_argument('--seed', type=_int_at_least(0), default=None, help='seed of the splits and the Dilemmas (default 0)')
     q.add_argument('--no-splits', action='store_true', help='write only anecdotes.jsonl')
     q.add_argument('--no-progress', action='store_true', help='no progress bar')
     q.add_argument(
@@ -1312,26 +1338,6 @@ def _add_agree_parser(sub):
     q.add_argument('--figure', metavar='PATH', help="write the annotators' pairwise kappa heatmap (PNG)")
 
 # %% ../nbs/99_cli.ipynb #agree006
-SAMPLED = ('accuracy', 'macro_f1', 'js')  # the metrics BEST computes from posterior samples (`best --samples`)
-
-
-def _best_samples(args, metrics) -> int:
-    "`best --samples`: 10000 by default; refused when none of `metrics` is sampled (the flag would change nothing)."
-    if args.samples is not None and not set(SAMPLED) & set(metrics):
-        raise core.ScruplesError(f'--samples {args.samples}: posterior samples are drawn for accuracy, macro F1 and js, '
-                                 f'and --metric asks for {", ".join(metrics)}: leave out --samples')
-    return 10000 if args.samples is None else args.samples
-
-
-def _samples_used(args, metrics, priors):
-    """`best --samples` after the fit: refused where every prior chosen was an NPMLE and no hard metric was asked for
-    (under an NPMLE, js is an exact sum: the samples change nothing)."""
-    priors = set(priors) - {''}
-    if args.samples is not None and not {'accuracy', 'macro_f1'} & set(metrics) and priors and 'dirichlet' not in priors:
-        raise core.ScruplesError(f'--samples {args.samples}: the prior chosen for these counts is the NPMLE, under which '
-                                 'js is exact (no posterior samples): leave out --samples')
-
-
 def _best_by(args, d, path):
     "`scruples best --by`: the BEST ceiling of each group's soft label beside the pooled one."
     from scruples.perspectives import best_by_group

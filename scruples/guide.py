@@ -524,6 +524,9 @@ def check_parameters(
                     else f'from {lo} to {hi}'
                 )
                 raise ValueError(f'{name}={value!r}: expected {rng} ({what})')
+    if out.get('finetune') == 'no' and 'epochs' in out:  # the frozen encoder's heads are not trained in epochs
+        raise ValueError(f"epochs= ({out['epochs']}) does nothing with finetune='no' (the frozen encoder: a head fitted "
+                         'on its embeddings, no epochs): leave out epochs=')
     return out
 
 
