@@ -130,11 +130,13 @@ OPTIONS = (
     Option('seed', 'the seed of every random draw: the same seed gives the same numbers (default 0)',
            (*_CEILINGS, 'analyze', 'agree'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0),
            per={'analyze': dict(default=None)}),
-    Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none; default %(default)s)',
+    Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none, except in analyze, which takes 10 or more; '
+           'default 200, in score 1000)',
            ('best', 'score', 'analyze', 'agree'), 'analysis', flag='--bootstrap',
            arg=dict(type=_int_range(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
                     default=200, metavar='N'),
-           per={'score': dict(default=1000), 'analyze': dict(default=None)}),
+           per={'score': dict(default=1000),
+                'analyze': dict(default=None, type=_int_range(10, 10**5, "the guide's intervals need 10 or more"))}),
     # perspectives: annotators as data
     Option('by', 'an attribute of the annotators (a column of --annotators FILE, else a column of the long form): '
            'results per group beside the pooled ones', ('best', 'plan', 'analyze', 'agree'), 'perspectives',
@@ -171,7 +173,7 @@ def add_options(q: argparse.ArgumentParser, command: str) -> argparse.ArgumentPa
             for flag, (value, words) in o.consts.items():
                 f.add_argument(flag, dest=o.dest, action='store_const', const=value, help=f'{words}; {o.help}')
         else:
-            g.add_argument(o.flags, dest=o.dest, help=o.help, **(o.arg | o.per.get(command, {})))
+            g.add_argument(o.flags, dest=o.dest, **({'help': o.help} | o.arg | o.per.get(command, {})))
     return q
 
 # %% ../nbs/08_options.ipynb #opt00017
