@@ -693,50 +693,52 @@ def _summary_text(rows, width: int = WIDTH) -> Block:
     return Block('\n'.join(out))
 
 # %% ../nbs/99_cli.ipynb #d823da0d
-def _child_call(send, name, args):
-    "`_in_child`'s process: `scruples.cli`'s `name(*args)`, its warnings, an expected error as its one line, sent back."
-    import importlib
+def _child_main():
+    """`_in_child`'s process: reads (name, args, answer file) from stdin, runs `scruples.cli`'s `name(*args)`, and
+    pickles into the answer file its value and warnings, an expected error as its one line, or any other's traceback."""
+    import pickle
     import traceback
 
+    name, args, answer = pickle.load(sys.stdin.buffer)
     try:
         with warnings.catch_warnings(record=True) as caught:
-            value = getattr(importlib.import_module('scruples.cli'), name)(*args)
-        send.send(('ok', value, [(str(w.message), w.category) for w in caught]))
+            out = ('ok', globals()[name](*args), [(str(w.message), w.category) for w in caught])
     except (core.ScruplesError, OSError, ValueError) as err:
-        send.send(('error', _error_line(err), []))
+        out = ('error', _error_line(err), [])
     except KeyboardInterrupt:  # Ctrl-C reaches the command too: it says so
-        pass
+        return
     except BaseException:
-        send.send(('bug', traceback.format_exc(), []))
+        out = ('bug', traceback.format_exc(), [])
+    Path(answer).write_bytes(pickle.dumps(out))
 
 
 def _in_child(name: str, *args):
     """The function `name` of this module, `name(*args)` (plain values: the package's own code runs it, whoever
     called), in a fresh interpreter that ends after it: what it imports and reads (pandas, pyarrow, the table)
-    never lands in this process, which then stays small while a notebook's kernel runs (`analyze` in 1 GB). Its warnings
-    are shown here; an expected error (bad input) is raised here as its one line; any other says the child's traceback."""
-    import multiprocessing as mp
+    never lands in this process, which then stays small while a notebook's kernel runs (`analyze` in 1 GB). A plain
+    subprocess, not multiprocessing: nothing of the caller's `__main__` is run again there. Its warnings are shown
+    here; an expected error (bad input) is raised here as its one line; any other says the child's traceback."""
+    import pickle
+    import subprocess
+    import tempfile
 
-    from scruples.cli import _child_call  # the package's (a notebook's own definitions do not reach the child)
-
-    ctx = mp.get_context('spawn')
-    recv, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child_call, args=(send, name, args), daemon=True)
-    child.start()
-    send.close()
+    fd, answer = tempfile.mkstemp(prefix='scruples-reading-', suffix='.pickle')
+    os.close(fd)
+    env = os.environ | {'PYTHONPATH': os.pathsep.join(p for p in sys.path if p and Path(p).is_dir())}  # this import path
+    child = subprocess.Popen([sys.executable, '-c', 'from scruples.cli import _child_main; _child_main()'],
+                             stdin=subprocess.PIPE, env=env)
     try:
-        try:
-            kind, value, caught = recv.recv()
-        except EOFError:  # it ended without an answer: killed, out of memory
-            child.join()
+        child.communicate(pickle.dumps((name, args, answer)))
+        got = Path(answer).read_bytes()
+        if not got:  # it ended without an answer: killed, out of memory, interrupted
             raise core.ScruplesError(f'the process reading the input ended without an answer (exit status '
-                                     f'{child.exitcode})') from None
+                                     f'{child.returncode})')
+        kind, value, caught = pickle.loads(got)
     finally:
-        child.join(30)  # it ends once it has answered; one stopped early (Ctrl-C, SIGTERM here) is ended
-        if child.is_alive():
+        if child.poll() is None:  # this process was interrupted (Ctrl-C, SIGTERM): the reading ends with it
             child.terminate()
-        child.join()
-        recv.close()
+            child.wait()
+        Path(answer).unlink(missing_ok=True)
     for message, category in caught:
         warnings.warn(message, category, stacklevel=2)
     if kind == 'error':

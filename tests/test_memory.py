@@ -92,3 +92,16 @@ def test_papermill_comes_without_pyarrow_and_pyarrow_still_loads_after():
             "import pyarrow.parquet, pandas; print(pm.__name__, pandas.__name__)")
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.splitlines() == ['[]', 'papermill pandas'], (r.stdout, r.stderr)
+
+
+def test_analyze_from_a_users_script_without_a_main_guard(tmp_path):
+    """`scruples.cli.main(['analyze', ...])` at the top of a user's script (no `if __name__ == '__main__'`): the reading
+    process runs the package's code only, not the script again (multiprocessing's spawn would, and fail)."""
+    import subprocess, sys
+    (tmp_path / 'v.csv').write_text('id,text,a,b\n' + ''.join(f'i{i},text {i},{i % 3},2\n' for i in range(12)))
+    (tmp_path / 'run.py').write_text(
+        "import sys\nfrom scruples.cli import main\nprint('script ran')\n"
+        f"sys.exit(main(['analyze', {str(tmp_path / 'v.csv')!r}, '--counts', 'a,nope', '--out', {str(tmp_path / 'o')!r}]))\n")
+    r = subprocess.run([sys.executable, str(tmp_path / 'run.py')], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and r.stdout.count('script ran') == 1 and "field 'nope'" in r.stderr, (r.stdout, r.stderr)
+    assert 'Traceback' not in r.stderr and 'bootstrapping' not in r.stderr
