@@ -19,6 +19,8 @@ from .core import LOCK_NAME, LazyModule, OwnedFolder, ScruplesError, checkout_ro
 # reading is done in a process of its own), so the command's memory is mostly the kernel's
 np = LazyModule('numpy')
 pd = LazyModule('pandas')
+# the type of the data, for the signatures (`typing.get_type_hints`, the docs): imported when they are evaluated
+_annotations = LazyModule('scruples.annotations')
 
 # %% auto #0
 __all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError',
@@ -182,7 +184,7 @@ def guide_parameters(
 # %% ../nbs/91_guide.ipynb #54a0b10e
 def check_predictions(
     path,  # the predictions file (`read_predictions`: an id column, a probability column per class or a label column)
-    data: AnnotatedData,  # the data it predicts
+    data: _annotations.AnnotatedData,  # the data it predicts
 ):
     "Refuse a predictions file the guide cannot score: ids that are not items of the data, or scored items without a prediction."
     from scruples.evaluation import read_predictions
@@ -207,11 +209,11 @@ def check_predictions(
 
 # %% ../nbs/91_guide.ipynb #a1e0c006
 def join_annotations(
-    data: AnnotatedData,  # the wide file's items, counts and texts
-    ann: AnnotatedData,  # the long form of the same items, read with `classes=data.classes`
+    data: _annotations.AnnotatedData,  # the wide file's items, counts and texts
+    ann: _annotations.AnnotatedData,  # the long form of the same items, read with `classes=data.classes`
     data_file='the wide file',
     long_file='the long file',  # named in errors
-) -> AnnotatedData:  # `data` with the annotators x items responses of `ann`
+) -> _annotations.AnnotatedData:  # `data` with the annotators x items responses of `ann`
     "The wide data with the long form's annotator ids; each item's tally in the long form must equal its wide counts (items only in the long form are left out)."
     if tuple(ann.classes) != tuple(data.classes):
         raise ValueError(f'{long_file}: classes {list(ann.classes)}, but {data_file} has {list(data.classes)}')
@@ -243,8 +245,8 @@ def shipped_dataset(form: str = 'wide') -> Path:  # the file of that form
 
 # %% ../nbs/91_guide.ipynb #3c4593bd
 def take_items(
-    data: AnnotatedData, idx
-) -> AnnotatedData:  # the items `idx`, in that order, with their texts, votes, splits...
+    data: _annotations.AnnotatedData, idx
+) -> _annotations.AnnotatedData:  # the items `idx`, in that order, with their texts, votes, splits...
     "A dataset of some of the items (responses, texts, contexts, splits and gold kept with them): `options.take`."
     from scruples.options import take
 
@@ -252,7 +254,7 @@ def take_items(
 
 
 def split_items(
-    data: AnnotatedData,
+    data: _annotations.AnnotatedData,
     test_share: float = 0.25,  # without a split: the share of the items held out for the test
     dev_share: float = 0.2,  # without a dev split: the share of the training items held out (calibration, early stopping)
     seed=0,

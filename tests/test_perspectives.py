@@ -233,7 +233,7 @@ def test_analyze_by_group(groups_data, tmp_path):
     first = df[df.annotator == 'L1'].set_index('item').label
     df = df.assign(text=df.item.map(lambda i: f'{words[first[i]]} {i}'))
     df.to_csv(tmp_path / 'v.csv', index=False)
-    run('analyze', tmp_path / 'v.csv', '--by', 'group', '--out', tmp_path / 'out', '--epochs', '1', '--finetune', 'no',
+    run('analyze', tmp_path / 'v.csv', '--by', 'group', '--out', tmp_path / 'out', '--finetune', 'no',
         '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200', '--param', 'baselines=Prior',
         '--param', 'likelihoods=soft', '--param', 'trait_items=6')
     s = pd.read_csv(tmp_path / 'out' / 'summary.csv')

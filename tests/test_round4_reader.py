@@ -207,9 +207,10 @@ def test_ordered_needs_an_order_api(tmp_path):
 
 def test_ordered_needs_an_order_cli(tmp_path):
     p = _ordinal_long(tmp_path)
-    rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--samples', '200', '--bootstrap', '0', p)
+    # (no --samples: Wasserstein is not a sampled metric, and --samples is refused without one)
+    rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--bootstrap', '0', p)
     assert rc != 0 and '--classes' in out, out  # before: exit 0, Wasserstein over high < low < medium
-    rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--samples', '200', '--bootstrap', '0',
+    rc, out = cli('best', '--ordered', '--metric', 'wasserstein', '--bootstrap', '0',
                   '--classes', 'low,medium,high', p)
     assert rc == 0, out
 
