@@ -992,8 +992,15 @@ def _cmd_score(args):
         return replace(p, proba=p.proba @ to) if got.grouped else p
 
     tol = 1e-3 if args.tolerance is None else args.tolerance
+    if args.cal_gold and not args.cal:
+        raise core.ScruplesError(f'--cal-gold {args.cal_gold}: the label counts of the --cal items, and no --cal was '
+                                 'given: give --cal FILE or leave out --cal-gold')
     pred = predictions(args.predictions)
-    if args.tolerance is not None and pred.hard and not (args.cal and not predictions(args.cal).hard):
+    if pred.hard and args.cal:
+        raise core.ScruplesError(f'--cal {args.cal}: {args.predictions} holds predicted labels, and a temperature '
+                                 'changes no label (hard predictions are scored as they are): leave out --cal'
+                                 + (' and --cal-gold' if args.cal_gold else ''))
+    if args.tolerance is not None and pred.hard:
         raise core.ScruplesError(f'--tolerance {args.tolerance:g}: {args.predictions} holds predicted labels, not '
                                  'probability rows: leave out --tolerance')
     proba_cal = counts_cal = None
@@ -1135,9 +1142,9 @@ def _add_score_parser(sub):
         metavar='FILE',
         help='held-out predictions to fit the temperature on: the dev items of GOLD when it has a split column, else '
         'other items of GOLD (or of --cal-gold); without it the temperature is fitted on the scored items, and the '
-        'output says so',
+        'output says so (refused for predicted labels: a temperature changes no label)',
     )
-    q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD')
+    q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD (only with --cal)')
     q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
     q.add_argument(
         '--ceiling-bootstrap',

@@ -163,6 +163,9 @@ def score_predictions(
     pc = None if proba_cal is None else _probabilities(proba_cal, 'proba_cal')
     if pc is None and counts_cal is not None:
         raise ValueError('counts_cal was given without proba_cal')
+    if hard and pc is not None:
+        raise ValueError('proba_cal was given with hard=True: a temperature changes no label (hard predictions are '
+                         'scored as they are); leave out proba_cal and counts_cal')
     return _score(p, ct, pc, counts_cal, n_boot, seed, bool(hard), None if pc is None else 'held-out', stacklevel=3)
 
 # %% ../nbs/15_evaluation.ipynb #59f7bac2

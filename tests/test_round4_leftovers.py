@@ -86,3 +86,44 @@ def test_a_categorical_label_column_gives_its_own_class_order(tmp_path):
         out.split()), out
     _, p2 = _categorical_long(tmp_path, ['high', 'low'], ordered=False)  # unordered categories: their order still
     assert read_annotated(p2).classes == ('high', 'low')
+
+
+# --- score --cal with predicted labels (noticed in the fifth pass, mended this stop) ------------------------------------
+
+def _score_files(tmp_path):
+    rng = np.random.default_rng(0)
+    p = rng.dirichlet([1, 1], 40)
+    c = np.array([rng.multinomial(5, q) for q in p])
+    gold = 'id,no,yes,split\n' + ''.join(f'{i},{a},{b},{"dev" if i < 20 else "test"}\n' for i, (a, b) in enumerate(c))
+    lab = np.where(p[:, 1] > 0.5, 'yes', 'no')
+    pred = 'id,label\n' + ''.join(f'{i},{lab[i]}\n' for i in range(20, 40))
+    cal = 'id,no,yes\n' + ''.join(f'{i},{0.8 if lab[i] == "no" else 0.2},{0.2 if lab[i] == "no" else 0.8}\n'
+                                  for i in range(20))
+    return write(tmp_path, 'gold.csv', gold), write(tmp_path, 'pred.csv', pred), write(tmp_path, 'cal.csv', cal)
+
+
+def test_score_cal_with_predicted_labels_is_refused(tmp_path):
+    "Old: `score LABELS GOLD --cal PROBS` exit 0, the same numbers as without --cal and 'calibration: none (hard predictions) (cal.csv: ...)'."
+    gold, pred, cal = _score_files(tmp_path)
+    q = ('--bootstrap', '0', '--ceiling-bootstrap', '0')
+    rc, out = cli('score', pred, gold, *q, '--cal', cal)
+    assert rc == 1 and '--cal' in out and 'predicted labels' in out and 'leave out --cal' in out, out
+    rc, out = cli('score', pred, gold, *q)  # without it: scored as labels
+    assert rc == 0 and 'calibration: none (hard predictions)' in out, out
+
+
+def test_score_cal_gold_without_cal_is_refused(tmp_path):
+    "Old: `score PRED GOLD --cal-gold FILE` without --cal: exit 0, the file never read."
+    gold, pred, _ = _score_files(tmp_path)
+    rc, out = cli('score', pred, gold, '--bootstrap', '0', '--ceiling-bootstrap', '0', '--cal-gold', gold)
+    assert rc == 1 and '--cal-gold' in out and 'no --cal' in out, out
+
+
+def test_score_predictions_refuses_a_temperature_for_hard_predictions_at_the_api():
+    "Old: `score_predictions(onehot, counts, proba_cal, counts_cal, hard=True)` took proba_cal and did nothing with it."
+    from scruples.evaluation import score_against_ceiling, score_predictions
+    p = np.eye(2)[[0, 1, 0, 1]]
+    c = np.array([[3, 1], [1, 3], [2, 2], [0, 4]])
+    for f in (score_predictions, score_against_ceiling):
+        with pytest.raises(ValueError, match='hard=True'):
+            f(p, c, p, c, hard=True, n_boot=0)
