@@ -355,16 +355,23 @@ class OwnedFolder:
         "Refuse (one line, naming them) the user's files of the names this command writes, an input it would replace."
         if self.path.is_symlink() and not self.path.is_dir() or self.path.exists() and not self.path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, 'exists and is not a folder', str(self.path))
-        bad = self.foreign()
+        try:
+            self.owned, alien = self._read() if self.owned is None else self.owned, []
+        except FileExistsError:  # a manifest scruples did not write: no file here is the command's, each one is named
+            self.owned, alien = {}, [self.manifest]
+        bad = sorted({*alien, *self.foreign()})
+        if alien:
+            self.owned = None  # read again (and refused again) by a later call
         if bad:
             it = 'it' if len(bad) == 1 else 'them'
+            why = (f'{self.manifest} is not a manifest {self.command} wrote, so no file here is its own'
+                   if alien else f'its manifest {self.manifest} does not list {it}, or '
+                   f'{"it has" if len(bad) == 1 else "they have"} changed since')
             raise FileExistsError(
                 errno.EEXIST,
                 f'holds {", ".join(bad[:5])}{f" and {len(bad) - 5} more" if len(bad) > 5 else ""}, '
-                f'which {self.command} '
-                f'writes but did not write here (its manifest {self.manifest} does not list {it}, or '
-                f'{"it has" if len(bad) == 1 else "they have"} changed since): move {it} or choose '
-                'another output folder',
+                f'which {self.command} writes but did not write here ({why}): move {it} or choose another output '
+                'folder',
                 str(self.path),
             )
         here = self.path.resolve()
