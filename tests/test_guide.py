@@ -5,6 +5,8 @@ import contextlib
 import io
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -545,6 +547,25 @@ def test_guide_shows_the_predictions_step_on_a_baseline(shipped_default):
     text = notebook_text(shipped_default)
     assert 'scruples score' in text and 'predictions_demo_dev.csv' in text and 'written from the Logistic baseline' in text
     assert (shipped_default[3]/'predictions_demo.csv').is_file()
+
+
+def test_the_printed_score_command_runs_in_the_output_folder_and_agrees(shipped_default):
+    """Issue 39: the printed `scruples score` command's paths pointed into the deleted `.analyze-run-*` folder. Run as
+    printed, in the output folder, it reads the files there and gives the model's numbers of summary.csv."""
+    import shlex
+    out = shipped_default[3]
+    lines = [l.strip() for l in notebook_text(shipped_default).splitlines() if l.strip().startswith('scruples score ')]
+    assert len(lines) == 1 and '.analyze-run-' not in lines[0] and '/' not in lines[0], lines
+    argv = [a for a in shlex.split(lines[0])[2:]]
+    r = subprocess.run([sys.executable, '-c', 'import sys; from scruples.cli import main; sys.exit(main())', 'score',
+                        *argv, '--json'], capture_output=True, text=True, cwd=out, timeout=600,
+                       env=os.environ | {'HF_HUB_OFFLINE': '1'})
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = {m['metric']: m for m in json.loads(r.stdout)['metrics']}
+    q = summary_of(shipped_default)
+    q = q[q.section == 'predictions file'].set_index('quantity').value
+    for m, name in (('accuracy', 'accuracy'), ('macro_f1', 'macro F1')):
+        assert abs(q[f'predictions_demo.csv: {name}'] - rows[m]['model']) < 1e-3, (m, q, rows)
 
 
 @pytest.mark.parametrize('change, says', [
