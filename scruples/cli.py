@@ -499,6 +499,10 @@ def _cmd_verbs(args):
     from scruples import data
     from scruples.verbs import MAX_ACTION_CHARS, RootVerbs, permutation_test, significant_verbs
 
+    if args.all and args.alpha is not None:  # every verb is listed whatever the level: the flag would change nothing
+        raise core.ScruplesError(f'--alpha {args.alpha:g}: --all lists every verb with its p-values whatever the level; '
+                                 'leave out --alpha or --all')
+    alpha = 0.05 if args.alpha is None else args.alpha
     dil = data.read_pooled(args.files, data.read_dilemmas)
     for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
         long = np.flatnonzero(dil[col].str.len().to_numpy() > MAX_ACTION_CHARS)
@@ -519,11 +523,11 @@ def _cmd_verbs(args):
             'descriptions?): nothing to test'
         )
     table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
-    out = table if args.all else significant_verbs(table, args.alpha)
+    out = table if args.all else significant_verbs(table, alpha)
     said = (f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
-            + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs'))
+            + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
-             Block(f'no root verb passes p_holm <= {args.alpha}: --all lists every verb with its p-values'))
+             Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
     return Result(out.set_index('verb'), [Block(said), found])
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
@@ -538,7 +542,8 @@ def _add_verbs_parser(sub):
     q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
     q.add_argument('--samples', type=_DRAWS, default=100_000, help='Monte Carlo permutations')
     q.add_argument('--seed', type=_NONNEG, default=0)
-    q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
+    q.add_argument('--alpha', type=_open_unit, help='level for the Holm-corrected p-values, in (0, 1) (default 0.05; '
+                   'refused with --all, which lists every verb)')
     q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
 
 # %% ../nbs/99_cli.ipynb #5d73f047
@@ -1298,7 +1303,8 @@ def _cmd_agree(args):
     if args.figure:  # before any work: a figure file's name and format (`evaluation.check_figure_file`)
         from scruples.evaluation import check_figure_file
         check_figure_file(args.figure)
-    d = _load(args, path, 'agree', ceiling=False).data
+    got = _load(args, path, 'agree', ceiling=False)  # a table with a split: its test items (--on), said in the read line
+    d = got.data
     joined, groups, said = _groups(args, d, path)
     if args.figure and d.responses is None:
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
@@ -1316,7 +1322,7 @@ def _cmd_agree(args):
         fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused
-    out = {'file': str(path), 'read': d.report, 'joined': said or None, 'overall': overall.set_index('metric')}
+    out = {'file': str(path), 'read': got.read_line, 'joined': said or None, 'overall': overall.set_index('metric')}
     tabs = {'agreement (all votes)': overall.set_index('metric')}
     if p is not None:
         out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
@@ -1325,7 +1331,7 @@ def _cmd_agree(args):
         tabs |= perspective_tables(p)
     out['figure'] = args.figure
     notes = [f'note: {n}' for n in (p.notes if p is not None else ())]
-    return Result(out, [f'read {_words(d.report)}', said or None, tabs, *notes,
+    return Result(out, [f'read {_words(got.read_line)}', said or None, tabs, *notes,
                         Block(f'figure: {args.figure}') if args.figure else None])
 
 

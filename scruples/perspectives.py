@@ -21,11 +21,11 @@ from .core import ScruplesDataError, ScruplesError, as_rng
 from .data import iter_jsonl, read_text
 
 # %% auto #0
-__all__ = ['MIN_ITEMS', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined', 'join_annotators',
-           'annotator_groups', 'ungrouped', 'group_names', 'subset', 'alpha_interval', 'group_agreement',
-           'group_majorities', 'between_groups', 'alpha_across_groups', 'pairwise_kappa', 'annotator_table',
-           'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group',
-           'plan_by_group']
+__all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
+           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'subset', 'alpha_interval',
+           'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups', 'pairwise_kappa',
+           'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
+           'perspective_tables', 'best_by_group', 'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -95,6 +95,7 @@ def _id(v, path, line, name) -> str:
 
 # %% ../nbs/17_perspectives.ipynb #68575904
 MIN_ITEMS = 10  # fewer items with 2 or more votes than this: an interval is undefined (said why)
+POOLED = 'all'  # the name of the row of every annotator together: no group may take it
 MIN_SHARED = 5  # fewer items shared by two annotators than this: their kappa is undefined (NaN, counted)
 
 
@@ -227,7 +228,11 @@ def annotator_groups(
     att = joined.attributes
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
-    return np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
+    groups = np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
+    if POOLED in set(groups):
+        raise ScruplesError(f'{by!r} has a group named {POOLED!r}, the name of the row of every annotator pooled: '
+                            f'rename that value of {by!r} in the annotators table')
+    return groups
 
 
 def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
@@ -239,8 +244,11 @@ def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
 
 
 def group_names(groups: np.ndarray) -> list:
-    "The groups in order of first appearance (None left out)."
-    return list(dict.fromkeys(g for g in groups if g is not None))
+    "The groups in order of first appearance (None left out); a group named 'all' (the pooled row's name) is refused."
+    names = list(dict.fromkeys(g for g in groups if g is not None))
+    if POOLED in names:
+        raise ScruplesError(f'a group named {POOLED!r}, the name of the row of every annotator pooled: rename it')
+    return names
 
 # %% ../nbs/17_perspectives.ipynb #c5b1ec8d
 def subset(
