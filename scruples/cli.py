@@ -410,6 +410,13 @@ def _cmd_best(args):
         return _best_by(args, d, path)
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
+        if (got.full.columns or {}).get('label'):  # the long form: a row per judgment, no row per item to pair with
+            first = ', '.join(map(str, got.full.items[:3]))
+            raise core.ScruplesError(
+                f'{args.labels}: --labels are paired with the rows of the table by position, and {path} has a row per '
+                f'judgment, not per item (its items in the order they first appear: {first}, ...): give the counts a '
+                'row per item (the wide form, or one column per annotator) beside the labels, or leave out --labels'
+            )
         if got.grouped:
             raise core.ScruplesError(
                 f'{args.labels}: --labels are class indices of the classes read; with --group give none'
@@ -485,8 +492,9 @@ def _add_best_parser(sub):
     _add_options(q, 'best')
     q.add_argument(
         '--labels',
-        help='gold labels (class indices): a JSON list or one integer per line, one per row of the table '
-        '(default: the Dilemmas gold_label, else the majority vote)',
+        help='gold labels (class indices): a JSON list or one integer per line, one per row of the table, '
+        'by position (a row per item: refused for the long form; default: the Dilemmas gold_label, else the majority '
+        'vote)',
     )
     q.add_argument('--samples', type=_DRAWS, default=None,
                    help='posterior samples for accuracy, macro F1 and Jensen-Shannon (default 10000; refused when '
