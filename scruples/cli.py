@@ -407,7 +407,7 @@ def _cmd_best(args):
     got = _load(args, path, 'best')  # one vote on every item: refused before any work
     d = got.data
     if args.by or args.annotators:  # perspectives: a ceiling per group of annotators
-        return _best_by(args, d, path)
+        return _best_by(args, d, path, _prior_data(got))
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
         if (got.full.columns or {}).get('label'):  # the long form: a row per judgment, no row per item to pair with
@@ -1192,7 +1192,7 @@ def _cmd_plan(args):
         check_figure_file(args.figure)
     got = _load(args, pilot, 'plan')
     if args.by or args.annotators:  # perspectives: a plan per group of annotators
-        return _plan_by(args, got.data, pilot)
+        return _plan_by(args, got.data, pilot, _prior_data(got))
     counts, classes = got.data.counts, list(got.data.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -1354,7 +1354,14 @@ def _add_agree_parser(sub):
     q.add_argument('--figure', metavar='PATH', help="write the annotators' pairwise kappa heatmap (PNG)")
 
 # %% ../nbs/99_cli.ipynb #agree006
-def _best_by(args, d, path):
+def _prior_data(got):
+    "Every item read (classes grouped) when `--on` uses some of them: each group's prior is chosen there, as `best`'s."
+    if len(got.index) == got.full.n_items:
+        return None
+    return got.full.group(got.grouped) if got.grouped else got.full
+
+
+def _best_by(args, d, path, prior_data=None):
     "`scruples best --by`: the BEST ceiling of each group's soft label beside the pooled one."
     from scruples.perspectives import best_by_group
 
@@ -1364,7 +1371,7 @@ def _best_by(args, d, path):
                                  'its own majority; leave out --labels or --by')
     metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
     res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=_best_samples(args, metrics),
-                        seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first')
+                        seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first', prior_data=prior_data)
     _samples_used(args, metrics, res['prior'].dropna() if 'prior' in res else [])
     import pandas as pd
 
@@ -1376,7 +1383,7 @@ def _best_by(args, d, path):
                                                           'votes, prior and majority), beside all votes pooled:'), table])
 
 
-def _plan_by(args, d, path):
+def _plan_by(args, d, path, prior_data=None):
     "`scruples plan --by`: the planned ceiling per votes per item for each group beside the pooled one."
     from scruples.perspectives import plan_by_group
 
@@ -1384,7 +1391,7 @@ def _plan_by(args, d, path):
     for flag in ('difference', 'figure'):
         if getattr(args, flag):
             raise core.ScruplesError(f'--{flag} is planned for the pooled votes: leave out --{flag} or --by')
-    res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed)
+    res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed, prior_data=prior_data)
     import pandas as pd
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):

@@ -606,6 +606,14 @@ def perspective_tables(
             'alpha across groups (group majorities as coders)': pd.DataFrame([p.across]), label: t}
 
 # %% ../nbs/17_perspectives.ipynb #717d79b3
+def _prior_counts(prior_data, groups, g):
+    "Group `g`'s counts over every item read (items with its votes), the counts its prior is chosen on; None: no such data."
+    if prior_data is None:
+        return None
+    c = prior_data.counts if g == 'all' else subset(prior_data, groups == g).counts
+    return c[c.sum(1) > 0]
+
+
 def best_by_group(
     data: AnnotatedData,  # with annotator ids
     groups: np.ndarray,  # group per annotator
@@ -615,6 +623,8 @@ def best_by_group(
     seed=0,
     ordered: bool = False,
     ties: str = 'first',
+    prior_data: AnnotatedData | None = None,  # every item read, when `data` holds some of them (a split's test items):
+                                              # each group's prior is chosen on its votes there, as `best`'s prior_counts
 ) -> pd.DataFrame:  # one row per (group, metric): 'all' (pooled) first; estimate, interval, items, prior, note
     """The BEST ceiling of each group's soft label (its own votes, its own fitted prior, its own majority) beside the
     pooled one."""
@@ -622,6 +632,7 @@ def best_by_group(
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
+        pc = _prior_counts(prior_data, groups, g)
         base = {'group': g, 'items': len(c), 'votes': int(c.sum())}
         if len(c) == 0 or (c.sum(1) <= 1).all():
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
@@ -631,7 +642,7 @@ def best_by_group(
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
                 res = best(c, metrics=list(metrics), n_boot=n_boot, n_samples=n_samples, seed=seed, ordered=ordered,
-                           ties=ties)
+                           ties=ties, prior_counts=pc)
         except ValueError as err:
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
                              'note': str(err)} for m in metrics]
@@ -649,6 +660,7 @@ def plan_by_group(
     votes=(1, 3, 5, 10),
     n_items: int | None = None,
     seed=0,
+    prior_data: AnnotatedData | None = None,  # as `best_by_group`'s: each group's prior chosen on every item read
 ) -> pd.DataFrame:  # `plan.plan`'s rows with a group column: 'all' (pooled) first
     "The planned ceiling per votes per item for each group's soft label, beside the pooled one (`scruples.plan.plan`)."
     from scruples.plan import plan
@@ -660,7 +672,7 @@ def plan_by_group(
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                r = plan(c, votes=votes, n_items=n_items, seed=seed)
+                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, groups, g))
             out.append(r.drop(columns=['items_needed']).assign(group=g, note=''))
         except ValueError as err:
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))
