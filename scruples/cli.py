@@ -407,7 +407,7 @@ def _cmd_best(args):
     got = _load(args, path, 'best')  # one vote on every item: refused before any work
     d = got.data
     if args.by or args.annotators:  # perspectives: a ceiling per group of annotators
-        return _best_by(args, d, path, _prior_data(got))
+        return _best_by(args, got, path)
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
         if (got.full.columns or {}).get('label'):  # the long form: a row per judgment, no row per item to pair with
@@ -456,7 +456,7 @@ def _cmd_best(args):
         else f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
         + (', left out)' if ties == 'drop' and n_tied else ')')
     )
-    fields = {'file': str(path), 'read': got.read_line, 'items': got.items or 'every item', 'examples': len(counts),
+    fields = {'file': str(path), 'read': _words(got.read_line), 'items': _words(got.items) or 'every item', 'examples': len(counts),
               'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
               'support': json_records(support), 'empty_classes': empty, 'ties': None if y is not None else ties,
               'tied': None if y is not None else n_tied, 'prior': result.prior.prior.kind,
@@ -1067,7 +1067,7 @@ def _cmd_score(args):
         else 'probabilities'
     )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
-    fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': got.read_line,
+    fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': _words(got.read_line),
               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
@@ -1192,7 +1192,7 @@ def _cmd_plan(args):
         check_figure_file(args.figure)
     got = _load(args, pilot, 'plan')
     if args.by or args.annotators:  # perspectives: a plan per group of annotators
-        return _plan_by(args, got.data, pilot, _prior_data(got))
+        return _plan_by(args, got, pilot)
     counts, classes = got.data.counts, list(got.data.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -1212,7 +1212,7 @@ def _cmd_plan(args):
     recs = json_records({c: res[c].to_numpy() for c in res.columns if c != 'items_needed'})
     for r, need in zip(recs, res['items_needed']):
         r['items_needed'] = None if pd.isna(need) else int(need)
-    fields = {'pilot': str(pilot), 'read': got.read_line, 'pilot_items': len(counts), 'classes': list(classes),
+    fields = {'pilot': str(pilot), 'read': _words(got.read_line), 'pilot_items': len(counts), 'classes': list(classes),
               'alpha': alpha, 'prior': res.attrs['prior'], 'prior_reason': res.attrs['prior_reason'],
               'check': res.attrs['check'], 'items': items, 'difference': args.difference, 'rows': recs,
               'figure': args.figure}
@@ -1330,7 +1330,7 @@ def _cmd_agree(args):
         fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused
-    out = {'file': str(path), 'read': got.read_line, 'joined': said or None, 'overall': overall.set_index('metric')}
+    out = {'file': str(path), 'read': _words(got.read_line), 'joined': said or None, 'overall': overall.set_index('metric')}
     tabs = {'agreement (all votes)': overall.set_index('metric')}
     if p is not None:
         out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
@@ -1361,9 +1361,11 @@ def _prior_data(got):
     return got.full.group(got.grouped) if got.grouped else got.full
 
 
-def _best_by(args, d, path, prior_data=None):
+def _best_by(args, got, path):
     "`scruples best --by`: the BEST ceiling of each group's soft label beside the pooled one."
     from scruples.perspectives import best_by_group
+
+    d, prior_data = got.data, _prior_data(got)
 
     joined, groups, said = _groups(args, d, path)
     if args.labels:
@@ -1377,15 +1379,17 @@ def _best_by(args, d, path, prior_data=None):
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.set_index(['group', 'metric']).to_string())
-    return Result({'file': str(path), 'read': d.report, 'joined': said, 'by': args.by,
+    return Result({'file': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by,
                    'ceilings': res.set_index(['group', 'metric'])},
-                  [f'read {_words(d.report)}', said, Block("the BEST ceiling of each group's soft label (its own "
+                  [f'read {_words(got.read_line)}', said, Block("the BEST ceiling of each group's soft label (its own "
                                                           'votes, prior and majority), beside all votes pooled:'), table])
 
 
-def _plan_by(args, d, path, prior_data=None):
+def _plan_by(args, got, path):
     "`scruples plan --by`: the planned ceiling per votes per item for each group beside the pooled one."
     from scruples.perspectives import plan_by_group
+
+    d, prior_data = got.data, _prior_data(got)
 
     joined, groups, said = _groups(args, d, path)
     for flag in ('difference', 'figure'):
@@ -1396,8 +1400,8 @@ def _plan_by(args, d, path, prior_data=None):
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.to_string(index=False))
-    return Result({'pilot': str(path), 'read': d.report, 'joined': said, 'by': args.by, 'rows': res},
-                  [f'read {_words(d.report)}', said, table])
+    return Result({'pilot': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by, 'rows': res},
+                  [f'read {_words(got.read_line)}', said, table])
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:

@@ -185,3 +185,16 @@ def test_plan_by_pooled_row_is_plan_on_a_split_table(split_long):
     pooled = [(x['metric'], x['estimate'], x['ci_low'], x['ci_high']) for x in json.loads(r.stdout)['rows']
               if x['group'] == 'all']
     assert pooled == plain
+
+
+@pytest.mark.parametrize('command', [['best', '--bootstrap', '0', '--samples', '200', '--metric', 'accuracy'],
+                                     ['plan', '--votes', '3']])
+def test_by_read_line_says_which_items(split_long, command):
+    "`best --by` and `plan --by` on a split table used its 15 test items while their read line said 30 items and no "
+    "more; it now says which items, in the command line's words (--on test), in the text and in the JSON."
+    long, ann = split_long
+    r = scruples(command[0], long, '--by', 'gender', '--annotators', ann, *command[1:])
+    assert r.returncode == 0 and 'using the 15 test items' in ' '.join(r.stdout.split()), r.stdout
+    r = scruples(command[0], long, '--by', 'gender', '--annotators', ann, *command[1:], '--json')
+    read = json.loads(r.stdout)['read']
+    assert 'using the 15 test items' in read and '--on test' in read and 'on= ' not in read, read
