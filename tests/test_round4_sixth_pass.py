@@ -198,3 +198,11 @@ def test_by_read_line_says_which_items(split_long, command):
     r = scruples(command[0], long, '--by', 'gender', '--annotators', ann, *command[1:], '--json')
     read = json.loads(r.stdout)['read']
     assert 'using the 15 test items' in read and '--on test' in read and 'on= ' not in read, read
+
+
+def test_analyze_refuses_a_group_named_all_before_it_runs(group_all, tmp_path):
+    "`analyze --by` with a group 'all': refused at once, naming the attribute (it ran the guide, which stopped there)."
+    long, ann = group_all
+    r = scruples('analyze', long, '--by', 'team', '--annotators', ann, '--out', tmp_path/'out', '--finetune', 'no',
+                 '--bootstrap', '20', timeout=120)
+    assert r.returncode == 1 and "group named 'all'" in r.stderr and 'Papermill' not in r.stderr, r.stderr
