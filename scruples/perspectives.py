@@ -304,12 +304,12 @@ def group_agreement(
     n_boot: int = 200,
     seed=0,
     min_items: int = MIN_ITEMS,
-) -> pd.DataFrame:  # one row per group (then 'all'): sizes, alpha with interval, Fleiss' kappa, class shares, note
+) -> pd.DataFrame:  # one row per group, then 'all' (every annotator, grouped or not): sizes, alpha with interval, Fleiss' kappa, class shares, note
     """Per group: annotators, items, votes, Krippendorff's alpha with its interval (and ordinal alpha), Fleiss' kappa,
     the class shares."""
     rows = []
     for g in [*group_names(groups), 'all']:
-        keep = np.array([x is not None for x in groups]) if g == 'all' else groups == g
+        keep = np.ones(len(groups), bool) if g == 'all' else groups == g  # 'all': every annotator, as best_by_group's
         d = subset(data, keep)
         n = d.counts.sum(1)
         r = {'group': g, 'annotators': int(keep.sum()), 'items': int((n > 0).sum()), 'items_2plus': int((n >= 2).sum()),

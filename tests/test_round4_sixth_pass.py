@@ -206,3 +206,19 @@ def test_analyze_refuses_a_group_named_all_before_it_runs(group_all, tmp_path):
     r = scruples('analyze', long, '--by', 'team', '--annotators', ann, '--out', tmp_path/'out', '--finetune', 'no',
                  '--bootstrap', '20', timeout=120)
     assert r.returncode == 1 and "group named 'all'" in r.stderr and 'Papermill' not in r.stderr, r.stderr
+
+
+def test_agree_by_pooled_row_is_every_vote(tmp_path):
+    "`agree --by` with two annotators missing from the annotators table: its 'all' row left them out (6 annotators, 113 "
+    "votes, alpha 0.24) beside 'agreement (all votes)' (150 votes, alpha 0.27) and `best --by`'s 'all' (every vote); "
+    "'all' is now every annotator in both."
+    long = _long(tmp_path)
+    ann = tmp_path/'annotators.csv'
+    pd.DataFrame({'annotator': [f'a{i}' for i in range(6)], 'gender': ['m', 'f'] * 3}).to_csv(ann, index=False)
+    r = scruples('agree', long, '--by', 'gender', '--annotators', ann, '--bootstrap', '0', '--json')
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    overall = {o['metric']: o['value'] for o in out['overall']}
+    pooled = next(w for w in out['within'] if w['group'] == 'all')
+    assert pooled['votes'] == overall['n_annotations'] == 150 and pooled['annotators'] == 8
+    assert abs(pooled['alpha'] - overall['krippendorff_alpha']) < 1e-9
