@@ -1026,11 +1026,11 @@ def _cmd_score(args):
             cal_counts, cal_rows, cal_from = cg.data.counts, align_predictions(cal, [str(i) for i in cg.data.items],
                                                                                str(args.cal_gold)), str(args.cal_gold)
         elif full.splits is not None:  # one gold file with every split: calibrate on its dev items
-            if opts.get('on') == 'dev':
-                raise core.ScruplesError(
-                    f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on dev scores them'
-                )
             dev, _ = select_items(full, 'dev')
+            if np.isin(got.index, dev).any():  # --on dev, or --on all: the scored items hold the dev items
+                raise core.ScruplesError(
+                    f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on {opts.get("on")} scores them'
+                )
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (its dev items)'), f'the dev items of {gold}'
         else:

@@ -222,3 +222,22 @@ def test_agree_by_pooled_row_is_every_vote(tmp_path):
     pooled = next(w for w in out['within'] if w['group'] == 'all')
     assert pooled['votes'] == overall['n_annotations'] == 150 and pooled['annotators'] == 8
     assert abs(pooled['alpha'] - overall['krippendorff_alpha']) < 1e-9
+
+
+# --- SILENT WRONG: score --on all --cal: the temperature fitted on dev items it then scored, said 'held-out' ----------
+
+def test_score_on_all_with_cal_is_refused(tmp_path):
+    "`score --on all --cal dev.csv` on a table with a split fitted the temperature on the dev items and scored every "
+    "item, dev ones too, under 'calibration: held-out'; refused as --on dev is."
+    rng = np.random.default_rng(2)
+    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=30)
+    gold = tmp_path/'gold.csv'
+    split = ['test'] * 15 + ['dev'] * 15
+    pd.DataFrame({'id': range(30), 'a': c[:, 0], 'b': c[:, 1], 'c': c[:, 2], 'split': split}).to_csv(gold, index=False)
+    p = rng.dirichlet([1, 1, 1], 30)
+    pred = pd.DataFrame({'id': range(30), 'a': p[:, 0], 'b': p[:, 1], 'c': p[:, 2]})
+    pred.to_csv(tmp_path/'all.csv', index=False)
+    pred[15:].to_csv(tmp_path/'dev.csv', index=False)
+    r = scruples('score', tmp_path/'all.csv', gold, '--on', 'all', '--cal', tmp_path/'dev.csv', '--bootstrap', '0',
+                 '--samples', '100', '--ceiling-bootstrap', '0')
+    assert r.returncode == 1 and '--on all' in r.stderr and 'dev items' in r.stderr, (r.stdout, r.stderr)
