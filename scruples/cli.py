@@ -1004,6 +1004,9 @@ def _cmd_score(args):
                              gold_id=full.columns.get('item') or full.columns.get('id') or ())
         return replace(p, proba=p.proba @ to) if got.grouped else p
 
+    if args.cal_gold and not args.cal:  # the gold of --cal's items: alone it would change nothing
+        raise core.ScruplesError(f'--cal-gold {args.cal_gold}: the label counts of the --cal items, and no --cal '
+                                 'is given: give --cal FILE or leave out --cal-gold')
     tol = 1e-3 if args.tolerance is None else args.tolerance
     pred = predictions(args.predictions)
     if args.tolerance is not None and pred.hard and not (args.cal and not predictions(args.cal).hard):

@@ -241,3 +241,16 @@ def test_score_on_all_with_cal_is_refused(tmp_path):
     r = scruples('score', tmp_path/'all.csv', gold, '--on', 'all', '--cal', tmp_path/'dev.csv', '--bootstrap', '0',
                  '--samples', '100', '--ceiling-bootstrap', '0')
     assert r.returncode == 1 and '--on all' in r.stderr and 'dev items' in r.stderr, (r.stdout, r.stderr)
+
+
+def test_score_cal_gold_without_cal_is_refused(tmp_path):
+    "`score --cal-gold FILE` without --cal was accepted and changed nothing (the temperature fitted in-sample)."
+    rng = np.random.default_rng(2)
+    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=20)
+    gold = tmp_path/'gold.csv'
+    pd.DataFrame({'id': range(20), 'a': c[:, 0], 'b': c[:, 1], 'c': c[:, 2]}).to_csv(gold, index=False)
+    p = rng.dirichlet([1, 1, 1], 20)
+    pd.DataFrame({'id': range(20), 'a': p[:, 0], 'b': p[:, 1], 'c': p[:, 2]}).to_csv(tmp_path/'p.csv', index=False)
+    r = scruples('score', tmp_path/'p.csv', gold, '--cal-gold', gold, '--bootstrap', '0', '--samples', '100',
+                 '--ceiling-bootstrap', '0')
+    assert r.returncode == 1 and '--cal-gold' in r.stderr and '--cal' in r.stderr, (r.stdout, r.stderr)
