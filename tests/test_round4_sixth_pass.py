@@ -254,3 +254,46 @@ def test_score_cal_gold_without_cal_is_refused(tmp_path):
     r = scruples('score', tmp_path/'p.csv', gold, '--cal-gold', gold, '--bootstrap', '0', '--samples', '100',
                  '--ceiling-bootstrap', '0')
     assert r.returncode == 1 and '--cal-gold' in r.stderr and '--cal' in r.stderr, (r.stdout, r.stderr)
+
+
+# --- SILENT WRONG: the annotator-aware model's gain over 'the others' majority' where an item has no other vote -------
+
+def _sparse(tmp_path, lone_from):
+    "200 items, 3 classes (10/20/70%), six annotators: three votes on items before `lone_from`, one vote after."
+    from scruples.annotations import read_annotated
+
+    rng, rows = np.random.default_rng(0), []
+    for i in range(200):
+        for a in rng.choice(6, 3 if i < lone_from else 1, replace=False):
+            rows.append((f'i{i:03d}', f'a{a}', ['x', 'y', 'z'][rng.choice(3, p=[0.1, 0.2, 0.7])]))
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'sparse.csv', index=False)
+    d = read_annotated(tmp_path/'sparse.csv', 'long')
+    return d, rng.normal(size=(d.n_items, 8))
+
+
+def test_annotator_model_gain_without_other_votes(tmp_path):
+    "Test items with one vote each: 'the majority of the others' was the first class (10% of the votes), its error 0.90, "
+    "and the verdict declared a gain of 0.51 for the annotator-aware model (worse than text-only); now no comparison."
+    from scruples.perspective_models import annotator_model_scores
+
+    d, E = _sparse(tmp_path, lone_from=100)
+    _, s = annotator_model_scores(E, d, np.arange(100), np.arange(100, 200), n_boot=20, seed=0)
+    assert not s['gain_shown'] and s['verdict'].startswith('no comparison') and np.isnan(s['error_majority']), s
+
+
+def test_annotator_model_majority_error_counts_only_votes_with_others(tmp_path):
+    "Half the test items with one vote: the others' majority's error is over the votes whose item has other votes."
+    from scruples.annotations import majority_vote
+    from scruples.perspective_models import annotator_model_scores
+
+    d, E = _sparse(tmp_path, lone_from=150)
+    test = np.arange(100, 200)
+    _, s = annotator_model_scores(E, d, np.arange(100), test, n_boot=20, seed=0)
+    a, i = np.nonzero(~np.isnan(d.responses[:, test]))  # the test votes: annotator, item, label
+    i = test[i]
+    y = d.responses[a, i].astype(np.int64)
+    others = d.counts[i] - np.eye(3, dtype=np.int64)[y]
+    ok = others.sum(1) > 0
+    mv = majority_vote(others[ok], ties='first').labels
+    want = np.mean([(mv[a[ok] == j] != y[ok][a[ok] == j]).mean() for j in range(6) if (a[ok] == j).any()])
+    assert abs(s['error_majority'] - want) < 1e-12 and s['test_votes'] == ok.sum() and s['test_votes_alone'] == 50
