@@ -581,7 +581,10 @@ def _add_mcm_parser(sub):
     ).add_subparsers(dest='mcm_command', required=True)
     q = _add_command(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
     q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
-    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
+    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'],
+                   help="how the moral direction embeds each action (the score; the bias always takes the ten template "
+                   "questions): the mean of its ten template questions (default), the text as given (raw), or the "
+                   "text without a final '.', '?' or '!' (bare: the same as raw for an action without one)")
     q = _add_command(
         mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)'
     )
