@@ -297,3 +297,16 @@ def test_annotator_model_majority_error_counts_only_votes_with_others(tmp_path):
     mv = majority_vote(others[ok], ties='first').labels
     want = np.mean([(mv[a[ok] == j] != y[ok][a[ok] == j]).mean() for j in range(6) if (a[ok] == j).any()])
     assert abs(s['error_majority'] - want) < 1e-12 and s['test_votes'] == ok.sum() and s['test_votes_alone'] == 50
+
+
+# --- FLAG IGNORED: mcm score --mode raw gave bare's numbers (the actions were cleaned before the raw embedding) -------
+
+def test_mcm_score_raw_mode_embeds_the_text_as_given(tmp_path):
+    "`mcm score --mode raw 'Killing people!'` scored 'Killing people' exactly as --mode bare: raw is the text as given."
+    def score(mode):
+        r = scruples('mcm', 'score', '--mode', mode, '--json', '--', 'Killing people!', 'smile', timeout=600)
+        assert r.returncode == 0, r.stderr
+        return {x['action']: x['score'] for x in json.loads(r.stdout)}
+
+    raw, bare = score('raw'), score('bare')
+    assert raw['Killing people'] != bare['Killing people'] and raw['smile'] == bare['smile']
