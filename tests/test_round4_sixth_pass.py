@@ -310,3 +310,11 @@ def test_mcm_score_raw_mode_embeds_the_text_as_given(tmp_path):
 
     raw, bare = score('raw'), score('bare')
     assert raw['Killing people'] != bare['Killing people'] and raw['smile'] == bare['smile']
+
+
+def test_wasserstein_without_ordered_names_the_flag_once(tmp_path):
+    "The message said 'say so with --ordered (--ordered)'."
+    p = tmp_path/'c.csv'
+    p.write_text('a,b,c\n1,2,0\n0,3,1\n2,2,1\n')
+    r = scruples('best', p, '--metric', 'wasserstein', '--bootstrap', '0')
+    assert r.returncode == 1 and '--ordered' in r.stderr and '(--ordered)' not in r.stderr, r.stderr
