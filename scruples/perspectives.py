@@ -361,8 +361,11 @@ def between_groups(
 ) -> pd.DataFrame:  # one row per pair of groups: shared items, share whose majorities differ (interval), kappa
     """Between two groups: over the items both give an untied majority, how often the majorities differ (bootstrap
     interval over items) and Cohen's kappa of the two majorities."""
-    mj, rng, rows = group_majorities(data, groups), as_rng(seed), []
+    mj, rows = group_majorities(data, groups), []
     names = list(mj.columns)
+    # each pair draws from its own stream of the seed, keyed by the pair's names in sorted order: its interval is the
+    # same whatever order the groups first appear in (a row moved in the file) and whatever other groups there are
+    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
     for i, g in enumerate(names):
         for h in names[i + 1:]:
             a, b = mj[g].to_numpy(), mj[h].to_numpy()
@@ -374,7 +377,8 @@ def between_groups(
                 r |= {'majorities_differ': np.nan, 'differ_lo': np.nan, 'differ_hi': np.nan, 'kappa': np.nan}
                 note = 'no item with a majority of both groups'
             else:
-                lo, hi = _differ_interval(a[both], b[both], n_boot if n >= min_items else 0, rng)
+                key = [int(base), *(int.from_bytes(x.encode(), 'little') for x in sorted((str(g), str(h))))]
+                lo, hi = _differ_interval(a[both], b[both], n_boot if n >= min_items else 0, np.random.default_rng(key))
                 with warnings.catch_warnings():
                     warnings.simplefilter('ignore')
                     kap = float(cohen_kappa_score(a[both], b[both], labels=list(range(data.n_classes))))

@@ -318,3 +318,24 @@ def test_wasserstein_without_ordered_names_the_flag_once(tmp_path):
     p.write_text('a,b,c\n1,2,0\n0,3,1\n2,2,1\n')
     r = scruples('best', p, '--metric', 'wasserstein', '--bootstrap', '0')
     assert r.returncode == 1 and '--ordered' in r.stderr and '(--ordered)' not in r.stderr, r.stderr
+
+
+def test_between_groups_intervals_do_not_depend_on_row_order(tmp_path):
+    "One row moved to the top of the file (the same votes, the same item order): the groups first appeared in another "
+    "order and `agree --by`'s between-groups intervals changed (20 vs 40: 0.143-0.571 became 0.143-0.627)."
+    long = _long(tmp_path)
+    d = pd.read_csv(long)
+    ann = tmp_path/'annotators.csv'
+    pd.DataFrame({'annotator': [f'a{i}' for i in range(8)], 'age': [20, 30, 40, 50] * 2}).to_csv(ann, index=False)
+    first = d.item.iloc[0]
+    j = d.index[(d.item == first) & (d.annotator != d.annotator.iloc[0])][0]  # another annotator of the first item
+    moved = tmp_path/'moved.csv'
+    pd.concat([d.loc[[j]], d.drop(j)]).to_csv(moved, index=False)
+
+    def between(path):
+        r = scruples('agree', path, '--by', 'age', '--annotators', ann, '--bootstrap', '50', '--json')
+        assert r.returncode == 0, r.stderr
+        return {tuple(sorted((b['group_a'], b['group_b']))): (b['differ_lo'], b['differ_hi'])
+                for b in json.loads(r.stdout)['between']}
+
+    assert between(long) == between(moved)
