@@ -65,8 +65,10 @@ def group_soft_models(
 ) -> pd.DataFrame:  # one row per (trained on, scored against): cross-entropy and items
     """A frozen-encoder head (`models.fit_head`, soft likelihood) trained on each group's soft label (and on the pooled
     one), scored against every group's soft label on the test items."""
-    rng = as_rng(seed)
     names = ['all', *group_names(groups)]
+    # each group's model draws from its own stream of the seed, keyed by its name: the same whatever order the groups
+    # first appear in (a row moved in the file) and whatever other groups there are
+    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
     counts = {g: data.counts if g == 'all' else subset(data, groups == g).counts for g in names}
     rows = []
     for g in names:
@@ -75,6 +77,7 @@ def group_soft_models(
             rows += [{'trained_on': g, 'scored_against': h, 'xentropy': np.nan, 'items': 0,
                       'note': f'{len(tr)} training items with votes of {g}'} for h in names]
             continue
+        rng = np.random.default_rng([int(base), int.from_bytes(str(g).encode(), 'little')])
         val = rng.permutation(tr)
         cut = max(1, len(tr) // 10)
         head, _ = fit_head(E[val[cut:]], counts[g][val[cut:]], E[val[:cut]], counts[g][val[:cut]],

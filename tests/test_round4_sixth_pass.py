@@ -339,3 +339,27 @@ def test_between_groups_intervals_do_not_depend_on_row_order(tmp_path):
                 for b in json.loads(r.stdout)['between']}
 
     assert between(long) == between(moved)
+
+
+def test_group_soft_models_do_not_depend_on_group_order(tmp_path):
+    "The same votes with the groups first appearing in another order: each group's soft-label model was fitted from "
+    "another draw of the one shared stream, so its cross-entropies changed."
+    from scruples.annotations import read_annotated
+    from scruples.perspective_models import group_soft_models
+
+    long = _long(tmp_path, n_items=60)
+    d = pd.read_csv(long)
+    j = d.index[(d.item == d.item.iloc[0]) & (d.annotator != d.annotator.iloc[0])][0]
+    moved = tmp_path/'moved.csv'
+    pd.concat([d.loc[[j]], d.drop(j)]).to_csv(moved, index=False)
+    E = np.random.default_rng(0).normal(size=(60, 6))
+    side = {f'a{i}': ['left', 'right'][i % 2] for i in range(8)}
+
+    def table(path):
+        data = read_annotated(path, 'long')
+        g = np.array([side[a] for a in data.annotators], dtype=object)
+        return group_soft_models(E, data, g, np.arange(40), np.arange(40, 60), seed=0).set_index(
+            ['trained_on', 'scored_against']).xentropy.sort_index()
+
+    a, b = table(long), table(moved)
+    pd.testing.assert_series_equal(a, b)
