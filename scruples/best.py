@@ -644,7 +644,7 @@ def _check_metrics(metrics, ordered: bool = False) -> list[str]:
         )
     if 'wasserstein' in ms and not ordered:
         raise ValueError(
-            "'wasserstein' needs ordered classes (e.g. a Likert scale): say so with ordered=True (--ordered); "
+            "'wasserstein' needs ordered classes (e.g. a Likert scale): say so with ordered=True; "
             'the classes are then taken one apart, in their order'
         )
     return ms

@@ -407,9 +407,16 @@ def _cmd_best(args):
     got = _load(args, path, 'best')  # one vote on every item: refused before any work
     d = got.data
     if args.by or args.annotators:  # perspectives: a ceiling per group of annotators
-        return _best_by(args, d, path)
+        return _best_by(args, got, path)
     counts, classes, y = d.counts, list(d.classes), d.gold
     if args.labels:
+        if (got.full.columns or {}).get('label'):  # the long form: a row per judgment, no row per item to pair with
+            first = ', '.join(map(str, got.full.items[:3]))
+            raise core.ScruplesError(
+                f'{args.labels}: --labels are paired with the rows of the table by position, and {path} has a row per '
+                f'judgment, not per item (its items in the order they first appear: {first}, ...): give the counts a '
+                'row per item (the wide form, or one column per annotator) beside the labels, or leave out --labels'
+            )
         if got.grouped:
             raise core.ScruplesError(
                 f'{args.labels}: --labels are class indices of the classes read; with --group give none'
@@ -449,7 +456,7 @@ def _cmd_best(args):
         else f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
         + (', left out)' if ties == 'drop' and n_tied else ')')
     )
-    fields = {'file': str(path), 'read': got.read_line, 'items': got.items or 'every item', 'examples': len(counts),
+    fields = {'file': str(path), 'read': _words(got.read_line), 'items': _words(got.items) or 'every item', 'examples': len(counts),
               'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
               'support': json_records(support), 'empty_classes': empty, 'ties': None if y is not None else ties,
               'tied': None if y is not None else n_tied, 'prior': result.prior.prior.kind,
@@ -485,8 +492,9 @@ def _add_best_parser(sub):
     _add_options(q, 'best')
     q.add_argument(
         '--labels',
-        help='gold labels (class indices): a JSON list or one integer per line, one per row of the table '
-        '(default: the Dilemmas gold_label, else the majority vote)',
+        help='gold labels (class indices): a JSON list or one integer per line, one per row of the table, '
+        'by position (a row per item: refused for the long form; default: the Dilemmas gold_label, else the majority '
+        'vote)',
     )
     q.add_argument('--samples', type=_DRAWS, default=None,
                    help='posterior samples for accuracy, macro F1 and Jensen-Shannon (default 10000; refused when '
@@ -499,6 +507,10 @@ def _cmd_verbs(args):
     from scruples import data
     from scruples.verbs import MAX_ACTION_CHARS, RootVerbs, permutation_test, significant_verbs
 
+    if args.all and args.alpha is not None:  # every verb is listed whatever the level: the flag would change nothing
+        raise core.ScruplesError(f'--alpha {args.alpha:g}: --all lists every verb with its p-values whatever the level; '
+                                 'leave out --alpha or --all')
+    alpha = 0.05 if args.alpha is None else args.alpha
     dil = data.read_pooled(args.files, data.read_dilemmas)
     for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
         long = np.flatnonzero(dil[col].str.len().to_numpy() > MAX_ACTION_CHARS)
@@ -519,11 +531,11 @@ def _cmd_verbs(args):
             'descriptions?): nothing to test'
         )
     table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
-    out = table if args.all else significant_verbs(table, args.alpha)
+    out = table if args.all else significant_verbs(table, alpha)
     said = (f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
-            + ('all verbs' if args.all else f'Holm-corrected p <= {args.alpha}: {len(out)} verbs'))
+            + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
-             Block(f'no root verb passes p_holm <= {args.alpha}: --all lists every verb with its p-values'))
+             Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
     return Result(out.set_index('verb'), [Block(said), found])
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
@@ -538,7 +550,8 @@ def _add_verbs_parser(sub):
     q.add_argument('files', nargs='+', help='*.scruples-dilemmas.jsonl files (pooled)')
     q.add_argument('--samples', type=_DRAWS, default=100_000, help='Monte Carlo permutations')
     q.add_argument('--seed', type=_NONNEG, default=0)
-    q.add_argument('--alpha', type=_open_unit, default=0.05, help='level for the Holm-corrected p-values, in (0, 1)')
+    q.add_argument('--alpha', type=_open_unit, help='level for the Holm-corrected p-values, in (0, 1) (default 0.05; '
+                   'refused with --all, which lists every verb)')
     q.add_argument('--all', action='store_true', help='print every verb, not only the significant ones')
 
 # %% ../nbs/99_cli.ipynb #5d73f047
@@ -568,7 +581,10 @@ def _add_mcm_parser(sub):
     ).add_subparsers(dest='mcm_command', required=True)
     q = _add_command(mcm, 'score', _cmd_mcm_score, 'MCM bias and moral-direction score of each action')
     q.add_argument('actions', nargs='+', help='actions, e.g. "kill people" "smile"')
-    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'])
+    q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'],
+                   help="how the moral direction embeds each action (the score; the bias always takes the ten template "
+                   "questions): the mean of its ten template questions (default), the text as given (raw), or the "
+                   "text without a final '.', '?' or '!' (bare: the same as raw for an action without one)")
     q = _add_command(
         mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)'
     )
@@ -991,6 +1007,9 @@ def _cmd_score(args):
                              gold_id=full.columns.get('item') or full.columns.get('id') or ())
         return replace(p, proba=p.proba @ to) if got.grouped else p
 
+    if args.cal_gold and not args.cal:  # the gold of --cal's items: alone it would change nothing
+        raise core.ScruplesError(f'--cal-gold {args.cal_gold}: the label counts of the --cal items, and no --cal '
+                                 'is given: give --cal FILE or leave out --cal-gold')
     tol = 1e-3 if args.tolerance is None else args.tolerance
     if args.cal_gold and not args.cal:
         raise core.ScruplesError(f'--cal-gold {args.cal_gold}: the label counts of the --cal items, and no --cal was '
@@ -1020,11 +1039,11 @@ def _cmd_score(args):
             cal_counts, cal_rows, cal_from = cg.data.counts, align_predictions(cal, [str(i) for i in cg.data.items],
                                                                                str(args.cal_gold)), str(args.cal_gold)
         elif full.splits is not None:  # one gold file with every split: calibrate on its dev items
-            if opts.get('on') == 'dev':
-                raise core.ScruplesError(
-                    f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on dev scores them'
-                )
             dev, _ = select_items(full, 'dev')
+            if np.isin(got.index, dev).any():  # --on dev, or --on all: the scored items hold the dev items
+                raise core.ScruplesError(
+                    f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on {opts.get("on")} scores them'
+                )
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (its dev items)'), f'the dev items of {gold}'
         else:
@@ -1061,7 +1080,7 @@ def _cmd_score(args):
         else 'probabilities'
     )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
-    fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': got.read_line,
+    fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': _words(got.read_line),
               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
@@ -1186,7 +1205,7 @@ def _cmd_plan(args):
         check_figure_file(args.figure)
     got = _load(args, pilot, 'plan')
     if args.by or args.annotators:  # perspectives: a plan per group of annotators
-        return _plan_by(args, got.data, pilot)
+        return _plan_by(args, got, pilot)
     counts, classes = got.data.counts, list(got.data.classes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -1206,7 +1225,7 @@ def _cmd_plan(args):
     recs = json_records({c: res[c].to_numpy() for c in res.columns if c != 'items_needed'})
     for r, need in zip(recs, res['items_needed']):
         r['items_needed'] = None if pd.isna(need) else int(need)
-    fields = {'pilot': str(pilot), 'read': got.read_line, 'pilot_items': len(counts), 'classes': list(classes),
+    fields = {'pilot': str(pilot), 'read': _words(got.read_line), 'pilot_items': len(counts), 'classes': list(classes),
               'alpha': alpha, 'prior': res.attrs['prior'], 'prior_reason': res.attrs['prior_reason'],
               'check': res.attrs['check'], 'items': items, 'difference': args.difference, 'rows': recs,
               'figure': args.figure}
@@ -1266,7 +1285,7 @@ def _add_plan_parser(sub):
 # %% ../nbs/99_cli.ipynb #agree001
 def _check_annotators(by, annotators):
     "`analyze --by/--annotators`: both given, and the annotators table has the attribute (the join is the notebook's)."
-    from scruples.perspectives import read_annotators
+    from scruples.perspectives import POOLED, read_annotators
 
     if not by:
         raise core.ScruplesError(f'--annotators {annotators}: say which attribute to group by with --by ATTR')
@@ -1275,6 +1294,9 @@ def _check_annotators(by, annotators):
         if by not in table.columns:
             raise core.ScruplesError(f'--annotators {annotators}: no column {by!r} to group by '
                                      f'(columns: {", ".join(map(str, table.columns))})')
+        if POOLED in set(table[by].dropna()):  # before the notebook runs: it would stop there (`annotator_groups`)
+            raise core.ScruplesError(f'--annotators {annotators}: {by!r} has a group named {POOLED!r}, the name of the '
+                                     f'row of every annotator pooled: rename that value of {by!r}')
 
 
 def _groups(args, d, path):
@@ -1305,7 +1327,8 @@ def _cmd_agree(args):
     if args.figure:  # before any work: a figure file's name and format (`evaluation.check_figure_file`)
         from scruples.evaluation import check_figure_file
         check_figure_file(args.figure)
-    d = _load(args, path, 'agree', ceiling=False).data
+    got = _load(args, path, 'agree', ceiling=False)  # a table with a split: its test items (--on), said in the read line
+    d = got.data
     joined, groups, said = _groups(args, d, path)
     if args.figure and d.responses is None:
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
@@ -1323,7 +1346,7 @@ def _cmd_agree(args):
         fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused
-    out = {'file': str(path), 'read': d.report, 'joined': said or None, 'overall': overall.set_index('metric')}
+    out = {'file': str(path), 'read': _words(got.read_line), 'joined': said or None, 'overall': overall.set_index('metric')}
     tabs = {'agreement (all votes)': overall.set_index('metric')}
     if p is not None:
         out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
@@ -1332,7 +1355,7 @@ def _cmd_agree(args):
         tabs |= perspective_tables(p)
     out['figure'] = args.figure
     notes = [f'note: {n}' for n in (p.notes if p is not None else ())]
-    return Result(out, [f'read {_words(d.report)}', said or None, tabs, *notes,
+    return Result(out, [f'read {_words(got.read_line)}', said or None, tabs, *notes,
                         Block(f'figure: {args.figure}') if args.figure else None])
 
 
@@ -1347,9 +1370,18 @@ def _add_agree_parser(sub):
     q.add_argument('--figure', metavar='PATH', help="write the annotators' pairwise kappa heatmap (PNG)")
 
 # %% ../nbs/99_cli.ipynb #agree006
-def _best_by(args, d, path):
+def _prior_data(got):
+    "Every item read (classes grouped) when `--on` uses some of them: each group's prior is chosen there, as `best`'s."
+    if len(got.index) == got.full.n_items:
+        return None
+    return got.full.group(got.grouped) if got.grouped else got.full
+
+
+def _best_by(args, got, path):
     "`scruples best --by`: the BEST ceiling of each group's soft label beside the pooled one."
     from scruples.perspectives import best_by_group
+
+    d, prior_data = got.data, _prior_data(got)
 
     joined, groups, said = _groups(args, d, path)
     if args.labels:
@@ -1357,33 +1389,35 @@ def _best_by(args, d, path):
                                  'its own majority; leave out --labels or --by')
     metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
     res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=_best_samples(args, metrics),
-                        seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first')
+                        seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first', prior_data=prior_data)
     _samples_used(args, metrics, res['prior'].dropna() if 'prior' in res else [])
     import pandas as pd
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.set_index(['group', 'metric']).to_string())
-    return Result({'file': str(path), 'read': d.report, 'joined': said, 'by': args.by,
+    return Result({'file': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by,
                    'ceilings': res.set_index(['group', 'metric'])},
-                  [f'read {_words(d.report)}', said, Block("the BEST ceiling of each group's soft label (its own "
+                  [f'read {_words(got.read_line)}', said, Block("the BEST ceiling of each group's soft label (its own "
                                                           'votes, prior and majority), beside all votes pooled:'), table])
 
 
-def _plan_by(args, d, path):
+def _plan_by(args, got, path):
     "`scruples plan --by`: the planned ceiling per votes per item for each group beside the pooled one."
     from scruples.perspectives import plan_by_group
+
+    d, prior_data = got.data, _prior_data(got)
 
     joined, groups, said = _groups(args, d, path)
     for flag in ('difference', 'figure'):
         if getattr(args, flag):
             raise core.ScruplesError(f'--{flag} is planned for the pooled votes: leave out --{flag} or --by')
-    res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed)
+    res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed, prior_data=prior_data)
     import pandas as pd
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.to_string(index=False))
-    return Result({'pilot': str(path), 'read': d.report, 'joined': said, 'by': args.by, 'rows': res},
-                  [f'read {_words(d.report)}', said, table])
+    return Result({'pilot': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by, 'rows': res},
+                  [f'read {_words(got.read_line)}', said, table])
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:

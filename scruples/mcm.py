@@ -870,7 +870,9 @@ def score_actions(
     acts = [clean_action(a) for a in check_texts(actions, 'actions')]  # a single string is an error, not its letters
     d = direction if direction is not None else default_direction(encoder)
     enc = encoder if encoder is not None else d.encoder
-    return pd.DataFrame({'action': acts, 'bias': mcm_bias(acts, enc), 'score': d.score(acts, mode), 'mode': mode})
+    given = [a.strip() for a in actions]  # raw: the text as given (its final '.', '?' or '!' kept), as `action_sentences`
+    return pd.DataFrame({'action': acts, 'bias': mcm_bias(acts, enc), 'score': d.score(given if mode == 'raw' else acts, mode),
+                         'mode': mode})
 
 
 def user_study_table(

@@ -111,7 +111,7 @@ OPTIONS = (
            '(default: an error)', _TABLES, arg=dict(choices=REPEATS)),
     # which items
     Option('on', 'with a split column: the items to use, test (the default), dev, train or all '
-           '(refused without a split column)', _CEILINGS, 'items', arg=dict(choices=('test', 'dev', 'train', 'all')),
+           '(refused without a split column)', (*_CEILINGS, 'agree'), 'items', arg=dict(choices=('test', 'dev', 'train', 'all')),
            param=None),
     # the analysis
     Option('group', 'analyse classes grouped: NAME=A,B (repeat the flag for more groups); analyze reports the grouping '

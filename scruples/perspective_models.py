@@ -65,8 +65,10 @@ def group_soft_models(
 ) -> pd.DataFrame:  # one row per (trained on, scored against): cross-entropy and items
     """A frozen-encoder head (`models.fit_head`, soft likelihood) trained on each group's soft label (and on the pooled
     one), scored against every group's soft label on the test items."""
-    rng = as_rng(seed)
     names = ['all', *group_names(groups)]
+    # each group's model draws from its own stream of the seed, keyed by its name: the same whatever order the groups
+    # first appear in (a row moved in the file) and whatever other groups there are
+    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
     counts = {g: data.counts if g == 'all' else subset(data, groups == g).counts for g in names}
     rows = []
     for g in names:
@@ -75,6 +77,7 @@ def group_soft_models(
             rows += [{'trained_on': g, 'scored_against': h, 'xentropy': np.nan, 'items': 0,
                       'note': f'{len(tr)} training items with votes of {g}'} for h in names]
             continue
+        rng = np.random.default_rng([int(base), int.from_bytes(str(g).encode(), 'little')])
         val = rng.permutation(tr)
         cut = max(1, len(tr) // 10)
         head, _ = fit_head(E[val[cut:]], counts[g][val[cut:]], E[val[:cut]], counts[g][val[:cut]],
@@ -185,7 +188,24 @@ def annotator_model_scores(
     m_aware, m_text = fit(True), fit(False)
     p_aware, p_text = m_aware.predict_proba(X(i_te, a_te)), m_text.predict_proba(X(i_te, a_te))
     others = data.counts[i_te] - np.eye(k, dtype=np.int64)[y_te]
-    mv = majority_vote(np.maximum(others, 0), ties='first').labels  # the others' majority (first class on a tie)
+    alone = others.sum(1) == 0  # the item's only vote: no other annotator, no majority of the others to compare with
+    if alone.all():  # nothing to compare: NaN numbers and a verdict that says why
+        nan = float('nan')
+        table = pd.DataFrame([{'annotator': str(a), 'group': None if groups is None else groups[j], 'test_votes': 0,
+                               **{f'{m}_{n}': nan for m in ('error', *(('distance',) if ordered else ()))
+                                  for n in ('model', 'majority', 'text_only')}}
+                              for j, a in enumerate(data.annotators)])
+        summary = {'test_items': int(len(np.unique(i_te))), 'test_votes': 0, 'test_votes_alone': int(alone.sum()),
+                   **{f'{m}_{n}': nan for m in ('error', *(('distance',) if ordered else ()))
+                      for n in ('model', 'majority', 'text_only')},
+                   'gain': nan, 'gain_lo': nan, 'gain_hi': nan, 'soft_xentropy_model': nan,
+                   'soft_xentropy_text_only': nan, 'gain_shown': False,
+                   'verdict': f'no comparison: each of the {int(alone.sum())} test votes is its item\'s only vote, so '
+                              'there is no majority of the other annotators to compare the annotator-aware model with'}
+        return table, summary
+    keep = ~alone  # (its "majority" would be the first class, and the model's gain over it a number of nothing)
+    i_te, a_te, y_te, others, p_aware, p_text = (v[keep] for v in (i_te, a_te, y_te, others, p_aware, p_text))
+    mv = majority_vote(others, ties='first').labels  # the others' majority (first class on a tie)
     pred = {'model': p_aware.argmax(1), 'majority': mv, 'text_only': p_text.argmax(1)}
     err = {n: (p != y_te).astype(float) for n, p in pred.items()}
     dist = {n: np.abs(p - y_te).astype(float) for n, p in pred.items()}
@@ -225,7 +245,7 @@ def annotator_model_scores(
         np.add.at(pooled[n], idx, p)
         pooled[n] /= pooled[n].sum(1, keepdims=True)
     summary = {
-        'test_items': len(items), 'test_votes': len(y_te),
+        'test_items': len(items), 'test_votes': len(y_te), 'test_votes_alone': int(alone.sum()),  # alone: left out
         **{f'error_{n}': float(np.nanmean(table[f'error_{n}'])) for n in pred},
         **({f'distance_{n}': float(np.nanmean(table[f'distance_{n}'])) for n in pred} if ordered else {}),
         'gain': est, 'gain_lo': float(lo), 'gain_hi': float(hi),

@@ -21,11 +21,11 @@ from .core import ScruplesDataError, ScruplesError, as_rng
 from .data import iter_jsonl, read_text
 
 # %% auto #0
-__all__ = ['MIN_ITEMS', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined', 'join_annotators',
-           'annotator_groups', 'ungrouped', 'group_names', 'subset', 'alpha_interval', 'group_agreement',
-           'group_majorities', 'between_groups', 'alpha_across_groups', 'pairwise_kappa', 'annotator_table',
-           'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group',
-           'plan_by_group']
+__all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
+           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'subset', 'alpha_interval',
+           'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups', 'pairwise_kappa',
+           'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
+           'perspective_tables', 'best_by_group', 'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -95,6 +95,7 @@ def _id(v, path, line, name) -> str:
 
 # %% ../nbs/17_perspectives.ipynb #68575904
 MIN_ITEMS = 10  # fewer items with 2 or more votes than this: an interval is undefined (said why)
+POOLED = 'all'  # the name of the row of every annotator together: no group may take it
 MIN_SHARED = 5  # fewer items shared by two annotators than this: their kappa is undefined (NaN, counted)
 
 
@@ -227,7 +228,11 @@ def annotator_groups(
     att = joined.attributes
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
-    return np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
+    groups = np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
+    if POOLED in set(groups):
+        raise ScruplesError(f'{by!r} has a group named {POOLED!r}, the name of the row of every annotator pooled: '
+                            f'rename that value of {by!r} in the annotators table')
+    return groups
 
 
 def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
@@ -239,8 +244,11 @@ def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
 
 
 def group_names(groups: np.ndarray) -> list:
-    "The groups in order of first appearance (None left out)."
-    return list(dict.fromkeys(g for g in groups if g is not None))
+    "The groups in order of first appearance (None left out); a group named 'all' (the pooled row's name) is refused."
+    names = list(dict.fromkeys(g for g in groups if g is not None))
+    if POOLED in names:
+        raise ScruplesError(f'a group named {POOLED!r}, the name of the row of every annotator pooled: rename it')
+    return names
 
 # %% ../nbs/17_perspectives.ipynb #c5b1ec8d
 def subset(
@@ -296,12 +304,12 @@ def group_agreement(
     n_boot: int = 200,
     seed=0,
     min_items: int = MIN_ITEMS,
-) -> pd.DataFrame:  # one row per group (then 'all'): sizes, alpha with interval, Fleiss' kappa, class shares, note
+) -> pd.DataFrame:  # one row per group, then 'all' (every annotator, grouped or not): sizes, alpha with interval, Fleiss' kappa, class shares, note
     """Per group: annotators, items, votes, Krippendorff's alpha with its interval (and ordinal alpha), Fleiss' kappa,
     the class shares."""
     rows = []
     for g in [*group_names(groups), 'all']:
-        keep = np.array([x is not None for x in groups]) if g == 'all' else groups == g
+        keep = np.ones(len(groups), bool) if g == 'all' else groups == g  # 'all': every annotator, as best_by_group's
         d = subset(data, keep)
         n = d.counts.sum(1)
         r = {'group': g, 'annotators': int(keep.sum()), 'items': int((n > 0).sum()), 'items_2plus': int((n >= 2).sum()),
@@ -353,8 +361,11 @@ def between_groups(
 ) -> pd.DataFrame:  # one row per pair of groups: shared items, share whose majorities differ (interval), kappa
     """Between two groups: over the items both give an untied majority, how often the majorities differ (bootstrap
     interval over items) and Cohen's kappa of the two majorities."""
-    mj, rng, rows = group_majorities(data, groups), as_rng(seed), []
+    mj, rows = group_majorities(data, groups), []
     names = list(mj.columns)
+    # each pair draws from its own stream of the seed, keyed by the pair's names in sorted order: its interval is the
+    # same whatever order the groups first appear in (a row moved in the file) and whatever other groups there are
+    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
     for i, g in enumerate(names):
         for h in names[i + 1:]:
             a, b = mj[g].to_numpy(), mj[h].to_numpy()
@@ -366,7 +377,8 @@ def between_groups(
                 r |= {'majorities_differ': np.nan, 'differ_lo': np.nan, 'differ_hi': np.nan, 'kappa': np.nan}
                 note = 'no item with a majority of both groups'
             else:
-                lo, hi = _differ_interval(a[both], b[both], n_boot if n >= min_items else 0, rng)
+                key = [int(base), *(int.from_bytes(x.encode(), 'little') for x in sorted((str(g), str(h))))]
+                lo, hi = _differ_interval(a[both], b[both], n_boot if n >= min_items else 0, np.random.default_rng(key))
                 with warnings.catch_warnings():
                     warnings.simplefilter('ignore')
                     kap = float(cohen_kappa_score(a[both], b[both], labels=list(range(data.n_classes))))
@@ -598,6 +610,14 @@ def perspective_tables(
             'alpha across groups (group majorities as coders)': pd.DataFrame([p.across]), label: t}
 
 # %% ../nbs/17_perspectives.ipynb #717d79b3
+def _prior_counts(prior_data, groups, g):
+    "Group `g`'s counts over every item read (items with its votes), the counts its prior is chosen on; None: no such data."
+    if prior_data is None:
+        return None
+    c = prior_data.counts if g == 'all' else subset(prior_data, groups == g).counts
+    return c[c.sum(1) > 0]
+
+
 def best_by_group(
     data: AnnotatedData,  # with annotator ids
     groups: np.ndarray,  # group per annotator
@@ -607,6 +627,8 @@ def best_by_group(
     seed=0,
     ordered: bool = False,
     ties: str = 'first',
+    prior_data: AnnotatedData | None = None,  # every item read, when `data` holds some of them (a split's test items):
+                                              # each group's prior is chosen on its votes there, as `best`'s prior_counts
 ) -> pd.DataFrame:  # one row per (group, metric): 'all' (pooled) first; estimate, interval, items, prior, note
     """The BEST ceiling of each group's soft label (its own votes, its own fitted prior, its own majority) beside the
     pooled one."""
@@ -614,6 +636,7 @@ def best_by_group(
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
+        pc = _prior_counts(prior_data, groups, g)
         base = {'group': g, 'items': len(c), 'votes': int(c.sum())}
         if len(c) == 0 or (c.sum(1) <= 1).all():
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
@@ -623,7 +646,7 @@ def best_by_group(
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
                 res = best(c, metrics=list(metrics), n_boot=n_boot, n_samples=n_samples, seed=seed, ordered=ordered,
-                           ties=ties)
+                           ties=ties, prior_counts=pc)
         except ValueError as err:
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
                              'note': str(err)} for m in metrics]
@@ -641,6 +664,7 @@ def plan_by_group(
     votes=(1, 3, 5, 10),
     n_items: int | None = None,
     seed=0,
+    prior_data: AnnotatedData | None = None,  # as `best_by_group`'s: each group's prior chosen on every item read
 ) -> pd.DataFrame:  # `plan.plan`'s rows with a group column: 'all' (pooled) first
     "The planned ceiling per votes per item for each group's soft label, beside the pooled one (`scruples.plan.plan`)."
     from scruples.plan import plan
@@ -652,7 +676,7 @@ def plan_by_group(
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                r = plan(c, votes=votes, n_items=n_items, seed=seed)
+                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, groups, g))
             out.append(r.drop(columns=['items_needed']).assign(group=g, note=''))
         except ValueError as err:
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))

@@ -110,11 +110,14 @@ def plan_ceiling(
     """The oracle's score on a dataset of `n_items` items with `votes` votes each, if its items follow the prior: over
     `n_sims` simulated datasets its mean (the estimate: what BEST would show on such a dataset, on average) and its central
     `level` interval. Estimate and interval are one quantity, so the estimate lies inside its interval."""
-    pr, rng = _as_prior(alpha), as_rng(seed)
+    pr = _as_prior(alpha)
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')
+    # each number of votes draws from its own stream of the seed: its rows are the same whatever else is planned
+    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
     rows = []
     for v in votes:
+        rng = np.random.default_rng([int(base), int(v)])
         c, w, exact = vote_types(pr, v, seed=rng)
         sims = _dataset_scores(_type_values(pr, c), n_items, n_sims, w, rng)
         for metric in PLAN_METRICS:

@@ -124,7 +124,7 @@ EXPECT = {
         '--param': ['--param', 'budget=3'],
         '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_analyze_by_group'),
         '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_analyze_by_group'), '--out': (ELSEWHERE, 'tests/test_guide.py::test_analyze_rerun_replaces_the_previous_run_as_a_whole')},
-    'agree': READING | {k: ANALYSIS[k] for k in ('--seed', '--bootstrap', '--json')} | {
+    'agree': READING | {k: ANALYSIS[k] for k in ('--on', '--seed', '--bootstrap', '--json')} | {
         '--ordered': ['--ordered'],
         '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_agree_within_groups'),
         '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_agree_between_groups'),
