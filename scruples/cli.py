@@ -1011,9 +1011,6 @@ def _cmd_score(args):
         raise core.ScruplesError(f'--cal-gold {args.cal_gold}: the label counts of the --cal items, and no --cal '
                                  'is given: give --cal FILE or leave out --cal-gold')
     tol = 1e-3 if args.tolerance is None else args.tolerance
-    if args.cal_gold and not args.cal:
-        raise core.ScruplesError(f'--cal-gold {args.cal_gold}: the label counts of the --cal items, and no --cal was '
-                                 'given: give --cal FILE or leave out --cal-gold')
     pred = predictions(args.predictions)
     if pred.hard and args.cal:
         raise core.ScruplesError(f'--cal {args.cal}: {args.predictions} holds predicted labels, and a temperature '
