@@ -33,3 +33,30 @@ def test_extract_user_json_in_reports_not_counted_as_partition(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (out/'_reports'/'notes.json').read_text() == '{"mine": 1}'  # kept
     assert json.loads((out/'report.json').read_text())['ignored_partitions'] == 0
+
+
+# --- SILENT WRONG: score --cal-gold naming GOLD itself: the temperature fitted on the scored items, called held-out ---
+
+@pytest.fixture
+def split_gold(tmp_path):
+    rng, n = np.random.default_rng(5), 60
+    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=n)
+    g = pd.DataFrame(c, columns=['x', 'y', 'z'])
+    g.insert(0, 'id', [f'q{i}' for i in range(n)])
+    g['split'] = ['train'] * 20 + ['dev'] * 20 + ['test'] * 20
+    g.to_csv(tmp_path/'gold.csv', index=False)
+    p = np.clip(c / 5 + rng.normal(0, .1, (n, 3)), 0.01, None)
+    p = pd.DataFrame(p / p.sum(1, keepdims=True), columns=['x', 'y', 'z'])
+    p.insert(0, 'id', g.id)
+    p.to_csv(tmp_path/'all.csv', index=False)
+    p[g.split == 'test'].to_csv(tmp_path/'test.csv', index=False)
+    return tmp_path
+
+
+def test_score_cal_gold_is_gold_refused(split_gold):
+    t = split_gold
+    r = scruples('score', t/'test.csv', t/'gold.csv', '--cal', t/'all.csv', '--cal-gold', t/'gold.csv',
+                 '--bootstrap', '0', '--ceiling-bootstrap', '0', '--samples', '200')
+    # the 60 items of --cal hold the 20 scored: the old code fitted the temperature on them and said 'held-out'
+    assert r.returncode != 0 and 'held-out' not in r.stdout, r.stdout
+    assert '--cal-gold' in r.stderr and 'scored' in r.stderr, r.stderr
