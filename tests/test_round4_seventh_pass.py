@@ -60,3 +60,20 @@ def test_score_cal_gold_is_gold_refused(split_gold):
     # the 60 items of --cal hold the 20 scored: the old code fitted the temperature on them and said 'held-out'
     assert r.returncode != 0 and 'held-out' not in r.stdout, r.stdout
     assert '--cal-gold' in r.stderr and 'scored' in r.stderr, r.stderr
+
+
+# --- SILENT WRONG: agree --on test counted an annotator who voted only on train items ------------------------------
+
+def test_agree_on_counts_only_annotators_of_the_items_used(tmp_path):
+    rows = [(f'i{i}', f'a{j}', 'xyz'[(i + j) % 3 if j < 3 else i % 3], 'test' if i < 12 else 'train')
+            for i in range(24) for j in range(4)]
+    rows += [(f'i{i}', 'late', 'x', 'train') for i in range(12, 24)]  # votes on train items only
+    path = tmp_path/'long.csv'
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'split']).to_csv(path, index=False)
+    r = scruples('agree', path, '--bootstrap', '0', '--json')
+    assert r.returncode == 0, r.stderr
+    overall = {m['metric']: m['value'] for m in json.loads(r.stdout)['overall']}
+    assert overall['n_items'] == 12 and overall['n_annotations'] == 48
+    assert overall['n_annotators'] == 4  # the old code said 5: 'late' has no vote on the 12 test items
+    r = scruples('agree', path, '--bootstrap', '0', '--json', '--on', 'all')
+    assert {m['metric']: m['value'] for m in json.loads(r.stdout)['overall']}['n_annotators'] == 5
