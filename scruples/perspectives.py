@@ -286,7 +286,8 @@ def alpha_interval(
     none."""
     n_pair = int(((~np.isnan(data.responses)).sum(0) >= 2).sum())
     if len(data.annotators) < 2:
-        return float('nan'), float('nan'), float('nan'), f'{len(data.annotators)} annotator: no agreement to measure'
+        return float('nan'), float('nan'), float('nan'), (f'{len(data.annotators)} annotator' if data.annotators else
+                                                          'no annotator with a vote here') + ': no agreement to measure'
     if n_pair == 0:
         return float('nan'), float('nan'), float('nan'), 'no item with 2 or more votes'
     if n_pair < min_items or not n_boot:
@@ -308,8 +309,10 @@ def group_agreement(
     """Per group: annotators, items, votes, Krippendorff's alpha with its interval (and ordinal alpha), Fleiss' kappa,
     the class shares."""
     rows = []
+    voted = (~np.isnan(data.responses)).any(1)
     for g in [*group_names(groups), 'all']:
         keep = np.ones(len(groups), bool) if g == 'all' else groups == g  # 'all': every annotator, as best_by_group's
+        keep &= voted  # counted and measured: the annotators with a vote on these items (--on test: not train's alone)
         d = subset(data, keep)
         n = d.counts.sum(1)
         r = {'group': g, 'annotators': int(keep.sum()), 'items': int((n > 0).sum()), 'items_2plus': int((n >= 2).sum()),

@@ -77,3 +77,21 @@ def test_agree_on_counts_only_annotators_of_the_items_used(tmp_path):
     assert overall['n_annotators'] == 4  # the old code said 5: 'late' has no vote on the 12 test items
     r = scruples('agree', path, '--bootstrap', '0', '--json', '--on', 'all')
     assert {m['metric']: m['value'] for m in json.loads(r.stdout)['overall']}['n_annotators'] == 5
+
+
+def test_agree_by_on_counts_group_annotators_who_voted(tmp_path):
+    "agree --by --on test: the groups' annotator counts were of everyone, beside an overall count of the voters."
+    rows = [(f'i{i}', f'a{j}', 'xyz'[(i + j) % 3 if j < 3 else i % 3], 'test' if i < 12 else 'train')
+            for i in range(24) for j in range(4)]
+    rows += [(f'i{i}', 'late', 'x', 'train') for i in range(12, 24)]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'split']).to_csv(tmp_path/'long.csv', index=False)
+    pd.DataFrame({'annotator': ['a0', 'a1', 'a2', 'a3', 'late'], 'team': ['p', 'p', 'q', 'q', 'q']}).to_csv(
+        tmp_path/'ann.csv', index=False)
+    r = scruples('agree', tmp_path/'long.csv', '--bootstrap', '0', '--json', '--by', 'team',
+                 '--annotators', tmp_path/'ann.csv')
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    overall = {m['metric']: m['value'] for m in out['overall']}
+    within = {w['group']: w for w in out['within']}
+    assert within['all']['annotators'] == overall['n_annotators'] == 4, (within['all'], overall)
+    assert within['q']['annotators'] == 2 and within['p']['annotators'] == 2
