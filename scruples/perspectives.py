@@ -655,9 +655,11 @@ def best_by_group(
                              'note': str(err)} for m in metrics]
             continue
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
-        for m, r in res.iterrows():
-            rows.append(base | {'metric': m, 'estimate': r.estimate, 'ci_low': r.ci_low, 'ci_high': r.ci_high,
-                                'alpha': al, 'prior': res.attrs.get('prior', ''), 'note': ''})
+        for m, r in res.iterrows():  # items: those the estimate is over (ties='drop' leaves the tied out)
+            left = len(c) - int(r.n_examples)
+            rows.append(base | {'items': int(r.n_examples), 'metric': m, 'estimate': r.estimate, 'ci_low': r.ci_low,
+                                'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
+                                'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else ''})
     return pd.DataFrame(rows)
 
 

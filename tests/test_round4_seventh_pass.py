@@ -95,3 +95,28 @@ def test_agree_by_on_counts_group_annotators_who_voted(tmp_path):
     within = {w['group']: w for w in out['within']}
     assert within['all']['annotators'] == overall['n_annotators'] == 4, (within['all'], overall)
     assert within['q']['annotators'] == 2 and within['p']['annotators'] == 2
+
+
+# --- SILENT WRONG: best --by --ties drop: each group's 'items' counted the tied items the estimate left out ---------
+
+def test_best_by_ties_drop_items_are_the_items_scored(tmp_path):
+    rows = []
+    for i in range(16):
+        labels = ['x', 'x', 'y', 'y'] if i % 4 == 0 else ['x', 'y', 'y', 'x'] if i % 4 == 1 else ['x', 'x', 'x', 'y']
+        rows += [(f'i{i}', f'a{j}', lab) for j, lab in enumerate(labels)]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'long.csv', index=False)
+    pd.DataFrame({'annotator': ['a0', 'a1', 'a2', 'a3'], 'team': ['p', 'p', 'q', 'q']}).to_csv(tmp_path/'ann.csv',
+                                                                                              index=False)
+    plain = scruples('best', tmp_path/'long.csv', '--ties', 'drop', '--metric', 'accuracy', '--samples', '500',
+                     '--bootstrap', '0', '--json')
+    assert plain.returncode == 0, plain.stderr
+    n = json.loads(plain.stdout)['metrics'][0]['n_examples'] if 'metrics' in json.loads(plain.stdout) else None
+    r = scruples('best', tmp_path/'long.csv', '--ties', 'drop', '--metric', 'accuracy', '--samples', '500',
+                 '--bootstrap', '0', '--json', '--by', 'team', '--annotators', tmp_path/'ann.csv')
+    assert r.returncode == 0, r.stderr
+    rows = {c['group']: c for c in json.loads(r.stdout)['ceilings']}
+    assert rows['all']['items'] == 8, rows['all']  # 8 of the 16 items are tied 2-2: the old code said 16
+    if n is not None:
+        assert n == 8
+    assert rows['p']['items'] == 12 and rows['q']['items'] == 4, rows  # p ties on 4 items (x/y), q on 12
+    assert 'tied' in rows['q']['note'], rows['q']
