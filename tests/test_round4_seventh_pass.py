@@ -120,3 +120,13 @@ def test_best_by_ties_drop_items_are_the_items_scored(tmp_path):
         assert n == 8
     assert rows['p']['items'] == 12 and rows['q']['items'] == 4, rows  # p ties on 4 items (x/y), q on 12
     assert 'tied' in rows['q']['note'], rows['q']
+
+
+# --- FLAG IGNORED (API): scruples.plan.plan took difference=-0.1 (or 1.5) and returned no items needed, no error ----
+
+@pytest.mark.parametrize('kw', [{'difference': -0.1}, {'difference': 1.5}, {'n_items': 0}, {'n_sims': 0}])
+def test_plan_api_refuses_what_the_cli_refuses(kw):
+    from scruples.plan import plan
+    c = np.array([[3, 1, 1], [1, 3, 1], [1, 1, 3], [2, 2, 1], [0, 4, 1], [4, 0, 1], [1, 0, 4]] * 3)
+    with pytest.raises(ValueError, match=next(iter(kw))):
+        plan(c, votes=[3], **({'n_sims': 50} | kw))
