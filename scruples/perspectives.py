@@ -244,8 +244,8 @@ def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
 
 
 def group_names(groups: np.ndarray) -> list:
-    "The groups in order of first appearance (None left out); a group named 'all' (the pooled row's name) is refused."
-    names = list(dict.fromkeys(g for g in groups if g is not None))
+    "The groups in order of first appearance (None and NaN left out: no group); a group named 'all' (the pooled row's name) is refused."
+    names = list(dict.fromkeys(g for g in groups if not (g is None or g is pd.NA or isinstance(g, float) and g != g)))
     if POOLED in names:
         raise ScruplesError(f'a group named {POOLED!r}, the name of the row of every annotator pooled: rename it')
     return names

@@ -130,3 +130,16 @@ def test_plan_api_refuses_what_the_cli_refuses(kw):
     c = np.array([[3, 1, 1], [1, 3, 1], [1, 1, 3], [2, 2, 1], [0, 4, 1], [4, 0, 1], [1, 0, 4]] * 3)
     with pytest.raises(ValueError, match=next(iter(kw))):
         plan(c, votes=[3], **({'n_sims': 50} | kw))
+
+
+# --- DATA MIXED (API): a NaN group (pandas' missing value) became a group of no one, beside the annotator in it ------
+
+def test_group_agreement_nan_group_is_no_group():
+    from scruples.perspectives import best_by_group, group_agreement
+    from scruples.annotations import simulate_annotations
+    d, _ = simulate_annotations(n_items=40, n_annotators=6, votes=(4, 6), seed=1)
+    g = np.array(['m', 'f', 'm', np.nan, 'm', 'f'], dtype=object)
+    w = group_agreement(d, g, n_boot=0)
+    assert list(w.group) == ['m', 'f', 'all'], list(w.group)  # the old code had a 'nan' row with 0 annotators
+    b = best_by_group(d, g, metrics=['xentropy'], n_boot=0)
+    assert list(b.group) == ['all', 'm', 'f'], list(b.group)
