@@ -276,11 +276,12 @@ def plan(
                 need = cap
             cap = need if need is not None else cap
             out.loc[(out.votes == v) & (out.metric == 'macro_f1'), 'items_needed'] = need
-    from scruples.best import best
+    from scruples.best import best, metric_streams
 
     on_pilot = best(c, metrics=list(PLAN_METRICS), n_boot=0, n_samples=2000, seed=seed, prior=pr, check=False)
     out.attrs.update(alpha=tuple(map(float, pr.alpha)), prior=pr.kind, prior_reason=choice.reason,
-                     check=check_prior(pr, c).line(), pilot_items=len(c), difference=difference,
+                     check=check_prior(pr, c, seed=metric_streams(seed, ['check'])['check']).line(),  # best's check
+                     pilot_items=len(c), difference=difference,
                      pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes))
     return out
 
