@@ -1168,9 +1168,11 @@ def _add_score_parser(sub):
     )
     q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD (only with --cal)')
     q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
+    from scruples.options import resamples_type
+
     q.add_argument(
         '--ceiling-bootstrap',
-        type=_int_at_least(0, 10**4),
+        type=resamples_type(10**4),  # 0 or 10 and more, as --bootstrap
         default=200,
         help='bootstrap resamples of the ceiling\'s intervals',
     )
