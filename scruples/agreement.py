@@ -259,7 +259,7 @@ def agreement_report(
         ('majority_ties', majority_vote(data).n_ties, nan, nan),
     ]
     if data.responses is not None:
-        rows.append(('n_annotators', len(data.annotators), nan, nan))
+        rows.append(('n_annotators', int((~np.isnan(data.responses)).any(1).sum()), nan, nan))  # who voted on these items
         for r in aggregate_agreement(aggregate(data, methods=methods, ties=ties, seed=seed)).itertuples():
             if r.method != 'majority':
                 rows.append((f'{r.method}_agree_with_majority', r.agree_with_majority, nan, nan))

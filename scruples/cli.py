@@ -1028,6 +1028,12 @@ def _cmd_score(args):
                 f'{args.cal}: --cal needs probabilities (a temperature of hard labels means nothing), got one label column'
             )
         if args.cal_gold:
+            if Path(args.cal_gold).exists() and Path(gold).exists() and os.path.samefile(args.cal_gold, gold):
+                raise core.ScruplesError(  # its items hold the scored ones: the temperature would be fitted on them
+                    f'--cal-gold {args.cal_gold}: the gold file itself, whose items hold the scored ones: leave out '
+                    '--cal-gold (--cal then calibrates on '
+                    + ('its dev items)' if full.splits is not None else 'the items of --cal that are not scored)')
+                )
             cg = load(args.cal_gold, opts | {'on': None}, select=False)
             if list(cg.data.classes) != classes:
                 raise core.ScruplesError(
@@ -1162,9 +1168,11 @@ def _add_score_parser(sub):
     )
     q.add_argument('--cal-gold', metavar='FILE', help='label counts of the --cal items, when they are not in GOLD (only with --cal)')
     q.add_argument('--figures', metavar='DIR', help='write reliability.png and models_vs_ceiling.png into DIR')
+    from scruples.options import resamples_type
+
     q.add_argument(
         '--ceiling-bootstrap',
-        type=_int_at_least(0, 10**4),
+        type=resamples_type(10**4),  # 0 or 10 and more, as --bootstrap
         default=200,
         help='bootstrap resamples of the ceiling\'s intervals',
     )

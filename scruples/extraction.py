@@ -1164,7 +1164,9 @@ def _write_run_report(out_dir: Path, rep: ExtractionReport, plan: list[dict], re
             'parts': [
                 [t['file'], t['part'], reports[t['key']]['resumed'], reports[t['key']]['complete']] for t in plan
             ],
-            'ignored_partitions': sum(1 for r in (out_dir / '_reports').glob('*.json') if r.name not in planned),
+            'ignored_partitions': sum(  # other inputs' parts: a report by a part's name (a user's notes.json is none)
+                1 for r in (out_dir / '_reports').glob('*.json') if r.name not in planned and re.fullmatch(rf'{_KEY}\.json', r.name)
+            ),
             'subreddit': subreddit,
             'min_words': min_words,
             'min_votes': min_votes,

@@ -19,9 +19,9 @@ _ann = LazyModule('scruples.annotations')  # the reader (numpy, pandas), likewis
 REPEATS = ('first', 'all', 'drop')  # as `annotations.REPEATS` (tested): no numpy, so `scruples --help` stays light
 
 # %% auto #0
-__all__ = ['REPEATS', 'OPTIONS', 'BY_NAME', 'Option', 'group_spec', 'add_options', 'given', 'flag_words', 'read', 'take',
-           'select_items', 'groups_of', 'group_text', 'class_map', 'check_ordered_groups', 'Loaded', 'load',
-           'guide_reading', 'reading_from_params']
+__all__ = ['REPEATS', 'OPTIONS', 'BY_NAME', 'Option', 'resamples_type', 'group_spec', 'add_options', 'given', 'flag_words',
+           'read', 'take', 'select_items', 'groups_of', 'group_text', 'class_map', 'check_ordered_groups', 'Loaded',
+           'load', 'guide_reading', 'reading_from_params']
 
 # %% ../nbs/08_options.ipynb #opt00005
 @dataclass(frozen=True)
@@ -62,6 +62,24 @@ def _int_range(lo: int, hi: int, why: str = ''):
         except ValueError:
             v = lo - 1
         if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
+        return v
+
+    parse.__name__ = want
+    return parse
+
+
+def resamples_type(hi: int, why: str = ''):
+    """An argparse type: bootstrap resamples, 0 (no interval) or 10 to `hi`: a 95% interval of fewer is a point or two,
+    that can miss its own estimate."""
+    want = f'0 (no interval) or an integer from 10 to {hi:,}' + (f' ({why})' if why else '')
+
+    def parse(s: str) -> int:
+        try:
+            v = int(s)
+        except ValueError:
+            v = -1
+        if not (v == 0 or 10 <= v <= hi):
             raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
         return v
 
@@ -133,7 +151,7 @@ OPTIONS = (
     Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none, except in analyze, which takes 10 or more; '
            'default 200, in score 1000)',
            ('best', 'score', 'analyze', 'agree'), 'analysis', flag='--bootstrap',
-           arg=dict(type=_int_range(0, 10**4, 'each resample scores fresh posterior samples: more would run for hours'),
+           arg=dict(type=resamples_type(10**4, 'each resample scores fresh posterior samples: more would run for hours'),
                     default=200, metavar='N'),
            per={'score': dict(default=1000),
                 'analyze': dict(default=None, type=_int_range(10, 10**5, "the guide's intervals need 10 or more"))}),

@@ -244,8 +244,8 @@ def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
 
 
 def group_names(groups: np.ndarray) -> list:
-    "The groups in order of first appearance (None left out); a group named 'all' (the pooled row's name) is refused."
-    names = list(dict.fromkeys(g for g in groups if g is not None))
+    "The groups in order of first appearance (None and NaN left out: no group); a group named 'all' (the pooled row's name) is refused."
+    names = list(dict.fromkeys(g for g in groups if not (g is None or g is pd.NA or isinstance(g, float) and g != g)))
     if POOLED in names:
         raise ScruplesError(f'a group named {POOLED!r}, the name of the row of every annotator pooled: rename it')
     return names
@@ -286,7 +286,8 @@ def alpha_interval(
     none."""
     n_pair = int(((~np.isnan(data.responses)).sum(0) >= 2).sum())
     if len(data.annotators) < 2:
-        return float('nan'), float('nan'), float('nan'), f'{len(data.annotators)} annotator: no agreement to measure'
+        return float('nan'), float('nan'), float('nan'), (f'{len(data.annotators)} annotator' if data.annotators else
+                                                          'no annotator with a vote here') + ': no agreement to measure'
     if n_pair == 0:
         return float('nan'), float('nan'), float('nan'), 'no item with 2 or more votes'
     if n_pair < min_items or not n_boot:
@@ -308,8 +309,10 @@ def group_agreement(
     """Per group: annotators, items, votes, Krippendorff's alpha with its interval (and ordinal alpha), Fleiss' kappa,
     the class shares."""
     rows = []
+    voted = (~np.isnan(data.responses)).any(1)
     for g in [*group_names(groups), 'all']:
         keep = np.ones(len(groups), bool) if g == 'all' else groups == g  # 'all': every annotator, as best_by_group's
+        keep &= voted  # counted and measured: the annotators with a vote on these items (--on test: not train's alone)
         d = subset(data, keep)
         n = d.counts.sum(1)
         r = {'group': g, 'annotators': int(keep.sum()), 'items': int((n > 0).sum()), 'items_2plus': int((n >= 2).sum()),
@@ -652,9 +655,11 @@ def best_by_group(
                              'note': str(err)} for m in metrics]
             continue
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
-        for m, r in res.iterrows():
-            rows.append(base | {'metric': m, 'estimate': r.estimate, 'ci_low': r.ci_low, 'ci_high': r.ci_high,
-                                'alpha': al, 'prior': res.attrs.get('prior', ''), 'note': ''})
+        for m, r in res.iterrows():  # items: those the estimate is over (ties='drop' leaves the tied out)
+            left = len(c) - int(r.n_examples)
+            rows.append(base | {'items': int(r.n_examples), 'metric': m, 'estimate': r.estimate, 'ci_low': r.ci_low,
+                                'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
+                                'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else ''})
     return pd.DataFrame(rows)
 
 

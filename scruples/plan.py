@@ -248,6 +248,10 @@ def plan(
     and `attrs['pilot']` holds BEST's own estimates on the pilot, which the planned row at the pilot's votes and size
     brackets (the plan is over datasets drawn from the prior, the pilot is one such dataset)."""
     c = check_counts(counts)
+    if difference is not None and not 0 < difference < 1:  # as the CLI's --difference: never a plan without it, silently
+        raise ValueError(f'difference must be in (0, 1), got {difference}')
+    if n_items is not None and int(n_items) < 1 or int(n_sims) < 1:
+        raise ValueError(f'n_items and n_sims must be at least 1, got {n_items}, {n_sims}')
     if prior_counts is not None and isinstance(prior, Prior):  # as `best` refuses it: the prior would not be chosen there
         raise ValueError('prior_counts chooses and fits the prior: give it without a fitted Prior')
     choice = _pilot_prior(c if prior_counts is None else check_counts(prior_counts), prior)
@@ -272,11 +276,12 @@ def plan(
                 need = cap
             cap = need if need is not None else cap
             out.loc[(out.votes == v) & (out.metric == 'macro_f1'), 'items_needed'] = need
-    from scruples.best import best
+    from scruples.best import best, metric_streams
 
     on_pilot = best(c, metrics=list(PLAN_METRICS), n_boot=0, n_samples=2000, seed=seed, prior=pr, check=False)
     out.attrs.update(alpha=tuple(map(float, pr.alpha)), prior=pr.kind, prior_reason=choice.reason,
-                     check=check_prior(pr, c).line(), pilot_items=len(c), difference=difference,
+                     check=check_prior(pr, c, seed=metric_streams(seed, ['check'])['check']).line(),  # best's check
+                     pilot_items=len(c), difference=difference,
                      pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes))
     return out
 

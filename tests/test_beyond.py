@@ -95,10 +95,10 @@ def test_long_alpha_lists_are_shortened_in_text_output(capsys, tmp_path):
     g = np.random.default_rng(0)
     c = g.integers(0, 3, (12, 40)); c[:, 0] += 1
     f = tmp_path/'wide.json'; f.write_text(json.dumps(c.tolist()))
-    rc, out, err = run(capsys, 'best', f, '--samples', '200', '--bootstrap', '5')
+    rc, out, err = run(capsys, 'best', f, '--samples', '200', '--bootstrap', '10')
     first = next(l for l in __import__('re').sub(r'\n  (?=\S)', ' ', out).splitlines() if 'alpha' in l and ' = [' in l)  # prose wraps at 100
     assert rc == 0 and '..., ' in first and '(40 values; --json lists all)' in first and len(first) < 400
-    rc, out, _ = run(capsys, 'best', f, '--samples', '200', '--bootstrap', '5', '--json')
+    rc, out, _ = run(capsys, 'best', f, '--samples', '200', '--bootstrap', '10', '--json')
     assert len(json.loads(out)['alpha']) == 40
     assert short_list([1, 2, 3]) == '[1, 2, 3]'
 

@@ -267,7 +267,7 @@ def test_file_commands_on_broken_files(stand_ins, name, data, cmd):
     raw = data.draw(encoded(data.draw(broken_text(VALID[name]))))
     with tempfile.TemporaryDirectory() as tmp:
         p = Path(tmp)/name; p.write_bytes(raw)
-        argv = {'validate': ['data', 'validate', p], 'best': ['best', p, '--samples', '50', '--bootstrap', '5'],
+        argv = {'validate': ['data', 'validate', p], 'best': ['best', p, '--samples', '50', '--bootstrap', '10'],
                 'verbs': ['verbs', p, '--samples', '20']}[cmd]
         rc, out, err = check_cli(Path(tmp), argv, [name])
         if cmd == 'validate' and rc == 0: assert check_reader(READERS[name], p, raw.count(b'\n') + 1) is not None

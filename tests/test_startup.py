@@ -67,7 +67,7 @@ def test_best_on_a_counts_file_imports_no_pandas(tmp_path, name, content, argv):
     (tmp_path/name).write_text(content)
     (tmp_path/'labels.json').write_text('[0, 1, 0, 0, 2, 2]')
     argv = [str(tmp_path/'labels.json') if a == 'LABELS' else a for a in argv]
-    res = probe('best', str(tmp_path/name), '--samples', '200', '--bootstrap', '5', *argv)
+    res = probe('best', str(tmp_path/name), '--samples', '200', '--bootstrap', '10', *argv)
     mods = set(res['modules'])
     assert res['rc'] == 0 and {'numpy', 'scipy'} <= mods  # it did compute
     assert not mods & {'pandas', 'pyarrow', *DEEP}, f'`scruples best` on {name} imports {sorted(mods & {"pandas", "pyarrow", *DEEP})}'
