@@ -285,7 +285,7 @@ def test_user_facing_messages_for_bad_options(capsys):
                       (['data', 'fetch', '--url', 'anecdotes'], "argument --url: expected NAME=URL"),
                       (['data', 'fetch', '--url', '=http://x'], "argument --url: expected NAME=URL"),
                       (['best', 'x.json', '--samples', '0'], 'argument --samples: expected an integer from 1 to'),
-                      (['best', 'x.json', '--bootstrap', '-1'], 'argument --bootstrap: expected an integer from 0 to'),
+                      (['best', 'x.json', '--bootstrap', '-1'], 'argument --bootstrap: expected 0 (no interval) or an integer from 10 to'),
                       (['data', 'stats', '--seed', '-5'], 'argument --seed: expected an integer >= 0')]:
         with pytest.raises(SystemExit) as ei: main(argv)
         assert ei.value.code == 2 and msg in capsys.readouterr().err
