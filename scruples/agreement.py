@@ -15,7 +15,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as _sm_fleiss_kappa
 
 from .annotations import AnnotatedData, as_counts, majority_vote
-from .core import as_rng
+from .core import as_rng, check_resamples
 
 # %% auto #0
 __all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'fleiss_kappa_spread',
@@ -103,8 +103,7 @@ def agreement_interval(
     "A coefficient and its 95% bootstrap interval over items (resampled with replacement, seeded)."
     if coefficient not in ('alpha', 'kappa'):
         raise ValueError(f"coefficient must be 'alpha' or 'kappa', got {coefficient!r}")
-    if n_boot < 1:
-        raise ValueError(f'n_boot must be at least 1, got {n_boot}')
+    n_boot = check_resamples(n_boot, none=False)
     resp = data.responses if coefficient == 'alpha' else None
 
     def value(idx):

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import warnings
-import zlib
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -14,7 +13,7 @@ import numpy as np
 from scipy.special import betainc, digamma, gammainc, gammaincinv, xlogy
 
 from .annotations import majority_vote
-from .core import LazyModule, as_rng
+from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
 from .priors import (Prior, PriorChoice, check_prior, choose_prior, npmle_argmax_probs, npmle_expectations,
@@ -507,19 +506,8 @@ def oracle_soft(
 
 # %% ../nbs/12_best.ipynb #719bd8db
 def metric_streams(seed, metrics: Sequence[str]) -> dict[str, np.random.Generator]:
-    "One independent random stream per metric name, keyed by the name: a metric's draws do not depend on the other metrics asked for."
-    if isinstance(seed, np.random.Generator):
-        seed = int(seed.integers(2**63))  # one draw from the caller's stream, whatever the metrics
-    if not isinstance(seed, np.random.SeedSequence):
-        as_rng(seed)  # refuses seeds of the wrong type, naming them
-        seed = np.random.SeedSequence(seed)
-    root = seed
-    return {
-        m: np.random.default_rng(
-            np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(m.encode())))
-        )
-        for m in metrics
-    }
+    "One independent random stream per metric name (`core.keyed_streams`): a metric's draws do not depend on the other metrics asked for."
+    return keyed_streams(seed, metrics)
 
 # %% ../nbs/12_best.ipynb #628e7344
 _BOOT_SAMPLES = 10_000  # most posterior samples per bootstrap resample
@@ -693,8 +681,9 @@ def best_estimates(
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')
     metrics = _check_metrics(metrics, ordered)
-    if n_samples < 1 or n_boot < 0:
-        raise ValueError(f'n_samples must be at least 1 and n_boot at least 0, got {n_samples}, {n_boot}')
+    if n_samples < 1:
+        raise ValueError(f'n_samples must be at least 1, got {n_samples}')
+    n_boot = check_resamples(n_boot)
     streams = metric_streams(
         seed, [*metrics, 'ties', 'check']
     )  # a bad seed is refused before any work; ties='random' draws from its own stream

@@ -1039,6 +1039,15 @@ def _cmd_score(args):
                 raise core.ScruplesError(
                     f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}'
                 )
+            at = {i: r for r, i in enumerate(ids)}
+            shared = [(r, at[str(i)]) for r, i in enumerate(cg.data.items) if str(i) in at]
+            if shared and all(np.array_equal(cg.data.counts[r], counts[s]) for r, s in shared):
+                raise core.ScruplesError(  # a copy of the gold file, or a part of it: ids and votes of scored items
+                    f'--cal-gold {args.cal_gold}: {len(shared)} of its items are scored items (the same ids and '
+                    f'votes, e.g. {ids[shared[0][1]]!r}): the temperature is never fitted on the scored items; give '
+                    'held-out items' + (' or leave out --cal-gold (--cal then calibrates on the dev items of '
+                                        f'{gold})' if full.splits is not None else '')
+                )
             cal_counts, cal_rows, cal_from = cg.data.counts, align_predictions(cal, [str(i) for i in cg.data.items],
                                                                                str(args.cal_gold)), str(args.cal_gold)
         elif full.splits is not None:  # one gold file with every split: calibrate on its dev items
@@ -1191,7 +1200,9 @@ def _votes(s: str) -> list[int]:
         raise argparse.ArgumentTypeError(
             f'expected votes per item as 1,3,5,10 (integers from 1 to 1,000), got {s!r:.40}'
         )
-    return sorted(set(v))
+    if len(set(v)) < len(v):
+        raise argparse.ArgumentTypeError(f'votes per item named twice in {s!r:.40}: give each number once')
+    return sorted(v)
 
 # %% ../nbs/99_cli.ipynb #7e153dd9
 def _fraction(s: str) -> float:

@@ -20,9 +20,9 @@ from pathlib import Path
 # numpy is imported in the functions that use it: `scruples --help` starts without it
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule', 'as_rng', 'as_seed',
-           'check_texts', 'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path',
-           'folder_lock', 'name_matches', 'OwnedFolder']
+__all__ = ['MIN_RESAMPLES', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule',
+           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'load_spacy', 'checkout_root',
+           'data_required', 'require_data', 'default_model_path', 'folder_lock', 'name_matches', 'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -85,6 +85,51 @@ def as_seed(seed=None) -> int | None:
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(2**31 - 1))
     return int(as_rng(seed).integers(2**31 - 1)) if isinstance(seed, np.random.SeedSequence) else int(seed)
+
+# %% ../nbs/00_core.ipynb #afeb3ac3
+def keyed_streams(
+    seed,  # int, None, SeedSequence or Generator (one draw is taken from a Generator, whatever the keys)
+    keys,  # the names (a str, or a tuple of str: a pair of groups); one stream each
+) -> dict:  # key -> numpy Generator
+    """One independent random stream per key, derived from the seed and the key alone (a SeedSequence spawn key, the
+    key's 32-bit CRC): a key's draws do not depend on the other keys asked for, nor on their order. Two keys of one CRC
+    would share a stream: each result stays a valid draw, the two are merely correlated."""
+    import zlib
+
+    import numpy as np
+
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(2**63))
+    if not isinstance(seed, np.random.SeedSequence):
+        as_rng(seed)  # refuses seeds of the wrong type, naming them
+        seed = np.random.SeedSequence(seed)
+    text = lambda k: json.dumps([str(x) for x in k]) if isinstance(k, tuple) else str(k)
+    return {
+        k: np.random.default_rng(
+            np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, zlib.crc32(text(k).encode())))
+        )
+        for k in keys
+    }
+
+
+# %% ../nbs/00_core.ipynb #374af0a0
+MIN_RESAMPLES = 10  # the fewest bootstrap resamples an interval is drawn from (0: no interval, where allowed)
+
+
+def check_resamples(
+    n_boot,  # bootstrap resamples asked for
+    name: str = 'n_boot',  # the argument's name, for the message
+    none: bool = True,  # whether 0 (no interval) is allowed
+) -> int:
+    "`n_boot` as an int, refused unless it is 0 (where allowed) or at least `MIN_RESAMPLES`."
+    import numpy as np
+
+    ok = isinstance(n_boot, (int, np.integer)) and not isinstance(n_boot, (bool, np.bool_))
+    if not ok or not ((none and n_boot == 0) or n_boot >= MIN_RESAMPLES):
+        want = ('0 (no interval) or ' if none else '') + f'an integer of at least {MIN_RESAMPLES}'
+        raise ValueError(f'{name} must be {want} (fewer resamples give a point for an interval), got {n_boot!r:.40}')
+    return int(n_boot)
+
 
 # %% ../nbs/00_core.ipynb #583ce8a7
 def check_texts(

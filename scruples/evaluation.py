@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .core import as_rng
+from .core import as_rng, check_resamples
 from scruples.metrics import (
     TemperatureCalibrator,
     check_counts,
@@ -85,8 +85,7 @@ def _interval(x):
 # %% ../nbs/15_evaluation.ipynb #7185e757
 def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     "The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample."
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
-        raise ValueError(f'n_boot must be a non-negative integer (0: no intervals), got {n_boot!r}')
+    n_boot = check_resamples(n_boot)  # 0: no intervals
     if p.shape != ct.shape:
         raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
     if not hard:

@@ -13,9 +13,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from torch import nn
 
 from .annotations import AnnotatedData, majority_vote, read_annotated
-from .core import as_rng
+from .core import as_rng, check_resamples, keyed_streams
 from .models import TrainConfig, fit_head, torch_one_thread
-from .perspectives import group_names, subset
+from .perspectives import check_groups, group_names, subset
 
 # %% auto #0
 __all__ = ['simulate_embedded', 'group_soft_models', 'AnnotatorModel', 'annotator_model_scores']
@@ -65,10 +65,11 @@ def group_soft_models(
 ) -> pd.DataFrame:  # one row per (trained on, scored against): cross-entropy and items
     """A frozen-encoder head (`models.fit_head`, soft likelihood) trained on each group's soft label (and on the pooled
     one), scored against every group's soft label on the test items."""
+    groups = check_groups(data, groups)
     names = ['all', *group_names(groups)]
     # each group's model draws from its own stream of the seed, keyed by its name: the same whatever order the groups
     # first appear in (a row moved in the file) and whatever other groups there are
-    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
+    streams = keyed_streams(seed, names)
     counts = {g: data.counts if g == 'all' else subset(data, groups == g).counts for g in names}
     rows = []
     for g in names:
@@ -77,7 +78,7 @@ def group_soft_models(
             rows += [{'trained_on': g, 'scored_against': h, 'xentropy': np.nan, 'items': 0,
                       'note': f'{len(tr)} training items with votes of {g}'} for h in names]
             continue
-        rng = np.random.default_rng([int(base), int.from_bytes(str(g).encode(), 'little')])
+        rng = streams[g]
         val = rng.permutation(tr)
         cut = max(1, len(tr) // 10)
         head, _ = fit_head(E[val[cut:]], counts[g][val[cut:]], E[val[:cut]], counts[g][val[:cut]],
@@ -179,6 +180,8 @@ def annotator_model_scores(
 ) -> tuple[pd.DataFrame, dict]:  # (per annotator, pooled: errors, gain with interval, soft-label scores, verdict)
     """The annotator-aware model against the item's majority (of the other annotators: leave-one-out) and a text-only
     model, on each test vote: per-annotator error (and distance), pooled as a soft label, and a verdict in words."""
+    groups = None if groups is None else check_groups(data, groups)
+    n_boot = check_resamples(n_boot)  # 0: no interval
     rng, k = as_rng(seed), data.n_classes
     i_tr, a_tr, y_tr = _votes(data, train)
     i_te, a_te, y_te = _votes(data, test)

@@ -17,14 +17,14 @@ from sklearn.metrics import cohen_kappa_score
 from .agreement import agreement_interval, fleiss_kappa
 from .annotations import AnnotatedData, majority_vote, parquet_frame
 from .best import best, fit_dirichlet_prior
-from .core import ScruplesDataError, ScruplesError, as_rng
+from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, keyed_streams
 from .data import iter_jsonl, read_text
 
 # %% auto #0
 __all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
-           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'subset', 'alpha_interval',
-           'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups', 'pairwise_kappa',
-           'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
+           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'check_groups', 'subset',
+           'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups',
+           'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
            'perspective_tables', 'best_by_group', 'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
@@ -251,6 +251,22 @@ def group_names(groups: np.ndarray) -> list:
     return names
 
 # %% ../nbs/17_perspectives.ipynb #c5b1ec8d
+def check_groups(
+    data: AnnotatedData,  # with annotator ids
+    groups,  # one group per annotator of `data`, in the order of `data.annotators` (None: no group)
+) -> np.ndarray:  # the groups as an object array
+    """The groups, refused unless there is one per annotator: a shorter or longer array would pair groups with the wrong
+    annotators (or fail deep inside with an IndexError)."""
+    if data.annotators is None or data.responses is None:
+        raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
+    g = np.asarray(groups, dtype=object)
+    if g.ndim != 1 or len(g) != len(data.annotators):
+        got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
+        raise ValueError(f'{got} for {len(data.annotators)} annotators: give one group per annotator, in the order of '
+                         'data.annotators')
+    return g
+
+
 def subset(
     data: AnnotatedData,
     keep,  # bool mask over the annotators
@@ -284,6 +300,7 @@ def alpha_interval(
 ) -> tuple[float, float, float, str]:  # (alpha, lo, hi, note: '' or why the interval is undefined)
     """Krippendorff's alpha of a set of annotators with its 95% bootstrap interval over items, or the reason there is
     none."""
+    n_boot = check_resamples(n_boot)  # 0: no interval
     n_pair = int(((~np.isnan(data.responses)).sum(0) >= 2).sum())
     if len(data.annotators) < 2:
         return float('nan'), float('nan'), float('nan'), (f'{len(data.annotators)} annotator' if data.annotators else
@@ -308,6 +325,7 @@ def group_agreement(
 ) -> pd.DataFrame:  # one row per group, then 'all' (every annotator, grouped or not): sizes, alpha with interval, Fleiss' kappa, class shares, note
     """Per group: annotators, items, votes, Krippendorff's alpha with its interval (and ordinal alpha), Fleiss' kappa,
     the class shares."""
+    groups = check_groups(data, groups)
     rows = []
     voted = (~np.isnan(data.responses)).any(1)
     for g in [*group_names(groups), 'all']:
@@ -337,6 +355,7 @@ def group_majorities(
 ) -> pd.DataFrame:  # items x groups: the group's majority class index; -1: no vote from the group, -2: a tie
     """Each group's majority on each item (ties are marked -2, items without a vote from the group -1: both left out of
     comparisons)."""
+    groups = check_groups(data, groups)
     out = {}
     for g in group_names(groups):
         c = subset(data, groups == g).counts
@@ -364,11 +383,13 @@ def between_groups(
 ) -> pd.DataFrame:  # one row per pair of groups: shared items, share whose majorities differ (interval), kappa
     """Between two groups: over the items both give an untied majority, how often the majorities differ (bootstrap
     interval over items) and Cohen's kappa of the two majorities."""
+    groups = check_groups(data, groups)
+    n_boot = check_resamples(n_boot)  # 0: no interval
     mj, rows = group_majorities(data, groups), []
     names = list(mj.columns)
     # each pair draws from its own stream of the seed, keyed by the pair's names in sorted order: its interval is the
     # same whatever order the groups first appear in (a row moved in the file) and whatever other groups there are
-    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
+    streams = keyed_streams(seed, [tuple(sorted((str(g), str(h)))) for i, g in enumerate(names) for h in names[i + 1:]])
     for i, g in enumerate(names):
         for h in names[i + 1:]:
             a, b = mj[g].to_numpy(), mj[h].to_numpy()
@@ -380,8 +401,8 @@ def between_groups(
                 r |= {'majorities_differ': np.nan, 'differ_lo': np.nan, 'differ_hi': np.nan, 'kappa': np.nan}
                 note = 'no item with a majority of both groups'
             else:
-                key = [int(base), *(int.from_bytes(x.encode(), 'little') for x in sorted((str(g), str(h))))]
-                lo, hi = _differ_interval(a[both], b[both], n_boot if n >= min_items else 0, np.random.default_rng(key))
+                lo, hi = _differ_interval(a[both], b[both], n_boot if n >= min_items else 0,
+                                          streams[tuple(sorted((str(g), str(h))))])
                 with warnings.catch_warnings():
                     warnings.simplefilter('ignore')
                     kap = float(cohen_kappa_score(a[both], b[both], labels=list(range(data.n_classes))))
@@ -404,6 +425,7 @@ def alpha_across_groups(
     min_items: int = MIN_ITEMS,
 ) -> tuple[float, float, float, str]:  # (alpha, lo, hi, note)
     "Krippendorff's alpha with each group's majority as one coder (ties and missing left out), with its interval."
+    groups = check_groups(data, groups)
     mj = group_majorities(data, groups)
     resp = mj.to_numpy().T.astype(float)
     resp[resp < 0] = np.nan
@@ -444,6 +466,7 @@ def annotator_table(
     """Per annotator: votes, the rate of each class, agreement with the majority of the others on the items they
     labelled (leave-one-out; items where the others tie or are absent left out), and mean Cohen's kappa with their own
     group and with the other groups (pairs sharing `min_shared` items or more; how many such pairs)."""
+    groups = None if groups is None else check_groups(data, groups)
     R, k = data.responses, data.n_classes
     groups = np.array(['all'] * len(R), dtype=object) if groups is None else np.asarray(groups, dtype=object)
     kap, shared = kappa if kappa is not None else pairwise_kappa(data, min_shared)
@@ -635,6 +658,7 @@ def best_by_group(
 ) -> pd.DataFrame:  # one row per (group, metric): 'all' (pooled) first; estimate, interval, items, prior, note
     """The BEST ceiling of each group's soft label (its own votes, its own fitted prior, its own majority) beside the
     pooled one."""
+    groups = check_groups(data, groups)
     rows = []
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
@@ -642,8 +666,9 @@ def best_by_group(
         pc = _prior_counts(prior_data, groups, g)
         base = {'group': g, 'items': len(c), 'votes': int(c.sum())}
         if len(c) == 0 or (c.sum(1) <= 1).all():
+            why = ('no votes on these items' if len(c) == 0 else 'one vote per item at most') + ': no ceiling'
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
-                             'note': 'one vote per item at most: no ceiling'} for m in metrics]
+                             'note': why} for m in metrics]
             continue
         try:
             with warnings.catch_warnings():
@@ -655,9 +680,12 @@ def best_by_group(
                              'note': str(err)} for m in metrics]
             continue
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
-        for m, r in res.iterrows():  # items: those the estimate is over (ties='drop' leaves the tied out)
+        untied = majority_vote(c, ties='drop').labels >= 0
+        for m, r in res.iterrows():  # items and votes: those the estimate is over (ties='drop' leaves the tied out)
             left = len(c) - int(r.n_examples)
-            rows.append(base | {'items': int(r.n_examples), 'metric': m, 'estimate': r.estimate, 'ci_low': r.ci_low,
+            votes = int(c[untied].sum()) if left and left == int((~untied).sum()) else base['votes']
+            rows.append(base | {'items': int(r.n_examples), 'votes': votes, 'metric': m, 'estimate': r.estimate,
+                                'ci_low': r.ci_low,
                                 'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
                                 'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else ''})
     return pd.DataFrame(rows)
@@ -672,6 +700,7 @@ def plan_by_group(
     prior_data: AnnotatedData | None = None,  # as `best_by_group`'s: each group's prior chosen on every item read
 ) -> pd.DataFrame:  # `plan.plan`'s rows with a group column: 'all' (pooled) first
     "The planned ceiling per votes per item for each group's soft label, beside the pooled one (`scruples.plan.plan`)."
+    groups = check_groups(data, groups)
     from scruples.plan import plan
 
     out = []

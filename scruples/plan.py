@@ -18,7 +18,7 @@ from .best import (prior_for, check_alpha, fit_dirichlet_prior, oracle_soft, ora
                            posterior_argmax_probs)
 from .dirichlet import DirichletFitWarning
 from .priors import Prior, check_prior, log_marginal, npmle_argmax_probs, sample_prior
-from .core import LazyModule, as_rng
+from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .metrics import check_counts, f1_from_confusion
 
 pd = LazyModule('pandas')
@@ -113,11 +113,14 @@ def plan_ceiling(
     pr = _as_prior(alpha)
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')
+    twice = sorted({int(v) for v in votes if list(map(int, votes)).count(int(v)) > 1})
+    if twice:  # a row per votes: one named twice would be planned once, or twice from one stream
+        raise ValueError(f'votes per item named twice: {", ".join(map(str, twice))}')
     # each number of votes draws from its own stream of the seed: its rows are the same whatever else is planned
-    base = seed if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) else int(as_rng(seed).integers(2**63))
+    streams = keyed_streams(seed, [str(int(v)) for v in votes])
     rows = []
     for v in votes:
-        rng = np.random.default_rng([int(base), int(v)])
+        rng = streams[str(int(v))]
         c, w, exact = vote_types(pr, v, seed=rng)
         sims = _dataset_scores(_type_values(pr, c), n_items, n_sims, w, rng)
         for metric in PLAN_METRICS:
@@ -205,7 +208,8 @@ def items_for_difference(
     rng, k = as_rng(seed), pr.k
     probs, r, f_a, f_b = _two_models(pr, votes, difference, n_reference, rng)
     s = int(rng.integers(2**63))
-    n_sims = n_boot = max(50, min(n_sims, int((2e8 / k**3) ** 0.5)))  # many classes: k^3 cells per draw
+    cap = int((2e8 / k**3) ** 0.5)  # many classes: k^3 cells per draw
+    n_sims, n_boot = max(50, min(n_sims, cap)), max(50, min(check_resamples(n_boot, none=False), cap))
     lo, hi = 10, 10
     while _power(probs, k, hi, n_sims, n_boot, level, s) < power:
         lo, hi = hi, int(hi * 1.5) + 1

@@ -498,7 +498,7 @@ def test_best_validates_the_counts_once(monkeypatch):
     calls = []
     real = sb.check_counts
     monkeypatch.setattr(sb, 'check_counts', lambda *a, **k: calls.append(1) or real(*a, **k))
-    best(SMALL, n_samples=50, n_boot=2)
+    best(SMALL, n_samples=50, n_boot=10)
     assert len(calls) == 1
 
 

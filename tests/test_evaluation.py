@@ -180,10 +180,10 @@ def test_interval_coverage_of_the_mean_metrics():
     assert all(0.85 <= v <= 0.99 for v in cover.values()), cover
 
 
-@pytest.mark.parametrize('n_boot', [-1, 1.5, True, '10'])
+@pytest.mark.parametrize('n_boot', [-1, 1.5, True, '10', 3])
 def test_bad_n_boot_is_a_value_error_that_names_it(n_boot):
     import numpy as np
     from scruples.evaluation import score_predictions
     p = np.array([[0.7, 0.3], [0.2, 0.8], [0.5, 0.5]]); c = np.array([[3, 1], [0, 4], [2, 2]])
-    with pytest.raises(ValueError, match='n_boot must be a non-negative integer'):
+    with pytest.raises(ValueError, match='n_boot must be 0 .no interval. or an integer of at least 10'):
         score_predictions(p, c, proba_cal=p, counts_cal=c, n_boot=n_boot)

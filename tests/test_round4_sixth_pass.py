@@ -71,16 +71,20 @@ def test_a_group_named_all_through_the_api(group_all):
         best_by_group(d, groups, metrics=['xentropy'], n_boot=0)
 
 
+def _split_table(path, rng, n_test: int, n: int = 30):
+    "A counts table of n items (5 votes each, classes a, b, c) with a split column: the first n_test test, the rest dev."
+    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=n)
+    pd.DataFrame({'id': range(n), 'a': c[:, 0], 'b': c[:, 1], 'c': c[:, 2],
+                  'split': ['test'] * n_test + ['dev'] * (n - n_test)}).to_csv(path, index=False)
+
+
 # --- SILENT WRONG: agree on a table with a split used only its test items, and said 30 items --------------------------
 
 def test_agree_says_which_items_of_a_split_table_it_uses(tmp_path):
     "`agree` on a table with a split column scored only the test items while the read line said every item; the line "
     "now says so (as best's does) and --on picks the items."
-    rng = np.random.default_rng(0)
-    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=30)
     path = tmp_path/'votes.csv'
-    pd.DataFrame({'id': range(30), 'a': c[:, 0], 'b': c[:, 1], 'c': c[:, 2],
-                  'split': ['test'] * 10 + ['dev'] * 20}).to_csv(path, index=False)
+    _split_table(path, np.random.default_rng(0), n_test=10)
     r = scruples('agree', path, '--bootstrap', '0', '--json')
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
@@ -230,10 +234,8 @@ def test_score_on_all_with_cal_is_refused(tmp_path):
     "`score --on all --cal dev.csv` on a table with a split fitted the temperature on the dev items and scored every "
     "item, dev ones too, under 'calibration: held-out'; refused as --on dev is."
     rng = np.random.default_rng(2)
-    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=30)
     gold = tmp_path/'gold.csv'
-    split = ['test'] * 15 + ['dev'] * 15
-    pd.DataFrame({'id': range(30), 'a': c[:, 0], 'b': c[:, 1], 'c': c[:, 2], 'split': split}).to_csv(gold, index=False)
+    _split_table(gold, rng, n_test=15)
     p = rng.dirichlet([1, 1, 1], 30)
     pred = pd.DataFrame({'id': range(30), 'a': p[:, 0], 'b': p[:, 1], 'c': p[:, 2]})
     pred.to_csv(tmp_path/'all.csv', index=False)
