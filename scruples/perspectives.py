@@ -685,8 +685,7 @@ def best_by_group(
             left = len(c) - int(r.n_examples)
             votes = int(c[untied].sum()) if left and left == int((~untied).sum()) else base['votes']
             rows.append(base | {'items': int(r.n_examples), 'votes': votes, 'metric': m, 'estimate': r.estimate,
-                                'ci_low': r.ci_low,
-                                'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
+                                'ci_low': r.ci_low, 'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
                                 'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else ''})
     return pd.DataFrame(rows)
 

@@ -205,11 +205,13 @@ def items_for_difference(
     pr = _as_prior(alpha)
     if not 0 < difference < 1 or not 0 < power < 1:
         raise ValueError(f'difference and power must be in (0, 1), got {difference}, {power}')
+    if int(n_sims) < 1:
+        raise ValueError(f'n_sims must be at least 1, got {n_sims}')
     rng, k = as_rng(seed), pr.k
     probs, r, f_a, f_b = _two_models(pr, votes, difference, n_reference, rng)
     s = int(rng.integers(2**63))
-    cap = int((2e8 / k**3) ** 0.5)  # many classes: k^3 cells per draw
-    n_sims, n_boot = max(50, min(n_sims, cap)), max(50, min(check_resamples(n_boot, none=False), cap))
+    cap = max(50, int((2e8 / k**3) ** 0.5))  # many classes: k^3 cells per draw, so at most this many (never under 50)
+    n_sims, n_boot = min(int(n_sims), cap), min(check_resamples(n_boot, none=False), cap)
     lo, hi = 10, 10
     while _power(probs, k, hi, n_sims, n_boot, level, s) < power:
         lo, hi = hi, int(hi * 1.5) + 1

@@ -95,14 +95,16 @@ def test_best_and_score_refuse_too_few_resamples(n_boot):
     assert r.ci_low < r.ci_high and r.ci_low <= r.estimate <= r.ci_high
 
 
-def test_items_for_difference_uses_its_n_boot():
-    "n_boot was accepted and replaced by n_sims: now it is refused below 10 and used."
-    from scruples.plan import items_for_difference
+def test_items_for_difference_uses_its_n_boot_and_n_sims(monkeypatch):
+    "n_boot was accepted and replaced by n_sims (and n_sims raised to 50): both are now used, n_boot below 10 refused."
+    import scruples.plan as sp
     with pytest.raises(ValueError, match='at least 10'):
-        items_for_difference(np.array([2.0, 1.0, 1.0]), 3, 0.1, n_sims=60, n_boot=1)
-    a = items_for_difference(np.array([2.0, 1.0, 1.0]), 3, 0.1, n_sims=60, n_boot=60, seed=1)
-    b = items_for_difference(np.array([2.0, 1.0, 1.0]), 3, 0.1, n_sims=60, n_boot=400, seed=1)
-    assert a['items'] != b['items'] or a != b
+        sp.items_for_difference(np.array([2.0, 1.0, 1.0]), 3, 0.1, n_sims=60, n_boot=1)
+    seen, real = [], sp._power
+    monkeypatch.setattr(sp, '_power', lambda probs, k, n, n_sims, n_boot, *a:
+                        seen.append((n_sims, n_boot)) or real(probs, k, n, n_sims, n_boot, *a))
+    sp.items_for_difference(np.array([2.0, 1.0, 1.0]), 3, 0.1, n_sims=20, n_boot=70, seed=1)
+    assert seen and set(seen) == {(20, 70)}, set(seen)
 
 
 # --- MESSAGE / SILENT WRONG: best --by --ties drop, votes; a group without votes; groups of the wrong length -------
