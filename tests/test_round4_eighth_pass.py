@@ -70,3 +70,14 @@ def test_reproduce_summary_keeps_rows_of_an_earlier_run_with_the_same_settings(f
     reproduce(notebooks=['01'], **kw)
     rows = reproduce(notebooks=['02'], **kw)
     assert rows.notebook.tolist() == ['01_first', '02_second']
+
+
+# --- DATA MIXED: mcm score --mode raw showed 'Smile.' and 'Smile!' as one action 'Smile' with two different scores ---
+
+def test_mcm_score_raw_rows_name_the_text_scored():
+    "`mcm score --mode raw 'Smile.' 'Smile!'`: two rows both named 'Smile', their scores those of different texts."
+    r = scruples('mcm', 'score', '--mode', 'raw', '--json', '--', 'Smile.', 'Smile!', 'smile', timeout=600)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [x['action'] for x in rows] == ['Smile.', 'Smile!', 'smile']  # was: ['Smile', 'Smile', 'smile']
+    assert len({x['score'] for x in rows}) == 3  # three texts embedded, three scores
