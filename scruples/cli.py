@@ -1359,8 +1359,9 @@ def _cmd_agree(args):
                 'notes': p.notes}
         tabs |= perspective_tables(p)
     out['figure'] = args.figure
+    out['overall_notes'] = overall.attrs['notes']  # what lo and hi are, row by row
     notes = [f'note: {n}' for n in (p.notes if p is not None else ())]
-    return Result(out, [f'read {_words(got.read_line)}', said or None, tabs, *notes,
+    return Result(out, [f'read {_words(got.read_line)}', said or None, tabs, *overall.attrs['notes'], *notes,
                         Block(f'figure: {args.figure}') if args.figure else None])
 
 

@@ -339,7 +339,8 @@ def read_predictions(
     if label is not None:
         if label not in cols:
             raise ScruplesDataError(path, None, label, f'a predicted-label column {label!r}', ', '.join(cols))
-        names = [str(v).strip() for v in df[label]]
+        # read as the gold's labels are: NFC, stripped, a whole number as its digits (1.0 is '1'); an empty one refused
+        names = [item_id(v, path, line, label) for line, v in zip(df.index, df[label])]
         bad = next((i for i, v in enumerate(names) if v not in classes), None)
         if bad is not None:
             raise ScruplesDataError(

@@ -81,3 +81,62 @@ def test_mcm_score_raw_rows_name_the_text_scored():
     rows = json.loads(r.stdout)
     assert [x['action'] for x in rows] == ['Smile.', 'Smile!', 'smile']  # was: ['Smile', 'Smile', 'smile']
     assert len({x['score'] for x in rows}) == 3  # three texts embedded, three scores
+
+
+# --- MESSAGE: agree's lo and hi columns held three different things, none said (analyze says each) ------------------
+
+@pytest.fixture
+def uneven_long(tmp_path):
+    "A long form with 1 to 4 votes per item."
+    rng, rows = np.random.default_rng(7), []
+    for i in range(30):
+        t = rng.integers(3)
+        for a in rng.choice(6, size=rng.integers(1, 5), replace=False):
+            rows.append({'item': f'{i:03d}', 'annotator': f'a{a}', 'label': 'xyz'[t if rng.random() < .7 else rng.integers(3)]})
+    pd.DataFrame(rows).to_csv(tmp_path/'long.csv', index=False)
+    return tmp_path/'long.csv'
+
+
+@pytest.mark.parametrize('boot', ['0', '20'])
+def test_agree_says_what_lo_and_hi_are(uneven_long, boot):
+    """`agree --bootstrap 0` printed 'votes_per_item_mean 2.4 [1, 4]' and 'fleiss_kappa_subsampled 0.516 [0.43, 0.555]'
+    in the lo/hi columns that hold 95% bootstrap intervals elsewhere, with no word that these are the fewest/most votes
+    and the spread of the subsamples (and with --bootstrap 0 a user asked for no intervals)."""
+    r = scruples('agree', uneven_long, '--bootstrap', boot)
+    assert r.returncode == 0, r.stderr
+    text = ' '.join((r.stdout + r.stderr).split())  # lines wrapped anywhere
+    assert 'votes_per_item_mean: lo, hi: the fewest and the most votes on an item' in text
+    assert 'fleiss_kappa_subsampled' in text and 'spread of the subsamples, not an interval' in text
+    assert ('95% bootstrap interval' in text) == (boot != '0')
+    j = json.loads(scruples('agree', uneven_long, '--bootstrap', boot, '--json').stdout)
+    assert any('the fewest and the most' in n for n in j['overall_notes'])
+
+
+# --- MESSAGE / refused valid input: score's predicted labels were not read as the gold's labels are --------------------
+
+def test_score_predicted_labels_are_read_as_gold_labels(tmp_path):
+    """Predicted labels 'né' written in Unicode NFD (macOS file names, some editors) or as JSON numbers 1.0, 2.0 for
+    classes named 1, 2: the gold reader takes both (NFC; a whole number as its digits); score refused them as 'expected
+    one of the gold classes né, oui, got 'né'' and 'got '1.0''."""
+    import unicodedata
+    nfc, nfd = unicodedata.normalize('NFC', 'né'), unicodedata.normalize('NFD', 'né')
+    rng, n = np.random.default_rng(3), 30
+    c = rng.multinomial(5, [.6, .4], size=n)
+    y = c.argmax(1)
+    pred = np.where(np.arange(n) < 6, 1 - y, y)
+    want = (pred == y).mean()
+    for classes, labels, name in (([nfc, 'oui'], [[nfd, 'oui'][j] for j in pred], 'p.csv'),
+                                  (['1', '2'], [float(j + 1) for j in pred], 'p.jsonl')):
+        g = pd.DataFrame(c, columns=classes)
+        g.insert(0, 'id', [f'i{i}' for i in range(n)])
+        g.to_csv(tmp_path/'g.csv', index=False)
+        p = pd.DataFrame({'id': g.id, 'label': labels})
+        if name.endswith('.csv'):
+            p.to_csv(tmp_path/name, index=False)
+        else:
+            p.to_json(tmp_path/name, orient='records', lines=True, force_ascii=False)
+        r = scruples('score', tmp_path/name, tmp_path/'g.csv', '--bootstrap', '0', '--ceiling-bootstrap', '0',
+                     '--samples', '100', '--json')
+        assert r.returncode == 0, r.stderr
+        acc = next(m for m in json.loads(r.stdout)['metrics'] if m['metric'] == 'accuracy')
+        assert acc['model'] == pytest.approx(want)
