@@ -1334,6 +1334,8 @@ def _cmd_agree(args):
         check_figure_file(args.figure)
     got = _load(args, path, 'agree', ceiling=False)  # a table with a split: its test items (--on), said in the read line
     d = got.data
+    if not (np.asarray(d.counts).sum(1) >= 2).any():  # agreement is of repeated votes: said naming the file
+        raise core.ScruplesError(f'{path}: agreement needs items with 2 or more votes; every item has one vote')
     joined, groups, said = _groups(args, d, path)
     if args.figure and d.responses is None:
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")

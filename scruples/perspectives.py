@@ -375,7 +375,7 @@ def between_groups(
             both = (a >= 0) & (b >= 0)
             n, note = int(both.sum()), ''
             r = {'group_a': g, 'group_b': h, 'items': n,
-                 'tied_left_out': int(((a == -2) | (b == -2)).sum())}
+                 'tied_left_out': int(((a != -1) & (b != -1) & ((a == -2) | (b == -2))).sum())}  # both voted, a tie
             if n == 0:
                 r |= {'majorities_differ': np.nan, 'differ_lo': np.nan, 'differ_hi': np.nan, 'kappa': np.nan}
                 note = 'no item with a majority of both groups'

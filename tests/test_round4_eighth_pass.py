@@ -140,3 +140,43 @@ def test_score_predicted_labels_are_read_as_gold_labels(tmp_path):
         assert r.returncode == 0, r.stderr
         acc = next(m for m in json.loads(r.stdout)['metrics'] if m['metric'] == 'accuracy')
         assert acc['model'] == pytest.approx(want)
+
+
+# --- SILENT WRONG: agree --by's tied_left_out counted items one group never voted on ------------------------------------
+
+def test_between_groups_tied_left_out_counts_only_shared_items(tmp_path):
+    """Group A ties on item t (one vote each way) and group B never votes on it: the pair does not share t, yet
+    `between groups` said tied_left_out 1 beside items 6: 7 shared items, of which 6 compared, where 6 were shared."""
+    rows = [(f'i{i}', a, 'x' if i % 2 else 'y') for i in range(6) for a in ('a1', 'a2', 'b1', 'b2')]
+    rows += [('t', 'a1', 'x'), ('t', 'a2', 'y')]  # group A ties on t; group B has no vote on it
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'long.csv', index=False)
+    pd.DataFrame({'annotator': ['a1', 'a2', 'b1', 'b2'], 'group': ['A', 'A', 'B', 'B']}).to_csv(tmp_path/'ann.csv',
+                                                                                              index=False)
+    r = scruples('agree', tmp_path/'long.csv', '--by', 'group', '--annotators', tmp_path/'ann.csv', '--bootstrap', '0',
+                 '--json')
+    assert r.returncode == 0, r.stderr
+    b = json.loads(r.stdout)['between']
+    b = b[0] if isinstance(b, list) else b
+    assert b['items'] == 6 and b['tied_left_out'] == 0  # was 1
+
+
+# --- SILENT NaN: agree printed NaN for alpha and kappa when every vote is in one class, with no word why ---------------
+
+def test_agree_says_why_alpha_is_nan(tmp_path):
+    "Every vote 'x': alpha and kappa are 0/0; agree printed NaN for both (and an interval of NaN) and nothing else."
+    (tmp_path/'w.csv').write_text('id,x,y\na,3,0\nb,2,0\nc,4,0\n')
+    r = scruples('agree', tmp_path/'w.csv', '--bootstrap', '0')
+    assert r.returncode == 0, r.stderr
+    text = ' '.join((r.stdout + r.stderr).split())
+    assert "NaN: every vote is in one class ('x')" in text
+    j = json.loads(scruples('agree', tmp_path/'w.csv', '--bootstrap', '0', '--json').stdout)
+    assert any("every vote is in one class ('x')" in n for n in j['overall_notes'])
+
+
+# --- MESSAGE: agree on a table of one vote per item: an error that did not name the file --------------------------------
+
+def test_agree_one_vote_per_item_error_names_the_file(tmp_path):
+    "'scruples: error: alpha needs at least one item with 2 or more votes': which file, and why, unsaid."
+    (tmp_path/'one.csv').write_text('id,x,y\na,1,0\nb,0,1\nc,1,0\n')
+    r = scruples('agree', tmp_path/'one.csv')
+    assert r.returncode == 1 and str(tmp_path/'one.csv') in r.stderr and len(r.stderr.strip().splitlines()) == 1
