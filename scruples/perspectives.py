@@ -326,6 +326,9 @@ def group_agreement(
         r['fleiss_kappa'] = fleiss_kappa(c, unequal='all') if len(c) else float('nan')
         tot = d.counts.sum(0)
         r |= {f'share_{c}': float(t / max(tot.sum(), 1)) for c, t in zip(data.classes, tot)}
+        if np.isnan(r['alpha']) and (tot > 0).sum() == 1:  # a NaN is said, with its reason
+            one = f"every vote is in one class ({data.classes[int(np.argmax(tot))]!r}): alpha and kappa are 0/0, undefined"
+            note = f'{note}; {one}' if note else one
         r['note'] = note
         rows.append(r)
     return pd.DataFrame(rows)

@@ -180,3 +180,19 @@ def test_agree_one_vote_per_item_error_names_the_file(tmp_path):
     (tmp_path/'one.csv').write_text('id,x,y\na,1,0\nb,0,1\nc,1,0\n')
     r = scruples('agree', tmp_path/'one.csv')
     assert r.returncode == 1 and str(tmp_path/'one.csv') in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_agree_by_says_why_a_groups_alpha_is_nan(tmp_path):
+    "Group A votes 'x' on every item: its row said alpha NaN, kappa NaN, and an empty note."
+    rows = [(f'i{i}', a, 'x') for i in range(6) for a in ('a1', 'a2')]
+    rows += [(f'i{i}', a, 'xy'[(i + j) % 2]) for i in range(6) for j, a in enumerate(('b1', 'b2'))]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'long.csv', index=False)
+    pd.DataFrame({'annotator': ['a1', 'a2', 'b1', 'b2'], 'group': ['A', 'A', 'B', 'B']}).to_csv(tmp_path/'ann.csv',
+                                                                                              index=False)
+    for boot in ('0', '20'):
+        r = scruples('agree', tmp_path/'long.csv', '--by', 'group', '--annotators', tmp_path/'ann.csv', '--bootstrap',
+                     boot, '--json')
+        assert r.returncode == 0, r.stderr
+        w = {x['group']: x for x in json.loads(r.stdout)['within']}
+        assert w['A']['alpha'] is None and "every vote is in one class ('x')" in w['A']['note']
+        assert w['B']['alpha'] is not None and 'one class' not in w['B']['note']
