@@ -536,7 +536,11 @@ def _cmd_verbs(args):
             + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
-    return Result(out.set_index('verb'), [Block(said), found])
+    m, floor = len(table), len(table) / (args.samples + 1)  # the smallest p is 1/(samples+1); Holm multiplies it by m
+    notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, so the smallest '
+              f'Holm-corrected p of {m} verbs is at least {floor:.3g} > {alpha}: no verb can pass, whatever the data; '
+              f'use --samples {math.ceil(m / alpha):,} at least'] if floor > alpha else [])
+    return Result(out.set_index('verb'), [Block(said), found], notes=notes)
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
 def _add_verbs_parser(sub):
