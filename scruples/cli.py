@@ -1090,13 +1090,16 @@ def _cmd_score(args):
     fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': _words(got.read_line),
               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
+              'smoothing': json_float(res.attrs['smoothing']),
               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
               'figures': figures}
     text = [f'read {_words(got.read_line)}',
             f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
-            f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'),
+            f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}, '
+                                             f'smoothing {res.attrs["smoothing"]:.4g} (the weight of the uniform '
+                                             'mixed in after it)'),
             f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
             Block(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH)),
             'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '

@@ -546,6 +546,7 @@ def score_against_ceiling(
             else 'held-out'
         ),
         temperature=float(model['temperature']),
+        smoothing=float(model['smoothing']),  # the weight of the uniform mixed in after the temperature: said beside it
         n=int(model['n']),
         alpha=ceiling.attrs['alpha'],
         prior=ceiling.attrs['prior'],  # which prior the ceiling used, and its posterior predictive check (issue 41)

@@ -212,3 +212,33 @@ def test_verbs_says_when_too_few_permutations_can_pass_holm():
         assert r.returncode == 0, r.stderr
         text = ' '.join((r.stdout + r.stderr).split())
         assert 'no verb can pass' in text and '--samples' in text and 'at least' in text
+
+
+# --- MESSAGE: score said 'temperature T' while it scored the predictions through T and a mix with the uniform ------------
+
+def test_score_says_the_smoothing_it_applied(tmp_path):
+    """Over-confident predictions: the calibrator fits a temperature and a weight toward the uniform (smoothing); score
+    printed and wrote the temperature only, so the scored probabilities (softmax(log p / T)) could not be rebuilt:
+    the Wasserstein distance of softmax(log p / T) differs from the printed one."""
+    rng, n = np.random.default_rng(4), 40
+    c = rng.multinomial(5, [.6, .3, .1], size=n)
+    p = rng.dirichlet([1, 1, 1], size=n)
+    g = pd.DataFrame(c, columns=['a', 'b', 'c'])
+    g.insert(0, 'id', [f'i{i}' for i in range(n)])
+    g.to_csv(tmp_path/'g.csv', index=False)
+    P = pd.DataFrame(p, columns=['a', 'b', 'c'])
+    P.insert(0, 'id', g.id)
+    P.to_csv(tmp_path/'p.csv', index=False)
+    argv = ('score', tmp_path/'p.csv', tmp_path/'g.csv', '--ordered', '--bootstrap', '0', '--ceiling-bootstrap', '0',
+            '--samples', '100')
+    j = json.loads(scruples(*argv, '--json').stdout)
+    T, lam = j['temperature'], j['smoothing']  # was: no 'smoothing'
+    assert 0 < lam < 1
+    z = np.log(p) / T
+    q = np.exp(z - z.max(1, keepdims=True))
+    q = (1 - lam) * q / q.sum(1, keepdims=True) + lam / 3  # what was scored, rebuilt from what was said
+    t = c / c.sum(1, keepdims=True)
+    w = np.abs(np.cumsum(t, 1) - np.cumsum(q, 1)).sum(1).mean()
+    assert next(m for m in j['metrics'] if m['metric'] == 'wasserstein')['model'] == pytest.approx(w, abs=1e-6)
+    r = scruples(*argv)
+    assert 'smoothing' in ' '.join(r.stdout.split())
