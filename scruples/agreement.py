@@ -262,4 +262,20 @@ def agreement_report(
         for r in aggregate_agreement(aggregate(data, methods=methods, ties=ties, seed=seed)).itertuples():
             if r.method != 'majority':
                 rows.append((f'{r.method}_agree_with_majority', r.agree_with_majority, nan, nan))
-    return pd.DataFrame(rows, columns=['metric', 'value', 'lo', 'hi'])
+    out = pd.DataFrame(rows, columns=['metric', 'value', 'lo', 'hi'])
+    boot = [m for m in out.metric if m.startswith(('krippendorff_alpha', 'fleiss_kappa')) and m != 'fleiss_kappa_subsampled'
+            and m != 'fleiss_kappa_votes_per_item']
+    out.attrs['notes'] = [  # lo and hi hold three things: each said (a reader takes them for 95% intervals)
+        'votes_per_item_mean: lo, hi: the fewest and the most votes on an item',
+        f'fleiss_kappa_subsampled: the mean over {20 if n_boot else 5} subsamples of each item\'s votes to '
+        'fleiss_kappa_votes_per_item; lo, hi: the 2.5-97.5% spread of the subsamples, not an interval of the estimate',
+    ] + ([f'{", ".join(boot)}: lo, hi: the 95% bootstrap interval over items ({n_boot} resamples)'] if n_boot else [])
+    used = np.flatnonzero(np.asarray(data.counts).sum(0))
+    undefined = [m for m, v in zip(out.metric, out.value) if m in boot + ['fleiss_kappa_subsampled'] and pd.isna(v)]
+    if undefined:  # a NaN is said, with its reason
+        out.attrs['notes'].append(
+            f'{", ".join(undefined)}: NaN: '
+            + (f'every vote is in one class ({data.classes[used[0]]!r}): agreement beyond chance is 0/0, undefined'
+               if len(used) == 1 else 'undefined on these items (no disagreement that chance would not give)')
+        )
+    return out

@@ -536,7 +536,11 @@ def _cmd_verbs(args):
             + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
-    return Result(out.set_index('verb'), [Block(said), found])
+    m, floor = len(table), len(table) / (args.samples + 1)  # the smallest p is 1/(samples+1); Holm multiplies it by m
+    notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, so the smallest '
+              f'Holm-corrected p of {m} verbs is at least {floor:.3g} > {alpha}: no verb can pass, whatever the data; '
+              f'use --samples {math.ceil(m / alpha):,} at least'] if floor > alpha else [])
+    return Result(out.set_index('verb'), [Block(said), found], notes=notes)
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
 def _add_verbs_parser(sub):
@@ -1095,13 +1099,16 @@ def _cmd_score(args):
     fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': _words(got.read_line),
               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
+              'smoothing': json_float(res.attrs['smoothing']),
               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
               'figures': figures}
     text = [f'read {_words(got.read_line)}',
             f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
-            f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}'),
+            f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}, '
+                                             f'smoothing {res.attrs["smoothing"]:.4g} (the weight of the uniform '
+                                             'mixed in after it)'),
             f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
             Block(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH)),
             'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
@@ -1345,6 +1352,8 @@ def _cmd_agree(args):
         check_figure_file(args.figure)
     got = _load(args, path, 'agree', ceiling=False)  # a table with a split: its test items (--on), said in the read line
     d = got.data
+    if not (np.asarray(d.counts).sum(1) >= 2).any():  # agreement is of repeated votes: said naming the file
+        raise core.ScruplesError(f'{path}: agreement needs items with 2 or more votes; every item has one vote')
     joined, groups, said = _groups(args, d, path)
     if args.figure and d.responses is None:
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
@@ -1370,8 +1379,9 @@ def _cmd_agree(args):
                 'notes': p.notes}
         tabs |= perspective_tables(p)
     out['figure'] = args.figure
+    out['overall_notes'] = overall.attrs['notes']  # what lo and hi are, row by row
     notes = [f'note: {n}' for n in (p.notes if p is not None else ())]
-    return Result(out, [f'read {_words(got.read_line)}', said or None, tabs, *notes,
+    return Result(out, [f'read {_words(got.read_line)}', said or None, tabs, *overall.attrs['notes'], *notes,
                         Block(f'figure: {args.figure}') if args.figure else None])
 
 

@@ -338,7 +338,8 @@ def read_predictions(
     if label is not None:
         if label not in cols:
             raise ScruplesDataError(path, None, label, f'a predicted-label column {label!r}', ', '.join(cols))
-        names = [str(v).strip() for v in df[label]]
+        # read as the gold's labels are: NFC, stripped, a whole number as its digits (1.0 is '1'); an empty one refused
+        names = [item_id(v, path, line, label) for line, v in zip(df.index, df[label])]
         bad = next((i for i, v in enumerate(names) if v not in classes), None)
         if bad is not None:
             raise ScruplesDataError(
@@ -544,6 +545,7 @@ def score_against_ceiling(
             else 'held-out'
         ),
         temperature=float(model['temperature']),
+        smoothing=float(model['smoothing']),  # the weight of the uniform mixed in after the temperature: said beside it
         n=int(model['n']),
         alpha=ceiling.attrs['alpha'],
         prior=ceiling.attrs['prior'],  # which prior the ceiling used, and its posterior predictive check (issue 41)

@@ -871,7 +871,9 @@ def score_actions(
     d = direction if direction is not None else default_direction(encoder)
     enc = encoder if encoder is not None else d.encoder
     given = [a.strip() for a in actions]  # raw: the text as given (its final '.', '?' or '!' kept), as `action_sentences`
-    return pd.DataFrame({'action': acts, 'bias': mcm_bias(acts, enc), 'score': d.score(given if mode == 'raw' else acts, mode),
+    # raw: each row is named by the text its score embedded ('Smile.' and 'Smile!' are two rows, not two 'Smile')
+    return pd.DataFrame({'action': given if mode == 'raw' else acts, 'bias': mcm_bias(acts, enc),
+                         'score': d.score(given if mode == 'raw' else acts, mode),
                          'mode': mode})
 
 

@@ -344,6 +344,9 @@ def group_agreement(
         r['fleiss_kappa'] = fleiss_kappa(c, unequal='all') if len(c) else float('nan')
         tot = d.counts.sum(0)
         r |= {f'share_{c}': float(t / max(tot.sum(), 1)) for c, t in zip(data.classes, tot)}
+        if np.isnan(r['alpha']) and (tot > 0).sum() == 1:  # a NaN is said, with its reason
+            one = f"every vote is in one class ({data.classes[int(np.argmax(tot))]!r}): alpha and kappa are 0/0, undefined"
+            note = f'{note}; {one}' if note else one
         r['note'] = note
         rows.append(r)
     return pd.DataFrame(rows)
@@ -396,7 +399,7 @@ def between_groups(
             both = (a >= 0) & (b >= 0)
             n, note = int(both.sum()), ''
             r = {'group_a': g, 'group_b': h, 'items': n,
-                 'tied_left_out': int(((a == -2) | (b == -2)).sum())}
+                 'tied_left_out': int(((a != -1) & (b != -1) & ((a == -2) | (b == -2))).sum())}  # both voted, a tie
             if n == 0:
                 r |= {'majorities_differ': np.nan, 'differ_lo': np.nan, 'differ_hi': np.nan, 'kappa': np.nan}
                 note = 'no item with a majority of both groups'

@@ -30,7 +30,8 @@ class ReproductionError(ScruplesError):
 # %% auto #0
 __all__ = ['pd', 'CAUSES', 'RUN_ENV', 'KERNEL_ENV', 'FIG_NAMES', 'REPRODUCE_MANIFEST', 'ReproductionError', 'Comparison',
            'summary_heading', 'write_summary', 'show_na', 'paper_notebooks', 'select_notebooks', 'default_kernel',
-           'git_state', 'stamp_run', 'quiet_kernel_manager', 'run_notebook', 'reproduce']
+           'git_state', 'stamp_run', 'quiet_kernel_manager', 'run_notebook', 'settings_file', 'run_settings',
+           'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -227,10 +228,12 @@ def summary_heading(notebook: str,  # a paper notebook's name, e.g. '01_dataset_
     return f'## [{title}]({Path(os.path.relpath(nb, out)).as_posix()})'
 
 def write_summary(out_dir,           # folder holding the notebooks' `*.rows.csv`
-                  title: str = 'Reproduction summary') -> pd.DataFrame:
-    "Gather all comparison rows of `out_dir` into `summary.md` and `summary.csv`; return them."
+                  title: str = 'Reproduction summary',
+                  leave_out=(),      # notebooks whose rows in `out_dir` are not this summary's (another run's)
+                  notes=()) -> pd.DataFrame:  # lines said under the title: which rows are of which run
+    "Gather the comparison rows of `out_dir` (all but `leave_out`'s) into `summary.md` and `summary.csv`; return them."
     out = Path(out_dir)
-    files = sorted(out.glob('*.rows.csv'))
+    files = sorted(f for f in out.glob('*.rows.csv') if f.name[:-len('.rows.csv')] not in set(leave_out))
     rows = (pd.concat([pd.read_csv(f, keep_default_na=False, na_values=['']) for f in files], ignore_index=True)
             if files else pd.DataFrame(columns=Comparison.columns))
     rows = rows.reindex(columns=list(Comparison.columns))  # rows written before a column existed: empty there
@@ -242,6 +245,7 @@ def write_summary(out_dir,           # folder holding the notebooks' `*.rows.csv
              'and say nothing about agreement with the paper. `reference` is another model\'s published number, set '
              'beside ours as a bar, never compared. `cause` traces a difference: ' +
              '; '.join(f'{k}: {v}' for k, v in CAUSES.items()) + '.', '']
+    lines += [x for n in notes for x in (n, '')]
     papers = (checkout_root() or Path('.'))/'nbs'/'papers'
     for nb, g in rows.groupby('notebook', sort=True):
         lines += [summary_heading(nb, papers, out), '',
@@ -461,6 +465,44 @@ def run_notebook(
     Path(log).unlink(missing_ok=True)
 
 # %% ../nbs/90_reproduce.ipynb #11e7afbe
+def settings_file(fig_dir: Path, stem: str) -> Path:
+    "Where `reproduce` records the settings a notebook's rows in `fig_dir` were made with."
+    return Path(fig_dir) / f'{stem}.rows.run.json'
+
+
+def run_settings(params: dict) -> dict:
+    "The settings that change a paper notebook's numbers: smoke or full, the seed, the data folder."
+    return {'smoke': bool(params['smoke']), 'seed': int(params['seed']), 'data_dir': str(params['data_dir'])}
+
+
+def _settings_text(s: dict) -> str:
+    return f"{'smoke' if s['smoke'] else 'full'} run, seed {s['seed']}, data {s['data_dir'] or '(searched)'}"
+
+
+def _earlier_rows(fig_dir: Path, ran, params: dict) -> tuple[list, list]:
+    """The rows in `fig_dir` of notebooks not run now (`ran`): (notebooks to leave out of the summary: their rows were
+    made with other settings, the lines that say which rows the summary holds)."""
+    now, other, same, unknown = run_settings(params), [], [], []
+    for f in sorted(Path(fig_dir).glob('*.rows.csv')):
+        stem = f.name[: -len('.rows.csv')]
+        if stem in ran:
+            continue
+        try:
+            rec = json.loads(settings_file(fig_dir, stem).read_text(encoding='utf-8'))
+        except (OSError, ValueError):
+            rec = None
+        (unknown if rec is None else same if rec == now else other).append((stem, rec))
+    notes = [f'Run now ({_settings_text(now)}): {", ".join(sorted(ran)) or "none"}.']
+    if same:
+        notes.append(f'From an earlier run with the same settings: {", ".join(s for s, _ in same)}.')
+    if unknown:
+        notes.append(f'From an earlier run whose settings were not recorded: {", ".join(s for s, _ in unknown)}.')
+    if other:
+        notes.append('Left out: the rows in this folder of ' + '; '.join(f'{s} ({_settings_text(r)})' for s, r in other)
+                     + ', from an earlier run with other settings; run them again with these settings to add them.')
+    return [s for s, _ in other], notes
+
+
 def _run_one(
     nb: Path, out: Path, fig_dir: Path, params: dict, kernel: str, state: dict, mode: str, log
 ) -> str | None:
@@ -470,11 +512,14 @@ def _run_one(
     rows_file, previous = fig_dir / f'{nb.stem}.rows.csv', fig_dir / f'{nb.stem}.rows.previous.csv'
     if rows_file.exists():
         rows_file.replace(previous)  # an earlier run's rows: not this run's unless the notebook writes them again
+    settings_file(fig_dir, nb.stem).unlink(missing_ok=True)  # the settings of those rows
     try:
         run_notebook(nb, dest, params, kernel, nb.parent)
         if dest.is_file():
             stamp_run(dest, state)  # (papermill always writes it; a stand-in in a test may not)
         previous.unlink(missing_ok=True)
+        if rows_file.exists():  # the settings its rows were made with: a later run with others leaves them out
+            settings_file(fig_dir, nb.stem).write_text(json.dumps(run_settings(params)) + '\n', encoding='utf-8')
         log(f'{mode}: {nb.name} ran in {time.time() - t0:.1f} s -> {dest}')
         return None
     except Exception as err:
@@ -520,7 +565,8 @@ def _user_folders(root: Path, out: Path, fig_dir: Path, nbs):
             stack.enter_context(f)
             here = f.path.resolve()
             f.claim(*([nb.name for nb in nbs] if here == out.resolve() else []),
-                    *(['summary.md', 'summary.csv', *(f'{nb.stem}.rows{x}.csv' for nb in nbs for x in ('', '.previous'))]
+                    *(['summary.md', 'summary.csv', *(f'{nb.stem}.rows{x}.csv' for nb in nbs for x in ('', '.previous')),
+                       *(settings_file(fig_dir, nb.stem).name for nb in nbs)]
                       if here == fig_dir.resolve() else []))
         yield claimed
 
@@ -593,7 +639,11 @@ def _reproduce(nbs, out, fig_dir, smoke, data_dir, seed, kernel, jobs, log, mode
         len(failures) == len(nbs) or not any(fig_dir.glob('*.rows.csv'))
     ):  # nothing ran: an empty summary.md would read as a finished run
         raise ReproductionError('every paper notebook failed, no summary written:\n' + '\n'.join(failures))
-    rows = write_summary(fig_dir, title=f'Reproduction summary ({mode} run)')
+    ran = {nb.stem for nb, f in zip(nbs, outcomes) if f is None}
+    leave_out, notes = _earlier_rows(fig_dir, ran, params)  # rows of another run's settings are not this summary's
+    if leave_out:
+        log(notes[-1])
+    rows = write_summary(fig_dir, title=f'Reproduction summary ({mode} run)', leave_out=leave_out, notes=notes)
     claimed()
     log(f'summary: {fig_dir / "summary.md"} ({len(rows)} numbers)')
     if failures:
