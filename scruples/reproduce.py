@@ -471,8 +471,19 @@ def settings_file(fig_dir: Path, stem: str) -> Path:
 
 
 def run_settings(params: dict) -> dict:
-    "The settings that change a paper notebook's numbers: smoke or full, the seed, the data folder."
-    return {'smoke': bool(params['smoke']), 'seed': int(params['seed']), 'data_dir': str(params['data_dir'])}
+    """The settings that change a paper notebook's numbers: smoke or full, the seed, and the data: the folder given, or
+    the folders the search finds now (`fetch.data_dirs`: $SCRUPLES_DATA, ../shared/data, the cache; none: the notebooks
+    use the synthetic corpus), so rows made on other data are never gathered as this run's."""
+    from scruples.fetch import data_dirs
+
+    if params['data_dir']:
+        data = str(Path(params['data_dir']).expanduser().resolve())
+    else:
+        try:
+            data = ', '.join(str(d.resolve()) for d in data_dirs()) or 'none found (the synthetic corpus)'
+        except OSError as err:  # $SCRUPLES_DATA names no folder: the notebooks will say so
+            data = f'not found ({err})'
+    return {'smoke': bool(params['smoke']), 'seed': int(params['seed']), 'data_dir': data}
 
 
 def _settings_text(s: dict) -> str:

@@ -46,15 +46,26 @@ def fake_checkout(tmp_path, monkeypatch):
     (dict(smoke=False), dict(smoke=True)),  # a full run's rows in the '(smoke run)' summary
     (dict(seed=0), dict(seed=5)),  # another seed's numbers, as if of this seed
     (dict(data_dir='a'), dict(data_dir='b')),  # numbers of other data
+    (dict(env='A'), dict(env='B')),  # no --data-dir: the data the search found differ ($SCRUPLES_DATA)
 ])
-def test_reproduce_summary_holds_no_rows_of_a_run_with_other_settings(fake_checkout, tmp_path, first, second):
+def test_reproduce_summary_holds_no_rows_of_a_run_with_other_settings(fake_checkout, tmp_path, monkeypatch, first,
+                                                                        second):
     """`reproduce --notebooks 01` then `reproduce --notebooks 02 --smoke` (or --seed 5) into one --fig-dir: the summary of
     the second run held 01's rows of the first, titled as the second run's, with nothing saying they were made otherwise."""
     from scruples.reproduce import reproduce
     figs, log = tmp_path/'figs', []
     kw = dict(out=tmp_path/'out', fig_dir=figs, kernel='python3', log=log.append)
-    reproduce(notebooks=['01'], **(kw | first))
-    rows = reproduce(notebooks=['02'], **(kw | second))
+    monkeypatch.setenv('SCRUPLES_NO_SHARED', '1')
+
+    def run(nb, settings):
+        settings = dict(settings)
+        if 'env' in settings:  # the data found by the search, not given: the same --data-dir ('') both times
+            (tmp_path/settings['env']).mkdir(exist_ok=True)
+            monkeypatch.setenv('SCRUPLES_DATA', str(tmp_path/settings.pop('env')))
+        return reproduce(notebooks=[nb], **(kw | settings))
+
+    run('01', first)
+    rows = run('02', second)
     assert rows.notebook.tolist() == ['02_second']  # was: ['01_first', '02_second']
     assert pd.read_csv(figs/'summary.csv').notebook.tolist() == ['02_second']
     text = (figs/'summary.md').read_text()
