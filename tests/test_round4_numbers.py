@@ -93,7 +93,7 @@ def test_analyze_and_score_warn_by_one_function():
     rng = np.random.default_rng(1)
     counts = rng.integers(0, 4, (40, 2)) + [[1, 0]]
     p = np.c_[np.linspace(0.6, 0.9, 40), np.linspace(0.4, 0.1, 40)]
-    res = score_against_ceiling(p, counts, hard=True, n_boot=0, ceiling_boot=5, n_samples=100, classes=['yes', 'no'],
+    res = score_against_ceiling(p, counts, hard=True, n_boot=0, ceiling_boot=10, n_samples=100, classes=['yes', 'no'],
                                 name='M')
     w = model_warnings({}, {'M': p}, ['yes', 'no'])
     assert [x['says'] for x in res.attrs['warnings']] == list(w.says) and len(w) == 1
