@@ -200,7 +200,12 @@ def join_annotators(
         raise ScruplesError('annotator attributes need annotator ids: read the long form with an annotator column')
     src = table.attrs.get('source', 'the annotators table')
     voters = [str(a) for a in data.annotators]
-    ids = [str(a) for a in table.index]
+    ids = [_id(a, src, None, 'annotator') for a in table.index]  # keyed as the reader keys votes: 1, 1.0, ' 1' are '1'
+    dup = next((a for i, a in enumerate(ids) if a in ids[:i]), None)
+    if dup is not None:
+        raise ScruplesError(f'{src}: annotator {dup!r} has two rows (ids {[a for a in table.index if _id(a, src, None, "annotator") == dup]!r}): '
+                            'give each annotator one row')
+    table = table.set_axis(ids)  # an integer index matched against the voters' string ids would join nothing
     unknown = [a for a in ids if a not in set(voters)]
     if unknown and (extra == 'error' or len(unknown) == len(ids)):
         raise ScruplesError(

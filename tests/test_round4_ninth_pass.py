@@ -1,0 +1,54 @@
+"""Ninth hostile pass (issue 39). Each test runs the CLI as a user does (a subprocess) or the API, and asserts the
+right behaviour; each failed on the code it was written against."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scruples.annotations import read_annotated
+from scruples.core import ScruplesError
+from scruples.perspectives import join_annotators, simulate_perspectives
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
+
+
+def scruples(*argv, timeout=300, cwd=None):
+    "`scruples ARGV` as a user runs it: a subprocess."
+    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
+    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=cwd)
+
+
+@pytest.fixture
+def numbered(tmp_path):
+    "Long-form votes of annotators numbered 1..4 (two groups) and their table, as pandas holds them (integer ids)."
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
+    num = {n: i + 1 for i, n in enumerate(ann.annotator)}
+    long['annotator'] = long.annotator.map(num)
+    ann['annotator'] = ann.annotator.map(num)
+    long.to_csv(tmp_path/'long.csv', index=False)
+    return read_annotated(tmp_path/'long.csv'), ann.set_index('annotator')
+
+
+# --- SILENT WRONG: a table with an integer index joined no annotator, and its line said every one was joined ----------
+
+@pytest.mark.parametrize('index', [lambda i: i, lambda i: i.astype(float), lambda i: [f' {a} ' for a in i]])
+def test_join_annotators_keys_the_table_as_the_votes(numbered, index):
+    data, table = numbered
+    table = table.set_axis(index(table.index))
+    j = join_annotators(data, table)
+    assert j.attributes.group.tolist() == ['a', 'a', 'b', 'b']
+    assert '4 of 4 voters joined' in j.report
+
+
+def test_join_annotators_refuses_one_annotator_twice(numbered):
+    data, table = numbered
+    table = pd.concat([table, table.iloc[:1].set_axis(['1'])])  # 1 and '1': one annotator, two rows
+    with pytest.raises(ScruplesError, match="'1' has two rows"):
+        join_annotators(data, table)
