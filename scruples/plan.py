@@ -266,7 +266,11 @@ def plan(
             raise ValueError(f'prior_counts has {len(choice.prior.alpha)} classes, counts {c.shape[1]}')
         choice = choice._replace(reason=f'{choice.reason}; chosen and fitted on {len(check_counts(prior_counts))} items')
     pr = choice.prior
-    vs = sorted({int(v) for v in ([votes] if isinstance(votes, (int, np.integer)) else votes)})
+    vs = [votes] if np.ndim(votes) == 0 else list(votes)
+    bad = [v for v in vs if isinstance(v, (bool, np.bool_, str)) or int(v) != v]
+    if bad:  # 2.5 was planned as 2 votes, its rows saying 2
+        raise ValueError(f'votes per item must be positive integers, got {bad[0]!r}')
+    vs = sorted({int(v) for v in vs})
     out = plan_ceiling(pr, vs, len(c) if n_items is None else n_items, n_sims, level, seed)
     out['items_needed'] = pd.array([pd.NA] * len(out), dtype='Int64')
     notes = []

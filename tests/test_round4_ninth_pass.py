@@ -52,3 +52,13 @@ def test_join_annotators_refuses_one_annotator_twice(numbered):
     table = pd.concat([table, table.iloc[:1].set_axis(['1'])])  # 1 and '1': one annotator, two rows
     with pytest.raises(ScruplesError, match="'1' has two rows"):
         join_annotators(data, table)
+
+
+# --- SILENT WRONG: plan(votes=[2.5]) planned 2 votes, its rows saying 2 ----------------------------------------------
+
+@pytest.mark.parametrize('votes', [[2.5], [3, 4.5], 2.5])
+def test_plan_refuses_votes_that_are_not_whole(votes):
+    from scruples.plan import plan
+    c = np.array([[3, 1, 1], [1, 3, 1], [1, 1, 3], [2, 2, 1], [0, 4, 1], [4, 0, 1], [1, 0, 4]])
+    with pytest.raises(ValueError, match='positive integers'):
+        plan(c, votes=votes, n_sims=20)
