@@ -62,3 +62,15 @@ def test_plan_refuses_votes_that_are_not_whole(votes):
     c = np.array([[3, 1, 1], [1, 3, 1], [1, 1, 3], [2, 2, 1], [0, 4, 1], [4, 0, 1], [1, 0, 4]])
     with pytest.raises(ValueError, match='positive integers'):
         plan(c, votes=votes, n_sims=20)
+
+
+# --- SILENT WRONG: fleiss_kappa_subsampled's value lay outside its own lo, hi (every item with as many votes: 20 equal
+# --- kappas, whose mean rounds 1e-16 off them), in analyze's summary.csv (value 0.37471122747574304, lo ...315) ----
+
+def test_fleiss_kappa_spread_mean_lies_in_its_interval():
+    from scruples.agreement import fleiss_kappa_spread
+    rng = np.random.default_rng(0)
+    for s in range(40):
+        m, lo, hi = fleiss_kappa_spread(rng.multinomial(7, [.5, .3, .2], size=40), n=20, seed=s)
+        assert lo <= m <= hi, (s, m, lo, hi)
+
