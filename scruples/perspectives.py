@@ -74,7 +74,7 @@ def _records(path: Path) -> tuple[list, list]:
         return header, rows
     if suf in ('.jsonl', '.ndjson'):
         rows = list(iter_jsonl(path))
-        return (list(rows[0][1]) if rows else []), rows
+        return list(dict.fromkeys(k for _, r in rows for k in r)), rows  # every key: a null a writer left out of line 1 too
     if suf in ('.parquet', '.pq'):
         df = parquet_frame(path)  # an annotator id pandas wrote as the index is a column again
         df = df.astype(object).where(df.notna(), None)

@@ -74,3 +74,15 @@ def test_fleiss_kappa_spread_mean_lies_in_its_interval():
         m, lo, hi = fleiss_kappa_spread(rng.multinomial(7, [.5, .3, .2], size=40), n=20, seed=s)
         assert lo <= m <= hi, (s, m, lo, hi)
 
+
+
+# --- DATA LOST: an annotators table in JSON lines whose first line leaves out a null attribute (as many writers do):
+# --- the attribute was dropped for every annotator (`--by country`: 'no attribute') ---------------------------------
+
+def test_read_annotators_jsonl_takes_every_key(tmp_path):
+    from scruples.perspectives import read_annotators
+    (tmp_path/'ann.jsonl').write_text('{"annotator": 1, "group": "x"}\n{"annotator": 2, "group": "y", "country": "US"}\n'
+                                      '{"annotator": 3, "group": "y", "country": "FR"}\n')
+    t = read_annotators(tmp_path/'ann.jsonl')
+    assert list(t.columns) == ['group', 'country']
+    assert t.country.tolist()[1:] == ['US', 'FR'] and pd.isna(t.country.iloc[0])
