@@ -264,6 +264,13 @@ def check_groups(
     annotators (or fail deep inside with an IndexError)."""
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
+    if isinstance(groups, pd.Series) and not isinstance(groups.index, pd.RangeIndex):  # keyed by annotator: aligned
+        keys, names = [str(a) for a in groups.index], [str(a) for a in data.annotators]
+        if sorted(keys) != sorted(names):
+            raise ValueError('groups is a Series keyed by annotator: its index must hold each annotator of data once '
+                             f'(it has {len(keys)} keys, {len(set(keys) - set(names))} not annotators of the data; '
+                             f'data has {len(names)})')
+        groups = groups.set_axis(keys).reindex(names)  # in another order it gave one group's votes to another
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
@@ -644,6 +651,18 @@ def perspective_tables(
             'alpha across groups (group majorities as coders)': pd.DataFrame([p.across]), label: t}
 
 # %% ../nbs/17_perspectives.ipynb #717d79b3
+def _prior_groups(data, prior_data, groups):
+    "The groups of `prior_data`'s annotators (None: no prior data): its annotators must be data's, in any order."
+    if prior_data is None:
+        return None
+    a, b = [str(x) for x in data.annotators], [str(x) for x in (prior_data.annotators or [])]
+    if sorted(a) != sorted(b):
+        raise ValueError(f'prior_data has {len(b)} annotators, data {len(a)}: give prior_data with the annotators of '
+                         'data (every item read, as data is a part of them)')
+    at = dict(zip(a, groups))
+    return np.array([at[x] for x in b], dtype=object)  # in another order, one group's prior had another's votes
+
+
 def _prior_counts(prior_data, groups, g):
     "Group `g`'s counts over every item read (items with its votes), the counts its prior is chosen on; None: no such data."
     if prior_data is None:
@@ -667,11 +686,12 @@ def best_by_group(
     """The BEST ceiling of each group's soft label (its own votes, its own fitted prior, its own majority) beside the
     pooled one."""
     groups = check_groups(data, groups)
+    pg = _prior_groups(data, prior_data, groups)
     rows = []
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
-        pc = _prior_counts(prior_data, groups, g)
+        pc = _prior_counts(prior_data, pg, g)
         base = {'group': g, 'items': len(c), 'votes': int(c.sum())}
         if len(c) == 0 or (c.sum(1) <= 1).all():
             why = ('no votes on these items' if len(c) == 0 else 'one vote per item at most') + ': no ceiling'
@@ -708,6 +728,7 @@ def plan_by_group(
 ) -> pd.DataFrame:  # `plan.plan`'s rows with a group column: 'all' (pooled) first
     "The planned ceiling per votes per item for each group's soft label, beside the pooled one (`scruples.plan.plan`)."
     groups = check_groups(data, groups)
+    pg = _prior_groups(data, prior_data, groups)
     from scruples.plan import plan
 
     out = []
@@ -717,7 +738,7 @@ def plan_by_group(
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, groups, g))
+                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, pg, g))
             out.append(r.drop(columns=['items_needed']).assign(group=g, note=''))
         except ValueError as err:
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))

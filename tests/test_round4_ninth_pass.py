@@ -86,3 +86,55 @@ def test_read_annotators_jsonl_takes_every_key(tmp_path):
     t = read_annotators(tmp_path/'ann.jsonl')
     assert list(t.columns) == ['group', 'country']
     assert t.country.tolist()[1:] == ['US', 'FR'] and pd.isna(t.country.iloc[0])
+
+
+# --- DATA MIXED: groups given as a Series keyed by annotator (the annotators table's column) were paired by position:
+# --- in another order than data.annotators, one group's votes were measured as another's ----------------------------
+
+@pytest.fixture
+def two_camps(tmp_path):
+    "Two groups that differ on every item; the votes file, and the same votes in another row order."
+    long, ann = simulate_perspectives(n_items=40, groups={'a': 3, 'b': 3}, seed=2, differ=1.0)
+    long.to_csv(tmp_path/'l.csv', index=False)
+    long.sample(frac=1, random_state=1).to_csv(tmp_path/'shuffled.csv', index=False)
+    return read_annotated(tmp_path/'l.csv'), read_annotated(tmp_path/'shuffled.csv'), ann.set_index('annotator').group
+
+
+def test_groups_series_keyed_by_annotator_is_aligned(two_camps):
+    from scruples.perspectives import group_agreement
+    data, _, by = two_camps
+    right = group_agreement(data, by.reindex(data.annotators).to_numpy(), n_boot=0)
+    got = group_agreement(data, by.sort_index(ascending=False), n_boot=0)
+    pd.testing.assert_frame_equal(got, right)
+
+
+def test_groups_series_of_other_annotators_is_refused(two_camps):
+    from scruples.perspectives import group_agreement
+    data, _, by = two_camps
+    with pytest.raises(ValueError, match='keyed by annotator'):
+        group_agreement(data, by.rename(lambda a: a.upper()), n_boot=0)
+
+
+# --- DATA MIXED: best_by_group / plan_by_group paired the groups (in data's annotator order) with prior_data's
+# --- annotators by position: each group's prior was chosen on another group's votes ---------------------------------
+
+@pytest.mark.parametrize('fn', ['best_by_group', 'plan_by_group'])
+def test_prior_data_annotators_are_matched_by_id(two_camps, fn):
+    import scruples.perspectives as sp
+    data, shuffled, by = two_camps
+    assert list(data.annotators) != list(shuffled.annotators)
+    groups = by.reindex(data.annotators).to_numpy()
+    kw = dict(metrics=['xentropy'], n_boot=0) if fn == 'best_by_group' else dict(votes=[3])
+    right = getattr(sp, fn)(data, groups, prior_data=data, **kw)
+    got = getattr(sp, fn)(data, groups, prior_data=shuffled, **kw)
+    pd.testing.assert_frame_equal(got, right)
+
+
+def test_prior_data_of_other_annotators_is_refused(two_camps, tmp_path):
+    from scruples.perspectives import best_by_group
+    data, _, by = two_camps
+    other, _ = simulate_perspectives(n_items=40, groups={'c': 3, 'd': 3}, seed=2)
+    other.to_csv(tmp_path/'other.csv', index=False)
+    with pytest.raises(ValueError, match='annotators of data'):
+        best_by_group(data, by.reindex(data.annotators).to_numpy(), prior_data=read_annotated(tmp_path/'other.csv'),
+                      metrics=['xentropy'], n_boot=0)
