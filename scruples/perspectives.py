@@ -284,7 +284,11 @@ def subset(
     keep,  # bool mask over the annotators
 ) -> AnnotatedData:  # the same items; responses and counts from the kept annotators only
     "The data as the kept annotators voted: their rows of the response matrix and the counts they make."
+    if isinstance(keep, pd.Series) and not isinstance(keep.index, pd.RangeIndex):  # keyed by annotator: aligned
+        keep = check_groups(data, keep).astype(bool)
     keep = np.asarray(keep, dtype=bool)
+    if keep.shape != (len(data.annotators),):
+        raise ValueError(f'keep: {keep.size} values for {len(data.annotators)} annotators (one per annotator)')
     r = data.responses[keep]
     counts = np.stack([(r == j).sum(0) for j in range(data.n_classes)], 1).astype(np.int64)
     return replace(data, responses=r, annotators=[a for a, k in zip(data.annotators, keep) if k], counts=counts,

@@ -138,3 +138,10 @@ def test_prior_data_of_other_annotators_is_refused(two_camps, tmp_path):
     with pytest.raises(ValueError, match='annotators of data'):
         best_by_group(data, by.reindex(data.annotators).to_numpy(), prior_data=read_annotated(tmp_path/'other.csv'),
                       metrics=['xentropy'], n_boot=0)
+
+
+def test_subset_by_a_series_keyed_by_annotator_is_aligned(two_camps):
+    from scruples.perspectives import subset
+    data, _, by = two_camps
+    got = subset(data, (by == 'a').sort_index(ascending=False))
+    assert got.annotators == ['a1', 'a2', 'a3']
