@@ -1252,6 +1252,8 @@ def read_annotated(
     path_in = path
     frame = hasattr(path, 'columns') and hasattr(path, 'itertuples')  # a pandas DataFrame already in memory
     path = '<DataFrame>' if frame else Path(path)
+    if frame and (named := [n for n in path_in.index.names if n is not None and n not in path_in.columns]):
+        path_in = path_in.reset_index(level=named)  # as `parquet_frame`: a named index (item ids) is data, not row numbers
     if form not in (None, 'wide', 'long', 'annotators'):
         raise ValueError(f"form must be 'wide', 'long', 'annotators' or None, got {form!r}")
     if repeats not in (None, *REPEATS):

@@ -145,3 +145,19 @@ def test_subset_by_a_series_keyed_by_annotator_is_aligned(two_camps):
     data, _, by = two_camps
     got = subset(data, (by == 'a').sort_index(ascending=False))
     assert got.annotators == ['a1', 'a2', 'a3']
+
+
+# --- DATA MIXED: a DataFrame indexed by its item ids (as pandas leaves it after set_index or groupby) was read with
+# --- its items renumbered 0, 1, 2: predictions keyed by the ids then paired with other items (a Parquet file of the
+# --- same frame kept them) -------------------------------------------------------------------------------------------
+
+def test_read_annotated_frame_keeps_a_named_index(tmp_path):
+    df = pd.DataFrame({'yes': [3, 1, 2], 'no': [2, 4, 3]}, index=pd.Index(['q7', 'q2', 'q9'], name='id'))
+    df.to_parquet(tmp_path/'w.parquet')
+    assert read_annotated(tmp_path/'w.parquet').items == ['q7', 'q2', 'q9']
+    assert list(read_annotated(df).items) == ['q7', 'q2', 'q9']
+    long = pd.DataFrame({'label': ['yes', 'no', 'no', 'no']},
+                        index=pd.MultiIndex.from_tuples([('i1', 'a'), ('i1', 'b'), ('i2', 'a'), ('i2', 'b')],
+                                                        names=['item', 'annotator']))
+    d = read_annotated(long)
+    assert list(d.items) == ['i1', 'i2'] and list(d.annotators) == ['a', 'b']
