@@ -234,6 +234,15 @@ def annotator_groups(
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
     groups = np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
+    nums = {}
+    for v in dict.fromkeys(g for g in groups if g is not None):  # '20' and '20.0': one age in two groups, as labels refuse
+        try:
+            f = float(v)
+        except ValueError:
+            continue
+        if nums.setdefault(f, v) != v:
+            raise ScruplesError(f'{by!r} has {nums[f]!r} and {v!r}, the same number written two ways (two groups): '
+                                'write them alike in the annotators table')
     if POOLED in set(groups):
         raise ScruplesError(f'{by!r} has a group named {POOLED!r}, the name of the row of every annotator pooled: '
                             f'rename that value of {by!r} in the annotators table')

@@ -161,3 +161,14 @@ def test_read_annotated_frame_keeps_a_named_index(tmp_path):
                                                         names=['item', 'annotator']))
     d = read_annotated(long)
     assert list(d.items) == ['i1', 'i2'] and list(d.annotators) == ['a', 'b']
+
+
+# --- DATA SPLIT: ages 20 and 20.0 in an annotators CSV were two groups of one age (labels written so are refused) ----
+
+@pytest.mark.parametrize('command', ['agree', 'best'])
+def test_by_refuses_one_number_written_two_ways(tmp_path, command):
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
+    long.to_csv(tmp_path/'long.csv', index=False)
+    ann.assign(age=['20', '20.0', '30', '30']).to_csv(tmp_path/'ann.csv', index=False)
+    r = scruples(command, tmp_path/'long.csv', '--by', 'age', '--annotators', tmp_path/'ann.csv', '--bootstrap', '0')
+    assert r.returncode != 0 and "'20' and '20.0'" in r.stderr, (r.stdout[-800:], r.stderr)
