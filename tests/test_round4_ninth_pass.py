@@ -200,3 +200,14 @@ def test_annotator_model_scores_takes_a_mask_as_its_items(embedded):
     _, by_mask = annotator_model_scores(E, data, m, ~m, n_boot=0)
     _, by_index = annotator_model_scores(E, data, np.flatnonzero(m), np.flatnonzero(~m), n_boot=0)
     assert by_mask['error_model'] == by_index['error_model'] and by_mask['test_items'] == 120
+
+
+# --- MESSAGE: plan(n_items=2.7) failed deep inside ('float' object cannot be interpreted as an integer), and
+# --- n_items=100.0 (a whole number as a float) too --------------------------------------------------------------------
+
+def test_plan_n_items_whole_float_is_taken_and_a_fraction_refused():
+    from scruples.plan import plan
+    c = np.array([[3, 1, 1], [1, 3, 1], [1, 1, 3], [2, 2, 1], [0, 4, 1], [4, 0, 1], [1, 0, 4]])
+    pd.testing.assert_frame_equal(plan(c, votes=[3], n_items=20.0, n_sims=20), plan(c, votes=[3], n_items=20, n_sims=20))
+    with pytest.raises(ValueError, match='whole numbers'):
+        plan(c, votes=[3], n_items=2.7, n_sims=20)
