@@ -211,3 +211,16 @@ def test_plan_n_items_whole_float_is_taken_and_a_fraction_refused():
     pd.testing.assert_frame_equal(plan(c, votes=[3], n_items=20.0, n_sims=20), plan(c, votes=[3], n_items=20, n_sims=20))
     with pytest.raises(ValueError, match='whole numbers'):
         plan(c, votes=[3], n_items=2.7, n_sims=20)
+
+
+# --- DATA MIXED: perspectives(data, joined, by) with `joined` made on the same votes read apart (another annotator
+# --- order) paired each annotator with another's group -----------------------------------------------------------
+
+def test_perspectives_matches_joined_by_annotator_id(two_camps):
+    from scruples.perspectives import perspectives
+    data, shuffled, by = two_camps
+    table = by.to_frame()
+    right = perspectives(data, join_annotators(data, table), 'group', n_boot=0)
+    got = perspectives(data, join_annotators(shuffled, table), 'group', n_boot=0)
+    pd.testing.assert_frame_equal(got.within, right.within)
+    pd.testing.assert_frame_equal(got.annotators, right.annotators)
