@@ -622,10 +622,11 @@ def perspectives(
 ) -> Perspectives:
     "Who disagrees with whom: agreement within each group, between the groups, and per annotator."
     groups = annotator_groups(joined, by)
+    left_out = ungrouped(joined, groups, by)  # in the join's order
     if (ids := [str(a) for a in joined.attributes.index]) != [str(a) for a in data.annotators]:
         groups = check_groups(data, pd.Series(groups, index=ids))  # joined to data read apart: matched by id, not place
     names, notes = group_names(groups), []
-    if left_out := ungrouped(joined, groups, by):
+    if left_out:
         notes.append(left_out.removeprefix('; '))
     if not names:
         raise ScruplesError(f'no annotator has a value of {by!r}')
