@@ -224,3 +224,18 @@ def test_perspectives_matches_joined_by_annotator_id(two_camps):
     got = perspectives(data, join_annotators(shuffled, table), 'group', n_boot=0)
     pd.testing.assert_frame_equal(got.within, right.within)
     pd.testing.assert_frame_equal(got.annotators, right.annotators)
+
+
+# --- FLAG IGNORED: best(alpha=..., prior=<a fitted Prior>) used the Prior and dropped alpha with no word; a Prior of
+# --- another number of classes failed inside numpy ('matmul: ... size 5 is different from 3') ------------------------
+
+def test_best_refuses_alpha_beside_a_fitted_prior_and_a_prior_of_other_classes():
+    from scruples.best import best
+    from scruples.priors import fit_npmle
+    c3 = np.array([[3, 1, 1], [1, 3, 1], [1, 1, 3], [2, 2, 1], [0, 4, 1], [4, 0, 1], [1, 0, 4]] * 5)
+    pr = fit_npmle(c3)
+    with pytest.raises(ValueError, match='give one of them'):
+        best(c3, prior=pr, alpha=[1, 1, 1], n_boot=0, n_samples=100)
+    c4 = np.array([[3, 1, 1, 0], [1, 3, 1, 1], [1, 1, 3, 2], [2, 2, 1, 0]] * 5)
+    with pytest.raises(ValueError, match='Prior has 3 classes, the counts 4'):
+        best(c4, prior=pr, n_boot=0, n_samples=100)
