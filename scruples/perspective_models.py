@@ -49,7 +49,7 @@ def simulate_embedded(
 
 # %% ../nbs/23_perspective_models.ipynb #b6d194a2
 def _split_items(data: AnnotatedData, train, test) -> tuple[np.ndarray, np.ndarray]:
-    "Train and test item indices (a boolean mask over the items is taken as its indices); refused where they share items."
+    "Train and test item indices (a boolean mask: its indices); refused where they share items."
     out = []
     for name, v in (('train', train), ('test', test)):
         v = np.asarray(v)

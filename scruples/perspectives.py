@@ -74,7 +74,7 @@ def _records(path: Path) -> tuple[list, list]:
         return header, rows
     if suf in ('.jsonl', '.ndjson'):
         rows = list(iter_jsonl(path))
-        return list(dict.fromkeys(k for _, r in rows for k in r)), rows  # every key: a null a writer left out of line 1 too
+        return list(dict.fromkeys(k for _, r in rows for k in r)), rows  # every key: a null left out of line 1 too
     if suf in ('.parquet', '.pq'):
         df = parquet_frame(path)  # an annotator id pandas wrote as the index is a column again
         df = df.astype(object).where(df.notna(), None)
@@ -203,7 +203,8 @@ def join_annotators(
     ids = [_id(a, src, None, 'annotator') for a in table.index]  # keyed as the reader keys votes: 1, 1.0, ' 1' are '1'
     dup = next((a for i, a in enumerate(ids) if a in ids[:i]), None)
     if dup is not None:
-        raise ScruplesError(f'{src}: annotator {dup!r} has two rows (ids {[a for a in table.index if _id(a, src, None, "annotator") == dup]!r}): '
+        two = [a for a in table.index if _id(a, src, None, 'annotator') == dup]
+        raise ScruplesError(f'{src}: annotator {dup!r} has two rows (ids {two!r}): '
                             'give each annotator one row')
     table = table.set_axis(ids)  # an integer index matched against the voters' string ids would join nothing
     unknown = [a for a in ids if a not in set(voters)]
@@ -235,7 +236,7 @@ def annotator_groups(
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
     groups = np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
     nums = {}
-    for v in dict.fromkeys(g for g in groups if g is not None):  # '20' and '20.0': one age in two groups, as labels refuse
+    for v in dict.fromkeys(g for g in groups if g is not None):  # '20' and '20.0': one age, two groups
         try:
             f = float(v)
         except ValueError:

@@ -256,7 +256,8 @@ def plan(
     c = check_counts(counts)
     if difference is not None and not 0 < difference < 1:  # as the CLI's --difference: never a plan without it, silently
         raise ValueError(f'difference must be in (0, 1), got {difference}')
-    if n_items is not None and (int(n_items) != n_items or int(n_items) < 1) or int(n_sims) != n_sims or int(n_sims) < 1:
+    whole = lambda v: int(v) == v and int(v) >= 1
+    if n_items is not None and not whole(n_items) or not whole(n_sims):
         raise ValueError(f'n_items and n_sims must be whole numbers of at least 1, got {n_items}, {n_sims}')
     n_items, n_sims = None if n_items is None else int(n_items), int(n_sims)  # 1000.0 (a float from a notebook) is 1000
     if prior_counts is not None and isinstance(prior, Prior):  # as `best` refuses it: the prior would not be chosen there
