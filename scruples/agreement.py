@@ -144,7 +144,8 @@ def fleiss_kappa_spread(
     "Mean and spread of Fleiss' kappa over `n` seeded subsamples of each item's votes to the smallest number."
     rng = as_rng(seed)
     k = np.array([fleiss_kappa(counts, unequal='subsample', seed=rng) for _ in range(n)])
-    return float(k.mean()), float(np.quantile(k, 0.025)), float(np.quantile(k, 0.975))
+    lo, hi = float(np.quantile(k, 0.025)), float(np.quantile(k, 0.975))
+    return float(np.clip(k.mean(), lo, hi)), lo, hi  # equal kappas: their mean rounds 1e-16 outside their quantiles
 
 # %% ../nbs/13_agreement.ipynb #9b2d4e54
 AGGREGATORS = ('dawid_skene', 'mace', 'glad')

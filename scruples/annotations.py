@@ -380,12 +380,15 @@ def _table(path: Path, given: dict | None = None) -> _Table:
         if len(set(cols)) != len(cols):
             raise ScruplesDataError(path, line, None, 'distinct keys after Unicode NFC', list(rec))
 
+        more = dict.fromkeys(cols)  # every line's keys: a field a writer left out of line 1 (a null) is a column too
+        for _, r in it:
+            more.update(dict.fromkeys(map(_nfc, map(str, r))))
+
         def rows():
-            yield line, dict(zip(cols, rec.values()))
-            for i, r in it:
+            for i, r in iter_jsonl(path):
                 yield i, dict(zip(map(_nfc, map(str, r)), r.values()))
 
-        return _Table(cols, rows())
+        return _Table(list(more), rows())
     if suf in ('.parquet', '.pq'):
         if not path.is_file():
             raise FileNotFoundError(2, 'no such file', str(path))
@@ -1017,7 +1020,8 @@ def _wide(
 def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> ScruplesDataError:
     "A wide read's error on a cell that is not a number, with the flag of the form the table looks like (long, or a column per annotator)."
     got = err.got if isinstance(err.got, str) else None
-    if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got):
+    if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
+            got == 'missing' and err.expected == 'a present field'):  # a count left out of a JSON line: no other form
         return err
     lab = _usual(t, 'label')
     if lab:
@@ -1252,6 +1256,8 @@ def read_annotated(
     path_in = path
     frame = hasattr(path, 'columns') and hasattr(path, 'itertuples')  # a pandas DataFrame already in memory
     path = '<DataFrame>' if frame else Path(path)
+    if frame and (named := [n for n in path_in.index.names if n is not None and n not in path_in.columns]):
+        path_in = path_in.reset_index(level=named)  # as `parquet_frame`: a named index (item ids) is data
     if form not in (None, 'wide', 'long', 'annotators'):
         raise ValueError(f"form must be 'wide', 'long', 'annotators' or None, got {form!r}")
     if repeats not in (None, *REPEATS):

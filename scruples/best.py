@@ -58,6 +58,10 @@ def check_alpha(alpha, k: int) -> np.ndarray:
 def prior_for(c: np.ndarray, alpha, prior, seed) -> PriorChoice:
     "The prior of checked counts `c`: a given `Prior` as is; `alpha` given: that Dirichlet; else `choose_prior`'s."
     if isinstance(prior, Prior):
+        if alpha is not None:  # the fitted prior was used and alpha dropped, silently
+            raise ValueError('alpha and a fitted Prior both name the prior: give one of them')
+        if prior.k != c.shape[1]:
+            raise ValueError(f'the given Prior has {prior.k} classes, the counts {c.shape[1]}')
         return PriorChoice(prior, 'given', float('nan'), float('nan'))
     if alpha is not None:
         if prior == 'npmle':

@@ -48,6 +48,24 @@ def simulate_embedded(
     return E, data, np.array([gs[a] for a in data.annotators], dtype=object)
 
 # %% ../nbs/23_perspective_models.ipynb #b6d194a2
+def _split_items(data: AnnotatedData, train, test) -> tuple[np.ndarray, np.ndarray]:
+    "Train and test item indices (a boolean mask: its indices); refused where they share items."
+    out = []
+    for name, v in (('train', train), ('test', test)):
+        v = np.asarray(v)
+        if v.dtype == bool:
+            if v.shape != (data.n_items,):
+                raise ValueError(f'{name}: a mask of {v.size} for {data.n_items} items')
+            v = np.flatnonzero(v)
+        if v.ndim != 1 or not np.issubdtype(v.dtype, np.integer) or len(v) and (v.min() < 0 or v.max() >= data.n_items):
+            raise ValueError(f'{name} must be item indices in [0, {data.n_items}) or a boolean mask over the items')
+        out.append(v)
+    both = np.intersect1d(*out)
+    if len(both):  # the model scored on items it was trained on: an optimistic error, said as held-out
+        raise ValueError(f'train and test share {len(both)} items (e.g. item {both[0]}): score on held-out items')
+    return out[0], out[1]
+
+
 def _xent(p: np.ndarray, counts: np.ndarray) -> float:
     "Mean cross-entropy of predicted distributions `p` against the observed shares of `counts` (rows with votes)."
     keep = counts.sum(1) > 0
@@ -66,6 +84,7 @@ def group_soft_models(
     """A frozen-encoder head (`models.fit_head`, soft likelihood) trained on each group's soft label (and on the pooled
     one), scored against every group's soft label on the test items."""
     groups = check_groups(data, groups)
+    train, test = _split_items(data, train, test)
     names = ['all', *group_names(groups)]
     # each group's model draws from its own stream of the seed, keyed by its name: the same whatever order the groups
     # first appear in (a row moved in the file) and whatever other groups there are
@@ -181,6 +200,7 @@ def annotator_model_scores(
     """The annotator-aware model against the item's majority (of the other annotators: leave-one-out) and a text-only
     model, on each test vote: per-annotator error (and distance), pooled as a soft label, and a verdict in words."""
     groups = None if groups is None else check_groups(data, groups)
+    train, test = _split_items(data, train, test)
     n_boot = check_resamples(n_boot)  # 0: no interval
     rng, k = as_rng(seed), data.n_classes
     i_tr, a_tr, y_tr = _votes(data, train)

@@ -74,7 +74,7 @@ def _records(path: Path) -> tuple[list, list]:
         return header, rows
     if suf in ('.jsonl', '.ndjson'):
         rows = list(iter_jsonl(path))
-        return (list(rows[0][1]) if rows else []), rows
+        return list(dict.fromkeys(k for _, r in rows for k in r)), rows  # every key: a null left out of line 1 too
     if suf in ('.parquet', '.pq'):
         df = parquet_frame(path)  # an annotator id pandas wrote as the index is a column again
         df = df.astype(object).where(df.notna(), None)
@@ -200,7 +200,13 @@ def join_annotators(
         raise ScruplesError('annotator attributes need annotator ids: read the long form with an annotator column')
     src = table.attrs.get('source', 'the annotators table')
     voters = [str(a) for a in data.annotators]
-    ids = [str(a) for a in table.index]
+    ids = [_id(a, src, None, 'annotator') for a in table.index]  # keyed as the reader keys votes: 1, 1.0, ' 1' are '1'
+    dup = next((a for i, a in enumerate(ids) if a in ids[:i]), None)
+    if dup is not None:
+        two = [a for a in table.index if _id(a, src, None, 'annotator') == dup]
+        raise ScruplesError(f'{src}: annotator {dup!r} has two rows (ids {two!r}): '
+                            'give each annotator one row')
+    table = table.set_axis(ids)  # an integer index matched against the voters' string ids would join nothing
     unknown = [a for a in ids if a not in set(voters)]
     if unknown and (extra == 'error' or len(unknown) == len(ids)):
         raise ScruplesError(
@@ -229,6 +235,15 @@ def annotator_groups(
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
     groups = np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
+    nums = {}
+    for v in dict.fromkeys(g for g in groups if g is not None):  # '20' and '20.0': one age, two groups
+        try:
+            f = float(v)
+        except ValueError:
+            continue
+        if nums.setdefault(f, v) != v:
+            raise ScruplesError(f'{by!r} has {nums[f]!r} and {v!r}, the same number written two ways (two groups): '
+                                'write them alike in the annotators table')
     if POOLED in set(groups):
         raise ScruplesError(f'{by!r} has a group named {POOLED!r}, the name of the row of every annotator pooled: '
                             f'rename that value of {by!r} in the annotators table')
@@ -259,6 +274,13 @@ def check_groups(
     annotators (or fail deep inside with an IndexError)."""
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
+    if isinstance(groups, pd.Series) and not isinstance(groups.index, pd.RangeIndex):  # keyed by annotator: aligned
+        keys, names = [str(a) for a in groups.index], [str(a) for a in data.annotators]
+        if sorted(keys) != sorted(names):
+            raise ValueError('groups is a Series keyed by annotator: its index must hold each annotator of data once '
+                             f'(it has {len(keys)} keys, {len(set(keys) - set(names))} not annotators of the data; '
+                             f'data has {len(names)})')
+        groups = groups.set_axis(keys).reindex(names)  # in another order it gave one group's votes to another
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
@@ -272,7 +294,11 @@ def subset(
     keep,  # bool mask over the annotators
 ) -> AnnotatedData:  # the same items; responses and counts from the kept annotators only
     "The data as the kept annotators voted: their rows of the response matrix and the counts they make."
+    if isinstance(keep, pd.Series) and not isinstance(keep.index, pd.RangeIndex):  # keyed by annotator: aligned
+        keep = check_groups(data, keep).astype(bool)
     keep = np.asarray(keep, dtype=bool)
+    if keep.shape != (len(data.annotators),):
+        raise ValueError(f'keep: {keep.size} values for {len(data.annotators)} annotators (one per annotator)')
     r = data.responses[keep]
     counts = np.stack([(r == j).sum(0) for j in range(data.n_classes)], 1).astype(np.int64)
     return replace(data, responses=r, annotators=[a for a, k in zip(data.annotators, keep) if k], counts=counts,
@@ -597,8 +623,11 @@ def perspectives(
 ) -> Perspectives:
     "Who disagrees with whom: agreement within each group, between the groups, and per annotator."
     groups = annotator_groups(joined, by)
+    left_out = ungrouped(joined, groups, by)  # in the join's order
+    if (ids := [str(a) for a in joined.attributes.index]) != [str(a) for a in data.annotators]:
+        groups = check_groups(data, pd.Series(groups, index=ids))  # joined to data read apart: matched by id, not place
     names, notes = group_names(groups), []
-    if left_out := ungrouped(joined, groups, by):
+    if left_out:
         notes.append(left_out.removeprefix('; '))
     if not names:
         raise ScruplesError(f'no annotator has a value of {by!r}')
@@ -639,6 +668,18 @@ def perspective_tables(
             'alpha across groups (group majorities as coders)': pd.DataFrame([p.across]), label: t}
 
 # %% ../nbs/17_perspectives.ipynb #717d79b3
+def _prior_groups(data, prior_data, groups):
+    "The groups of `prior_data`'s annotators (None: no prior data): its annotators must be data's, in any order."
+    if prior_data is None:
+        return None
+    a, b = [str(x) for x in data.annotators], [str(x) for x in (prior_data.annotators or [])]
+    if sorted(a) != sorted(b):
+        raise ValueError(f'prior_data has {len(b)} annotators, data {len(a)}: give prior_data with the annotators of '
+                         'data (every item read, as data is a part of them)')
+    at = dict(zip(a, groups))
+    return np.array([at[x] for x in b], dtype=object)  # in another order, one group's prior had another's votes
+
+
 def _prior_counts(prior_data, groups, g):
     "Group `g`'s counts over every item read (items with its votes), the counts its prior is chosen on; None: no such data."
     if prior_data is None:
@@ -662,11 +703,12 @@ def best_by_group(
     """The BEST ceiling of each group's soft label (its own votes, its own fitted prior, its own majority) beside the
     pooled one."""
     groups = check_groups(data, groups)
+    pg = _prior_groups(data, prior_data, groups)
     rows = []
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
-        pc = _prior_counts(prior_data, groups, g)
+        pc = _prior_counts(prior_data, pg, g)
         base = {'group': g, 'items': len(c), 'votes': int(c.sum())}
         if len(c) == 0 or (c.sum(1) <= 1).all():
             why = ('no votes on these items' if len(c) == 0 else 'one vote per item at most') + ': no ceiling'
@@ -703,6 +745,7 @@ def plan_by_group(
 ) -> pd.DataFrame:  # `plan.plan`'s rows with a group column: 'all' (pooled) first
     "The planned ceiling per votes per item for each group's soft label, beside the pooled one (`scruples.plan.plan`)."
     groups = check_groups(data, groups)
+    pg = _prior_groups(data, prior_data, groups)
     from scruples.plan import plan
 
     out = []
@@ -712,7 +755,7 @@ def plan_by_group(
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, groups, g))
+                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, pg, g))
             out.append(r.drop(columns=['items_needed']).assign(group=g, note=''))
         except ValueError as err:
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))

@@ -256,8 +256,10 @@ def plan(
     c = check_counts(counts)
     if difference is not None and not 0 < difference < 1:  # as the CLI's --difference: never a plan without it, silently
         raise ValueError(f'difference must be in (0, 1), got {difference}')
-    if n_items is not None and int(n_items) < 1 or int(n_sims) < 1:
-        raise ValueError(f'n_items and n_sims must be at least 1, got {n_items}, {n_sims}')
+    whole = lambda v: int(v) == v and int(v) >= 1
+    if n_items is not None and not whole(n_items) or not whole(n_sims):
+        raise ValueError(f'n_items and n_sims must be whole numbers of at least 1, got {n_items}, {n_sims}')
+    n_items, n_sims = None if n_items is None else int(n_items), int(n_sims)  # 1000.0 (a float from a notebook) is 1000
     if prior_counts is not None and isinstance(prior, Prior):  # as `best` refuses it: the prior would not be chosen there
         raise ValueError('prior_counts chooses and fits the prior: give it without a fitted Prior')
     choice = _pilot_prior(c if prior_counts is None else check_counts(prior_counts), prior)
@@ -266,7 +268,11 @@ def plan(
             raise ValueError(f'prior_counts has {len(choice.prior.alpha)} classes, counts {c.shape[1]}')
         choice = choice._replace(reason=f'{choice.reason}; chosen and fitted on {len(check_counts(prior_counts))} items')
     pr = choice.prior
-    vs = sorted({int(v) for v in ([votes] if isinstance(votes, (int, np.integer)) else votes)})
+    vs = [votes] if np.ndim(votes) == 0 else list(votes)
+    bad = [v for v in vs if isinstance(v, (bool, np.bool_, str)) or int(v) != v]
+    if bad:  # 2.5 was planned as 2 votes, its rows saying 2
+        raise ValueError(f'votes per item must be positive integers, got {bad[0]!r}')
+    vs = sorted({int(v) for v in vs})
     out = plan_ceiling(pr, vs, len(c) if n_items is None else n_items, n_sims, level, seed)
     out['items_needed'] = pd.array([pd.NA] * len(out), dtype='Int64')
     notes = []
