@@ -486,8 +486,22 @@ def run_settings(params: dict) -> dict:
     return {'smoke': bool(params['smoke']), 'seed': int(params['seed']), 'data_dir': data}
 
 
+def _shown(folder: str) -> str:
+    """A data folder as the summary shows it, without this machine's paths (the summary is a page of the docs): under the
+    checkout's parent relative to the checkout, under the home as ~, elsewhere by its last two parts."""
+    p, root = Path(folder), checkout_root()
+    if not p.is_absolute():
+        return folder
+    if root is not None and p.is_relative_to(root.parent):
+        return os.path.relpath(p, root)
+    if p.is_relative_to(Path.home()):
+        return '~/' + p.relative_to(Path.home()).as_posix()
+    return '.../' + '/'.join(p.parts[-2:])
+
+
 def _settings_text(s: dict) -> str:
-    return f"{'smoke' if s['smoke'] else 'full'} run, seed {s['seed']}, data {s['data_dir'] or '(searched)'}"
+    data = ', '.join(_shown(d) for d in s['data_dir'].split(', ')) if s['data_dir'] else '(searched)'
+    return f"{'smoke' if s['smoke'] else 'full'} run, seed {s['seed']}, data {data}"
 
 
 def _earlier_rows(fig_dir: Path, ran, params: dict) -> tuple[list, list]:

@@ -70,6 +70,7 @@ def test_reproduce_summary_holds_no_rows_of_a_run_with_other_settings(fake_check
     assert pd.read_csv(figs/'summary.csv').notebook.tolist() == ['02_second']
     text = (figs/'summary.md').read_text()
     assert '01_first' in text and 'other settings' in text  # said, not dropped silently
+    assert str(tmp_path) not in text  # the summary is a docs page: no path of this machine (docs' machine-path check)
     assert (figs/'01_first.rows.csv').exists()  # the earlier run's rows are kept, not deleted
     assert any('01_first' in m and 'other settings' in m for m in log)
 
