@@ -22,7 +22,7 @@ from .data import iter_jsonl, read_text
 
 # %% auto #0
 __all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
-           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'check_groups', 'subset',
+           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'by_annotator', 'check_groups', 'subset',
            'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups',
            'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
            'perspective_tables', 'best_by_group', 'plan_by_group']
@@ -266,6 +266,24 @@ def group_names(groups: np.ndarray) -> list:
     return names
 
 # %% ../nbs/17_perspectives.ipynb #c5b1ec8d
+def by_annotator(
+    annotators,  # the data's annotator ids, in its order
+    keys,  # the ids the values are keyed by, in any order (1, 1.0 and ' 1' are annotator '1', as the reader keys votes)
+    values,  # one value per key
+    what: str,  # what holds the keys, for the message
+) -> np.ndarray:  # the values in the order of `annotators` (object array)
+    """Values keyed by annotator, put in the data's order: refused unless the keys are the data's annotators, each once
+    (paired by place, one annotator's group or votes went to another)."""
+    names = [_id(a, 'the data', None, 'annotator') for a in annotators]
+    keys = [_id(k, what, None, 'annotator') for k in keys]
+    if sorted(keys) != sorted(names):
+        extra, twice = set(keys) - set(names), len(keys) - len(set(keys))
+        raise ValueError(f'{what}: {len(keys)} ids for {len(names)} annotators ({len(extra)} not among them'
+                         f'{f" ({sorted(extra)[:3]!r})" if extra else ""}, {twice} repeated): give each annotator once')
+    at = dict(zip(keys, values))
+    return np.array([at[n] for n in names], dtype=object)
+
+
 def check_groups(
     data: AnnotatedData,  # with annotator ids
     groups,  # one group per annotator of `data`, in the order of `data.annotators` (None: no group)
@@ -275,12 +293,8 @@ def check_groups(
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
     if isinstance(groups, pd.Series) and not isinstance(groups.index, pd.RangeIndex):  # keyed by annotator: aligned
-        keys, names = [str(a) for a in groups.index], [str(a) for a in data.annotators]
-        if sorted(keys) != sorted(names):
-            raise ValueError('groups is a Series keyed by annotator: its index must hold each annotator of data once '
-                             f'(it has {len(keys)} keys, {len(set(keys) - set(names))} not annotators of the data; '
-                             f'data has {len(names)})')
-        groups = groups.set_axis(keys).reindex(names)  # in another order it gave one group's votes to another
+        groups = by_annotator(data.annotators, groups.index, groups.to_numpy(dtype=object),
+                              'groups is a Series keyed by annotator: its index must hold the annotators of data')  # in their order: another's votes
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
@@ -672,12 +686,10 @@ def _prior_groups(data, prior_data, groups):
     "The groups of `prior_data`'s annotators (None: no prior data): its annotators must be data's, in any order."
     if prior_data is None:
         return None
-    a, b = [str(x) for x in data.annotators], [str(x) for x in (prior_data.annotators or [])]
-    if sorted(a) != sorted(b):
-        raise ValueError(f'prior_data has {len(b)} annotators, data {len(a)}: give prior_data with the annotators of '
-                         'data (every item read, as data is a part of them)')
-    at = dict(zip(a, groups))
-    return np.array([at[x] for x in b], dtype=object)  # in another order, one group's prior had another's votes
+    # prior_data's annotators keyed to data's groups (every item read, as data is a part of them): in another order,
+    # one group's prior had another's votes
+    return by_annotator(prior_data.annotators or [], data.annotators, groups,
+                        'prior_data must have the annotators of data (every item read, as data is a part of them)')
 
 
 def _prior_counts(prior_data, groups, g):

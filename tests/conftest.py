@@ -154,3 +154,40 @@ def shipped_guide_run(tmp_path_factory) -> dict:
             dest.mkdir(exist_ok=True)
             record.write_text(json.dumps(_run_shipped_guide(dest)))
     return json.loads(record.read_text()) | {'out': dest}
+
+
+@pytest.fixture
+def split_gold(tmp_path):
+    """Gold counts of 60 items (3 classes) with a train/dev/test split column, and predictions near them: all.csv (every
+    item), test.csv and dev.csv (one split each)."""
+    import numpy as np
+    import pandas as pd
+    rng, n = np.random.default_rng(5), 60
+    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=n)
+    g = pd.DataFrame(c, columns=['x', 'y', 'z'])
+    g.insert(0, 'id', [f'q{i}' for i in range(n)])
+    g['split'] = ['train'] * 20 + ['dev'] * 20 + ['test'] * 20
+    g.to_csv(tmp_path/'gold.csv', index=False)
+    p = np.clip(c / 5 + rng.normal(0, .1, (n, 3)), 0.01, None)
+    p = pd.DataFrame(p / p.sum(1, keepdims=True), columns=['x', 'y', 'z'])
+    p.insert(0, 'id', g.id)
+    p.to_csv(tmp_path/'all.csv', index=False)
+    p[g.split == 'test'].to_csv(tmp_path/'test.csv', index=False)
+    p[g.split == 'dev'].to_csv(tmp_path/'dev.csv', index=False)
+    return tmp_path
+
+
+@pytest.fixture
+def paper_checkout(tmp_path, monkeypatch):
+    """A checkout with two paper notebooks (01_first, 02_second) for `reproduce`: call it with the function that stands
+    for papermill's `execute_notebook(src, dest, parameters, **kw)`; it returns the checkout's root."""
+    import papermill
+    import scruples.reproduce as sr
+    root = tmp_path/'repo'; (root/'nbs'/'papers').mkdir(parents=True)
+    for s in ('01_first', '02_second'): (root/'nbs'/'papers'/f'{s}.ipynb').write_text('{}')
+    monkeypatch.setattr(sr, 'checkout_root', lambda: root)
+
+    def make(execute):
+        monkeypatch.setattr(papermill, 'execute_notebook', execute)
+        return root
+    return make

@@ -184,13 +184,8 @@ def test_paper_notebooks_of_another_root(tmp_path):
 # --- issue 22 item 6: a failed notebook's stale rows, and --notebooks matched as substrings ---------------------------
 
 @pytest.fixture
-def fake_checkout(tmp_path, monkeypatch):
+def fake_checkout(paper_checkout):
     "A checkout with two paper notebooks and a papermill whose runs write rows, or fail for the names in `failing`."
-    import papermill
-    import scruples.reproduce as sr
-    root = tmp_path/'repo'; (root/'nbs'/'papers').mkdir(parents=True)
-    for s in ('01_first', '02_second'): (root/'nbs'/'papers'/f'{s}.ipynb').write_text('{}')
-    monkeypatch.setattr(sr, 'checkout_root', lambda: root)
     failing, runs = set(), []
     def execute(src, dest, parameters, **kw):
         stem = Path(src).stem; runs.append(stem)
@@ -198,8 +193,7 @@ def fake_checkout(tmp_path, monkeypatch):
             Comparison(stem).add('T', 'partial', 9.0).save(parameters['fig_dir'])  # rows written before the failure
             raise RuntimeError(f'{stem} broke')
         Comparison(stem).add('T', f'{stem} run {len(runs)}', 1.0, 1.0).save(parameters['fig_dir'])
-    monkeypatch.setattr(papermill, 'execute_notebook', execute)
-    return root, failing, runs
+    return paper_checkout(execute), failing, runs
 
 
 def test_a_failed_notebook_leaves_no_stale_rows_in_the_summary(fake_checkout, tmp_path):

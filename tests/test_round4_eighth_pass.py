@@ -1,45 +1,30 @@
 """Eighth hostile pass (issue 39). Each test runs the CLI as a user does (a subprocess) or the API, and asserts the
 right behaviour; each failed on the code it was written against."""
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import scruples
+
 from scruples.reproduce import Comparison
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
-
-
-def scruples(*argv, timeout=300, cwd=None):
-    "`scruples ARGV` as a user runs it: a subprocess."
-    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd)
 
 
 # --- DATA MIXED: reproduce's summary gathered the rows of an earlier run made with other settings -------------------
 
 @pytest.fixture
-def fake_checkout(tmp_path, monkeypatch):
+def fake_checkout(paper_checkout):
     "A checkout with two paper notebooks and a papermill whose runs write one row saying how they were run."
-    import papermill
-    import scruples.reproduce as sr
-    root = tmp_path/'repo'; (root/'nbs'/'papers').mkdir(parents=True)
-    for s in ('01_first', '02_second'): (root/'nbs'/'papers'/f'{s}.ipynb').write_text('{}')
-    monkeypatch.setattr(sr, 'checkout_root', lambda: root)
 
     def execute(src, dest, parameters, **kw):
         p = parameters
         Comparison(Path(src).stem).add('T', f"smoke={p['smoke']} seed={p['seed']} data={p['data_dir']!r}", 1.0,
                                        1.0).save(p['fig_dir'])
-    monkeypatch.setattr(papermill, 'execute_notebook', execute)
-    return root
+    return paper_checkout(execute)
 
 
 @pytest.mark.parametrize('first, second', [

@@ -2,14 +2,13 @@
 user does (a subprocess) and asserts the right behaviour; each fails on the code it was written against."""
 import functools
 import http.server
-import os
-import subprocess
-import sys
 import tarfile
 import threading
 from pathlib import Path
 
 import pytest
+
+import cli_run
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
@@ -17,10 +16,8 @@ CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
 
 def scruples(*argv, timeout=300):
     "`scruples ARGV` as a user runs it: a subprocess (no proxy for 127.0.0.1)."
-    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1',
-                               'NO_PROXY': '127.0.0.1,localhost', 'no_proxy': '127.0.0.1,localhost'}
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=env)
+    return cli_run.scruples(*argv, timeout=timeout,
+                            env={'NO_PROXY': '127.0.0.1,localhost', 'no_proxy': '127.0.0.1,localhost'})
 
 
 @pytest.fixture

@@ -1,28 +1,18 @@
 """Ninth hostile pass (issue 39). Each test runs the CLI as a user does (a subprocess) or the API, and asserts the
 right behaviour; each failed on the code it was written against."""
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import scruples
+
 from scruples.annotations import read_annotated
 from scruples.core import ScruplesError
 from scruples.perspectives import join_annotators, simulate_perspectives
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
-
-
-def scruples(*argv, timeout=300, cwd=None):
-    "`scruples ARGV` as a user runs it: a subprocess."
-    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd)
 
 
 @pytest.fixture

@@ -1,14 +1,12 @@
 """Issue 39, numbers a user cannot trust: the Jensen-Shannon divergence of nearly equal distributions (NaN, an upper
 bound of inf), the collapse warning of a model whose calibrated probabilities are flat, and `score` without the collapse
 warning `analyze` gives. Each test failed on the code before the fix."""
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
+
+import cli_run
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -17,9 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def scruples(*argv, timeout=600):
     "`scruples ARGV` as a user runs it (a subprocess; this checkout first on the path)."
-    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT)}
-    return subprocess.run([sys.executable, '-c', 'import sys; from scruples.cli import main; sys.exit(main())', *argv],
-                          capture_output=True, text=True, timeout=timeout, env=env)
+    return cli_run.scruples(*argv, timeout=timeout)
 
 
 def write_gold_and_shares(folder, n=60, seed=0):

@@ -3,14 +3,13 @@
 Every test here failed on the code before the fix (see the report of the change): nothing lost, nothing mixed, no
 silent wrong answer, and a message that names the flag that fixes it."""
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+
+import cli_run
 
 from scruples.annotations import read_annotated
 from scruples.core import ScruplesDataError
@@ -20,9 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def cli(*args, env=None):
     "Run `scruples ARGS` as a user does; (exit status, stdout + stderr)."
-    code = 'import sys; from scruples.cli import main; sys.exit(main())'
-    r = subprocess.run([sys.executable, '-c', code, *map(str, args)], capture_output=True, text=True,
-                       env={**os.environ, **(env or {})}, timeout=300)
+    r = cli_run.scruples(*args, env=env, timeout=300)
     return r.returncode, r.stdout + r.stderr
 
 

@@ -2,23 +2,20 @@
 user meets it (a `scruples` command in a subprocess) and, where quick, at the API. Every test here failed on main
 before its fix."""
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+import cli_run
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def cli(*args, env=None, timeout=300):
     "Run `scruples ARGS` as a user does; (exit status, stdout + stderr)."
-    code = 'import sys; from scruples.cli import main; sys.exit(main())'
-    r = subprocess.run([sys.executable, '-c', code, *map(str, args)], capture_output=True, text=True,
-                       env={**os.environ, **(env or {})}, timeout=timeout)
+    r = cli_run.scruples(*args, env=env, timeout=timeout)
     return r.returncode, r.stdout + r.stderr
 
 

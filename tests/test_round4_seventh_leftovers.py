@@ -1,44 +1,18 @@
 """The seventh hostile pass's leftovers (issue 39), mended: each test failed on the code before its fix. Commands run as
 a user runs them (a subprocess), and the API."""
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import scruples
+
 ROOT = Path(__file__).resolve().parents[1]
-CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
-
-
-def scruples(*argv, timeout=300):
-    "`scruples ARGV` as a user runs it: a subprocess."
-    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=env)
 
 
 # --- SILENT WRONG: --cal-gold a copy of the gold file: the temperature fitted on the scored items, called held-out ---
-
-@pytest.fixture
-def split_gold(tmp_path):
-    rng, n = np.random.default_rng(5), 60
-    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=n)
-    g = pd.DataFrame(c, columns=['x', 'y', 'z'])
-    g.insert(0, 'id', [f'q{i}' for i in range(n)])
-    g['split'] = ['train'] * 20 + ['dev'] * 20 + ['test'] * 20
-    g.to_csv(tmp_path/'gold.csv', index=False)
-    p = np.clip(c / 5 + rng.normal(0, .1, (n, 3)), 0.01, None)
-    p = pd.DataFrame(p / p.sum(1, keepdims=True), columns=['x', 'y', 'z'])
-    p.insert(0, 'id', g.id)
-    p.to_csv(tmp_path/'all.csv', index=False)
-    p[g.split == 'test'].to_csv(tmp_path/'test.csv', index=False)
-    p[g.split == 'dev'].to_csv(tmp_path/'dev.csv', index=False)
-    return tmp_path
-
 
 @pytest.mark.parametrize('form', ['copy', 'tsv', 'test part'])
 def test_score_cal_gold_copy_of_the_gold_is_refused(split_gold, form):

@@ -1,25 +1,16 @@
 """Seventh hostile pass (issue 39). Each test runs the CLI as a user does (a subprocess) or the API, and asserts the
 right behaviour; each failed on the code it was written against."""
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import scruples
+
 ROOT = Path(__file__).resolve().parents[1]
-CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
 SAMPLES = ROOT/'scruples'/'extraction_data'
-
-
-def scruples(*argv, timeout=300, cwd=None):
-    "`scruples ARGV` as a user runs it: a subprocess."
-    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd)
 
 
 # --- SILENT WRONG: a user's JSON file in extract's _reports/ counted as another input's partition -----------------
@@ -36,22 +27,6 @@ def test_extract_user_json_in_reports_not_counted_as_partition(tmp_path):
 
 
 # --- SILENT WRONG: score --cal-gold naming GOLD itself: the temperature fitted on the scored items, called held-out ---
-
-@pytest.fixture
-def split_gold(tmp_path):
-    rng, n = np.random.default_rng(5), 60
-    c = rng.multinomial(5, [0.5, 0.3, 0.2], size=n)
-    g = pd.DataFrame(c, columns=['x', 'y', 'z'])
-    g.insert(0, 'id', [f'q{i}' for i in range(n)])
-    g['split'] = ['train'] * 20 + ['dev'] * 20 + ['test'] * 20
-    g.to_csv(tmp_path/'gold.csv', index=False)
-    p = np.clip(c / 5 + rng.normal(0, .1, (n, 3)), 0.01, None)
-    p = pd.DataFrame(p / p.sum(1, keepdims=True), columns=['x', 'y', 'z'])
-    p.insert(0, 'id', g.id)
-    p.to_csv(tmp_path/'all.csv', index=False)
-    p[g.split == 'test'].to_csv(tmp_path/'test.csv', index=False)
-    return tmp_path
-
 
 def test_score_cal_gold_is_gold_refused(split_gold):
     t = split_gold

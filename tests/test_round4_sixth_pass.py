@@ -2,24 +2,15 @@
 runs the CLI as a user does (a subprocess) or the API, and asserts the right behaviour; each failed on the code it was
 written against."""
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import scruples
+
 ROOT = Path(__file__).resolve().parents[1]
-CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
-
-
-def scruples(*argv, timeout=300, cwd=None):
-    "`scruples ARGV` as a user runs it: a subprocess."
-    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd)
 
 
 def _long(tmp_path, n_items=30, n_ann=8, per_item=5, seed=1) -> Path:

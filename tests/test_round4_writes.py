@@ -4,8 +4,6 @@ byte-identical or refuses the run in one line; two runs into one folder at once:
 a killed run's temporary folder goes with the next run; `extract --no-splits` leaves no old split beside new anecdotes;
 `extract --address` to something that is not a scheduler answers in seconds. Every command runs as a subprocess."""
 import json
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +13,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
+import cli_run
+from cli_run import cli_env
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,14 +36,12 @@ EXTRACT_NAMES = ['anecdotes.jsonl', 'report.json', '_plan.json', 'extract-manife
                  *(f'{k}/{s}.scruples-{k}.jsonl' for k in ('anecdotes', 'dilemmas') for s in ('train', 'dev', 'test'))]
 
 
-def env():
-    return os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
+env = cli_env
 
 
 def scruples(*argv, timeout=600, cwd=None):
     "`scruples ARGV` as a user runs it: a subprocess."
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=env(), cwd=cwd)
+    return cli_run.scruples(*argv, timeout=timeout, cwd=cwd)
 
 
 def snapshot(folder):
