@@ -16,7 +16,7 @@ from .annotations import majority_vote
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
-from .priors import (Prior, PriorChoice, check_prior, choose_prior, npmle_argmax_probs, npmle_expectations,
+from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs, npmle_expectations,
                              pattern_likelihoods, refit_weights)
 
 pd = LazyModule(
@@ -577,7 +577,7 @@ def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: 
     inv = inv.ravel()
     pat = uniq[:, :k]
     lik = pattern_likelihoods(pr, pat)  # the likelihoods and each point's argmax once, the weights per resample
-    val = np.eye(k)[pr.points.argmax(1)]
+    val = argmax_shares(pr.points)  # a point tied between classes: half to each, as the estimate counts it
     out = []
     for wb in _resamples(len(c), n_boot, rng):
         post = lik * refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat)))

@@ -1014,6 +1014,10 @@ def _cmd_score(args):
     if args.cal_gold and not args.cal:  # the gold of --cal's items: alone it would change nothing
         raise core.ScruplesError(f'--cal-gold {args.cal_gold}: the label counts of the --cal items, and no --cal '
                                  'is given: give --cal FILE or leave out --cal-gold')
+    if args.figures:  # a user's file of a name it writes: refused before the scoring, not after minutes of it
+        from scruples.evaluation import SCORE_FIGURES
+
+        core.OwnedFolder(args.figures, SCORE_FIGURES, 'score-manifest.json', 'scruples score').check()
     tol = 1e-3 if args.tolerance is None else args.tolerance
     pred = predictions(args.predictions)
     if pred.hard and args.cal:

@@ -468,6 +468,8 @@ def test_guide_on_the_shipped_dataset_uses_its_split_context_groups_and_order(sh
     text = notebook_text(shipped_default)
     assert 'shipped dataset are simulated' in text
     assert 'questions left after dropping' in q.index
+    ceil = s[s.section == 'ceiling']  # the ceiling's rows say how many posterior samples and resamples made them
+    assert len(ceil) and ceil.note.str.contains('; 200 posterior samples, 20 resamples', regex=False).all(), ceil.note
 
 
 def test_guide_on_annotator_columns_reads_every_item_and_says_nothing_simulated(shipped_annotators):
