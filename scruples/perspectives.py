@@ -22,7 +22,7 @@ from .data import iter_jsonl, read_text
 
 # %% auto #0
 __all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
-           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'check_groups', 'subset',
+           'join_annotators', 'annotator_groups', 'group_values', 'ungrouped', 'group_names', 'check_groups', 'subset',
            'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups',
            'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
            'perspective_tables', 'best_by_group', 'plan_by_group']
@@ -130,14 +130,18 @@ def read_annotators(
 
 
 def _blank(v) -> bool:
-    return v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and not v.strip())
+    "No value: None, NaN, pandas' missing values (pd.NA of a string or Int64 column, NaT) or an empty string."
+    return (v is None or v is pd.NA or v is pd.NaT or (isinstance(v, (float, np.floating)) and v != v)
+            or (isinstance(v, str) and not v.strip()))
 
 
 def _attr(v) -> str:
-    "An attribute value as a string: whole floats (Parquet) as their digits."
-    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+    "An attribute value as a string: whole floats (Parquet) as their digits; Unicode NFC, stripped (as ids and labels)."
+    import unicodedata
+
+    if isinstance(v, (float, np.floating)) and np.isfinite(v) and float(v).is_integer():
         v = int(v)
-    return str(v).strip()
+    return unicodedata.normalize('NFC', str(v).strip())
 
 # %% ../nbs/17_perspectives.ipynb #257ec7cb
 def long_attributes(
@@ -199,6 +203,13 @@ def join_annotators(
     if data.responses is None:
         raise ScruplesError('annotator attributes need annotator ids: read the long form with an annotator column')
     src = table.attrs.get('source', 'the annotators table')
+    if isinstance(table.index, pd.RangeIndex) and table.index.name is None:  # as pd.read_csv leaves it: no ids
+        low = {str(c).lower(): c for c in table.columns}
+        col = low.get('annotator') or low.get('id') or low.get('annotator_id')  # as `read_annotators` finds them
+        if col is None:  # row numbers are no ids: with annotators numbered 0..n-1 each had another's attributes
+            raise ScruplesError(f'{src}: no annotator ids: its index is the row numbers 0..{len(table) - 1} and it has '
+                                'no annotator (or id) column; give the ids as its index (set_index) or a column')
+        table = table.set_index(col)  # joined by row number, annotator 0 had the attributes of row 0, whoever's
     voters = [str(a) for a in data.annotators]
     ids = [_id(a, src, None, 'annotator') for a in table.index]  # keyed as the reader keys votes: 1, 1.0, ' 1' are '1'
     dup = next((a for i, a in enumerate(ids) if a in ids[:i]), None)
@@ -234,9 +245,22 @@ def annotator_groups(
     att = joined.attributes
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
-    groups = np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
-    nums = {}
+    return group_values(att[by], by)
+
+
+def group_values(
+    values,  # one attribute value per annotator
+    by: str,  # the attribute, for messages
+) -> np.ndarray:  # object array of group names (strings; None: no value)
+    """The group of each value: a string (whole numbers as their digits, Unicode NFC, stripped), None for no value
+    (None, NaN, pd.NA); one group written two ways ('20' and '20.0', 'Ontario' and 'ontario') is refused, naming both,
+    as is a group named as the pooled row."""
+    groups = np.array([None if _blank(v) else _attr(v) for v in values], dtype=object)
+    nums, folded = {}, {}
     for v in dict.fromkeys(g for g in groups if g is not None):  # '20' and '20.0': one age, two groups
+        if folded.setdefault(v.casefold(), v) != v:
+            raise ScruplesError(f'{by!r} has {folded[v.casefold()]!r} and {v!r}, one name in two cases (two groups): '
+                                'write them alike in the annotators table')
         try:
             f = float(v)
         except ValueError:
@@ -258,9 +282,14 @@ def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
             'group)' if none else '')
 
 
+def _no_group(g) -> bool:
+    "An annotator in no group: None, NaN or pd.NA."
+    return g is None or g is pd.NA or (isinstance(g, (float, np.floating)) and g != g)
+
+
 def group_names(groups: np.ndarray) -> list:
     "The groups in order of first appearance (None and NaN left out: no group); a group named 'all' (the pooled row's name) is refused."
-    names = list(dict.fromkeys(g for g in groups if not (g is None or g is pd.NA or isinstance(g, float) and g != g)))
+    names = list(dict.fromkeys(g for g in groups if not _no_group(g)))
     if POOLED in names:
         raise ScruplesError(f'a group named {POOLED!r}, the name of the row of every annotator pooled: rename it')
     return names
@@ -286,6 +315,15 @@ def check_groups(
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
         raise ValueError(f'{got} for {len(data.annotators)} annotators: give one group per annotator, in the order of '
                          'data.annotators')
+    import unicodedata
+
+    g = np.array([unicodedata.normalize('NFC', x) if isinstance(x, str) else x for x in g], dtype=object)
+    seen = {}  # 'é' in two Unicode forms is one group; 'A' and 'a', 1 and '1', 'a' and 'a ' would print as one or alike
+    for x in dict.fromkeys(x for x in g if not _no_group(x)):
+        other = seen.setdefault(str(x).strip().casefold(), x)
+        if other is not x and other != x:
+            raise ValueError(f'groups {other!r} and {x!r} differ only in case, spaces or type: two groups that print '
+                             'alike; write them alike (or apart)')
     return g
 
 
@@ -295,8 +333,14 @@ def subset(
 ) -> AnnotatedData:  # the same items; responses and counts from the kept annotators only
     "The data as the kept annotators voted: their rows of the response matrix and the counts they make."
     if isinstance(keep, pd.Series) and not isinstance(keep.index, pd.RangeIndex):  # keyed by annotator: aligned
-        keep = check_groups(data, keep).astype(bool)
-    keep = np.asarray(keep, dtype=bool)
+        keep = check_groups(data, keep)
+    k = np.asarray(keep)
+    flat = k.ravel().tolist()
+    if not (k.dtype == bool or all(isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1))
+                                   for v in flat)):  # numpy made ids or names all True, and indices a mask
+        raise ValueError(f'keep: a boolean mask over data.annotators (True: kept), got {flat[:4]!r}'
+                         f'{" ..." if len(flat) > 4 else ""}; to keep annotators by id: np.isin(data.annotators, ids)')
+    keep = k.astype(bool)
     if keep.shape != (len(data.annotators),):
         raise ValueError(f'keep: {keep.size} values for {len(data.annotators)} annotators (one per annotator)')
     r = data.responses[keep]
@@ -500,6 +544,7 @@ def annotator_table(
     groups = np.array(['all'] * len(R), dtype=object) if groups is None else np.asarray(groups, dtype=object)
     kap, shared = kappa if kappa is not None else pairwise_kappa(data, min_shared)
     K = kap.to_numpy()
+    nogroup = np.array([_no_group(x) for x in groups], dtype=bool)
     rows = []
     for i, a in enumerate(data.annotators):
         seen = ~np.isnan(R[i])
@@ -511,10 +556,10 @@ def annotator_table(
         r |= {f'rate_{c}': float((lab == j).mean()) if len(lab) else np.nan for j, c in enumerate(data.classes)}
         r['agree_loo'] = float((lab[ok] == mv[ok]).mean()) if ok.any() else np.nan
         r['loo_items'] = int(ok.sum())
-        for name, mask in (('own', groups == groups[i]), ('other', groups != groups[i])):
-            mask = mask.copy()
+        for name, mask in (('own', groups == groups[i]), ('other', (groups != groups[i]) & ~nogroup)):
+            mask = mask.copy()  # the other groups: not the annotators of no group (None or NaN), who are in none
             mask[i] = False
-            if groups[i] is None:
+            if nogroup[i]:
                 mask[:] = False
             v = K[i, mask]
             v = v[np.isfinite(v)]
@@ -642,7 +687,8 @@ def perspectives(
                        else (np.nan, np.nan, np.nan, 'one group'))
     kappa = pairwise_kappa(data, min_shared)
     table = annotator_table(data, groups, min_shared, kappa)
-    few = int((table.pairs_own + table.pairs_other == 0).sum())
+    S = kappa[1].to_numpy()
+    few = int((((S >= min_shared) & ~np.eye(len(S), dtype=bool)).sum(1) == 0).sum())  # not those in no group
     if few:
         notes.append(f'{few} annotators share fewer than {min_shared} items with every other: their kappas are NaN')
     return Perspectives(by, groups, within, group_majorities(data, groups), between,

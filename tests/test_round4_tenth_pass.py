@@ -1,0 +1,177 @@
+"""Tenth hostile pass (issue 39): the Python API as a researcher in Jupyter uses it, and the commands taking annotator
+groups. Each test runs the CLI as a user does (a subprocess) or the API, asserts the right behaviour against a truth
+computed apart (plain pandas / numpy), and failed on the code it was written against."""
+import json
+import os
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scruples.annotations import read_annotated
+from scruples.perspectives import join_annotators, simulate_perspectives
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = 'import sys; from scruples.cli import main; sys.exit(main())'
+
+
+def scruples(*argv, timeout=300, cwd=None):
+    "`scruples ARGV` as a user runs it: a subprocess."
+    env = os.environ.copy() | {'PYTHONPATH': os.environ.get('PYTHONPATH') or str(ROOT), 'HF_HUB_OFFLINE': '1'}
+    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=cwd)
+
+
+@pytest.fixture
+def three_camps(tmp_path):
+    "Votes of groups a, b (3 annotators each) and c (2), and the annotators' table."
+    long, ann = simulate_perspectives(n_items=40, groups={'a': 3, 'b': 3, 'c': 2}, seed=2)
+    long.to_csv(tmp_path/'long.csv', index=False)
+    return read_annotated(tmp_path/'long.csv'), ann
+
+
+# --- SILENT WRONG / MIXED: an annotator's 'mean kappa with other groups' averaged in the annotators of no group (left out
+# --- of every group by the join): a1's kappa_other over 5 pairs (b1-b3 and the ungrouped c1, c2) where the other groups
+# --- hold 3; and the note said the ungrouped 'share fewer than 5 items with every other' (they share 40) --------------
+
+def _truth_other(kappa, group_of, a):
+    "Mean kappa of `a` with the annotators of the other groups (plain pandas): not its own, not those of no group."
+    others = [x for x in kappa.index if group_of.get(x) is not None and group_of[x] != group_of[a]]
+    return kappa.loc[a, others].mean(), len(others)
+
+
+def test_kappa_with_other_groups_leaves_out_the_ungrouped(three_camps):
+    from scruples.perspectives import perspectives
+    data, ann = three_camps
+    table = ann.set_index('annotator')
+    table = table[table.group != 'c']  # c1, c2: no row, so in no group
+    p = perspectives(data, join_annotators(data, table), 'group', n_boot=0)
+    group_of = table.group.to_dict()
+    t = p.annotators.set_index('annotator')
+    for a in group_of:
+        want, n = _truth_other(p.kappa, group_of, a)
+        assert t.pairs_other[a] == n == 3, (a, t.pairs_other[a])
+        assert t.kappa_other[a] == pytest.approx(want)
+    assert t.loc[['c1', 'c2'], ['pairs_own', 'pairs_other']].to_numpy().sum() == 0
+    assert not any('share fewer than' in n for n in p.notes), p.notes  # they share 40 items with every other
+
+
+def test_kappa_with_other_groups_a_nan_group_is_no_group(three_camps):
+    "Groups given as an array whose missing values are NaN (pandas' reindex): NaN is no group, as None is."
+    from scruples.perspectives import annotator_table
+    data, ann = three_camps
+    g = ann.set_index('annotator').group.where(lambda s: s != 'c').reindex(data.annotators)  # NaN for c1, c2
+    with_nan = annotator_table(data, g.to_numpy(dtype=object))
+    with_none = annotator_table(data, np.array([None if pd.isna(x) else x for x in g], dtype=object))
+    cols = ['kappa_own', 'pairs_own', 'kappa_other', 'pairs_other']
+    pd.testing.assert_frame_equal(with_nan[cols], with_none[cols])
+    assert with_nan.set_index('annotator').pairs_other['c1'] == 0
+
+
+# --- DATA SPLIT: one group written in two Unicode forms (NFC 'Québec', NFD 'Québec': a macOS file name, some editors)
+# --- was two groups printing the same name, measured apart, with a 'Québec vs Québec' row; 'Ontario' / 'ontario' too ---
+
+def test_by_one_group_in_two_unicode_forms_is_one_group(tmp_path):
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
+    long.to_csv(tmp_path/'long.csv', index=False)
+    nfc, nfd = unicodedata.normalize('NFC', 'Québec'), unicodedata.normalize('NFD', 'Québec')
+    ann.assign(region=[nfc, nfd, 'Ontario', 'Ontario']).to_csv(tmp_path/'ann.csv', index=False)
+    r = scruples('agree', tmp_path/'long.csv', '--by', 'region', '--annotators', tmp_path/'ann.csv', '--bootstrap', '0',
+                 '--json')
+    assert r.returncode == 0, r.stderr
+    within = json.loads(r.stdout)['within']
+    names = [w['group'] for w in within]
+    assert names == [nfc, 'Ontario', 'all'], names
+    assert within[0]['annotators'] == 2
+
+
+@pytest.mark.parametrize('command', ['agree', 'best'])
+def test_by_refuses_one_group_written_in_two_cases(tmp_path, command):
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
+    long.to_csv(tmp_path/'long.csv', index=False)
+    ann.assign(region=['Ontario', 'ontario', 'Quebec', 'Quebec']).to_csv(tmp_path/'ann.csv', index=False)
+    r = scruples(command, tmp_path/'long.csv', '--by', 'region', '--annotators', tmp_path/'ann.csv', '--bootstrap', '0')
+    assert r.returncode != 0 and "'Ontario' and 'ontario'" in r.stderr, (r.stdout[-800:], r.stderr)
+
+
+def test_groups_array_in_two_unicode_forms_is_one_group(three_camps):
+    from scruples.perspectives import group_agreement
+    data, ann = three_camps
+    nfc, nfd = unicodedata.normalize('NFC', 'é'), unicodedata.normalize('NFD', 'é')
+    g = np.array([nfc if a.startswith('a') else 'b' if a.startswith('b') else None for a in data.annotators], object)
+    mixed = g.copy()
+    mixed[1] = nfd
+    pd.testing.assert_frame_equal(group_agreement(data, mixed, n_boot=0), group_agreement(data, g, n_boot=0))
+
+
+# --- DATA MIXED: the annotators table as pandas reads it (pd.read_csv: a RangeIndex 0..n-1, the ids in a column) was
+# --- joined by row number: with annotators numbered 0..n-1, each got another's attributes, the line saying '4 of 4 voters
+# --- joined (attributes annotator,group)' ------------------------------------------------------------------------------
+
+@pytest.fixture
+def numbered_from_0(tmp_path):
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1, differ=1.0)
+    num = {'a1': 2, 'a2': 0, 'b1': 3, 'b2': 1}
+    long['annotator'] = long.annotator.map(num)
+    ann['annotator'] = ann.annotator.map(num)
+    long.to_csv(tmp_path/'long.csv', index=False)
+    ann.to_csv(tmp_path/'ann.csv', index=False)
+    return read_annotated(tmp_path/'long.csv'), tmp_path/'ann.csv'
+
+
+def test_join_annotators_reads_the_id_column_of_a_plain_frame(numbered_from_0):
+    data, path = numbered_from_0
+    table = pd.read_csv(path)  # annotator,group: a RangeIndex 0..3, the ids 2, 0, 3, 1 in a column
+    truth = table.set_index('annotator').group.reindex([int(a) for a in data.annotators]).tolist()
+    j = join_annotators(data, table)
+    assert j.attributes.group.tolist() == truth == ['a', 'a', 'b', 'b']
+    assert 'annotator' not in j.attributes.columns
+
+
+def test_join_annotators_refuses_a_frame_without_ids(numbered_from_0):
+    from scruples.core import ScruplesError
+    data, path = numbered_from_0
+    table = pd.read_csv(path).drop(columns='annotator')  # row numbers only: whose row is whose is unsaid
+    with pytest.raises(ScruplesError, match='no annotator ids'):
+        join_annotators(data, table)
+
+
+# --- SILENT WRONG: subset(data, keep) with annotator ids (or group names, or indices) where a mask is asked for:
+# --- numpy made every non-empty string True, so 'keep these four' kept every annotator; indices [0, 2, 3, 1] kept 3 ---
+
+@pytest.mark.parametrize('keep', [['a1', 'a2', 'a3', 'b1', 'b2', 'b3', 'c1', 'c2'][::-1],
+                                  ['a', 'a', 'a', 'b', 'b', 'b', 'c', 'c'], [0, 2, 3, 1, 4, 5, 6, 7]])
+def test_subset_refuses_a_keep_that_is_not_a_mask(three_camps, keep):
+    from scruples.perspectives import subset
+    data, _ = three_camps
+    with pytest.raises(ValueError, match='mask'):
+        subset(data, keep)
+
+
+def test_subset_takes_a_mask_of_bools_or_zeros_and_ones(three_camps):
+    from scruples.perspectives import subset
+    data, _ = three_camps
+    m = np.array([a.startswith('a') for a in data.annotators])
+    assert subset(data, m).annotators == subset(data, m.astype(int)).annotators == ['a1', 'a2', 'a3']
+
+
+# --- DATA MIXED: a table with pandas' nullable dtypes (a 'string' or 'Int64' column, as pd.read_csv(dtype_backend=...)
+# --- or .astype('string') make) held pd.NA for no value: the annotators the join left out of every group were measured
+# --- as a group named '<NA>' --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('dtype', ['string', 'object'])
+def test_pandas_missing_values_are_no_group(three_camps, dtype):
+    from scruples.perspectives import annotator_groups, perspectives
+    data, ann = three_camps
+    table = ann.set_index('annotator').astype({'group': dtype})
+    table = table[table.group != 'c']  # c1, c2: reindexed to pd.NA (string) or NaN (object)
+    j = join_annotators(data, table)
+    assert annotator_groups(j, 'group').tolist() == ['a'] * 3 + ['b'] * 3 + [None, None]
+    assert perspectives(data, j, 'group', n_boot=0).within.group.tolist() == ['a', 'b', 'all']
+    ages = ann.set_index('annotator').assign(age=pd.array([20, 20, 30, None, 30, 30, None, None], dtype='Int64'))
+    assert annotator_groups(join_annotators(data, ages), 'age').tolist() == ['20', '20', '30', None, '30', '30', None,
+                                                                              None]
