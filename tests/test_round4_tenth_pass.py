@@ -175,3 +175,34 @@ def test_pandas_missing_values_are_no_group(three_camps, dtype):
     ages = ann.set_index('annotator').assign(age=pd.array([20, 20, 30, None, 30, 30, None, None], dtype='Int64'))
     assert annotator_groups(join_annotators(data, ages), 'age').tolist() == ['20', '20', '30', None, '30', '30', None,
                                                                               None]
+
+
+# --- DATA DUPLICATED: take / take_items (some items of a dataset, with their texts and votes) given a boolean mask, as
+# --- pandas users select (data.splits == 'test'): numpy read the mask as indices 0 and 1, so the 80 test items of the
+# --- guide dataset became 400 copies of items 0 and 1; a fraction 1.5 was item 1 ----------------------------------------
+
+@pytest.fixture(scope='module')
+def shipped():
+    from scruples.guide import shipped_dataset
+    return read_annotated(shipped_dataset('wide'), split='split', context='context', classes='fine,rude,abusive')
+
+
+@pytest.mark.parametrize('fn', ['options.take', 'guide.take_items'])
+def test_take_a_mask_is_the_items_it_marks(shipped, fn):
+    import importlib
+    mod, name = fn.split('.')
+    take = getattr(importlib.import_module(f'scruples.{mod}'), name)
+    m = np.asarray(shipped.splits) == 'test'
+    truth = [i for i, t in zip(shipped.items, m) if t]  # plain Python
+    for mask in (m, list(m), pd.Series(m)):
+        t = take(shipped, mask)
+        assert t.items == truth and t.n_items == m.sum() == 80
+        assert (t.counts == shipped.counts[m]).all() and list(t.texts) == [x for x, k in zip(shipped.texts, m) if k]
+
+
+@pytest.mark.parametrize('idx, why', [([1.5, 2], 'indices'), ([0, 400], 'indices'), ([-1], 'indices'),
+                                      (np.ones(399, bool), 'mask of 399')])
+def test_take_refuses_what_is_not_items(shipped, idx, why):
+    from scruples.options import take
+    with pytest.raises(ValueError, match=why):
+        take(shipped, idx)
