@@ -295,6 +295,31 @@ def group_names(groups: np.ndarray) -> list:
     return names
 
 # %% ../nbs/17_perspectives.ipynb #c5b1ec8d
+def _by_annotator(data: AnnotatedData, values, what: str):
+    """`values` in the order of `data.annotators` when keyed by annotator (a dict, or a Series whose index is ids: any
+    index but pandas' unnamed row numbers), else as given (one per annotator, in that order)."""
+    if isinstance(values, dict):
+        values = pd.Series(list(values.values()), index=pd.Index(list(values), dtype=object), dtype=object)
+    if not isinstance(values, pd.Series):
+        return values
+    names, idx = [str(a) for a in data.annotators], values.index
+    if isinstance(idx, pd.RangeIndex) and idx.name is None:  # row numbers 0..n-1: in data.annotators' order
+        nums = [str(i) for i in range(len(names))]
+        if len(idx) == len(names) and list(idx) == list(range(len(names))) and sorted(names) == sorted(nums) \
+                and names != nums:  # pandas 3 makes set_index / a dict of ids 0..n-1 such an index: by id or by place?
+            raise ValueError(f'{what}: a Series on row numbers 0..{len(names) - 1}, and the annotators are named 0 to '
+                             f'{len(names) - 1} in another order ({", ".join(names[:4])} ...): by id or by place is '
+                             "unsaid; name its index (rename_axis('annotator')) to key it by id, or give an array in the "
+                             'order of data.annotators')
+        return values
+    keys = [_id(a, what, None, 'annotator') for a in idx]  # keyed as the reader keys votes: 1, 1.0, ' 1' are '1'
+    if sorted(keys) != sorted(names):
+        raise ValueError(f'{what} is keyed by annotator: its index must hold each annotator of data once '
+                         f'(it has {len(keys)} keys, {len(set(keys) - set(names))} not annotators of the data; '
+                         f'data has {len(names)})')
+    return values.set_axis(keys).reindex(names)  # in another order it gave one group's votes to another
+
+
 def check_groups(
     data: AnnotatedData,  # with annotator ids
     groups,  # one group per annotator of `data`, in the order of `data.annotators` (None: no group)
@@ -303,13 +328,7 @@ def check_groups(
     annotators (or fail deep inside with an IndexError)."""
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
-    if isinstance(groups, pd.Series) and not isinstance(groups.index, pd.RangeIndex):  # keyed by annotator: aligned
-        keys, names = [str(a) for a in groups.index], [str(a) for a in data.annotators]
-        if sorted(keys) != sorted(names):
-            raise ValueError('groups is a Series keyed by annotator: its index must hold each annotator of data once '
-                             f'(it has {len(keys)} keys, {len(set(keys) - set(names))} not annotators of the data; '
-                             f'data has {len(names)})')
-        groups = groups.set_axis(keys).reindex(names)  # in another order it gave one group's votes to another
+    groups = _by_annotator(data, groups, 'groups')  # a dict or Series keyed by annotator: matched by id
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
@@ -332,9 +351,7 @@ def subset(
     keep,  # bool mask over the annotators
 ) -> AnnotatedData:  # the same items; responses and counts from the kept annotators only
     "The data as the kept annotators voted: their rows of the response matrix and the counts they make."
-    if isinstance(keep, pd.Series) and not isinstance(keep.index, pd.RangeIndex):  # keyed by annotator: aligned
-        keep = check_groups(data, keep)
-    k = np.asarray(keep)
+    k = np.asarray(_by_annotator(data, keep, 'keep'), dtype=object if isinstance(keep, (dict, pd.Series)) else None)
     flat = k.ravel().tolist()
     if not (k.dtype == bool or all(isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1))
                                    for v in flat)):  # numpy made ids or names all True, and indices a mask

@@ -206,3 +206,36 @@ def test_take_refuses_what_is_not_items(shipped, idx, why):
     from scruples.options import take
     with pytest.raises(ValueError, match=why):
         take(shipped, idx)
+
+
+# --- DATA MIXED: groups keyed by annotator ids 0..n-1 (pandas 3 makes set_index('annotator') of a table sorted by id a
+# --- RangeIndex, and pd.Series({0: 'a', 1: 'b'}) too) were paired with data.annotators by position: annotators voting in
+# --- another order (2, 0, 3, 1) had each other's groups (alpha within 'a' -0.38 for 0.85; subset kept 2 and 3, not 2 and
+# --- 0); a dict of annotator -> group was refused as 'groups of shape ()' -------------------------------------------------
+
+@pytest.fixture
+def keyed_0_to_3(numbered_from_0):
+    data, path = numbered_from_0
+    by = pd.read_csv(path).sort_values('annotator').set_index('annotator').group  # {0: a, 1: b, 2: a, 3: b}
+    truth = np.array([by.to_dict()[int(a)] for a in data.annotators], dtype=object)  # plain Python: by id
+    return data, by, truth
+
+
+def test_groups_keyed_by_ids_0_to_n_are_matched_by_id(keyed_0_to_3):
+    from scruples.perspectives import group_agreement, subset
+    data, by, truth = keyed_0_to_3
+    assert data.annotators == ['2', '0', '3', '1']
+    right = group_agreement(data, truth, n_boot=0)
+    for g in (by, by.to_dict(), {str(k): v for k, v in by.items()}):
+        pd.testing.assert_frame_equal(group_agreement(data, g, n_boot=0), right)
+    assert subset(data, by == 'a').annotators == [a for a, g in zip(data.annotators, truth) if g == 'a'] == ['2', '0']
+
+
+def test_groups_on_row_numbers_that_look_like_ids_are_refused(keyed_0_to_3):
+    "An unnamed 0..n-1 index over annotators named 0..n-1 in another order: by id or by place? Refused, not guessed."
+    from scruples.perspectives import group_agreement
+    data, by, truth = keyed_0_to_3
+    with pytest.raises(ValueError, match='annotators are named 0'):
+        group_agreement(data, by.rename_axis(None), n_boot=0)
+    pd.testing.assert_frame_equal(group_agreement(data, pd.Series(truth).to_numpy(), n_boot=0),
+                                  group_agreement(data, truth, n_boot=0))  # an array: in data.annotators' order
