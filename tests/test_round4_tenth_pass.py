@@ -239,3 +239,40 @@ def test_groups_on_row_numbers_that_look_like_ids_are_refused(keyed_0_to_3):
         group_agreement(data, by.rename_axis(None), n_boot=0)
     pd.testing.assert_frame_equal(group_agreement(data, pd.Series(truth).to_numpy(), n_boot=0),
                                   group_agreement(data, truth, n_boot=0))  # an array: in data.annotators' order
+
+
+# --- SILENT WRONG / CRASH: agreement on one group's votes (subset: the same items, the group's votes): items the group
+# --- never voted on were counted as tied majorities (majority_ties 10 where no voted item ties), as items (30 for 20) and
+# --- in votes per item (mean 2.0 for 3.0); aggregate failed with KeyError 20 (crowd-kit knows only voted items) ---------
+
+@pytest.fixture
+def one_group_of_two(tmp_path):
+    from scruples.perspectives import subset
+    long, _ = simulate_perspectives(n_items=30, groups={'a': 3, 'b': 3}, seed=2)
+    long = long[~(long.annotator.str.startswith('a') & (long.item < 'item010'))]  # group a: 20 of the 30 items
+    long.to_csv(tmp_path/'long.csv', index=False)
+    data = read_annotated(tmp_path/'long.csv')
+    return subset(data, np.array([a.startswith('a') for a in data.annotators]))
+
+
+def test_agreement_report_leaves_out_items_without_votes(one_group_of_two):
+    from scruples.agreement import agreement_report
+    from scruples.annotations import majority_vote
+    d = one_group_of_two
+    voted = d.counts[d.counts.sum(1) > 0]  # the truth: the 20 items group a voted on
+    assert len(voted) == 20 and (d.counts.sum(1) == 0).sum() == 10
+    for methods in ((), ('dawid_skene',)):
+        r = agreement_report(d, methods=methods).set_index('metric').value
+        assert r['n_items'] == 20 and r['majority_ties'] == majority_vote(voted).n_ties == 0
+        assert r['votes_per_item_mean'] == voted.sum(1).mean() == 3.0 and r['votes_per_item_min'] == 3
+        assert any('10 items without a vote' in n for n in agreement_report(d, methods=methods).attrs['notes'])
+
+
+def test_aggregate_gives_no_label_to_items_without_votes(one_group_of_two):
+    from scruples.agreement import aggregate
+    d = one_group_of_two
+    t = aggregate(d, methods=('dawid_skene',))
+    none = d.counts.sum(1) == 0
+    assert t.item.tolist() == list(d.items)
+    assert t.majority[none].isna().all() and t.dawid_skene[none].isna().all() and not t.tied[none].any()
+    assert t.majority[~none].notna().all() and t.dawid_skene[~none].notna().all()
