@@ -276,3 +276,16 @@ def test_aggregate_gives_no_label_to_items_without_votes(one_group_of_two):
     assert t.item.tolist() == list(d.items)
     assert t.majority[none].isna().all() and t.dawid_skene[none].isna().all() and not t.tied[none].any()
     assert t.majority[~none].notna().all() and t.dawid_skene[~none].notna().all()
+
+
+# --- MESSAGE: best(data) / plan(data) on what read_annotated returns (as majority_vote and fleiss_kappa take it) said
+# --- 'label counts must be a rectangular numeric array (got ragged rows?)'; data.wide() (with its id column) said so too -
+
+def test_best_and_plan_take_the_annotated_data(shipped):
+    from scruples.best import best
+    from scruples.plan import plan
+    kw = dict(n_boot=0, n_samples=200, check=False)
+    pd.testing.assert_frame_equal(best(shipped, **kw), best(shipped.counts, **kw))
+    pd.testing.assert_frame_equal(plan(shipped, votes=[3], n_sims=10), plan(shipped.counts, votes=[3], n_sims=10))
+    with pytest.raises(ValueError, match="non-numbers such as 'item0000' \\(an id or text column"):
+        best(shipped.wide(), **kw)
