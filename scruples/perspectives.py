@@ -815,6 +815,9 @@ def plan_by_group(
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
+        if not len(c):  # as best_by_group says it (plan said 'label counts are empty')
+            out.append(pd.DataFrame({'group': [g], 'note': ['no votes on these items: no plan']}))
+            continue
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
@@ -823,4 +826,7 @@ def plan_by_group(
         except ValueError as err:
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))
     res = pd.concat(out, ignore_index=True)
+    for col in ('votes', 'n_items', 'patterns'):  # whole numbers, not 3.0000 beside a group's NaN row
+        if col in res:
+            res[col] = res[col].astype('Int64')
     return res[['group', *[c for c in res.columns if c != 'group']]]

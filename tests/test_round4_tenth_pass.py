@@ -289,3 +289,25 @@ def test_best_and_plan_take_the_annotated_data(shipped):
     pd.testing.assert_frame_equal(plan(shipped, votes=[3], n_sims=10), plan(shipped.counts, votes=[3], n_sims=10))
     with pytest.raises(ValueError, match="non-numbers such as 'item0000' \\(an id or text column"):
         best(shipped.wide(), **kw)
+
+
+# --- MESSAGE: plan --by for a group without a vote on the items used said 'label counts are empty' (best --by says 'no
+# --- votes on these items'), and its votes per item printed as 1.0000, 3.0000 beside that row -------------------------
+
+def test_plan_by_group_without_votes_says_so(three_camps):
+    from scruples.perspectives import plan_by_group
+    data, _ = three_camps
+    g = np.array(['a', 'a', 'a', 'b', 'b', 'b', 'c', 'c'], dtype=object)
+    none = subset_without(data, g, 'c')
+    r = plan_by_group(none, g, votes=[1, 3])
+    assert r[r.group == 'c'].note.tolist() == ['no votes on these items: no plan']
+    assert str(r.votes.dtype) == 'Int64' and r[r.group == 'a'].votes.tolist() == [1] * 4 + [3] * 4
+
+
+def subset_without(data, g, name):
+    "The data with the votes of group `name` taken out (its annotators kept, voting on nothing)."
+    from dataclasses import replace
+    r = data.responses.copy()
+    r[g == name] = np.nan
+    counts = np.stack([(r == j).sum(0) for j in range(data.n_classes)], 1)
+    return replace(data, responses=r, counts=counts)
