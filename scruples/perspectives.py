@@ -57,7 +57,23 @@ def simulate_perspectives(
 
 # %% ../nbs/17_perspectives.ipynb #5f9003d7
 def _records(path: Path) -> tuple[list, list]:
-    "The columns and (line, record) pairs of a CSV, JSON-lines or Parquet table (lines as the file numbers them)."
+    """The columns and (line, record) pairs of a CSV, JSON-lines or Parquet table (lines as the file numbers them); column
+    names Unicode NFC, as the vote reader's (a header 'région' in NFD was 'no attribute' for --by région)."""
+    columns, records = _raw_records(path)
+    nfc = [_nfc(str(c)) for c in columns]
+    if len(set(nfc)) != len(nfc):
+        raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC', ','.join(map(str, columns)))
+    return nfc, [(line, {_nfc(str(k)): v for k, v in rec.items()}) for line, rec in records]
+
+
+def _nfc(s: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize('NFC', s)
+
+
+def _raw_records(path: Path) -> tuple[list, list]:
+    "The columns and (line, record) pairs of a table, as written."
     import csv
     import io
 
@@ -108,7 +124,7 @@ def read_annotators(
     path = Path(path)
     columns, records = _records(path)
     low = {c.lower(): c for c in columns}
-    col = id if id is not None else low.get('annotator') or low.get('id') or low.get('annotator_id')
+    col = _nfc(id) if id is not None else low.get('annotator') or low.get('id') or low.get('annotator_id')
     if col not in columns:
         raise ScruplesDataError(
             path, None, id, 'an annotator id column (annotator or id, any case; or name it)', ','.join(columns)
@@ -157,7 +173,8 @@ def long_attributes(
         raise ScruplesError(f'{path}: attribute columns need annotator ids (the long form with an annotator column)')
     names, records = _records(path)
     used = {c for v in (data.columns or {}).values() if v for c in ([v] if isinstance(v, str) else v)}
-    want = [c.strip() for c in columns.split(',')] if isinstance(columns, str) else columns
+    want = [_nfc(c.strip()) for c in (columns.split(',') if isinstance(columns, str) else columns)] \
+        if columns is not None else None
     cols = [c for c in names if c not in used] if want is None else list(want)
     bad = [c for c in cols if c not in names or c in used]
     if bad:
@@ -243,6 +260,9 @@ def annotator_groups(
 ) -> np.ndarray:  # object array, one group name per annotator of the data (None: no value)
     "The group of each annotator under attribute `by`; an attribute the table lacks is an error naming the ones it has."
     att = joined.attributes
+    by = _nfc(by) if by not in att.columns and isinstance(by, str) else by  # typed in NFC, the file's in NFD: one name
+    if by not in att.columns:
+        att = att.rename(columns=lambda c: _nfc(c) if isinstance(c, str) else c)
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
     return group_values(att[by], by)

@@ -311,3 +311,22 @@ def subset_without(data, g, name):
     r[g == name] = np.nan
     counts = np.stack([(r == j).sum(0) for j in range(data.n_classes)], 1)
     return replace(data, responses=r, counts=counts)
+
+
+# --- REFUSED, MESSAGE: an attribute column named in NFD (a macOS export) and --by typed in NFC: 'no attribute 'région':
+# --- the annotators have région' (the vote reader takes column names in NFC; the annotators reader did not) -----------
+
+@pytest.mark.parametrize('where', ['annotators', 'long'])
+def test_by_an_attribute_named_in_another_unicode_form(tmp_path, where):
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
+    nfd, nfc = unicodedata.normalize('NFD', 'région'), unicodedata.normalize('NFC', 'région')
+    if where == 'annotators':
+        long.to_csv(tmp_path/'long.csv', index=False)
+        ann.rename(columns={'group': nfd}).to_csv(tmp_path/'ann.csv', index=False)
+        extra = ('--annotators', tmp_path/'ann.csv')
+    else:
+        long.assign(**{nfd: long.annotator.str[0]}).to_csv(tmp_path/'long.csv', index=False)
+        extra = ()
+    r = scruples('agree', tmp_path/'long.csv', '--by', nfc, *extra, '--bootstrap', '0', '--json')
+    assert r.returncode == 0, r.stderr
+    assert [w['annotators'] for w in json.loads(r.stdout)['within']] == [2, 2, 4]
