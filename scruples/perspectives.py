@@ -315,14 +315,15 @@ def group_names(groups: np.ndarray) -> list:
     return names
 
 # %% ../nbs/17_perspectives.ipynb #c5b1ec8d
-def _by_annotator(data: AnnotatedData, values, what: str):
-    """`values` in the order of `data.annotators` when keyed by annotator (a dict, or a Series whose index is ids: any
-    index but pandas' unnamed row numbers), else as given (one per annotator, in that order)."""
+def _by_annotator(names: list, values, what: str):
+    """`values` in the order of the annotators `names` (`data.annotators` as strings) when keyed by annotator (a dict, or
+    a Series whose index is ids: any index but pandas' unnamed row numbers), else as given (one per annotator, in that
+    order)."""
     if isinstance(values, dict):
         values = pd.Series(list(values.values()), index=pd.Index(list(values), dtype=object), dtype=object)
     if not isinstance(values, pd.Series):
         return values
-    names, idx = [str(a) for a in data.annotators], values.index
+    idx = values.index
     if isinstance(idx, pd.RangeIndex) and idx.name is None:  # row numbers 0..n-1: in data.annotators' order
         nums = [str(i) for i in range(len(names))]
         if len(idx) == len(names) and list(idx) == list(range(len(names))) and sorted(names) == sorted(nums) \
@@ -348,7 +349,7 @@ def check_groups(
     annotators (or fail deep inside with an IndexError)."""
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
-    groups = _by_annotator(data, groups, 'groups')  # a dict or Series keyed by annotator: matched by id
+    groups = _by_annotator([str(a) for a in data.annotators], groups, 'groups')  # a dict or Series keyed by annotator: matched by id
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
@@ -371,7 +372,7 @@ def subset(
     keep,  # bool mask over the annotators
 ) -> AnnotatedData:  # the same items; responses and counts from the kept annotators only
     "The data as the kept annotators voted: their rows of the response matrix and the counts they make."
-    k = np.asarray(_by_annotator(data, keep, 'keep'), dtype=object if isinstance(keep, (dict, pd.Series)) else None)
+    k = np.asarray(_by_annotator([str(a) for a in data.annotators], keep, 'keep'), dtype=object if isinstance(keep, (dict, pd.Series)) else None)
     flat = k.ravel().tolist()
     if not (k.dtype == bool or all(isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1))
                                    for v in flat)):  # numpy made ids or names all True, and indices a mask
@@ -637,7 +638,10 @@ def kappa_heatmap(
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    g = np.array(['(none)' if x is None else str(x) for x in groups], dtype=object)
+    groups = _by_annotator([str(a) for a in kappa.index], groups, 'groups')  # keyed by annotator: the heatmap's rows
+    g = np.array(['(none)' if _no_group(x) else str(x) for x in groups], dtype=object)
+    if len(g) != len(kappa):
+        raise ValueError(f'{len(g)} groups for the {len(kappa)} annotators of kappa: one per annotator, in its order')
     order = np.argsort(g, kind='stable')
     K = kappa.iloc[order, order]
     m, many = len(K), len(K) > max_labels

@@ -330,3 +330,23 @@ def test_by_an_attribute_named_in_another_unicode_form(tmp_path, where):
     r = scruples('agree', tmp_path/'long.csv', '--by', nfc, *extra, '--bootstrap', '0', '--json')
     assert r.returncode == 0, r.stderr
     assert [w['annotators'] for w in json.loads(r.stdout)['within']] == [2, 2, 4]
+
+
+# --- DATA MIXED (figure): kappa_heatmap given the groups keyed by annotator (a Series in another order) labelled rows by
+# --- position: b1 and b2 were drawn in the block named 'a' ----------------------------------------------------------------
+
+def test_kappa_heatmap_matches_groups_by_annotator(tmp_path):
+    import matplotlib
+    matplotlib.use('Agg')
+    from scruples.perspectives import kappa_heatmap, pairwise_kappa
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
+    long.to_csv(tmp_path/'long.csv', index=False)
+    data = read_annotated(tmp_path/'long.csv')
+    K, _ = pairwise_kappa(data)
+    by = ann.set_index('annotator').group.sort_index(ascending=False)
+
+    def drawn(groups):
+        ax = kappa_heatmap(K, groups).axes[0]
+        return [t.get_text() for t in ax.get_yticklabels()], [t.get_text() for t in ax.texts]
+
+    assert drawn(by) == drawn(by.reindex(data.annotators).to_numpy()) == (['a1', 'a2', 'b1', 'b2'], ['a', 'b'])
