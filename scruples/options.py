@@ -243,7 +243,8 @@ def read(
 
 # %% ../nbs/08_options.ipynb #opt00029
 def take(data: _ann.AnnotatedData, idx) -> _ann.AnnotatedData:
-    "A dataset of some of the items, in the order of `idx`: texts, votes, responses, splits and gold kept with them."
+    """A dataset of some of the items, in the order of `idx` (item indices, or a boolean mask over the items): texts,
+    votes, responses, splits and gold kept with them."""
     import numpy as np
     v = np.asarray(idx)
     if v.dtype == bool or (v.dtype == object and len(v) and all(isinstance(x, (bool, np.bool_)) for x in v.tolist())):
