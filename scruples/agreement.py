@@ -177,9 +177,9 @@ def aggregate(
     if data.responses is None:
         raise ValueError('aggregation models need annotator ids: read the long form with an annotator column')
     mv = majority_vote(data, ties=ties, seed=seed)
-    out = pd.DataFrame(
-        {'item': data.items, 'majority': [data.classes[j] if j >= 0 else None for j in mv.labels], 'tied': mv.tied}
-    )
+    voted = data.counts.sum(1) > 0  # an item without a vote (one group's votes, `perspectives.subset`) has no label
+    out = pd.DataFrame({'item': data.items, 'majority': [data.classes[j] if j >= 0 and v else None
+                                                         for j, v in zip(mv.labels, voted)], 'tied': mv.tied & voted})
     a, i = np.nonzero(~np.isnan(data.responses))
     long = pd.DataFrame({'task': i, 'worker': a, 'label': data.responses[a, i].astype(np.int64)})
     for m in methods:
@@ -187,7 +187,7 @@ def aggregate(
             warnings.simplefilter('ignore', FutureWarning)  # crowd-kit 1.4 uses pandas APIs that pandas 3 deprecates:
             warnings.simplefilter('ignore', DeprecationWarning)  # silenced around its calls only
             pred = _crowdkit(m, seed).fit_predict(long)
-        out[m] = [data.classes[int(pred[t])] for t in range(data.n_items)]
+        out[m] = [data.classes[int(pred[t])] if v else None for t, v in enumerate(voted)]  # crowd-kit: voted items
     return out
 
 # %% ../nbs/13_agreement.ipynb #0cd69efd
@@ -223,6 +223,11 @@ def agreement_report(
     n_boot: int = 0,  # bootstrap resamples for the intervals on alpha and kappa (0: none)
 ) -> pd.DataFrame:  # columns metric, value, lo, hi
     "Size, agreement coefficients (with intervals), majority-vote ties and (with annotator ids) each aggregate's agreement with the majority."
+    empty = int((data.n_votes == 0).sum())
+    if empty:  # items none of these annotators voted on (one group's votes): no item of theirs, no tie, no 0 votes
+        from scruples.options import take
+
+        n_all, data = data.n_items, take(data, np.flatnonzero(data.n_votes > 0))
     n = data.n_votes
     nan = float('nan')
 
@@ -271,6 +276,9 @@ def agreement_report(
         f'fleiss_kappa_subsampled: the mean over {20 if n_boot else 5} subsamples of each item\'s votes to '
         'fleiss_kappa_votes_per_item; lo, hi: the 2.5-97.5% spread of the subsamples, not an interval of the estimate',
     ] + ([f'{", ".join(boot)}: lo, hi: the 95% bootstrap interval over items ({n_boot} resamples)'] if n_boot else [])
+    if empty:
+        out.attrs['notes'].append(f'{empty} items without a vote left out (of {n_all}): every number is of the '
+                                  f'{data.n_items} items with votes')
     used = np.flatnonzero(np.asarray(data.counts).sum(0))
     undefined = [m for m, v in zip(out.metric, out.value) if m in boot + ['fleiss_kappa_subsampled'] and pd.isna(v)]
     if undefined:  # a NaN is said, with its reason

@@ -1312,7 +1312,7 @@ def _add_plan_parser(sub):
 # %% ../nbs/99_cli.ipynb #agree001
 def _check_annotators(by, annotators):
     "`analyze --by/--annotators`: both given, and the annotators table has the attribute (the join is the notebook's)."
-    from scruples.perspectives import POOLED, read_annotators
+    from scruples.perspectives import group_values, read_annotators
 
     if not by:
         raise core.ScruplesError(f'--annotators {annotators}: say which attribute to group by with --by ATTR')
@@ -1321,9 +1321,10 @@ def _check_annotators(by, annotators):
         if by not in table.columns:
             raise core.ScruplesError(f'--annotators {annotators}: no column {by!r} to group by '
                                      f'(columns: {", ".join(map(str, table.columns))})')
-        if POOLED in set(table[by].dropna()):  # before the notebook runs: it would stop there (`annotator_groups`)
-            raise core.ScruplesError(f'--annotators {annotators}: {by!r} has a group named {POOLED!r}, the name of the '
-                                     f'row of every annotator pooled: rename that value of {by!r}')
+        try:  # before the notebook runs: it would stop there (`annotator_groups`): the pooled row's name, one group
+            group_values(table[by], by)  # written two ways
+        except core.ScruplesError as err:
+            raise core.ScruplesError(f'--annotators {annotators}: {err}') from None
 
 
 def _groups(args, d, path):

@@ -214,7 +214,7 @@ def join_annotations(
     data_file='the wide file',
     long_file='the long file',  # named in errors
 ) -> _annotations.AnnotatedData:  # `data` with the annotators x items responses of `ann`
-    "The wide data with the long form's annotator ids; each item's tally in the long form must equal its wide counts (items only in the long form are left out)."
+    "The wide data with the long form's annotator ids; each item's tally in the long form must equal its wide counts (items only in the long form are left out, said in its report)."
     if tuple(ann.classes) != tuple(data.classes):
         raise ValueError(f'{long_file}: classes {list(ann.classes)}, but {data_file} has {list(data.classes)}')
     if ann.responses is None:
@@ -232,7 +232,12 @@ def join_annotations(
             f'{data_file} and {long_file} disagree on {len(differ)} of {data.n_items} items; the first, item {data.items[i]!r}: '
             f'wide counts {tally(data.counts[i])}, long tally {tally(ann.counts[cols[i]])}'
         )
-    return replace(data, responses=ann.responses[:, cols], annotators=ann.annotators)  # texts, contexts, splits kept
+    left = np.setdiff1d(np.arange(ann.n_items), cols)  # items only in the long form: left out, said in the report
+    resp = ann.responses[:, cols]
+    only = int((~np.isnan(ann.responses)).any(1).sum() - (~np.isnan(resp)).any(1).sum())
+    said = (f'; {long_file}: {len(left)} items not in {data_file} left out ({int(ann.counts[left].sum())} votes'
+            + (f'; {only} annotators voted only on them' if only else '') + ')') if len(left) else ''
+    return replace(data, responses=resp, annotators=ann.annotators, report=data.describe() + said)  # texts, splits kept
 
 # %% ../nbs/91_guide.ipynb #da14061b
 SHIPPED_FORMS = {'wide': 'replies_wide.csv', 'long': 'replies_long.csv', 'annotators': 'replies_annotators.csv'}

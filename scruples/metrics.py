@@ -19,9 +19,17 @@ def check_counts(
     allow_zero_rows: bool = False,  # accept examples nobody annotated
 ) -> np.ndarray:  # the counts as a float64 array
     "Validate label counts: 2-D, finite, non-negative, integral, and (by default) no all-zero row."
-    c = np.asarray(counts)
+    if hasattr(counts, 'counts') and hasattr(counts, 'classes'):  # an AnnotatedData: its counts (it was 'ragged rows?')
+        counts = counts.counts
+    try:
+        c = np.asarray(counts)
+    except ValueError:  # numpy refuses ragged rows
+        c = np.asarray(counts, dtype=object)
     if c.dtype == object:
-        raise ValueError('label counts must be a rectangular numeric array (got ragged rows?)')
+        raise ValueError('label counts must be a rectangular numeric array, got '
+                         + (f'non-numbers such as {next(v for v in c.ravel() if isinstance(v, str))!r} (an id or text '
+                            'column? give the count columns)' if c.ndim == 2 and any(isinstance(v, str) for v in c.ravel())
+                            else 'ragged rows or non-numbers'))
     c = c.astype(np.float64)
     if c.ndim != 2 or c.shape[1] < 2:
         raise ValueError(f'label counts must be 2-D (n_examples, n_classes >= 2), got shape {c.shape}')

@@ -243,9 +243,18 @@ def read(
 
 # %% ../nbs/08_options.ipynb #opt00029
 def take(data: _ann.AnnotatedData, idx) -> _ann.AnnotatedData:
-    "A dataset of some of the items, in the order of `idx`: texts, votes, responses, splits and gold kept with them."
+    """A dataset of some of the items, in the order of `idx` (item indices, or a boolean mask over the items): texts,
+    votes, responses, splits and gold kept with them."""
     import numpy as np
-    idx = np.asarray(idx, dtype=np.int64)
+    v = np.asarray(idx)
+    if v.dtype == bool or (v.dtype == object and len(v) and all(isinstance(x, (bool, np.bool_)) for x in v.tolist())):
+        if v.shape != (data.n_items,):  # a mask was read as indices 0 and 1: copies of two items
+            raise ValueError(f'a boolean mask of {v.size} values over {data.n_items} items: give one per item')
+        v = np.flatnonzero(v.astype(bool))
+    elif v.size and (v.ndim != 1 or not np.issubdtype(v.dtype, np.integer) or v.min() < 0 or v.max() >= data.n_items):
+        raise ValueError(f'idx must be item indices in [0, {data.n_items}) or a boolean mask over the items, got '
+                         f'{v.ravel()[:4].tolist()!r}')  # 1.5 was item 1, -1 the last item
+    idx = v.astype(np.int64)
     pick = lambda v: None if v is None else [v[i] for i in idx]
     return replace(
         data,

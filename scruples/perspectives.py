@@ -22,10 +22,10 @@ from .data import iter_jsonl, read_text
 
 # %% auto #0
 __all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
-           'join_annotators', 'annotator_groups', 'ungrouped', 'group_names', 'by_annotator', 'check_groups', 'subset',
-           'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups',
-           'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
-           'perspective_tables', 'best_by_group', 'plan_by_group']
+           'join_annotators', 'annotator_groups', 'group_values', 'ungrouped', 'group_names', 'by_annotator',
+           'check_groups', 'subset', 'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups',
+           'alpha_across_groups', 'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap',
+           'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group', 'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -57,7 +57,23 @@ def simulate_perspectives(
 
 # %% ../nbs/17_perspectives.ipynb #5f9003d7
 def _records(path: Path) -> tuple[list, list]:
-    "The columns and (line, record) pairs of a CSV, JSON-lines or Parquet table (lines as the file numbers them)."
+    """The columns and (line, record) pairs of a CSV, JSON-lines or Parquet table (lines as the file numbers them); column
+    names Unicode NFC, as the vote reader's (a header 'région' in NFD was 'no attribute' for --by région)."""
+    columns, records = _raw_records(path)
+    nfc = [_nfc(str(c)) for c in columns]
+    if len(set(nfc)) != len(nfc):
+        raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC', ','.join(map(str, columns)))
+    return nfc, [(line, {_nfc(str(k)): v for k, v in rec.items()}) for line, rec in records]
+
+
+def _nfc(s: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize('NFC', s)
+
+
+def _raw_records(path: Path) -> tuple[list, list]:
+    "The columns and (line, record) pairs of a table, as written."
     import csv
     import io
 
@@ -108,7 +124,7 @@ def read_annotators(
     path = Path(path)
     columns, records = _records(path)
     low = {c.lower(): c for c in columns}
-    col = id if id is not None else low.get('annotator') or low.get('id') or low.get('annotator_id')
+    col = _nfc(id) if id is not None else low.get('annotator') or low.get('id') or low.get('annotator_id')
     if col not in columns:
         raise ScruplesDataError(
             path, None, id, 'an annotator id column (annotator or id, any case; or name it)', ','.join(columns)
@@ -130,14 +146,18 @@ def read_annotators(
 
 
 def _blank(v) -> bool:
-    return v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and not v.strip())
+    "No value: None, NaN, pandas' missing values (pd.NA of a string or Int64 column, NaT) or an empty string."
+    return (v is None or v is pd.NA or v is pd.NaT or (isinstance(v, (float, np.floating)) and v != v)
+            or (isinstance(v, str) and not v.strip()))
 
 
 def _attr(v) -> str:
-    "An attribute value as a string: whole floats (Parquet) as their digits."
-    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+    "An attribute value as a string: whole floats (Parquet) as their digits; Unicode NFC, stripped (as ids and labels)."
+    import unicodedata
+
+    if isinstance(v, (float, np.floating)) and np.isfinite(v) and float(v).is_integer():
         v = int(v)
-    return str(v).strip()
+    return unicodedata.normalize('NFC', str(v).strip())
 
 # %% ../nbs/17_perspectives.ipynb #257ec7cb
 def long_attributes(
@@ -153,7 +173,8 @@ def long_attributes(
         raise ScruplesError(f'{path}: attribute columns need annotator ids (the long form with an annotator column)')
     names, records = _records(path)
     used = {c for v in (data.columns or {}).values() if v for c in ([v] if isinstance(v, str) else v)}
-    want = [c.strip() for c in columns.split(',')] if isinstance(columns, str) else columns
+    want = [_nfc(c.strip()) for c in (columns.split(',') if isinstance(columns, str) else columns)] \
+        if columns is not None else None
     cols = [c for c in names if c not in used] if want is None else list(want)
     bad = [c for c in cols if c not in names or c in used]
     if bad:
@@ -199,6 +220,13 @@ def join_annotators(
     if data.responses is None:
         raise ScruplesError('annotator attributes need annotator ids: read the long form with an annotator column')
     src = table.attrs.get('source', 'the annotators table')
+    if isinstance(table.index, pd.RangeIndex) and table.index.name is None:  # as pd.read_csv leaves it: no ids
+        low = {str(c).lower(): c for c in table.columns}
+        col = low.get('annotator') or low.get('id') or low.get('annotator_id')  # as `read_annotators` finds them
+        if col is None:  # row numbers are no ids: with annotators numbered 0..n-1 each had another's attributes
+            raise ScruplesError(f'{src}: no annotator ids: its index is the row numbers 0..{len(table) - 1} and it has '
+                                'no annotator (or id) column; give the ids as its index (set_index) or a column')
+        table = table.set_index(col)  # joined by row number, annotator 0 had the attributes of row 0, whoever's
     voters = [str(a) for a in data.annotators]
     ids = [_id(a, src, None, 'annotator') for a in table.index]  # keyed as the reader keys votes: 1, 1.0, ' 1' are '1'
     dup = next((a for i, a in enumerate(ids) if a in ids[:i]), None)
@@ -232,11 +260,27 @@ def annotator_groups(
 ) -> np.ndarray:  # object array, one group name per annotator of the data (None: no value)
     "The group of each annotator under attribute `by`; an attribute the table lacks is an error naming the ones it has."
     att = joined.attributes
+    by = _nfc(by) if by not in att.columns and isinstance(by, str) else by  # typed in NFC, the file's in NFD: one name
+    if by not in att.columns:
+        att = att.rename(columns=lambda c: _nfc(c) if isinstance(c, str) else c)
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
-    groups = np.array([None if _blank(v) else str(v) for v in att[by]], dtype=object)
-    nums = {}
+    return group_values(att[by], by)
+
+
+def group_values(
+    values,  # one attribute value per annotator
+    by: str,  # the attribute, for messages
+) -> np.ndarray:  # object array of group names (strings; None: no value)
+    """The group of each value: a string (whole numbers as their digits, Unicode NFC, stripped), None for no value
+    (None, NaN, pd.NA); one group written two ways ('20' and '20.0', 'Ontario' and 'ontario') is refused, naming both,
+    as is a group named as the pooled row."""
+    groups = np.array([None if _blank(v) else _attr(v) for v in values], dtype=object)
+    nums, folded = {}, {}
     for v in dict.fromkeys(g for g in groups if g is not None):  # '20' and '20.0': one age, two groups
+        if folded.setdefault(v.casefold(), v) != v:
+            raise ScruplesError(f'{by!r} has {folded[v.casefold()]!r} and {v!r}, one name in two cases (two groups): '
+                                'write them alike in the annotators table')
         try:
             f = float(v)
         except ValueError:
@@ -258,9 +302,14 @@ def ungrouped(joined: Joined, groups: np.ndarray, by: str) -> str:
             'group)' if none else '')
 
 
+def _no_group(g) -> bool:
+    "An annotator in no group: None, NaN or pd.NA."
+    return g is None or g is pd.NA or (isinstance(g, (float, np.floating)) and g != g)
+
+
 def group_names(groups: np.ndarray) -> list:
     "The groups in order of first appearance (None and NaN left out: no group); a group named 'all' (the pooled row's name) is refused."
-    names = list(dict.fromkeys(g for g in groups if not (g is None or g is pd.NA or isinstance(g, float) and g != g)))
+    names = list(dict.fromkeys(g for g in groups if not _no_group(g)))
     if POOLED in names:
         raise ScruplesError(f'a group named {POOLED!r}, the name of the row of every annotator pooled: rename it')
     return names
@@ -284,6 +333,28 @@ def by_annotator(
     return np.array([at[n] for n in names], dtype=object)
 
 
+def _by_annotator(names: list, values, what: str):
+    """`values` in the order of the annotators `names` (`data.annotators` as strings) when keyed by annotator (a dict, or
+    a Series whose index is ids: any index but pandas' unnamed row numbers), else as given (one per annotator, in that
+    order)."""
+    if isinstance(values, dict):
+        values = pd.Series(list(values.values()), index=pd.Index(list(values), dtype=object), dtype=object)
+    if not isinstance(values, pd.Series):
+        return values
+    idx = values.index
+    if isinstance(idx, pd.RangeIndex) and idx.name is None:  # row numbers 0..n-1: in data.annotators' order
+        nums = [str(i) for i in range(len(names))]
+        if len(idx) == len(names) and list(idx) == list(range(len(names))) and sorted(names) == sorted(nums) \
+                and names != nums:  # pandas 3 makes set_index / a dict of ids 0..n-1 such an index: by id or by place?
+            raise ValueError(f'{what}: a Series on row numbers 0..{len(names) - 1}, and the annotators are named 0 to '
+                             f'{len(names) - 1} in another order ({", ".join(names[:4])} ...): by id or by place is '
+                             "unsaid; name its index (rename_axis('annotator')) to key it by id, or give an array in the "
+                             'order of data.annotators')
+        return values
+    return by_annotator(names, idx, values.to_numpy(dtype=object),  # in another order: one group's votes to another
+                        f'{what} is keyed by annotator: its index must hold the annotators of data')
+
+
 def check_groups(
     data: AnnotatedData,  # with annotator ids
     groups,  # one group per annotator of `data`, in the order of `data.annotators` (None: no group)
@@ -292,14 +363,21 @@ def check_groups(
     annotators (or fail deep inside with an IndexError)."""
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
-    if isinstance(groups, pd.Series) and not isinstance(groups.index, pd.RangeIndex):  # keyed by annotator: aligned
-        groups = by_annotator(data.annotators, groups.index, groups.to_numpy(dtype=object),
-                              'groups is a Series keyed by annotator: its index must hold the annotators of data')  # in their order: another's votes
+    groups = _by_annotator([str(a) for a in data.annotators], groups, 'groups')  # a dict or Series keyed by annotator: matched by id
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
         raise ValueError(f'{got} for {len(data.annotators)} annotators: give one group per annotator, in the order of '
                          'data.annotators')
+    import unicodedata
+
+    g = np.array([unicodedata.normalize('NFC', x) if isinstance(x, str) else x for x in g], dtype=object)
+    seen = {}  # 'é' in two Unicode forms is one group; 'A' and 'a', 1 and '1', 'a' and 'a ' would print as one or alike
+    for x in dict.fromkeys(x for x in g if not _no_group(x)):
+        other = seen.setdefault(str(x).strip().casefold(), x)
+        if other is not x and other != x:
+            raise ValueError(f'groups {other!r} and {x!r} differ only in case, spaces or type: two groups that print '
+                             'alike; write them alike (or apart)')
     return g
 
 
@@ -308,9 +386,13 @@ def subset(
     keep,  # bool mask over the annotators
 ) -> AnnotatedData:  # the same items; responses and counts from the kept annotators only
     "The data as the kept annotators voted: their rows of the response matrix and the counts they make."
-    if isinstance(keep, pd.Series) and not isinstance(keep.index, pd.RangeIndex):  # keyed by annotator: aligned
-        keep = check_groups(data, keep).astype(bool)
-    keep = np.asarray(keep, dtype=bool)
+    k = np.asarray(_by_annotator([str(a) for a in data.annotators], keep, 'keep'), dtype=object if isinstance(keep, (dict, pd.Series)) else None)
+    flat = k.ravel().tolist()
+    if not (k.dtype == bool or all(isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1))
+                                   for v in flat)):  # numpy made ids or names all True, and indices a mask
+        raise ValueError(f'keep: a boolean mask over data.annotators (True: kept), got {flat[:4]!r}'
+                         f'{" ..." if len(flat) > 4 else ""}; to keep annotators by id: np.isin(data.annotators, ids)')
+    keep = k.astype(bool)
     if keep.shape != (len(data.annotators),):
         raise ValueError(f'keep: {keep.size} values for {len(data.annotators)} annotators (one per annotator)')
     r = data.responses[keep]
@@ -514,6 +596,7 @@ def annotator_table(
     groups = np.array(['all'] * len(R), dtype=object) if groups is None else np.asarray(groups, dtype=object)
     kap, shared = kappa if kappa is not None else pairwise_kappa(data, min_shared)
     K = kap.to_numpy()
+    nogroup = np.array([_no_group(x) for x in groups], dtype=bool)
     rows = []
     for i, a in enumerate(data.annotators):
         seen = ~np.isnan(R[i])
@@ -525,10 +608,10 @@ def annotator_table(
         r |= {f'rate_{c}': float((lab == j).mean()) if len(lab) else np.nan for j, c in enumerate(data.classes)}
         r['agree_loo'] = float((lab[ok] == mv[ok]).mean()) if ok.any() else np.nan
         r['loo_items'] = int(ok.sum())
-        for name, mask in (('own', groups == groups[i]), ('other', groups != groups[i])):
-            mask = mask.copy()
+        for name, mask in (('own', groups == groups[i]), ('other', (groups != groups[i]) & ~nogroup)):
+            mask = mask.copy()  # the other groups: not the annotators of no group (None or NaN), who are in none
             mask[i] = False
-            if groups[i] is None:
+            if nogroup[i]:
                 mask[:] = False
             v = K[i, mask]
             v = v[np.isfinite(v)]
@@ -569,7 +652,10 @@ def kappa_heatmap(
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    g = np.array(['(none)' if x is None else str(x) for x in groups], dtype=object)
+    groups = _by_annotator([str(a) for a in kappa.index], groups, 'groups')  # keyed by annotator: the heatmap's rows
+    g = np.array(['(none)' if _no_group(x) else str(x) for x in groups], dtype=object)
+    if len(g) != len(kappa):
+        raise ValueError(f'{len(g)} groups for the {len(kappa)} annotators of kappa: one per annotator, in its order')
     order = np.argsort(g, kind='stable')
     K = kappa.iloc[order, order]
     m, many = len(K), len(K) > max_labels
@@ -656,7 +742,8 @@ def perspectives(
                        else (np.nan, np.nan, np.nan, 'one group'))
     kappa = pairwise_kappa(data, min_shared)
     table = annotator_table(data, groups, min_shared, kappa)
-    few = int((table.pairs_own + table.pairs_other == 0).sum())
+    S = kappa[1].to_numpy()
+    few = int((((S >= min_shared) & ~np.eye(len(S), dtype=bool)).sum(1) == 0).sum())  # not those in no group
     if few:
         notes.append(f'{few} annotators share fewer than {min_shared} items with every other: their kappas are NaN')
     return Perspectives(by, groups, within, group_majorities(data, groups), between,
@@ -764,6 +851,9 @@ def plan_by_group(
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
+        if not len(c):  # as best_by_group says it (plan said 'label counts are empty')
+            out.append(pd.DataFrame({'group': [g], 'note': ['no votes on these items: no plan']}))
+            continue
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
@@ -772,4 +862,7 @@ def plan_by_group(
         except ValueError as err:
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))
     res = pd.concat(out, ignore_index=True)
+    for col in ('votes', 'n_items', 'patterns'):  # whole numbers, not 3.0000 beside a group's NaN row
+        if col in res:
+            res[col] = res[col].astype('Int64')
     return res[['group', *[c for c in res.columns if c != 'group']]]

@@ -351,6 +351,9 @@ def choose_prior(
         raise ValueError(f"prior must be one of {', '.join(map(repr, PRIORS))}, got {prior!r}")
     c = np.asarray(counts, np.float64)
     c = c[c.sum(1) > 0]
+    # the items in one order, the votes' own (sorted rows): the held-out split, and so the prior chosen, depended on the
+    # file's row order (the same votes read from a shuffled file, or in the long form, gave another ceiling)
+    c = c[np.lexsort(c.T[::-1])]
     if alpha is None:
         alpha = dirichlet_multinomial_mle(c)
     alpha = np.asarray(alpha, np.float64)
