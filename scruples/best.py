@@ -16,8 +16,8 @@ from .annotations import majority_vote
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
-from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs, npmle_expectations,
-                             pattern_likelihoods, refit_weights)
+from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
+                             npmle_expectations, pattern_likelihoods, refit_weights)
 
 pd = LazyModule(
     'pandas'

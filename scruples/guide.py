@@ -214,7 +214,8 @@ def join_annotations(
     data_file='the wide file',
     long_file='the long file',  # named in errors
 ) -> _annotations.AnnotatedData:  # `data` with the annotators x items responses of `ann`
-    "The wide data with the long form's annotator ids; each item's tally in the long form must equal its wide counts (items only in the long form are left out, said in its report)."
+    """The wide data with the long form's annotator ids; each item's tally in the long form must equal its wide counts
+    (items only in the long form are left out, said in its report)."""
     if tuple(ann.classes) != tuple(data.classes):
         raise ValueError(f'{long_file}: classes {list(ann.classes)}, but {data_file} has {list(data.classes)}')
     if ann.responses is None:

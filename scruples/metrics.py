@@ -26,10 +26,10 @@ def check_counts(
     except ValueError:  # numpy refuses ragged rows
         c = np.asarray(counts, dtype=object)
     if c.dtype == object:
+        text = next((v for v in c.ravel() if isinstance(v, str)), None) if c.ndim == 2 else None
         raise ValueError('label counts must be a rectangular numeric array, got '
-                         + (f'non-numbers such as {next(v for v in c.ravel() if isinstance(v, str))!r} (an id or text '
-                            'column? give the count columns)' if c.ndim == 2 and any(isinstance(v, str) for v in c.ravel())
-                            else 'ragged rows or non-numbers'))
+                         + (f'non-numbers such as {text!r} (an id or text column? give the count columns)'
+                            if text is not None else 'ragged rows or non-numbers'))
     c = c.astype(np.float64)
     if c.ndim != 2 or c.shape[1] < 2:
         raise ValueError(f'label counts must be 2-D (n_examples, n_classes >= 2), got shape {c.shape}')

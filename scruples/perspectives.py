@@ -57,12 +57,14 @@ def simulate_perspectives(
 
 # %% ../nbs/17_perspectives.ipynb #5f9003d7
 def _records(path: Path) -> tuple[list, list]:
-    """The columns and (line, record) pairs of a CSV, JSON-lines or Parquet table (lines as the file numbers them); column
-    names Unicode NFC, as the vote reader's (a header 'région' in NFD was 'no attribute' for --by région)."""
+    """The columns and (line, record) pairs of a CSV, JSON-lines or Parquet table (lines as the file numbers
+    them); column names Unicode NFC, as the vote reader's (a header 'région' in NFD was 'no attribute' for --by
+    région)."""
     columns, records = _raw_records(path)
     nfc = [_nfc(str(c)) for c in columns]
     if len(set(nfc)) != len(nfc):
-        raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC', ','.join(map(str, columns)))
+        raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC',
+                                ','.join(map(str, columns)))
     return nfc, [(line, {_nfc(str(k)): v for k, v in rec.items()}) for line, rec in records]
 
 
@@ -334,9 +336,9 @@ def by_annotator(
 
 
 def _by_annotator(names: list, values, what: str):
-    """`values` in the order of the annotators `names` (`data.annotators` as strings) when keyed by annotator (a dict, or
-    a Series whose index is ids: any index but pandas' unnamed row numbers), else as given (one per annotator, in that
-    order)."""
+    """`values` in the order of the annotators `names` (`data.annotators` as strings) when keyed by annotator (a
+    dict, or a Series whose index is ids: any index but pandas' unnamed row numbers), else as given (one per annotator,
+    in that order)."""
     if isinstance(values, dict):
         values = pd.Series(list(values.values()), index=pd.Index(list(values), dtype=object), dtype=object)
     if not isinstance(values, pd.Series):
@@ -347,9 +349,9 @@ def _by_annotator(names: list, values, what: str):
         if len(idx) == len(names) and list(idx) == list(range(len(names))) and sorted(names) == sorted(nums) \
                 and names != nums:  # pandas 3 makes set_index / a dict of ids 0..n-1 such an index: by id or by place?
             raise ValueError(f'{what}: a Series on row numbers 0..{len(names) - 1}, and the annotators are named 0 to '
-                             f'{len(names) - 1} in another order ({", ".join(names[:4])} ...): by id or by place is '
-                             "unsaid; name its index (rename_axis('annotator')) to key it by id, or give an array in the "
-                             'order of data.annotators')
+                             f'{len(names) - 1} in another order ({", ".join(names[:4])} ...): by id or by place '
+                             "is unsaid; name its index (rename_axis('annotator')) to key it by id, or give an array "
+                             'in the order of data.annotators')
         return values
     return by_annotator(names, idx, values.to_numpy(dtype=object),  # in another order: one group's votes to another
                         f'{what} is keyed by annotator: its index must hold the annotators of data')
@@ -363,7 +365,8 @@ def check_groups(
     annotators (or fail deep inside with an IndexError)."""
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
-    groups = _by_annotator([str(a) for a in data.annotators], groups, 'groups')  # a dict or Series keyed by annotator: matched by id
+    # a dict or Series keyed by annotator: matched by id
+    groups = _by_annotator([str(a) for a in data.annotators], groups, 'groups')
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'
@@ -372,7 +375,8 @@ def check_groups(
     import unicodedata
 
     g = np.array([unicodedata.normalize('NFC', x) if isinstance(x, str) else x for x in g], dtype=object)
-    seen = {}  # 'é' in two Unicode forms is one group; 'A' and 'a', 1 and '1', 'a' and 'a ' would print as one or alike
+    # 'é' in two Unicode forms is one group; 'A' and 'a', 1 and '1', 'a' and 'a ' would print as one or alike
+    seen = {}
     for x in dict.fromkeys(x for x in g if not _no_group(x)):
         other = seen.setdefault(str(x).strip().casefold(), x)
         if other is not x and other != x:
@@ -386,7 +390,8 @@ def subset(
     keep,  # bool mask over the annotators
 ) -> AnnotatedData:  # the same items; responses and counts from the kept annotators only
     "The data as the kept annotators voted: their rows of the response matrix and the counts they make."
-    k = np.asarray(_by_annotator([str(a) for a in data.annotators], keep, 'keep'), dtype=object if isinstance(keep, (dict, pd.Series)) else None)
+    k = np.asarray(_by_annotator([str(a) for a in data.annotators], keep, 'keep'),
+                   dtype=object if isinstance(keep, (dict, pd.Series)) else None)
     flat = k.ravel().tolist()
     if not (k.dtype == bool or all(isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1))
                                    for v in flat)):  # numpy made ids or names all True, and indices a mask
