@@ -19,3 +19,31 @@ def scruples(*argv, timeout=300, cwd=None, env: dict|None=None) -> subprocess.Co
     "`scruples ARGV` in a subprocess, its output captured; `env` adds variables to `cli_env()`."
     return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
                           timeout=timeout, env=cli_env(**(env or {})), cwd=cwd)
+
+
+def in_process(*argv) -> tuple[int, str, str]:
+    "`scruples ARGV` in this process (a test may replace a function inside it): (exit status, stdout, stderr)."
+    import contextlib
+    import io
+
+    from scruples.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main([str(a) for a in argv])
+        except SystemExit as e:
+            rc = e.code
+    return rc, out.getvalue(), err.getvalue()
+
+
+def run_by(folder, command: str, by: str, values, *flags) -> subprocess.CompletedProcess:
+    """`scruples COMMAND long.csv --by BY --annotators ann.csv --bootstrap 0` on simulated votes of four annotators in two
+    groups, the annotators' BY column set to `values` (written into `folder`)."""
+    from scruples.perspectives import simulate_perspectives
+
+    folder = Path(folder)
+    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
+    long.to_csv(folder/'long.csv', index=False)
+    ann.assign(**{by: values}).to_csv(folder/'ann.csv', index=False)
+    return scruples(command, folder/'long.csv', '--by', by, '--annotators', folder/'ann.csv', '--bootstrap', '0', *flags)

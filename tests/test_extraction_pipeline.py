@@ -207,14 +207,7 @@ def test_killed_worker_then_rerun_equals_one_process(tmp_path, cluster):
 
 # --- scruples extract -------------------------------------------------------------------------------------------------
 
-def _cli(*argv):
-    import contextlib, io
-    from scruples.cli import main
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try: rc = main([str(a) for a in argv])
-        except SystemExit as e: rc = e.code
-    return rc, out.getvalue(), err.getvalue()
+from cli_run import in_process as _cli  # noqa: E402
 
 
 def test_cli_extract_formats_globs_and_resume(tmp_path, reference):

@@ -25,8 +25,6 @@ Asserted: bad input is refused with ValueError/ScruplesDataError (naming file an
 fitting, encoding or parsing; valid input gives the exact answer (scikit-learn's for the label metrics), with no NaN
 and no length-1 input broadcast; a metric's estimate does not depend on the other metrics asked for.
 """
-import contextlib
-import io
 import json
 import os
 import re
@@ -41,7 +39,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scruples import data as sd
 from scruples.annotations import read_annotated
-from scruples.cli import main
 from scruples.core import ScruplesDataError
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -151,13 +148,7 @@ def check_reader(reader, path: Path, n_lines: int):
     return out
 
 
-def cli(*argv):
-    "Run `scruples` in-process: (exit status, stdout, stderr)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try: rc = main([str(a) for a in argv])
-        except SystemExit as e: rc = e.code
-    return rc, out.getvalue(), err.getvalue()
+from cli_run import in_process as cli  # noqa: E402  (`scruples` in-process: exit status, stdout, stderr)
 
 
 def check_cli(folder: Path, argv, names=()):

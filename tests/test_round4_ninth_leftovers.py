@@ -1,20 +1,5 @@
 """The leftovers the ninth hostile pass's note named (issue 39), mended: each test failed on the code before its fix."""
-import contextlib
-import io
-
-import numpy as np
-import pandas as pd
-
-from scruples.cli import main
-
-
-def _cli(*argv):
-    "`scruples ARGV` in this process (so a test can replace a function inside it): (exit status, stdout, stderr)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try: rc = main([str(a) for a in argv])
-        except SystemExit as e: rc = e.code
-    return rc, out.getvalue(), err.getvalue()
+from cli_run import in_process as _cli
 
 
 def test_score_refuses_a_figures_folder_with_a_users_file_before_scoring(split_gold, monkeypatch):

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import run_by
 
 from scruples.annotations import read_annotated
 from scruples.core import ScruplesError
@@ -157,10 +157,7 @@ def test_read_annotated_frame_keeps_a_named_index(tmp_path):
 
 @pytest.mark.parametrize('command', ['agree', 'best'])
 def test_by_refuses_one_number_written_two_ways(tmp_path, command):
-    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
-    long.to_csv(tmp_path/'long.csv', index=False)
-    ann.assign(age=['20', '20.0', '30', '30']).to_csv(tmp_path/'ann.csv', index=False)
-    r = scruples(command, tmp_path/'long.csv', '--by', 'age', '--annotators', tmp_path/'ann.csv', '--bootstrap', '0')
+    r = run_by(tmp_path, command, 'age', ['20', '20.0', '30', '30'])
     assert r.returncode != 0 and "'20' and '20.0'" in r.stderr, (r.stdout[-800:], r.stderr)
 
 

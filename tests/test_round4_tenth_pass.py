@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import run_by, scruples
 
 from scruples.annotations import read_annotated
 from scruples.perspectives import join_annotators, simulate_perspectives
@@ -82,10 +82,7 @@ def test_by_one_group_in_two_unicode_forms_is_one_group(tmp_path):
 
 @pytest.mark.parametrize('command', ['agree', 'best'])
 def test_by_refuses_one_group_written_in_two_cases(tmp_path, command):
-    long, ann = simulate_perspectives(n_items=30, groups={'a': 2, 'b': 2}, seed=1)
-    long.to_csv(tmp_path/'long.csv', index=False)
-    ann.assign(region=['Ontario', 'ontario', 'Quebec', 'Quebec']).to_csv(tmp_path/'ann.csv', index=False)
-    r = scruples(command, tmp_path/'long.csv', '--by', 'region', '--annotators', tmp_path/'ann.csv', '--bootstrap', '0')
+    r = run_by(tmp_path, command, 'region', ['Ontario', 'ontario', 'Quebec', 'Quebec'])
     assert r.returncode != 0 and "'Ontario' and 'ontario'" in r.stderr, (r.stdout[-800:], r.stderr)
 
 
