@@ -462,35 +462,55 @@ def _counts_fast(
 _CELL_COUNT = r'^[ \t]*\+?([0-9]{1,18})(?:\.0*)?[ \t]*\Z'  # count_value's rule for a CSV cell, below 10**18 (a bulk parse's bound)
 
 
-def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
-    "A wide CSV parsed in bulk (pandas' C reader, every cell a string) and checked column by column; None at anything odd (the plain path decides)."
-    if not body.strip(b'\r\n') or (b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r')):
-        return None
+def _csv_cells(body: bytes, dtype):
+    "A CSV body parsed by pandas' C reader, no cell taken as missing (`dtype` None: the reader's own types); None if it fails."
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            df = pd.read_csv(
-                io.BytesIO(body),
-                header=None,
-                dtype=str,
-                keep_default_na=False,
-                na_values=[],
-                engine='c',
+            return pd.read_csv(
+                io.BytesIO(body), header=None, dtype=dtype, keep_default_na=False, na_values=[], engine='c',
                 encoding='utf-8',
             )
     except Exception:
         return None  # e.g. a row longer than the first
-    if df.shape[1] != len(columns) or df.isna().any().any() or not len(df):
+
+
+def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
+    "A wide CSV parsed in bulk (pandas' C reader, every cell a string) and checked column by column; None at anything odd (the plain path decides)."
+    if not body.strip(b'\r\n') or (b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r')):
+        return None
+    used = [*ids, *(cols[n] for n in ('text', 'context', 'split') if cols[n])]
+    # first the C reader's own types (fast): the counts as int64 and every column used as text a string column; a
+    # column it reads otherwise ('007' as 7, 3.0, '1e3', '-0', a bool) sends every cell through the text rule below
+    df = _csv_cells(body, None)
+    if df is not None and (df.shape[1] != len(columns) or not len(df)):
+        return None  # a row of another length
+    typed = (
+        df is not None
+        and b'-0' not in body  # '-0' reads as 0: the rule refuses it
+        and all(df.dtypes.iloc[columns.index(k)] == np.int64 for k in cc)
+        and all(pd.api.types.is_string_dtype(df.iloc[:, columns.index(k)]) for k in used)
+    )
+    if not typed:
+        df = _csv_cells(body, str)
+        if df is None or df.shape[1] != len(columns) or not len(df):
+            return None
+    if df.isna().any().any():
         return None  # a row of another length
     df.columns = columns
     c = np.empty((len(df), len(cc)), dtype=np.int64)
     for j, k in enumerate(cc):
+        if typed:
+            c[:, j] = df[k].to_numpy()
+            continue
         s = df[k].str.strip(' \t')  # as count_value strips a cell: spaces and tabs only
         # 3 (vectorized), else 3.0
         m = s if s.str.fullmatch(r'[0-9]{1,18}').all() else df[k].str.extract(_CELL_COUNT, expand=False)
         if m.isna().any():
             return None
         c[:, j] = m.astype(np.int64).to_numpy()
+    if typed and ((c < 0).any() or (c >= 10**18).any()):
+        return None  # outside the text rule's digits: the plain path names it
     if not c.sum(1).all() or (c.astype(np.float64).sum(1) >= 9e18).any():
         return None
     out = {}

@@ -186,16 +186,19 @@ def test_anecdotes_fast_refuses_what_slow_refuses(tmp_path, bad):
     with pytest.raises(sco.ScruplesDataError, match=r':2: '): sd.read_anecdotes(p)
 
 
-WIDE_TEXT = st.text(st.sampled_from(list('ab ,"\n\r\té')), max_size=12)
+WIDE_TEXT = st.text(st.sampled_from(list('ab ,"\n\r\té07.')), max_size=12)
 
 
 @FAST
-@given(rows=st.lists(st.tuples(st.text('abc/ ', max_size=3), WIDE_TEXT, st.sampled_from(['train', 'Dev', 'validation', 'test', 'x']),
-                               st.lists(st.sampled_from(['0', '1', '2', '3.0', ' 2', '', 'x', '99999999999999999999', '3\n', '+1', '\t4 ']), min_size=2, max_size=2)),
+@given(rows=st.lists(st.tuples(st.text('abc/ 07', max_size=3), WIDE_TEXT, st.sampled_from(['train', 'Dev', 'validation', 'test', 'x']),
+                               st.lists(st.sampled_from(['0', '1', '2', '3.0', ' 2', '', 'x', '99999999999999999999', '3\n', '+1', '\t4 ',
+                                                         '-0', '1e3', '-1', '007', 'True', '2.50', '1000000000000000000']),
+                                        min_size=2, max_size=2)),
                      min_size=1, max_size=8),
        crlf=st.booleans())
 def test_wide_csv_fast_equals_plain(tmp_path, monkeypatch, rows, crlf):
-    "The wide CSV bulk path (pandas' C reader, every cell a string) gives what the record-by-record path gives, errors included."
+    """The wide CSV bulk path (pandas' C reader: its own types where counts read as int64 and ids and texts as strings,
+    else every cell a string) gives what the record-by-record path gives, errors included ('-0', '1e3', '007' ids)."""
     df = pd.DataFrame([(i, t, s, *c) for i, t, s, c in rows], columns=['id', 'text', 'split', 'yes', 'no'])
     p = tmp_path/'w.csv'; df.to_csv(p, index=False, lineterminator='\r\n' if crlf else '\n')
     def plain(q):
@@ -218,14 +221,23 @@ def test_wide_csv_fast_path_is_taken_on_the_guide_data():
 
 
 @pytest.mark.parametrize('text', ['id,a,b\nx,1,2\ny,1,2,3\n', 'id,a,b\nx,1,2,3\ny,1,2\n', 'id,a,b\nx,1\ny,1,2\n', 'id,a,b\nx,1,2\nx,2,1\n',
-                                  'id,a,b\nx,1,2\n ,2,1\n', 'id,a,b\nx,0,0\n', 'id,a,b\nx,1,2\ny,3\u0663,1\n', 'id,a,b\nx,1,2\r y,1,1\n'])
+                                  'id,a,b\nx,1,2\n ,2,1\n', 'id,a,b\nx,0,0\n', 'id,a,b\nx,1,2\ny,3\u0663,1\n', 'id,a,b\nx,1,2\r y,1,1\n',
+                                  'id,a,b\nx,1,-0\n', 'id,a,b\nx,1,1e3\n', 'id,a,b\nx,1,-1\n', 'id,a,b\nx,1,True\n'])
 def test_wide_csv_fast_refuses_what_plain_refuses(tmp_path, text):
-    "Rows of another length, a repeated or blank id, an item without votes, a non-ASCII digit, a lone CR: the plain path decides."
+    """Rows of another length, a repeated or blank id, an item without votes, a non-ASCII digit, a lone CR, counts the C
+    reader takes as numbers and the count rule refuses ('-0', '1e3', True): the plain path decides."""
     p = tmp_path/'w.csv'; p.write_bytes(text.encode())
     t = ann._table(p)
     assert ann._wide_fast(t.body, t.columns, ['a', 'b'], ['id'], {'text': None, 'context': None, 'split': None}) is None
     if '\r' not in text:
         with pytest.raises(sco.ScruplesDataError): ann.read_annotated(p)
+
+
+def test_wide_csv_numeric_ids_keep_their_text(tmp_path):
+    "Issue 43: the typed bulk read would take ids 007 and 7 as one number; they are read as text, as the plain path reads them."
+    p = tmp_path/'w.csv'; p.write_text('id,text,a,b\n007,1.50,1,2\n7,2,2,1\n')
+    d = ann.read_annotated(p)
+    assert d.items == ['007', '7'] and d.texts == ['1.50', '2'] and d.counts.tolist() == [[1, 2], [2, 1]]
 
 
 def test_counts_csv_over_pandas_parallel_threshold(tmp_path):
