@@ -956,7 +956,10 @@ def _on_cluster(client, tasks: list, tick) -> list[dict]:
     watch = threading.Thread(target=_watch_workers, args=(client, stop), daemon=True, name='scruples-workers')
     watch.start()
     try:
-        for n, _ in enumerate(as_completed(futures, loop=client.loop), 1): tick(n)
+        for n, f in enumerate(as_completed(futures, loop=client.loop), 1):
+            if f.status != 'finished':  # a part failed (or was cancelled): its error now, not when the rest has run
+                f.result()
+            tick(n)
         return client.gather(futures)
     except BaseException:
         client.cancel(futures, force=True); raise

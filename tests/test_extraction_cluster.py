@@ -124,13 +124,17 @@ def test_cli_on_a_user_started_cluster_with_a_worker_killed(tmp_path, user_clust
 
 
 def test_failed_run_cancels_what_it_submitted(tmp_path, user_cluster):
-    "A run that fails on the cluster cancels its other parts: nothing of it keeps running there."
+    """A run that fails on the cluster cancels its other parts: nothing of it keeps running there. The failure is
+    reported at once, while another part still runs (it waited for every other part to end, then cancelled nothing)."""
     import dask
     client = user_cluster['client']
-    slow = dask.delayed(time.sleep, pure=False)(60, dask_key_name='stage-slow')
+    slow = dask.delayed(time.sleep, pure=False)(20, dask_key_name='stage-slow')
+    done = tmp_path/'slow-part-done'  # made by a part that runs after the slow one: it must never be
+    after = dask.delayed(os.makedirs, pure=False)(str(done), exist_ok=slow, dask_key_name='stage-after')
     bad = dask.delayed(ex.stage_file, pure=False)(str(tmp_path/'missing.jsonl'), 'comments', str(tmp_path/'run'),
                                                    dask_key_name='stage-bad')
-    with pytest.raises(FileNotFoundError): ex._on_cluster(client, [slow, bad], lambda n: None)
+    with pytest.raises(FileNotFoundError): ex._on_cluster(client, [after, bad], lambda n: None)
+    assert not done.exists(), 'the failure was reported only after the other parts had run'
     _wait_for(lambda: not client.run_on_scheduler(lambda dask_scheduler: [str(k) for k in dask_scheduler.tasks
                                                                           if 'stage-' in str(k)]),
               30, 'the scheduler to forget the failed run')
