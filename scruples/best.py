@@ -26,9 +26,9 @@ pd = LazyModule(
 # %% auto #0
 __all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha',
            'prior_for', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft',
-           'metric_streams', 'BestResult', 'best_estimates', 'best', 'class_support', 'class_support_columns',
-           'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study', 'oracle_soft_scores',
-           'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
+           'metric_streams', 'NpmleRefits', 'npmle_refits', 'BestResult', 'best_estimates', 'best', 'class_support',
+           'class_support_columns', 'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study',
+           'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -536,12 +536,30 @@ def _per_pattern(pat: np.ndarray, a, metric: str, n_samples: int, rng) -> np.nda
     return _js_samples(pat, a, n_samples, rng)[1] if metric == 'js' else _oracle_soft(pat, a, metric)
 
 # %% ../nbs/12_best.ipynb #d9b08e5b
-def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None) -> np.ndarray:
+class NpmleRefits(NamedTuple):
+    "An NPMLE refitted to each bootstrap resample of the examples, once for every metric of a `best` run."
+
+    pattern_weights: np.ndarray  # (n_boot, P) each resample's multiplicity of each distinct count row (np.unique)
+    weights: np.ndarray  # (n_boot, G) the refitted weights of the prior's support points
+
+
+def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> NpmleRefits:
+    """The refits the interval of every metric uses: before, each metric drew its own resamples and refitted the
+    NPMLE to each (accuracy, macro F1 and cross-entropy: three times the EM work of one set of resamples)."""
+    pat, inv = np.unique(c, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    lik = pattern_likelihoods(pr, pat)
+    pw = np.array([np.bincount(inv, weights=wb, minlength=len(pat)) for wb in _resamples(len(c), n_boot, rng)])
+    return NpmleRefits(pw, np.array([refit_weights(pr, lik, m) for m in pw]))
+
+
+def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None, refits=None) -> np.ndarray:
     """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
     user's run fits it to its data: the interval then spans the prior's estimation error beside the examples' sampling.
     Examples with the same counts are scored once per resample, so a resample costs a fit and O(patterns). An NPMLE prior
-    `pr` is refitted on its support (EM from its weights); else the Dirichlet is. For the soft metrics and cross-entropy
-    (accuracy and macro F1: `_hard_draws`)."""
+    `pr` is refitted on its support (EM from its weights), or its `refits` (`npmle_refits`, shared by the metrics; `w`
+    unused) are taken; else the Dirichlet is. For the soft metrics and cross-entropy (accuracy and macro F1:
+    `_hard_draws`)."""
     pat, inv = np.unique(c, axis=0, return_inverse=True)
     inv, n = inv.ravel(), len(c)
     s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
@@ -549,6 +567,11 @@ def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None) 
     if pr is not None and pr.kind == 'npmle':  # the likelihoods and each point's value once, the weights per resample
         lik = pattern_likelihoods(pr, pat)
         val = _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
+    if refits is not None:
+        for pw, wt in zip(refits.pattern_weights, refits.weights):
+            post = lik * wt
+            stats.append(pw @ ((post / post.sum(1, keepdims=True)) * val).sum(1) / n)
+        return np.array(stats)
     for wb in w:
         pw = np.bincount(inv, weights=wb, minlength=len(pat))
         if pr is not None and pr.kind == 'npmle':
@@ -565,10 +588,12 @@ def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None) 
     return np.array(stats)
 
 # %% ../nbs/12_best.ipynb #924fb07d
-def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: Prior | None = None) -> np.ndarray:
+def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: Prior | None = None,
+                refits: NpmleRefits | None = None) -> np.ndarray:
     """The oracle's accuracy or macro F1 on these examples over posterior draws of their label distributions: `n_boot`
     batches of draws, each under the prior refitted to a bootstrap resample of the examples (`refit` with an NPMLE `pr`),
-    else all under the prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from)."""
+    else all under the prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from). `refits`:
+    the refitted weights every metric shares (`npmle_refits`), else refitted here."""
     sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # draws per batch
     if not (refit and pr is not None and pr.kind == 'npmle'):
         return _score_samples(sampler, y, metric, n_boot * sh, rng)
@@ -579,23 +604,28 @@ def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: 
     lik = pattern_likelihoods(pr, pat)  # the likelihoods and each point's argmax once, the weights per resample
     val = argmax_shares(pr.points)  # a point tied between classes: half to each, as the estimate counts it
     out = []
-    for wb in _resamples(len(c), n_boot, rng):
-        post = lik * refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat)))
+    if refits is None:
+        refits = NpmleRefits(None, [refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat)))
+                                    for wb in _resamples(len(c), n_boot, rng)])
+    for wt in refits.weights:
+        post = lik * wt
         q = (post / post.sum(1, keepdims=True)) @ val
         g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
         out.append(_score_samples(g, y, metric, sh, rng))  # on the examples themselves (no weights)
     return np.concatenate(out)
 
 # %% ../nbs/12_best.ipynb #54eae833
-def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False, pr=None):
+def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False, pr=None, refits=None):
     """The interval of the BEST estimate at `level`. Accuracy and macro F1: quantiles of the oracle's score on the
     examples over posterior draws (`_hard_draws`). The other metrics: the percentile interval over bootstrap resamples of
     the examples (as multiplicities): `refit`, the prior was fitted to the counts and is refitted to each resample
     (`_refit_stats`); else it is held fixed and `per`, the per-example expectations, is averaged under each resample."""
     qs = [(1 - level) / 2, (1 + level) / 2]
     if metric in HARD_METRICS:
-        return tuple(np.quantile(_hard_draws(c, y, cdf, metric, n_boot, n_samples, rng, refit, pr), qs))
+        return tuple(np.quantile(_hard_draws(c, y, cdf, metric, n_boot, n_samples, rng, refit, pr, refits), qs))
     n = len(c)
+    if refit and refits is not None:
+        return tuple(np.quantile(_refit_stats(c, None, metric, n_samples, rng, n_boot, pr, refits), qs))
     w = _resamples(n, n_boot, rng)
     if refit:
         stats = _refit_stats(c, w, metric, n_samples, rng, n_boot, pr)
@@ -691,7 +721,7 @@ def best_estimates(
         raise ValueError(f'n_samples must be at least 1, got {n_samples}')
     n_boot = check_resamples(n_boot)
     streams = metric_streams(
-        seed, [*metrics, 'ties', 'check']
+        seed, [*metrics, 'ties', 'check', 'refits']
     )  # a bad seed is refused before any work; ties='random' draws from its own stream
     hard = any(m in HARD_METRICS for m in metrics)
     prior, wider = _prior_from(prior_counts, alpha, prior, counts)
@@ -700,7 +730,7 @@ def best_estimates(
         choice = wider
     pr = choice.prior
     sampler = _sampler(cdf, y) if hard else None
-    rows = []
+    rows, refits = [], None
     for m in metrics:
         rng, per, ns = streams[m], None, 0
         if pr.kind == 'npmle' and m not in HARD_METRICS:  # exact: a sum over the support points
@@ -722,8 +752,10 @@ def best_estimates(
         # a refit to resamples of the scored ones alone would be another quantity's interval (as `prior_counts`)
         fitted = alpha is None and not isinstance(prior, Prior) and len(c) == len(counts)
         refit_m = refit and fitted and (pr.kind == 'npmle' or (m in _REFIT and c.shape[1] <= _REFIT_K))
+        if refit_m and n_boot and pr.kind == 'npmle' and refits is None:  # one refit per resample, for every metric
+            refits = npmle_refits(c, pr, n_boot, streams['refits'])
         lo, hi = (
-            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m, pr))
+            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m, pr, refits))
             if n_boot
             else (np.nan, np.nan)
         )

@@ -191,3 +191,20 @@ def test_a_support_point_tied_between_classes_counts_half_for_each():
     r = best(c, metrics=HARD_METRICS, n_samples=2000, n_boot=20, prior=tie, check=False, seed=1)
     lo, est, hi = r.loc['accuracy', ['ci_low', 'estimate', 'ci_high']]
     assert abs(est - 0.5) < 0.02 and lo <= est <= hi < 0.6, (lo, est, hi)
+
+
+def test_npmle_intervals_refit_once_per_resample_for_every_metric(monkeypatch):
+    """Issue 41 (speed): accuracy, macro F1 and cross-entropy each drew their own resamples and refitted the NPMLE to
+    each, three times the EM work of one interval's resamples (best on 100,000 items x 3 classes: 96 s -> 24 s on a busy
+    machine). The refits are now shared; a metric's numbers still do not depend on the other metrics asked for."""
+    import scruples.best as sb
+    rng = np.random.default_rng(4)
+    _, c = simulate_items('three kinds', 500, 3, rng, (1, 10))
+    calls = []
+    real = sb.refit_weights
+    monkeypatch.setattr(sb, 'refit_weights', lambda *a, **k: calls.append(1) or real(*a, **k))
+    full = best(c, n_boot=20, n_samples=300, check=False)
+    assert full.attrs['prior'] == 'npmle' and len(calls) == 20, len(calls)
+    for ms in (['macro_f1'], ['xentropy', 'accuracy']):
+        part = best(c, ms, n_boot=20, n_samples=300, check=False)
+        assert part.to_numpy().tolist() == full.loc[ms].to_numpy().tolist()
