@@ -965,6 +965,19 @@ def _wide(
     for c in cc:
         _claim(used, c, 'a count', path)
     names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
+    if given['counts'] and classes is not None:  # classes name the count columns by position: a class of another
+        at = {x.casefold(): j for j, x in enumerate(cc)}  # column's name would get that column's neighbour's votes
+        crossed = [(n, j) for j, n in enumerate(names) if at.get(n.casefold(), j) != j]
+        if crossed:
+            n, j = crossed[0]
+            raise ScruplesDataError(
+                path, t.header_line, 'classes',
+                f'classes naming the count columns in their order ({_opt("counts")} {",".join(cc)}); class {n!r} '
+                f'would get the votes of count column {cc[j]!r}, not of count column {cc[at[n.casefold()]]!r}: give '
+                f'{_opt("counts")} in the order of the classes, or {_opt("classes")} alone (it picks the count '
+                'columns by name)',
+                ','.join(names),
+            )
     if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
         raise ScruplesDataError(
             path,
