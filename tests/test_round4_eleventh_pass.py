@@ -47,3 +47,55 @@ def test_classes_naming_another_count_column_are_refused_cli(votes):
     r = scruples('best', path, '--counts', 'yes,no,unsure', '--classes', 'no,yes,unsure', '--bootstrap', '0',
                  '--samples', '200')
     assert r.returncode != 0 and "count column 'yes'" in r.stderr and '--classes' in r.stderr, r.stdout + r.stderr
+
+
+# --- SILENT WRONG: score_predictions / score_against_ceiling took a predictions frame and a gold frame by position: a
+# --- predictions frame read from its file (columns unsure,yes,no; rows in another order) was scored as if its columns
+# --- were the gold's classes and its rows the gold's items (macro F1 0.309 where the truth is 0.301), and so against an
+# --- AnnotatedData, which knows its classes and items ----------------------------------------------------------
+
+@pytest.fixture
+def pred_and_gold(votes):
+    "The gold frame (indexed by id) and a predictions frame of the same items: its rows shuffled, its columns reordered."
+    path, df = votes
+    rng = np.random.default_rng(1)
+    p = pd.DataFrame(rng.dirichlet([1, 1, 1], size=len(df)), columns=['yes', 'no', 'unsure'], index=df.id)
+    return p[['unsure', 'yes', 'no']].sample(frac=1, random_state=2), df.set_index('id'), path
+
+
+def _truth_f1(p, gold):
+    "Macro F1 of the argmax against the majority vote (ties: first), by sklearn on frames aligned by hand."
+    from sklearn.metrics import f1_score
+    p = p.loc[gold.index, gold.columns]
+    return f1_score(gold.to_numpy().argmax(1), p.to_numpy().argmax(1), average='macro')
+
+
+def test_score_predictions_aligns_frames_by_their_names(pred_and_gold):
+    from scruples.evaluation import score_against_ceiling, score_predictions
+    p, gold, path = pred_and_gold
+    truth = _truth_f1(p, gold)
+    assert abs(_truth_f1(p, gold) - _truth_f1(p.iloc[::-1], gold)) < 1e-12  # the truth does not depend on the order
+    aligned = p.loc[gold.index, gold.columns].to_numpy()
+    assert not np.isclose(score_predictions(p.to_numpy(), gold.to_numpy(), n_boot=0)['f1'], truth)  # arrays: by position
+    for counts in (gold, read_annotated(path)):
+        got = score_predictions(p, counts, n_boot=0)
+        want = score_predictions(aligned, gold.to_numpy(), n_boot=0)
+        assert np.isclose(got['f1'], truth) and np.isclose(got['xentropy'], want['xentropy'])
+        got = score_predictions(p, counts, proba_cal=p.iloc[:10], counts_cal=gold.loc[p.index[:10][::-1]], n_boot=0)
+        cal = p.index[:10]
+        want = score_predictions(aligned, gold.to_numpy(), proba_cal=p.loc[cal, gold.columns].to_numpy(),
+                                 counts_cal=gold.loc[cal].to_numpy(), n_boot=0)
+        assert np.isclose(got['xentropy'], want['xentropy']) and np.isclose(got['temperature'], want['temperature'])
+    t = score_against_ceiling(p, read_annotated(path), n_boot=0, n_samples=200, ceiling_boot=20)
+    assert np.isclose(t.loc['macro_f1', 'model'], truth)
+
+
+def test_score_predictions_refuses_frames_of_other_names(pred_and_gold):
+    from scruples.evaluation import score_predictions
+    p, gold, _ = pred_and_gold
+    with pytest.raises(ValueError, match='maybe'):  # a class the gold does not have
+        score_predictions(p.rename(columns={'unsure': 'maybe'}), gold, n_boot=0)
+    with pytest.raises(ValueError, match='q0'):  # items the gold does not have
+        score_predictions(p.rename(index={'q0': 'zz'}), gold, n_boot=0)
+    got = score_predictions(p.reset_index(drop=True)[['yes', 'no', 'unsure']], gold.to_numpy(), n_boot=0)  # no names
+    assert np.isclose(got['f1'], _truth_f1(p.reset_index(drop=True)[['yes', 'no', 'unsure']].set_axis(gold.index), gold))
