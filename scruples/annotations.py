@@ -361,10 +361,23 @@ def _frame_table(df, path) -> _Table:
 # %% ../nbs/07_annotations.ipynb #pqframe01
 def parquet_frame(path) -> pd.DataFrame:
     """A Parquet file as a frame whose named index levels are columns again: pandas writes a frame indexed by, say,
-    `item` with `item` as its index, and reading it back would hide that column (an unnamed index is not data)."""
+    `item` with `item` as its index, and reading it back would hide that column (an unnamed index: see `_index_ids`)."""
     df = pd.read_parquet(path)
     named = [n for n in df.index.names if n is not None and n not in df.columns]
     return df.reset_index(level=named) if named else df
+
+
+def _index_ids(df, given: dict | None) -> pd.DataFrame:
+    """A frame of items without an id or item column whose unnamed index holds their ids (`DataFrame(counts,
+    index=ids)`, the rows `df[df.split == 'test']` of a frame) with that index as its `id` column: numbering the items
+    0, 1, 2... would lose the ids and name other rows of the user's frame. A default index 0..n-1 is no data."""
+    ix, given = df.index, given or {}
+    kind = pd.api.types
+    if (ix.nlevels != 1 or ix.name is not None or given.get('id') or given.get('item')
+            or ix.equals(pd.RangeIndex(len(ix))) or any(str(c).strip().casefold() in ('id', 'item') for c in df.columns)
+            or not (kind.is_integer_dtype(ix) or kind.is_object_dtype(ix) or kind.is_string_dtype(ix))):
+        return df
+    return df.reset_index(names='id')
 
 
 # %% ../nbs/07_annotations.ipynb #704a7445
@@ -396,7 +409,7 @@ def _table(path: Path, given: dict | None = None) -> _Table:
             df = parquet_frame(path)
         except Exception as err:
             raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
-        return _frame_table(df, path)
+        return _frame_table(_index_ids(df, given), path)
     raise ScruplesDataError(
         path,
         None,
@@ -1299,7 +1312,8 @@ def read_annotated(
             raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')
         d = _fixed(path, classes)
     else:
-        t = _frame_table(path_in, path) if frame else _table(path, dict(opts, classes=classes, form=form))
+        t = (_frame_table(_index_ids(path_in, opts), path) if frame
+             else _table(path, dict(opts, classes=classes, form=form)))
         d = _tabular(path, t, form, classes, **opts)
     if ceiling and (d.n_votes <= 1).all():
         raise ScruplesDataError(

@@ -99,3 +99,30 @@ def test_score_predictions_refuses_frames_of_other_names(pred_and_gold):
         score_predictions(p.rename(index={'q0': 'zz'}), gold, n_boot=0)
     got = score_predictions(p.reset_index(drop=True)[['yes', 'no', 'unsure']], gold.to_numpy(), n_boot=0)  # no names
     assert np.isclose(got['f1'], _truth_f1(p.reset_index(drop=True)[['yes', 'no', 'unsure']].set_axis(gold.index), gold))
+
+
+# --- LOST: a frame's unnamed index of item ids (pandas' `DataFrame(counts, index=ids)`, a Parquet file pandas wrote
+# --- from it, a frame of the test rows `df[df.split == 'test']` without an id column) was dropped and the items numbered
+# --- 0, 1, 2...: the ids were lost, and the numbers named other rows of the user's frame --------------------------
+
+def test_an_unnamed_index_of_ids_is_the_items(tmp_path, votes):
+    _, df = votes
+    counts = df.set_index('id').rename_axis(None)
+    assert list(read_annotated(counts).items) == list(df.id)
+    counts.to_parquet(tmp_path/'w.parquet')
+    assert list(read_annotated(tmp_path/'w.parquet').items) == list(df.id)
+    test = df.drop(columns='id').iloc[[4, 9, 17]]  # the rows of a filter: their labels are the user's row numbers
+    d = read_annotated(test)
+    assert list(d.items) == ['4', '9', '17'] and (d.counts == df.iloc[[4, 9, 17], 1:].to_numpy()).all()
+    assert list(read_annotated(df.iloc[[4, 9, 17]]).items) == ['q4', 'q9', 'q17']  # an id column: the ids, as before
+    assert list(read_annotated(df.drop(columns='id')).items) == [str(i) for i in range(len(df))]  # 0..n-1: as before
+
+
+def test_an_unnamed_index_of_ids_is_matched_by_score(tmp_path, votes):
+    _, df = votes
+    df.set_index('id').rename_axis(None).to_parquet(tmp_path/'gold.parquet')
+    p = pd.DataFrame(np.full((len(df), 3), 1/3), columns=['yes', 'no', 'unsure']).assign(id=df.id)
+    p.to_csv(tmp_path/'pred.csv', index=False)
+    r = scruples('score', tmp_path/'pred.csv', tmp_path/'gold.parquet', '--bootstrap', '0', '--samples', '200',
+                 '--ceiling-bootstrap', '20')
+    assert r.returncode == 0 and f'{len(df)} items scored' in r.stdout, r.stdout + r.stderr
