@@ -1049,11 +1049,12 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
             got == 'missing' and err.expected == 'a present field'):  # a count left out of a JSON line: no other form
         return err
-    lab = _usual(t, 'label')
-    if lab:
+    lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
+    if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         item = ','.join(ids) or 'ITEM'
-        hint = (f'; a label column {lab}: one vote per row is the long form, say {_opt("form", "long")}, '
-                f'{_opt("item", item)}')
+        hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
+                f'form, say {_opt("form", "long")}, {_opt("item", item)}'
+                + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels'))
     else:
         hint = (
             f'; {got!r} is a label: a column per annotator holding its label is read with '

@@ -126,3 +126,25 @@ def test_an_unnamed_index_of_ids_is_matched_by_score(tmp_path, votes):
     r = scruples('score', tmp_path/'pred.csv', tmp_path/'gold.parquet', '--bootstrap', '0', '--samples', '200',
                  '--ceiling-bootstrap', '20')
     assert r.returncode == 0 and f'{len(df)} items scored' in r.stdout, r.stdout + r.stderr
+
+
+# --- MESSAGE: a Label Studio export (one vote per row: annotator, choice, id, text, times) read without flags said
+# --- 'alice@x.org is a label: ... read with --annotator-columns annotator,choice,created_at,lead_time,updated_at',
+# --- a reading that takes e-mail addresses and times for labels; it is the long form with its label column named ------
+
+LABEL_STUDIO = """annotation_id,annotator,choice,created_at,id,lead_time,text,updated_at
+1,alice@x.org,Positive,2024-01-01T10:00:00Z,101,3.2,good film,2024-01-01T10:00:00Z
+2,bob@x.org,Negative,2024-01-01T10:01:00Z,101,4.1,good film,2024-01-01T10:01:00Z
+3,alice@x.org,Negative,2024-01-01T10:02:00Z,102,2.0,bad film,2024-01-01T10:02:00Z
+4,bob@x.org,Negative,2024-01-01T10:03:00Z,102,1.5,bad film,2024-01-01T10:03:00Z
+5,carol@x.org,Positive,2024-01-01T10:04:00Z,101,2.2,good film,2024-01-01T10:04:00Z
+"""
+
+
+def test_a_long_export_without_a_label_column_is_pointed_to_the_long_form(tmp_path):
+    (tmp_path/'export.csv').write_text(LABEL_STUDIO)
+    r = scruples('data', 'validate', tmp_path/'export.csv')
+    assert r.returncode != 0 and '--annotator-columns' not in r.stdout + r.stderr, r.stdout + r.stderr
+    assert '--long' in r.stdout + r.stderr and '--label' in r.stdout + r.stderr, r.stdout + r.stderr
+    r = scruples('data', 'validate', tmp_path/'export.csv', '--long', '--item', 'id', '--label', 'choice')
+    assert r.returncode == 0 and '5 votes by 3 annotators' in ' '.join(r.stdout.split()), r.stdout + r.stderr
