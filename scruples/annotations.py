@@ -39,8 +39,8 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'TOTAL_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'read_annotated',
-           'read_table', 'item_id', 'column_names', 'guide_data', 'as_counts', 'MajorityVote', 'majority_vote',
-           'simulate_annotations']
+           'read_table', 'item_id', 'column_names', 'guide_data', 'no_id_columns', 'as_counts', 'MajorityVote',
+           'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1369,11 +1369,26 @@ def guide_data(form: str = 'wide') -> Path:
     return Path(str(files('scruples').joinpath('guide_data', f'votes_{form}.csv')))
 
 # %% ../nbs/07_annotations.ipynb #a7c1e2f0
+def no_id_columns(
+    counts,  # label counts: a DataFrame is checked, anything else passes
+    name: str = 'counts',  # named in errors
+) -> None:
+    """Refuse a DataFrame of counts holding a column named like an id (id, item_id, pandas' 'Unnamed: 0'): numbers, it
+    would pass as a class's votes (`pd.read_csv('votes.csv')` given whole). A class of such a name: give `to_numpy()`."""
+    if hasattr(counts, 'columns') and hasattr(counts, 'dtypes'):
+        ids = [str(k) for k in counts.columns if _id_like(str(k))]
+        if ids:
+            raise ValueError(f'{name}: column {ids[0]!r} is named like an id, not a class: give the count columns '
+                             f'({name}[[...]], or read the table with read_annotated); a class of that name: '
+                             f'{name}.to_numpy()')
+
+
 def as_counts(
     counts,  # (n_items, n_classes) counts: ints, whole floats, or an AnnotatedData
     name: str = 'counts',  # named in errors
 ) -> np.ndarray:  # int64 (n_items, n_classes)
     "Counts checked by the one rule (`COUNT_RULE`: whole numbers from 0 to 2**63 - 1): NaN, negative and fractional counts are errors."
+    no_id_columns(counts, name)
     c = np.asarray(counts.counts if isinstance(counts, AnnotatedData) else counts)
     if c.ndim != 2 or c.shape[1] < 2 or c.shape[0] == 0 or c.dtype.kind not in 'iuf':
         raise ValueError(
