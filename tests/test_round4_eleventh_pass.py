@@ -166,3 +166,27 @@ def test_a_frame_of_counts_with_an_id_column_is_refused(votes, id_name):
     counts = table.drop(columns=id_name)
     got = best(counts, n_boot=0, n_samples=100)  # the count columns alone: read as before, as the plain array
     assert np.allclose(got.estimate, best(counts.to_numpy(), n_boot=0, n_samples=100).estimate)
+
+
+# --- CRASH / MESSAGE: `scruples analyze votes.csv --id qid --predictions pred.csv` with the predictions keyed by the
+# --- data's own id column (qid; or src,num for ids of two columns) was refused: 'expected an id column 'id' (--pred-id
+# --- names another)', a flag analyze does not have; no predictions file of such data could be scored by analyze -----
+
+@pytest.mark.parametrize('key', [['qid'], ['src', 'num']])
+def test_guide_reads_predictions_by_the_datas_id_columns(tmp_path, key):
+    from scruples.guide import check_predictions
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({'qid': [f'k{i}' for i in range(12)], 'src': ['A'] * 6 + ['B'] * 6, 'num': list(range(6)) * 2})
+    df[['yes', 'no']] = np.array([rng.multinomial(4, [.5, .5]) for _ in range(12)])
+    df[[*key, 'yes', 'no']].to_csv(tmp_path/'votes.csv', index=False)
+    p = df[key].assign(yes=np.linspace(0.1, 0.9, 12)).assign(no=lambda d: 1 - d.yes).iloc[::-1]  # rows in another order
+    p.to_csv(tmp_path/'pred.csv', index=False)
+    d = read_annotated(tmp_path/'votes.csv', id=','.join(key))
+    pred = check_predictions(tmp_path/'pred.csv', d)
+    at = {v: r for r, v in enumerate(pred.ids)}
+    rows = [at[str(i)] for i in d.items]  # the guide matches a prediction to an item by str(item id)
+    assert np.allclose(pred.proba[rows, 0], np.linspace(0.1, 0.9, 12))
+    p.rename(columns={key[0]: 'other'}).to_csv(tmp_path/'bad.csv', index=False)
+    with pytest.raises(ValueError) as err:
+        check_predictions(tmp_path/'bad.csv', d)
+    assert '--pred-id' not in str(err.value) and ','.join(key) in str(err.value)
