@@ -38,9 +38,9 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'TOTAL_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'read_annotated',
-           'read_table', 'item_id', 'column_names', 'guide_data', 'no_id_columns', 'as_counts', 'MajorityVote',
-           'majority_vote', 'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'TOTAL_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
+           'read_annotated', 'read_table', 'item_id', 'column_names', 'guide_data', 'no_id_columns', 'as_counts',
+           'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1172,6 +1172,9 @@ def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, 
     return votes, how, roles, set() if plain else {l for _, l in hot}
 
 # %% ../nbs/07_annotations.ipynb #8af45054
+MISSING_MARKS = frozenset({'na', 'n/a', '#n/a', '#na', '#n/a n/a', 'nan', '-nan', '<na>', 'null'})  # casefolded
+
+
 def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **given) -> AnnotatedData:
     "A CSV, JSON-lines or Parquet table in the wide, long or annotator-columns form."
     given_cols = {
@@ -1200,6 +1203,13 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
     labels = {v[3] for v in votes} | named
     cats = t.categories.get(roles.get('label')) if form == 'long' else None
+    mark = next((v for v in votes if v[3].strip().casefold() in MISSING_MARKS), None) if classes is None else None
+    if mark is not None and cats is None:  # R's NA, a spreadsheet's #N/A: no vote, not a class with votes
+        raise ScruplesDataError(
+            path, mark[0], roles.get('label', 'label') if form == 'long' else str(mark[2]),
+            f'a label, not a mark of a missing value ({mark[3]!r} is how R, pandas or a spreadsheet writes one): drop '
+            + ('its row' if form == 'long' else 'it (an empty cell is no vote)') + f'; a class of that name: give the '
+            f'classes in order ({_opt("classes")}), naming it', mark[3])
     if classes is None and cats is not None:  # a categorical label column (Parquet, a frame): its own order
         cats = [_key(x, path, None, roles['label']) for x in cats]
         names, unused = tuple(x for x in cats if x in labels), [x for x in cats if x not in labels]

@@ -190,3 +190,29 @@ def test_guide_reads_predictions_by_the_datas_id_columns(tmp_path, key):
     with pytest.raises(ValueError) as err:
         check_predictions(tmp_path/'bad.csv', d)
     assert '--pred-id' not in str(err.value) and ','.join(key) in str(err.value)
+
+
+# --- SILENT WRONG: R's write.csv writes a missing value as NA (a spreadsheet as #N/A, others N/A or NaN): a table of
+# --- votes from R read 'NA' as a class, with votes: in a column per annotator the annotators who did not vote voted
+# --- 'NA' (6 votes for 4), and the ceiling was of three classes where the data has two -----------------------------
+
+R_LONG = '"item","annotator","label"\n"1","a","yes"\n"1","b",NA\n"1","c","no"\n"2","a","no"\n"2","b","yes"\n"2","c","no"\n'
+R_COLUMNS = '"id","A1","A2","A3"\n"a","yes",NA,"no"\n"b","no","no",NA\n'
+
+
+@pytest.mark.parametrize('mark', ['NA', 'N/A', 'NaN', '#N/A', 'null'])
+def test_a_missing_value_mark_is_not_read_as_a_class(tmp_path, mark):
+    (tmp_path/'long.csv').write_text(R_LONG.replace(',NA', f',{mark}'))
+    (tmp_path/'cols.csv').write_text(R_COLUMNS.replace(',NA', f',{mark}'))
+    with pytest.raises(ScruplesDataError, match='missing value'):
+        read_annotated(tmp_path/'long.csv')
+    with pytest.raises(ScruplesDataError, match='missing value'):
+        read_annotated(tmp_path/'cols.csv', annotator_columns='A*')
+    d = read_annotated(tmp_path/'long.csv', classes=f'no,yes,{mark}')  # a class of that name, said so: a class
+    assert d.classes == ('no', 'yes', mark) and d.counts.sum() == 6
+
+
+def test_a_missing_value_mark_is_refused_by_the_commands(tmp_path):
+    (tmp_path/'cols.csv').write_text(R_COLUMNS)
+    r = scruples('best', tmp_path/'cols.csv', '--annotator-columns', 'A*', '--bootstrap', '0', '--samples', '100')
+    assert r.returncode != 0 and "'NA'" in r.stderr and '--classes' in r.stderr, r.stdout + r.stderr
