@@ -1386,7 +1386,7 @@ def no_id_columns(
     """Refuse a DataFrame of counts holding a column named like an id (id, item_id, pandas' 'Unnamed: 0'): numbers, it
     would pass as a class's votes (`pd.read_csv('votes.csv')` given whole). A class of such a name: give `to_numpy()`."""
     if hasattr(counts, 'columns') and hasattr(counts, 'dtypes'):
-        ids = [str(k) for k in counts.columns if _id_like(str(k))]
+        ids = [str(k) for k, t in zip(counts.columns, counts.dtypes) if _id_like(str(k)) and t.kind in 'iufb']
         if ids:
             raise ValueError(f'{name}: column {ids[0]!r} is named like an id, not a class: give the count columns '
                              f'({name}[[...]], or read the table with read_annotated); a class of that name: '

@@ -10,7 +10,7 @@ import pytest
 from cli_run import scruples
 
 from scruples.annotations import read_annotated
-from scruples.core import ScruplesDataError
+from scruples.core import ScruplesDataError, ScruplesError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -216,3 +216,17 @@ def test_a_missing_value_mark_is_refused_by_the_commands(tmp_path):
     (tmp_path/'cols.csv').write_text(R_COLUMNS)
     r = scruples('best', tmp_path/'cols.csv', '--annotator-columns', 'A*', '--bootstrap', '0', '--samples', '100')
     assert r.returncode != 0 and "'NA'" in r.stderr and '--classes' in r.stderr, r.stdout + r.stderr
+
+
+# --- MIXED: an annotators table from R (write.csv: a missing value is NA) made the annotators of no gender a group
+# --- 'NA', scored beside f and m (its majority a coder of 'alpha across groups'), where a missing value is no group --
+
+def test_by_refuses_a_missing_value_mark_as_a_group(tmp_path):
+    from cli_run import run_by
+
+    from scruples.perspectives import group_values
+    r = run_by(tmp_path, 'agree', 'gender', ['f', 'm', 'NA', 'm'])
+    assert r.returncode != 0 and "'NA'" in r.stderr and 'missing value' in r.stderr, (r.stdout[-800:], r.stderr)
+    with pytest.raises(ScruplesError, match='missing value'):
+        group_values(['f', '#N/A', 'm'], 'gender')
+    assert list(group_values(['f', None, '', 'm'], 'gender')) == ['f', None, None, 'm']  # empty: no group, as before
