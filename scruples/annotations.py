@@ -978,6 +978,13 @@ def _wide(
     for c in cc:
         _claim(used, c, 'a count', path)
     names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
+    folded = {}
+    for x in cc if not (given['counts'] or classes) else []:  # 'Yes' and 'yes': one answer in two classes (as labels)
+        if folded.setdefault(x.casefold(), x) != x:
+            raise ScruplesDataError(
+                path, t.header_line, None, f'count columns that differ in more than case: {folded[x.casefold()]!r} and '
+                f'{x!r} would be two classes; add them up, or name the count columns ({_opt("counts")}) to keep them '
+                'apart', ','.join(cc))
     if given['counts'] and classes is not None:  # classes name the count columns by position: a class of another
         at = {x.casefold(): j for j, x in enumerate(cc)}  # column's name would get that column's neighbour's votes
         crossed = [(n, j) for j, n in enumerate(names) if at.get(n.casefold(), j) != j]

@@ -230,3 +230,16 @@ def test_by_refuses_a_missing_value_mark_as_a_group(tmp_path):
     with pytest.raises(ScruplesError, match='missing value'):
         group_values(['f', '#N/A', 'm'], 'gender')
     assert list(group_values(['f', None, '', 'm'], 'gender')) == ['f', None, None, 'm']  # empty: no group, as before
+
+
+# --- SPLIT: a wide table with count columns Yes and yes (two exports pasted together) read them as two classes where
+# --- labels that differ only in case are refused in the long form (one answer split into two classes) --------------
+
+def test_count_columns_differing_only_in_case_are_refused(tmp_path):
+    (tmp_path/'w.csv').write_text('id,Yes,no,yes\na,1,2,3\nb,2,1,0\n')
+    with pytest.raises(ScruplesDataError, match="'Yes' and 'yes'"):
+        read_annotated(tmp_path/'w.csv')
+    d = read_annotated(tmp_path/'w.csv', counts='Yes,no,yes')  # named: kept apart, as the user says
+    assert d.classes == ('Yes', 'no', 'yes') and d.counts.tolist() == [[1, 2, 3], [2, 1, 0]]
+    r = scruples('best', tmp_path/'w.csv', '--bootstrap', '0', '--samples', '100')
+    assert r.returncode != 0 and '--counts' in r.stderr, r.stdout + r.stderr
