@@ -1210,7 +1210,8 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
     labels = {v[3] for v in votes} | named
     cats = t.categories.get(roles.get('label')) if form == 'long' else None
-    mark = next((v for v in votes if v[3].strip().casefold() in MISSING_MARKS), None) if classes is None else None
+    mark = (next((v for v in votes if v[3].strip().casefold() in MISSING_MARKS and v[3] not in named), None)
+            if classes is None else None)  # a one-hot column names its class: not a mark of a missing cell
     if mark is not None and cats is None:  # R's NA, a spreadsheet's #N/A: no vote, not a class with votes
         raise ScruplesDataError(
             path, mark[0], roles.get('label', 'label') if form == 'long' else str(mark[2]),

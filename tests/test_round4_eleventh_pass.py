@@ -216,6 +216,9 @@ def test_a_missing_value_mark_is_refused_by_the_commands(tmp_path):
     (tmp_path/'cols.csv').write_text(R_COLUMNS)
     r = scruples('best', tmp_path/'cols.csv', '--annotator-columns', 'A*', '--bootstrap', '0', '--samples', '100')
     assert r.returncode != 0 and "'NA'" in r.stderr and '--classes' in r.stderr, r.stdout + r.stderr
+    (tmp_path/'hot.csv').write_text('id,ann1_yes,ann1_NA,ann2_yes,ann2_NA\na,1,0,0,1\nb,0,1,0,1\n')  # a column's class
+    d = read_annotated(tmp_path/'hot.csv', annotator_columns='{annotator}_{label}')
+    assert d.classes == ('NA', 'yes') and d.counts.tolist() == [[1, 1], [2, 0]]
 
 
 # --- MIXED: an annotators table from R (write.csv: a missing value is NA) made the annotators of no gender a group
