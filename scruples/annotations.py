@@ -381,7 +381,7 @@ def _index_ids(df, given: dict | None) -> pd.DataFrame:
 
 
 # %% ../nbs/07_annotations.ipynb #704a7445
-def _table(path: Path, given: dict | None = None) -> _Table:
+def _table(path: Path, given: dict | None = None, index_ids: bool = False) -> _Table:
     "The columns and records of a CSV (or TSV), JSON-lines or Parquet table (errors name file and line); `given`: the reading options."
     suf = path.suffix.lower()
     if suf in ('.csv', '.tsv'):
@@ -409,7 +409,7 @@ def _table(path: Path, given: dict | None = None) -> _Table:
             df = parquet_frame(path)
         except Exception as err:
             raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
-        return _frame_table(_index_ids(df, given), path)
+        return _frame_table(_index_ids(df, given) if index_ids else df, path)  # items' ids: `read_annotated`'s
     raise ScruplesDataError(
         path,
         None,
@@ -1332,7 +1332,7 @@ def read_annotated(
         d = _fixed(path, classes)
     else:
         t = (_frame_table(_index_ids(path_in, opts), path) if frame
-             else _table(path, dict(opts, classes=classes, form=form)))
+             else _table(path, dict(opts, classes=classes, form=form), index_ids=True))
         d = _tabular(path, t, form, classes, **opts)
     if ceiling and (d.n_votes <= 1).all():
         raise ScruplesDataError(

@@ -246,3 +246,13 @@ def test_count_columns_differing_only_in_case_are_refused(tmp_path):
     assert d.classes == ('Yes', 'no', 'yes') and d.counts.tolist() == [[1, 2, 3], [2, 1, 0]]
     r = scruples('best', tmp_path/'w.csv', '--bootstrap', '0', '--samples', '100')
     assert r.returncode != 0 and '--counts' in r.stderr, r.stdout + r.stderr
+
+
+def test_a_predictions_parquet_of_filtered_rows_keeps_its_id_column(tmp_path, votes):
+    "The index of a filter written with the predictions (no `id` column: --pred-id names it) is no extra column."
+    from scruples.evaluation import read_predictions
+    _, df = votes
+    p = pd.DataFrame({'qid': df.id, 'yes': 0.5, 'no': 0.25, 'unsure': 0.25}).iloc[5:]  # index 5, 6, ...: not 0..n-1
+    p.to_parquet(tmp_path/'pred.parquet')
+    got = read_predictions(tmp_path/'pred.parquet', ['yes', 'no', 'unsure'], id='qid')
+    assert got.ids == list(df.id[5:])
