@@ -677,7 +677,8 @@ def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
                 None,
                 'label',
                 f'labels that are distinct numbers: {same[0]!r} and {same[1]!r} are the same number written two ways; '
-                f'write them alike, or give the classes in order ({_opt("classes")}), e.g. {",".join(out)}',
+                f'write them alike (pandas writes 1.0 for 1 in a column with empty cells), or, to keep them apart as '
+                f'classes, give the classes in order ({_opt("classes")}), e.g. {",".join(out)}',
                 list(same),
             )
         return out, 'sorted as numbers'

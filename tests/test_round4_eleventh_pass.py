@@ -256,3 +256,13 @@ def test_a_predictions_parquet_of_filtered_rows_keeps_its_id_column(tmp_path, vo
     p.to_parquet(tmp_path/'pred.parquet')
     got = read_predictions(tmp_path/'pred.parquet', ['yes', 'no', 'unsure'], id='qid')
     assert got.ids == list(df.id[5:])
+
+
+# --- MESSAGE: a column per annotator written by pandas with empty cells (1.0, 2.0) beside one without (1, 2) was
+# --- refused with 'give the classes in order (--classes), e.g. 1,1.0,2,2.0': a hint to split each class in two --------
+
+def test_labels_written_as_floats_by_pandas_say_why(tmp_path):
+    pd.DataFrame({'id': list('abcd'), 'A1': [1, 2, np.nan, 3], 'A2': [1, 2, 2, 3]}).to_csv(tmp_path/'a.csv', index=False)
+    with pytest.raises(ScruplesDataError, match='pandas writes 1.0') as err:
+        read_annotated(tmp_path/'a.csv', annotator_columns='A*')
+    assert 'to keep them apart' in str(err.value)
