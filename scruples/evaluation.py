@@ -198,7 +198,9 @@ def score_predictions(
     hard: bool = False,  # the predictions put all mass on one class: no calibration, NaN cross-entropy
 ) -> pd.Series:  # the fields of `FIELDS`
     """Macro F1, calibrated cross-entropy and the soft-label metrics of saved probabilities, each with a 95% bootstrap interval.
-    All intervals come from the same `n_boot` resamples of the scored examples; the temperature is fitted once and not refitted per resample."""
+    All intervals come from the same `n_boot` resamples of the scored examples; the temperature is fitted once and not refitted per resample.
+    A DataFrame of probabilities is matched to the classes and items of `counts` (a DataFrame, or an `AnnotatedData`) by
+    name, as pandas aligns; arrays are taken by position."""
     proba, counts = _paired(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal, counts_cal = _paired(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     ct = check_counts(counts)
