@@ -38,9 +38,9 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'TOTAL_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'read_annotated',
-           'read_table', 'item_id', 'column_names', 'guide_data', 'as_counts', 'MajorityVote', 'majority_vote',
-           'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'TOTAL_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
+           'read_annotated', 'read_table', 'item_id', 'column_names', 'guide_data', 'no_id_columns', 'as_counts',
+           'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -361,14 +361,27 @@ def _frame_table(df, path) -> _Table:
 # %% ../nbs/07_annotations.ipynb #pqframe01
 def parquet_frame(path) -> pd.DataFrame:
     """A Parquet file as a frame whose named index levels are columns again: pandas writes a frame indexed by, say,
-    `item` with `item` as its index, and reading it back would hide that column (an unnamed index is not data)."""
+    `item` with `item` as its index, and reading it back would hide that column (an unnamed index: see `_index_ids`)."""
     df = pd.read_parquet(path)
     named = [n for n in df.index.names if n is not None and n not in df.columns]
     return df.reset_index(level=named) if named else df
 
 
+def _index_ids(df, given: dict | None) -> pd.DataFrame:
+    """A frame of items without an id or item column whose unnamed index holds their ids (`DataFrame(counts,
+    index=ids)`, the rows `df[df.split == 'test']` of a frame) with that index as its `id` column: numbering the items
+    0, 1, 2... would lose the ids and name other rows of the user's frame. A default index 0..n-1 is no data."""
+    ix, given = df.index, given or {}
+    kind = pd.api.types
+    if (ix.nlevels != 1 or ix.name is not None or given.get('id') or given.get('item')
+            or ix.equals(pd.RangeIndex(len(ix))) or any(str(c).strip().casefold() in ('id', 'item') for c in df.columns)
+            or not (kind.is_integer_dtype(ix) or kind.is_object_dtype(ix) or kind.is_string_dtype(ix))):
+        return df
+    return df.reset_index(names='id')
+
+
 # %% ../nbs/07_annotations.ipynb #704a7445
-def _table(path: Path, given: dict | None = None) -> _Table:
+def _table(path: Path, given: dict | None = None, index_ids: bool = False) -> _Table:
     "The columns and records of a CSV (or TSV), JSON-lines or Parquet table (errors name file and line); `given`: the reading options."
     suf = path.suffix.lower()
     if suf in ('.csv', '.tsv'):
@@ -396,7 +409,7 @@ def _table(path: Path, given: dict | None = None) -> _Table:
             df = parquet_frame(path)
         except Exception as err:
             raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
-        return _frame_table(df, path)
+        return _frame_table(_index_ids(df, given) if index_ids else df, path)  # items' ids: `read_annotated`'s
     raise ScruplesDataError(
         path,
         None,
@@ -684,7 +697,8 @@ def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
                 None,
                 'label',
                 f'labels that are distinct numbers: {same[0]!r} and {same[1]!r} are the same number written two ways; '
-                f'write them alike, or give the classes in order ({_opt("classes")}), e.g. {",".join(out)}',
+                f'write them alike (pandas writes 1.0 for 1 in a column with empty cells), or, to keep them apart as '
+                f'classes, give the classes in order ({_opt("classes")}), e.g. {",".join(out)}',
                 list(same),
             )
         return out, 'sorted as numbers'
@@ -985,6 +999,26 @@ def _wide(
     for c in cc:
         _claim(used, c, 'a count', path)
     names = names if names is not None and (given['counts'] or cc == list(t.columns) and t.note) else cc
+    folded = {}
+    for x in cc if not (given['counts'] or classes) else []:  # 'Yes' and 'yes': one answer in two classes (as labels)
+        if folded.setdefault(x.casefold(), x) != x:
+            raise ScruplesDataError(
+                path, t.header_line, None, f'count columns that differ in more than case: {folded[x.casefold()]!r} and '
+                f'{x!r} would be two classes; add them up, or name the count columns ({_opt("counts")}) to keep them '
+                'apart', ','.join(cc))
+    if given['counts'] and classes is not None:  # classes name the count columns by position: a class of another
+        at = {x.casefold(): j for j, x in enumerate(cc)}  # column's name would get that column's neighbour's votes
+        crossed = [(n, j) for j, n in enumerate(names) if at.get(n.casefold(), j) != j]
+        if crossed:
+            n, j = crossed[0]
+            raise ScruplesDataError(
+                path, t.header_line, 'classes',
+                f'classes naming the count columns in their order ({_opt("counts")} {",".join(cc)}); class {n!r} '
+                f'would get the votes of count column {cc[j]!r}, not of count column {cc[at[n.casefold()]]!r}: give '
+                f'{_opt("counts")} in the order of the classes, or {_opt("classes")} alone (it picks the count '
+                'columns by name)',
+                ','.join(names),
+            )
     if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
         raise ScruplesDataError(
             path,
@@ -1043,11 +1077,12 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
             got == 'missing' and err.expected == 'a present field'):  # a count left out of a JSON line: no other form
         return err
-    lab = _usual(t, 'label')
-    if lab:
+    lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
+    if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         item = ','.join(ids) or 'ITEM'
-        hint = (f'; a label column {lab}: one vote per row is the long form, say {_opt("form", "long")}, '
-                f'{_opt("item", item)}')
+        hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
+                f'form, say {_opt("form", "long")}, {_opt("item", item)}'
+                + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels'))
     else:
         hint = (
             f'; {got!r} is a label: a column per annotator holding its label is read with '
@@ -1165,6 +1200,9 @@ def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, 
     return votes, how, roles, set() if plain else {l for _, l in hot}
 
 # %% ../nbs/07_annotations.ipynb #8af45054
+MISSING_MARKS = frozenset({'na', 'n/a', '#n/a', '#na', '#n/a n/a', 'nan', '-nan', '<na>', 'null'})  # casefolded
+
+
 def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **given) -> AnnotatedData:
     "A CSV, JSON-lines or Parquet table in the wide, long or annotator-columns form."
     given_cols = {
@@ -1193,6 +1231,14 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
     labels = {v[3] for v in votes} | named
     cats = t.categories.get(roles.get('label')) if form == 'long' else None
+    mark = (next((v for v in votes if v[3].strip().casefold() in MISSING_MARKS and v[3] not in named), None)
+            if classes is None else None)  # a one-hot column names its class: not a mark of a missing cell
+    if mark is not None and cats is None:  # R's NA, a spreadsheet's #N/A: no vote, not a class with votes
+        raise ScruplesDataError(
+            path, mark[0], roles.get('label', 'label') if form == 'long' else str(mark[2]),
+            f'a label, not a mark of a missing value ({mark[3]!r} is how R, pandas or a spreadsheet writes one): drop '
+            + ('its row' if form == 'long' else 'it (an empty cell is no vote)') + f'; a class of that name: give the '
+            f'classes in order ({_opt("classes")}), naming it', mark[3])
     if classes is None and cats is not None:  # a categorical label column (Parquet, a frame): its own order
         cats = [_key(x, path, None, roles['label']) for x in cats]
         names, unused = tuple(x for x in cats if x in labels), [x for x in cats if x not in labels]
@@ -1306,7 +1352,8 @@ def read_annotated(
             raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')
         d = _fixed(path, classes)
     else:
-        t = _frame_table(path_in, path) if frame else _table(path, dict(opts, classes=classes, form=form))
+        t = (_frame_table(_index_ids(path_in, opts), path) if frame
+             else _table(path, dict(opts, classes=classes, form=form), index_ids=True))
         d = _tabular(path, t, form, classes, **opts)
     if ceiling and (d.n_votes <= 1).all():
         raise ScruplesDataError(
@@ -1361,11 +1408,26 @@ def guide_data(form: str = 'wide') -> Path:
     return Path(str(files('scruples').joinpath('guide_data', f'votes_{form}.csv')))
 
 # %% ../nbs/07_annotations.ipynb #a7c1e2f0
+def no_id_columns(
+    counts,  # label counts: a DataFrame is checked, anything else passes
+    name: str = 'counts',  # named in errors
+) -> None:
+    """Refuse a DataFrame of counts holding a column named like an id (id, item_id, pandas' 'Unnamed: 0'): numbers, it
+    would pass as a class's votes (`pd.read_csv('votes.csv')` given whole). A class of such a name: give `to_numpy()`."""
+    if hasattr(counts, 'columns') and hasattr(counts, 'dtypes'):
+        ids = [str(k) for k, t in zip(counts.columns, counts.dtypes) if _id_like(str(k)) and t.kind in 'iufb']
+        if ids:
+            raise ValueError(f'{name}: column {ids[0]!r} is named like an id, not a class: give the count columns '
+                             f'({name}[[...]], or read the table with read_annotated); a class of that name: '
+                             f'{name}.to_numpy()')
+
+
 def as_counts(
     counts,  # (n_items, n_classes) counts: ints, whole floats, or an AnnotatedData
     name: str = 'counts',  # named in errors
 ) -> np.ndarray:  # int64 (n_items, n_classes)
     "Counts checked by the one rule (`COUNT_RULE`: whole numbers from 0 to 2**63 - 1): NaN, negative and fractional counts are errors."
+    no_id_columns(counts, name)
     c = np.asarray(counts.counts if isinstance(counts, AnnotatedData) else counts)
     if c.ndim != 2 or c.shape[1] < 2 or c.shape[0] == 0 or c.dtype.kind not in 'iuf':
         raise ValueError(

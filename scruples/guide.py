@@ -24,11 +24,11 @@ _annotations = LazyModule('scruples.annotations')
 
 # %% auto #0
 __all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError',
-           'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'check_predictions',
-           'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups', 'class_shares',
-           'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling', 'models_vs_ceiling_figure',
-           'check_parameters', 'checked_parameters', 'check_kernel', 'analyze_folder', 'prepare_out', 'commit_run',
-           'analyze']
+           'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'guide_predictions',
+           'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups',
+           'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
+           'models_vs_ceiling_figure', 'check_parameters', 'checked_parameters', 'check_kernel', 'analyze_folder',
+           'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -182,16 +182,38 @@ def guide_parameters(
     return out
 
 # %% ../nbs/91_guide.ipynb #54a0b10e
+def guide_predictions(
+    path,  # the predictions file: an id column (id, else the data's own id column or columns) and the classes' columns
+    data: _annotations.AnnotatedData,  # the data it predicts
+):  # `Predictions` whose ids are strings, as the guide matches them to `str(item)`
+    """A predictions file as the guide reads it: by its `id` column, else by the data's own id column(s) (`qid`, or
+    `src,num` whose ids are tuples): `scruples analyze` has no --pred-id, its predictions are keyed as its data is."""
+    from scruples.core import ScruplesDataError
+    from scruples.evaluation import read_predictions
+
+    cols = data.columns or {}
+    key = [str(c) for c in cols.get('id') or cols.get('item') or []]
+    try:
+        pred = read_predictions(path, data.classes)
+    except ScruplesDataError as err:
+        if not (err.field == 'id' and err.expected.startswith('an id column') and key and key != ['id']):
+            raise
+        try:
+            pred = read_predictions(path, data.classes, id=','.join(key))
+        except ScruplesDataError as again:
+            if again.field != ','.join(key) or not again.expected.startswith('an id column'):
+                raise
+            raise ScruplesDataError(path, None, 'id', f"an id column: id, or the data's own {','.join(key)}",
+                                    err.got) from None
+    return replace(pred, ids=[str(i) for i in pred.ids])
+
+
 def check_predictions(
     path,  # the predictions file (`read_predictions`: an id column, a probability column per class or a label column)
     data: _annotations.AnnotatedData,  # the data it predicts
 ):
     "Refuse a predictions file the guide cannot score: ids that are not items of the data, or scored items without a prediction."
-    from scruples.evaluation import read_predictions
-
-    pred = read_predictions(
-        path, data.classes
-    )  # a missing or extra class column, a bad probability: named with file, line, column
+    pred = guide_predictions(path, data)  # a missing or extra class column, a bad probability: named with its place
     items = [str(i) for i in data.items]
     extra = sorted(set(pred.ids) - set(items))
     scored = [i for i, s in zip(items, data.splits) if s == 'test'] if data.splits is not None else items

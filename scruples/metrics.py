@@ -21,6 +21,10 @@ def check_counts(
     "Validate label counts: 2-D, finite, non-negative, integral, and (by default) no all-zero row."
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):  # an AnnotatedData: its counts (it was 'ragged rows?')
         counts = counts.counts
+    if hasattr(counts, 'columns'):  # a DataFrame: its id column is no class's votes
+        from scruples.annotations import no_id_columns
+
+        no_id_columns(counts)
     try:
         c = np.asarray(counts)
     except ValueError:  # numpy refuses ragged rows

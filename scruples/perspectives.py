@@ -15,7 +15,7 @@ import pandas as pd
 from sklearn.metrics import cohen_kappa_score
 
 from .agreement import agreement_interval, fleiss_kappa
-from .annotations import AnnotatedData, majority_vote, parquet_frame
+from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
 from .best import best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, keyed_streams
 from .data import iter_jsonl, read_text
@@ -280,6 +280,9 @@ def group_values(
     groups = np.array([None if _blank(v) else _attr(v) for v in values], dtype=object)
     nums, folded = {}, {}
     for v in dict.fromkeys(g for g in groups if g is not None):  # '20' and '20.0': one age, two groups
+        if v.casefold() in MISSING_MARKS:  # R's NA (write.csv), a spreadsheet's #N/A: no value, not a group of its own
+            raise ScruplesError(f'{by!r} has {v!r}, how R, pandas or a spreadsheet writes a missing value (a group of '
+                                'its own here): leave those cells empty (no group), or write that group otherwise')
         if folded.setdefault(v.casefold(), v) != v:
             raise ScruplesError(f'{by!r} has {folded[v.casefold()]!r} and {v!r}, one name in two cases (two groups): '
                                 'write them alike in the annotators table')
