@@ -415,6 +415,7 @@ def test_best_checks_everything_before_fitting_and_returns_no_nan(monkeypatch, c
     ms = [metrics] if isinstance(metrics, str) else metrics
     c = np.array(counts)
     args_ok = (ms and all(m in ('accuracy', 'macro_f1', 'xentropy') for m in ms) and n_samples >= 1
+               and len(set(ms)) == len(ms)  # a metric asked for twice is refused (each is estimated once)
                and (n_boot == 0 or n_boot >= 10)  # fewer resamples give a point for an interval: refused
                and 0 < level < 1 and isinstance(seed, int) and seed >= 0)
     counts_ok = (c >= 0).all() and (c.sum(1) > 0).all()
