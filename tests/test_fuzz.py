@@ -210,7 +210,8 @@ def test_csv_counts_reader_on_any_cells(cells):
         p = Path(tmp)/'c.csv'
         text = '\n'.join(','.join(r) for r in cells)
         p.write_text(text, encoding='utf-8', errors='surrogatepass')
-        out = check_reader(read_counts, p, text.count('\n') + 1)
+        # lines as the reader counts them: a lone \r ends a row too (hypothesis drew '1,0\r,,0': an error on line 2)
+        out = check_reader(read_counts, p, len(re.split(r'\r\n|\r|\n', text)))
         if out is not None: assert out.dtypes.eq(np.int64).all() and out.shape[1] >= 2
 
 
