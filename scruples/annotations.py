@@ -489,7 +489,8 @@ def _csv_cells(body: bytes, dtype):
 
 
 def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
-    "A wide CSV parsed in bulk (pandas' C reader, every cell a string) and checked column by column; None at anything odd (the plain path decides)."
+    """A wide CSV parsed in bulk (pandas' C reader: its own types where they are the counts' and the ids' and texts',
+    else every cell a string) and checked column by column; None at anything odd (the plain path decides)."""
     if not body.strip(b'\r\n') or (b'\r' in body and body.count(b'\r') != body.count(b'\r\n') + body.endswith(b'\r')):
         return None
     used = [*ids, *(cols[n] for n in ('text', 'context', 'split') if cols[n])]

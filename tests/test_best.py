@@ -513,3 +513,22 @@ def test_many_classes_take_linear_time_and_agree_with_the_exact_quadrature(monke
     counts = np.zeros((2, 3000), dtype=np.int64); counts[0, :3] = [3, 1, 1]; counts[1, 10:13] = [1, 2, 2]
     res = best(counts, alpha=np.full(3000, 0.5), n_samples=200, n_boot=0)  # was over a minute (O(k^2) per distinct row)
     assert res.estimate.notna().all()
+
+
+def test_gold_labels_as_a_series_are_matched_to_the_counts_by_item():
+    """Issue 39, the eleventh pass's leftover: best(counts_df, y_true=series) paired the labels by position, so labels
+    kept in another order (a frame sorted otherwise) were scored against other items. A Series beside a DataFrame is
+    matched by its index, as pandas aligns; an index of other items is refused."""
+    rng = np.random.default_rng(0)
+    c = rng.multinomial(5, [0.5, 0.3, 0.2], 40)
+    ids = [f'q{i}' for i in range(40)]
+    y = rng.integers(0, 3, 40)
+    frame = pd.DataFrame(c, index=ids, columns=['a', 'b', 'c'])
+    kw = dict(metrics=['accuracy', 'macro_f1'], n_samples=300, n_boot=0, prior='dirichlet', check=False)
+    want = best(c, y_true=y, **kw)
+    shuffled = pd.Series(y, index=ids).iloc[rng.permutation(40)]
+    got = best(frame, y_true=shuffled, **kw)
+    assert got['estimate'].tolist() == want['estimate'].tolist()
+    with pytest.raises(ValueError, match='not the items of counts'):
+        best(frame, y_true=pd.Series(y, index=[f'x{i}' for i in range(40)]), **kw)
+    assert best(frame, y_true=y, **kw)['estimate'].tolist() == want['estimate'].tolist()  # an array: by position
