@@ -824,8 +824,8 @@ def _add_analyze_parser(sub):
     q.add_argument(
         '--predictions',
         metavar='FILE',
-        help="a model's predictions (id, one probability column per class or a label column): "
-        'scored against the ceiling of the test items, calibrated on its dev items',
+        help="a model's predictions (an id column: id, else the data's own id column(s); one probability column per "
+        'class or a label column): scored against the ceiling of the test items, calibrated on its dev items',
     )
     q.add_argument('--kernel', help='Jupyter kernel name')
     q.add_argument(
