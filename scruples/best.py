@@ -558,8 +558,16 @@ def _per_pattern(pat: np.ndarray, a, metric: str, n_samples: int, rng) -> np.nda
 class NpmleRefits(NamedTuple):
     "An NPMLE refitted to each bootstrap resample of the examples, once for every metric of a `best` run."
 
-    pattern_weights: np.ndarray  # (n_boot, P) each resample's multiplicity of each distinct count row (np.unique)
     weights: np.ndarray  # (n_boot, G) the refitted weights of the prior's support points
+    n: int  # examples
+    state: dict  # the random state the resamples came from: drawn again when needed, not kept (memory O(n), not O(n_boot n))
+
+    def pattern_weights(self, inv: np.ndarray, n_patterns: int):
+        "Each resample's multiplicity of each pattern (`inv`: each example's), in the order of `weights`."
+        rng = np.random.Generator(np.random.PCG64())
+        rng.bit_generator.state = self.state
+        for wb in _resamples(self.n, len(self.weights), rng):
+            yield np.bincount(inv, weights=wb, minlength=n_patterns)
 
 
 def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> NpmleRefits:
@@ -568,8 +576,11 @@ def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> NpmleRefits:
     pat, inv = np.unique(c, axis=0, return_inverse=True)
     inv = inv.ravel()
     lik = pattern_likelihoods(pr, pat)
-    pw = np.array([np.bincount(inv, weights=wb, minlength=len(pat)) for wb in _resamples(len(c), n_boot, rng)])
-    return NpmleRefits(pw, np.array([refit_weights(pr, lik, m) for m in pw]))
+    if not isinstance(rng.bit_generator, np.random.PCG64):
+        rng = np.random.Generator(np.random.PCG64(rng.integers(2**63)))
+    state = rng.bit_generator.state
+    w = [refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat))) for wb in _resamples(len(c), n_boot, rng)]
+    return NpmleRefits(np.array(w), len(c), state)
 
 
 def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None, refits=None) -> np.ndarray:
@@ -587,7 +598,7 @@ def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None, 
         lik = pattern_likelihoods(pr, pat)
         val = _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
     if refits is not None:
-        for pw, wt in zip(refits.pattern_weights, refits.weights):
+        for pw, wt in zip(refits.pattern_weights(inv, len(pat)), refits.weights):
             post = lik * wt
             stats.append(pw @ ((post / post.sum(1, keepdims=True)) * val).sum(1) / n)
         return np.array(stats)
@@ -624,9 +635,11 @@ def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: 
     val = argmax_shares(pr.points)  # a point tied between classes: half to each, as the estimate counts it
     out = []
     if refits is None:
-        refits = NpmleRefits(None, [refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat)))
-                                    for wb in _resamples(len(c), n_boot, rng)])
-    for wt in refits.weights:
+        w = [refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat)))
+             for wb in _resamples(len(c), n_boot, rng)]
+    else:
+        w = refits.weights
+    for wt in w:
         post = lik * wt
         q = (post / post.sum(1, keepdims=True)) @ val
         g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
