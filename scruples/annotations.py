@@ -497,19 +497,16 @@ def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
     # first the C reader's own types (fast): the counts as int64 and every column used as text a string column; a
     # column it reads otherwise ('007' as 7, 3.0, '1e3', '-0', a bool) sends every cell through the text rule below
     df = _csv_cells(body, None)
-    if df is not None and (df.shape[1] != len(columns) or not len(df)):
-        return None  # a row of another length
     typed = (
         df is not None
+        and df.shape[1] == len(columns)
         and b'-0' not in body  # '-0' reads as 0: the rule refuses it
         and all(df.dtypes.iloc[columns.index(k)] == np.int64 for k in cc)
         and all(pd.api.types.is_string_dtype(df.iloc[:, columns.index(k)]) for k in used)
     )
     if not typed:
         df = _csv_cells(body, str)
-        if df is None or df.shape[1] != len(columns) or not len(df):
-            return None
-    if df.isna().any().any():
+    if df is None or df.shape[1] != len(columns) or not len(df) or df.isna().any().any():
         return None  # a row of another length
     df.columns = columns
     c = np.empty((len(df), len(cc)), dtype=np.int64)

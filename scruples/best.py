@@ -559,15 +559,17 @@ class NpmleRefits(NamedTuple):
     "An NPMLE refitted to each bootstrap resample of the examples, once for every metric of a `best` run."
 
     weights: np.ndarray  # (n_boot, G) the refitted weights of the prior's support points
-    n: int  # examples
     state: dict  # the random state the resamples came from: drawn again when needed, not kept (memory O(n), not O(n_boot n))
+    patterns: np.ndarray  # (P, k) the distinct count rows
+    inverse: np.ndarray  # (n,) each example's pattern
+    lik: np.ndarray  # (P, G) each pattern's likelihood at each support point (`pattern_likelihoods`)
 
-    def pattern_weights(self, inv: np.ndarray, n_patterns: int):
-        "Each resample's multiplicity of each pattern (`inv`: each example's), in the order of `weights`."
+    def pattern_weights(self):
+        "Each resample's multiplicity of each pattern, in the order of `weights`."
         rng = np.random.Generator(np.random.PCG64())
         rng.bit_generator.state = self.state
-        for wb in _resamples(self.n, len(self.weights), rng):
-            yield np.bincount(inv, weights=wb, minlength=n_patterns)
+        for wb in _resamples(len(self.inverse), len(self.weights), rng):
+            yield np.bincount(self.inverse, weights=wb, minlength=len(self.patterns))
 
 
 def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> NpmleRefits:
@@ -580,35 +582,28 @@ def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> NpmleRefits:
         rng = np.random.Generator(np.random.PCG64(rng.integers(2**63)))
     state = rng.bit_generator.state
     w = [refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat))) for wb in _resamples(len(c), n_boot, rng)]
-    return NpmleRefits(np.array(w), len(c), state)
+    return NpmleRefits(np.array(w), state, pat, inv, lik)
 
 
 def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None, refits=None) -> np.ndarray:
     """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
     user's run fits it to its data: the interval then spans the prior's estimation error beside the examples' sampling.
     Examples with the same counts are scored once per resample, so a resample costs a fit and O(patterns). An NPMLE prior
-    `pr` is refitted on its support (EM from its weights), or its `refits` (`npmle_refits`, shared by the metrics; `w`
-    unused) are taken; else the Dirichlet is. For the soft metrics and cross-entropy (accuracy and macro F1:
-    `_hard_draws`)."""
-    pat, inv = np.unique(c, axis=0, return_inverse=True)
-    inv, n = inv.ravel(), len(c)
-    s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
-    stats = []
-    if pr is not None and pr.kind == 'npmle':  # the likelihoods and each point's value once, the weights per resample
-        lik = pattern_likelihoods(pr, pat)
+    `pr` comes with its `refits` (`npmle_refits`, shared by the metrics; `w` unused); else the Dirichlet is refitted.
+    For the soft metrics and cross-entropy (accuracy and macro F1: `_hard_draws`)."""
+    n, stats = len(c), []
+    if refits is not None:  # each point's value once, the refitted weights per resample
+        pat = refits.patterns
         val = _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
-    if refits is not None:
-        for pw, wt in zip(refits.pattern_weights(inv, len(pat)), refits.weights):
-            post = lik * wt
+        for pw, wt in zip(refits.pattern_weights(), refits.weights):
+            post = refits.lik * wt
             stats.append(pw @ ((post / post.sum(1, keepdims=True)) * val).sum(1) / n)
         return np.array(stats)
+    pat, inv = np.unique(c, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
     for wb in w:
         pw = np.bincount(inv, weights=wb, minlength=len(pat))
-        if pr is not None and pr.kind == 'npmle':
-            post = lik * refit_weights(pr, lik, pw)
-            post /= post.sum(1, keepdims=True)
-            stats.append(pw @ (post * val).sum(1) / n)
-            continue
         with (
             warnings.catch_warnings()
         ):  # a resample without variation beyond noise warns as the data would: once, by `best`
@@ -618,14 +613,13 @@ def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None, 
     return np.array(stats)
 
 # %% ../nbs/12_best.ipynb #924fb07d
-def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: Prior | None = None,
+def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, pr: Prior | None = None,
                 refits: NpmleRefits | None = None) -> np.ndarray:
     """The oracle's accuracy or macro F1 on these examples over posterior draws of their label distributions: `n_boot`
-    batches of draws, each under the prior refitted to a bootstrap resample of the examples (`refit` with an NPMLE `pr`),
-    else all under the prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from). `refits`:
-    the refitted weights every metric shares (`npmle_refits`), else refitted here."""
+    batches of draws, each under the NPMLE `pr` refitted to a bootstrap resample of the examples (`refits`, shared by the
+    metrics), else all under the prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from)."""
     sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # draws per batch
-    if not (refit and pr is not None and pr.kind == 'npmle'):
+    if refits is None:
         return _score_samples(sampler, y, metric, n_boot * sh, rng)
     k = c.shape[1]
     uniq, inv = np.unique(np.concatenate([c, y[:, None].astype(np.float64)], 1), axis=0, return_inverse=True)
@@ -634,12 +628,7 @@ def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, refit=False, pr: 
     lik = pattern_likelihoods(pr, pat)  # the likelihoods and each point's argmax once, the weights per resample
     val = argmax_shares(pr.points)  # a point tied between classes: half to each, as the estimate counts it
     out = []
-    if refits is None:
-        w = [refit_weights(pr, lik, np.bincount(inv, weights=wb, minlength=len(pat)))
-             for wb in _resamples(len(c), n_boot, rng)]
-    else:
-        w = refits.weights
-    for wt in w:
+    for wt in refits.weights:
         post = lik * wt
         q = (post / post.sum(1, keepdims=True)) @ val
         g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
@@ -654,9 +643,9 @@ def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, re
     (`_refit_stats`); else it is held fixed and `per`, the per-example expectations, is averaged under each resample."""
     qs = [(1 - level) / 2, (1 + level) / 2]
     if metric in HARD_METRICS:
-        return tuple(np.quantile(_hard_draws(c, y, cdf, metric, n_boot, n_samples, rng, refit, pr, refits), qs))
+        return tuple(np.quantile(_hard_draws(c, y, cdf, metric, n_boot, n_samples, rng, pr, refits), qs))
     n = len(c)
-    if refit and refits is not None:
+    if refits is not None:
         return tuple(np.quantile(_refit_stats(c, None, metric, n_samples, rng, n_boot, pr, refits), qs))
     w = _resamples(n, n_boot, rng)
     if refit:
