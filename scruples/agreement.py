@@ -124,10 +124,14 @@ def agreement_interval(
         )
     est = value(np.arange(data.n_items))
     rng = as_rng(seed)
+    # alpha pairs the votes within an item: an item with fewer than 2 adds no pair, so resampling it only makes the
+    # number of pairable items random (a wider interval, and one that moves with items nobody could agree on)
+    votes = (~np.isnan(resp)).sum(0) if resp is not None else data.counts.sum(1)
+    pool = np.flatnonzero(votes >= 2) if coefficient == 'alpha' else np.arange(data.n_items)
     draws = []
-    for _ in range(n_boot):
+    for _ in range(n_boot if len(pool) else 0):
         try:
-            draws.append(value(rng.integers(data.n_items, size=data.n_items)))
+            draws.append(value(pool[rng.integers(len(pool), size=len(pool))]))
         except (ValueError, ZeroDivisionError):
             continue  # a resample without a pair of votes
     draws = np.asarray([d for d in draws if np.isfinite(d)])

@@ -75,6 +75,7 @@ class AnnotatedData:
         None  # the columns the reader took for each role: id, counts, item, label, annotator, text, ...
     )
     class_order: str = ''  # how the class order was decided: 'sorted by name', 'sorted as numbers', 'in column order', ...
+    repeat_of: dict | None = None  # repeats='all': each pseudo-annotator of a repeated label ('A#2') -> its annotator ('A')
 
     def __post_init__(self):
         self.counts, self.classes = np.asarray(self.counts, dtype=np.int64), tuple(map(str, self.classes))
@@ -718,7 +719,8 @@ def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
 
 # %% ../nbs/07_annotations.ipynb #ff5502e1
 def _tally(votes, n_items, classes, path, annotators: bool, repeats):
-    "Counts and responses from (line, item, annotator, label) votes, with the repeats policy; and how many labels were repeats."
+    """Counts and responses from (line, item, annotator, label) votes, with the repeats policy; how many labels were
+    repeats; and (repeats='all') each pseudo-annotator's annotator."""
     cidx = {c: j for j, c in enumerate(classes)}
     anns, pairs = {}, {}
     for line, i, a, lab in votes:
@@ -758,7 +760,7 @@ def _tally(votes, n_items, classes, path, annotators: bool, repeats):
             counts[i, j] += 1
             if annotators:
                 resp[a if r == 1 else rows[a, r], i] = j  # the matrix holds the very votes the counts hold
-    return counts, resp, names, extra
+    return counts, resp, names, extra, {names[k]: names[a] for (a, _), k in rows.items()}
 
 # %% ../nbs/07_annotations.ipynb #ad3f63dd
 def _hot_split(columns, spec: str, known=None) -> dict:
@@ -1251,7 +1253,7 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         raise ScruplesDataError(
             path, None, 'label', '2 or more distinct labels (or classes= naming 2 or more)', list(names)
         )
-    c, resp, anns, extra = _tally(votes, len(ex.items), names, path, annotators, given['repeats'])
+    c, resp, anns, extra, repeat_of = _tally(votes, len(ex.items), names, path, annotators, given['repeats'])
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])
         raise ScruplesDataError(
@@ -1295,6 +1297,7 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         report=said,
         columns=dict(**roles, **cols),
         class_order=order,
+        repeat_of=repeat_of or None,
     )
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3
@@ -1495,7 +1498,7 @@ def simulate_annotations(
         for a in np.sort(rng.choice(n_annotators, size=rng.integers(votes[0], votes[1] + 1), replace=False)):
             lab = truth[i] if rng.random() < reliability[a] * (1 - difficulty[i]) else rng.integers(k)
             rows.append((len(rows) + 1, i, f'ann{a:02d}', classes[lab]))
-    counts, resp, anns, _ = _tally(rows, n_items, classes, '<simulated>', True, None)
+    counts, resp, anns, *_ = _tally(rows, n_items, classes, '<simulated>', True, None)
     return AnnotatedData(
         items=[f'item{i:04d}' for i in range(n_items)],
         counts=counts,

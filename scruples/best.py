@@ -15,7 +15,7 @@ from scipy.special import betainc, digamma, gammainc, gammaincinv, xlogy
 from .annotations import majority_vote
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
-from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, macro_f1
+from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, in_order_of, macro_f1
 from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
                              npmle_expectations, pattern_likelihoods, refit_weights)
 
@@ -350,24 +350,6 @@ def _argmax_cdf(c: np.ndarray, pr: Prior) -> np.ndarray:
     return np.cumsum(q, axis=1)
 
 
-def _labels_in_order(counts, y_true):
-    """Gold labels in the order of the counts' items: a Series beside a DataFrame is matched by its index, as pandas
-    aligns (it was taken by position, so labels in another order were scored against other items); an index naming
-    other items is refused. Arrays, and a Series beside an array, pair by position."""
-    if y_true is None or not (hasattr(y_true, 'index') and hasattr(counts, 'index') and hasattr(counts, 'columns')):
-        return y_true
-    yi, ci = y_true.index, counts.index
-    if yi.equals(ci):
-        return y_true
-    if not yi.is_unique:
-        raise ValueError(f'y_true: its index names item {yi[yi.duplicated()][0]!r} twice')
-    if set(yi) != set(ci):
-        gone = [i for i in ci if i not in set(yi)]
-        raise ValueError(f'y_true: its index is not the items of counts ({len(gone)} of them have no label, e.g. '
-                         f'{gone[:3]}): give y_true.to_numpy() to pair them by position')
-    return y_true.reindex(ci)
-
-
 def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True, prior='dirichlet', prior_seed=0):
     """Validated counts, the Dirichlet alpha, gold labels, the CDF of the oracle's argmax under each posterior, the majority
     vote (None when `y_true` is given) and the `PriorChoice` (the prior the posteriors come from: `prior`, see `prior_for`). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
@@ -375,7 +357,8 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     if y_true is not None and ties != 'first':
         raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
-    y_true = _labels_in_order(counts, y_true)
+    if y_true is not None:  # a Series is matched to the counts' items by label, as pandas aligns (`in_order_of`)
+        y_true = in_order_of(y_true, counts, 'y_true', 'counts')
     c = check_counts(counts)
     choice = prior_for(c, alpha, prior, prior_seed)
     a = choice.prior.alpha

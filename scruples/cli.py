@@ -233,11 +233,12 @@ def _cmd_data_validate(args):
     for f in map(Path, args.files):
         try:
             d = read(f, reading)
-            rows.append({'file': str(f), 'records': d.n_items, 'read': _words(d.report), 'error': ''})
+            rows.append({'file': str(f), 'items': d.n_items, 'votes': int(d.counts.sum()), 'read': _words(d.report),
+                         'error': ''})
         except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
-            rows.append({'file': str(f), 'records': 0, 'read': '', 'error': _words(_error_line(err))})
+            rows.append({'file': str(f), 'items': 0, 'votes': 0, 'read': '', 'error': _words(_error_line(err))})
     # a paragraph a file, wrapped (a frame pads every row to the longest); an error: one line
-    text = [Block(f'{r["file"]}: error: {r["error"]}') if r['error'] else f'{r["file"]}: {r["records"]:,} items; {r["read"]}'
+    text = [Block(f'{r["file"]}: error: {r["error"]}') if r['error'] else f'{r["file"]}: {r["items"]:,} items; {r["read"]}'
             for r in rows]
     return Result(rows, text, status=int(any(r['error'] for r in rows)))
 
@@ -419,9 +420,9 @@ def _cmd_best(args):
             )
         if got.grouped:
             raise core.ScruplesError(
-                f'{args.labels}: --labels are class indices of the classes read; with --group give none'
+                f'{args.labels}: --labels name the classes read; with --group give none'
             )
-        y = data.read_labels(args.labels, n_examples=got.full.n_items, n_classes=got.full.n_classes)[got.index]
+        y = data.read_labels(args.labels, n_examples=got.full.n_items, classes=got.full.classes)[got.index]
     if args.ties is not None and y is not None:
         raise core.ScruplesError(
             f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
@@ -492,7 +493,7 @@ def _add_best_parser(sub):
     _add_options(q, 'best')
     q.add_argument(
         '--labels',
-        help='gold labels (class indices): a JSON list or one integer per line, one per row of the table, '
+        help='gold labels, each a class index or a class name: a JSON list or one per line, one per row of the table, '
         'by position (a row per item: refused for the long form; default: the Dilemmas gold_label, else the majority '
         'vote)',
     )
@@ -1065,7 +1066,7 @@ def _cmd_score(args):
                     f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on {opts.get("on")} scores them'
                 )
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
-            cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (its dev items)'), f'the dev items of {gold}'
+            cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items'), f'the dev items of {gold}'
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
             if both:
@@ -1079,7 +1080,7 @@ def _cmd_score(args):
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'
             counts, ids = counts[keep], [i for i, k in zip(ids, keep) if k]
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
-    rows = align_predictions(pred, ids, f'{gold} ({got.items})' if got.items else str(gold))
+    rows = align_predictions(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items')
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', RuntimeWarning)
         try:

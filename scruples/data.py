@@ -722,16 +722,6 @@ def read_label_counts(
 _INT = re.compile(r'[0-9]+')
 
 
-def _int_cell(cell: str, path, line, name, lo=0, hi=MAX_COUNT):
-    "A text line holding a class index in [lo, hi] (gold labels; counts follow `count_value`)."
-    v = cell.strip()
-    if not _INT.fullmatch(v) or len(v) > 19 or not lo <= int(v) <= hi:
-        raise ScruplesDataError(
-            path, line, name, f'an integer in [{lo}, {hi}]' if hi < MAX_COUNT else f'an integer in [{lo}, 2**63)', cell
-        )
-    return int(v)
-
-
 def _text_lines(path) -> Iterator[tuple[int, str]]:
     "Yield `(line_number, line)` of a UTF-8 text file, one line at a time, without line endings; blank lines skipped."
     path = _check_file(path)
@@ -747,25 +737,48 @@ def _text_lines(path) -> Iterator[tuple[int, str]]:
                 yield i, line
 
 
+def _label_index(v, classes, hi: int, path, line, name, text: bool = False):
+    """One gold label as a class index: an integer in [0, hi], or (with `classes`) a class's name. A number that is
+    both an index and the name of another class (classes named 1..5) is refused: nothing says which it means. A
+    JSON string is a name, never a number (`text`: a line of a text file, where a number is an index)."""
+    s = v.strip() if isinstance(v, str) else v
+    if isinstance(s, str) and classes is not None and s in classes:
+        at = classes.index(s)
+        if text and _INT.fullmatch(s) and len(s) <= 19 and int(s) != at and int(s) <= hi:
+            raise ScruplesDataError(
+                path, line, name, 'a label that is either a class index or a class name',
+                f'{s!r}, the index of class {classes[int(s)]!r} and the name of class {at}: give the classes names '
+                'that are not numbers (--classes) and the labels by name',
+            )
+        return at
+    if text and isinstance(s, str) and _INT.fullmatch(s) and len(s) <= 19:
+        s = int(s)
+    if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= hi:
+        names = '' if classes is None else ' or a class name (' + ', '.join(
+            f'{i} = {c!r}' for i, c in enumerate(classes[:10])) + (', ...' if len(classes) > 10 else '') + ')'
+        raise ScruplesDataError(path, line, name, f'an integer class index in [0, {hi}]{names}', v)
+    return s
+
+
 def read_labels(
     path,
     n_examples: int | None = None,  # how many labels there must be (the examples of the counts)
     n_classes: int | None = None,  # labels must lie in [0, n_classes)
+    classes: Sequence[str] | None = None,  # the class names: a label may name its class instead of giving its index
 ) -> np.ndarray:  # int64 class indices
-    "Gold labels as class indices: a JSON list of integers, or one integer per line."
+    "Gold labels as class indices: a JSON list, or one label per line; each an index, or with `classes` a class name."
+    classes = None if classes is None else [str(c) for c in classes]
+    if classes is not None and n_classes is None:
+        n_classes = len(classes)
     path, hi = _check_file(path), (MAX_COUNT if n_classes is None else n_classes - 1)
     with path.open('rb') as f:
         head = f.read(64).lstrip(b'\xef\xbb\xbf \t\r\n')
     if head.startswith(b'['):
         labels = []
         for line, item in _json_list_items(path):
-            if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= hi:
-                raise ScruplesDataError(
-                    path, line, f'labels[{len(labels)}]', f'an integer class index in [0, {hi}]', item
-                )
-            labels.append(item)
+            labels.append(_label_index(item, classes, hi, path, line, f'labels[{len(labels)}]'))
     else:
-        labels = [_int_cell(line, path, i, None, 0, hi) for i, line in _text_lines(path)]
+        labels = [_label_index(line, classes, hi, path, i, None, text=True) for i, line in _text_lines(path)]
     if not labels:
         raise ScruplesDataError(path, None, None, 'at least one label', 'none')
     if n_examples is not None and len(labels) != n_examples:

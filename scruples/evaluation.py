@@ -17,6 +17,7 @@ from scruples.metrics import (
     confusion_matrices,
     f1_from_confusion,
     hard_labels,
+    in_order_of,
     xentropy,
 )
 from scruples.softmetrics import (
@@ -63,47 +64,6 @@ def _probabilities(p, name: str) -> np.ndarray:
         check_distributions(p, name)
     return p
 
-
-def _key(v):
-    "An item's label as the reader writes ids: a string, or a tuple of strings for several id columns."
-    return tuple(map(str, v)) if isinstance(v, tuple) else str(v)
-
-
-def _names_of(x) -> tuple:
-    """The class names and item labels of a table, each None where it has none: a DataFrame's columns and index (a
-    RangeIndex is positions, not labels); an AnnotatedData's classes and items (items numbered from 0: no labels)."""
-    if hasattr(x, 'counts') and hasattr(x, 'classes'):
-        cols = x.columns or {}
-        return list(x.classes), (None if x.items is None or (cols and not (cols.get('id') or cols.get('item')))
-                                 else [_key(i) for i in x.items])
-    if isinstance(x, pd.DataFrame):
-        return [str(c) for c in x.columns], None if isinstance(x.index, pd.RangeIndex) else [_key(i) for i in x.index]
-    return None, None
-
-
-def _paired(proba, counts, pname: str, cname: str):
-    """`proba` in the order of `counts`: a DataFrame of probabilities has its columns matched to the classes of `counts`
-    by name and its rows to its items by label (the counts' order), as pandas aligns; names that match only in part are
-    refused, naming them. Arrays, and tables without names on one side, are taken by position."""
-    if not isinstance(proba, pd.DataFrame):
-        return proba, counts
-    (pc, pi), (cc, ci) = _names_of(proba), _names_of(counts)
-    if cc is not None and set(pc) & set(cc):
-        if sorted(pc) != sorted(cc):
-            raise ValueError(f'{pname}: columns {pc} are not the classes of {cname} {cc} (missing '
-                             f'{[c for c in cc if c not in pc]}, not a class {[c for c in pc if c not in cc]})')
-        proba = proba.set_axis(pc, axis=1)[cc]
-    if ci is not None and pi is not None:
-        twice = next((i for n, i in enumerate(pi) if i in pi[:n]), None) if len(set(pi)) < len(pi) else None
-        if twice is not None:
-            raise ValueError(f'{pname}: item {twice!r} is in its index twice')
-        if set(pi) != set(ci):
-            gone, extra = [i for i in ci if i not in set(pi)], [i for i in pi if i not in set(ci)]
-            raise ValueError(f'{pname}: its index is not the items of {cname}: {len(gone)} of them have no row (e.g. '
-                             f'{gone[:3]}), {len(extra)} rows are of no item (e.g. {extra[:3]})')
-        at = {i: r for r, i in enumerate(pi)}
-        proba = proba.iloc[[at[i] for i in ci]]
-    return proba, counts
 
 # %% ../nbs/15_evaluation.ipynb #dd211c33
 def _boot_means(w, v):
@@ -201,8 +161,8 @@ def score_predictions(
     All intervals come from the same `n_boot` resamples of the scored examples; the temperature is fitted once and not refitted per resample.
     A DataFrame of probabilities is matched to the classes and items of `counts` (a DataFrame, or an `AnnotatedData`) by
     name, as pandas aligns; arrays are taken by position."""
-    proba, counts = _paired(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
-    proba_cal, counts_cal = _paired(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
+    proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
+    proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     ct = check_counts(counts)
     p = _probabilities(proba, 'proba')
     pc = None if proba_cal is None else _probabilities(proba_cal, 'proba_cal')
@@ -430,6 +390,7 @@ def align_predictions(
     pred: Predictions,  # what `read_predictions` returned
     gold_ids: Sequence,  # the gold's item ids, in its order
     gold: str = 'gold',  # the gold's name, for messages
+    items: str = 'items',  # which of its items `gold_ids` are, for messages: 'scored items', 'dev items'
 ) -> np.ndarray:  # (n_gold,) the row of `pred` for each gold item
     "The prediction row of every gold item: ids missing on either side are refused, naming a few."
     gold_ids = [str(g) for g in gold_ids]  # one form on both sides: a string, or a tuple printed as one
@@ -439,8 +400,8 @@ def align_predictions(
     def few(v):
         return ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
 
-    why = ([f'{len(lost)} of the {len(gold_ids)} items of {gold} have no prediction: {few(lost)}'] if lost else []) + (
-        [f'{len(extra)} predicted ids are not items of {gold}: {few(extra)}'] if extra else []
+    why = ([f'{len(lost)} of the {len(gold_ids)} {items} of {gold} have no prediction: {few(lost)}'] if lost else []) + (
+        [f'{len(extra)} predicted ids are not {items} of {gold}: {few(extra)}'] if extra else []
     )
     if why:
         raise ValueError(f'{pred.source}: ' + '; '.join(why))
@@ -535,8 +496,8 @@ def score_against_ceiling(
     """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
     the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling.
     `attrs['warnings']`: `prediction_warnings` of the probabilities scored."""
-    proba, counts = _paired(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
-    proba_cal, counts_cal = _paired(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
+    proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
+    proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     c = check_counts(counts)
     p = _probabilities(proba, 'proba')
     with warnings.catch_warnings(record=True) as caught:

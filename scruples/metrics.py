@@ -10,8 +10,8 @@ import numpy as np
 from scipy.special import log_softmax, softmax
 
 # %% auto #0
-__all__ = ['check_counts', 'soft_labels', 'hard_labels', 'xentropy', 'confusion_matrices', 'f1_from_confusion', 'macro_f1',
-           'accuracy', 'total_variation', 'TemperatureCalibrator']
+__all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'xentropy', 'confusion_matrices', 'f1_from_confusion',
+           'macro_f1', 'accuracy', 'total_variation', 'TemperatureCalibrator']
 
 # %% ../nbs/10_metrics.ipynb #a047db5f
 def check_counts(
@@ -59,6 +59,65 @@ def soft_labels(counts) -> np.ndarray:
 def hard_labels(counts) -> np.ndarray:
     "The majority vote of each example (ties go to the first class in class order)."
     return check_counts(counts).argmax(1)
+
+# %% ../nbs/10_metrics.ipynb #b2e4d9a1
+def _key(v):
+    "An item's label as the reader writes ids: a string, or a tuple of strings for several id columns."
+    return tuple(map(str, v)) if isinstance(v, tuple) else str(v)
+
+
+def _names_of(x) -> tuple:
+    """The class names and item labels of `x`, each None where it has none: a DataFrame's columns and index, a Series'
+    index, an AnnotatedData's classes and items (items numbered from 0, read without an id column: no labels)."""
+    if hasattr(x, 'iloc'):  # a pandas DataFrame or Series
+        return ([str(c) for c in x.columns] if x.ndim == 2 else None), [_key(i) for i in x.index]
+    if hasattr(x, 'counts') and hasattr(x, 'classes'):  # an AnnotatedData
+        cols = x.columns or {}
+        ids = x.items is not None and not (cols and not (cols.get('id') or cols.get('item')))
+        return list(x.classes), [_key(i) for i in x.items] if ids else None
+    return None, None
+
+
+def _numbered(labels) -> bool:
+    "Labels 0, 1, ..., n-1 in order: the index pandas gives a table made from an array (positions, not items)."
+    return all(v == str(i) for i, v in enumerate(labels))
+
+
+def in_order_of(
+    y,  # predictions (n, k) or labels (n,); a DataFrame or Series is matched by its names, an array taken as it is
+    ref,  # what `y` is scored against: counts (DataFrame, AnnotatedData or array) or gold labels (Series or array)
+    name: str = 'y_prob',  # how messages call `y`
+    ref_name: str = 'y_true',  # how messages call `ref`
+):
+    """`y` in the order of `ref`, as pandas aligns: a DataFrame's columns matched to `ref`'s classes by name, the rows of a
+    DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
+    position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order (a table made from an array), unless
+    `ref`'s items are those same numbers in another order (positions or labels? refused)."""
+    (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
+    if yc is not None and rc is not None and set(yc) & set(rc):
+        if sorted(yc) != sorted(rc):
+            raise ValueError(f'{name}: columns {yc} are not the classes of {ref_name} {rc} (missing '
+                             f'{[c for c in rc if c not in yc]}, not a class {[c for c in yc if c not in rc]})')
+        y = y.set_axis(yc, axis=1)[rc]
+    if yi is None or ri is None or yi == ri:
+        return y
+    if _numbered(yi):
+        if len(ri) == len(yi) and sorted(ri) == sorted(yi):
+            raise ValueError(f'{name}: its index is 0..{len(yi) - 1} in order, and the items of {ref_name} are the same '
+                             f'numbers in another order: positions or items? Give {name}.to_numpy() to pair them by '
+                             'position, or an index naming the items')
+        return y
+    for what, labels in ((name, yi), (ref_name, ri)):
+        if len(set(labels)) < len(labels):
+            seen = set()
+            raise ValueError(f'{what}: item {next(v for v in labels if v in seen or seen.add(v))!r} is in its index twice')
+    if set(yi) != set(ri):
+        gone, extra = [i for i in ri if i not in set(yi)], [i for i in yi if i not in set(ri)]
+        raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
+                         f'{gone[:3]}), {len(extra)} rows are of no item (e.g. {extra[:3]}); give {name}.to_numpy() to '
+                         'pair them by position')
+    at = {v: r for r, v in enumerate(yi)}
+    return y.iloc[[at[v] for v in ri]]
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:
@@ -110,8 +169,9 @@ def _probs(y_prob) -> np.ndarray:
 
 
 def _targets_and_probs(y_true, y_prob) -> tuple[np.ndarray, np.ndarray]:
-    "Checked soft targets and probabilities with one row per example each (no broadcasting of a length-1 input)."
-    p = _probs(y_prob)
+    """Checked soft targets and probabilities with one row per example each (no broadcasting of a length-1 input); tables
+    matched by their names (`in_order_of`)."""
+    p = _probs(in_order_of(y_prob, y_true))
     t = _targets(y_true, p.shape[1])
     if len(t) != len(p):
         raise ValueError(f'{len(t)} labels but {len(p)} predictions: one of each per example')
@@ -135,6 +195,8 @@ def _labels_and_predictions(y_true, y_pred, k: int | None):
     "Checked (n,) labels, (n,) or (s, n) predictions, and the number of classes (default: the largest index + 1)."
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise ValueError(f'k (the number of classes) must be a positive integer, got {k!r}')
+    if getattr(y_pred, 'ndim', None) == 1:  # a Series is matched to the labels' items by label; a batch (s, n) is positions
+        y_pred = in_order_of(y_pred, y_true, 'y_pred')
     yt, yp = _indices(y_true, 'y_true', k), _indices(y_pred, 'y_pred', k, ndims=(1, 2))
     if yp.shape[-1] != len(yt):
         raise ValueError(f'{len(yt)} labels but {yp.shape[-1]} predictions per vector: one of each per example')

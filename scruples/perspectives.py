@@ -244,11 +244,16 @@ def join_annotators(
             f'{", ".join(map(repr, unknown[:10]))}{" ..." if len(unknown) > 10 else ""} '
             f'(its ids look like {", ".join(map(repr, voters[:3]))})'
         )
-    missing = [a for a in voters if a not in set(ids)]
-    att = table.reindex(voters)
+    # repeats='all': the pseudo-annotator of a repeated label ('A#2') is the same person: A's attributes, A's groups
+    of = {a: b for a, b in (data.repeat_of or {}).items() if a in set(voters) and a not in set(ids) and b in set(ids)}
+    missing = [a for a in voters if a not in set(ids) and a not in of]
+    att = table.reindex([of.get(a, a) for a in voters]).set_axis(voters)
     report = (
         f'annotators: {len(voters) - len(missing)} of {len(voters)} voters joined to {src} '
-        f'(attributes {",".join(map(str, table.columns))}); {len(missing)} without attributes'
+        f'(attributes {",".join(map(str, table.columns))})'
+        + (f', {len(of)} of them the repeated labels of an annotator ({", ".join(list(of)[:3])}'
+           f'{" ..." if len(of) > 3 else ""}: repeats=all), joined as that annotator' if of else '')
+        + f'; {len(missing)} without attributes'
         + (f' ({", ".join(missing[:5])}{" ..." if len(missing) > 5 else ""}: left out of every group)'
            if missing else '')
         + f'; {len(unknown)} ids without votes' + (f' ({", ".join(unknown[:5])}: ignored)' if unknown else '')

@@ -11,7 +11,7 @@ from scipy.spatial.distance import jensenshannon  # the reference the tests comp
 from scipy.special import rel_entr
 from scipy.stats import entropy
 
-from .metrics import hard_labels, macro_f1, xentropy, check_counts
+from .metrics import hard_labels, in_order_of, macro_f1, xentropy, check_counts
 
 # %% auto #0
 __all__ = ['PROB_ATOL', 'check_distributions', 'soft_targets', 'kl_divergence', 'js_divergence', 'manhattan_distance',
@@ -62,8 +62,8 @@ def soft_targets(y_true) -> np.ndarray:
 
 
 def _pair(y_true, y_prob):
-    "Validated (soft labels, predictions) of exactly the same shape."
-    p = check_distributions(y_prob)
+    "Validated (soft labels, predictions) of exactly the same shape; tables matched by their names (`in_order_of`)."
+    p = check_distributions(in_order_of(y_prob, y_true))
     t = soft_targets(y_true)
     if t.shape != p.shape:
         raise ValueError(
@@ -127,7 +127,7 @@ def calibration_bins(
     n_bins: int = 10,
 ) -> pd.DataFrame:  # one row per bin: lo, hi, n, confidence, accuracy (NaN when empty)
     "Top-label confidence and accuracy in equal-width bins."
-    p = check_distributions(y_prob)
+    p = check_distributions(in_order_of(y_prob, y_true))
     correct, conf = _correct(y_true, p), p.max(1)
     b = _bin_of(conf, n_bins)
     edges, n = np.linspace(0, 1, n_bins + 1), np.bincount(b, minlength=n_bins)
@@ -161,7 +161,7 @@ def expected_calibration_error(
     weights=None,  # optional (n,) or (s, n) example weights, e.g. bootstrap multiplicities
 ):  # a float; (s,) for (s, n) weights, one ECE per row
     "Top-label expected calibration error with equal-width bins (see `calibration_bins`), optionally of weighted items."
-    p = check_distributions(y_prob)
+    p = check_distributions(in_order_of(y_prob, y_true))
     conf = p.max(1)
     b = _bin_of(conf, n_bins)
     gaps = np.zeros((len(p), n_bins))
@@ -192,7 +192,7 @@ def reliability_diagram(y_true, y_prob, n_bins: int = 10, ax=None, label: str | 
 def soft_metrics(counts, y_prob, n_bins: int = 10) -> dict:
     "Cross-entropy, KL, JS, Manhattan distance, ECE, accuracy and macro F1 of predictions against label counts."
     c = check_counts(counts)
-    t, p = _pair(c, y_prob)
+    t, p = _pair(c, in_order_of(y_prob, counts, 'y_prob', 'counts'))
     y, pred = hard_labels(c), p.argmax(1)
     with np.errstate(divide='ignore'):
         return {'cross_entropy': xentropy(c, p), 'kl': kl_divergence(t, p), 'js': js_divergence(t, p),

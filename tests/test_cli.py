@@ -90,7 +90,7 @@ def test_validate_good(capsys, files):
     rc, out, _ = run_main(capsys, 'data', 'validate', '--json', str(files['good']), str(files['counts']))
     assert rc == 0
     rows = json.loads(out)
-    assert [(r['file'], r['records'], r['error']) for r in rows] == [(str(files['good']), 2, ''), (str(files['counts']), 2, '')]
+    assert [(r['file'], r['items'], r['error']) for r in rows] == [(str(files['good']), 2, ''), (str(files['counts']), 2, '')]
     rc, out, _ = run_main(capsys, 'data', 'validate', str(files['good']))
     assert rc == 0 and str(files['good']) in out
 
@@ -102,7 +102,7 @@ def test_validate_bad(capsys, files, which, line, field):
     assert rc == 1
     rows = {r['file']: r for r in json.loads(out)}
     assert rows[str(files['good'])]['error'] == ''  # the good file is still reported
-    assert rows[str(f)]['records'] == 0
+    assert rows[str(f)]['items'] == 0
     assert rows[str(f)]['error'].startswith(f'{f}:{line}: ') and f"'{field}'" in rows[str(f)]['error']
     rc, out, _ = run_main(capsys, 'data', 'validate', str(f))
     assert rc == 1 and f'{f.name}:{line}:' in out.replace('\n', '')
@@ -121,7 +121,7 @@ def test_validate_real(capsys, real_data_dir):
     fs = [real_data_dir/'dilemmas'/'dev.scruples-dilemmas.jsonl', real_data_dir/'label-counts'/'dev.scruples-anecdotes_label-counts.json']
     rc, out, _ = run_main(capsys, 'data', 'validate', '--json', *map(str, fs))
     assert rc == 0
-    assert [r['records'] for r in json.loads(out)] == [2340, 2500]
+    assert [r['items'] for r in json.loads(out)] == [2340, 2500]
 
 
 # --- data stats ------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_console_script(files, tmp_path):
     assert r.returncode == 1
     assert f"{files['bad'].name}:3:" in r.stdout.replace('\n', '')
     r = run_exe('data', 'validate', '--json', str(files['good']), cwd=tmp_path)
-    assert r.returncode == 0 and json.loads(r.stdout)[0]['records'] == 2
+    assert r.returncode == 0 and json.loads(r.stdout)[0]['items'] == 2
     r = run_exe('data', 'stats', '--help', cwd=tmp_path)
     assert r.returncode == 0 and 'usage: scruples data stats' in r.stdout
 
@@ -223,7 +223,7 @@ def test_suffixes_are_one_rule_for_validate_and_best(capsys, tmp_path):
         (tmp_path/name).write_text('[[3, 2], [1, 4]]' if name.lower().endswith('json') else '3,2\n1,4\n')
         rc_v, out, _ = run_main(capsys, 'data', 'validate', '--json', str(tmp_path/name))
         rc_b, _, _ = run_main(capsys, 'best', str(tmp_path/name), '--bootstrap', '0', '--samples', '50')
-        assert (rc_v, rc_b) == (0, 0) and json.loads(out)[0]['records'] == 2  # validate refused upper case, best accepted it
+        assert (rc_v, rc_b) == (0, 0) and json.loads(out)[0]['items'] == 2  # validate refused upper case, best accepted it
 
 
 def test_label_range_message_names_a_closed_interval(capsys, tmp_path):

@@ -357,7 +357,7 @@ def test_ten_megabytes_validate_in_seconds(tmp_path):
     m = 10_000_000 // len(line)
     q.write_text(''.join(line.replace('"d1"', f'"d{i}"', 1) for i in range(m)))
     t0 = time.perf_counter(); rc, out, err = cli('data', 'validate', '--json', q); dt = time.perf_counter() - t0
-    assert rc == 0 and json.loads(out)[0]['records'] == m
+    assert rc == 0 and json.loads(out)[0]['items'] == m
     assert dt < 90, f'{dt:.1f} s for 10 MB'
 
 

@@ -2,6 +2,7 @@
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from scipy.special import log_softmax, softmax
@@ -355,3 +356,35 @@ def test_predict_proba_rows_sum_to_one(k, scale, seed, smooth):
 ])
 def test_metrics_refuse_out_of_range_and_mismatched_inputs(call, msg):
     with pytest.raises(ValueError, match=msg): call()
+
+
+def test_every_metric_matches_tables_by_their_names():
+    """Issue 39's leftover of the eleventh pass: the metric functions took DataFrames and Series by position, so
+    predictions kept in another row or column order were scored against other items and classes. Each equals the
+    same metric on arrays put in order by hand, for a shuffled frame and for a Series of labels."""
+    from scruples import softmetrics as sm
+    from scruples.metrics import accuracy, in_order_of, macro_f1, total_variation, xentropy
+
+    rng = np.random.default_rng(3)
+    ids, classes = [f'q{i}' for i in range(30)], ['yes', 'no', 'unsure']
+    counts = pd.DataFrame(rng.multinomial(5, [0.5, 0.3, 0.2], 30), index=ids, columns=classes)
+    p = pd.DataFrame(rng.dirichlet([1, 1, 1], 30), index=ids, columns=classes)
+    shuffled = p.iloc[rng.permutation(30)][['unsure', 'yes', 'no']]
+    c, a = counts.to_numpy(), p.to_numpy()
+    for f in (xentropy, total_variation, sm.kl_divergence, sm.js_divergence, sm.manhattan_distance,
+              sm.wasserstein_distance, sm.expected_calibration_error):
+        assert np.isclose(f(counts, shuffled), f(c, a)), f.__name__
+    pd.testing.assert_frame_equal(sm.calibration_bins(counts, shuffled), sm.calibration_bins(c, a))
+    assert sm.soft_metrics(counts, shuffled) == sm.soft_metrics(c, a)
+    y, yp = pd.Series(c.argmax(1), index=ids), pd.Series(a.argmax(1), index=ids)
+    perm = rng.permutation(30)
+    assert accuracy(y, yp.iloc[perm]) == accuracy(c.argmax(1), a.argmax(1))
+    assert macro_f1(y, yp.iloc[perm], k=3) == macro_f1(c.argmax(1), a.argmax(1), k=3)
+    # hard labels beside a frame: its rows matched; the labels index its own columns (a Series names no classes)
+    assert np.isclose(xentropy(y, shuffled), xentropy(c.argmax(1), shuffled.loc[ids].to_numpy()))
+    with pytest.raises(ValueError, match='not the items'):
+        xentropy(counts, shuffled.rename(index={'q3': 'zz'}))
+    with pytest.raises(ValueError, match='in its index twice'):
+        xentropy(counts, shuffled.rename(index={'q3': 'q4'}))
+    assert np.isclose(xentropy(counts, p.reset_index(drop=True)), xentropy(c, a))  # a frame made from an array: positions
+    assert in_order_of(a, counts) is a  # an array is taken as it is

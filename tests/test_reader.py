@@ -101,7 +101,7 @@ def test_data_validate_accepts_what_best_and_analyze_accept(capsys, tmp_path):
     files = [guide_data('wide'), guide_data('long'), tmp_path/'w.jsonl', tmp_path/'w.parquet']
     rc, out, err = run(capsys, 'data', 'validate', *files, '--json')
     rows = json.loads(out)
-    assert rc == 0 and [r['records'] for r in rows] == [300, 300, 2, 2] and all(r['error'] == '' for r in rows)
+    assert rc == 0 and [r['items'] for r in rows] == [300, 300, 2, 2] and all(r['error'] == '' for r in rows)
     assert rows[0]['read'].startswith('wide: 300 items, classes acceptable/unacceptable/unclear')
 
 
@@ -163,7 +163,7 @@ def test_lone_surrogate_names_file_and_line_and_the_other_files_are_reported(cap
     with pytest.raises(ScruplesDataError, match=r'bad\.jsonl:2: .*surrogate'): read_annotated(bad)
     rc, out, err = run(capsys, 'data', 'validate', bad, good, '--json')
     rows = json.loads(out)
-    assert rc == 1 and 'bad.jsonl:2' in rows[0]['error'] and rows[1]['records'] == 1 and rows[1]['error'] == ''
+    assert rc == 1 and 'bad.jsonl:2' in rows[0]['error'] and rows[1]['items'] == 1 and rows[1]['error'] == ''
 
 
 # --- the API ---------------------------------------------------------------------------------------------------------------
@@ -297,7 +297,7 @@ def test_every_form_and_format_gives_one_answer(tmp_path_factory, capsys, rows):
         d = read_annotated(p, **_api_options(opts))
         assert list(d.classes) == classes and d.counts.tolist() == counts.tolist(), (name, d.report)
         rc, out, _ = run(capsys, 'data', 'validate', p, *opts, '--json')
-        assert rc == 0 and json.loads(out)[0]['records'] == len(counts), (name, out)
+        assert rc == 0 and json.loads(out)[0]['items'] == len(counts), (name, out)
         if name.startswith(('wide', 'long')) and len(counts) >= 8:
             guide_parameters(p, form=name.split('.')[0], text=None)
         r = subprocess.run(scruples_exe() + ['best', str(p), *opts, '--json', '--samples', '20', '--bootstrap', '0'],

@@ -43,11 +43,11 @@ def write(tmp_path, name, text):
 def test_headerless_run_first_row_not_lost_cli(tmp_path, first):
     p = write(tmp_path, 'c.csv', f'{first}\n4,0,1\n2,2,2\n')
     rc, row = validate(p)
-    assert rc == 1 and row['records'] == 0, row  # before: exit 0, 2 items, the first row taken as class names
+    assert rc == 1 and row['items'] == 0, row  # before: exit 0, 2 items, the first row taken as class names
     for part in (first, '--counts', '--classes', 'header', 'counts of the first item'):
         assert part in row['error'], (part, row['error'])
     rc, row = validate(p, '--classes', 'a,b,c')  # no header: the first row is data
-    assert rc == 0 and row['records'] == 3 and 'no header' in row['read'], row
+    assert rc == 0 and row['items'] == 3 and 'no header' in row['read'], row
 
 
 def test_headerless_run_first_row_api(tmp_path):
@@ -74,7 +74,7 @@ def test_headerless_plain_counts_unchanged(tmp_path):
 def test_composite_ids_not_mixed_cli(tmp_path):
     p = write(tmp_path, 'l.csv', 'doc,sent,annotator,label\na/b,c,x,yes\na/b,c,y,no\na,b/c,x,no\na,b/c,y,no\n')
     rc, row = validate(p, '--item', 'doc,sent')
-    assert rc == 0 and row['records'] == 2, row  # before: 1 item with 4 votes
+    assert rc == 0 and row['items'] == 2, row  # before: 1 item with 4 votes
 
 
 def test_composite_ids_are_tuples_api(tmp_path):
@@ -101,7 +101,7 @@ def test_annotator_columns_duplicate_id_cli(tmp_path):
     for part in ("'x'", 'line 2', '--repeats'):
         assert part in row['error'], (part, row['error'])
     rc, row = validate(p, '--annotator-columns', 'A1,A2', '--repeats', 'first')
-    assert rc == 0 and row['records'] == 2 and 'more than one row' in row['read'], row
+    assert rc == 0 and row['items'] == 2 and 'more than one row' in row['read'], row
 
 
 def test_annotator_columns_duplicate_id_api(tmp_path):
@@ -316,13 +316,13 @@ def test_prediction_ids_cli(tmp_path):
     assert rc == 0, out  # before: "4 of the 4 items of gold.csv have no prediction: '0', '1', ..."
     tsv = write(tmp_path, 'gold.tsv', 'id\tno\tyes\n0\t3\t1\n1\t1\t3\n2\t2\t2\n3\t4\t0\n')
     rc, row = validate(tsv)
-    assert rc == 0 and row['records'] == 4, row  # before: only predictions could be .tsv
+    assert rc == 0 and row['items'] == 4, row  # before: only predictions could be .tsv
 
 
 def test_semicolon_csv_cli(tmp_path):
     p = write(tmp_path, 's.csv', 'id;yes;no\na;3;1\nb;0;4\n')
     rc, row = validate(p)
-    assert rc == 0 and row['records'] == 2 and 'semicolon' in row['read'] and 'classes yes/no' in row['read'], row
+    assert rc == 0 and row['items'] == 2 and 'semicolon' in row['read'] and 'classes yes/no' in row['read'], row
 
 
 def test_semicolon_csv_api(tmp_path):
