@@ -300,16 +300,24 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
     "A CSV (`.tsv`: tab-separated; a first line with `;` and no `,`: semicolon-separated, said in `note`); `given`: the options, which decide an all-integer first row."
     text, given = read_text(path), given or {}
     sep, sep_note = ('\t', 'tab-separated') if path.suffix.lower() == '.tsv' else (',', '')
-    top = next((l for l in io.StringIO(text) if l.strip(' \t\r\n\ufeff')), '').lstrip('\ufeff')  # lazily: a big file
-    if sep == ',' and ';' in top and len(next(csv.reader([top]))) == 1:
-        sep, sep_note = ';', 'semicolon-separated (the first line has ; and no ,)'
-    reader = csv.reader(io.StringIO(text, newline=''), delimiter=sep)  # newline='': \r\n, \n and a lone \r end a row
-    first, hline, prev = None, None, 0
-    for row in reader:
-        if any(c.strip() for c in row):
-            first, hline = row, prev + 1
+    # the header is found in the file's first 64 KB (whole lines), not in a copy of the whole file: a StringIO of a
+    # big file is a copy of it, the most of what reading a counts CSV cost beside parsing it. The whole file is read
+    # again only where the head holds no complete header row (a file of blank lines, a header longer than the head).
+    cut = text.rfind('\n', 0, 1 << 16) + 1 if len(text) > 1 << 16 else len(text)
+    for head in dict.fromkeys((text[:cut] or text, text)):
+        top = next((l for l in io.StringIO(head) if l.strip(' \t\r\n\ufeff')), '').lstrip('\ufeff')
+        s, s_note = (';', 'semicolon-separated (the first line has ; and no ,)') if (
+            sep == ',' and ';' in top and len(next(csv.reader([top]))) == 1) else (sep, sep_note)
+        reader = csv.reader(io.StringIO(head, newline=''), delimiter=s)  # newline='': \r\n, \n and a lone \r end a row
+        first, hline, prev = None, None, 0
+        for row in reader:
+            if any(c.strip() for c in row):
+                first, hline = row, prev + 1
+                break
+            prev = reader.line_num
+        if head is text or first is not None and reader.line_num < head.count('\n'):  # the row ended within the head
             break
-        prev = reader.line_num
+    sep, sep_note, end = s, s_note, reader.line_num  # the header's last line
     if first is None:
         raise ScruplesDataError(path, None, None, 'a non-empty file', '')
     cells = [_nfc(c.strip()) for c in first]
@@ -329,6 +337,9 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
     def rows():
         if headerless:
             yield hline, dict(zip(header, first))
+        reader = csv.reader(io.StringIO(text, newline=''), delimiter=sep)  # the whole file, from its header's end on
+        while reader.line_num < end:
+            next(reader)
         start = reader.line_num + 1
         for row in reader:
             line, start = start, reader.line_num + 1
@@ -341,7 +352,7 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
             yield line, dict(zip(header, row))
 
     body = None
-    if hline == 1 and '"' not in text.partition('\n')[0] and sep == ',':
+    if hline == 1 and '"' not in text[:text.find('\n') % (len(text) + 1)] and sep == ',':  # its first line (-1: all)
         raw = path.read_bytes().removeprefix(b'\xef\xbb\xbf')
         body = raw if headerless else raw.partition(b'\n')[2]
     note = '; '.join(n for n in (sep_note, note) if n)
