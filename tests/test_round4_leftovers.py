@@ -106,3 +106,39 @@ def test_alpha_interval_resamples_only_items_that_can_agree():
 
     assert agreement_interval(data(resp), n_boot=200, seed=1) == agreement_interval(data(resp[:, :100]), n_boot=200,
                                                                                     seed=1)
+
+
+def _big_rows(n=12000):
+    rng = np.random.default_rng(5)
+    return rng.integers(1, 9, (n, 3))
+
+
+@pytest.mark.parametrize('shape', ['plain', 'crlf', 'blank_lines_above', 'semicolons', 'quoted_text', 'long_header'])
+def test_a_big_csv_reads_the_same_whatever_its_head(tmp_path, shape):
+    """The CSV reader finds the header in the file's first 64 KB (issue 43: the reader's cost) and reads the whole file
+    only where the head holds no complete header row. Files of more than 64 KB whose header sits past it (blank lines
+    above), spans it (a quoted name of 70 KB), or whose rows take the slow path, read as pandas reads them, and a bad
+    row past the head is named by its own line."""
+    from scruples.annotations import read_annotated
+    from scruples.core import ScruplesDataError
+
+    c = _big_rows()
+    sep, nl = (';' if shape == 'semicolons' else ','), ('\r\n' if shape == 'crlf' else '\n')
+    names = ['yes', 'no', '"' + 'n' * 70_000 + '"' if shape == 'long_header' else 'maybe']
+    head = ('\n' * 70_000 if shape == 'blank_lines_above' else '') + sep.join(['id', *names]) + nl
+    if shape == 'quoted_text':
+        head = 'id,text,yes,no,maybe\n'
+    rows = [sep.join([f'q{i}', *(['"a, b"'] if shape == 'quoted_text' else []), *map(str, r)]) for i, r in enumerate(c)]
+    f = tmp_path/'big.csv'
+    f.write_text(head + nl.join(rows) + nl, newline='')
+    assert f.stat().st_size > 1 << 16
+    d = read_annotated(f, counts=None)
+    assert (d.counts == c).all() and list(d.items) == [f'q{i}' for i in range(len(c))], shape
+    if shape == 'semicolons':
+        assert 'semicolon' in d.report
+    bad = rows[:]
+    bad[9000] = bad[9000].replace(sep + str(c[9000][-1]), sep + 'x')
+    f.write_text(head + nl.join(bad) + nl, newline='')
+    line = head.count('\n') + 9001
+    with pytest.raises(ScruplesDataError, match=f'big.csv:{line}'):
+        read_annotated(f)
