@@ -91,7 +91,8 @@ def in_order_of(
 ):
     """`y` in the order of `ref`, as pandas aligns: a DataFrame's columns matched to `ref`'s classes by name, the rows of a
     DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
-    position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order (a table made from an array), unless
+    position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order by an unnamed index (a table made
+    from an array), unless
     `ref`'s items are those same numbers in another order (positions or labels? refused)."""
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
     if yc is not None and rc is not None and set(yc) & set(rc):
@@ -101,7 +102,7 @@ def in_order_of(
         y = y.set_axis(yc, axis=1)[rc]
     if yi is None or ri is None or yi == ri:
         return y
-    if _numbered(yi):
+    if _numbered(yi) and getattr(getattr(y, 'index', None), 'name', None) is None:  # a named index is the items'
         if len(ri) == len(yi) and sorted(ri) == sorted(yi):
             raise ValueError(f'{name}: its index is 0..{len(yi) - 1} in order, and the items of {ref_name} are the same '
                              f'numbers in another order: positions or items? Give {name}.to_numpy() to pair them by '

@@ -18,9 +18,9 @@ from .dirichlet import dirichlet_multinomial_mle, dm_log_likelihood
 # %% auto #0
 __all__ = ['PRIORS', 'GRID_POINTS', 'REGION_LR', 'REGION_MASS', 'REGION_STEPS', 'REGION_RETEST', 'AUTO_MAX_K', 'AUTO_MAX_ITEMS',
            'CHECK_MAX_ITEMS', 'Prior', 'simplex_grid', 'support_points', 'argmax_shares', 'drop_regions', 'fit_npmle',
-           'refit_npmle', 'pattern_likelihoods', 'refit_weights', 'log_marginal', 'posterior_weights', 'sample_prior',
-           'cross_validated_log_likelihood', 'PriorChoice', 'choose_prior', 'PriorCheck', 'check_prior',
-           'npmle_expectations', 'npmle_argmax_probs']
+           'refit_npmle', 'pattern_likelihoods', 'refit_weights', 'refit_from_scratch', 'log_marginal',
+           'posterior_weights', 'sample_prior', 'cross_validated_log_likelihood', 'PriorChoice', 'choose_prior',
+           'PriorCheck', 'check_prior', 'npmle_expectations', 'npmle_argmax_probs']
 
 # %% ../nbs/09_priors.ipynb #2bae3a8f
 class Prior(NamedTuple):
@@ -265,6 +265,54 @@ def refit_weights(prior: Prior, lik: np.ndarray, mult: np.ndarray, max_iter: int
     test = prior.region_lr < REGION_RETEST  # regions the fit kept by a wide margin are not tested again (nan: no mass)
     return np.maximum(drop_regions(lik[keep], mult[keep], w, argmax_shares(prior.points) > 0, prior.k,
                                    test=test)[0], 1e-300)
+
+
+def _em_batch(lik: np.ndarray, mult: np.ndarray, w: np.ndarray, max_iter: int, tol: float) -> np.ndarray:
+    """`_em` (SQUAREM, no pruning) for many multiplicity vectors at once: the rows of `mult` (B, P), each with its
+    weights, the rows of `w` (B, G). One step is two matrix products over every row still moving; each row accepts its
+    own extrapolation and stops on its own when its log-likelihood gains less than `tol` per item."""
+    w, total = np.array(w, dtype=np.float64), mult.sum(1, keepdims=True)
+
+    def step(v, m, t):
+        return v * ((m / np.maximum(v @ lik.T, 1e-300)) @ lik) / t
+
+    def loglik(v, m):
+        return (m * np.log(np.maximum(v @ lik.T, 1e-300))).sum(1)
+
+    live, prev, used = np.arange(len(w)), loglik(w, mult), 0
+    while used < max_iter and len(live):
+        v, m, t = w[live], mult[live], total[live]
+        w1 = step(v, m, t)
+        w2 = step(w1, m, t)
+        r, d = w1 - v, w2 - 2 * w1 + v
+        a = np.minimum(-np.sqrt((r * r).sum(1) / np.maximum((d * d).sum(1), 1e-300)), -1.0)[:, None]
+        wx = np.maximum(v - 2 * a * r + a * a * d, 0)
+        wx = step(wx / wx.sum(1, keepdims=True), m, t)
+        ll_x, ll_2 = loglik(wx, m), loglik(w2, m)
+        better = ll_x >= ll_2
+        w[live] = np.where(better[:, None], wx, w2)
+        ll = np.where(better, ll_x, ll_2)
+        used += 3
+        moving = ll - prev[live] >= tol * t[:, 0]
+        prev[live] = ll
+        live = live[moving]
+    return w / w.sum(1, keepdims=True)
+
+
+def refit_from_scratch(prior: Prior, lik: np.ndarray, mult: np.ndarray, max_iter: int = 300, tol: float = 1e-6) -> np.ndarray:
+    """(B, G): the NPMLE weights fitted again to each row of pattern multiplicities `mult` (B, P) as `fit_npmle` fitted
+    them, on the prior's support: EM from uniform weights, then the argmax regions tested again (those the fit kept by a
+    narrow margin). Bootstrap refits of an estimator refit it the way it was fitted: EM warm-started at the fitted
+    weights barely leaves them, and the interval then misses the prior's own estimation error (issue 41: a mixture
+    over 3 classes covered 80% of datasets with warm refits, 95% with these)."""
+    mult = np.atleast_2d(np.asarray(mult, np.float64))
+    w = _em_batch(lik, mult, np.full((len(mult), lik.shape[1]), 1 / lik.shape[1]), max_iter, tol)
+    if prior.free is not None:
+        top, test = argmax_shares(prior.points) > 0, prior.region_lr < REGION_RETEST
+        for b, m in enumerate(mult):
+            keep = m > 0
+            w[b] = drop_regions(lik[keep], m[keep], w[b], top, prior.k, test=test)[0]
+    return np.maximum(w, 1e-300)
 
 # %% ../nbs/09_priors.ipynb #4b7e00d3
 def _log_coef(c: np.ndarray) -> np.ndarray:
