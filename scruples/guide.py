@@ -151,6 +151,11 @@ def guide_parameters(
         from scruples.annotations import read_annotated
 
         join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
+    by = params.get('by')
+    if by and d.responses is None and not annotations:  # the notebook stopped there, after the whole run before it
+        raise ValueError(f'by={by!r}: grouping annotators needs annotator ids, which {path.name} has not (a wide '
+                         'table of counts): give the long form, one column per annotator, or the long form of the '
+                         'same items beside it (--annotations FILE; in Python annotations=)')
     if d.n_items < 8:
         raise ValueError(
             f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)'
@@ -557,6 +562,21 @@ def check_parameters(
     if out.get('finetune') == 'no' and 'epochs' in out:  # the frozen encoder's heads are not trained in epochs
         raise ValueError(f"epochs= ({out['epochs']}) does nothing with finetune='no' (the frozen encoder: a head fitted "
                          'on its embeddings, no epochs): leave out epochs=')
+    # a parameter the run would not use is refused, as epochs= above: it was taken and silently changed nothing
+    if out.get('split_col') and 'test_share' in out:  # the data's own split decides the test items (`split_items`)
+        raise ValueError(f"test_share= ({out['test_share']!r}) does nothing with a split column ({out['split_col']}: the "
+                         "data's own test items are the test): leave out test_share=, or the split column")
+    if 'transformer_minutes' in out and out.get('finetune', 'auto') != 'auto':  # only 'auto' weighs the minutes
+        raise ValueError(f"transformer_minutes= ({out['transformer_minutes']!r}) does nothing with "
+                         f"finetune={out['finetune']!r} (only finetune='auto' weighs the fine-tunes' minutes): leave "
+                         'out one of them')
+    models = [n for n in ('epochs', 'finetune', 'transformer_minutes', 'likelihoods', 'baselines', 'budget',
+                          'class_weight') if n in out]
+    if 'text_col' in out and not out['text_col'] and models:  # no texts: no model is trained, none of these is used
+        raise ValueError(f'{", ".join(f"{n}= ({out[n]!r})" for n in models)}: the models\' option'
+                         f'{"s do" if len(models) > 1 else " does"} nothing without a text column (no model is '
+                         'trained; agreement and the ceiling only): leave '
+                         f'{"them" if len(models) > 1 else "it"} out, or name the text column')
     return out
 
 
