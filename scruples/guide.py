@@ -91,6 +91,14 @@ class GuideParameters(dict):
     checked: bool = False  # `checked_parameters` checked them against the notebook
 
 
+_KEYWORD_OF = {  # the notebook's parameters that `guide_parameters` sets: the keyword (or argument) each comes from
+    'data_file': 'data_file (the first argument)', 'text_col': 'text=', 'count_cols': 'counts=', 'id_col': 'id=',
+    'item_col': 'item=', 'annotator_col': 'annotator=', 'label_col': 'label=', 'annotator_cols': 'annotator_columns=',
+    'context_col': 'context=', 'split_col': 'split=', 'annotations_file': 'annotations=', 'predictions_file':
+    'predictions=', 'reading': 'the reading keywords (text=, counts=, ...)', 'out_dir': "analyze's out (its second argument)",
+}
+
+
 def guide_parameters(
     data_file,  # your CSV, JSON-lines or Parquet file
     form: str | None = None,  # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
@@ -118,6 +126,9 @@ def guide_parameters(
 
     if resolved is not None:  # resolved once already: not read again
         return resolved
+    named = {k: _KEYWORD_OF[k] for k in params if k in _KEYWORD_OF}  # the notebook's own name of a column or a file:
+    if named:  # it collided with the one this function sets ('got multiple values for keyword argument'), or was dropped
+        raise ValueError('; '.join(f'{k}=: the notebook sets it from {v}' for k, v in named.items()))
     if form is not None and form not in FORMS:
         raise ValueError(f'form must be one of {FORMS} or None, got {form!r}')
     if annotations and form not in (None, 'wide'):

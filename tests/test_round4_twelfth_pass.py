@@ -132,3 +132,21 @@ def test_labels_from_a_pipe_are_refused_naming_why(tmp_path):
     (tmp_path/'lab.txt').write_text(''.join(f'{i % 3}\n' for i in range(60)))  # the same labels in a file: read
     r = scruples('best', tmp_path/'v.csv', '--metric', 'xentropy', '--bootstrap', '0', '--labels', tmp_path/'lab.txt')
     assert r.returncode == 0 and 'lab.txt' in r.stdout, r.stderr
+
+
+# --- CRASH / SILENT (API): guide_parameters and analyze given the notebook's own names of what they set (text_col='',
+# --- split_col=, reading=, as the notebook's parameters cell lists them) crashed with "GuideParameters() got multiple
+# --- values for keyword argument 'text_col'"; out_dir= was taken and overwritten by analyze's own folder, silently --
+
+@pytest.mark.parametrize('kw, said', [({'text_col': ''}, 'text_col=: the notebook sets it from text='),
+                                      ({'split_col': 'split'}, 'from split='),
+                                      ({'out_dir': 'elsewhere'}, "out_dir=: the notebook sets it from analyze's out"),
+                                      ({'reading': '{}'}, 'reading=: the notebook sets it')])
+def test_guide_parameters_refuse_the_notebooks_names_of_what_they_set(wide, kw, said):
+    from scruples.guide import analyze, guide_parameters
+    with pytest.raises(ValueError, match=said):
+        guide_parameters(wide/'d.csv', **kw)
+    with pytest.raises(ValueError, match=said):
+        analyze(wide/'d.csv', wide/'out', **kw)
+    assert not (wide/'out').exists()
+    assert guide_parameters(wide/'d.csv', text='')['text_col'] == ''  # the keyword itself: read as before
