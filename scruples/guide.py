@@ -23,12 +23,12 @@ pd = LazyModule('pandas')
 _annotations = LazyModule('scruples.annotations')
 
 # %% auto #0
-__all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError',
-           'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'guide_predictions',
+__all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'RUN_PARAMETERS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX',
+           'GuideError', 'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'guide_predictions',
            'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups',
            'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
-           'models_vs_ceiling_figure', 'check_parameters', 'checked_parameters', 'check_kernel', 'analyze_folder',
-           'prepare_out', 'commit_run', 'analyze']
+           'models_vs_ceiling_figure', 'check_parameters', 'checked_parameters', 'check_kernel', 'check_run',
+           'analyze_folder', 'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -609,6 +609,37 @@ def check_kernel(name: str) -> str:
     if name not in known:
         raise ValueError(f'no Jupyter kernel named {name!r}; kernels: {", ".join(sorted(known)) or "none"}')
     return name
+
+
+RUN_PARAMETERS = ('class_weight', 'max_items', 'test_share', 'epochs', 'finetune', 'transformer_minutes', 'likelihoods',
+                  'baselines', 'budget', 'best_samples', 'n_boot', 'trait_items', 'min_trait_questions', 'seed')
+
+
+def check_run(
+    namespace: dict,  # the notebook's globals: its parameters as papermill's -p (or `scruples analyze`) set them
+    data: _annotations.AnnotatedData,  # the data read
+    nb=None,  # the notebook (default: `guide_notebook()`)
+) -> dict:  # the run parameters that differ from the notebook's defaults (checked)
+    """The guide's own check of its run parameters, before any model runs: papermill's -p skipped the guards of
+    `scruples analyze` (n_boot=5, epochs with finetune='no', a parameter the run would not use). Those that differ from
+    the notebook's defaults meet `check_parameters`; `by` needs annotator ids."""
+    import ast
+
+    from papermill.inspection import inspect_notebook
+
+    declared = inspect_notebook(str(nb or guide_notebook()))
+    given = {}
+    for n in RUN_PARAMETERS:
+        if n in namespace and n in declared:
+            default = ast.literal_eval(declared[n]['default'])
+            if namespace[n] != default or type(namespace[n]) is not type(default):
+                given[n] = namespace[n]
+    by = namespace.get('by')
+    if by and data.responses is None:
+        raise ValueError(f'by={by!r}: grouping annotators needs annotator ids (the long form, or annotations_file)')
+    seen = {'text_col': 'text' if data.texts is not None else '', 'split_col': 'split' if data.splits is not None else ''}
+    return {k: v for k, v in check_parameters(given | seen, nb).items() if k in given}
+
 
 # %% ../nbs/91_guide.ipynb #92f70a3d
 MANIFEST = 'analyze-manifest.json'

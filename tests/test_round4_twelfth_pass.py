@@ -150,3 +150,22 @@ def test_guide_parameters_refuse_the_notebooks_names_of_what_they_set(wide, kw, 
         analyze(wide/'d.csv', wide/'out', **kw)
     assert not (wide/'out').exists()
     assert guide_parameters(wide/'d.csv', text='')['text_col'] == ''  # the keyword itself: read as before
+
+
+# --- SILENT (papermill's -p): the guide notebook run by papermill itself skipped every guard of `scruples analyze`:
+# --- -p n_boot 5 ran with 5 resamples, -p finetune no -p epochs 2 ignored the epochs, -p by grp on a wide table ran the
+# --- whole notebook and stopped in its last section; the notebook now checks its run parameters before any model runs
+
+@pytest.mark.parametrize('params, said', [(['n_boot', '5'], 'n_boot=5: expected from 10'),
+                                          (['finetune', 'no', 'epochs', '2'], "does nothing with finetune='no'"),
+                                          (['by', 'grp'], 'grouping annotators needs annotator ids')])
+def test_papermill_parameters_meet_the_guards_of_analyze(wide, params, said):
+    import subprocess
+    import sys
+    from cli_run import ROOT, cli_env
+    ps = [x for k, v in zip(params[::2], params[1::2]) for x in ('-p', k, v)]
+    r = subprocess.run([sys.executable, '-m', 'papermill', str(ROOT/'nbs'/'guides'/'your_data.ipynb'), str(wide/'run.ipynb'),
+                        '-p', 'data_file', str(wide/'d.csv'), '-p', 'out_dir', str(wide/'pm'), *ps, '-k', 'python3',
+                        '--no-progress-bar'], capture_output=True, text=True, timeout=900, env=cli_env(), cwd=wide)
+    assert r.returncode != 0 and said in r.stderr + r.stdout, (r.stdout + r.stderr)[-3000:]
+    assert not list((wide/'pm').glob('*.csv')) and not list((wide/'pm').glob('*.png'))  # stopped before any result
