@@ -507,6 +507,8 @@ PARAM_GUARDS = {  # notebook parameter -> (smallest, largest, what it is); None:
     'trait_items': (2, 10_000, 'questions of the latent-trait model'),
     'seed': (0, 2**63 - 1, 'seed'),
     'min_trait_questions': (2, 10_000, 'questions the traits need to choose a number of traits'),
+    'plan_difference': (0, 1, 'a macro F1 difference between two models, for the plan; not 0 or 1'),  # plan() refused it, late
+    'transformer_minutes': (0, None, "minutes the fine-tunes may take under finetune='auto'"),  # below 0: never, silently
 }
 
 
@@ -561,10 +563,13 @@ def check_parameters(
                                  f'{", ".join(choices)}; not one: {", ".join(map(repr, bad))}')
         if name in PARAM_GUARDS:
             lo, hi, what = PARAM_GUARDS[name]
-            if not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8):
+            if (not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8)
+                    or (name == 'plan_difference' and value in (0, 1))):
                 rng = (
                     '0 (every item) or at least 8'
                     if name == 'max_items'
+                    else 'strictly between 0 and 1'
+                    if name == 'plan_difference'
                     else f'at least {lo}'
                     if hi is None
                     else f'from {lo} to {hi}'
@@ -612,7 +617,8 @@ def check_kernel(name: str) -> str:
 
 
 RUN_PARAMETERS = ('class_weight', 'max_items', 'test_share', 'epochs', 'finetune', 'transformer_minutes', 'likelihoods',
-                  'baselines', 'budget', 'best_samples', 'n_boot', 'trait_items', 'min_trait_questions', 'seed')
+                  'baselines', 'budget', 'best_samples', 'n_boot', 'trait_items', 'min_trait_questions', 'seed',
+                  'plan_difference')
 
 
 def check_run(

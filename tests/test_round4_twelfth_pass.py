@@ -169,3 +169,16 @@ def test_papermill_parameters_meet_the_guards_of_analyze(wide, params, said):
                         '--no-progress-bar'], capture_output=True, text=True, timeout=900, env=cli_env(), cwd=wide)
     assert r.returncode != 0 and said in r.stderr + r.stdout, (r.stdout + r.stderr)[-3000:]
     assert not list((wide/'pm').glob('*.csv')) and not list((wide/'pm').glob('*.png'))  # stopped before any result
+
+
+# --- MESSAGE (late failure): analyze --param plan_difference=2 (or 0, 1) ran every model and stopped in the plan near
+# --- the notebook's end (plan: 'difference must be in (0, 1)'); transformer_minutes=-1 was taken (never fine-tune) ----
+
+@pytest.mark.parametrize('param, said', [('plan_difference=2', 'plan_difference=2.0: expected strictly between 0 and 1'),
+                                         ('plan_difference=1', 'plan_difference=1.0: expected strictly between 0 and 1'),
+                                         ('transformer_minutes=-1', 'transformer_minutes=-1.0: expected at least 0')])
+def test_analyze_plan_difference_and_minutes_are_checked_before_the_run(wide, param, said):
+    r = _analyze(wide, 'd.csv', '--param', param)
+    assert r.returncode != 0 and said in r.stderr, r.stderr
+    r = _analyze(wide, 'd.csv', '--param', 'plan_difference=0.1', '--param', 'transformer_minutes=0.5')
+    assert r.returncode != 0 and 'no Jupyter kernel named' in r.stderr, r.stderr
