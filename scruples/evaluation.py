@@ -81,6 +81,13 @@ def _names_of(x) -> tuple:
     return None, None
 
 
+def _row_labels(x) -> list | None:
+    "The labels a table's rows have even when `_names_of` says none: a RangeIndex's own, an AnnotatedData's numbers."
+    if hasattr(x, 'counts') and hasattr(x, 'classes'):
+        return [_key(i) for i in (x.items if x.items is not None else range(len(x.counts)))]
+    return [_key(i) for i in x.index] if isinstance(x, pd.DataFrame) else None
+
+
 def _paired(proba, counts, pname: str, cname: str):
     """`proba` in the order of `counts`: a DataFrame of probabilities has its columns matched to the classes of `counts`
     by name and its rows to its items by label (the counts' order), as pandas aligns; names that match only in part are
@@ -88,6 +95,11 @@ def _paired(proba, counts, pname: str, cname: str):
     if not isinstance(proba, pd.DataFrame):
         return proba, counts
     (pc, pi), (cc, ci) = _names_of(proba), _names_of(counts)
+    if pi is not None and ci is None:  # the counts' rows unlabelled (a RangeIndex, items numbered from 0): a proba whose
+        # index labels are those rows' own, in another order (sorted by confidence, sampled), is aligned by them, as
+        # pandas aligns; it was paired by position (each item scored against another's probabilities)
+        rows = _row_labels(counts)
+        ci = rows if rows is not None and len(rows) == len(pi) and set(rows) == set(pi) else None
     if cc is not None and set(pc) & set(cc):
         if sorted(pc) != sorted(cc):
             raise ValueError(f'{pname}: columns {pc} are not the classes of {cname} {cc} (missing '

@@ -182,3 +182,31 @@ def test_analyze_plan_difference_and_minutes_are_checked_before_the_run(wide, pa
     assert r.returncode != 0 and said in r.stderr, r.stderr
     r = _analyze(wide, 'd.csv', '--param', 'plan_difference=0.1', '--param', 'transformer_minutes=0.5')
     assert r.returncode != 0 and 'no Jupyter kernel named' in r.stderr, r.stderr
+
+
+# --- MIXING: score_predictions / score_against_ceiling took a predictions frame whose index is a permutation of the
+# --- counts' own RangeIndex (the user sorted it by confidence, or sampled it) by position: each item was scored against
+# --- another's probabilities (macro F1 0.314 where the truth, the frames aligned as pandas aligns them, is 0.909) -----
+
+def test_predictions_sorted_are_aligned_to_counts_without_ids():
+    from scruples.annotations import AnnotatedData
+    from scruples.evaluation import score_against_ceiling, score_predictions
+    rng = np.random.default_rng(0)
+    n = 200
+    c = np.array([rng.multinomial(5, p) for p in rng.dirichlet([1, 1, 1], n)])
+    counts = pd.DataFrame(c, columns=['yes', 'no', 'unsure'])
+    p = 0.7 * c / c.sum(1, keepdims=True) + 0.3 * rng.dirichlet([1, 1, 1], n)
+    proba = pd.DataFrame(p, columns=['yes', 'no', 'unsure'])
+    truth = score_predictions(p, c, n_boot=0)  # arrays, in one order: the truth
+    s = proba.sort_values('yes')  # sorted by confidence: its index says which item each row is
+    assert s.reindex(counts.index).to_numpy().tolist() == p.tolist()  # as pandas aligns it
+    assert score_predictions(s, counts, n_boot=0).f1 == pytest.approx(truth.f1)
+    assert score_against_ceiling(s, counts, n_boot=0).loc['macro_f1', 'model'] == pytest.approx(truth.f1)
+    d = AnnotatedData(items=None, counts=c, classes=('yes', 'no', 'unsure'))  # items numbered from 0
+    assert score_predictions(s, d, n_boot=0).f1 == pytest.approx(truth.f1)
+    sub = counts.iloc[50:100]  # a slice keeps its labels 50..99
+    assert score_predictions(proba.iloc[50:100].sample(frac=1, random_state=2), sub, n_boot=0).f1 == \
+        pytest.approx(score_predictions(p[50:100], c[50:100], n_boot=0).f1)
+    # a frame made from an array (index 0..49, not the slice's labels) is still paired by position
+    assert score_predictions(pd.DataFrame(p[50:100], columns=['yes', 'no', 'unsure']), sub, n_boot=0).f1 == \
+        pytest.approx(score_predictions(p[50:100], c[50:100], n_boot=0).f1)
