@@ -210,3 +210,20 @@ def test_predictions_sorted_are_aligned_to_counts_without_ids():
     # a frame made from an array (index 0..49, not the slice's labels) is still paired by position
     assert score_predictions(pd.DataFrame(p[50:100], columns=['yes', 'no', 'unsure']), sub, n_boot=0).f1 == \
         pytest.approx(score_predictions(p[50:100], c[50:100], n_boot=0).f1)
+
+
+# --- MESSAGE: a Prolific export as --annotators ('Participant id') was refused with 'or name it', and the command line
+# --- has no way to name it (--id is the data's item id): the message now says to rename it, naming the column --------
+
+def test_annotators_table_without_an_id_column_says_how_to_fix_it(tmp_path):
+    rows = [('s1', 'a1', 'Male'), ('s2', 'a2', 'Female'), ('s3', 'a3', 'Male'), ('s4', 'a4', 'Female')]
+    pd.DataFrame(rows, columns=['Submission id', 'Participant id', 'Sex']).to_csv(tmp_path/'prolific.csv', index=False)
+    long = [(f'q{i}', a, 'yes' if (i + j) % 3 else 'no') for i in range(12) for j, a in enumerate(['a1', 'a2', 'a3', 'a4'])]
+    pd.DataFrame(long, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'long.csv', index=False)
+    r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
+    assert r.returncode != 0 and "rename yours to annotator, e.g. 'Participant id'" in r.stderr, r.stderr
+    assert 'or name it' not in r.stderr
+    t = pd.read_csv(tmp_path/'prolific.csv').rename(columns={'Participant id': 'annotator'})
+    t.to_csv(tmp_path/'prolific.csv', index=False)  # renamed as the message says: read
+    r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
+    assert r.returncode == 0 and 'within each group (by Sex)' in r.stdout, r.stderr
