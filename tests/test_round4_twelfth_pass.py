@@ -227,3 +227,20 @@ def test_annotators_table_without_an_id_column_says_how_to_fix_it(tmp_path):
     t.to_csv(tmp_path/'prolific.csv', index=False)  # renamed as the message says: read
     r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
     assert r.returncode == 0 and 'within each group (by Sex)' in r.stdout, r.stderr
+
+
+# --- MESSAGE: a CSV saved for Excel with its hint line (sep=; or sep=,) was refused as 'a header of distinct names, got
+# --- sep=,' (the line quoted as it was split, not as the file has it); the line names the delimiter and is no row -----
+
+@pytest.mark.parametrize('body, sep', [('sep=;\r\nid;yes;no\r\nq1;2;1\r\nq2;0;3\r\nq3;1;1\r\n', ';'),
+                                       ('sep=,\nid,yes,no\nq1,2,1\nq2,0,3\nq3,"1",1\n', ',')])
+def test_a_csv_with_excels_sep_line_is_read_by_it(tmp_path, body, sep):
+    (tmp_path/'x.csv').write_bytes(body.encode())
+    r = scruples('data', 'validate', tmp_path/'x.csv')
+    assert r.returncode == 0 and f'its first line, sep={sep}, says so' in ' '.join(r.stdout.split()), r.stdout + r.stderr
+    from scruples.annotations import read_annotated
+    d = read_annotated(tmp_path/'x.csv')
+    assert list(d.items) == ['q1', 'q2', 'q3'] and d.counts.tolist() == [[2, 1], [0, 3], [1, 1]]
+    (tmp_path/'y.csv').write_bytes(body.replace('q1;2;1', 'q1;2;x').replace('q1,2,1', 'q1,2,x').encode())
+    r = scruples('data', 'validate', tmp_path/'y.csv')
+    assert r.returncode != 0 and 'y.csv:3' in r.stdout + r.stderr  # lines as the file numbers them
