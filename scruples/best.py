@@ -350,10 +350,33 @@ def _argmax_cdf(c: np.ndarray, pr: Prior) -> np.ndarray:
     return np.cumsum(q, axis=1)
 
 
+def _labels_by_items(data, y_true):
+    """Gold labels as a Series beside an `AnnotatedData` (what `read_annotated` returns), matched to its items by the
+    Series' index (ids as the reader keys them: strings): they were paired by position, so labels keyed by id in
+    another order were scored against other items. A RangeIndex is positions; an index of other items is refused."""
+    if isinstance(y_true.index, pd.RangeIndex):
+        return y_true
+    key = lambda v: tuple(map(str, v)) if isinstance(v, tuple) else str(v)
+    items = [key(i) for i in (data.items if data.items is not None else range(len(data.counts)))]
+    yi = [key(i) for i in y_true.index]
+    if yi == items:
+        return y_true
+    if len(set(yi)) < len(yi):
+        raise ValueError(f'y_true: its index names item {next(i for n, i in enumerate(yi) if i in yi[:n])!r} twice')
+    if set(yi) != set(items):
+        gone = [i for i in items if i not in set(yi)]
+        raise ValueError(f'y_true: its index is not the items of the data ({len(gone)} of them have no label, e.g. '
+                         f'{gone[:3]}): give y_true.to_numpy() to pair them by position')
+    at = {k: j for j, k in enumerate(yi)}
+    return y_true.iloc[[at[i] for i in items]]
+
+
 def _labels_in_order(counts, y_true):
     """Gold labels in the order of the counts' items: a Series beside a DataFrame is matched by its index, as pandas
     aligns (it was taken by position, so labels in another order were scored against other items); an index naming
     other items is refused. Arrays, and a Series beside an array, pair by position."""
+    if y_true is not None and hasattr(y_true, 'index') and hasattr(counts, 'counts') and hasattr(counts, 'classes'):
+        return _labels_by_items(counts, y_true)  # an AnnotatedData: its items name its rows
     if y_true is None or not (hasattr(y_true, 'index') and hasattr(counts, 'index') and hasattr(counts, 'columns')):
         return y_true
     yi, ci = y_true.index, counts.index
@@ -734,6 +757,7 @@ def best_estimates(
 ) -> BestResult:  # one dict per metric (the rows of `best`), the Dirichlet alpha, the majority vote; .prior, .check
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):  # what `read_annotated` returns: its counts
+        y_true = _labels_in_order(counts, y_true)  # a Series of labels keyed by item id: in the items' order
         counts = counts.counts
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')
