@@ -250,6 +250,31 @@ def _by_classes(counts, classes, name: str):
     return counts.set_axis(cols, axis=1)[names]
 
 
+def _counts_for(X, counts, xname: str, cname: str):
+    """`counts` in the order of the examples `X` when both label their rows (a pandas index that is not a RangeIndex;
+    an AnnotatedData's item ids), as pandas aligns: the model's probabilities come in X's order, and were paired with
+    the counts by position (examples in another order were scored against other items' votes). Other indexes:
+    refused, naming them. Anything unlabelled is taken by position, as before."""
+    if counts is None or X is None or not hasattr(X, 'index') or isinstance(X.index, pd.RangeIndex):
+        return counts
+    _, ci = _names_of(counts)
+    if ci is None:
+        return counts
+    xi = [_key(i) for i in X.index]
+    if xi == ci:
+        return counts
+    if len(set(xi)) < len(xi):
+        raise ValueError(f'{xname}: item {next(i for n, i in enumerate(xi) if i in xi[:n])!r} is in its index twice')
+    if set(xi) != set(ci):
+        gone, extra = [i for i in ci if i not in set(xi)], [i for i in xi if i not in set(ci)]
+        raise ValueError(f'{xname}: its index is not the items of {cname}: {len(gone)} of them have no example (e.g. '
+                         f'{gone[:3]}), {len(extra)} examples are of no item (e.g. {extra[:3]}); give '
+                         f'{cname} as an array to pair them by position')
+    at = {k: j for j, k in enumerate(ci)}
+    rows = [at[k] for k in xi]
+    return counts.iloc[rows] if isinstance(counts, pd.DataFrame) else np.asarray(counts.counts)[rows]
+
+
 def evaluate(
     model,  # fitted model with `predict_proba` (or a callable X -> (n, k) probabilities)
     X_test,  # the evaluated examples (what the model's predict_proba takes)
@@ -264,6 +289,8 @@ def evaluate(
     (the examples resampled, the temperature fitted once).
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
     classes = getattr(model, 'classes_', None)
+    counts_test = _counts_for(X_test, counts_test, 'X_test', 'counts_test')  # labelled rows: in the examples' order
+    counts_cal = _counts_for(X_cal, counts_cal, 'X_cal', 'counts_cal')
     counts_test, counts_cal = (
         _by_classes(counts_test, classes, 'counts_test'),
         _by_classes(counts_cal, classes, 'counts_cal'),

@@ -266,3 +266,28 @@ def test_gold_labels_keyed_by_item_are_matched_to_annotated_data():
     # a Series made from a list (a RangeIndex) pairs by position, as an array does
     assert best(d, ['accuracy'], y_true=pd.Series(c.argmax(1)), n_boot=0, check=False).estimate.iloc[0] == \
         pytest.approx(truth.iloc[0])
+
+
+# --- MIXING: evaluate(model, X_test, counts_test) with both frames labelled by item (X_test sampled or sorted: another
+# --- order) paired the model's probabilities (in X_test's order) with the counts by position: macro F1 0.319 where the
+# --- examples aligned to their items give 0.909 -----------------------------------------------------------------------
+
+def test_evaluate_aligns_counts_to_labelled_examples():
+    from scruples.evaluation import evaluate
+    rng = np.random.default_rng(0)
+    n = 200
+    c = np.array([rng.multinomial(5, p) for p in rng.dirichlet([1, 1, 1], n)])
+    counts = pd.DataFrame(c, columns=['yes', 'no', 'unsure'], index=[f'i{j}' for j in range(n)])
+    p = 0.7 * c / c.sum(1, keepdims=True) + 0.3 * rng.dirichlet([1, 1, 1], n)
+    X = pd.DataFrame({'f0': p[:, 0], 'f1': p[:, 1], 'f2': p[:, 2]}, index=counts.index)
+    model = lambda X: X[['f0', 'f1', 'f2']].to_numpy()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        truth = evaluate(model, X, counts, n_boot=0)
+        shuffled = X.sample(frac=1, random_state=1)
+        assert evaluate(model, shuffled, counts, n_boot=0).f1 == pytest.approx(truth.f1)
+        assert evaluate(model, shuffled, counts, X_cal=shuffled, counts_cal=counts, n_boot=0).xentropy == \
+            pytest.approx(evaluate(model, X, counts, X_cal=X, counts_cal=counts, n_boot=0).xentropy)
+        with pytest.raises(ValueError, match='its index is not the items of counts_test'):
+            evaluate(model, X.iloc[:150], counts.iloc[50:], n_boot=0)
+        assert evaluate(model, X.reset_index(drop=True), counts, n_boot=0).f1 == pytest.approx(truth.f1)  # positions
