@@ -308,9 +308,15 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
         top = next((l for l in io.StringIO(head) if l.strip(' \t\r\n\ufeff')), '').lstrip('\ufeff')
         s, s_note = (';', 'semicolon-separated (the first line has ; and no ,)') if (
             sep == ',' and ';' in top and len(next(csv.reader([top]))) == 1) else (sep, sep_note)
+        hint = re.fullmatch(r'sep=([^\r\n])', top.rstrip('\r\n'))  # Excel's hint line: its delimiter; the line is no row
+        if hint:  # it was read as the header ('sep=,' was quoted for 'sep=;'), and the header as an item
+            s, s_note = hint[1], f'separated by {hint[1]!r} (its first line, sep={hint[1]}, says so)'
         reader = csv.reader(io.StringIO(head, newline=''), delimiter=s)  # newline='': \r\n, \n and a lone \r end a row
         first, hline, prev = None, None, 0
         for row in reader:
+            if hint and any(c.strip() for c in row):  # the sep= line itself
+                hint, prev = None, reader.line_num
+                continue
             if any(c.strip() for c in row):
                 first, hline = row, prev + 1
                 break

@@ -718,6 +718,8 @@ def best_estimates(
 ) -> BestResult:  # one dict per metric (the rows of `best`), the Dirichlet alpha, the majority vote; .prior, .check
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):  # what `read_annotated` returns: its counts
+        if y_true is not None:  # a Series of labels keyed by item id: in the items' order (`in_order_of`)
+            y_true = in_order_of(y_true, counts, 'y_true', 'the data')
         counts = counts.counts
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')

@@ -198,6 +198,21 @@ def _by_classes(counts, classes, name: str):
     return counts.set_axis(cols, axis=1)[names]
 
 
+def _counts_for(X, counts, xname: str, cname: str):
+    """`counts` in the order of the examples `X` where both label their rows, as pandas aligns (`in_order_of`): the
+    model's probabilities come in X's order, and were paired with the counts by position (examples sampled or sorted
+    were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position. An AnnotatedData becomes the frame of its counts, its items the index and
+    its classes the columns, so the model's `classes_` are matched to its classes by name too."""
+    if hasattr(counts, 'counts') and hasattr(counts, 'classes'):
+        idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
+        counts = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
+    if counts is None or not isinstance(getattr(X, 'index', None), pd.Index) or not isinstance(counts, pd.DataFrame):
+        return counts
+    if X.index.name is None and X.index.equals(pd.RangeIndex(len(X))):  # examples made from an array: positions
+        return counts
+    return in_order_of(counts, pd.Series(0, index=X.index), cname, xname)
+
+
 def evaluate(
     model,  # fitted model with `predict_proba` (or a callable X -> (n, k) probabilities)
     X_test,  # the evaluated examples (what the model's predict_proba takes)
@@ -212,6 +227,8 @@ def evaluate(
     (the examples resampled, the temperature fitted once).
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
     classes = getattr(model, 'classes_', None)
+    counts_test = _counts_for(X_test, counts_test, 'X_test', 'counts_test')  # labelled rows: in the examples' order
+    counts_cal = _counts_for(X_cal, counts_cal, 'X_cal', 'counts_cal')
     counts_test, counts_cal = (
         _by_classes(counts_test, classes, 'counts_test'),
         _by_classes(counts_cal, classes, 'counts_cal'),

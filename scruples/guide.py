@@ -23,12 +23,12 @@ pd = LazyModule('pandas')
 _annotations = LazyModule('scruples.annotations')
 
 # %% auto #0
-__all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError',
-           'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'guide_predictions',
+__all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'RUN_PARAMETERS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX',
+           'GuideError', 'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'guide_predictions',
            'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups',
            'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
-           'models_vs_ceiling_figure', 'check_parameters', 'checked_parameters', 'check_kernel', 'analyze_folder',
-           'prepare_out', 'commit_run', 'analyze']
+           'models_vs_ceiling_figure', 'check_parameters', 'checked_parameters', 'check_kernel', 'check_run',
+           'analyze_folder', 'prepare_out', 'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -91,6 +91,14 @@ class GuideParameters(dict):
     checked: bool = False  # `checked_parameters` checked them against the notebook
 
 
+_KEYWORD_OF = {  # the notebook's parameters that `guide_parameters` sets: the keyword (or argument) each comes from
+    'data_file': 'data_file (the first argument)', 'text_col': 'text=', 'count_cols': 'counts=', 'id_col': 'id=',
+    'item_col': 'item=', 'annotator_col': 'annotator=', 'label_col': 'label=', 'annotator_cols': 'annotator_columns=',
+    'context_col': 'context=', 'split_col': 'split=', 'annotations_file': 'annotations=', 'predictions_file':
+    'predictions=', 'reading': 'the reading keywords (text=, counts=, ...)', 'out_dir': "analyze's out (its second argument)",
+}
+
+
 def guide_parameters(
     data_file,  # your CSV, JSON-lines or Parquet file
     form: str | None = None,  # 'wide', 'long', 'annotators' (a column per annotator) or None: the reader decides
@@ -118,6 +126,9 @@ def guide_parameters(
 
     if resolved is not None:  # resolved once already: not read again
         return resolved
+    named = {k: _KEYWORD_OF[k] for k in params if k in _KEYWORD_OF}  # the notebook's own name of a column or a file:
+    if named:  # it collided with the one this function sets ('got multiple values for keyword argument'), or was dropped
+        raise ValueError('; '.join(f'{k}=: the notebook sets it from {v}' for k, v in named.items()))
     if form is not None and form not in FORMS:
         raise ValueError(f'form must be one of {FORMS} or None, got {form!r}')
     if annotations and form not in (None, 'wide'):
@@ -151,6 +162,11 @@ def guide_parameters(
         from scruples.annotations import read_annotated
 
         join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
+    by = params.get('by')
+    if by and d.responses is None and not annotations:  # the notebook stopped there, after the whole run before it
+        raise ValueError(f'by={by!r}: grouping annotators needs annotator ids, which {path.name} has not (a wide '
+                         'table of counts): give the long form, one column per annotator, or the long form of the '
+                         'same items beside it (--annotations FILE; in Python annotations=)')
     if d.n_items < 8:
         raise ValueError(
             f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)'
@@ -491,6 +507,8 @@ PARAM_GUARDS = {  # notebook parameter -> (smallest, largest, what it is); None:
     'trait_items': (2, 10_000, 'questions of the latent-trait model'),
     'seed': (0, 2**63 - 1, 'seed'),
     'min_trait_questions': (2, 10_000, 'questions the traits need to choose a number of traits'),
+    'plan_difference': (0, 1, 'a macro F1 difference between two models, for the plan; not 0 or 1'),  # plan() refused it, late
+    'transformer_minutes': (0, None, "minutes the fine-tunes may take under finetune='auto'"),  # below 0: never, silently
 }
 
 
@@ -545,10 +563,13 @@ def check_parameters(
                                  f'{", ".join(choices)}; not one: {", ".join(map(repr, bad))}')
         if name in PARAM_GUARDS:
             lo, hi, what = PARAM_GUARDS[name]
-            if not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8):
+            if (not (lo <= value and (hi is None or value <= hi)) or (name == 'max_items' and 0 < value < 8)
+                    or (name == 'plan_difference' and value in (0, 1))):
                 rng = (
                     '0 (every item) or at least 8'
                     if name == 'max_items'
+                    else 'strictly between 0 and 1'
+                    if name == 'plan_difference'
                     else f'at least {lo}'
                     if hi is None
                     else f'from {lo} to {hi}'
@@ -557,6 +578,21 @@ def check_parameters(
     if out.get('finetune') == 'no' and 'epochs' in out:  # the frozen encoder's heads are not trained in epochs
         raise ValueError(f"epochs= ({out['epochs']}) does nothing with finetune='no' (the frozen encoder: a head fitted "
                          'on its embeddings, no epochs): leave out epochs=')
+    # a parameter the run would not use is refused, as epochs= above: it was taken and silently changed nothing
+    if out.get('split_col') and 'test_share' in out:  # the data's own split decides the test items (`split_items`)
+        raise ValueError(f"test_share= ({out['test_share']!r}) does nothing with a split column ({out['split_col']}: the "
+                         "data's own test items are the test): leave out test_share=, or the split column")
+    if 'transformer_minutes' in out and out.get('finetune', 'auto') != 'auto':  # only 'auto' weighs the minutes
+        raise ValueError(f"transformer_minutes= ({out['transformer_minutes']!r}) does nothing with "
+                         f"finetune={out['finetune']!r} (only finetune='auto' weighs the fine-tunes' minutes): leave "
+                         'out one of them')
+    models = [n for n in ('epochs', 'finetune', 'transformer_minutes', 'likelihoods', 'baselines', 'budget',
+                          'class_weight') if n in out]
+    if 'text_col' in out and not out['text_col'] and models:  # no texts: no model is trained, none of these is used
+        raise ValueError(f'{", ".join(f"{n}= ({out[n]!r})" for n in models)}: the models\' option'
+                         f'{"s do" if len(models) > 1 else " does"} nothing without a text column (no model is '
+                         'trained; agreement and the ceiling only): leave '
+                         f'{"them" if len(models) > 1 else "it"} out, or name the text column')
     return out
 
 
@@ -578,6 +614,38 @@ def check_kernel(name: str) -> str:
     if name not in known:
         raise ValueError(f'no Jupyter kernel named {name!r}; kernels: {", ".join(sorted(known)) or "none"}')
     return name
+
+
+RUN_PARAMETERS = ('class_weight', 'max_items', 'test_share', 'epochs', 'finetune', 'transformer_minutes', 'likelihoods',
+                  'baselines', 'budget', 'best_samples', 'n_boot', 'trait_items', 'min_trait_questions', 'seed',
+                  'plan_difference')
+
+
+def check_run(
+    namespace: dict,  # the notebook's globals: its parameters as papermill's -p (or `scruples analyze`) set them
+    data: _annotations.AnnotatedData,  # the data read
+    nb=None,  # the notebook (default: `guide_notebook()`)
+) -> dict:  # the run parameters that differ from the notebook's defaults (checked)
+    """The guide's own check of its run parameters, before any model runs: papermill's -p skipped the guards of
+    `scruples analyze` (n_boot=5, epochs with finetune='no', a parameter the run would not use). Those that differ from
+    the notebook's defaults meet `check_parameters`; `by` needs annotator ids."""
+    import ast
+
+    from papermill.inspection import inspect_notebook
+
+    declared = inspect_notebook(str(nb or guide_notebook()))
+    given = {}
+    for n in RUN_PARAMETERS:
+        if n in namespace and n in declared:
+            default = ast.literal_eval(declared[n]['default'])
+            if namespace[n] != default or type(namespace[n]) is not type(default):
+                given[n] = namespace[n]
+    by = namespace.get('by')
+    if by and data.responses is None:
+        raise ValueError(f'by={by!r}: grouping annotators needs annotator ids (the long form, or annotations_file)')
+    seen = {'text_col': 'text' if data.texts is not None else '', 'split_col': 'split' if data.splits is not None else ''}
+    return {k: v for k, v in check_parameters(given | seen, nb).items() if k in given}
+
 
 # %% ../nbs/91_guide.ipynb #92f70a3d
 MANIFEST = 'analyze-manifest.json'

@@ -128,8 +128,10 @@ def read_annotators(
     low = {c.lower(): c for c in columns}
     col = _nfc(id) if id is not None else low.get('annotator') or low.get('id') or low.get('annotator_id')
     if col not in columns:
-        raise ScruplesDataError(
-            path, None, id, 'an annotator id column (annotator or id, any case; or name it)', ','.join(columns)
+        like = [c for c in columns if any(w in c.lower() for w in ('participant', 'worker', 'rater', 'annotator', 'user'))]
+        raise ScruplesDataError(  # 'or name it' named no way to on the command line (--id is the data's item id)
+            path, None, id, 'an annotator id column (annotator, annotator_id or id, any case; rename yours to annotator'
+            + (f', e.g. {like[0]!r}' if like else '') + '; in Python read_annotators(path, id=COLUMN))', ','.join(columns)
         )
     attrs = [c for c in columns if c != col]
     if not attrs:

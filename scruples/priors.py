@@ -385,6 +385,18 @@ AUTO_MAX_K = 20  # `prior='auto'` compares the two priors up to this many classe
 AUTO_MAX_ITEMS = 20_000  # the held-out comparison uses at most this many items (a random subset)
 
 
+def _vote_order(c: np.ndarray) -> np.ndarray:
+    """An order of the classes that the votes fix, not the columns' order: by each class's total votes, then the sum of
+    their squares, then its largest count (classes alike in all three: as given)."""
+    return np.lexsort((c.max(0), (c * c).sum(0), c.sum(0))) if len(c) else np.arange(c.shape[1])
+
+
+def _in_order(pr: Prior, alpha: np.ndarray, back: np.ndarray) -> Prior:
+    "A prior fitted to the classes in `_vote_order`, its classes put back (`back`) in the caller's order (`alpha`, theirs)."
+    return pr._replace(alpha=alpha, points=None if pr.points is None else pr.points[:, back],
+                       region_lr=None if pr.region_lr is None else pr.region_lr[back])
+
+
 def choose_prior(
     counts: np.ndarray,  # (n, k) label counts
     prior: str = 'auto',  # 'auto', 'dirichlet' or 'npmle'
@@ -399,23 +411,30 @@ def choose_prior(
         raise ValueError(f"prior must be one of {', '.join(map(repr, PRIORS))}, got {prior!r}")
     c = np.asarray(counts, np.float64)
     c = c[c.sum(1) > 0]
+    if alpha is None:
+        alpha = dirichlet_multinomial_mle(c)
+    given = np.asarray(alpha, np.float64)  # the Dirichlet returned, in the caller's class order
+    # the classes in one order, the votes' own (`_vote_order`): the held-out split and the NPMLE's support points were
+    # drawn in the columns' order, so the same votes with the classes listed in another order (another --classes, the
+    # columns of another export) got another prior, and another ceiling of a metric that no class order changes
+    o = _vote_order(c)
+    back = np.argsort(o)
+    c, alpha = c[:, o], given[o]
     # the items in one order, the votes' own (sorted rows): the held-out split, and so the prior chosen, depended on the
     # file's row order (the same votes read from a shuffled file, or in the long form, gave another ceiling)
     c = c[np.lexsort(c.T[::-1])]
-    if alpha is None:
-        alpha = dirichlet_multinomial_mle(c)
-    alpha = np.asarray(alpha, np.float64)
     rng = as_rng(seed)
+    npmle = lambda: _in_order(fit_npmle(c, alpha=alpha, seed=rng), given, back)
     if prior == 'dirichlet':
-        return PriorChoice(Prior('dirichlet', alpha), 'asked for', float('nan'), float('nan'))
+        return PriorChoice(Prior('dirichlet', given), 'asked for', float('nan'), float('nan'))
     if prior == 'npmle':
-        return PriorChoice(fit_npmle(c, alpha=alpha, seed=rng), 'asked for', float('nan'), float('nan'))
+        return PriorChoice(npmle(), 'asked for', float('nan'), float('nan'))
     k = c.shape[1]
     if k > AUTO_MAX_K:
-        return PriorChoice(Prior('dirichlet', alpha), f'more than {AUTO_MAX_K} classes: not compared',
+        return PriorChoice(Prior('dirichlet', given), f'more than {AUTO_MAX_K} classes: not compared',
                            float('nan'), float('nan'))
     if len(c) < 2 * folds:
-        return PriorChoice(Prior('dirichlet', alpha), f'fewer than {2 * folds} items: not compared',
+        return PriorChoice(Prior('dirichlet', given), f'fewer than {2 * folds} items: not compared',
                            float('nan'), float('nan'))
     sub = c if len(c) <= AUTO_MAX_ITEMS else c[rng.choice(len(c), AUTO_MAX_ITEMS, replace=False)]
     cv = cross_validated_log_likelihood(sub, folds, rng)
@@ -423,9 +442,9 @@ def choose_prior(
     gain, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
     zz = gain / se if se > 0 else (np.inf if gain > 0 else 0.0)
     if zz > z:
-        return PriorChoice(fit_npmle(c, alpha=alpha, seed=rng),
+        return PriorChoice(npmle(),
                            f'held-out log-likelihood {gain:+.4f} per item over the Dirichlet ({zz:.1f} s.e.)', gain, zz)
-    return PriorChoice(Prior('dirichlet', alpha),
+    return PriorChoice(Prior('dirichlet', given),
                        f'the NPMLE does not predict held-out votes better ({gain:+.4f} per item, {zz:.1f} s.e.)',
                        gain, zz)
 

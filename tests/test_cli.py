@@ -369,7 +369,8 @@ def test_analyze_passes_columns_and_parameters_to_the_guide(capsys, tmp_path, mo
         seen.update(kw, file=file, out=out)
         return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None], 'note': ['']})
     monkeypatch.setattr(guide, 'analyze', fake)
-    monkeypatch.chdir(tmp_path); (tmp_path/'v.csv').write_text('a,b\n' + '1,2\n3,0\n' * 5)  # read before the notebook runs (issue 28)
+    # read before the notebook runs (issue 28); a text column: the models' options do nothing without texts (refused)
+    monkeypatch.chdir(tmp_path); (tmp_path/'v.csv').write_text('text,a,b\n' + ''.join(f'item {i},{i % 2 * 3},{2 - i % 2 * 2}\n' for i in range(10)))
     rc, out, err = run_main(capsys, 'analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--epochs', '2', '--max-items', '50',
                             '--param', 'budget=3', '--param', 'test_share=0.5', '--param', 'baselines=Prior,Logistic')
     assert rc == 0 and 'items' in out, err
