@@ -1363,6 +1363,12 @@ def _cmd_agree(args):
     joined, groups, said = _groups(args, d, path)
     if args.figure and d.responses is None:
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
+    votes = set(np.asarray(d.counts).sum(1).tolist())
+    if args.seed is not None and not args.n_boot and len(votes) == 1:  # the seed would change nothing
+        raise core.ScruplesError(f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, and every item has '
+                                 f'{votes.pop()} votes: no subsampling of Fleiss\' kappa): leave it out, or give '
+                                 '--bootstrap N')
+    args.seed = 0 if args.seed is None else args.seed
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         overall = agreement_report(d, ordered=bool(args.ordered), n_boot=args.n_boot, seed=args.seed)

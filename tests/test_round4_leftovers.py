@@ -142,3 +142,19 @@ def test_a_big_csv_reads_the_same_whatever_its_head(tmp_path, shape):
     line = head.count('\n') + 9001
     with pytest.raises(ScruplesDataError, match=f'big.csv:{line}'):
         read_annotated(f)
+
+
+def test_agree_refuses_a_seed_that_changes_nothing(tmp_path):
+    """The twelfth pass's leftover: `agree --bootstrap 0 --seed 5` on items of equal votes was accepted and changed
+    nothing (no resample, no subsampling of Fleiss' kappa). It is refused; with unequal votes the seed changes the
+    subsampled kappa, and is taken."""
+    (tmp_path/'eq.csv').write_text('item,annotator,label\na,x,yes\na,y,no\nb,x,yes\nb,y,yes\nc,x,no\nc,y,no\n')
+    r = scruples('agree', tmp_path/'eq.csv', '--bootstrap', '0', '--seed', '5')
+    assert r.returncode == 1 and 'nothing in this run is random' in r.stderr, r.stderr
+    assert scruples('agree', tmp_path/'eq.csv', '--bootstrap', '0').returncode == 0
+    rng = np.random.default_rng(0)
+    rows = [(f'i{i}', f'a{a}', rng.choice(['y', 'n', 'u'])) for i in range(100)
+            for a in rng.choice(6, rng.integers(2, 6), replace=False)]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'uneq.csv', index=False)
+    out = [scruples('agree', tmp_path/'uneq.csv', '--bootstrap', '0', '--seed', s) for s in ('5', '6')]
+    assert all(r.returncode == 0 for r in out) and out[0].stdout != out[1].stdout
