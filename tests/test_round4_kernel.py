@@ -38,3 +38,37 @@ def test_a_failing_cell_still_fails_the_run_with_its_error(tmp_path):
                    tmp_path/'a.ipynb')
     with pytest.raises(PapermillExecutionError, match='boom'):
         run_notebook(tmp_path/'a.ipynb', tmp_path/'b.ipynb', {}, default_kernel(), tmp_path)
+
+
+def test_a_kernel_that_used_joblib_has_no_child_left_when_asked_to_shut_down():
+    """Issue 43: ipykernel's shutdown signals each child process (SIGTERM, then SIGKILL) and waits until none is left,
+    up to 14.4 s a signal; the resource trackers of multiprocessing and joblib ignore SIGTERM and a killed one stays an
+    unreaped zombie, so every notebook that had used joblib (the guide, `analyze`, the paper runs) took 29 s to end. The
+    kernel manager now ends joblib's workers and the trackers in the kernel before its shutdown request: none is left
+    when the request goes (before, the two trackers were)."""
+    import psutil
+    from scruples.reproduce import KERNEL_ENV, default_kernel, quiet_kernel_manager
+
+    import asyncio
+
+    async def run():
+        km = quiet_kernel_manager()(kernel_name=default_kernel())
+        await km.start_kernel()
+        try:
+            kc = km.client()
+            kc.start_channels()
+            await kc.wait_for_ready(timeout=60)
+            reply = await kc.execute_interactive('from joblib import Parallel, delayed\nimport numpy as np\n'
+                                                 'x = Parallel(n_jobs=2)(delayed(np.sum)(np.ones(10**5)) for _ in range(4))',
+                                                 timeout=120, output_hook=lambda msg: None)
+            assert reply['content']['status'] == 'ok'
+            kernel = psutil.Process(km.provisioner.process.pid)
+            assert kernel.children(), 'joblib started no process: the test tests nothing'
+            kc.stop_channels()
+            await km._async_request_shutdown()  # what shutdown_kernel calls (AsyncKernelManager.request_shutdown is the base's)
+            return kernel.children()
+        finally:
+            await km.shutdown_kernel(now=True)
+
+    assert asyncio.run(run()) == []  # not even a zombie: each child ended and was reaped
+    assert KERNEL_ENV  # the kernels' environment is unchanged by this
