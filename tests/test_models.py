@@ -613,7 +613,8 @@ def test_analyze_passes_the_transformer_mode(monkeypatch, capsys, tmp_path):
         return pd.DataFrame({'section': ['data'], 'quantity': ['items'], 'value': [4.0], 'lo': [None], 'hi': [None],
                              'note': ['']})
     monkeypatch.setattr(guide, 'analyze', fake)
-    monkeypatch.chdir(tmp_path); (tmp_path / 'v.csv').write_text('a,b\n' + '1,2\n3,0\n' * 5)  # analyze reads it first (8 items or more)
+    monkeypatch.chdir(tmp_path)  # analyze reads it first (8 items or more; a text column: --finetune is a models' option)
+    (tmp_path / 'v.csv').write_text('a,b,text\n' + ''.join(f'1,2,post {i}\n3,0,reply {i}\n' for i in range(5)))
     assert main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b', '--finetune', 'no']) == 0 and seen['finetune'] == 'no'
     seen.clear(); main(['analyze', 'v.csv', '--out', 'o', '--counts', 'a,b'])
     assert 'finetune' not in seen  # the notebook's default: auto
