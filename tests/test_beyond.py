@@ -171,7 +171,7 @@ def test_score_an_llm_style_file_against_the_scruples_dev_counts(capsys, tmp_pat
     ('id,acceptable,unacceptable,unclear\nitem0000,0.5,0.6,inf\n', 'a finite probability'),
     ('id,acceptable,unacceptable,unclear\nitem0000,0.5,0.6,0.1\n', 'summing to 1 (within 0.001)'),
     ('id,acceptable,unacceptable,unclear\nitem0000,0.5,0.3,0.2\n', "have no prediction: 'item0001'"),
-    ('id,acceptable,unacceptable,unclear\nnope,0.5,0.3,0.2\n', "not items of"),
+    ('id,acceptable,unacceptable,unclear\nnope,0.5,0.3,0.2\n', "not scored items of"),
     ('id,guess\nitem0000,fine\n', "expected one of the gold classes"),
 ])
 def test_score_refusals_name_what_is_wrong(capsys, tmp_path, content, says):
