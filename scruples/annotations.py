@@ -254,7 +254,12 @@ def _utf8(v: str, path, line, name) -> str:
 
 # %% ../nbs/07_annotations.ipynb #28bda5b1
 def _numeric_header(cells) -> bool:
-    "Whether a first row of integers could name classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2; 1,0,-1).\n    It could as well be an item's counts: `_csv_table` decides it from the options, or refuses with both readings."
+    """Whether a first row of integers could name classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2;
+    1,0,-1), or 0,1: the header pandas writes for a frame of two columns made from an array (`pd.DataFrame(c).to_csv()`),
+    read as an item it would add one that is no item. It could as well be an item's counts: `_csv_table` decides it from
+    the options, or refuses with both readings."""
+    if [c.strip() for c in cells] == ['0', '1']:
+        return True
     if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells):
         return False
     v = [int(c) for c in cells]

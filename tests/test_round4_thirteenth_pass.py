@@ -93,3 +93,53 @@ def test_guide_parameters_refuse_annotators_without_by_and_resolve_the_table(tmp
     assert p['annotators'] == str((tmp_path / 'anns.csv').resolve())
     with pytest.raises(ValueError, match='which attribute to group by'):  # papermill -p annotators, no -p by
         check_run({'annotators': 'anns.csv', 'by': ''}, read_annotated('long.csv', text=''))
+
+
+# --- SILENT WRONG: `best --labels FILE.json` with classes named by numbers (ratings 1, 2, 3) and the labels a JSON list of
+# --- those ratings as numbers (json.dumps(df.rating.tolist())) took each number as a class index: rating 1 scored as
+# --- class '2', accuracy 0.295 for 0.596. The same labels one per line were refused (a number that is an index and
+# --- another class's name); a JSON number now is too -----------------------------------------------------------------
+
+def test_best_labels_json_numbers_that_are_also_other_class_names_are_refused(tmp_path):
+    import json
+
+    rng = np.random.default_rng(2)
+    c = np.array([rng.multinomial(4, rng.dirichlet([1, 1, 1])) for _ in range(20)])
+    pd.DataFrame(c, columns=['1', '2', '3']).to_csv(tmp_path / 'r.csv', index=False)
+    ratings = np.minimum(c.argmax(1) + 1, 2)  # ratings 1 and 2 only: every number is also a valid index
+    (tmp_path / 'l.json').write_text(json.dumps(ratings.tolist()))
+    (tmp_path / 'names.json').write_text(json.dumps([str(v) for v in ratings]))
+    args = ('--counts', '1,2,3', '--metric', 'accuracy', '--bootstrap', 0, '--samples', 1000, '--json')
+    r = scruples('best', tmp_path / 'r.csv', '--labels', tmp_path / 'l.json', *args)
+    assert r.returncode == 1 and 'either a class index or a class name' in r.stderr, (r.stdout, r.stderr)
+    ok = scruples('best', tmp_path / 'r.csv', '--labels', tmp_path / 'names.json', *args)
+    assert ok.returncode == 0, ok.stderr
+    (tmp_path / 'idx.json').write_text(json.dumps((ratings - 1).tolist()))  # 0 is no class's name, 1 is: refused too
+    assert scruples('best', tmp_path / 'r.csv', '--labels', tmp_path / 'idx.json', *args).returncode == 1
+    bin_ = tmp_path / 'b.csv'  # classes named 0 and 1 in order: a number is the index of the class of its name
+    pd.DataFrame(c[:, :2] + 1, columns=['0', '1']).to_csv(bin_, index=False)
+    (tmp_path / 'b.json').write_text(json.dumps([0, 1] * 10))
+    ok = scruples('best', bin_, '--counts', '0,1', '--labels', tmp_path / 'b.json', *args[2:])
+    assert ok.returncode == 0, ok.stderr
+
+
+# --- MIXING: a counts CSV of two classes written by pandas from an array (pd.DataFrame(c).to_csv(index=False): header
+# --- 0,1) was read with its header as an item (votes 0 and 1): 11 items of 10, a vote that no annotator gave. A first
+# --- row 0,1 now reads one way only by the options (--counts 0,1: a header; --classes: counts), as 0,1,2 did ----------
+
+def test_a_two_class_csv_written_by_pandas_from_an_array_is_not_read_with_its_header_as_an_item(tmp_path):
+    import json
+
+    c = np.random.default_rng(0).integers(1, 4, (10, 2))
+    f = tmp_path / 'pd2.csv'
+    pd.DataFrame(c).to_csv(f, index=False)
+    r = scruples('data', 'validate', f, '--json')
+    assert r.returncode != 0 and '--counts 0,1' in r.stdout + r.stderr, (r.stdout, r.stderr)
+    r = scruples('data', 'validate', f, '--counts', '0,1', '--json')
+    assert r.returncode == 0 and json.loads(r.stdout)[0]['items'] == 10, (r.stdout, r.stderr)
+    r = scruples('data', 'validate', f, '--classes', 'a,b', '--json')  # said: the first row is an item
+    assert r.returncode == 0 and json.loads(r.stdout)[0]['items'] == 11, (r.stdout, r.stderr)
+    from scruples.annotations import read_annotated
+    with pytest.raises(Exception, match='reads one way'):
+        read_annotated(f)
+    assert read_annotated(f, counts='0,1').counts.tolist() == c.tolist()
