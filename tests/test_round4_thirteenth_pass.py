@@ -143,3 +143,25 @@ def test_a_two_class_csv_written_by_pandas_from_an_array_is_not_read_with_its_he
     with pytest.raises(Exception, match='reads one way'):
         read_annotated(f)
     assert read_annotated(f, counts='0,1').counts.tolist() == c.tolist()
+
+
+# --- SILENT WRONG (a count): with --repeats all the second label of annotator A is a pseudo-annotator A#2 of the matrix,
+# --- and every count of annotators counted it as a person: `agree` said n_annotators 9 of the read line's 8, and a --by
+# --- group 5 annotators of its 4 people (the guide's 'annotators' too) ----------------------------------------------
+
+def test_agree_counts_people_not_the_pseudo_annotators_of_repeated_labels(tmp_path):
+    import json
+
+    _long_with_annotators(tmp_path)
+    f = tmp_path / 'long.csv'
+    d = pd.read_csv(f)
+    a = d.annotator.iloc[0]
+    extra = pd.DataFrame({'item': [d.item.iloc[0]] * 2, 'annotator': [a, a], 'label': ['yes', 'no']})
+    pd.concat([d, extra]).to_csv(f, index=False)  # annotator a labels its first item three times
+    r = scruples('agree', f, '--by', 'grp', '--annotators', tmp_path / 'anns.csv', '--repeats', 'all',
+                 '--bootstrap', 0, '--json')
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert {x['metric']: x['value'] for x in out['overall']}['n_annotators'] == 8
+    groups = pd.read_csv(tmp_path / 'anns.csv').groupby('grp').size().to_dict() | {'all': 8}
+    assert {w['group']: w['annotators'] for w in out['within']} == groups
