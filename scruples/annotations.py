@@ -342,7 +342,10 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
         header, note = cells, note if _numeric_header(cells) else ''
         if len(set(header)) != len(header) or not all(header):
             raise ScruplesDataError(
-                path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)', ','.join(first)
+                path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)' + (
+                    '; an unnamed first column is row names (R write.csv without row.names=FALSE, pandas to_csv '
+                    'without index=False): name it (id) or write the file without it'
+                    if not header[0] and len(header) > 1 and all(header[1:]) else ''), ','.join(first)
             )
 
     def rows():

@@ -165,3 +165,13 @@ def test_agree_counts_people_not_the_pseudo_annotators_of_repeated_labels(tmp_pa
     assert {x['metric']: x['value'] for x in out['overall']}['n_annotators'] == 8
     groups = pd.read_csv(tmp_path / 'anns.csv').groupby('grp').size().to_dict() | {'all': 8}
     assert {w['group']: w['annotators'] for w in out['within']} == groups
+
+
+# --- MESSAGE: pandas' default to_csv (and R's write.csv) writes row names as an unnamed first column: refused as 'a
+# --- header of distinct, non-empty column names' with nothing saying what the empty name was or what to do ----------
+
+def test_row_names_written_by_pandas_are_named_in_the_refusal(tmp_path):
+    f = tmp_path / 'c.csv'
+    pd.DataFrame([[1, 2, 3], [2, 1, 0], [0, 3, 1]], columns=['a', 'b', 'c']).to_csv(f)  # index=True: ',a,b,c'
+    r = scruples('data', 'validate', f)
+    assert r.returncode != 0 and 'index=False' in r.stdout + r.stderr, (r.stdout, r.stderr)
