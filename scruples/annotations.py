@@ -254,7 +254,12 @@ def _utf8(v: str, path, line, name) -> str:
 
 # %% ../nbs/07_annotations.ipynb #28bda5b1
 def _numeric_header(cells) -> bool:
-    "Whether a first row of integers could name classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2; 1,0,-1).\n    It could as well be an item's counts: `_csv_table` decides it from the options, or refuses with both readings."
+    """Whether a first row of integers could name classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2;
+    1,0,-1), or 0,1: the header pandas writes for a frame of two columns made from an array (`pd.DataFrame(c).to_csv()`),
+    read as an item it would add one that is no item. It could as well be an item's counts: `_csv_table` decides it from
+    the options, or refuses with both readings."""
+    if [c.strip() for c in cells] == ['0', '1']:
+        return True
     if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells):
         return False
     v = [int(c) for c in cells]
@@ -337,7 +342,10 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
         header, note = cells, note if _numeric_header(cells) else ''
         if len(set(header)) != len(header) or not all(header):
             raise ScruplesDataError(
-                path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)', ','.join(first)
+                path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)' + (
+                    '; an unnamed first column is row names (R write.csv without row.names=FALSE, pandas to_csv '
+                    'without index=False): name it (id) or write the file without it'
+                    if not header[0] and len(header) > 1 and all(header[1:]) else ''), ','.join(first)
             )
 
     def rows():

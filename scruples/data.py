@@ -740,19 +740,27 @@ def _text_lines(path) -> Iterator[tuple[int, str]]:
 def _label_index(v, classes, hi: int, path, line, name, text: bool = False):
     """One gold label as a class index: an integer in [0, hi], or (with `classes`) a class's name. A number that is
     both an index and the name of another class (classes named 1..5) is refused: nothing says which it means. A
-    JSON string is a name, never a number (`text`: a line of a text file, where a number is an index)."""
+    JSON string is a name, never a number (`text`: a line of a text file, where a number is an index); a JSON
+    number that is also another class's name is refused as a line of text is."""
     s = v.strip() if isinstance(v, str) else v
     if isinstance(s, str) and classes is not None and s in classes:
         at = classes.index(s)
         if text and _INT.fullmatch(s) and len(s) <= 19 and int(s) != at and int(s) <= hi:
             raise ScruplesDataError(
-                path, line, name, 'a label that is either a class index or a class name',
-                f'{s!r}, the index of class {classes[int(s)]!r} and the name of class {at}: give the classes names '
-                'that are not numbers (--classes) and the labels by name',
+                path, line, name, 'a label that is either a class index or a class name (give the classes names that '
+                'are not numbers, --classes, and the labels by name)',
+                f'{s!r} (the index of class {classes[int(s)]!r}, the name of class {at})',
             )
         return at
     if text and isinstance(s, str) and _INT.fullmatch(s) and len(s) <= 19:
         s = int(s)
+    elif (classes is not None and isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= hi and str(s) in classes
+          and classes.index(str(s)) != s):  # a JSON number: an index, or a class's name written as a number (ratings)?
+        raise ScruplesDataError(
+            path, line, name, f'a label that is either a class index or a class name (give the labels by name as JSON '
+            f'strings, "{s}", or the classes names that are not numbers, --classes)',
+            f'{s} (the index of class {classes[s]!r}, the name of class {classes.index(str(s))})',
+        )
     if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= hi:
         names = '' if classes is None else ' or a class name (' + ', '.join(
             f'{i} = {c!r}' for i, c in enumerate(classes[:10])) + (', ...' if len(classes) > 10 else '') + ')'

@@ -244,8 +244,9 @@ def evaluate(
     if proba_cal is not None or X_cal is not None:
         if counts_cal is None:
             raise ValueError('counts_cal is required with X_cal or proba_cal')
-        proba_cal = (
-            _probabilities(proba_cal, 'proba_cal') if proba_cal is not None else _proba_of(model, X_cal, 'X_cal')
+        proba_cal = (  # a frame of probabilities: matched to counts_cal by its names, as score_predictions does
+            _probabilities(in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal'), 'proba_cal')
+            if proba_cal is not None else _proba_of(model, X_cal, 'X_cal')
         )
         where = 'held-out'
     elif counts_cal is not None:

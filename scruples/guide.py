@@ -163,6 +163,16 @@ def guide_parameters(
 
         join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
     by = params.get('by')
+    if params.get('annotators'):  # the annotators table: used only to group by `by`; the notebook runs in a folder of its own
+        if not by:
+            raise ValueError(f"annotators={params['annotators']!r}: the table is used only to group the annotators: say "
+                             'which attribute to group by (by=ATTR)')
+        params = params | {'annotators': str(Path(params['annotators']).resolve())}
+        from scruples.perspectives import read_annotators
+
+        if by not in (table := read_annotators(params['annotators'])).columns:
+            raise ValueError(f"annotators={params['annotators']!r}: no column {by!r} to group by (columns: "
+                             f"{', '.join(map(str, table.columns))})")
     if by and d.responses is None and not annotations:  # the notebook stopped there, after the whole run before it
         raise ValueError(f'by={by!r}: grouping annotators needs annotator ids, which {path.name} has not (a wide '
                          'table of counts): give the long form, one column per annotator, or the long form of the '
@@ -641,6 +651,9 @@ def check_run(
             if namespace[n] != default or type(namespace[n]) is not type(default):
                 given[n] = namespace[n]
     by = namespace.get('by')
+    if namespace.get('annotators') and not by:  # the table would be read by nothing: -p annotators without -p by
+        raise ValueError(f"annotators={namespace['annotators']!r}: the table is used only to group the annotators: say "
+                         'which attribute to group by (by=ATTR)')
     if by and data.responses is None:
         raise ValueError(f'by={by!r}: grouping annotators needs annotator ids (the long form, or annotations_file)')
     seen = {'text_col': 'text' if data.texts is not None else '', 'split_col': 'split' if data.splits is not None else ''}

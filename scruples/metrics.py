@@ -91,9 +91,15 @@ def in_order_of(
     DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
     position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order by an unnamed index (a table made
     from an array), unless
-    `ref`'s items are those same numbers in another order (positions or labels? refused)."""
+    `ref`'s items are those same numbers in another order (positions or labels? refused); the same for columns
+    0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order."""
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
     if yc is not None and rc is not None and set(yc) & set(rc):
+        if yc != rc and _numbered(yc) and getattr(y.columns, 'name', None) is None and sorted(yc) == sorted(rc):
+            raise ValueError(f'{name}: its columns are 0..{len(yc) - 1} in order (a table made from an array?), and the '
+                             f'classes of {ref_name} are the same numbers in another order {rc}: positions or class '
+                             f'names? Give {name}.to_numpy() to pair them by position, or name the columns '
+                             f'({name}.columns.name = "class") to match them by class')
         if sorted(yc) != sorted(rc):
             raise ValueError(f'{name}: columns {yc} are not the classes of {ref_name} {rc} (missing '
                              f'{[c for c in rc if c not in yc]}, not a class {[c for c in yc if c not in rc]})')
