@@ -75,7 +75,7 @@ class AnnotatedData:
         None  # the columns the reader took for each role: id, counts, item, label, annotator, text, ...
     )
     class_order: str = ''  # how the class order was decided: 'sorted by name', 'sorted as numbers', 'in column order', ...
-    repeat_of: dict | None = None  # repeats='all': each pseudo-annotator of a repeated label ('A#2') -> its annotator ('A')
+    repeat_of: dict | None = None  # repeats='all': each pseudo-annotator of a repeated label ('A#2') -> 'A'
 
     def __post_init__(self):
         self.counts, self.classes = np.asarray(self.counts, dtype=np.int64), tuple(map(str, self.classes))
@@ -313,7 +313,7 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
         top = next((l for l in io.StringIO(head) if l.strip(' \t\r\n\ufeff')), '').lstrip('\ufeff')
         s, s_note = (';', 'semicolon-separated (the first line has ; and no ,)') if (
             sep == ',' and ';' in top and len(next(csv.reader([top]))) == 1) else (sep, sep_note)
-        hint = re.fullmatch(r'sep=([^\r\n])', top.rstrip('\r\n'))  # Excel's hint line: its delimiter; the line is no row
+        hint = re.fullmatch(r'sep=([^\r\n])', top.rstrip('\r\n'))  # Excel's hint line: its delimiter, no row
         if hint:  # it was read as the header ('sep=,' was quoted for 'sep=;'), and the header as an item
             s, s_note = hint[1], f'separated by {hint[1]!r} (its first line, sep={hint[1]}, says so)'
         reader = csv.reader(io.StringIO(head, newline=''), delimiter=s)  # newline='': \r\n, \n and a lone \r end a row

@@ -1066,7 +1066,8 @@ def _cmd_score(args):
                     f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on {opts.get("on")} scores them'
                 )
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
-            cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items'), f'the dev items of {gold}'
+            cal_rows = align_predictions(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items')
+            cal_from = f'the dev items of {gold}'
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
             if both:
@@ -1365,8 +1366,8 @@ def _cmd_agree(args):
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
     votes = set(np.asarray(d.counts).sum(1).tolist())
     if args.seed is not None and not args.n_boot and len(votes) == 1:  # the seed would change nothing
-        raise core.ScruplesError(f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, and every item has '
-                                 f'{votes.pop()} votes: no subsampling of Fleiss\' kappa): leave it out, or give '
+        raise core.ScruplesError(f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, and every item '
+                                 f'has {votes.pop()} votes: no subsampling of Fleiss\' kappa): leave it out, or give '
                                  '--bootstrap N')
     args.seed = 0 if args.seed is None else args.seed
     with warnings.catch_warnings():

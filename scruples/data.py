@@ -779,7 +779,8 @@ def read_labels(
     if classes is not None and n_classes is None:
         n_classes = len(classes)
     path, hi = _check_file(path), (MAX_COUNT if n_classes is None else n_classes - 1)
-    if not path.is_file():  # a pipe (`--labels <(...)`, /dev/stdin) lost its first 64 bytes to the look below: 'no label'
+    # a pipe (`--labels <(...)`, /dev/stdin) lost its first 64 bytes to the look below: 'no label'
+    if not path.is_file():
         raise OSError(errno.EINVAL, 'not a regular file (a pipe or a device, which can be read only once; the labels '
                       'are read twice): write the labels to a file', str(path))
     with path.open('rb') as f:

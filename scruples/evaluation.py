@@ -201,8 +201,9 @@ def _by_classes(counts, classes, name: str):
 def _counts_for(X, counts, xname: str, cname: str):
     """`counts` in the order of the examples `X` where both label their rows, as pandas aligns (`in_order_of`): the
     model's probabilities come in X's order, and were paired with the counts by position (examples sampled or sorted
-    were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position. An AnnotatedData becomes the frame of its counts, its items the index and
-    its classes the columns, so the model's `classes_` are matched to its classes by name too."""
+    were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position. An
+    AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
+    `classes_` are matched to its classes by name too."""
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         counts = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
@@ -418,7 +419,8 @@ def align_predictions(
     def few(v):
         return ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
 
-    why = ([f'{len(lost)} of the {len(gold_ids)} {items} of {gold} have no prediction: {few(lost)}'] if lost else []) + (
+    why = ([f'{len(lost)} of the {len(gold_ids)} {items} of {gold} have no prediction: {few(lost)}'] if lost
+           else []) + (
         [f'{len(extra)} predicted ids are not {items} of {gold}: {few(extra)}'] if extra else []
     )
     if why:

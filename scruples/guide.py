@@ -127,7 +127,8 @@ def guide_parameters(
     if resolved is not None:  # resolved once already: not read again
         return resolved
     named = {k: _KEYWORD_OF[k] for k in params if k in _KEYWORD_OF}  # the notebook's own name of a column or a file:
-    if named:  # it collided with the one this function sets ('got multiple values for keyword argument'), or was dropped
+    # it collided with the one this function sets ('got multiple values for keyword argument'), or was dropped
+    if named:
         raise ValueError('; '.join(f'{k}=: the notebook sets it from {v}' for k, v in named.items()))
     if form is not None and form not in FORMS:
         raise ValueError(f'form must be one of {FORMS} or None, got {form!r}')
@@ -163,7 +164,8 @@ def guide_parameters(
 
         join_annotations(d, read_annotated(annotations, 'long', classes=d.classes, **long), path, annotations)
     by = params.get('by')
-    if params.get('annotators'):  # the annotators table: used only to group by `by`; the notebook runs in a folder of its own
+    # the annotators table: used only to group by `by`; the notebook runs in a folder of its own
+    if params.get('annotators'):
         if not by:
             raise ValueError(f"annotators={params['annotators']!r}: the table is used only to group the annotators: say "
                              'which attribute to group by (by=ATTR)')
@@ -517,8 +519,10 @@ PARAM_GUARDS = {  # notebook parameter -> (smallest, largest, what it is); None:
     'trait_items': (2, 10_000, 'questions of the latent-trait model'),
     'seed': (0, 2**63 - 1, 'seed'),
     'min_trait_questions': (2, 10_000, 'questions the traits need to choose a number of traits'),
-    'plan_difference': (0, 1, 'a macro F1 difference between two models, for the plan; not 0 or 1'),  # plan() refused it, late
-    'transformer_minutes': (0, None, "minutes the fine-tunes may take under finetune='auto'"),  # below 0: never, silently
+    # plan() refused it, late
+    'plan_difference': (0, 1, 'a macro F1 difference between two models, for the plan; not 0 or 1'),
+    # below 0: never, silently
+    'transformer_minutes': (0, None, "minutes the fine-tunes may take under finetune='auto'"),
 }
 
 
@@ -656,7 +660,8 @@ def check_run(
                          'which attribute to group by (by=ATTR)')
     if by and data.responses is None:
         raise ValueError(f'by={by!r}: grouping annotators needs annotator ids (the long form, or annotations_file)')
-    seen = {'text_col': 'text' if data.texts is not None else '', 'split_col': 'split' if data.splits is not None else ''}
+    seen = {'text_col': 'text' if data.texts is not None else '',
+            'split_col': 'split' if data.splits is not None else ''}
     return {k: v for k, v in check_parameters(given | seen, nb).items() if k in given}
 
 

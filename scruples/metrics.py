@@ -115,7 +115,8 @@ def in_order_of(
     for what, labels in ((name, yi), (ref_name, ri)):
         if len(set(labels)) < len(labels):
             seen = set()
-            raise ValueError(f'{what}: item {next(v for v in labels if v in seen or seen.add(v))!r} is in its index twice')
+            twice = next(v for v in labels if v in seen or seen.add(v))
+            raise ValueError(f'{what}: item {twice!r} is in its index twice')
     if set(yi) != set(ri):
         gone, extra = [i for i in ri if i not in set(yi)], [i for i in yi if i not in set(ri)]
         raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
@@ -174,8 +175,8 @@ def _probs(y_prob) -> np.ndarray:
 
 
 def _targets_and_probs(y_true, y_prob) -> tuple[np.ndarray, np.ndarray]:
-    """Checked soft targets and probabilities with one row per example each (no broadcasting of a length-1 input); tables
-    matched by their names (`in_order_of`)."""
+    """Checked soft targets and probabilities with one row per example each (no broadcasting of a length-1 input);
+    tables matched by their names (`in_order_of`)."""
     p = _probs(in_order_of(y_prob, y_true))
     t = _targets(y_true, p.shape[1])
     if len(t) != len(p):
@@ -200,7 +201,7 @@ def _labels_and_predictions(y_true, y_pred, k: int | None):
     "Checked (n,) labels, (n,) or (s, n) predictions, and the number of classes (default: the largest index + 1)."
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise ValueError(f'k (the number of classes) must be a positive integer, got {k!r}')
-    if getattr(y_pred, 'ndim', None) == 1:  # a Series is matched to the labels' items by label; a batch (s, n) is positions
+    if getattr(y_pred, 'ndim', None) == 1:  # a Series: matched to the labels' items; a batch (s, n): positions
         y_pred = in_order_of(y_pred, y_true, 'y_pred')
     yt, yp = _indices(y_true, 'y_true', k), _indices(y_pred, 'y_pred', k, ndims=(1, 2))
     if yp.shape[-1] != len(yt):

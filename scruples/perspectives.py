@@ -128,7 +128,8 @@ def read_annotators(
     low = {c.lower(): c for c in columns}
     col = _nfc(id) if id is not None else low.get('annotator') or low.get('id') or low.get('annotator_id')
     if col not in columns:
-        like = [c for c in columns if any(w in c.lower() for w in ('participant', 'worker', 'rater', 'annotator', 'user'))]
+        words = ('participant', 'worker', 'rater', 'annotator', 'user')
+        like = [c for c in columns if any(w in c.lower() for w in words)]
         raise ScruplesDataError(  # 'or name it' named no way to on the command line (--id is the data's item id)
             path, None, id, 'an annotator id column (annotator, annotator_id or id, any case; rename yours to annotator'
             + (f', e.g. {like[0]!r}' if like else '') + '; in Python read_annotators(path, id=COLUMN))', ','.join(columns)
@@ -470,7 +471,8 @@ def group_agreement(
         keep &= voted  # counted and measured: the annotators with a vote on these items (--on test: not train's alone)
         d = subset(data, keep)
         n = d.counts.sum(1)
-        people = {(data.repeat_of or {}).get(a, a) for a, k in zip(data.annotators, keep) if k}  # A#2 (repeats='all'): A
+        # A#2 (repeats='all'): A
+        people = {(data.repeat_of or {}).get(a, a) for a, k in zip(data.annotators, keep) if k}
         r = {'group': g, 'annotators': len(people), 'items': int((n > 0).sum()), 'items_2plus': int((n >= 2).sum()),
              'votes': int(n.sum())}
         a, lo, hi, note = alpha_interval(d, 'nominal', n_boot, seed, min_items)

@@ -299,7 +299,9 @@ def _em_batch(lik: np.ndarray, mult: np.ndarray, w: np.ndarray, max_iter: int, t
     return w / w.sum(1, keepdims=True)
 
 
-def refit_from_scratch(prior: Prior, lik: np.ndarray, mult: np.ndarray, max_iter: int = 300, tol: float = 1e-6) -> np.ndarray:
+def refit_from_scratch(
+    prior: Prior, lik: np.ndarray, mult: np.ndarray, max_iter: int = 300, tol: float = 1e-6
+) -> np.ndarray:
     """(B, G): the NPMLE weights fitted again to each row of pattern multiplicities `mult` (B, P) as `fit_npmle` fitted
     them, on the prior's support: EM from uniform weights, then the argmax regions tested again (those the fit kept by a
     narrow margin). Bootstrap refits of an estimator refit it the way it was fitted: EM warm-started at the fitted

@@ -445,7 +445,7 @@ del _scruples_release
 
 
 async def _release_children(km, timeout: float = 20.0):
-    "Run `_RELEASE` in the kernel of `km` (silently, out of its history); a kernel that does not answer is left as it is."
+    "Run `_RELEASE` in the kernel of `km` (silently, out of its history); a kernel that does not answer: as it is."
     import asyncio
 
     kc = km.client()
