@@ -245,7 +245,8 @@ def check_predictions(
     items = [str(i) for i in data.items]
     extra = sorted(set(pred.ids) - set(items))
     scored = [i for i, s in zip(items, data.splits) if s == 'test'] if data.splits is not None else items
-    missing = [i for i in scored if i not in set(pred.ids)]
+    have = set(pred.ids)
+    missing = [i for i in scored if i not in have]
     few = lambda v: ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
     if extra:
         raise ValueError(f'{path}: {len(extra)} predicted ids are not items of {data.source}: {few(extra)}')

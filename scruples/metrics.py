@@ -90,9 +90,8 @@ def in_order_of(
     """`y` in the order of `ref`, as pandas aligns: a DataFrame's columns matched to `ref`'s classes by name, the rows of a
     DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
     position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order by an unnamed index (a table made
-    from an array), unless
-    `ref`'s items are those same numbers in another order (positions or labels? refused); the same for columns
-    0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order."""
+    from an array), unless `ref`'s items are those same numbers in another order (positions or labels? refused); the
+    same for columns 0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order."""
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
     if yc is not None and rc is not None and set(yc) & set(rc):
         if yc != rc and _numbered(yc) and getattr(y.columns, 'name', None) is None and sorted(yc) == sorted(rc):
@@ -118,7 +117,8 @@ def in_order_of(
             twice = next(v for v in labels if v in seen or seen.add(v))
             raise ValueError(f'{what}: item {twice!r} is in its index twice')
     if set(yi) != set(ri):
-        gone, extra = [i for i in ri if i not in set(yi)], [i for i in yi if i not in set(ri)]
+        ys, rs = set(yi), set(ri)
+        gone, extra = [i for i in ri if i not in ys], [i for i in yi if i not in rs]
         raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
                          f'{gone[:3]}), {len(extra)} rows are of no item (e.g. {extra[:3]}); give {name}.to_numpy() to '
                          'pair them by position')

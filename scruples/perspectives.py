@@ -240,7 +240,8 @@ def join_annotators(
         raise ScruplesError(f'{src}: annotator {dup!r} has two rows (ids {two!r}): '
                             'give each annotator one row')
     table = table.set_axis(ids)  # an integer index matched against the voters' string ids would join nothing
-    unknown = [a for a in ids if a not in set(voters)]
+    voting, listed = set(voters), set(ids)
+    unknown = [a for a in ids if a not in voting]
     if unknown and (extra == 'error' or len(unknown) == len(ids)):
         raise ScruplesError(
             f'{src}: {len(unknown)} of {len(ids)} annotator ids have no vote in {data.source or "the data"}: '
@@ -248,8 +249,8 @@ def join_annotators(
             f'(its ids look like {", ".join(map(repr, voters[:3]))})'
         )
     # repeats='all': the pseudo-annotator of a repeated label ('A#2') is the same person: A's attributes, A's groups
-    of = {a: b for a, b in (data.repeat_of or {}).items() if a in set(voters) and a not in set(ids) and b in set(ids)}
-    missing = [a for a in voters if a not in set(ids) and a not in of]
+    of = {a: b for a, b in (data.repeat_of or {}).items() if a in voting and a not in listed and b in listed}
+    missing = [a for a in voters if a not in listed and a not in of]
     att = table.reindex([of.get(a, a) for a in voters]).set_axis(voters)
     report = (
         f'annotators: {len(voters) - len(missing)} of {len(voters)} voters joined to {src} '
