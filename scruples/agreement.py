@@ -268,8 +268,7 @@ def agreement_report(
         ('majority_ties', majority_vote(data).n_ties, nan, nan),
     ]
     if data.responses is not None:
-        voted, of = (~np.isnan(data.responses)).any(1), data.repeat_of or {}  # who voted on these items: people, not
-        rows.append(('n_annotators', len({of.get(a, a) for a, v in zip(data.annotators, voted) if v}), nan, nan))  # A#2
+        rows.append(('n_annotators', len(data.people(voted=True)), nan, nan))  # who voted on these items; A#2 is A
         for r in aggregate_agreement(aggregate(data, methods=methods, ties=ties, seed=seed)).itertuples():
             if r.method != 'majority':
                 rows.append((f'{r.method}_agree_with_majority', r.agree_with_majority, nan, nan))

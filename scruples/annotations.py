@@ -148,6 +148,19 @@ def binary_responses(self: AnnotatedData, positive: str) -> np.ndarray:
         raise ValueError('no annotator ids: read the long form with an annotator column')
     return np.where(np.isnan(self.responses), np.nan, (self.responses == j).astype(float))
 
+# %% ../nbs/07_annotations.ipynb #5e518914
+@patch
+def people(self: AnnotatedData, keep=None, voted: bool = False) -> set:
+    """The persons among the annotators: a pseudo-annotator of a repeated label (`A#2`, `repeats='all'`) is its
+    annotator `A`. `keep`: a boolean per annotator (default: all); `voted`: only those with a vote on these items."""
+    if self.annotators is None:
+        return set()
+    keep = np.ones(len(self.annotators), bool) if keep is None else np.asarray(keep, bool)
+    if voted:
+        keep = keep & (~np.isnan(self.responses)).any(1)
+    of = self.repeat_of or {}
+    return {of.get(a, a) for a, k in zip(self.annotators, keep) if k}
+
 # %% ../nbs/07_annotations.ipynb #7f701638
 @patch
 def group(self: AnnotatedData, groups: dict) -> AnnotatedData:

@@ -17,7 +17,7 @@ from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, in_order_of, macro_f1
 from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
-                             npmle_expectations, pattern_likelihoods, refit_from_scratch)
+                             npmle_expectations, pattern_likelihoods, refit_weights)
 
 pd = LazyModule(
     'pandas'
@@ -565,8 +565,8 @@ def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> NpmleRefits:
         rng = np.random.Generator(np.random.PCG64(rng.integers(2**63)))
     state = rng.bit_generator.state
     mult = np.array([np.bincount(inv, weights=wb, minlength=len(pat)) for wb in _resamples(len(c), n_boot, rng)])
-    w = refit_from_scratch(pr, lik, mult)  # each resample's prior fitted as the data's was: from uniform weights
-    return NpmleRefits(np.array(w), state, pat, inv, lik)
+    w = refit_weights(pr, lik, mult)  # each resample's prior fitted as the data's was: from uniform weights
+    return NpmleRefits(w, state, pat, inv, lik)
 
 
 def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None, refits=None) -> np.ndarray:

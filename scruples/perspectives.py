@@ -472,10 +472,8 @@ def group_agreement(
         keep &= voted  # counted and measured: the annotators with a vote on these items (--on test: not train's alone)
         d = subset(data, keep)
         n = d.counts.sum(1)
-        # A#2 (repeats='all'): A
-        people = {(data.repeat_of or {}).get(a, a) for a, k in zip(data.annotators, keep) if k}
-        r = {'group': g, 'annotators': len(people), 'items': int((n > 0).sum()), 'items_2plus': int((n >= 2).sum()),
-             'votes': int(n.sum())}
+        r = {'group': g, 'annotators': len(data.people(keep)), 'items': int((n > 0).sum()),  # persons: A#2 is A
+             'items_2plus': int((n >= 2).sum()), 'votes': int(n.sum())}
         a, lo, hi, note = alpha_interval(d, 'nominal', n_boot, seed, min_items)
         r |= {'alpha': a, 'alpha_lo': lo, 'alpha_hi': hi}
         if ordered:
