@@ -616,11 +616,21 @@ def annotator_table(
     kap, shared = kappa if kappa is not None else pairwise_kappa(data, min_shared)
     K = kap.to_numpy()
     nogroup = np.array([_no_group(x) for x in groups], dtype=bool)
+    # repeats='all': the pseudo-annotator of a repeated label (A#2) is A: its votes in A's row, no row of its own, no
+    # pair of A with A#2 (oneself) and none with another's pseudo-annotator (the same person twice)
+    person = [str((data.repeat_of or {}).get(str(a), a)) for a in data.annotators]
+    primary = np.array([p == str(a) for p, a in zip(person, data.annotators)], dtype=bool)
     rows = []
     for i, a in enumerate(data.annotators):
-        seen = ~np.isnan(R[i])
-        lab = R[i, seen].astype(np.int64)
-        others = data.counts[seen] - np.eye(k, dtype=np.int64)[lab]
+        if not primary[i]:
+            continue
+        mine = [j for j, p in enumerate(person) if p == str(a)]
+        seen = ~np.isnan(R[mine])
+        lab = R[mine][seen].astype(np.int64)
+        items = np.nonzero(seen)[1]
+        own = np.zeros_like(data.counts)
+        np.add.at(own, (items, lab), 1)
+        others = data.counts[items] - own[items]
         mv = majority_vote(others, ties='drop').labels if len(lab) else np.array([], np.int64)
         ok = (others.sum(1) > 0) & (mv >= 0)
         r = {'annotator': str(a), 'group': groups[i], 'votes': int(seen.sum())}
@@ -628,8 +638,8 @@ def annotator_table(
         r['agree_loo'] = float((lab[ok] == mv[ok]).mean()) if ok.any() else np.nan
         r['loo_items'] = int(ok.sum())
         for name, mask in (('own', groups == groups[i]), ('other', (groups != groups[i]) & ~nogroup)):
-            mask = mask.copy()  # the other groups: not the annotators of no group (None or NaN), who are in none
-            mask[i] = False
+            mask = mask & primary  # the other groups: not the annotators of no group (None or NaN), who are in none
+            mask[mine] = False
             if nogroup[i]:
                 mask[:] = False
             v = K[i, mask]
@@ -649,6 +659,8 @@ def annotator_ranking(
 ) -> tuple[pd.Series, str]:  # (score per annotator, in the table's order; what the score is, in words)
     """What the lowest and highest annotators are ranked by: the mean kappa with the others where enough annotators have
     one, else the agreement with the majority of the others (said)."""
+    if len(kappa) != len(table) and set(table.annotator) <= set(kappa.index):  # repeats='all': no A#2 rows
+        kappa = kappa.loc[list(table.annotator), list(table.annotator)]
     K = kappa.to_numpy()
     with np.errstate(all='ignore'):
         n = np.isfinite(K).sum(1)
