@@ -661,6 +661,20 @@ def check_run(
                          'which attribute to group by (by=ATTR)')
     if by and data.responses is None:
         raise ValueError(f'by={by!r}: grouping annotators needs annotator ids (the long form, or annotations_file)')
+    if by and namespace.get('annotators'):  # the table's attribute: as `guide_parameters` checks it, not in the last section
+        from scruples.perspectives import read_annotators
+
+        if by not in (table := read_annotators(namespace['annotators'])).columns:
+            raise ValueError(f"annotators={namespace['annotators']!r}: no column {by!r} to group by (columns: "
+                             f"{', '.join(map(str, table.columns))})")
+    from scruples import options  # ordered=: a scale the file or classes= gives, and groups of its neighbours only,
+
+    ordered = namespace.get('ordered') in (True, 'True', 'true', 1, '1')  # as `scruples analyze --ordered` checks them
+    if ordered and data.class_order == 'sorted by name':
+        raise ValueError(f'ordered=True: the labels {", ".join(data.classes)} are not numbers, so the file does not say '
+                         'their order (sorting them by name would make a scale of the alphabet); give them in order, '
+                         'classes=LOW,...,HIGH')
+    options.check_ordered_groups(data.classes, options.groups_of(namespace.get('group')), ordered)
     seen = {'text_col': 'text' if data.texts is not None else '',
             'split_col': 'split' if data.splits is not None else ''}
     return {k: v for k, v in check_parameters(given | seen, nb).items() if k in given}
