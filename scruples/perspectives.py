@@ -252,14 +252,17 @@ def join_annotators(
     of = {a: b for a, b in (data.repeat_of or {}).items() if a in voting and a not in listed and b in listed}
     missing = [a for a in voters if a not in listed and a not in of]
     att = table.reindex([of.get(a, a) for a in voters]).set_axis(voters)
+    voted = (~np.isnan(data.responses)).any(1)  # the people who voted on these items (--on test: not train's alone;
+    people = list(dict.fromkeys((data.repeat_of or {}).get(a, a) for a, v in zip(voters, voted) if v))  # A#2 is A)
+    lacking = [a for a in people if a not in listed]
     report = (
-        f'annotators: {len(voters) - len(missing)} of {len(voters)} voters joined to {src} '
+        f'annotators: {len(people) - len(lacking)} of {len(people)} voters joined to {src} '
         f'(attributes {",".join(map(str, table.columns))})'
-        + (f', {len(of)} of them the repeated labels of an annotator ({", ".join(list(of)[:3])}'
-           f'{" ..." if len(of) > 3 else ""}: repeats=all), joined as that annotator' if of else '')
-        + f'; {len(missing)} without attributes'
-        + (f' ({", ".join(missing[:5])}{" ..." if len(missing) > 5 else ""}: left out of every group)'
-           if missing else '')
+        + (f', their repeated labels ({", ".join(list(of)[:3])}{" ..." if len(of) > 3 else ""}: repeats=all) joined '
+           'as their annotator' if of else '')
+        + f'; {len(lacking)} without attributes'
+        + (f' ({", ".join(lacking[:5])}{" ..." if len(lacking) > 5 else ""}: left out of every group)'
+           if lacking else '')
         + f'; {len(unknown)} ids without votes' + (f' ({", ".join(unknown[:5])}: ignored)' if unknown else '')
     )
     return Joined(att, missing, unknown, report)
@@ -834,7 +837,7 @@ def best_by_group(
     pooled one."""
     groups = check_groups(data, groups)
     pg = _prior_groups(data, prior_data, groups)
-    rows = []
+    rows, alphas = [], {}  # each group's prior alpha: numbers (the table's column: 4 digits, to read)
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
@@ -855,6 +858,7 @@ def best_by_group(
                              'note': str(err)} for m in metrics]
             continue
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
+        alphas[g] = [round(float(a), 6) for a in res.attrs['alpha']]
         untied = majority_vote(c, ties='drop').labels >= 0
         for m, r in res.iterrows():  # items and votes: those the estimate is over (ties='drop' leaves the tied out)
             left = len(c) - int(r.n_examples)
@@ -862,7 +866,9 @@ def best_by_group(
             rows.append(base | {'items': int(r.n_examples), 'votes': votes, 'metric': m, 'estimate': r.estimate,
                                 'ci_low': r.ci_low, 'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
                                 'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else ''})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs['alpha'] = alphas
+    return out
 
 
 def plan_by_group(

@@ -78,3 +78,95 @@ def test_agree_per_annotator_rows_are_people_with_all_their_votes(tmp_path):
     both = first[['A', 'B']].dropna()
     assert table.loc['A', 'pairs_own'] == 1  # B only: not A itself (A#2), not B twice (B#2)
     assert table.loc['A', 'kappa_own'] == pytest.approx(cohen_kappa_score(both.A, both.B))
+
+
+# --- GUARD on one way in: `scruples analyze --ordered` (and analyze(ordered=True)) refuses labels whose order the file
+# --- does not give (high/low/mid: a scale of the alphabet) and a group of classes that are not neighbours (low,high of
+# --- low < mid < high); papermill's -p ordered True ran the whole guide with both (ordinal alpha and Wasserstein on
+# --- high < low < mid); -p by ATTR -p annotators FILE without that column ran every model and stopped at the end ----
+
+@pytest.fixture
+def scale(tmp_path):
+    rng = np.random.default_rng(0)
+    words = 'good bad kind rude late early help hurt gift lie'.split()
+    rows = [(f'q{i}', a, rng.choice(['low', 'mid', 'high']), ' '.join(rng.choice(words, 8)))
+            for i in range(24) for a in 'ABCD']
+    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'text'])
+    d['text'] = d.groupby('item').text.transform('first')
+    d.to_csv(tmp_path / 'long.csv', index=False)
+    pd.DataFrame({'annotator': list('ABCD'), 'age': [20, 30, 40, 50]}).to_csv(tmp_path / 'anns.csv', index=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize('params, flags, said', [
+    (['ordered', 'True', 'classes', 'low,mid,high', 'group', 'X=low,high'],
+     ['--ordered', '--classes', 'low,mid,high', '--group', 'X=low,high'], 'mid lies between them'),
+    (['ordered', 'True'], ['--ordered'], 'a scale of the alphabet'),  # high < low < mid: sorted by name
+    (['by', 'country', 'annotators', 'anns.csv'], ['--by', 'country', '--annotators', 'anns.csv'],
+     "no column 'country' to group by"),
+])
+def test_papermill_meets_the_guards_of_analyze_on_the_scale_and_groups(scale, params, flags, said):
+    import subprocess
+    import sys
+
+    from cli_run import ROOT, cli_env
+    argv = [x for k, v in zip(params[::2], params[1::2]) for x in ('-p', k, v)]
+    r = scruples('analyze', 'long.csv', *flags, '--out', scale / 'out', '--kernel', 'no-such-kernel', cwd=scale)
+    assert r.returncode != 0 and 'no Jupyter kernel' not in r.stderr, r.stderr  # the command refuses it
+    r = subprocess.run([sys.executable, '-m', 'papermill', str(ROOT / 'nbs' / 'guides' / 'your_data.ipynb'),
+                        str(scale / 'run.ipynb'), '-p', 'data_file', 'long.csv', '-p', 'out_dir', 'pm', *argv,
+                        '-p', 'baselines', 'Prior', '-p', 'likelihoods', 'hard', '-p', 'finetune', 'no', '-p', 'budget',
+                        '1', '-p', 'n_boot', '10', '-p', 'best_samples', '10', '-k', 'python3', '--no-progress-bar'],
+                       capture_output=True, text=True, timeout=900, env=cli_env(), cwd=scale)
+    assert r.returncode != 0 and said in r.stderr + r.stdout, (r.stdout + r.stderr)[-3000:]
+    assert not list((scale / 'pm').glob('*.csv')) and not list((scale / 'pm').glob('*.png'))  # before any result
+
+
+# --- SILENT WRONG (counts): the join line said '8 of 8 voters joined' where 6 people voted (A#2, B#2 counted as voters),
+# --- and under --on test it counted an annotator who voted only on train items, beside n_annotators 5 --------------
+
+def test_the_join_line_counts_the_people_who_voted_on_these_items(tmp_path):
+    rng = np.random.default_rng(1)
+    rows = [(f'i{i}', a, rng.choice(['yes', 'no']), 'test' if i % 2 else 'train')
+            for i in range(40) for a in 'ABCDEF' if not (a == 'F' and i % 2)]  # F votes on train items only
+    rows += [(f'i{i}', 'A', 'yes', 'test' if i % 2 else 'train') for i in range(0, 40, 3)]  # A's repeated labels
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'split']).to_csv(tmp_path / 'long.csv', index=False)
+    pd.DataFrame({'annotator': list('ABCDEF'), 'g': list('mmffxx')}).to_csv(tmp_path / 'anns.csv', index=False)
+    for on, people in (('test', 5), ('all', 6)):
+        r = scruples('agree', tmp_path / 'long.csv', '--split', 'split', '--on', on, '--repeats', 'all', '--by', 'g',
+                     '--annotators', tmp_path / 'anns.csv', '--bootstrap', 0, '--json')
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert {x['metric']: x['value'] for x in out['overall']}['n_annotators'] == people
+        assert out['joined'].startswith(f'annotators: {people} of {people} voters joined'), out['joined']
+
+
+# --- best --by --json wrote each group's prior alpha as a string of 4-digit numbers ('88.28,182.4'); `best --json`
+# --- writes a list of numbers ---------------------------------------------------------------------------------------
+
+def test_best_by_json_writes_each_groups_alpha_as_numbers(tmp_path):
+    rng = np.random.default_rng(2)
+    rows = [(f'i{i}', a, rng.choice(['yes', 'no'], p=[.7, .3])) for i in range(40) for a in 'ABCD']
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'long.csv', index=False)
+    pd.DataFrame({'annotator': list('ABCD'), 'g': list('mmff')}).to_csv(tmp_path / 'anns.csv', index=False)
+    r = scruples('best', tmp_path / 'long.csv', '--by', 'g', '--annotators', tmp_path / 'anns.csv', '--samples', 200,
+                 '--bootstrap', 0, '--json')
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)['ceilings']
+    pooled = json.loads(scruples('best', tmp_path / 'long.csv', '--samples', 200, '--bootstrap', 0, '--json').stdout)
+    for x in rows:
+        assert isinstance(x['alpha'], list) and all(isinstance(a, float) for a in x['alpha']), x
+    assert next(x for x in rows if x['group'] == 'all')['alpha'] == pooled['alpha']
+
+
+# --- MESSAGE: with an annotator named 'A#2' in the file, A's repeated labels become annotator 'A#2#', while the read
+# --- line said 'the second label of annotator A is annotator A#2' (another person's name) ---------------------------
+
+def test_the_read_line_names_the_pseudo_annotator_when_the_file_has_one_of_that_name(tmp_path):
+    rows = [(f'i{i}', a, 'yes' if (i + len(a)) % 3 else 'no') for i in range(12) for a in ('A', 'B', 'A#2')]
+    rows += [('i0', 'A', 'no'), ('i1', 'A', 'yes')]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'long.csv', index=False)
+    r = scruples('agree', tmp_path / 'long.csv', '--repeats', 'all', '--bootstrap', 0, '--json')
+    assert r.returncode == 0, r.stderr
+    read = json.loads(r.stdout)['read']
+    assert 'A#2 is an annotator of the file: the repeated labels of A are annotator A#2#' in read, read
