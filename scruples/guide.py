@@ -154,6 +154,8 @@ def guide_parameters(
     ordered = params.get('ordered') in (True, 'True', 'true', 1, '1')  # a flag, or --param ordered=True
     d = options.read(path, read, ceiling=True, ordered=ordered)  # what the notebook will read, with the same keywords
     options.check_ordered_groups(d.classes, options.groups_of(params.get('group')), ordered)
+    if params.get('group'):  # a class that is none of the data's, one in two groups: refused here, as `best --group`
+        d.group(options.groups_of(params['group']))  # refuses it, not in the notebook's run
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     if annotations:  # the notebook joins them the same way: items and tallies must agree
         if form != 'wide':

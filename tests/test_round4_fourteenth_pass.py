@@ -170,3 +170,21 @@ def test_the_read_line_names_the_pseudo_annotator_when_the_file_has_one_of_that_
     assert r.returncode == 0, r.stderr
     read = json.loads(r.stdout)['read']
     assert 'A#2 is an annotator of the file: the repeated labels of A are annotator A#2#' in read, read
+
+
+# --- GUARD (late): `scruples best --group X=low,nosuch` (or high=low,mid, a group named as a class left out) is
+# --- refused at once; `scruples analyze` and analyze(group=...) took them and started the notebook, which stopped there
+
+@pytest.mark.parametrize('argv, said', [(['--group', 'X=low,nosuch'], "no class 'nosuch'"),
+                                        (['--param', 'group=X=low,nosuch'], "no class 'nosuch'"),
+                                        (['--group', 'high=low,mid'], 'the name of a class left out of every group')])
+def test_analyze_refuses_groups_best_refuses_before_the_run(tmp_path, argv, said):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.multinomial(5, [.4, .3, .3], size=24), columns=['low', 'mid', 'high'])
+    df.insert(0, 'text', [f'text {i}' for i in range(24)])
+    df.to_csv(tmp_path / 'd.csv', index=False)
+    group = argv[1].removeprefix('group=')
+    r = scruples('best', tmp_path / 'd.csv', '--group', group, '--samples', 100, '--bootstrap', 0)
+    assert r.returncode != 0 and said in r.stderr, r.stderr
+    r = scruples('analyze', tmp_path / 'd.csv', *argv, '--out', tmp_path / 'out', '--kernel', 'no-such-kernel')
+    assert r.returncode != 0 and said in r.stderr, r.stderr
