@@ -1320,6 +1320,8 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
             if extra and annotators and given['repeats'] == 'all'
             else ''
         )
+        + ''.join(f'; {p.rstrip("#")} is an annotator of the file: the repeated labels of {a} are annotator {p}'
+                  for p, a in [(p, a) for p, a in (repeat_of or {}).items() if p.endswith('#')][:3])  # not A#2
         + (f'; columns not read: {",".join(left)}' if left else '')
     )
     return AnnotatedData(

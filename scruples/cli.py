@@ -1435,7 +1435,8 @@ def _best_by(args, got, path):
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.set_index(['group', 'metric']).to_string())
     return Result({'file': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by,
-                   'ceilings': res.set_index(['group', 'metric'])},
+                   'ceilings': res.assign(alpha=[res.attrs['alpha'].get(g, []) for g in res.group])  # numbers
+                  .set_index(['group', 'metric'])},
                   [f'read {_words(got.read_line)}', said, Block("the BEST ceiling of each group's soft label (its own "
                                                           'votes, prior and majority), beside all votes pooled:'), table])
 

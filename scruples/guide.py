@@ -154,6 +154,8 @@ def guide_parameters(
     ordered = params.get('ordered') in (True, 'True', 'true', 1, '1')  # a flag, or --param ordered=True
     d = options.read(path, read, ceiling=True, ordered=ordered)  # what the notebook will read, with the same keywords
     options.check_ordered_groups(d.classes, options.groups_of(params.get('group')), ordered)
+    if params.get('group'):  # a class that is none of the data's, one in two groups: refused here, as `best --group`
+        d.group(options.groups_of(params['group']))  # refuses it, not in the notebook's run
     form = 'wide' if d.columns.get('counts') is not None else 'long' if d.columns.get('label') else 'annotators'
     if annotations:  # the notebook joins them the same way: items and tallies must agree
         if form != 'wide':
@@ -661,6 +663,20 @@ def check_run(
                          'which attribute to group by (by=ATTR)')
     if by and data.responses is None:
         raise ValueError(f'by={by!r}: grouping annotators needs annotator ids (the long form, or annotations_file)')
+    if by and namespace.get('annotators'):  # the table's attribute: as `guide_parameters` checks it, not in the last section
+        from scruples.perspectives import read_annotators
+
+        if by not in (table := read_annotators(namespace['annotators'])).columns:
+            raise ValueError(f"annotators={namespace['annotators']!r}: no column {by!r} to group by (columns: "
+                             f"{', '.join(map(str, table.columns))})")
+    from scruples import options  # ordered=: a scale the file or classes= gives, and groups of its neighbours only,
+
+    ordered = namespace.get('ordered') in (True, 'True', 'true', 1, '1')  # as `scruples analyze --ordered` checks them
+    if ordered and data.class_order == 'sorted by name':
+        raise ValueError(f'ordered=True: the labels {", ".join(data.classes)} are not numbers, so the file does not say '
+                         'their order (sorting them by name would make a scale of the alphabet); give them in order, '
+                         'classes=LOW,...,HIGH')
+    options.check_ordered_groups(data.classes, options.groups_of(namespace.get('group')), ordered)
     seen = {'text_col': 'text' if data.texts is not None else '',
             'split_col': 'split' if data.splits is not None else ''}
     return {k: v for k, v in check_parameters(given | seen, nb).items() if k in given}

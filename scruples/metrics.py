@@ -81,6 +81,11 @@ def _numbered(labels) -> bool:
     return all(v == str(i) for i, v in enumerate(labels))
 
 
+def _unnamed(classes) -> bool:
+    "Classes named by the reader for counts read without names: class_0, class_1, ... in order."
+    return all(v == f'class_{i}' for i, v in enumerate(classes))
+
+
 def in_order_of(
     y,  # predictions (n, k) or labels (n,); a DataFrame or Series is matched by its names, an array taken as it is
     ref,  # what `y` is scored against: counts (DataFrame, AnnotatedData or array) or gold labels (Series or array)
@@ -91,7 +96,8 @@ def in_order_of(
     DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
     position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order by an unnamed index (a table made
     from an array), unless `ref`'s items are those same numbers in another order (positions or labels? refused); the
-    same for columns 0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order."""
+    same for columns 0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order. Columns
+    named apart from classes that have names (none in common) are refused: by position they would pair the wrong classes."""
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
     if yc is not None and rc is not None and set(yc) & set(rc):
         if yc != rc and _numbered(yc) and getattr(y.columns, 'name', None) is None and sorted(yc) == sorted(rc):
@@ -103,6 +109,9 @@ def in_order_of(
             raise ValueError(f'{name}: columns {yc} are not the classes of {ref_name} {rc} (missing '
                              f'{[c for c in rc if c not in yc]}, not a class {[c for c in yc if c not in rc]})')
         y = y.set_axis(yc, axis=1)[rc]
+    elif yc is not None and rc is not None and not (_numbered(yc) or _numbered(rc) or _unnamed(rc)):
+        raise ValueError(f'{name}: columns {yc} are none of the classes of {ref_name} {rc}: name them as the '
+                         f'classes to match them by class, or give {name}.to_numpy() to pair them by position')
     if yi is None or ri is None or yi == ri:
         return y
     if _numbered(yi) and getattr(getattr(y, 'index', None), 'name', None) is None:  # a named index is the items'

@@ -252,14 +252,17 @@ def join_annotators(
     of = {a: b for a, b in (data.repeat_of or {}).items() if a in voting and a not in listed and b in listed}
     missing = [a for a in voters if a not in listed and a not in of]
     att = table.reindex([of.get(a, a) for a in voters]).set_axis(voters)
+    voted = (~np.isnan(data.responses)).any(1)  # the people who voted on these items (--on test: not train's alone;
+    people = list(dict.fromkeys((data.repeat_of or {}).get(a, a) for a, v in zip(voters, voted) if v))  # A#2 is A)
+    lacking = [a for a in people if a not in listed]
     report = (
-        f'annotators: {len(voters) - len(missing)} of {len(voters)} voters joined to {src} '
+        f'annotators: {len(people) - len(lacking)} of {len(people)} voters joined to {src} '
         f'(attributes {",".join(map(str, table.columns))})'
-        + (f', {len(of)} of them the repeated labels of an annotator ({", ".join(list(of)[:3])}'
-           f'{" ..." if len(of) > 3 else ""}: repeats=all), joined as that annotator' if of else '')
-        + f'; {len(missing)} without attributes'
-        + (f' ({", ".join(missing[:5])}{" ..." if len(missing) > 5 else ""}: left out of every group)'
-           if missing else '')
+        + (f', their repeated labels ({", ".join(list(of)[:3])}{" ..." if len(of) > 3 else ""}: repeats=all) joined '
+           'as their annotator' if of else '')
+        + f'; {len(lacking)} without attributes'
+        + (f' ({", ".join(lacking[:5])}{" ..." if len(lacking) > 5 else ""}: left out of every group)'
+           if lacking else '')
         + f'; {len(unknown)} ids without votes' + (f' ({", ".join(unknown[:5])}: ignored)' if unknown else '')
     )
     return Joined(att, missing, unknown, report)
@@ -614,11 +617,21 @@ def annotator_table(
     kap, shared = kappa if kappa is not None else pairwise_kappa(data, min_shared)
     K = kap.to_numpy()
     nogroup = np.array([_no_group(x) for x in groups], dtype=bool)
+    # repeats='all': the pseudo-annotator of a repeated label (A#2) is A: its votes in A's row, no row of its own, no
+    # pair of A with A#2 (oneself) and none with another's pseudo-annotator (the same person twice)
+    person = [str((data.repeat_of or {}).get(str(a), a)) for a in data.annotators]
+    primary = np.array([p == str(a) for p, a in zip(person, data.annotators)], dtype=bool)
     rows = []
     for i, a in enumerate(data.annotators):
-        seen = ~np.isnan(R[i])
-        lab = R[i, seen].astype(np.int64)
-        others = data.counts[seen] - np.eye(k, dtype=np.int64)[lab]
+        if not primary[i]:
+            continue
+        mine = [j for j, p in enumerate(person) if p == str(a)]
+        seen = ~np.isnan(R[mine])
+        lab = R[mine][seen].astype(np.int64)
+        items = np.nonzero(seen)[1]
+        own = np.zeros_like(data.counts)
+        np.add.at(own, (items, lab), 1)
+        others = data.counts[items] - own[items]
         mv = majority_vote(others, ties='drop').labels if len(lab) else np.array([], np.int64)
         ok = (others.sum(1) > 0) & (mv >= 0)
         r = {'annotator': str(a), 'group': groups[i], 'votes': int(seen.sum())}
@@ -626,8 +639,8 @@ def annotator_table(
         r['agree_loo'] = float((lab[ok] == mv[ok]).mean()) if ok.any() else np.nan
         r['loo_items'] = int(ok.sum())
         for name, mask in (('own', groups == groups[i]), ('other', (groups != groups[i]) & ~nogroup)):
-            mask = mask.copy()  # the other groups: not the annotators of no group (None or NaN), who are in none
-            mask[i] = False
+            mask = mask & primary  # the other groups: not the annotators of no group (None or NaN), who are in none
+            mask[mine] = False
             if nogroup[i]:
                 mask[:] = False
             v = K[i, mask]
@@ -647,6 +660,8 @@ def annotator_ranking(
 ) -> tuple[pd.Series, str]:  # (score per annotator, in the table's order; what the score is, in words)
     """What the lowest and highest annotators are ranked by: the mean kappa with the others where enough annotators have
     one, else the agreement with the majority of the others (said)."""
+    if len(kappa) != len(table) and set(table.annotator) <= set(kappa.index):  # repeats='all': no A#2 rows
+        kappa = kappa.loc[list(table.annotator), list(table.annotator)]
     K = kappa.to_numpy()
     with np.errstate(all='ignore'):
         n = np.isfinite(K).sum(1)
@@ -820,7 +835,7 @@ def best_by_group(
     pooled one."""
     groups = check_groups(data, groups)
     pg = _prior_groups(data, prior_data, groups)
-    rows = []
+    rows, alphas = [], {}  # each group's prior alpha: numbers (the table's column: 4 digits, to read)
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
@@ -841,6 +856,7 @@ def best_by_group(
                              'note': str(err)} for m in metrics]
             continue
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
+        alphas[g] = [round(float(a), 6) for a in res.attrs['alpha']]
         untied = majority_vote(c, ties='drop').labels >= 0
         for m, r in res.iterrows():  # items and votes: those the estimate is over (ties='drop' leaves the tied out)
             left = len(c) - int(r.n_examples)
@@ -848,7 +864,9 @@ def best_by_group(
             rows.append(base | {'items': int(r.n_examples), 'votes': votes, 'metric': m, 'estimate': r.estimate,
                                 'ci_low': r.ci_low, 'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
                                 'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else ''})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs['alpha'] = alphas
+    return out
 
 
 def plan_by_group(
