@@ -233,3 +233,23 @@ def test_groups_keyed_by_people_cover_their_repeated_labels():
         assert dict(zip(d.annotators, g)) == people | {'A#2': 'm'}
     w = group_agreement(d, pd.Series(people), n_boot=0).set_index('group')
     assert w.loc['m', 'votes'] == 45 and w.loc['m', 'annotators'] == 2 and w.loc['f', 'votes'] == 40
+
+
+# --- SILENT WRONG (papermill): -p ordered false reached the notebook as the text 'false' (papermill reads only True and
+# --- False as booleans), and the notebook took it for true: ordinal agreement and the Wasserstein ceiling on classes
+# --- the user said were not ordered (`scruples analyze --param ordered=false` reads it as False) ---------------------
+
+def test_papermill_ordered_as_lowercase_text_is_refused(scale):
+    import subprocess
+    import sys
+
+    from cli_run import ROOT, cli_env
+    r = subprocess.run([sys.executable, '-m', 'papermill', str(ROOT / 'nbs' / 'guides' / 'your_data.ipynb'),
+                        str(scale / 'run.ipynb'), '-p', 'data_file', 'long.csv', '-p', 'out_dir', 'pm', '-p', 'classes',
+                        'low,mid,high', '-p', 'ordered', 'false', '-p', 'baselines', 'Prior', '-p', 'likelihoods', 'hard',
+                        '-p', 'finetune', 'no', '-p', 'budget', '1', '-p', 'n_boot', '10', '-p', 'best_samples', '10',
+                        '-k', 'python3', '--no-progress-bar'],
+                       capture_output=True, text=True, timeout=900, env=cli_env(), cwd=scale)
+    assert r.returncode != 0 and "ordered='false': expected True or False" in r.stderr + r.stdout, \
+        (r.stdout + r.stderr)[-3000:]
+    assert not list((scale / 'pm').glob('*.csv'))
