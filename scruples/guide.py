@@ -671,7 +671,10 @@ def check_run(
                              f"{', '.join(map(str, table.columns))})")
     from scruples import options  # ordered=: a scale the file or classes= gives, and groups of its neighbours only,
 
-    ordered = namespace.get('ordered') in (True, 'True', 'true', 1, '1')  # as `scruples analyze --ordered` checks them
+    ordered = namespace.get('ordered', False)  # as `scruples analyze --ordered` checks them
+    if isinstance(ordered, str) or ordered not in (True, False):  # -p ordered false: papermill passes the text 'false',
+        raise ValueError(f'ordered={ordered!r}: expected True or False (papermill reads only True and False, capitalized, '
+                         "as booleans: other text, 'false' too, is text, and the notebook takes any text for true)")
     if ordered and data.class_order == 'sorted by name':
         raise ValueError(f'ordered=True: the labels {", ".join(data.classes)} are not numbers, so the file does not say '
                          'their order (sorting them by name would make a scale of the alphabet); give them in order, '

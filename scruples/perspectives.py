@@ -240,7 +240,8 @@ def join_annotators(
         raise ScruplesError(f'{src}: annotator {dup!r} has two rows (ids {two!r}): '
                             'give each annotator one row')
     table = table.set_axis(ids)  # an integer index matched against the voters' string ids would join nothing
-    voting, listed = set(voters), set(ids)
+    person = {a: str(b) for a, b in (data.repeat_of or {}).items()}  # repeats='all': A#2 -> A (a row 'A#2' of the
+    voting, listed = {person.get(a, a) for a in voters}, set(ids)  # table is no vote of A's: A#2 is no one's id here)
     unknown = [a for a in ids if a not in voting]
     if unknown and (extra == 'error' or len(unknown) == len(ids)):
         raise ScruplesError(
@@ -249,11 +250,11 @@ def join_annotators(
             f'(its ids look like {", ".join(map(repr, voters[:3]))})'
         )
     # repeats='all': the pseudo-annotator of a repeated label ('A#2') is the same person: A's attributes, A's groups
-    of = {a: b for a, b in (data.repeat_of or {}).items() if a in voting and a not in listed and b in listed}
-    missing = [a for a in voters if a not in listed and a not in of]
-    att = table.reindex([of.get(a, a) for a in voters]).set_axis(voters)
+    of = {a: b for a, b in person.items() if a in voters and b in listed}
+    missing = [a for a in voters if person.get(a, a) not in listed]
+    att = table.reindex([person.get(a, a) for a in voters]).set_axis(voters)
     voted = (~np.isnan(data.responses)).any(1)  # the people who voted on these items (--on test: not train's alone;
-    people = list(dict.fromkeys((data.repeat_of or {}).get(a, a) for a, v in zip(voters, voted) if v))  # A#2 is A)
+    people = list(dict.fromkeys(person.get(a, a) for a, v in zip(voters, voted) if v))  # A#2 is A)
     lacking = [a for a in people if a not in listed]
     report = (
         f'annotators: {len(people) - len(lacking)} of {len(people)} voters joined to {src} '
@@ -372,6 +373,23 @@ def _by_annotator(names: list, values, what: str):
                         f'{what} is keyed by annotator: its index must hold the annotators of data')
 
 
+def _with_pseudo(data: AnnotatedData, groups):
+    "Groups keyed by annotator (a dict, or a Series keyed by ids) with A's group for A#2 where they key A, not A#2."
+    of = data.repeat_of or {}
+    if isinstance(groups, pd.Series) and not (isinstance(groups.index, pd.RangeIndex) and groups.index.name is None):
+        kv = dict(zip(groups.index, groups.to_numpy(dtype=object)))
+    elif isinstance(groups, dict):
+        kv = dict(groups)
+    else:
+        return groups
+    try:
+        keys = {_id(k, 'groups', None, 'annotator'): k for k in kv}
+    except ScruplesDataError:
+        return groups  # `by_annotator` refuses them, naming why
+    add = {a: kv[keys[b]] for a, b in of.items() if a not in keys and b in keys}
+    return groups if not add else pd.Series(list(kv.values()) + list(add.values()), index=pd.Index(list(kv) + list(add), dtype=object), dtype=object)
+
+
 def check_groups(
     data: AnnotatedData,  # with annotator ids
     groups,  # one group per annotator of `data`, in the order of `data.annotators` (None: no group)
@@ -380,8 +398,8 @@ def check_groups(
     annotators (or fail deep inside with an IndexError)."""
     if data.annotators is None or data.responses is None:
         raise ValueError('groups need annotator ids: the data has none (read it with an annotator column)')
-    # a dict or Series keyed by annotator: matched by id
-    groups = _by_annotator([str(a) for a in data.annotators], groups, 'groups')
+    # a dict or Series keyed by annotator: matched by id; keyed by persons, a pseudo-annotator of repeated labels
+    groups = _by_annotator([str(a) for a in data.annotators], _with_pseudo(data, groups), 'groups')  # (A#2): A's
     g = np.asarray(groups, dtype=object)
     if g.ndim != 1 or len(g) != len(data.annotators):
         got = f'{len(g)} groups' if g.ndim == 1 else f'groups of shape {g.shape}'

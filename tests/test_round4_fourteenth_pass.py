@@ -188,3 +188,68 @@ def test_analyze_refuses_groups_best_refuses_before_the_run(tmp_path, argv, said
     assert r.returncode != 0 and said in r.stderr, r.stderr
     r = scruples('analyze', tmp_path / 'd.csv', *argv, '--out', tmp_path / 'out', '--kernel', 'no-such-kernel')
     assert r.returncode != 0 and said in r.stderr, r.stderr
+
+
+# --- DATA MIXING: with --repeats all, an annotators table with a row 'A#2' (a person of the user's, with no vote in
+# --- this file) took A's repeated labels (the pseudo-annotator A#2): A's 15 repeats were counted in A#2's group, as a
+# --- person of it ('f': 3 annotators, 99 votes; 'm': 104 votes where A and B cast 119). The row has no vote: refused -
+
+def test_a_table_row_named_as_a_pseudo_annotator_does_not_take_its_votes(tmp_path):
+    from scruples.annotations import read_annotated
+    from scruples.perspectives import join_annotators, read_annotators
+
+    rng = np.random.default_rng(1)
+    rows = [(f'i{i}', a, rng.choice(['yes', 'no'])) for i in range(30) for a in 'ABCD']
+    rows += [(f'i{i}', 'A', 'yes') for i in range(0, 30, 2)]  # A's repeated labels: the pseudo-annotator A#2
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'long.csv', index=False)
+    pd.DataFrame({'annotator': ['A', 'B', 'C', 'D', 'A#2'], 'g': list('mmffx')}).to_csv(tmp_path / 'anns.csv',
+                                                                                       index=False)
+    r = scruples('agree', tmp_path / 'long.csv', '--repeats', 'all', '--by', 'g', '--annotators', tmp_path / 'anns.csv',
+                 '--bootstrap', 0)
+    assert r.returncode != 0 and "have no vote in" in r.stderr and "'A#2'" in r.stderr, r.stderr
+    d = read_annotated(tmp_path / 'long.csv', repeats='all')
+    j = join_annotators(d, read_annotators(tmp_path / 'anns.csv'), extra='ignore')
+    assert j.attributes.loc['A#2', 'g'] == 'm' and j.without_votes == ['A#2']  # A's repeats: A's group
+
+
+# --- MESSAGE (API): groups keyed by the people of the file (a dict or Series: A, B, ...) were refused with --repeats
+# --- all: '6 ids for 8 annotators ... give each annotator once', the pseudo-annotators A#2, B#2 no user can know.
+# --- The CLI joins A#2 as A; the API now does the same -------------------------------------------------------------
+
+def test_groups_keyed_by_people_cover_their_repeated_labels():
+    from scruples.annotations import read_annotated
+    from scruples.perspectives import check_groups, group_agreement
+    import tempfile
+    from pathlib import Path
+
+    rows = [(f'i{i}', a, 'yes' if (i * (ord(a) - 60)) % 3 else 'no') for i in range(20) for a in 'ABCD']
+    rows += [(f'i{i}', 'A', 'no') for i in range(0, 20, 4)]
+    with tempfile.TemporaryDirectory() as t:
+        pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(Path(t) / 'l.csv', index=False)
+        d = read_annotated(Path(t) / 'l.csv', repeats='all')
+    people = {'A': 'm', 'B': 'm', 'C': 'f', 'D': 'f'}
+    for given in (people, pd.Series(people)):
+        g = check_groups(d, given)
+        assert dict(zip(d.annotators, g)) == people | {'A#2': 'm'}
+    w = group_agreement(d, pd.Series(people), n_boot=0).set_index('group')
+    assert w.loc['m', 'votes'] == 45 and w.loc['m', 'annotators'] == 2 and w.loc['f', 'votes'] == 40
+
+
+# --- SILENT WRONG (papermill): -p ordered false reached the notebook as the text 'false' (papermill reads only True and
+# --- False as booleans), and the notebook took it for true: ordinal agreement and the Wasserstein ceiling on classes
+# --- the user said were not ordered (`scruples analyze --param ordered=false` reads it as False) ---------------------
+
+def test_papermill_ordered_as_lowercase_text_is_refused(scale):
+    import subprocess
+    import sys
+
+    from cli_run import ROOT, cli_env
+    r = subprocess.run([sys.executable, '-m', 'papermill', str(ROOT / 'nbs' / 'guides' / 'your_data.ipynb'),
+                        str(scale / 'run.ipynb'), '-p', 'data_file', 'long.csv', '-p', 'out_dir', 'pm', '-p', 'classes',
+                        'low,mid,high', '-p', 'ordered', 'false', '-p', 'baselines', 'Prior', '-p', 'likelihoods', 'hard',
+                        '-p', 'finetune', 'no', '-p', 'budget', '1', '-p', 'n_boot', '10', '-p', 'best_samples', '10',
+                        '-k', 'python3', '--no-progress-bar'],
+                       capture_output=True, text=True, timeout=900, env=cli_env(), cwd=scale)
+    assert r.returncode != 0 and "ordered='false': expected True or False" in r.stderr + r.stdout, \
+        (r.stdout + r.stderr)[-3000:]
+    assert not list((scale / 'pm').glob('*.csv'))
