@@ -150,16 +150,22 @@ def binary_responses(self: AnnotatedData, positive: str) -> np.ndarray:
 
 # %% ../nbs/07_annotations.ipynb #5e518914
 @patch
-def people(self: AnnotatedData, keep=None, voted: bool = False) -> set:
-    """The persons among the annotators: a pseudo-annotator of a repeated label (`A#2`, `repeats='all'`) is its
-    annotator `A`. `keep`: a boolean per annotator (default: all); `voted`: only those with a vote on these items."""
+def persons(self: AnnotatedData) -> list:
+    "The person of each annotator row: `A` for the pseudo-annotator `A#2` of A's repeated labels (`repeats='all'`)."
+    of = self.repeat_of or {}
+    return [str(of.get(a, a)) for a in self.annotators or []]
+
+
+@patch
+def people(self: AnnotatedData, keep=None, voted: bool = False) -> list:
+    """The persons among the annotators (`persons`), each once, in the order of their first row. `keep`: a boolean per
+    annotator (default: all); `voted`: only those with a vote on these items."""
     if self.annotators is None:
-        return set()
+        return []
     keep = np.ones(len(self.annotators), bool) if keep is None else np.asarray(keep, bool)
     if voted:
         keep = keep & (~np.isnan(self.responses)).any(1)
-    of = self.repeat_of or {}
-    return {of.get(a, a) for a, k in zip(self.annotators, keep) if k}
+    return list(dict.fromkeys(p for p, k in zip(self.persons(), keep) if k))
 
 # %% ../nbs/07_annotations.ipynb #7f701638
 @patch

@@ -240,8 +240,8 @@ def join_annotators(
         raise ScruplesError(f'{src}: annotator {dup!r} has two rows (ids {two!r}): '
                             'give each annotator one row')
     table = table.set_axis(ids)  # an integer index matched against the voters' string ids would join nothing
-    person = {a: str(b) for a, b in (data.repeat_of or {}).items()}  # repeats='all': A#2 -> A (a row 'A#2' of the
-    voting, listed = {person.get(a, a) for a in voters}, set(ids)  # table is no vote of A's: A#2 is no one's id here)
+    person = dict(zip(voters, data.persons()))  # repeats='all': A#2 -> A (a row 'A#2' of the table is no vote of A's:
+    voting, listed = set(person.values()), set(ids)  # A#2 is no one's id here)
     unknown = [a for a in ids if a not in voting]
     if unknown and (extra == 'error' or len(unknown) == len(ids)):
         raise ScruplesError(
@@ -250,11 +250,10 @@ def join_annotators(
             f'(its ids look like {", ".join(map(repr, voters[:3]))})'
         )
     # repeats='all': the pseudo-annotator of a repeated label ('A#2') is the same person: A's attributes, A's groups
-    of = {a: b for a, b in person.items() if a in voters and b in listed}
-    missing = [a for a in voters if person.get(a, a) not in listed]
-    att = table.reindex([person.get(a, a) for a in voters]).set_axis(voters)
-    voted = (~np.isnan(data.responses)).any(1)  # the people who voted on these items (--on test: not train's alone;
-    people = list(dict.fromkeys(person.get(a, a) for a, v in zip(voters, voted) if v))  # A#2 is A)
+    of = {a: b for a, b in person.items() if a != b and b in listed}
+    missing = [a for a in voters if person[a] not in listed]
+    att = table.reindex([person[a] for a in voters]).set_axis(voters)
+    people = data.people(voted=True)  # who voted on these items (--on test: not train's alone; A#2 is A)
     lacking = [a for a in people if a not in listed]
     report = (
         f'annotators: {len(people) - len(lacking)} of {len(people)} voters joined to {src} '
@@ -637,7 +636,7 @@ def annotator_table(
     nogroup = np.array([_no_group(x) for x in groups], dtype=bool)
     # repeats='all': the pseudo-annotator of a repeated label (A#2) is A: its votes in A's row, no row of its own, no
     # pair of A with A#2 (oneself) and none with another's pseudo-annotator (the same person twice)
-    person = [str((data.repeat_of or {}).get(str(a), a)) for a in data.annotators]
+    person = data.persons()
     primary = np.array([p == str(a) for p, a in zip(person, data.annotators)], dtype=bool)
     rows = []
     for i, a in enumerate(data.annotators):
@@ -706,6 +705,10 @@ def kappa_heatmap(
     g = np.array(['(none)' if _no_group(x) else str(x) for x in groups], dtype=object)
     if len(g) != len(kappa):
         raise ValueError(f'{len(g)} groups for the {len(kappa)} annotators of kappa: one per annotator, in its order')
+    ids = [str(a) for a in kappa.index]
+    if table is not None and len(table) < len(kappa) and set(table.annotator) <= set(ids):  # repeats='all': the
+        keep = np.isin(ids, list(table.annotator))  # people of `annotator_table`, no row for A's repeats (A#2)
+        kappa, g = kappa.loc[keep, keep], g[keep]
     order = np.argsort(g, kind='stable')
     K = kappa.iloc[order, order]
     m, many = len(K), len(K) > max_labels

@@ -253,3 +253,26 @@ def test_papermill_ordered_as_lowercase_text_is_refused(scale):
     assert r.returncode != 0 and "ordered='false': expected True or False" in r.stderr + r.stdout, \
         (r.stdout + r.stderr)[-3000:]
     assert not list((scale / 'pm').glob('*.csv'))
+
+
+# --- SILENT WRONG (figure): with --repeats all the guide's kappa heatmap drew a row and a column for each pseudo-annotator
+# --- (A#2: A's repeated labels) beside A, titled "pairwise agreement of 8 annotators" where 6 people voted --------------
+
+def test_the_kappa_heatmap_draws_people_not_pseudo_annotators(tmp_path):
+    import matplotlib
+    matplotlib.use('Agg')
+    from scruples.annotations import read_annotated
+    from scruples.perspectives import join_annotators, kappa_heatmap, perspectives, read_annotators
+
+    rng = np.random.default_rng(3)
+    rows = [(f'i{i}', a, rng.choice(['yes', 'no'])) for i in range(60) for a in 'ABCDEF' if rng.random() < 0.8]
+    rows += [(f'i{i}', a, rng.choice(['yes', 'no'])) for i in range(0, 60, 3) for a in 'AB']  # A and B label again
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'long.csv', index=False)
+    pd.DataFrame({'annotator': list('ABCDEF'), 'gender': list('mmffxx')}).to_csv(tmp_path / 'anns.csv', index=False)
+    data = read_annotated(tmp_path / 'long.csv', repeats='all')
+    assert len(data.annotators) == 8 and sorted(data.people()) == list('ABCDEF')
+    p = perspectives(data, join_annotators(data, read_annotators(tmp_path / 'anns.csv')), 'gender', n_boot=0)
+    fig = kappa_heatmap(p.kappa, p.groups, p.annotators)
+    ax = fig.axes[0]
+    assert ax.get_title() == 'pairwise agreement of 6 annotators, by group'
+    assert sorted(t.get_text() for t in ax.get_yticklabels()) == list('ABCDEF')
