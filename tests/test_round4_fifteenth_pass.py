@@ -1,0 +1,59 @@
+"""Fifteenth hostile pass: agree, plan, score and the readers on what the fourteen earlier passes tried least. Each test
+runs the CLI as a user does (a subprocess) or the API, asserts the right behaviour against a truth computed apart, and
+failed on the code it was written against."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cli_run import scruples
+
+
+def _long_with_repeats(tmp_path):
+    "a, b, c label 12 items each; d labels items 0-5 twice (repeats=all: d#2) and shares fewer than 5 with each other."
+    rng = np.random.default_rng(0)
+    who = {'a': [0, 1, 2, *range(6, 12)], 'b': [3, 4, 5, *range(6, 12)], 'c': [0, 3, *range(6, 12)],
+           'd': list(range(6)) * 2}
+    rows = [(f'i{i}', w, 'xy'[rng.integers(2)], 'g1' if w in 'ab' else 'g2') for w, its in who.items() for i in its]
+    path = tmp_path / 'long.csv'
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'grp']).to_csv(path, index=False)
+    return path
+
+
+# --- SILENT WRONG: agree --by's note 'N annotators share fewer than 5 items with every other' counted rows of the
+# --- annotator x item matrix: A's repeated labels (A#2, repeats=all) were another annotator, A's pair with A#2 (oneself)
+# --- a pair, and an annotator of other items alone (--on test) one of them; the per-annotator table has people ------
+
+def test_the_few_shared_items_note_counts_people_not_pseudo_annotators(tmp_path):
+    path = _long_with_repeats(tmp_path)
+    r = scruples('agree', path, '--repeats', 'all', '--by', 'grp', '--bootstrap', '0', '--json')
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    table = {a['annotator']: a for a in out['annotators']}
+    assert set(table) == {'a', 'b', 'c', 'd'}
+    assert table['d']['pairs_own'] == 0 and table['d']['pairs_other'] == 0  # d shares 3, 3 and 2 items: no kappa
+    # independent: people sharing fewer than 5 items with every other person
+    d = pd.read_csv(path)
+    items = d.groupby('annotator').item.apply(set)
+    few = [p for p in items.index if all(len(items[p] & items[q]) < 5 for q in items.index if q != p)]
+    assert few == ['d']
+    said = [n for n in out['notes'] if 'share fewer than' in n]
+    assert said and said[0].startswith(f'{len(few)} annotators'), out['notes']  # the old code: none (d with d#2: 6)
+
+
+# --- known: --on test: an annotator of the train items alone was a per-annotator row of 0 votes and NaN rates, and
+# --- counted in the 'share fewer than' note (the join's count and the groups' sizes leave it out) ----------------
+
+def test_agree_by_on_test_leaves_out_an_annotator_of_the_train_items_alone(tmp_path):
+    rows = [(f'i{k}', w, 'xy'[(k + j) % 2], 'test', 'g1' if w in 'ac' else 'g2')
+            for k in range(6) for j, w in enumerate('abc')]
+    rows += [(f't{k}', w, 'x', 'train', 'g2') for k in range(3) for w in 'bd']
+    path = tmp_path / 'split.csv'
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'split', 'grp']).to_csv(path, index=False)
+    r = scruples('agree', path, '--by', 'grp', '--bootstrap', '0', '--json')
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [a['annotator'] for a in out['annotators']] == ['a', 'b', 'c']  # d: train items only
+    assert all(a['votes'] == 6 for a in out['annotators'])
+    assert not any('share fewer than' in n for n in out['notes']), out['notes']  # a, b, c share 6 items
