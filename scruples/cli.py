@@ -1365,10 +1365,10 @@ def _cmd_agree(args):
     if args.figure and d.responses is None:
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
     votes = set(np.asarray(d.counts).sum(1).tolist())
-    if args.seed is not None and not args.n_boot and len(votes) == 1:  # the seed would change nothing
-        raise core.ScruplesError(f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, and every item '
-                                 f'has {votes.pop()} votes: no subsampling of Fleiss\' kappa): leave it out, or give '
-                                 '--bootstrap N')
+    if args.seed is not None and not args.n_boot and len(votes) == 1 and d.responses is None:  # the seed would
+        raise core.ScruplesError(  # change nothing (with annotator ids it seeds MACE's restarts: the aggregates)
+            f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, every item has {votes.pop()} votes: no '
+            "subsampling of Fleiss' kappa, and no annotator ids: no aggregates): leave it out, or give --bootstrap N")
     args.seed = 0 if args.seed is None else args.seed
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')

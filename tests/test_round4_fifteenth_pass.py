@@ -57,3 +57,24 @@ def test_agree_by_on_test_leaves_out_an_annotator_of_the_train_items_alone(tmp_p
     assert [a['annotator'] for a in out['annotators']] == ['a', 'b', 'c']  # d: train items only
     assert all(a['votes'] == 6 for a in out['annotators'])
     assert not any('share fewer than' in n for n in out['notes']), out['notes']  # a, b, c share 6 items
+
+
+# --- misleading refusal: agree --bootstrap 0 --seed S on items of equal votes was refused, 'nothing in this run is
+# --- random', while with annotator ids the seed seeds MACE's restarts: mace_agree_with_majority moved with it ------
+
+def test_agree_takes_a_seed_that_seeds_mace(tmp_path):
+    rng = np.random.default_rng(0)
+    R = rng.integers(0, 3, size=(4, 10))
+    rows = [(f'i{i}', w, 'xyz'[R[a, i]]) for i in range(10) for a, w in enumerate('abcd')]
+    path = tmp_path / 'mace.csv'
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(path, index=False)
+    out = {}
+    for s in ('0', '2'):
+        r = scruples('agree', path, '--bootstrap', '0', '--seed', s, '--json')
+        assert r.returncode == 0, r.stderr  # the old code: refused, 'nothing in this run is random'
+        out[s] = {m['metric']: m['value'] for m in json.loads(r.stdout)['overall']}['mace_agree_with_majority']
+    from scruples.agreement import agreement_report  # independent of the CLI: the report with each seed
+    from scruples.annotations import read_annotated
+    d = read_annotated(path)
+    api = {s: agreement_report(d, seed=int(s)).set_index('metric').value['mace_agree_with_majority'] for s in out}
+    assert out == pytest.approx(api) and api['0'] != api['2'], (out, api)  # the seed moves MACE here
