@@ -185,7 +185,9 @@ def aggregate(
     out = pd.DataFrame({'item': data.items, 'majority': [data.classes[j] if j >= 0 and v else None
                                                          for j, v in zip(mv.labels, voted)], 'tied': mv.tied & voted})
     a, i = np.nonzero(~np.isnan(data.responses))
-    long = pd.DataFrame({'task': i, 'worker': a, 'label': data.responses[a, i].astype(np.int64)})
+    person = data.persons() if data.annotators is not None else list(range(len(data.responses)))
+    worker = pd.factorize(pd.Series(person, dtype=object))[0]  # repeats='all': A#2 is A, one worker (one confusion
+    long = pd.DataFrame({'task': i, 'worker': worker[a], 'label': data.responses[a, i].astype(np.int64)})  # matrix)
     for m in methods:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', FutureWarning)  # crowd-kit 1.4 uses pandas APIs that pandas 3 deprecates:

@@ -78,3 +78,44 @@ def test_agree_takes_a_seed_that_seeds_mace(tmp_path):
     d = read_annotated(path)
     api = {s: agreement_report(d, seed=int(s)).set_index('metric').value['mace_agree_with_majority'] for s in out}
     assert out == pytest.approx(api) and api['0'] != api['2'], (out, api)  # the seed moves MACE here
+
+
+# --- SILENT WRONG: the aggregates (Dawid-Skene, MACE, GLAD) took A's repeated labels (repeats=all: the matrix row A#2)
+# --- for another worker, with a confusion matrix of its own: the same person as two independent workers. One worker
+# --- now, as every other per-annotator number (A#2 is A) --------------------------------------------------------
+
+def _repeats(tmp_path, trial=3):
+    rng = np.random.default_rng(trial)
+    rows = []
+    for it in range(12):
+        for w in 'abcd':
+            rows.append((f'i{it}', w, 'xyz'[rng.integers(3)]))
+            if w == 'a' and rng.random() < .7:
+                rows.append((f'i{it}', w, 'xyz'[rng.integers(3)]))
+    path = tmp_path / 'rep.csv'
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(path, index=False)
+    return path, pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
+
+
+@pytest.mark.parametrize('method', ['dawid_skene', 'glad'])
+def test_aggregates_take_an_annotators_repeated_labels_as_one_worker(tmp_path, method):
+    import warnings
+
+    from crowdkit.aggregation import GLAD, DawidSkene
+
+    from scruples.agreement import aggregate
+    from scruples.annotations import read_annotated
+    path, rows = _repeats(tmp_path)
+    d = read_annotated(path, repeats='all')
+    assert any('#' in str(a) for a in d.annotators)
+    items = list(dict.fromkeys(rows.item))
+    classes = sorted(set(rows.label))
+    long = pd.DataFrame({'task': rows.item.map(items.index), 'worker': rows.annotator,  # crowd-kit on the raw rows
+                         'label': rows.label.map(classes.index)})
+    model = DawidSkene(n_iter=100) if method == 'dawid_skene' else GLAD(n_iter=100, silent=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want = model.fit_predict(long)
+        got = aggregate(d, methods=(method,))
+    assert list(got.item) == items
+    assert list(got[method]) == [classes[int(want[t])] for t in range(len(items))]  # the old code: 4 (3) differ
