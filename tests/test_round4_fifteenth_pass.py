@@ -119,3 +119,44 @@ def test_aggregates_take_an_annotators_repeated_labels_as_one_worker(tmp_path, m
         got = aggregate(d, methods=(method,))
     assert list(got.item) == items
     assert list(got[method]) == [classes[int(want[t])] for t in range(len(items))]  # the old code: 4 (3) differ
+
+
+# --- SILENT WRONG: agree's *_agree_with_majority counted an item whose majority is tied against the first tied class
+# --- (by the classes' order): the same file gave 0.6667 with --classes x,y and 0.8333 with --classes y,x. Tied items
+# --- are left out (said); every item tied: NaN, not a scikit-learn traceback (aggregate_agreement) ---------------
+
+def test_agreement_with_the_majority_does_not_move_with_the_class_order(tmp_path):
+    path = tmp_path / 'long.csv'
+    path.write_text('item,annotator,label\n1,a,x\n1,b,x\n1,c,y\n2,a,y\n2,b,y\n2,c,y\n3,a,x\n3,b,y\n3,c,y\n4,a,x\n'
+                    '4,b,x\n4,c,x\n5,a,y\n5,b,x\n5,c,x\n6,a,x\n6,b,y\n')  # item 6: one x, one y, tied
+    got = {}
+    for order in ('x,y', 'y,x'):
+        r = scruples('agree', path, '--bootstrap', '0', '--classes', order, '--json')
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        got[order] = {m['metric']: m['value'] for m in out['overall'] if m['metric'].endswith('_agree_with_majority')}
+        assert any('1 tied items left out' in n for n in out['overall_notes']), out['overall_notes']
+    assert got['x,y'] == got['y,x'], got  # the old code: 0.6667 and 0.8333 (Dawid-Skene)
+    from scruples.agreement import aggregate  # independent: the aggregates against the majority on untied items
+    from scruples.annotations import read_annotated
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        agg = aggregate(read_annotated(path))
+    untied = agg[~agg.tied]
+    for m in ('dawid_skene', 'mace', 'glad'):
+        assert got['x,y'][f'{m}_agree_with_majority'] == pytest.approx((untied[m] == untied.majority).mean())
+
+
+def test_every_item_tied_gives_nan_not_a_traceback(tmp_path):
+    path = tmp_path / 'tied.csv'
+    path.write_text('item,annotator,label\n1,a,x\n1,b,y\n2,a,y\n2,b,x\n')
+    r = scruples('agree', path, '--bootstrap', '0', '--json')
+    assert r.returncode == 0, r.stderr  # the old code (with the fix above): 'Found empty input array'
+    from scruples.agreement import aggregate, aggregate_agreement
+    from scruples.annotations import read_annotated
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        aa = aggregate_agreement(aggregate(read_annotated(path), ties='drop'))  # the old code: ValueError
+    assert aa.agree_with_majority.isna().all() and (aa.n_items == 0).all()
