@@ -160,3 +160,20 @@ def test_every_item_tied_gives_nan_not_a_traceback(tmp_path):
         warnings.simplefilter('ignore')
         aa = aggregate_agreement(aggregate(read_annotated(path), ties='drop'))  # the old code: ValueError
     assert aa.agree_with_majority.isna().all() and (aa.n_items == 0).all()
+
+
+# --- misleading message: a JSON-lines prediction of null (pandas to_json of NaN) was said 'got np.float64(nan)' -----
+
+def test_a_null_probability_in_json_lines_is_said_as_null(tmp_path):
+    rng = np.random.default_rng(0)
+    ids = [f'i{k}' for k in range(12)]
+    c = rng.integers(0, 6, 12)
+    pd.DataFrame({'id': ids, 'yes': c, 'no': 5 - c}).to_csv(tmp_path / 'gold.csv', index=False)
+    p = rng.dirichlet([2, 2], 12)
+    pred = pd.DataFrame({'id': ids, 'yes': p[:, 0], 'no': p[:, 1]})
+    pred.loc[2, 'yes'] = np.nan
+    pred.to_json(tmp_path / 'pred.jsonl', orient='records', lines=True)
+    assert '"yes":null' in (tmp_path / 'pred.jsonl').read_text()
+    r = scruples('score', tmp_path / 'pred.jsonl', tmp_path / 'gold.csv', '--bootstrap', '0')
+    assert r.returncode == 1 and "pred.jsonl:3: field 'yes'" in r.stderr and "got 'null'" in r.stderr, r.stderr
+    assert 'np.float64' not in r.stderr
