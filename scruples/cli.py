@@ -1381,6 +1381,10 @@ def _cmd_agree(args):
         matplotlib.use('Agg')
         kap = (p.kappa, p.shared) if p is not None else pairwise_kappa(d)
         g = p.groups if p is not None else np.array([None] * len(d.annotators), dtype=object)
+        if p is None:  # people with a vote on these items, as with --by (`annotator_table`): not A's repeats (A#2)
+            voted = (~np.isnan(d.responses)).any(1)
+            first = [str(a) for a, q, v in zip(d.annotators, d.persons(), voted) if str(a) == q and v]
+            kap, g = (kap[0].loc[first, first], None), g[:len(first)]
         fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused

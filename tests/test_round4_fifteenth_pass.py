@@ -177,3 +177,22 @@ def test_a_null_probability_in_json_lines_is_said_as_null(tmp_path):
     r = scruples('score', tmp_path / 'pred.jsonl', tmp_path / 'gold.csv', '--bootstrap', '0')
     assert r.returncode == 1 and "pred.jsonl:3: field 'yes'" in r.stderr and "got 'null'" in r.stderr, r.stderr
     assert 'np.float64' not in r.stderr
+
+
+# --- agree --figure without --by drew the matrix rows: A's repeated labels (A#2) as an annotator of its own, and an
+# --- annotator without a vote on these items; with --by it draws people (the fourteenth pass) -------------------
+
+def test_agree_figure_without_by_draws_people(tmp_path, monkeypatch):
+    import scruples.perspectives as sp
+    from scruples.cli import main
+    path = _long_with_repeats(tmp_path)
+    drawn = {}
+    real = sp.kappa_heatmap
+
+    def spy(kappa, groups, table=None, **kw):
+        drawn['ids'] = [str(a) for a in kappa.index]
+        return real(kappa, groups, table, **kw)
+    monkeypatch.setattr(sp, 'kappa_heatmap', spy)
+    rc = main(['agree', str(path), '--repeats', 'all', '--bootstrap', '0', '--figure', str(tmp_path / 'k.png')])
+    assert rc in (0, None) and (tmp_path / 'k.png').exists()
+    assert drawn['ids'] == ['a', 'b', 'c', 'd'], drawn  # the old code: 'd#2' too
