@@ -185,7 +185,9 @@ def aggregate(
     out = pd.DataFrame({'item': data.items, 'majority': [data.classes[j] if j >= 0 and v else None
                                                          for j, v in zip(mv.labels, voted)], 'tied': mv.tied & voted})
     a, i = np.nonzero(~np.isnan(data.responses))
-    long = pd.DataFrame({'task': i, 'worker': a, 'label': data.responses[a, i].astype(np.int64)})
+    person = data.persons() if data.annotators is not None else list(range(len(data.responses)))
+    worker = pd.factorize(pd.Series(person, dtype=object))[0]  # repeats='all': A#2 is A, one worker (one confusion
+    long = pd.DataFrame({'task': i, 'worker': worker[a], 'label': data.responses[a, i].astype(np.int64)})  # matrix)
     for m in methods:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', FutureWarning)  # crowd-kit 1.4 uses pandas APIs that pandas 3 deprecates:
@@ -199,18 +201,21 @@ def aggregate_agreement(
     table: pd.DataFrame,  # the output of `aggregate`
     truth: Sequence[str] | None = None,  # true class names per item, when known (simulations)
 ) -> pd.DataFrame:  # one row per aggregate: agree_with_majority, kappa_with_majority[, accuracy]
-    "Agreement of each aggregate with the majority vote (and with the truth when given)."
+    "Agreement of each aggregate with the majority vote on the items it does not tie (and with the truth when given)."
     methods = [c for c in table.columns if c not in ('item', 'tied')]
-    kept = table.majority.notna().to_numpy()
+    kept = table.majority.notna().to_numpy()  # a tied majority (ties='first', 'random') is no label either: its pick
+    if 'tied' in table.columns:  # (the first class, by their order) would move the agreement with the classes' order
+        kept = kept & ~table.tied.to_numpy(bool)
+    nan = float('nan')
     rows = []
     for m in methods:
         r = {
             'method': m,
             'n_items': int(kept.sum()),
-            'agree_with_majority': float((table[m][kept] == table.majority[kept]).mean()),
+            'agree_with_majority': float((table[m][kept] == table.majority[kept]).mean()) if kept.any() else nan,
             'kappa_with_majority': float(
                 cohen_kappa_score(table.majority[kept].astype(str), table[m][kept].astype(str))
-            ),
+            ) if kept.any() else nan,  # no item with a majority label (every one tied and dropped): undefined
         }
         if truth is not None:
             r['accuracy'] = float((table[m].to_numpy() == np.asarray(truth)).mean())
@@ -269,7 +274,7 @@ def agreement_report(
     ]
     if data.responses is not None:
         rows.append(('n_annotators', len(data.people(voted=True)), nan, nan))  # who voted on these items; A#2 is A
-        for r in aggregate_agreement(aggregate(data, methods=methods, ties=ties, seed=seed)).itertuples():
+        for r in aggregate_agreement(aggregate(data, methods=methods, ties=ties, seed=seed)).itertuples():  # untied
             if r.method != 'majority':
                 rows.append((f'{r.method}_agree_with_majority', r.agree_with_majority, nan, nan))
     out = pd.DataFrame(rows, columns=['metric', 'value', 'lo', 'hi'])
@@ -280,6 +285,10 @@ def agreement_report(
         f'fleiss_kappa_subsampled: the mean over {20 if n_boot else 5} subsamples of each item\'s votes to '
         'fleiss_kappa_votes_per_item; lo, hi: the 2.5-97.5% spread of the subsamples, not an interval of the estimate',
     ] + ([f'{", ".join(boot)}: lo, hi: the 95% bootstrap interval over items ({n_boot} resamples)'] if n_boot else [])
+    ties_left = int(majority_vote(data).n_ties) if data.responses is not None and len(methods) else 0
+    if ties_left:
+        out.attrs['notes'].append(f'*_agree_with_majority: of the {data.n_items - ties_left} items whose majority is not '
+                                  f'tied ({ties_left} tied items left out)')
     if empty:
         out.attrs['notes'].append(f'{empty} items without a vote left out (of {n_all}): every number is of the '
                                   f'{data.n_items} items with votes')

@@ -1365,10 +1365,10 @@ def _cmd_agree(args):
     if args.figure and d.responses is None:
         raise core.ScruplesError(f"{path}: --figure draws the annotators' pairwise kappa: it needs annotator ids")
     votes = set(np.asarray(d.counts).sum(1).tolist())
-    if args.seed is not None and not args.n_boot and len(votes) == 1:  # the seed would change nothing
-        raise core.ScruplesError(f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, and every item '
-                                 f'has {votes.pop()} votes: no subsampling of Fleiss\' kappa): leave it out, or give '
-                                 '--bootstrap N')
+    if args.seed is not None and not args.n_boot and len(votes) == 1 and d.responses is None:  # the seed would
+        raise core.ScruplesError(  # change nothing (with annotator ids it seeds MACE's restarts: the aggregates)
+            f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, every item has {votes.pop()} votes: no '
+            "subsampling of Fleiss' kappa, and no annotator ids: no aggregates): leave it out, or give --bootstrap N")
     args.seed = 0 if args.seed is None else args.seed
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -1381,6 +1381,10 @@ def _cmd_agree(args):
         matplotlib.use('Agg')
         kap = (p.kappa, p.shared) if p is not None else pairwise_kappa(d)
         g = p.groups if p is not None else np.array([None] * len(d.annotators), dtype=object)
+        if p is None:  # people with a vote on these items, as with --by (`annotator_table`): not A's repeats (A#2)
+            voted = (~np.isnan(d.responses)).any(1)
+            first = [str(a) for a, q, v in zip(d.annotators, d.persons(), voted) if str(a) == q and v]
+            kap, g = (kap[0].loc[first, first], None), g[:len(first)]
         fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused

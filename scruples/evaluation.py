@@ -389,7 +389,9 @@ def read_predictions(
         )
         bad = np.flatnonzero(~np.isfinite(v) | (v < 0))
         if len(bad):
-            raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0', df[c].iloc[bad[0]])
+            got = df[c].iloc[bad[0]]  # a JSON null arrives as NaN: said as the file wrote it, not np.float64(nan)
+            got = 'null' if got is None or (isinstance(got, float) and np.isnan(got)) else got
+            raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0', got)
         p[:, j] = v
     s = p.sum(1)
     off = np.flatnonzero(np.abs(s - 1) > tol + 4 * np.finfo(float).eps * p.sum(1))  # inclusive: a sum's own rounding

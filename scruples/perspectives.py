@@ -644,6 +644,8 @@ def annotator_table(
             continue
         mine = [j for j, p in enumerate(person) if p == str(a)]
         seen = ~np.isnan(R[mine])
+        if not seen.any():  # no vote on these items (--on test: an annotator of the train items alone): no row, as
+            continue  # the join's count and the groups' sizes (`people(voted=True)`)
         lab = R[mine][seen].astype(np.int64)
         items = np.nonzero(seen)[1]
         own = np.zeros_like(data.counts)
@@ -796,7 +798,11 @@ def perspectives(
     kappa = pairwise_kappa(data, min_shared)
     table = annotator_table(data, groups, min_shared, kappa)
     S = kappa[1].to_numpy()
-    few = int((((S >= min_shared) & ~np.eye(len(S), dtype=bool)).sum(1) == 0).sum())  # not those in no group
+    person = np.array(data.persons(), dtype=object)  # people with a vote on these items, as the per-annotator table:
+    first = np.array([p == str(a) for p, a in zip(person, data.annotators)], bool)  # A#2 is A (no pair with
+    voted = (~np.isnan(data.responses)).any(1)  # oneself), and an annotator of other items alone is none of them
+    pairs = (S >= min_shared) & (person[:, None] != person[None, :]) & first[None, :]
+    few = int((first & voted & ~pairs.any(1)).sum())
     if few:
         notes.append(f'{few} annotators share fewer than {min_shared} items with every other: their kappas are NaN')
     return Perspectives(by, groups, within, group_majorities(data, groups), between,
