@@ -426,8 +426,8 @@ _RELEASE = '''
 def _scruples_release():
     import os, sys
     ex = getattr(sys.modules.get('joblib.externals.loky.reusable_executor'), '_executor', None)
-    if ex is not None:
-        ex.shutdown(wait=True)
+    if ex is not None:  # joblib's terminate: shutdown(wait=True), then its memmapping folders unregistered while the
+        (ex.terminate if hasattr(ex, 'terminate') else ex.shutdown)()  # tracker runs (at exit their finalizer would start a new one)
     for name in ('joblib.externals.loky.backend.resource_tracker', 'multiprocessing.resource_tracker'):
         t = getattr(sys.modules.get(name), '_resource_tracker', None)
         fd, pid = getattr(t, '_fd', None), getattr(t, '_pid', None)
@@ -439,6 +439,17 @@ def _scruples_release():
         except OSError:
             pass
         t._fd = t._pid = None
+    import time
+    end = time.monotonic() + 1.0  # a child that ended just now (a loky worker): reaped here, not left a zombie that
+    while True:  # ipykernel's shutdown would wait on for 29 s; one still running gets a second
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break  # no child left
+        if pid == 0:
+            if time.monotonic() > end:
+                break
+            time.sleep(0.02)
 _scruples_release()
 del _scruples_release
 '''
