@@ -157,6 +157,16 @@ def persons(self: AnnotatedData) -> list:
 
 
 @patch
+def own_rows(self: AnnotatedData, voted: bool = False) -> np.ndarray:
+    """True for each annotator row that is a person's own (`A`), False for the pseudo-annotator of A's repeated labels
+    (`A#2`): one row per person. `voted`: and with a vote on these items."""
+    if self.annotators is None:
+        return np.zeros(0, bool)
+    own = np.array([p == str(a) for p, a in zip(self.persons(), self.annotators)], dtype=bool)
+    return own & (~np.isnan(self.responses)).any(1) if voted else own
+
+
+@patch
 def people(self: AnnotatedData, keep=None, voted: bool = False) -> list:
     """The persons among the annotators (`persons`), each once, in the order of their first row. `keep`: a boolean per
     annotator (default: all); `voted`: only those with a vote on these items."""
@@ -364,7 +374,12 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
                 path, hline, None, 'a header of distinct, non-empty column names (after Unicode NFC)' + (
                     '; an unnamed first column is row names (R write.csv without row.names=FALSE, pandas to_csv '
                     'without index=False): name it (id) or write the file without it'
-                    if not header[0] and len(header) > 1 and all(header[1:]) else ''), ','.join(first)
+                    if not header[0] and len(header) > 1 and all(header[1:]) else '') + (
+                    f'; {"its last column has" if tail == 1 else f"its last {tail} columns have"} no name (a '
+                    'spreadsheet exports the columns of a cleared range so): delete or '
+                    f'name {"it" if tail == 1 else "them"}'
+                    if (tail := len(header) - len(''.join('x' if h else ' ' for h in header).rstrip())) and
+                    all(header[:-tail]) and len(set(header[:-tail])) == len(header) - tail else ''), ','.join(first)
             )
 
     def rows():

@@ -1351,7 +1351,8 @@ def _cmd_agree(args):
     import numpy as np
     import pandas as pd
     from scruples.agreement import agreement_report
-    from scruples.perspectives import kappa_heatmap, pairwise_kappa, perspective_tables, perspectives
+    from scruples.perspectives import (annotator_table, kappa_heatmap, pairwise_kappa, perspective_tables,
+                                       perspectives)
 
     path = Path(args.file)
     if args.figure:  # before any work: a figure file's name and format (`evaluation.check_figure_file`)
@@ -1379,13 +1380,12 @@ def _cmd_agree(args):
         import matplotlib
 
         matplotlib.use('Agg')
-        kap = (p.kappa, p.shared) if p is not None else pairwise_kappa(d)
-        g = p.groups if p is not None else np.array([None] * len(d.annotators), dtype=object)
-        if p is None:  # people with a vote on these items, as with --by (`annotator_table`): not A's repeats (A#2)
-            voted = (~np.isnan(d.responses)).any(1)
-            first = [str(a) for a, q, v in zip(d.annotators, d.persons(), voted) if str(a) == q and v]
-            kap, g = (kap[0].loc[first, first], None), g[:len(first)]
-        fig = kappa_heatmap(kap[0], g, p.annotators if p is not None else None)
+        if p is None:  # the people with a vote on these items, as with --by (`annotator_table`): not A's repeats (A#2)
+            kap = pairwise_kappa(d)
+            none = np.array([None] * len(d.annotators), object)
+            fig = kappa_heatmap(kap[0], none, annotator_table(d, None, kappa=kap))
+        else:
+            fig = kappa_heatmap(p.kappa, p.groups, p.annotators)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused
     out = {'file': str(path), 'read': _words(got.read_line), 'joined': said or None, 'overall': overall.set_index('metric')}

@@ -636,13 +636,15 @@ def annotator_table(
     nogroup = np.array([_no_group(x) for x in groups], dtype=bool)
     # repeats='all': the pseudo-annotator of a repeated label (A#2) is A: its votes in A's row, no row of its own, no
     # pair of A with A#2 (oneself) and none with another's pseudo-annotator (the same person twice)
-    person = data.persons()
-    primary = np.array([p == str(a) for p, a in zip(person, data.annotators)], dtype=bool)
+    primary = data.own_rows()
+    rows_of = {}  # the rows of each person: A's and A#2's
+    for j, p in enumerate(data.persons()):
+        rows_of.setdefault(p, []).append(j)
     rows = []
     for i, a in enumerate(data.annotators):
         if not primary[i]:
             continue
-        mine = [j for j, p in enumerate(person) if p == str(a)]
+        mine = rows_of[str(a)]
         seen = ~np.isnan(R[mine])
         if not seen.any():  # no vote on these items (--on test: an annotator of the train items alone): no row, as
             continue  # the join's count and the groups' sizes (`people(voted=True)`)
@@ -798,11 +800,11 @@ def perspectives(
     kappa = pairwise_kappa(data, min_shared)
     table = annotator_table(data, groups, min_shared, kappa)
     S = kappa[1].to_numpy()
-    person = np.array(data.persons(), dtype=object)  # people with a vote on these items, as the per-annotator table:
-    first = np.array([p == str(a) for p, a in zip(person, data.annotators)], bool)  # A#2 is A (no pair with
-    voted = (~np.isnan(data.responses)).any(1)  # oneself), and an annotator of other items alone is none of them
-    pairs = (S >= min_shared) & (person[:, None] != person[None, :]) & first[None, :]
-    few = int((first & voted & ~pairs.any(1)).sum())
+    # people with a vote on these items, as the per-annotator table: A#2 is A (no pair with oneself), and an annotator
+    # of other items alone is none of them
+    person = np.array(data.persons(), dtype=object)
+    pairs = (S >= min_shared) & (person[:, None] != person[None, :]) & data.own_rows()[None, :]
+    few = int((data.own_rows(voted=True) & ~pairs.any(1)).sum())
     if few:
         notes.append(f'{few} annotators share fewer than {min_shared} items with every other: their kappas are NaN')
     return Perspectives(by, groups, within, group_majorities(data, groups), between,

@@ -160,3 +160,20 @@ def test_agree_refuses_a_seed_that_changes_nothing(tmp_path):
     pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'uneq.csv', index=False)
     out = [scruples('agree', tmp_path/'uneq.csv', '--bootstrap', '0', '--seed', s) for s in ('5', '6')]
     assert all(r.returncode == 0 for r in out) and out[0].stdout != out[1].stdout
+
+
+# --- MESSAGE (the fifteenth pass's leftover): a CSV saved from a spreadsheet with cleared columns at its end
+# --- (`item,annotator,label,,`) got the generic "distinct, non-empty column names"; it names the trailing columns ----
+
+@pytest.mark.parametrize('header,words', [('item,annotator,label,,', 'its last 2 columns have no name'),
+                                          ('item,annotator,label,', 'its last column has no name')])
+def test_a_spreadsheets_empty_trailing_columns_are_named_in_the_message(tmp_path, header, words):
+    extra = header.count(',') - 2
+    path = tmp_path / 'votes.csv'
+    path.write_text(header + '\n' + ''.join(f'{i},{a},{l}' + ',' * extra + '\n'
+                                            for i, a, l in [('a', 'x', 'yes'), ('a', 'y', 'no'), ('b', 'x', 'yes')]))
+    r = scruples('best', path)
+    assert r.returncode == 1 and words in r.stderr and 'delete or name' in r.stderr, r.stderr
+    path.write_text('item,,label\na,x,yes\n')  # an empty name inside: not those words
+    r = scruples('best', path)
+    assert r.returncode == 1 and 'no name' not in r.stderr and 'distinct, non-empty' in r.stderr, r.stderr
