@@ -200,7 +200,7 @@ def aggregate(
 def aggregate_agreement(
     table: pd.DataFrame,  # the output of `aggregate`
     truth: Sequence[str] | None = None,  # true class names per item, when known (simulations)
-) -> pd.DataFrame:  # one row per aggregate: agree_with_majority, kappa_with_majority[, accuracy]
+) -> pd.DataFrame:  # one row per aggregate: its agreement with the majority[, its accuracy]
     "Agreement of each aggregate with the majority vote on the items it does not tie (and with the truth when given)."
     methods = [c for c in table.columns if c not in ('item', 'tied')]
     kept = table.majority.notna().to_numpy()  # a tied majority (ties='first', 'random') is no label either: its pick
@@ -217,7 +217,8 @@ def aggregate_agreement(
                 cohen_kappa_score(table.majority[kept].astype(str), table[m][kept].astype(str))
             ) if kept.any() else nan,  # no item with a majority label (every one tied and dropped): undefined
         }
-        if truth is not None:
+        if truth is not None:  # every item, as an aggregate is asked to label each: one it leaves unlabelled (the
+            r['truth_items'] = len(table)  # majority's tie with ties='drop') counts as wrong; not n_items' items
             r['accuracy'] = float((table[m].to_numpy() == np.asarray(truth)).mean())
         rows.append(r)
     return pd.DataFrame(rows)

@@ -177,3 +177,20 @@ def test_a_spreadsheets_empty_trailing_columns_are_named_in_the_message(tmp_path
     path.write_text('item,,label\na,x,yes\n')  # an empty name inside: not those words
     r = scruples('best', path)
     assert r.returncode == 1 and 'no name' not in r.stderr and 'distinct, non-empty' in r.stderr, r.stderr
+
+
+# --- UNCLEAR NUMBER (the fifteenth pass's leftover): aggregate_agreement's row said n_items = the untied items beside
+# --- an accuracy over every item; the row now says over how many items its accuracy is (`truth_items`) -------------
+
+def test_aggregate_accuracy_says_its_items_and_counts_an_unlabelled_item_as_wrong():
+    from scruples.agreement import aggregate, aggregate_agreement
+    from scruples.annotations import simulate_annotations
+    d, truth = simulate_annotations(n_items=60, n_annotators=8, classes=['a', 'b'], votes=(2, 4), seed=3)
+    agg = aggregate(d, ties='drop')
+    assert agg.tied.sum() > 0  # some majorities tied, dropped
+    t = np.array(['ab'[x] for x in truth], dtype=object)
+    aa = aggregate_agreement(agg, truth=list(t)).set_index('method')
+    assert (aa.truth_items == 60).all() and aa.loc['majority', 'n_items'] == 60 - agg.tied.sum()
+    for m in aa.index:  # computed apart: right on every item, an item without this method's label wrong
+        right = sum(1 for x, y in zip(agg[m], t) if isinstance(x, str) and x == y)
+        assert aa.loc[m, 'accuracy'] == pytest.approx(right / 60)
