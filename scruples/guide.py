@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .core import LOCK_NAME, LazyModule, OwnedFolder, ScruplesError, checkout_root
+from .core import LOCK_NAME, LazyModule, OwnedFolder, ScruplesError, checkout_root, id_hint
 
 # imported on first use: `scruples analyze` runs the notebook from a process that holds no numpy, pandas or table (the
 # reading is done in a process of its own), so the command's memory is mostly the kernel's
@@ -250,13 +250,14 @@ def check_predictions(
     have = set(pred.ids)
     missing = [i for i in scored if i not in have]
     few = lambda v: ', '.join(map(repr, v[:5])) + (f' and {len(v) - 5} more' if len(v) > 5 else '')
+    hint = f'; {h}' if (h := id_hint([i for i in items if i not in have], extra)) else ''  # '1.0' beside '1'
     if extra:
-        raise ValueError(f'{path}: {len(extra)} predicted ids are not items of {data.source}: {few(extra)}')
+        raise ValueError(f'{path}: {len(extra)} predicted ids are not items of {data.source}: {few(extra)}{hint}')
     if missing:
         raise ValueError(
             f'{path}: {len(missing)} of the {len(scored)} '
             + ('test ' if data.splits is not None else '')
-            + f'items of {data.source} have no prediction: {few(missing)}'
+            + f'items of {data.source} have no prediction: {few(missing)}{hint}'
         )
     return pred
 

@@ -9,6 +9,8 @@ import numpy as np
 # scipy.optimize is imported by the calibration that uses it (about 0.1 s of start-up the BEST command does not need)
 from scipy.special import log_softmax, softmax
 
+from .core import id_hint
+
 # %% auto #0
 __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'xentropy', 'confusion_matrices', 'f1_from_confusion',
            'macro_f1', 'accuracy', 'total_variation', 'TemperatureCalibrator']
@@ -130,7 +132,7 @@ def in_order_of(
         gone, extra = [i for i in ri if i not in ys], [i for i in yi if i not in rs]
         raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
                          f'{gone[:3]}), {len(extra)} rows are of no item (e.g. {extra[:3]}); give {name}.to_numpy() to '
-                         'pair them by position')
+                         'pair them by position' + (f'; {h}' if (h := id_hint(gone, extra)) else ''))
     at = {v: r for r, v in enumerate(yi)}
     return y.iloc[[at[v] for v in ri]]
 
