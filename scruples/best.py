@@ -351,6 +351,14 @@ def _argmax_cdf(c: np.ndarray, pr: Prior) -> np.ndarray:
     return np.cumsum(q, axis=1)
 
 
+def _one_order(c: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
+    """An order of the examples (counts `c`, gold labels `y`) that is the same for them in any order, and for
+    their classes in any order: by counts, the classes taken in an order found from the counts, then by gold label."""
+    cols = sorted(range(c.shape[1]), key=lambda j: np.sort(c[:, j]).tolist())
+    rank = np.argsort(cols)  # a class's place in that order: the gold labels' key
+    return np.lexsort([*([] if y is None else [rank[y]]), *c[:, cols].T[::-1]])
+
+
 def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True, prior='dirichlet', prior_seed=0,
            sort: bool = False):
     """Validated counts, the Dirichlet alpha, gold labels, the CDF of the oracle's argmax under each posterior, the majority
@@ -366,11 +374,13 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
     c = check_counts(counts)
     choice = prior_for(c, alpha, prior, prior_seed)
     a = choice.prior.alpha
-    # sort: the examples in one order, by counts then gold label: every draw (the oracle's predictions, tied votes broken
-    # at random, the bootstrap's resamples) is then the same for the same examples in any order (a file's rows shuffled)
+    # sort: the examples in one order (`_one_order`): every draw (the oracle's predictions, tied votes broken at
+    # random, the bootstrap's resamples) is then the same for the same examples in any order (a file's rows shuffled,
+    # or its columns)
     y0 = None if y_true is None else np.asarray(y_true)
     keyed = y0 is not None and y0.shape == (len(c),) and np.issubdtype(y0.dtype, np.number)
-    order = np.lexsort([*([y0] if keyed else []), *c.T[::-1]]) if sort else np.arange(len(c))
+    gold = np.clip(y0, 0, c.shape[1] - 1).astype(np.int64) if keyed else None  # (bad labels are refused below)
+    order = _one_order(c, gold) if sort else np.arange(len(c))
     c, y0 = c[order], (y0[order] if keyed else y0)
     vote = None
     if y_true is None:
@@ -385,6 +395,9 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
                     f'every one of the {len(c)} examples has a tied majority vote: none left to score with ties=\'drop\''
                 )
             c, y = c[~tied], y[~tied]
+            if sort:  # the order of the examples scored (as if only they were given)
+                o2 = _one_order(c, y)
+                c, y = c[o2], y[o2]
     else:
         y = y0
     if y.shape != (len(c),):
