@@ -163,3 +163,21 @@ def test_extract_report_gives_the_lines_of_other_subreddits_records(tmp_path):
     rep = json.loads((tmp_path / 'out' / 'report.json').read_text())
     ex = {e[4]: e[3] for e in rep['examples'] if e[1] == 'other_subreddit'}
     assert ex == {'q1': 2, 'q2': 4}, rep['examples']  # was line 0 for both
+
+
+# --- SILENT WRONG (two numbers for one dataset): agree --by drew the bootstrap of 'majorities differ' between two groups
+# --- over the items in the file's order: the same votes in another row order gave [0.4245, 0.6955] and [0.409, 0.6555]
+
+def test_agree_by_between_groups_interval_does_not_depend_on_the_items_order(tmp_path):
+    rng = np.random.default_rng(1)
+    rows = [(f'i{i:02d}', a, rng.choice(['x', 'y']), 'g1' if a in 'abc' else 'g2') for i in range(50) for a in 'abcdef']
+    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'grp'])
+    d.to_csv(tmp_path / 'votes.csv', index=False)
+    d.sample(frac=1, random_state=4).to_csv(tmp_path / 'shuffled.csv', index=False)
+    got = []
+    for name in ('votes.csv', 'shuffled.csv'):
+        r = scruples('agree', tmp_path / name, '--by', 'grp', '--bootstrap', '50', '--json')
+        assert r.returncode == 0, r.stderr
+        (pair,) = json.loads(r.stdout)['between']
+        got.append((pair['majorities_differ'], pair['differ_lo'], pair['differ_hi']))
+    assert got[0] == got[1]  # was (0.56, 0.4245, 0.6955) and (0.56, 0.409, 0.6555)
