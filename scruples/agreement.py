@@ -89,6 +89,7 @@ def fleiss_kappa(
         if unequal == 'all':
             return _fleiss_all(c)
         rng = as_rng(seed)
+        c = c[np.lexsort(c.T[::-1])]  # the items in one order: the same subsample for the same items in any order
         c = np.stack([rng.multivariate_hypergeometric(row, n.min()) for row in c])
     return float(_sm_fleiss_kappa(c, method='fleiss'))
 
@@ -128,6 +129,8 @@ def agreement_interval(
     # number of pairable items random (a wider interval, and one that moves with items nobody could agree on)
     votes = (~np.isnan(resp)).sum(0) if resp is not None else data.counts.sum(1)
     pool = np.flatnonzero(votes >= 2) if coefficient == 'alpha' else np.arange(data.n_items)
+    ids = [str(i) for i in data.items]  # the items in one order, by id: the same resamples for any order of the rows
+    pool = pool[sorted(range(len(pool)), key=lambda j: ids[pool[j]])]
     draws = []
     for _ in range(n_boot if len(pool) else 0):
         try:

@@ -5,6 +5,7 @@
 # %% ../nbs/12_best.ipynb #59aea59f
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -350,9 +351,20 @@ def _argmax_cdf(c: np.ndarray, pr: Prior) -> np.ndarray:
     return np.cumsum(q, axis=1)
 
 
-def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True, prior='dirichlet', prior_seed=0):
+def _one_order(c: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
+    """An order of the examples (counts `c`, gold labels `y`) that is the same for them in any order, and for
+    their classes in any order: by counts, the classes taken in an order found from the counts, then by gold label."""
+    cols = sorted(range(c.shape[1]), key=lambda j: np.sort(c[:, j]).tolist())
+    rank = np.argsort(cols)  # a class's place in that order: the gold labels' key
+    return np.lexsort([*([] if y is None else [rank[y]]), *c[:, cols].T[::-1]])
+
+
+def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True, prior='dirichlet', prior_seed=0,
+           sort: bool = False):
     """Validated counts, the Dirichlet alpha, gold labels, the CDF of the oracle's argmax under each posterior, the majority
-    vote (None when `y_true` is given) and the `PriorChoice` (the prior the posteriors come from: `prior`, see `prior_for`). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example)."""
+    vote (None when `y_true` is given) and the `PriorChoice` (the prior the posteriors come from: `prior`, see `prior_for`). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example).
+    `sort`: the examples (and labels) in one order, by counts then gold label (the vote stays in the caller's order); the
+    last value: that order (the examples' indices in `counts`)."""
     if ties not in ('first', 'random', 'drop'):
         raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     if y_true is not None and ties != 'first':
@@ -362,18 +374,32 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
     c = check_counts(counts)
     choice = prior_for(c, alpha, prior, prior_seed)
     a = choice.prior.alpha
+    # sort: the examples in one order (`_one_order`): every draw (the oracle's predictions, tied votes broken at
+    # random, the bootstrap's resamples) is then the same for the same examples in any order (a file's rows shuffled,
+    # or its columns)
+    y0 = None if y_true is None else np.asarray(y_true)
+    keyed = y0 is not None and y0.shape == (len(c),) and np.issubdtype(y0.dtype, np.number)
+    gold = np.clip(y0, 0, c.shape[1] - 1).astype(np.int64) if keyed else None  # (bad labels are refused below)
+    order = _one_order(c, gold) if sort else np.arange(len(c))
+    c, y0 = c[order], (y0[order] if keyed else y0)
     vote = None
     if y_true is None:
         vote = majority_vote(c, ties=ties, seed=rng)  # 'first': the argmax, as the paper
-        y = vote.labels
+        y, tied = vote.labels, vote.tied
+        back = np.empty_like(order)
+        back[order] = np.arange(len(order))
+        vote = dataclasses.replace(vote, labels=y[back], tied=tied[back])  # the caller's examples, in their order
         if ties == 'drop':
-            if vote.tied.all():
+            if tied.all():
                 raise ValueError(
                     f'every one of the {len(c)} examples has a tied majority vote: none left to score with ties=\'drop\''
                 )
-            c, y = c[~vote.tied], y[~vote.tied]
+            c, y = c[~tied], y[~tied]
+            if sort:  # the order of the examples scored (as if only they were given)
+                o2 = _one_order(c, y)
+                c, y = c[o2], y[o2]
     else:
-        y = np.asarray(y_true)
+        y = y0
     if y.shape != (len(c),):
         raise ValueError(f'{len(y)} labels for {len(c)} examples')
     if y.dtype == bool or not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= c.shape[1]:
@@ -385,12 +411,14 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         _argmax_cdf(c, choice.prior) if argmax else None,
         vote,
         choice,
-    )  # argmax=False: no hard metric, no CDF
+        order,
+    )  # argmax=False: no hard metric, no CDF; order: the examples' indices in `counts`
 
 # %% ../nbs/12_best.ipynb #4af1b96e
 def best_samples(
     counts: np.ndarray,  # (n, k) label counts
-    metric: str | Callable = 'macro_f1',  # 'accuracy', 'macro_f1', or metric(y_true, y_pred) -> float
+    metric: str | Callable = 'macro_f1',  # 'accuracy', 'macro_f1', or metric(y_true, y_pred) -> float (of the
+    # examples sorted by their counts: the same draws for the same examples in any order)
     alpha: np.ndarray | None = None,  # the prior; default: fitted to `counts`
     y_true: np.ndarray | None = None,  # gold labels; default: the majority vote of `counts`
     n_samples: int = 10000,  # posterior samples
@@ -404,9 +432,11 @@ def best_samples(
         raise ValueError('n_samples and batch_size must be at least 1')
     _check_metric(metric, weights)
     rng = as_rng(seed)
-    c, a, y, cdf, _, _ = _setup(counts, alpha, y_true, prior=prior)
+    c, a, y, cdf, _, _, order = _setup(counts, alpha, y_true, prior=prior, sort=True)  # the items in any order: one draw
     if weights is not None and np.shape(weights) != (len(y),):
         raise ValueError(f'weights must have one entry per example ({len(y)})')
+    if weights is not None:
+        weights = np.asarray(weights)[order]
     return _score_samples(_sampler(cdf, y), y, metric, n_samples, rng, weights, batch_size)
 
 # %% ../nbs/12_best.ipynb #a9b1fe40
@@ -732,7 +762,8 @@ def best_estimates(
     )  # a bad seed is refused before any work; ties='random' draws from its own stream
     hard = any(m in HARD_METRICS for m in metrics)
     prior, wider = _prior_from(prior_counts, alpha, prior, counts)
-    c, a, y, cdf, vote, choice = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard, prior=prior)
+    c, a, y, cdf, vote, choice, _ = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard, prior=prior,
+                                            sort=True)  # the same draws for the same items in any order
     if wider is not None:
         choice = wider
     pr = choice.prior

@@ -55,11 +55,20 @@ class Result:
 
 
 def _jsonable(v):
-    "A result's field as JSON values: a frame as its records (`to_json`), a dict field by field."
+    "A result's field as JSON values: a frame as its records (`to_json`, its floats as `json_float`), a dict by field."
     pd = sys.modules.get('pandas')  # a frame exists only once pandas is imported: a counts file never imports it
 
     if pd is not None and isinstance(v, pd.DataFrame):
-        return json.loads(v.reset_index().to_json(orient='records'))
+        import numpy as np
+
+        d = v.reset_index()
+        recs = json.loads(d.to_json(orient='records'))  # ten decimals: a p-value of 5e-12 would be 0.0
+        for j, key in enumerate(recs[0] if recs else ()):
+            if d.dtypes.iloc[j].kind in 'fO':
+                for r, x in zip(recs, d.iloc[:, j].tolist()):
+                    if isinstance(x, (float, np.floating)):
+                        r[key] = json_float(float(x))
+        return recs
     return {k: _jsonable(x) for k, x in v.items()} if isinstance(v, dict) else v
 
 
@@ -205,10 +214,12 @@ def _add_options(q: argparse.ArgumentParser, command: str) -> argparse.ArgumentP
 
 # %% ../nbs/99_cli.ipynb #7e2bcc79
 def _cmd_data_locate(args):
-    "`scruples data locate`: the table of `fetch.locate`."
+    "`scruples data locate`: the table of `fetch.locate` (the text says 'not found' for a file it did not find)."
     from scruples import fetch
 
-    return Result.of(fetch.locate(args.data_dir))
+    found = fetch.locate(args.data_dir)
+    shown = found.assign(path=[p if isinstance(p, str) else 'not found' for p in found.path])  # not NaN, nor None
+    return Result(found, [shown])
 
 # %% ../nbs/99_cli.ipynb #51afe215
 def _cmd_data_fetch(args):
@@ -326,11 +337,12 @@ def table_text(columns: dict, index: str) -> str:
 
 # %% ../nbs/99_cli.ipynb #b5d0c5e3
 def json_float(x: float, precision: int = 10) -> float | None:
-    "`x` as pandas' `to_json` writes it (ujson: `precision` decimals, round half to odd-or-zero; NaN and infinities as null), read back."
+    """`x` as pandas' `to_json` writes it (ujson: `precision` decimals, round half to odd-or-zero; NaN and infinities as
+    null), read back; below 0.1, `precision` significant digits (ten decimals would make a p-value of 5e-12 zero)."""
     if x != x or x in (float('inf'), float('-inf')):
         return None
     v = abs(x)
-    if v > 1e16 - 1 or (v != 0 and v < 1e-15):
+    if v > 1e16 - 1 or (v != 0 and v < 0.1):
         s = f'{v:.{precision}g}'
     else:
         whole = int(v)
@@ -346,7 +358,7 @@ def json_float(x: float, precision: int = 10) -> float | None:
 
 # %% ../nbs/99_cli.ipynb #53cf80b5
 def json_records(columns: dict) -> list[dict]:
-    "The columns as the records `json.loads(df.reset_index().to_json(orient='records'))` gives: ints as ints, floats as pandas rounds them."
+    "The columns as the records `json.loads(df.reset_index().to_json(orient='records'))` gives: ints as ints, floats as `json_float`."
     import numpy as np
 
     conv = {
@@ -1081,6 +1093,8 @@ def _cmd_score(args):
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'
             counts, ids = counts[keep], [i for i, k in zip(ids, keep) if k]
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
+    o = sorted(range(len(ids)), key=ids.__getitem__)  # the items in id order: the bootstraps' resamples are the same
+    counts, ids = counts[o], [ids[j] for j in o]  # for any order of the gold file's rows
     rows = align_predictions(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items')
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', RuntimeWarning)

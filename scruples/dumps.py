@@ -12,8 +12,8 @@ from typing import Iterator
 import zstandard
 
 # %% auto #0
-__all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'Malformed', 'open_dump', 'compression', 'TruncatedStream', 'CorruptStream', 'decompressor',
-           'decompressed_chunks', 'iter_records']
+__all__ = ['ZSTD_WINDOW', 'GOLD_DIR', 'SKIPPED_LINES', 'Malformed', 'open_dump', 'compression', 'TruncatedStream',
+           'CorruptStream', 'decompressor', 'decompressed_chunks', 'iter_records']
 
 # %% ../nbs/30_dumps.ipynb #53db4e39
 ZSTD_WINDOW = 2**31  # the Pushshift dumps are compressed with long windows
@@ -137,10 +137,14 @@ def decompressed_chunks(path) -> Iterator[bytes]:
     return _chunks(path)
 
 # %% ../nbs/30_dumps.ipynb #2518026b
+SKIPPED_LINES = 16  # the lines `iter_records` names of those `skip` removed (the report's examples)
+
+
 def iter_records(path,                  # a dump file: JSON lines, plain or compressed
                  errors: list|None = None,  # Malformed entries are appended here (None: skipped silently)
                  skip=None,             # optional test on a raw line (bytes): True skips it before parsing
-                 stats: dict|None = None,   # when given, stats['skipped'] counts the lines `skip` removed
+                 stats: dict|None = None,   # when given, stats['skipped'] counts the lines `skip` removed, and
+                 # stats['lines'] holds the numbers of the first `SKIPPED_LINES` of them
                  ) -> Iterator[tuple[int, dict]]:
     "Stream `(line_number, record)` from a dump; malformed lines are reported in `errors` and skipped, never raised."
     def bad(i, why):
@@ -157,7 +161,9 @@ def iter_records(path,                  # a dump file: JSON lines, plain or comp
         for i, raw in enumerate(lines(), 1):
             if not raw.strip(): continue
             if skip is not None and skip(raw):
-                if stats is not None: stats['skipped'] = stats.get('skipped', 0) + 1
+                if stats is not None:
+                    stats['skipped'] = stats.get('skipped', 0) + 1
+                    if stats['skipped'] <= SKIPPED_LINES: stats.setdefault('lines', []).append(i)
                 continue
             try: rec = loads(raw)
             except ValueError as err:  # JSONDecodeError and UnicodeDecodeError

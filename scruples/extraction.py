@@ -22,6 +22,7 @@ from scruples.dumps import (
     ZSTD_WINDOW,
     CorruptStream,
     Malformed,
+    SKIPPED_LINES,
     TruncatedStream,
     compression,
     decompressed_chunks,
@@ -270,12 +271,19 @@ def blocks(
         )
 
 # %% ../nbs/34_extraction.ipynb #c015p2
-def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, skip) -> Iterator[tuple[int, dict]]:
-    "`(line, record)` of the lines of some blocks, malformed lines reported as `iter_records` reports them."
+def _block_records(path, parts: Iterable[tuple[int, int, bytes]], errors: list, skip,
+                   stats: dict | None = None) -> Iterator[tuple[int, dict]]:
+    "`(line, record)` of the lines of some blocks; malformed and skipped lines as `iter_records` reports them."
     loads = json.loads
     for _, line0, data in parts:
         for n, raw in enumerate(data.split(b'\n')):
-            if not raw.strip() or (skip is not None and skip(raw)):
+            if not raw.strip():
+                continue
+            if skip is not None and skip(raw):
+                if stats is not None:
+                    stats['skipped'] = stats.get('skipped', 0) + 1
+                    if stats['skipped'] <= SKIPPED_LINES:
+                        stats.setdefault('lines', []).append(line0 + n)
                 continue
             try:
                 rec = loads(raw)
@@ -301,7 +309,7 @@ def _records(
     i, k = part
     name = subreddit.encode() if subreddit else None
     low = name.lower() if name else None
-    skipped, ids = [0], []
+    skipped, ids, seen = [0], [], {}  # seen: the lines of the skipped records (`iter_records`' stats)
 
     def skip(raw: bytes) -> bool:
         if name is not None and b'"subreddit"' in raw and name not in raw and low not in raw.lower():
@@ -312,12 +320,13 @@ def _records(
         return False
 
     if stream:
-        lines = _block_records(path, _queued(Path(stream), path, rep.malformed), rep.malformed, skip if name else None)
+        lines = _block_records(path, _queued(Path(stream), path, rep.malformed), rep.malformed, skip if name else None,
+                               seen)
     elif k == 1:
-        lines = iter_records(path, rep.malformed, skip if name else None)
+        lines = iter_records(path, rep.malformed, skip if name else None, seen)
     else:
         mine = (b for b in blocks(path, rep.malformed) if b[0] % k == i)
-        lines = _block_records(path, mine, rep.malformed, skip if name else None)
+        lines = _block_records(path, mine, rep.malformed, skip if name else None, seen)
     for line, rec in lines:
         rec, why = check_record(rec, kind)
         if why:
@@ -326,7 +335,7 @@ def _records(
         yield line, rec
     if skipped[0]:
         rep.add(stage, 'other_subreddit', skipped[0])
-        rep.examples.setdefault((stage, 'other_subreddit'), []).extend((str(path), 0, i) for i in ids)
+        rep.examples.setdefault((stage, 'other_subreddit'), []).extend(zip([str(path)] * len(ids), seen['lines'], ids))
 
 # %% ../nbs/34_extraction.ipynb #c015s
 STREAM_MESSAGE = 1 << 20  # bytes of blocks the reader hands over at once (one message: one file in the queue)

@@ -548,7 +548,8 @@ def between_groups(
     groups = check_groups(data, groups)
     n_boot = check_resamples(n_boot)  # 0: no interval
     mj, rows = group_majorities(data, groups), []
-    names = list(mj.columns)
+    mj = mj.iloc[sorted(range(len(mj)), key=[str(i) for i in mj.index].__getitem__)]  # the items in id order: the
+    names = list(mj.columns)  # same resamples for any order of the file's rows
     # each pair draws from its own stream of the seed, keyed by the pair's names in sorted order: its interval is the
     # same whatever order the groups first appear in (a row moved in the file) and whatever other groups there are
     streams = keyed_streams(seed, [tuple(sorted((str(g), str(h)))) for i, g in enumerate(names) for h in names[i + 1:]])
