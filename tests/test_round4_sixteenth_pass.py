@@ -10,9 +10,6 @@ import pytest
 
 from cli_run import scruples
 
-DATA = __import__('pathlib').Path(__file__).resolve().parents[2] / 'shared' / 'data'
-
-
 def _long(tmp_path):
     "A long table of 60 items, 4 labels each by 7 annotators, 3 classes; and the same rows in another order."
     rng = np.random.default_rng(5)
@@ -69,9 +66,9 @@ def test_json_tables_keep_small_numbers(capsys):
     assert json_records({'x': np.array([5.5e-12])})[0]['x'] == pytest.approx(5.5e-12, rel=1e-9)
 
 
-@pytest.mark.skipif(not (DATA / 'mcm' / 'user_study_regional.csv').exists(), reason='needs ../shared/data')
 def test_mcm_user_study_json_p_values_are_the_texts(tmp_path):
-    study = pd.read_csv(DATA / 'mcm' / 'user_study_regional.csv').head(39)
+    from scruples.mcm import mcm_file  # the packaged reference material: no data needed
+    study = pd.read_csv(mcm_file('user_study_regional.csv')).head(39)
     study.to_csv(tmp_path / 'study.csv', index=False)
     j = scruples('mcm', 'user-study', tmp_path / 'study.csv', '--json')
     t = scruples('mcm', 'user-study', tmp_path / 'study.csv')
