@@ -15,7 +15,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as _sm_fleiss_kappa
 
 from .annotations import AnnotatedData, as_counts, majority_vote
-from .core import as_rng, check_resamples
+from .core import as_rng, check_resamples, id_order
 
 # %% auto #0
 __all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'fleiss_kappa_spread',
@@ -129,8 +129,7 @@ def agreement_interval(
     # number of pairable items random (a wider interval, and one that moves with items nobody could agree on)
     votes = (~np.isnan(resp)).sum(0) if resp is not None else data.counts.sum(1)
     pool = np.flatnonzero(votes >= 2) if coefficient == 'alpha' else np.arange(data.n_items)
-    ids = [str(i) for i in data.items]  # the items in one order, by id: the same resamples for any order of the rows
-    pool = pool[sorted(range(len(pool)), key=lambda j: ids[pool[j]])]
+    pool = pool[id_order([data.items[j] for j in pool])]  # by id: the same resamples for any order of the rows
     draws = []
     for _ in range(n_boot if len(pool) else 0):
         try:

@@ -1093,7 +1093,7 @@ def _cmd_score(args):
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'
             counts, ids = counts[keep], [i for i, k in zip(ids, keep) if k]
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
-    o = sorted(range(len(ids)), key=ids.__getitem__)  # the items in id order: the bootstraps' resamples are the same
+    o = core.id_order(ids)  # the items in id order: the bootstraps' resamples are the same
     counts, ids = counts[o], [ids[j] for j in o]  # for any order of the gold file's rows
     rows = align_predictions(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items')
     with warnings.catch_warnings():

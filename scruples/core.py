@@ -21,7 +21,7 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['MIN_RESAMPLES', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule',
-           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_hint', 'load_spacy',
+           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order', 'id_hint', 'load_spacy',
            'checkout_root', 'data_required', 'require_data', 'default_model_path', 'folder_lock', 'name_matches',
            'OwnedFolder']
 
@@ -168,6 +168,12 @@ def _id_key(v) -> tuple:
         return ('n', f) if f == f else ('t', s.casefold())  # NaN is no number to match
     except ValueError:
         return ('t', s.casefold())
+
+
+def id_order(ids) -> list[int]:
+    "The positions of `ids` in one order, by their text: the same items in any order of the rows come out alike."
+    key = [str(i) for i in ids]
+    return sorted(range(len(key)), key=key.__getitem__)
 
 
 def id_hint(

@@ -17,7 +17,7 @@ from sklearn.metrics import cohen_kappa_score
 from .agreement import agreement_interval, fleiss_kappa
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
 from .best import best, fit_dirichlet_prior
-from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, keyed_streams
+from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, id_order, keyed_streams
 from .data import iter_jsonl, read_text
 
 # %% auto #0
@@ -548,7 +548,7 @@ def between_groups(
     groups = check_groups(data, groups)
     n_boot = check_resamples(n_boot)  # 0: no interval
     mj, rows = group_majorities(data, groups), []
-    mj = mj.iloc[sorted(range(len(mj)), key=[str(i) for i in mj.index].__getitem__)]  # the items in id order: the
+    mj = mj.iloc[id_order(mj.index)]  # the items in id order: the
     names = list(mj.columns)  # same resamples for any order of the file's rows
     # each pair draws from its own stream of the seed, keyed by the pair's names in sorted order: its interval is the
     # same whatever order the groups first appear in (a row moved in the file) and whatever other groups there are

@@ -2,7 +2,6 @@
 and the numbers of best and the JSON outputs against a truth computed apart. Each test runs the CLI as a user does (a
 subprocess) or the API, asserts the right behaviour, and failed on the code it was written against."""
 import json
-import math
 
 import numpy as np
 import pandas as pd
@@ -21,17 +20,23 @@ def _long(tmp_path):
     return d
 
 
+def _in_both_orders(tmp_path, *args):
+    "The --json output of a command on `_long`'s table and on the same rows shuffled."
+    _long(tmp_path)
+    out = []
+    for name in ('votes.csv', 'shuffled.csv'):
+        r = scruples(*args[:1], tmp_path / name, *args[1:], '--json')
+        assert r.returncode == 0, r.stderr
+        out.append(json.loads(r.stdout))
+    return out
+
+
 # --- SILENT WRONG (two numbers for one dataset): best's Monte Carlo draws followed the items' order in the file: the
 # --- same votes in another row order (a shuffled file, a sorted one) gave another accuracy and macro F1 (0.6071 and
 # --- 0.6081) and other intervals, with the same seed ------------------------------------------------------------------
 
 def test_best_estimates_do_not_depend_on_the_items_order(tmp_path):
-    _long(tmp_path)
-    got = []
-    for name in ('votes.csv', 'shuffled.csv'):
-        r = scruples('best', tmp_path / name, '--bootstrap', '20', '--json')
-        assert r.returncode == 0, r.stderr
-        got.append({e['metric']: e for e in json.loads(r.stdout)['estimates']})
+    got = [{e['metric']: e for e in j['estimates']} for j in _in_both_orders(tmp_path, 'best', '--bootstrap', '20')]
     assert got[0] == got[1]  # was accuracy 0.6070933333 and 0.60813
 
 
@@ -103,12 +108,7 @@ def test_data_locate_text_says_not_found(tmp_path):
 # --- interval (alpha [-0.008, 0.171] and [-0.017, 0.144]) and another subsampled kappa (0.048 and -0.034) -------------
 
 def test_agree_intervals_do_not_depend_on_the_items_order(tmp_path):
-    _long(tmp_path)
-    got = []
-    for name in ('votes.csv', 'shuffled.csv'):
-        r = scruples('agree', tmp_path / name, '--bootstrap', '50', '--json')
-        assert r.returncode == 0, r.stderr
-        got.append({m['metric']: m for m in json.loads(r.stdout)['overall']})
+    got = [{m['metric']: m for m in j['overall']} for j in _in_both_orders(tmp_path, 'agree', '--bootstrap', '50')]
     assert got[0]['krippendorff_alpha'] == got[1]['krippendorff_alpha']  # was lo -0.0081 and -0.0174
     assert got[0]['fleiss_kappa'] == got[1]['fleiss_kappa']
 
