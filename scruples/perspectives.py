@@ -714,6 +714,7 @@ def kappa_heatmap(
     if table is not None and len(table) < len(kappa) and set(table.annotator) <= set(ids):  # repeats='all': the
         keep = np.isin(ids, list(table.annotator))  # people of `annotator_table`, no row for A's repeats (A#2)
         kappa, g = kappa.loc[keep, keep], g[keep]
+    ungrouped = bool((g == '(none)').all())  # no groups (agree without --by): no group named, no 'by group'
     order = np.argsort(g, kind='stable')
     K = kappa.iloc[order, order]
     m, many = len(K), len(K) > max_labels
@@ -728,10 +729,10 @@ def kappa_heatmap(
     for e in edges[1:-1]:
         ax.axhline(e, color='k', lw=1.5)
         ax.axvline(e, color='k', lw=1.5)
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in zip(edges[:-1], edges[1:]) if not ungrouped else ():
         ax.text(-0.02 * m - (0 if many else 0.12 * m), (lo + hi) / 2, gs[lo], ha='right', va='center', fontsize=9,
                 fontweight='bold', clip_on=False)
-    ax.set_title(f'pairwise agreement of {m} annotators, by group')
+    ax.set_title(f'pairwise agreement of {m} annotators' + ('' if ungrouped else ', by group'))
     ax.set_xlabel('')
     ax.set_ylabel('')
     if not np.isfinite(K.to_numpy()).any():
@@ -745,7 +746,8 @@ def kappa_heatmap(
         low = min(show, len(pick) // 2)
         ax2.barh(range(len(pick)), pick.score, color=['#c44'] * low + ['#48c'] * (len(pick) - low))
         ax2.set_yticks(range(len(pick)),
-                       [f'{r.annotator} ({r.group}, {r.votes} votes)' for r in pick.itertuples()], fontsize=8)
+                       [f'{r.annotator} ({"" if ungrouped else f"{r.group}, "}{r.votes} votes)'
+                        for r in pick.itertuples()], fontsize=8)
         ax2.axvline(0, color='k', lw=0.8)
         ax2.set_xlabel(what)
         ax2.set_title(f'the {show} lowest and highest', fontsize=10)

@@ -216,3 +216,24 @@ def test_ids_written_as_floats_in_one_file_are_named_as_such(tmp_path):
     with pytest.raises(ValueError) as e:  # ids apart: no hint
         in_order_of(y, pd.Series(['a'] * 3, index=['x', 'y', 'z']))
     assert 'pair up' not in str(e.value)
+
+
+# --- FIGURE (the lead's look at it): `agree --figure` without --by was titled "by group", named one group "(none)"
+# --- beside the heatmap and "(all, N votes)" on each of the lowest and highest; without groups it names none ---------
+
+def test_the_heatmap_without_groups_names_no_group(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = [(f'i{i}', f'a{a:02d}', 'xy'[rng.integers(2)]) for i in range(80) for a in rng.choice(45, 10, replace=False)]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'v.csv', index=False)
+    from scruples.annotations import read_annotated
+    from scruples.perspectives import annotator_table, kappa_heatmap, pairwise_kappa
+    d = read_annotated(tmp_path / 'v.csv')
+    kap = pairwise_kappa(d)
+    fig = kappa_heatmap(kap[0], np.array([None] * len(d.annotators), object), annotator_table(d, None, kappa=kap))
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts + ax.get_yticklabels()]
+    assert fig.axes[0].get_title() == 'pairwise agreement of 45 annotators', fig.axes[0].get_title()
+    assert not any('(none)' in t or '(all,' in t for t in texts), texts
+    bars = [t.get_text() for t in fig.axes[1].get_yticklabels()]  # 45 annotators: the lowest and highest named
+    assert len(bars) == 10 and all(b.endswith(' votes)') for b in bars), bars
+    r = scruples('agree', tmp_path / 'v.csv', '--bootstrap', '0', '--figure', tmp_path / 'k.png')
+    assert r.returncode == 0 and (tmp_path / 'k.png').exists(), r.stderr
