@@ -26,6 +26,7 @@ BENCHMARKS = {
     'encoder':    ([], ['--rounds', '1', '--template-actions', '50']),
     'extraction': ([], ['--comments', '20000']),
     'analyze_memory': ([], ['--items', '2000']),
+    'agreement':  ([], ['--items', '300', '--annotators', '10']),
 }
 CLI_GOAL_S = 0.3
 TEST_GOALS = {'test': 6 * 60, 'both legs': 12 * 60}  # issue 43
@@ -67,6 +68,9 @@ def parse(name: str, out: str) -> list[tuple[str, str, str, str]]:
              '>= -1e-9', lambda v: float(v['m']) >= -1e-9)
     elif name in ('best', 'verbs'):
         find(r'^speed-up \(reference / ours\): (?P<r>[\d,.]+)x', 'speed-up vs the reference loop|{r}x', '> 1x (keep)', lambda v: num(v['r']) > 1)
+    elif name == 'agreement':
+        find(r'^(?P<m>\w+): crowd-kit .*?labels differ on (?P<d>\d+) of .*?\(reference / ours\): (?P<r>[\d,.]+)x', '{m} vs crowd-kit (labels differing: {d})|{r}x',
+             '> 1x, same labels', lambda v: num(v['r']) > 1 and v['d'] == '0')
     elif name == 'baselines':
         find(r'^speed-up, same grid .*?: (?P<r>[\d.]+)x', 'tuner vs GridSearchCV|{r}x', '> 1x (keep)', lambda v: num(v['r']) > 1)
     elif name == 'encoder':

@@ -19,7 +19,7 @@ from .core import as_rng, check_resamples, id_order
 
 # %% auto #0
 __all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'fleiss_kappa_spread',
-           'aggregate', 'aggregate_agreement', 'agreement_report']
+           'GLAD', 'MACE', 'aggregate', 'aggregate_agreement', 'agreement_report']
 
 # %% ../nbs/13_agreement.ipynb #cff73e48
 LEVELS = ('nominal', 'ordinal', 'interval')
@@ -153,23 +153,150 @@ def fleiss_kappa_spread(
     lo, hi = float(np.quantile(k, 0.025)), float(np.quantile(k, 0.975))
     return float(np.clip(k.mean(), lo, hi)), lo, hi  # equal kappas: their mean rounds 1e-16 outside their quantiles
 
+# %% ../nbs/13_agreement.ipynb #19d9fc8b
+def _softplus(x, limit=30):
+    "log(1 + exp(x)) as crowd-kit computes it: x above `limit`, 0 below -`limit`."
+    big, small = x > limit, x < -limit
+    mid = ~(big | small)
+    return np.log1p(np.exp(np.where(mid, x, 0.0))) * mid + x * big
+
+
+class GLAD:
+    "GLAD as crowd-kit 1.4 fits it (`crowdkit.aggregation.GLAD`, its defaults), on arrays."
+
+    def __init__(self, n_iter: int = 100, tol: float = 1e-5, m_step_max_iter: int = 25, m_step_tol: float = 1e-2):
+        self.n_iter, self.tol, self.m_step_max_iter, self.m_step_tol = n_iter, tol, m_step_max_iter, m_step_tol
+
+    def fit_predict(self, data: pd.DataFrame) -> pd.Series:  # task -> label; `probas_`: task x label
+        "Labels of a long table (task, worker, label): the posterior's most likely label per task (sorted tasks)."
+        from scipy.optimize import minimize
+        from scipy.special import expit, logsumexp
+
+        tasks, t = np.unique(data.task.to_numpy(), return_inverse=True)
+        w, workers = pd.factorize(data.worker)
+        labels = np.sort(pd.unique(data.label))  # crowd-kit's classes: the labels seen; its posterior's columns sorted
+        k, n_t, n_w = len(labels), len(tasks), len(workers)
+        delta = (data.label.to_numpy()[:, None] == labels[None, :]).astype(float)  # (rows, k): the row says this label
+        log_km1 = np.log(k - 1) if k > 1 else -np.inf  # one label seen: NaN terms, as crowd-kit's
+        n_rows = len(data) * k  # crowd-kit's Q per row of its (task, worker, label, class) frame
+
+        def terms(alpha, beta):  # log P(the row's label | the class) for each class
+            ab = (alpha[w] * np.exp(beta[t]))[:, None]
+            with np.errstate(invalid='ignore'):
+                return delta * -_softplus(-ab) + (1 - delta) * (-_softplus(ab) - log_km1)
+
+        def e_step(alpha, beta):
+            s = np.zeros((n_t, k))
+            np.add.at(s, t, terms(alpha, beta))
+            s = s + np.log(np.full(k, 1.0 / k))
+            return np.exp(s - logsumexp(s, axis=1, keepdims=True))
+
+        def q(alpha, beta, post):  # the expected log likelihood with crowd-kit's normal priors (mean 1) on alpha, beta
+            val = (post[t] * terms(alpha, beta)).sum()
+            with np.errstate(divide='ignore'):
+                for x in (alpha, beta):
+                    val += np.log(np.exp(-((x - 1) ** 2) / 2) / np.sqrt(2 * np.pi)).sum()
+            return -np.inf if np.isnan(val) else float(val)
+
+        def minus_grad(x, post):
+            alpha, beta = x[:n_w], x[n_w:]
+            eb = np.exp(beta[t])
+            r = (post[t] * (delta - expit((alpha[w] * eb)[:, None]))).sum(1)
+            ga = np.bincount(w, r * eb, n_w) - (alpha - 1)
+            gb = np.bincount(t, r * alpha[w] * eb, n_t) - (beta - 1)
+            return -np.concatenate([ga, gb])
+
+        alpha, beta = np.ones(n_w), np.ones(n_t)
+        post = e_step(alpha, beta)
+        big_q = q(alpha, beta, post)
+        for _ in range(self.n_iter):
+            last = big_q
+            post = e_step(alpha, beta)
+            res = minimize(lambda x: -q(x[:n_w], x[n_w:], post), np.concatenate([alpha, beta]), method='CG',
+                           jac=lambda x: minus_grad(x, post), tol=self.m_step_tol,
+                           options={'disp': False, 'maxiter': self.m_step_max_iter})
+            alpha, beta = res.x[:n_w], res.x[n_w:]
+            big_q = q(alpha, beta, post) / n_rows
+            if big_q - last < self.tol:
+                break
+        self.alphas_, self.betas_ = pd.Series(alpha, index=workers), pd.Series(beta, index=tasks)
+        self.probas_ = pd.DataFrame(post, index=tasks, columns=labels)  # the last E-step's, as crowd-kit's labels
+        return pd.Series(labels[post.argmax(1)], index=tasks)
+
+# %% ../nbs/13_agreement.ipynb #a8a6b730
+class MACE:
+    """MACE as crowd-kit 1.4 fits it (`crowdkit.aggregation.MACE`, variational, its priors and start), on arrays. Two
+    differences, both mends: each restart starts from its own draw of `seed` (crowd-kit reseeds every restart alike
+    from an integer seed, so its restarts repeat one start), and each worker's label strategy stays with its worker and
+    label (crowd-kit's M-step takes the expected counts in sorted order of the worker and label names, its parameters in
+    order of first appearance: where the two differ it gives one worker's strategy to another)."""
+
+    def __init__(self, n_restarts: int = 5, n_iter: int = 50, seed=0, alpha: float = 0.5, beta: float = 0.5,
+                 default_noise: float = 0.5):
+        self.n_restarts, self.n_iter, self.seed = n_restarts, n_iter, seed
+        self.alpha, self.beta, self.default_noise = alpha, beta, default_noise
+
+    def fit_predict(self, data: pd.DataFrame) -> pd.Series:  # task -> label; `probas_`: task x label
+        "Labels of a long table (task, worker, label): the most likely label per task (tasks and labels as first seen)."
+        import scipy.stats as sps
+        from scipy.special import digamma
+
+        w, workers = pd.factorize(data.worker)
+        lab, labels = pd.factorize(data.label)
+        t, tasks = pd.factorize(data.task)
+        n_w, k, n_t = len(workers), len(labels), len(tasks)
+        by_task = np.argsort(t, kind='stable')  # the rows of each task together, in their order: products per task
+        starts = np.searchsorted(t[by_task], np.arange(n_t))
+        own = lab[:, None] == np.arange(k)[None, :]  # (rows, k): the row's label is this class
+
+        def vb_normalize(x, prior):
+            norm = np.exp(digamma((x + prior).sum(1)))[:, None]
+            return np.divide(np.exp(digamma(x + prior)), norm, out=np.zeros_like(x), where=~np.isclose(norm, 0))
+
+        def e_step(spam, theta):
+            base = spam[w, 0] * theta[w, lab]  # the label by the worker's strategy (spamming)
+            each = base[:, None] + spam[w, 1][:, None] * own  # (rows, k): P(the row's label | the class)
+            gold = np.multiply.reduceat(each[by_task], starts, axis=0) / k
+            inst = gold.sum(1)
+            per = (gold[t] / each).sum(1) * base / inst[t]
+            strat = np.zeros((n_w, k))
+            np.add.at(strat, (w, lab), per)
+            know = np.column_stack([np.bincount(w, per, n_w),
+                                    np.bincount(w, gold[t, lab] * spam[w, 1] / (base + spam[w, 1]) / inst[t], n_w)])
+            return float(np.log(inst + 1e-8).sum()), gold, strat, know
+
+        rs = self.seed if isinstance(self.seed, np.random.RandomState) else np.random.RandomState(
+            int(np.random.SeedSequence(self.seed).generate_state(1)[0] % 2**31) if self.seed is not None else 0)
+        priors = np.tile([self.alpha, self.beta], (n_w, 1)), np.full((n_w, k), 10.0)
+        best, kept = -np.inf, None
+        for _ in range(self.n_restarts):
+            spam = sps.uniform(1, 1 + self.default_noise).rvs(size=(n_w, 2), random_state=rs)
+            theta = sps.uniform(1, 1 + self.default_noise).rvs(size=(n_w, k), random_state=rs)
+            spam, theta = spam / spam.sum(1, keepdims=True), theta / theta.sum(1, keepdims=True)
+            ll, _, strat, know = e_step(spam, theta)
+            for _ in range(self.n_iter):
+                spam, theta = vb_normalize(know, priors[0]), vb_normalize(strat, priors[1])
+                ll, _, strat, know = e_step(spam, theta)
+            if ll > best:
+                best, kept = ll, (spam.copy(), theta.copy())
+        gold = e_step(*kept)[1]
+        self.spamming_, self.thetas_ = kept
+        self.probas_ = pd.DataFrame(gold / gold.sum(1, keepdims=True), index=tasks, columns=labels)
+        return pd.Series(labels[gold.argmax(1)], index=tasks)
+
 # %% ../nbs/13_agreement.ipynb #9b2d4e54
 AGGREGATORS = ('dawid_skene', 'mace', 'glad')
 
 
 def _crowdkit(name, seed):
-    from crowdkit.aggregation import GLAD, MACE, DawidSkene
+    from crowdkit.aggregation import DawidSkene
 
     if name == 'dawid_skene':
         return DawidSkene(n_iter=100)
-    if name == 'mace':
-        return MACE(
-            n_restarts=5,
-            n_iter=50,
-            random_state=int(np.random.SeedSequence(seed).generate_state(1)[0] % 2**31) if seed is not None else 0,
-        )
+    if name == 'mace':  # crowd-kit's algorithms on arrays (above)
+        return MACE(n_restarts=5, n_iter=50, seed=seed)
     if name == 'glad':
-        return GLAD(n_iter=100, silent=True)
+        return GLAD(n_iter=100)
     raise ValueError(f'unknown aggregator {name!r}; choose from {AGGREGATORS}')
 
 
@@ -186,10 +313,14 @@ def aggregate(
     voted = data.counts.sum(1) > 0  # an item without a vote (one group's votes, `perspectives.subset`) has no label
     out = pd.DataFrame({'item': data.items, 'majority': [data.classes[j] if j >= 0 and v else None
                                                          for j, v in zip(mv.labels, voted)], 'tied': mv.tied & voted})
-    a, i = np.nonzero(~np.isnan(data.responses))
     person = data.persons() if data.annotators is not None else list(range(len(data.responses)))
-    worker = pd.factorize(pd.Series(person, dtype=object))[0]  # repeats='all': A#2 is A, one worker (one confusion
-    long = pd.DataFrame({'task': i, 'worker': worker[a], 'label': data.responses[a, i].astype(np.int64)})  # matrix)
+    worker = np.unique([str(p) for p in person], return_inverse=True)[1]  # repeats='all': A#2 is A, one worker (one
+    rank = np.empty(data.n_items, dtype=np.int64)  # confusion matrix), numbered by name
+    rank[id_order(data.items)] = np.arange(data.n_items)
+    a, i = np.nonzero(~np.isnan(data.responses))
+    o = np.lexsort((rank[i], worker[a]))  # the votes by person, then item id: MACE's start (a draw per worker and
+    a, i = a[o], i[o]  # class) and the models' ties follow the data, not the order of the file's rows
+    long = pd.DataFrame({'task': i, 'worker': worker[a], 'label': data.responses[a, i].astype(np.int64)})
     for m in methods:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', FutureWarning)  # crowd-kit 1.4 uses pandas APIs that pandas 3 deprecates:

@@ -68,8 +68,8 @@ def test_agree_takes_a_seed_that_seeds_mace(tmp_path):
     rows = [(f'i{i}', w, 'xyz'[R[a, i]]) for i in range(10) for a, w in enumerate('abcd')]
     path = tmp_path / 'mace.csv'
     pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(path, index=False)
-    out = {}
-    for s in ('0', '2'):
+    out = {}  # five restarts, each from its own draw since stop 56: most seeds reach one fit here; seed 4 another
+    for s in ('0', '4'):
         r = scruples('agree', path, '--bootstrap', '0', '--seed', s, '--json')
         assert r.returncode == 0, r.stderr  # the old code: refused, 'nothing in this run is random'
         out[s] = {m['metric']: m['value'] for m in json.loads(r.stdout)['overall']}['mace_agree_with_majority']
@@ -77,7 +77,7 @@ def test_agree_takes_a_seed_that_seeds_mace(tmp_path):
     from scruples.annotations import read_annotated
     d = read_annotated(path)
     api = {s: agreement_report(d, seed=int(s)).set_index('metric').value['mace_agree_with_majority'] for s in out}
-    assert out == pytest.approx(api) and api['0'] != api['2'], (out, api)  # the seed moves MACE here
+    assert out == pytest.approx(api) and api['0'] != api['4'], (out, api)  # the seed moves MACE here
 
 
 # --- SILENT WRONG: the aggregates (Dawid-Skene, MACE, GLAD) took A's repeated labels (repeats=all: the matrix row A#2)
