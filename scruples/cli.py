@@ -1246,6 +1246,12 @@ def _cmd_plan(args):
     if args.figure:  # before any work: a figure file's name and format (`evaluation.check_figure_file`)
         from scruples.evaluation import check_figure_file
         check_figure_file(args.figure)
+    if args.n_boot is not None and (args.by or args.annotators):  # as --difference (below): the pooled votes only
+        raise core.ScruplesError('--bootstrap sets the paired test behind --difference, planned for the pooled votes: '
+                                 'leave out --bootstrap or --by')
+    if args.n_boot is not None and not args.difference:  # nothing resamples without it: refused, never ignored
+        raise core.ScruplesError('--bootstrap sets the resamples of the paired test behind --difference: give '
+                                 '--difference, or leave out --bootstrap')
     got = _load(args, pilot, 'plan')
     if args.by or args.annotators:  # perspectives: a plan per group of annotators
         return _plan_by(args, got, pilot)
@@ -1254,7 +1260,7 @@ def _cmd_plan(args):
         warnings.simplefilter('always')
         try:
             res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed,
-                       prior_counts=got.prior_counts)
+                       prior_counts=got.prior_counts, n_boot=args.n_boot)
         except ValueError as err:
             raise core.ScruplesError(f'{pilot}: {err}') from None
     alpha = [round(a, 6) for a in res.attrs['alpha']]
@@ -1291,18 +1297,22 @@ def _cmd_plan(args):
                     'majority vote, which more votes make surer')
     if args.difference:
         r = res[res.metric == 'macro_f1']
+        unsized = res.attrs['unsized']
+
+        def need(v, n):  # a votes with no size says why (a note), not 'more than 1,000,000'
+            return 'none (a note says why)' if v in unsized else 'more than 1,000,000' if pd.isna(n) else f'{int(n):,}'
+
         text += [
-            f'test items to tell two models {args.difference:g} apart in macro F1 (80% power, paired bootstrap, 95%): '
-            + ', '.join(
-                f'{v} vote{"s" if v != 1 else ""}: {"more than 1,000,000" if pd.isna(n) else f"{int(n):,}"}'
-                for v, n in zip(r.votes, r.items_needed)
-            ),
+            f'test items to tell two models {args.difference:g} apart in macro F1 (80% power, paired bootstrap of '
+            f"{res.attrs['n_boot']} resamples, 95%): "
+            + ', '.join(f'{v} vote{"s" if v != 1 else ""}: {need(v, n)}' for v, n in zip(r.votes, r.items_needed)),
             '  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower '
             'bound for real models; the power comes from 300 simulated test sets, so each count is good to about 15%)',
         ]
     if args.figure:
         text.append(f'figure: {args.figure}')
-    return Result(fields, text, notes=[f'note: {w.message}' for w in caught])
+    fields['notes'] = list(res.attrs['notes'])  # why a votes has no test-set size; a capped simulation
+    return Result(fields, text, notes=[f'note: {w.message}' for w in caught] + [f'note: {n}' for n in res.attrs['notes']])
 
 
 # %% ../nbs/99_cli.ipynb #d54c9e3b

@@ -212,15 +212,16 @@ def items_for_difference(
     s = int(rng.integers(2**63))
     cap = max(50, int((2e8 / k**3) ** 0.5))  # many classes: k^3 cells per draw, so at most this many (never under 50)
     n_sims, n_boot = min(int(n_sims), cap), min(check_resamples(n_boot, none=False), cap)
+    used = {'n_sims': n_sims, 'n_boot': n_boot}  # what the power was simulated with (capped: said by `plan`)
     lo, hi = 10, 10
     while _power(probs, k, hi, n_sims, n_boot, level, s) < power:
         lo, hi = hi, int(hi * 1.5) + 1
         if hi > max_items:
-            return {'items': None, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': f'more than {max_items:,} items'}
+            return {'items': None, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': f'more than {max_items:,} items'} | used
     while hi - lo > max(1, lo // 50):  # to 2%
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if _power(probs, k, mid, n_sims, n_boot, level, s) < power else (lo, mid)
-    return {'items': hi, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': ''}
+    return {'items': hi, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': ''} | used
 
 # %% ../nbs/16_plan.ipynb #06fcffaf
 def _pilot_prior(c: np.ndarray, prior):
@@ -248,6 +249,7 @@ def plan(
     seed=0,
     prior='auto',  # the prior, as `best` takes it: 'auto', 'dirichlet', 'npmle' or a fitted `Prior`
     prior_counts=None,  # choose and fit the prior on these counts (e.g. every item of the pilot's file; see `best`)
+    n_boot: int | None = None,  # with `difference`: the resamples of the simulated paired bootstrap (default 300)
 ) -> pd.DataFrame:  # one row per (votes, metric); attrs: alpha, prior, check, pilot (BEST on it), notes
     """From a pilot: the BEST ceiling per votes per item, with its interval, and (with `difference`) the test items to tell
     two models apart. The prior is the one `best` would use on the pilot (`attrs['prior']`, checked: `attrs['check']`),
@@ -256,6 +258,9 @@ def plan(
     c = check_counts(counts)
     if difference is not None and not 0 < difference < 1:  # as the CLI's --difference: never a plan without it, silently
         raise ValueError(f'difference must be in (0, 1), got {difference}')
+    if n_boot is not None and difference is None:  # nothing would resample: never ignored silently
+        raise ValueError('n_boot sets the resamples of the paired test behind difference: give difference too')
+    n_boot = 300 if n_boot is None else check_resamples(n_boot, none=False)
     whole = lambda v: int(v) == v and int(v) >= 1
     if n_items is not None and not whole(n_items) or not whole(n_sims):
         raise ValueError(f'n_items and n_sims must be whole numbers of at least 1, got {n_items}, {n_sims}')
@@ -275,15 +280,20 @@ def plan(
     vs = sorted({int(v) for v in vs})
     out = plan_ceiling(pr, vs, len(c) if n_items is None else n_items, n_sims, level, seed)
     out['items_needed'] = pd.array([pd.NA] * len(out), dtype='Int64')
-    notes = []
+    notes, unsized = [], {}  # unsized: votes -> why it has no test-set size (its items_needed NA, not 'more than')
     if difference is not None:
         cap = None
         for v in vs:  # more votes: less noisy gold labels, never more items needed (each count is simulated, ~15%)
             try:
-                need = items_for_difference(pr, v, difference, seed=seed)['items']
+                got = items_for_difference(pr, v, difference, n_boot=n_boot, seed=seed)
             except ValueError as err:
-                notes.append(f'{v} votes: no test-set size: {err}')
+                unsized[v] = str(err)
+                notes.append(f'{v} vote{"s" if v != 1 else ""}: no test-set size: {err}')
                 continue
+            need = got['items']
+            if got['n_boot'] < n_boot and not any('resamples' in n for n in notes):  # k^3 cells a draw: memory
+                notes.append(f"the paired test simulated with {got['n_boot']} resamples and {got['n_sims']} test sets, "
+                             f'not {n_boot}: {pr.k} classes make {pr.k**3:,} cells a draw')
             if need is not None and cap is not None and need > cap:
                 need = cap
             cap = need if need is not None else cap
@@ -293,8 +303,8 @@ def plan(
     on_pilot = best(c, metrics=list(PLAN_METRICS), n_boot=0, n_samples=2000, seed=seed, prior=pr, check=False)
     out.attrs.update(alpha=tuple(map(float, pr.alpha)), prior=pr.kind, prior_reason=choice.reason,
                      check=check_prior(pr, c, seed=metric_streams(seed, ['check'])['check']).line(),  # best's check
-                     pilot_items=len(c), difference=difference,
-                     pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes))
+                     pilot_items=len(c), difference=difference, n_boot=n_boot if difference is not None else None,
+                     pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes), unsized=unsized)
     return out
 
 

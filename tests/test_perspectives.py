@@ -171,6 +171,9 @@ def test_plan_by_group(groups_data):
     bad = run('plan', d / 'votes.csv', '--by', 'group', '--annotators', d / 'annotators.csv', '--difference', '0.05',
               ok=False)
     assert bad.returncode == 1 and '--difference' in bad.stderr
+    bad = run('plan', d / 'votes.csv', '--by', 'group', '--annotators', d / 'annotators.csv', '--bootstrap', '20',
+              ok=False)  # the paired test's resamples: for --difference, planned for the pooled votes only
+    assert bad.returncode == 1 and 'leave out --bootstrap or --by' in bad.stderr, bad.stderr
 
 
 def test_unknown_ids_refused_and_named(groups_data, tmp_path):

@@ -254,3 +254,24 @@ def test_the_aggregates_do_not_depend_on_the_rows_order(tmp_path):
     assert said[0]['overall'] == said[1]['overall'], (said[0]['overall'], said[1]['overall'])
     a, b = (aggregate(read_annotated(tmp_path/f)).set_index('item').sort_index() for f in ('l.csv', 's.csv'))
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_plan_says_why_a_difference_has_no_test_set_size(tmp_path):
+    """Found by the lead (stop 56): `plan --difference 0.9` printed '1 vote: more than 1,000,000' where the difference
+    cannot be simulated at all (random predictions are only 0.41 below the oracle); the reason was kept and never shown."""
+    (tmp_path/'p.csv').write_text('a,b\n5,0\n0,5\n5,0\n0,5\n4,1\n1,4\n5,0\n0,5\n')
+    r = scruples('plan', 'p.csv', '--difference', '0.9', '--votes', '1,3', cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert 'more than 1,000,000' not in r.stdout and '1 vote: none (a note says why)' in r.stdout, r.stdout
+    assert 'note: 1 vote: no test-set size:' in r.stderr and 'cannot be simulated' in r.stderr, r.stderr
+    said = json.loads(scruples('plan', 'p.csv', '--difference', '0.9', '--votes', '1,3', '--json', cwd=tmp_path).stdout)
+    assert len(said['notes']) == 2 and all('cannot be simulated' in n for n in said['notes']), said['notes']
+
+
+def test_plan_bootstrap_sets_the_paired_test_and_is_refused_without_a_difference(tmp_path):
+    "`plan --bootstrap N`: the resamples of the simulated paired test (the guide passes its n_boot); alone, refused."
+    (tmp_path/'p.csv').write_text('a,b\n5,0\n0,5\n5,0\n0,5\n4,1\n1,4\n3,2\n2,3\n')
+    r = scruples('plan', 'p.csv', '--bootstrap', '20', cwd=tmp_path)
+    assert r.returncode == 1 and 'give --difference' in r.stderr, r.stderr
+    said = [scruples('plan', 'p.csv', '--difference', '0.2', '--votes', '3', *b, cwd=tmp_path) for b in ([], ['--bootstrap', '20'])]
+    assert 'paired bootstrap of 300 resamples' in said[0].stdout and 'paired bootstrap of 20 resamples' in said[1].stdout

@@ -107,6 +107,7 @@ EXPECT = {
                                   '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_best_by_group'),
                                   '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_best_by_group')},
     'plan': READING | {k: v for k, v in ANALYSIS.items() if k != '--bootstrap'} | {'--votes': ['--votes', '1,5'], '--items': ['--items', '500'],
+                                  '--bootstrap': (['{d}/s.csv', '--votes', '3', '--difference', '0.2'], ['--bootstrap', '20']),
                                   '--difference': ['--difference', '0.2'], '--figure': ['--figure', '{d}/plan.png'],
                                   '--by': (ELSEWHERE, 'tests/test_perspectives.py::test_plan_by_group'),
                                   '--annotators': (ELSEWHERE, 'tests/test_perspectives.py::test_plan_by_group')},
