@@ -1312,7 +1312,8 @@ def _cmd_plan(args):
     if args.figure:
         text.append(f'figure: {args.figure}')
     fields['notes'] = list(res.attrs['notes'])  # why a votes has no test-set size; a capped simulation
-    return Result(fields, text, notes=[f'note: {w.message}' for w in caught] + [f'note: {n}' for n in res.attrs['notes']])
+    notes = [f'note: {w.message}' for w in caught] + [f'note: {n}' for n in res.attrs['notes']]
+    return Result(fields, text, notes=notes)
 
 
 # %% ../nbs/99_cli.ipynb #d54c9e3b

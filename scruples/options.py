@@ -155,8 +155,8 @@ OPTIONS = (
                     default=200, metavar='N'),
            per={'score': dict(default=1000),
                 'plan': dict(default=None, type=_int_range(10, 10**4, 'a 95% interval needs 10 or more'),
-                             help='with --difference: the resamples of the paired bootstrap test simulated on each test '
-                                  'set (default 300)'),
+                             help='with --difference: the resamples of the paired bootstrap test simulated on each '
+                                  'test set (default 300)'),
                 'analyze': dict(default=None, type=_int_range(10, 10**5, "the guide's intervals need 10 or more"))}),
     # perspectives: annotators as data
     Option('by', 'an attribute of the annotators (a column of --annotators FILE, else a column of the long form): '

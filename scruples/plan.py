@@ -217,7 +217,8 @@ def items_for_difference(
     while _power(probs, k, hi, n_sims, n_boot, level, s) < power:
         lo, hi = hi, int(hi * 1.5) + 1
         if hi > max_items:
-            return {'items': None, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': f'more than {max_items:,} items'} | used
+            note = f'more than {max_items:,} items'
+            return {'items': None, 'replaced': r, 'f1_a': f_a, 'f1_b': f_b, 'note': note} | used
     while hi - lo > max(1, lo // 50):  # to 2%
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if _power(probs, k, mid, n_sims, n_boot, level, s) < power else (lo, mid)
@@ -304,7 +305,8 @@ def plan(
     out.attrs.update(alpha=tuple(map(float, pr.alpha)), prior=pr.kind, prior_reason=choice.reason,
                      check=check_prior(pr, c, seed=metric_streams(seed, ['check'])['check']).line(),  # best's check
                      pilot_items=len(c), difference=difference, n_boot=n_boot if difference is not None else None,
-                     pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes), unsized=unsized)
+                     pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes),
+                     unsized=unsized)
     return out
 
 
