@@ -188,14 +188,20 @@ def aggregate(
                                                          for j, v in zip(mv.labels, voted)], 'tied': mv.tied & voted})
     a, i = np.nonzero(~np.isnan(data.responses))
     person = data.persons() if data.annotators is not None else list(range(len(data.responses)))
-    worker = pd.factorize(pd.Series(person, dtype=object))[0]  # repeats='all': A#2 is A, one worker (one confusion
-    long = pd.DataFrame({'task': i, 'worker': worker[a], 'label': data.responses[a, i].astype(np.int64)})  # matrix)
+    # repeats='all': A#2 is A, one worker (one confusion matrix); the workers numbered in the order of their ids and the
+    # tasks in the items' (`id_order`): MACE's random starts fall on the same people and items for any order of the rows
+    names = pd.Series(person, dtype=object).astype(str)
+    worker = np.searchsorted(np.unique(names.to_numpy()), names.to_numpy())
+    task = np.empty(data.n_items, dtype=np.int64)
+    task[id_order(list(data.items) if data.items is not None else range(data.n_items))] = np.arange(data.n_items)
+    long = (pd.DataFrame({'task': task[i], 'worker': worker[a], 'label': data.responses[a, i].astype(np.int64)})
+            .sort_values(['task', 'worker', 'label'], kind='stable').reset_index(drop=True))
     for m in methods:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', FutureWarning)  # crowd-kit 1.4 uses pandas APIs that pandas 3 deprecates:
             warnings.simplefilter('ignore', DeprecationWarning)  # silenced around its calls only
             pred = _crowdkit(m, seed).fit_predict(long)
-        out[m] = [data.classes[int(pred[t])] if v else None for t, v in enumerate(voted)]  # crowd-kit: voted items
+        out[m] = [data.classes[int(pred[task[t]])] if v else None for t, v in enumerate(voted)]  # crowd-kit: voted items
     return out
 
 # %% ../nbs/13_agreement.ipynb #0cd69efd
