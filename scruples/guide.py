@@ -277,7 +277,10 @@ def join_annotations(
     where = {it: j for j, it in enumerate(ann.items)}
     missing = [it for it in data.items if it not in where]
     if missing:
-        raise ValueError(f'{long_file}: no annotations for {len(missing)} items of {data_file}, e.g. {missing[0]!r}')
+        mine = set(data.items)
+        hint = id_hint(missing, [it for it in ann.items if it not in mine])  # '007' and '7': one id written two ways
+        raise ValueError(f'{long_file}: no annotations for {len(missing)} items of {data_file}, e.g. {missing[0]!r}'
+                         + (f'; {hint}' if hint else ''))
     cols = np.array([where[it] for it in data.items], dtype=np.int64)
     differ = np.flatnonzero((ann.counts[cols] != data.counts).any(1))
     if len(differ):

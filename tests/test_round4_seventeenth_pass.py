@@ -129,3 +129,17 @@ def test_analyze_numbers_do_not_depend_on_the_rows_order(tmp_path):
     assert a.drop(columns=['value', 'lo', 'hi']).equals(b.drop(columns=['value', 'lo', 'hi']))  # the same rows, notes
     for col in ('value', 'lo', 'hi'):  # sums of the same votes in another order: equal but for the last bits
         np.testing.assert_allclose(a[col].to_numpy(float), b[col].to_numpy(float), rtol=1e-12, atol=1e-15, err_msg=col)
+
+
+# --- MESSAGE: a wide file with ids 007, 008 and its long form written as JSON lines with numbers 7, 8: analyze said
+# --- only 'no annotations for 2 items, e.g. '007'', not that the two files write one id two ways (score and best say it) --
+
+def test_analyze_annotations_of_ids_written_as_numbers_say_why_they_do_not_match(tmp_path):
+    (tmp_path/'w.csv').write_text('id,text,a,b\n007,hello,1,1\n008,bye,2,0\n')
+    (tmp_path/'l.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in (
+        {'item': 7, 'annotator': 'A', 'label': 'a'}, {'item': 7, 'annotator': 'B', 'label': 'b'},
+        {'item': 8, 'annotator': 'A', 'label': 'a'}, {'item': 8, 'annotator': 'B', 'label': 'a'})))
+    r = scruples('analyze', tmp_path/'w.csv', '--annotations', tmp_path/'l.jsonl', '--out', tmp_path/'out')
+    assert r.returncode == 1
+    msg = ' '.join(r.stderr.split())
+    assert "'007' and '7'" in msg and 'write them alike' in msg
