@@ -143,3 +143,22 @@ def test_analyze_annotations_of_ids_written_as_numbers_say_why_they_do_not_match
     assert r.returncode == 1
     msg = ' '.join(r.stderr.split())
     assert "'007' and '7'" in msg and 'write them alike' in msg
+
+
+# --- SILENT WRONG (two answers for one dataset): majority_vote(data, ties='random') drew its tie breaks in the items'
+# --- order in the file: the same votes shuffled broke the ties of the same items another way with the same seed -------
+
+def test_random_tie_breaks_of_read_data_do_not_depend_on_the_rows_order(tmp_path):
+    from scruples.annotations import majority_vote
+    from scruples.options import read
+    rng = np.random.default_rng(0)
+    rows = [(f'q{i:02d}', a, rng.choice(['x', 'y'])) for i in range(40) for a in 'abcd']
+    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
+    d.to_csv(tmp_path/'a.csv', index=False)
+    d.sample(frac=1, random_state=3).to_csv(tmp_path/'b.csv', index=False)
+    got = []
+    for name in ('a.csv', 'b.csv'):
+        data = read(tmp_path/name, {})
+        mv = majority_vote(data, ties='random', seed=1)
+        got.append(dict(zip(data.items, mv.labels.tolist())))
+    assert got[0] == got[1]
