@@ -162,3 +162,22 @@ def test_random_tie_breaks_of_read_data_do_not_depend_on_the_rows_order(tmp_path
         mv = majority_vote(data, ties='random', seed=1)
         got.append(dict(zip(data.items, mv.labels.tolist())))
     assert got[0] == got[1]
+
+
+# --- SILENT WRONG (a KL below zero): a prediction equal to the item's shares (score on one item, calibrated in-sample)
+# --- gave KL = -1.1e-16, printed by score as '-0.0000' for the model and its interval ------------------------------------
+
+def test_kl_divergence_of_a_prediction_equal_to_the_shares_is_not_negative(tmp_path):
+    from scruples.softmetrics import kl_divergence
+    c = np.array([[8, 8, 2]])
+    assert kl_divergence(c, c / c.sum()) >= 0  # was -1.1e-16
+    rng = np.random.default_rng(0)
+    c = rng.integers(1, 9, (500, 3))
+    assert (kl_divergence(c, c / c.sum(1, keepdims=True), per_example=True) >= 0).all()
+    (tmp_path/'g.csv').write_text('id,a,b\ni1,3,1\n')
+    (tmp_path/'p.csv').write_text('id,a,b\ni1,0.7,0.3\n')
+    r = scruples('score', tmp_path/'p.csv', tmp_path/'g.csv', '--bootstrap', '10', '--ceiling-bootstrap', '10',
+                 '--samples', '100')
+    assert r.returncode == 0, r.stderr
+    kl = next(line for line in r.stdout.splitlines() if line.startswith('kl '))
+    assert '-0.0000' not in kl.split()[1:4], kl
