@@ -319,11 +319,16 @@ def take_items(
 def in_id_order(
     data: _annotations.AnnotatedData,
 ) -> _annotations.AnnotatedData:  # the same items sorted by their ids (`core.id_order`); items numbered from 0 as they are
-    """The items in one order, by their ids: the guide's seeded draws (the subset of `max_items`, the random split, the
-    folds, the bootstraps, the items the traits take) then fall on the same items for any order of the file's rows.
-    Items read without ids (numbered from 0, in the file's order) have no other identity: kept as they are."""
+    """The items in one order, by their ids, and the annotators by theirs: the guide's seeded draws (the subset of
+    `max_items`, the random split, the folds, the bootstraps, the items the traits take, the annotator-aware model's
+    start) then fall on the same items and people for any order of the file's rows. Items read without ids (numbered
+    from 0, in the file's order) have no other identity: kept as they are."""
     from scruples.core import id_order
 
+    if data.annotators is not None and data.responses is not None:
+        oa = id_order(list(data.annotators))
+        if oa != list(range(len(oa))):
+            data = replace(data, responses=data.responses[oa], annotators=[data.annotators[i] for i in oa])
     items = None if data.items is None else list(data.items)
     if items is None or all(str(v) == str(i) for i, v in enumerate(items)):
         return data
