@@ -91,8 +91,10 @@ def group_soft_models(
     streams = keyed_streams(seed, names)
     counts = {g: data.counts if g == 'all' else subset(data, groups == g).counts for g in names}
     rows = []
+    ir = _ranks(data.items if data.items is not None else range(data.n_items))
     for g in names:
         tr = np.asarray(train)[counts[g][train].sum(1) > 0]
+        tr = tr[np.argsort(ir[tr], kind='stable')]  # in id order: the held-out tenth is the same for any order of the rows
         if len(tr) < 10:
             rows += [{'trained_on': g, 'scored_against': h, 'xentropy': np.nan, 'items': 0,
                       'note': f'{len(tr)} training items with votes of {g}'} for h in names]
@@ -109,6 +111,16 @@ def group_soft_models(
             rows.append({'trained_on': g, 'scored_against': h, 'xentropy': _xent(p, c),
                          'items': int((c.sum(1) > 0).sum()), 'note': ''})
     return pd.DataFrame(rows)
+
+def _ranks(ids) -> np.ndarray:
+    "Each id's rank in id order (`core.id_order`)."
+    from scruples.core import id_order
+
+    o = id_order(list(ids))
+    r = np.empty(len(o), dtype=np.int64)
+    r[o] = np.arange(len(o))
+    return r
+
 
 # %% ../nbs/23_perspective_models.ipynb #6fb186aa
 class _AnnotatorNet(nn.Module):
@@ -185,15 +197,6 @@ def _votes(data: AnnotatedData, items: np.ndarray) -> tuple[np.ndarray, np.ndarr
     i = np.asarray(items)[i]
     return i, a, data.responses[a, i].astype(np.int64)
 
-
-def _ranks(ids) -> np.ndarray:
-    "Each id's rank in id order (`core.id_order`)."
-    from scruples.core import id_order
-
-    o = id_order(list(ids))
-    r = np.empty(len(o), dtype=np.int64)
-    r[o] = np.arange(len(o))
-    return r
 
 
 def _in_one_order(i, a, y, ir, ar):

@@ -218,3 +218,15 @@ def test_annotator_model_scores_do_not_depend_on_the_order_of_annotators_or_item
         _, b = annotator_model_scores(E[io], moved, back[:80], back[80:], n_boot=20, seed=0)
     for key in ('error_model', 'error_text_only', 'gain', 'gain_lo', 'gain_hi', 'soft_xentropy_model'):
         assert a[key] == pytest.approx(b[key], rel=1e-9, abs=1e-12), key
+
+
+def test_group_soft_models_do_not_depend_on_the_items_order():
+    "The same items in another order: the held-out tenth of each group's training items was other items."
+    from scruples.options import take
+    from scruples.perspective_models import group_soft_models, simulate_embedded
+    E, data, groups = simulate_embedded(n_items=120, seed=0)
+    io = np.random.default_rng(2).permutation(data.n_items)
+    back = np.argsort(io)
+    a = group_soft_models(E, data, groups, np.arange(90), np.arange(90, 120), seed=0)
+    b = group_soft_models(E[io], take(data, io), groups, np.sort(back[:90]), np.sort(back[90:]), seed=0)
+    np.testing.assert_allclose(a.xentropy, b.xentropy, rtol=1e-6)
