@@ -161,8 +161,8 @@ def _id_order(ids, named: bool = False):
 
 def _item_ids(x):
     "The item ids of counts or examples `x` (a frame or Series by its index, an AnnotatedData by its items), and whether its index is named."
-    if hasattr(x, 'counts') and hasattr(x, 'classes'):  # an AnnotatedData: its items, if it was read with ids
-        return (None if x.items is None else [_as_id(i) for i in x.items]), True
+    if hasattr(x, 'counts') and hasattr(x, 'classes'):  # an AnnotatedData: its items (read without ids: 0, 1, ...)
+        return (None if x.items is None else [_as_id(i) for i in x.items]), False
     if not isinstance(getattr(x, 'index', None), pd.Index):
         return None, False
     return [_as_id(i) for i in x.index], x.index.name is not None
