@@ -316,7 +316,7 @@ def aggregate(
     person = data.persons() if data.annotators is not None else list(range(len(data.responses)))
     worker = np.unique([str(p) for p in person], return_inverse=True)[1]  # repeats='all': A#2 is A, one worker (one
     rank = np.empty(data.n_items, dtype=np.int64)  # confusion matrix), numbered by name
-    rank[id_order(data.items)] = np.arange(data.n_items)
+    rank[id_order(list(data.items) if data.items is not None else range(data.n_items))] = np.arange(data.n_items)
     a, i = np.nonzero(~np.isnan(data.responses))
     o = np.lexsort((rank[i], worker[a]))  # the votes by person, then item id: MACE's start (a draw per worker and
     a, i = a[o], i[o]  # class) and the models' ties follow the data, not the order of the file's rows

@@ -1532,8 +1532,13 @@ def majority_vote(
     tied = top.sum(1) > 1
     labels = top.argmax(1).astype(np.int64)
     if ties == 'random' and tied.any():
-        rng = as_rng(seed)
-        labels[tied] = [rng.choice(np.flatnonzero(row)) for row in top[tied]]
+        rng, at = as_rng(seed), np.flatnonzero(tied)
+        items = counts.items if isinstance(counts, AnnotatedData) and counts.items is not None else None
+        if items is not None:  # the tied items in id order: the same draws for any order of the file's rows
+            from scruples.core import id_order
+
+            at = at[id_order([items[i] for i in at])]
+        labels[at] = [rng.choice(np.flatnonzero(top[i])) for i in at]
     elif ties == 'drop':
         labels[tied] = -1
     return MajorityVote(labels=labels, tied=tied, ties=ties)

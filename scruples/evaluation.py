@@ -148,6 +148,31 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     return pd.Series(out)[list(FIELDS)]
 
 # %% ../nbs/15_evaluation.ipynb #1a05919f
+def _id_order(ids, named: bool = False):
+    """The positions of the items in id order, so that the bootstrap's resamples are the same for any order of the rows;
+    None where the items have no ids (arrays; a frame made from an array, indexed 0..n-1 in order by an unnamed index):
+    their order is then their identity."""
+    from scruples.core import id_order
+
+    if ids is None or (not named and all(v == str(i) for i, v in enumerate(ids))):  # 0..n-1 in order: positions
+        return None
+    return np.asarray(id_order(ids), dtype=np.int64)
+
+
+def _item_ids(x):
+    "The item ids of counts or examples `x` (a frame or Series by its index, an AnnotatedData by its items), and whether its index is named."
+    if hasattr(x, 'counts') and hasattr(x, 'classes'):  # an AnnotatedData: its items (read without ids: 0, 1, ...)
+        return (None if x.items is None else [_as_id(i) for i in x.items]), False
+    if not isinstance(getattr(x, 'index', None), pd.Index):
+        return None, False
+    return [_as_id(i) for i in x.index], x.index.name is not None
+
+
+def _as_id(v):
+    "An item's id as the reader writes ids (and `in_order_of` matches them): a string, a tuple of strings for several columns."
+    return tuple(map(str, v)) if isinstance(v, tuple) else str(v)
+
+
 def score_predictions(
     proba,  # (n, k) predicted probabilities of the scored examples
     counts,  # (n, k) their label counts
@@ -165,6 +190,9 @@ def score_predictions(
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     ct = check_counts(counts)
     p = _probabilities(proba, 'proba')
+    o = _id_order(*_item_ids(counts))  # items with ids: resampled in id order, the same for any order of the rows
+    if o is not None and len(o) == len(ct) == len(p):
+        ct, p = ct[o], p[o]
     pc = None if proba_cal is None else _probabilities(proba_cal, 'proba_cal')
     if pc is None and counts_cal is not None:
         raise ValueError('counts_cal was given without proba_cal')
@@ -238,6 +266,12 @@ def evaluate(
     p = _proba_of(model, X_test, 'X_test')
     if p.shape != ct.shape:
         raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
+    ids = _item_ids(counts_test) if isinstance(counts_test, pd.DataFrame) else (None, False)
+    if ids[0] is None and isinstance(getattr(X_test, 'index', None), pd.Index):
+        ids = _item_ids(X_test)  # the examples' labels: the counts are in their order
+    o = _id_order(*ids)  # examples with ids: resampled in id order, the same for any order of the rows
+    if o is not None and len(o) == len(ct):
+        ct, p = ct[o], p[o]
     hard = bool(getattr(model, 'hard_predictions', False))
     if X_cal is not None and proba_cal is not None:
         raise ValueError('give X_cal or proba_cal, not both')
@@ -522,6 +556,9 @@ def score_against_ceiling(
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     c = check_counts(counts)
     p = _probabilities(proba, 'proba')
+    o = _id_order(*_item_ids(counts))  # items with ids: resampled in id order, the same for any order of the rows
+    if o is not None and len(o) == len(c) == len(p):
+        c, p = c[o], p[o]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', InSampleCalibrationWarning)
         model = score_predictions(p, c, proba_cal, counts_cal, n_boot=n_boot, seed=seed, hard=hard)

@@ -25,8 +25,8 @@ _annotations = LazyModule('scruples.annotations')
 # %% auto #0
 __all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'RUN_PARAMETERS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX',
            'GuideError', 'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'guide_predictions',
-           'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'split_items', 'parse_groups',
-           'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
+           'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'in_id_order', 'split_items',
+           'parse_groups', 'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
            'models_vs_ceiling_figure', 'check_parameters', 'checked_parameters', 'check_kernel', 'check_run',
            'analyze_folder', 'prepare_out', 'commit_run', 'analyze']
 
@@ -277,7 +277,10 @@ def join_annotations(
     where = {it: j for j, it in enumerate(ann.items)}
     missing = [it for it in data.items if it not in where]
     if missing:
-        raise ValueError(f'{long_file}: no annotations for {len(missing)} items of {data_file}, e.g. {missing[0]!r}')
+        mine = set(data.items)
+        hint = id_hint(missing, [it for it in ann.items if it not in mine])  # '007' and '7': one id written two ways
+        raise ValueError(f'{long_file}: no annotations for {len(missing)} items of {data_file}, e.g. {missing[0]!r}'
+                         + (f'; {hint}' if hint else ''))
     cols = np.array([where[it] for it in data.items], dtype=np.int64)
     differ = np.flatnonzero((ann.counts[cols] != data.counts).any(1))
     if len(differ):
@@ -311,6 +314,26 @@ def take_items(
     from scruples.options import take
 
     return take(data, idx)
+
+
+def in_id_order(
+    data: _annotations.AnnotatedData,
+) -> _annotations.AnnotatedData:  # the same items sorted by their ids (`core.id_order`); items numbered from 0 as they are
+    """The items in one order, by their ids, and the annotators by theirs: the guide's seeded draws (the subset of
+    `max_items`, the random split, the folds, the bootstraps, the items the traits take, the annotator-aware model's
+    start) then fall on the same items and people for any order of the file's rows. Items read without ids (numbered
+    from 0, in the file's order) have no other identity: kept as they are."""
+    from scruples.core import id_order
+
+    if data.annotators is not None and data.responses is not None:
+        oa = id_order(list(data.annotators))
+        if oa != list(range(len(oa))):
+            data = replace(data, responses=data.responses[oa], annotators=[data.annotators[i] for i in oa])
+    items = None if data.items is None else list(data.items)
+    if items is None or all(str(v) == str(i) for i, v in enumerate(items)):
+        return data
+    o = id_order(items)
+    return data if o == list(range(len(items))) else take_items(data, o)
 
 
 def split_items(

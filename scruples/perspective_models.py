@@ -91,8 +91,10 @@ def group_soft_models(
     streams = keyed_streams(seed, names)
     counts = {g: data.counts if g == 'all' else subset(data, groups == g).counts for g in names}
     rows = []
+    ir = _ranks(data.items if data.items is not None else range(data.n_items))
     for g in names:
         tr = np.asarray(train)[counts[g][train].sum(1) > 0]
+        tr = tr[np.argsort(ir[tr], kind='stable')]  # in id order: the held-out tenth is the same for any order of the rows
         if len(tr) < 10:
             rows += [{'trained_on': g, 'scored_against': h, 'xentropy': np.nan, 'items': 0,
                       'note': f'{len(tr)} training items with votes of {g}'} for h in names]
@@ -109,6 +111,16 @@ def group_soft_models(
             rows.append({'trained_on': g, 'scored_against': h, 'xentropy': _xent(p, c),
                          'items': int((c.sum(1) > 0).sum()), 'note': ''})
     return pd.DataFrame(rows)
+
+def _ranks(ids) -> np.ndarray:
+    "Each id's rank in id order (`core.id_order`)."
+    from scruples.core import id_order
+
+    o = id_order(list(ids))
+    r = np.empty(len(o), dtype=np.int64)
+    r[o] = np.arange(len(o))
+    return r
+
 
 # %% ../nbs/23_perspective_models.ipynb #6fb186aa
 class _AnnotatorNet(nn.Module):
@@ -185,6 +197,13 @@ def _votes(data: AnnotatedData, items: np.ndarray) -> tuple[np.ndarray, np.ndarr
     i = np.asarray(items)[i]
     return i, a, data.responses[a, i].astype(np.int64)
 
+
+
+def _in_one_order(i, a, y, ir, ar):
+    "Votes (item, annotator, label) sorted by the item's id, then the annotator's."
+    o = np.lexsort((ar[a], ir[i]))
+    return i[o], a[o], y[o]
+
 # %% ../nbs/23_perspective_models.ipynb #a1db9e04
 def annotator_model_scores(
     E: np.ndarray,  # (n_items, d) frozen text embeddings
@@ -203,9 +222,11 @@ def annotator_model_scores(
     train, test = _split_items(data, train, test)
     n_boot = check_resamples(n_boot)  # 0: no interval
     rng, k = as_rng(seed), data.n_classes
-    i_tr, a_tr, y_tr = _votes(data, train)
-    i_te, a_te, y_te = _votes(data, test)
-    X = lambda i, a: np.column_stack([E[i], a])
+    # the items and the annotators ranked by their ids: the votes in one order, each annotator the model's number of
+    # its rank, and the bootstrap's items in id order: the same numbers for any order of the file's rows
+    ir, ar = _ranks(data.items if data.items is not None else range(data.n_items)), _ranks(data.annotators)
+    (i_tr, a_tr, y_tr), (i_te, a_te, y_te) = (_in_one_order(*_votes(data, v), ir, ar) for v in (train, test))
+    X = lambda i, a: np.column_stack([E[i], ar[a]])
     fit = lambda aware: AnnotatorModel(n_annotators=len(data.annotators), n_classes=k, annotators=aware,
                                        seed=int(seed or 0), **model).fit(X(i_tr, a_tr), y_tr)
     m_aware, m_text = fit(True), fit(False)
@@ -245,6 +266,7 @@ def annotator_model_scores(
     table = pd.DataFrame(rows)
     # the gain: the mean over annotators of (majority's error - model's error), resampling test items
     items = np.unique(i_te)
+    items = items[np.argsort(ir[items], kind='stable')]  # in id order: the resamples fall on the same items
     pos = {it: n for n, it in enumerate(items)}
     idx = np.array([pos[t] for t in i_te])
 

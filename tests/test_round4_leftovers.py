@@ -239,23 +239,6 @@ def test_the_heatmap_without_groups_names_no_group(tmp_path):
     assert r.returncode == 0 and (tmp_path / 'k.png').exists(), r.stderr
 
 
-def test_the_aggregates_do_not_depend_on_the_rows_order(tmp_path):
-    """Found by the lead (stop 56): `agree` on a file and on its rows shuffled gave MACE's agreement with the majority
-    0.8125 and 0.75 with one seed: crowd-kit's MACE draws its start per worker and class in the order they first appear.
-    The votes now reach the models by person, then item id; the API's labels are the same per item too."""
-    from scruples.agreement import aggregate
-    from scruples.annotations import read_annotated
-    rng = np.random.default_rng(1)
-    rows = pd.DataFrame([(f'i{i}', f'a{a}', rng.choice(['x', 'y', 'z'])) for i in range(30) for a in range(rng.integers(2, 7))],
-                        columns=['item', 'annotator', 'label'])
-    rows.to_csv(tmp_path/'l.csv', index=False)
-    rows.sample(frac=1, random_state=3).to_csv(tmp_path/'s.csv', index=False)
-    said = [json.loads(scruples('agree', f, '--bootstrap', '0', '--json', cwd=tmp_path).stdout) for f in ('l.csv', 's.csv')]
-    assert said[0]['overall'] == said[1]['overall'], (said[0]['overall'], said[1]['overall'])
-    a, b = (aggregate(read_annotated(tmp_path/f)).set_index('item').sort_index() for f in ('l.csv', 's.csv'))
-    pd.testing.assert_frame_equal(a, b)
-
-
 def test_plan_says_why_a_difference_has_no_test_set_size(tmp_path):
     """Found by the lead (stop 56): `plan --difference 0.9` printed '1 vote: more than 1,000,000' where the difference
     cannot be simulated at all (random predictions are only 0.41 below the oracle); the reason was kept and never shown."""
