@@ -15,7 +15,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as _sm_fleiss_kappa
 
 from .annotations import AnnotatedData, as_counts, majority_vote
-from .core import as_rng, check_resamples, id_order
+from .core import as_rng, check_resamples, id_order, id_ranks
 
 # %% auto #0
 __all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'fleiss_kappa_spread',
@@ -315,8 +315,7 @@ def aggregate(
                                                          for j, v in zip(mv.labels, voted)], 'tied': mv.tied & voted})
     person = data.persons() if data.annotators is not None else list(range(len(data.responses)))
     worker = np.unique([str(p) for p in person], return_inverse=True)[1]  # repeats='all': A#2 is A, one worker (one
-    rank = np.empty(data.n_items, dtype=np.int64)  # confusion matrix), numbered by name
-    rank[id_order(list(data.items) if data.items is not None else range(data.n_items))] = np.arange(data.n_items)
+    rank = id_ranks(list(data.items) if data.items is not None else range(data.n_items))  # confusion matrix), by name
     a, i = np.nonzero(~np.isnan(data.responses))
     o = np.lexsort((rank[i], worker[a]))  # the votes by person, then item id: MACE's start (a draw per worker and
     a, i = a[o], i[o]  # class) and the models' ties follow the data, not the order of the file's rows

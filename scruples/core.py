@@ -21,9 +21,9 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['MIN_RESAMPLES', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule',
-           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order', 'id_hint', 'load_spacy',
-           'checkout_root', 'data_required', 'require_data', 'default_model_path', 'folder_lock', 'name_matches',
-           'OwnedFolder']
+           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order', 'id_ranks', 'id_hint',
+           'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path', 'folder_lock',
+           'name_matches', 'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -174,6 +174,16 @@ def id_order(ids) -> list[int]:
     "The positions of `ids` in one order, by their text: the same items in any order of the rows come out alike."
     key = [str(i) for i in ids]
     return sorted(range(len(key)), key=key.__getitem__)
+
+
+def id_ranks(ids) -> np.ndarray:
+    "Each id's place in `id_order` (0 for the first by text): numbers for items or people that follow their ids."
+    import numpy as np
+
+    o = id_order(ids)
+    r = np.empty(len(o), dtype=np.int64)
+    r[o] = np.arange(len(o))
+    return r
 
 
 def id_hint(

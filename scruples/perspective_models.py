@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from torch import nn
 
 from .annotations import AnnotatedData, majority_vote, read_annotated
-from .core import as_rng, check_resamples, keyed_streams
+from .core import as_rng, check_resamples, id_ranks, keyed_streams
 from .models import TrainConfig, fit_head, torch_one_thread
 from .perspectives import check_groups, group_names, subset
 
@@ -91,7 +91,7 @@ def group_soft_models(
     streams = keyed_streams(seed, names)
     counts = {g: data.counts if g == 'all' else subset(data, groups == g).counts for g in names}
     rows = []
-    ir = _ranks(data.items if data.items is not None else range(data.n_items))
+    ir = id_ranks(data.items if data.items is not None else range(data.n_items))
     for g in names:
         tr = np.asarray(train)[counts[g][train].sum(1) > 0]
         tr = tr[np.argsort(ir[tr], kind='stable')]  # in id order: the held-out tenth is the same for any order of the rows
@@ -111,16 +111,6 @@ def group_soft_models(
             rows.append({'trained_on': g, 'scored_against': h, 'xentropy': _xent(p, c),
                          'items': int((c.sum(1) > 0).sum()), 'note': ''})
     return pd.DataFrame(rows)
-
-def _ranks(ids) -> np.ndarray:
-    "Each id's rank in id order (`core.id_order`)."
-    from scruples.core import id_order
-
-    o = id_order(list(ids))
-    r = np.empty(len(o), dtype=np.int64)
-    r[o] = np.arange(len(o))
-    return r
-
 
 # %% ../nbs/23_perspective_models.ipynb #6fb186aa
 class _AnnotatorNet(nn.Module):
@@ -198,7 +188,6 @@ def _votes(data: AnnotatedData, items: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return i, a, data.responses[a, i].astype(np.int64)
 
 
-
 def _in_one_order(i, a, y, ir, ar):
     "Votes (item, annotator, label) sorted by the item's id, then the annotator's."
     o = np.lexsort((ar[a], ir[i]))
@@ -224,7 +213,7 @@ def annotator_model_scores(
     rng, k = as_rng(seed), data.n_classes
     # the items and the annotators ranked by their ids: the votes in one order, each annotator the model's number of
     # its rank, and the bootstrap's items in id order: the same numbers for any order of the file's rows
-    ir, ar = _ranks(data.items if data.items is not None else range(data.n_items)), _ranks(data.annotators)
+    ir, ar = id_ranks(data.items if data.items is not None else range(data.n_items)), id_ranks(data.annotators)
     (i_tr, a_tr, y_tr), (i_te, a_te, y_te) = (_in_one_order(*_votes(data, v), ir, ar) for v in (train, test))
     X = lambda i, a: np.column_stack([E[i], ar[a]])
     fit = lambda aware: AnnotatorModel(n_annotators=len(data.annotators), n_classes=k, annotators=aware,

@@ -164,10 +164,10 @@ def _two_models(alpha, votes, difference, n_reference, rng):
         return float(f_a[0] - f_b[0])
 
     if gap(1.0) < difference:
-        raise ValueError(
-            f'at {votes} votes per item even random predictions are only {gap(1.0):.3f} below the oracle in macro F1: '
-            f'a difference of {difference} cannot be simulated'
-        )
+        worst = gap(1.0)  # below 0: random predictions beat the oracle's macro F1 (many classes, skewed)
+        said = f'only {worst:.3f} below' if worst >= 0 else f'{-worst:.3f} above'
+        raise ValueError(f'at {votes} votes per item even random predictions are {said} the oracle in macro F1: '
+                         f'a difference of {difference} cannot be simulated')
     lo, hi = 0.0, 1.0
     for _ in range(40):  # bisection: the gap grows with r (up to sampling noise on n_reference items)
         mid = (lo + hi) / 2
@@ -282,6 +282,7 @@ def plan(
     out = plan_ceiling(pr, vs, len(c) if n_items is None else n_items, n_sims, level, seed)
     out['items_needed'] = pd.array([pd.NA] * len(out), dtype='Int64')
     notes, unsized = [], {}  # unsized: votes -> why it has no test-set size (its items_needed NA, not 'more than')
+    power_sims = boot_used = None  # the power's simulated test sets and resamples (300, 300; fewer for many classes)
     if difference is not None:
         cap = None
         for v in vs:  # more votes: less noisy gold labels, never more items needed (each count is simulated, ~15%)
@@ -291,10 +292,10 @@ def plan(
                 unsized[v] = str(err)
                 notes.append(f'{v} vote{"s" if v != 1 else ""}: no test-set size: {err}')
                 continue
-            need = got['items']
-            if got['n_boot'] < n_boot and not any('resamples' in n for n in notes):  # k^3 cells a draw: memory
-                notes.append(f"the paired test simulated with {got['n_boot']} resamples and {got['n_sims']} test sets, "
-                             f'not {n_boot}: {pr.k} classes make {pr.k**3:,} cells a draw')
+            need, power_sims, boot_used = got['items'], got['n_sims'], got['n_boot']
+            if (got['n_boot'] < n_boot or got['n_sims'] < 300) and not any('resamples' in n for n in notes):
+                notes.append(f"the paired test simulated with {got['n_boot']} resamples on {got['n_sims']} test sets, "
+                             f'not {n_boot} on 300: {pr.k} classes make {pr.k**3:,} cells a draw (memory)')
             if need is not None and cap is not None and need > cap:
                 need = cap
             cap = need if need is not None else cap
@@ -304,9 +305,9 @@ def plan(
     on_pilot = best(c, metrics=list(PLAN_METRICS), n_boot=0, n_samples=2000, seed=seed, prior=pr, check=False)
     out.attrs.update(alpha=tuple(map(float, pr.alpha)), prior=pr.kind, prior_reason=choice.reason,
                      check=check_prior(pr, c, seed=metric_streams(seed, ['check'])['check']).line(),  # best's check
-                     pilot_items=len(c), difference=difference, n_boot=n_boot if difference is not None else None,
+                     pilot_items=len(c), difference=difference, n_boot=(boot_used or n_boot) if difference is not None else None,
                      pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes),
-                     unsized=unsized)
+                     unsized=unsized, power_sims=power_sims)
     return out
 
 
