@@ -1307,8 +1307,8 @@ def _cmd_plan(args):
             f"{res.attrs['n_boot']} resamples, 95%): "
             + ', '.join(f'{v} vote{"s" if v != 1 else ""}: {need(v, n)}' for v, n in zip(r.votes, r.items_needed)),
             '  (model A: the oracle; model B: A with a share of its predictions replaced by random classes: a lower '
-            f"bound for real models; the power comes from {res.attrs['power_sims'] or 300} simulated test sets, so each count "
-            'is good to about 15%)',
+            f"bound for real models; the power comes from {res.attrs['power_sims'] or 300} simulated test sets, so each "
+            'count is good to about 15%)',
         ]
     if args.figure:
         text.append(f'figure: {args.figure}')

@@ -160,7 +160,8 @@ def _id_order(ids, named: bool = False):
 
 
 def _item_ids(x):
-    "The item ids of counts or examples `x` (a frame or Series by its index, an AnnotatedData by its items), and whether its index is named."
+    """The item ids of counts or examples `x` (a frame or Series by its index, an AnnotatedData by its items), and
+    whether its index is named."""
     if hasattr(x, 'counts') and hasattr(x, 'classes'):  # an AnnotatedData: its items (read without ids: 0, 1, ...)
         return (None if x.items is None else [_as_id(i) for i in x.items]), False
     if not isinstance(getattr(x, 'index', None), pd.Index):
@@ -169,7 +170,7 @@ def _item_ids(x):
 
 
 def _as_id(v):
-    "An item's id as the reader writes ids (and `in_order_of` matches them): a string, a tuple of strings for several columns."
+    "An item's id as the reader writes ids (and `in_order_of` matches them): a string; a tuple of strings (columns)."
     return tuple(map(str, v)) if isinstance(v, tuple) else str(v)
 
 

@@ -318,7 +318,7 @@ def take_items(
 
 def in_id_order(
     data: _annotations.AnnotatedData,
-) -> _annotations.AnnotatedData:  # the same items sorted by their ids (`core.id_order`); items numbered from 0 as they are
+) -> _annotations.AnnotatedData:  # the same items sorted by their ids (`core.id_order`); numbered from 0: as they are
     """The items in one order, by their ids, and the annotators by theirs: the guide's seeded draws (the subset of
     `max_items`, the random split, the folds, the bootstraps, the items the traits take, the annotator-aware model's
     start) then fall on the same items and people for any order of the file's rows. Items read without ids (numbered

@@ -94,7 +94,7 @@ def group_soft_models(
     ir = id_ranks(data.items if data.items is not None else range(data.n_items))
     for g in names:
         tr = np.asarray(train)[counts[g][train].sum(1) > 0]
-        tr = tr[np.argsort(ir[tr], kind='stable')]  # in id order: the held-out tenth is the same for any order of the rows
+        tr = tr[np.argsort(ir[tr], kind='stable')]  # in id order: the held-out tenth alike for any order of the rows
         if len(tr) < 10:
             rows += [{'trained_on': g, 'scored_against': h, 'xentropy': np.nan, 'items': 0,
                       'note': f'{len(tr)} training items with votes of {g}'} for h in names]

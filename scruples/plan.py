@@ -305,7 +305,8 @@ def plan(
     on_pilot = best(c, metrics=list(PLAN_METRICS), n_boot=0, n_samples=2000, seed=seed, prior=pr, check=False)
     out.attrs.update(alpha=tuple(map(float, pr.alpha)), prior=pr.kind, prior_reason=choice.reason,
                      check=check_prior(pr, c, seed=metric_streams(seed, ['check'])['check']).line(),  # best's check
-                     pilot_items=len(c), difference=difference, n_boot=(boot_used or n_boot) if difference is not None else None,
+                     pilot_items=len(c), difference=difference,
+                     n_boot=(boot_used or n_boot) if difference is not None else None,
                      pilot=tuple((m, float(on_pilot.loc[m, 'estimate'])) for m in PLAN_METRICS), notes=tuple(notes),
                      unsized=unsized, power_sims=power_sims)
     return out

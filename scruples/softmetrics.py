@@ -74,7 +74,8 @@ def _pair(y_true, y_prob):
 # %% ../nbs/14_softmetrics.ipynb #86ce11f6
 def kl_divergence(y_true, y_prob, per_example: bool = False, base: float|None = None):
     """KL(soft label || prediction), nats by default (scipy.stats.entropy), clipped at zero: a prediction equal to the
-    soft label rounds to a tiny negative sum (-1e-16), which was printed as -0.0000 (a KL divergence is never below 0)."""
+    soft label rounds to a tiny negative sum (-1e-16), which was printed as -0.0000 (a KL divergence is never below
+    0)."""
     t, p = _pair(y_true, y_prob)
     with np.errstate(divide='ignore'):
         d = np.maximum(entropy(t, p, base=base, axis=1), 0.0)  # NaN and +inf kept

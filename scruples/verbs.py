@@ -127,7 +127,8 @@ def _count_extreme(block_seed, n_perm, l1, d, base, total, m_obs, batch_size):
 
 
 def _in_one_order(verbs_1, verbs_2, labels):
-    "The pairs sorted by what they hold (verbs, label): a relabelling drawn for one order of the pairs, so the same pairs in any order of a file give the same p-values."
+    """The pairs sorted by what they hold (verbs, label): a relabelling drawn for one order of the pairs, so the same pairs
+    in any order of a file give the same p-values."""
     if isinstance(verbs_1, str) or isinstance(verbs_2, str) or np.ndim(labels) != 1:
         return verbs_1, verbs_2, labels  # _design says what is wrong
     v1, v2, lab = list(verbs_1), list(verbs_2), np.asarray(labels).tolist()
@@ -152,7 +153,7 @@ def permutation_test(
     if n_permutations < 1 or batch_size < 1:
         raise ValueError('n_permutations and batch_size must be at least 1')
     table = verb_table(verbs_1, verbs_2, labels)
-    vocab, a1, a2, l1 = _design(*_in_one_order(verbs_1, verbs_2, labels))  # the draws: the same for any order of the pairs
+    vocab, a1, a2, l1 = _design(*_in_one_order(verbs_1, verbs_2, labels))  # the draws alike for any order of pairs
     d = (a1 - a2).astype(np.float32).tocsr()
     base = np.asarray(a2.sum(1)).ravel().astype(np.float32)  # worse counts when no action 1 is worse
     total = table.total.to_numpy().astype(np.float32)
