@@ -176,7 +176,7 @@ def id_order(ids) -> list[int]:
     return sorted(range(len(key)), key=key.__getitem__)
 
 
-def id_ranks(ids) -> np.ndarray:
+def id_ranks(ids):  # an int64 array: each id's place
     "Each id's place in `id_order` (0 for the first by text): numbers for items or people that follow their ids."
     import numpy as np
 

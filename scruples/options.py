@@ -148,15 +148,14 @@ OPTIONS = (
     Option('seed', 'the seed of every random draw: the same seed gives the same numbers (default 0)',
            (*_CEILINGS, 'analyze', 'agree'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0),
            per={'analyze': dict(default=None), 'agree': dict(default=None)}),  # agree: refused where nothing is random
-    Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none, except in analyze, which takes 10 or more; '
-           'default 200, in score 1000)',
+    Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none, except in analyze and plan, which take 10 or '
+           'more; default 200, in score 1000; in plan, with --difference, those of the paired test simulated on each '
+           'test set, default 300)',
            ('best', 'score', 'plan', 'analyze', 'agree'), 'analysis', flag='--bootstrap',
            arg=dict(type=resamples_type(10**4, 'each resample scores fresh posterior samples: more would run for hours'),
                     default=200, metavar='N'),
            per={'score': dict(default=1000),
-                'plan': dict(default=None, type=_int_range(10, 10**4, 'a 95% interval needs 10 or more'),
-                             help='with --difference: the resamples of the paired bootstrap test simulated on each '
-                                  'test set (default 300)'),
+                'plan': dict(default=None, type=_int_range(10, 10**4, 'a 95% interval needs 10 or more')),
                 'analyze': dict(default=None, type=_int_range(10, 10**5, "the guide's intervals need 10 or more"))}),
     # perspectives: annotators as data
     Option('by', 'an attribute of the annotators (a column of --annotators FILE, else a column of the long form): '
