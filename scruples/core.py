@@ -21,9 +21,9 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['MIN_RESAMPLES', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule',
-           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order', 'id_ranks', 'id_hint',
-           'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path', 'folder_lock',
-           'name_matches', 'OwnedFolder']
+           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order', 'numbered_from_0',
+           'id_ranks', 'id_hint', 'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path',
+           'folder_lock', 'name_matches', 'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -174,6 +174,11 @@ def id_order(ids) -> list[int]:
     "The positions of `ids` in one order, by their text: the same items in any order of the rows come out alike."
     key = [str(i) for i in ids]
     return sorted(range(len(key)), key=key.__getitem__)
+
+
+def numbered_from_0(ids) -> bool:
+    "Whether `ids` are the positions 0, 1, ... in order (a table read without ids): no identity but their order."
+    return all(str(v) == str(i) for i, v in enumerate(ids))
 
 
 def id_ranks(ids):  # an int64 array: each id's place

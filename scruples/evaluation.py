@@ -152,9 +152,9 @@ def _id_order(ids, named: bool = False):
     """The positions of the items in id order, so that the bootstrap's resamples are the same for any order of the rows;
     None where the items have no ids (arrays; a frame made from an array, indexed 0..n-1 in order by an unnamed index):
     their order is then their identity."""
-    from scruples.core import id_order
+    from scruples.core import id_order, numbered_from_0
 
-    if ids is None or (not named and all(v == str(i) for i, v in enumerate(ids))):  # 0..n-1 in order: positions
+    if ids is None or (not named and numbered_from_0(ids)):  # 0..n-1 in order: positions
         return None
     return np.asarray(id_order(ids), dtype=np.int64)
 

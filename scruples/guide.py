@@ -323,14 +323,14 @@ def in_id_order(
     `max_items`, the random split, the folds, the bootstraps, the items the traits take, the annotator-aware model's
     start) then fall on the same items and people for any order of the file's rows. Items read without ids (numbered
     from 0, in the file's order) have no other identity: kept as they are."""
-    from scruples.core import id_order
+    from scruples.core import id_order, numbered_from_0
 
     if data.annotators is not None and data.responses is not None:
         oa = id_order(list(data.annotators))
         if oa != list(range(len(oa))):
             data = replace(data, responses=data.responses[oa], annotators=[data.annotators[i] for i in oa])
     items = None if data.items is None else list(data.items)
-    if items is None or all(str(v) == str(i) for i, v in enumerate(items)):
+    if items is None or numbered_from_0(items):
         return data
     o = id_order(items)
     return data if o == list(range(len(items))) else take_items(data, o)

@@ -47,3 +47,18 @@ def run_by(folder, command: str, by: str, values, *flags) -> subprocess.Complete
     long.to_csv(folder/'long.csv', index=False)
     ann.assign(**{by: values}).to_csv(folder/'ann.csv', index=False)
     return scruples(command, folder/'long.csv', '--by', by, '--annotators', folder/'ann.csv', '--bootstrap', '0', *flags)
+
+
+def shuffled_votes(tmp_path):
+    """A long table of 60 items, 4 labels each by 7 annotators, 3 classes (`votes.csv`), and the same rows in another
+    order (`shuffled.csv`): for tests that the numbers do not depend on the rows' order."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    rows = [(f'it{i:03d}', a, rng.choice(['yes', 'no', 'maybe'], p=[.5, .3, .2]))
+            for i in range(60) for a in rng.choice(list('abcdefg'), 4, replace=False)]
+    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
+    d.to_csv(tmp_path / 'votes.csv', index=False)
+    d.sample(frac=1, random_state=2).to_csv(tmp_path / 'shuffled.csv', index=False)
+    return d

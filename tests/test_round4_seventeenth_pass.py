@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import scruples, shuffled_votes
 
 
 # --- SILENT WRONG (two answers for one dataset): the verbs permutation test drew its relabellings in the pairs' order:
@@ -84,23 +84,12 @@ def test_evaluate_and_score_against_ceiling_do_not_depend_on_the_items_order():
 # --- test items 0.642 and 0.523) and other traits (3 and 6 questions left); the aggregates' MACE numbered the workers
 # --- and items by their first line, so it moved with the rows' order too (agreement with the majority 0.911 and 0.844) -
 
-def _votes(tmp_path):
-    "`_long`'s shape: 60 items, 4 labels each by 7 annotators, 3 classes; the same rows shuffled."
-    rng = np.random.default_rng(5)
-    rows = [(f'it{i:03d}', a, rng.choice(['yes', 'no', 'maybe'], p=[.5, .3, .2]))
-            for i in range(60) for a in rng.choice(list('abcdefg'), 4, replace=False)]
-    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
-    d.to_csv(tmp_path/'votes.csv', index=False)
-    d.sample(frac=1, random_state=2).to_csv(tmp_path/'shuffled.csv', index=False)
-    return d
-
-
 def test_aggregates_do_not_depend_on_the_rows_order(tmp_path):
     import warnings
 
     from scruples.agreement import aggregate
     from scruples.options import read
-    _votes(tmp_path).sample(frac=1, random_state=1).to_csv(tmp_path/'shuffled.csv', index=False)
+    shuffled_votes(tmp_path).sample(frac=1, random_state=1).to_csv(tmp_path/'shuffled.csv', index=False)
     got = []
     for name in ('votes.csv', 'shuffled.csv'):
         with warnings.catch_warnings():
@@ -116,7 +105,7 @@ def test_aggregates_do_not_depend_on_the_rows_order(tmp_path):
 
 
 def test_analyze_numbers_do_not_depend_on_the_rows_order(tmp_path):
-    _votes(tmp_path)
+    shuffled_votes(tmp_path)
     got = []
     for name in ('votes', 'shuffled'):
         r = scruples('analyze', tmp_path/f'{name}.csv', '--out', tmp_path/f'out_{name}', '--bootstrap', '10', timeout=600)
@@ -187,7 +176,7 @@ def test_kl_divergence_of_a_prediction_equal_to_the_shares_is_not_negative(tmp_p
 def test_the_guides_data_is_in_one_order_of_items_and_annotators(tmp_path):
     from scruples.guide import in_id_order
     from scruples.options import read
-    _votes(tmp_path)
+    shuffled_votes(tmp_path)
     a, b = (in_id_order(read(tmp_path/name, {})) for name in ('votes.csv', 'shuffled.csv'))
     assert list(a.items) == list(b.items) == sorted(a.items)
     assert list(a.annotators) == list(b.annotators) == sorted(a.annotators)  # were c,a,f,e,b,g,d and g,d,b,e,a,c,f

@@ -7,22 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
-
-def _long(tmp_path):
-    "A long table of 60 items, 4 labels each by 7 annotators, 3 classes; and the same rows in another order."
-    rng = np.random.default_rng(5)
-    rows = [(f'it{i:03d}', a, rng.choice(['yes', 'no', 'maybe'], p=[.5, .3, .2]))
-            for i in range(60) for a in rng.choice(list('abcdefg'), 4, replace=False)]
-    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
-    d.to_csv(tmp_path / 'votes.csv', index=False)
-    d.sample(frac=1, random_state=2).to_csv(tmp_path / 'shuffled.csv', index=False)
-    return d
+from cli_run import scruples, shuffled_votes
 
 
 def _in_both_orders(tmp_path, *args):
-    "The --json output of a command on `_long`'s table and on the same rows shuffled."
-    _long(tmp_path)
+    "The --json output of a command on `shuffled_votes`' table and on the same rows shuffled."
+    shuffled_votes(tmp_path)
     out = []
     for name in ('votes.csv', 'shuffled.csv'):
         r = scruples(*args[:1], tmp_path / name, *args[1:], '--json')
