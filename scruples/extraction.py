@@ -915,10 +915,13 @@ def _stop_pool(pool, ok: bool):
     "Shut the pool down: after a good run its processes exit by themselves (the join goes on meanwhile); else kill them."
     if ok: pool.shutdown(wait=False); return
     procs = list((getattr(pool, '_processes', None) or {}).values())  # the executor's own table of its processes
+    manager = getattr(pool, '_executor_manager_thread', None)  # the thread that owns the pool's wake-up pipe
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         try: p.kill()
         except (OSError, ValueError): pass
+    if manager is not None:  # it closes the pipe as it ends: joined here, the interpreter's exit does not write to a
+        manager.join(timeout=30)  # pipe being closed (a race in Python 3.11's concurrent.futures: a traceback at exit)
 
 # %% ../nbs/34_extraction.ipynb #c036p2
 SHARED_MEMORY = Path('/dev/shm')  # a memory file system for the queues where the machine has one (Linux)

@@ -250,3 +250,15 @@ def test_a_second_run_into_a_busy_folder_is_refused(tmp_path):
         _stop(holder)
     r = _extract('--posts', SAMPLE_RS, '--comments', SAMPLE_RC, '--out', run, '--workers', '2')  # free again
     assert r.returncode == 0, r.stderr
+
+
+def test_a_stopped_local_pool_has_closed_its_wake_up_pipe():
+    """A run that fails stops its local pool: when `_stop_pool` returns, the pool's manager thread has ended and closed
+    its wake-up pipe, so the interpreter's exit does not write to a pipe being closed (Python 3.11's concurrent.futures
+    then prints "Exception ignored ... Bad file descriptor" after the CLI's one-line error: a race seen once in CI)."""
+    pool = ex._local_pool(2)
+    futures = [pool.submit(time.sleep, 5) for _ in range(4)]
+    wake = pool._executor_manager_thread_wakeup
+    _wait_for(lambda: any(f.running() for f in futures), 60, 'a part to start')
+    ex._stop_pool(pool, ok=False)
+    assert wake._closed
