@@ -485,18 +485,29 @@ def prediction_warnings(
     name: str = 'the model',  # the model, for the sentence
     share: float = COLLAPSE_SHARE,
     tie: float = TIE,
+    y_true=None,  # (n,) the items' labels the macro F1 is scored against (their majority votes), when known
 ) -> list[dict]:  # one per warning: kind ('collapsed' or 'no class predicted'), value (the share), says
-    "A model that predicts one class for `share` of the items or more (collapsed), or no class (every top a tie)."
+    """A model that predicts one class for `share` of the items or more (collapsed), or no class (every top a tie). With
+    `y_true`, a model that predicts the one class for most items because most items are of it is not collapsed: it is
+    when it also predicts that class for at least half of the items of the other classes (or there are none)."""
     pred, out = predicted_classes(proba, tie), []
     n = len(pred)
     if not n:
         return out
     top = np.bincount(pred[pred >= 0], minlength=len(classes))
     j = int(top.argmax())
-    if top[j] / n >= share:
+    others, also = None, 0
+    if y_true is not None:
+        y = np.asarray(y_true)
+        if y.shape != pred.shape:
+            raise ValueError(f'y_true has {y.shape[0] if y.ndim else 0} labels for {n} scored items')
+        others = int((y != j).sum())
+        also = int(((y != j) & (pred == j)).sum())
+    if top[j] / n >= share and (others is None or not others or 2 * also >= others):
+        told = '' if not others else (f', and for {also} of the {others} items whose majority vote is another class')
         out.append(dict(kind='collapsed', value=float(top[j] / n), says=f'{name} predicts {classes[j]!r} for '
-                        f'{top[j] / n:.0%} of the {n} scored items: it has (nearly) collapsed to one class, so its '
-                        "macro F1 says little beyond the Prior's"))
+                        f'{top[j] / n:.0%} of the {n} scored items{told}: it has (nearly) collapsed to one class, so '
+                        "its macro F1 says little beyond the Prior's"))
     if (pred < 0).mean() >= share:
         out.append(dict(kind='no class predicted', value=float((pred < 0).mean()), says=f'{name} gives two or more '
                         f'classes the same top probability on {(pred < 0).mean():.0%} of the {n} scored items: it '
@@ -623,7 +634,7 @@ def score_against_ceiling(
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)
         warnings=prediction_warnings(p, [f'class {j}' for j in range(c.shape[1])] if classes is None else list(classes),
-                                     name),
+                                     name, y_true=hard_labels(c)),
     )
     return out
 

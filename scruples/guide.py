@@ -400,6 +400,7 @@ def model_warnings(
     classes,  # the class names
     prior: str = 'Prior',  # the name of the Prior among `results` (None: no cross-entropy check)
     share: float = 0.95,  # a model predicting one class for this share of the items or more is collapsed
+    y_true=None,  # (n_test,) the test items' majority votes (the macro F1's labels), when known: see `prediction_warnings`
 ) -> pd.DataFrame:  # model, kind ('collapsed', 'no class predicted' or 'worse than the Prior'), value, says
     "The models that predict one class for (nearly) every test item, and those with a worse cross-entropy than the Prior."
     from scruples.evaluation import prediction_warnings
@@ -408,17 +409,21 @@ def model_warnings(
     for name, p in probas.items():  # what was scored; near-ties are ties (`prediction_warnings`), never an argmax
         if name == prior:
             continue
-        rows += [dict(model=name, **w) for w in prediction_warnings(p, classes, name, share=share)]
+        rows += [dict(model=name, **w) for w in prediction_warnings(p, classes, name, share=share, y_true=y_true)]
     if prior in results:
         base = float(results[prior]['xentropy'])
         for name, r in results.items():
-            if name != prior and np.isfinite(r['xentropy']) and r['xentropy'] > base:
+            x = float(r['xentropy'])
+            if name != prior and not np.isnan(x) and x > base:  # infinite: worst of all, said so
+                why = ('; infinite: the calibrated model gives probability 0 to a class that some test votes chose'
+                       if np.isinf(x) else '')
                 rows.append(
                     dict(
                         model=name,
                         kind='worse than the Prior',
-                        value=float(r['xentropy']),
-                        says=f'{name} is worse than the Prior in cross-entropy ({r["xentropy"]:.3f} against {base:.3f}; the Prior knows only the class shares)',
+                        value=x,
+                        says=f'{name} is worse than the Prior in cross-entropy ({x:.3f} against {base:.3f}; the Prior '
+                        f'knows only the class shares{why})',
                     )
                 )
     return pd.DataFrame(rows, columns=['model', 'kind', 'value', 'says'])

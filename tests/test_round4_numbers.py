@@ -91,8 +91,33 @@ def test_analyze_and_score_warn_by_one_function():
     p = np.c_[np.linspace(0.6, 0.9, 40), np.linspace(0.4, 0.1, 40)]
     res = score_against_ceiling(p, counts, hard=True, n_boot=0, ceiling_boot=10, n_samples=100, classes=['yes', 'no'],
                                 name='M')
-    w = model_warnings({}, {'M': p}, ['yes', 'no'])
+    from scruples.metrics import hard_labels
+    w = model_warnings({}, {'M': p}, ['yes', 'no'], y_true=hard_labels(counts))  # the labels score warns against
     assert [x['says'] for x in res.attrs['warnings']] == list(w.says) and len(w) == 1
+
+
+def test_a_model_right_on_skewed_items_is_not_said_to_have_collapsed(tmp_path):
+    """Lead, stop 57: 57 of 60 items are 'a' by majority vote and the model predicts each item's majority vote (macro
+    F1 1). `score` (and analyze, by `model_warnings`) said "predicts 'a' for 95% ...: it has (nearly) collapsed to one
+    class, so its macro F1 says little beyond the Prior's", a warning contradicting the score. A model predicting 'a'
+    for the three other items too is still named."""
+    n = 60
+    y = np.r_[np.zeros(n - 3, int), 1, 2, 1]
+    counts = np.eye(3, dtype=int)[y] * 3 + 1 - np.eye(3, dtype=int)[y]  # 3 votes for the label, 1 for each other
+    ids = [f'i{i}' for i in range(n)]
+    pd.DataFrame(counts, columns=['a', 'b', 'c']).assign(id=ids).to_csv(tmp_path/'gold.csv', index=False)
+    for name, pred in (('right', y), ('one', np.zeros(n, int))):
+        p = np.eye(3)[pred] * 0.7 + 0.1
+        pd.DataFrame(p, columns=['a', 'b', 'c']).assign(id=ids).to_csv(tmp_path/f'{name}.csv', index=False)
+    r = scruples('score', str(tmp_path/'right.csv'), str(tmp_path/'gold.csv'), '--bootstrap', '20',
+                 '--ceiling-bootstrap', '10', '--samples', '200')
+    assert r.returncode == 0, r.stderr
+    assert 'collapsed' not in r.stdout + r.stderr, r.stderr
+    r = scruples('score', str(tmp_path/'one.csv'), str(tmp_path/'gold.csv'), '--bootstrap', '20',
+                 '--ceiling-bootstrap', '10', '--samples', '200')
+    assert r.returncode == 0, r.stderr
+    assert ("warning: one predicts 'a' for 100% of the 60 scored items, and for 3 of the 3 items whose majority vote "
+            'is another class') in ' '.join(r.stderr.split()), r.stderr
 
 
 def test_the_number_of_traits_is_chosen_among_converged_fits_only():
