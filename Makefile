@@ -114,8 +114,10 @@ PYTEST_N ?= $(shell $(PY) -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loa
 
 # nbdev_test through scripts/nbtest.py: it stops joblib's idle workers after each notebook (nbdev's pool workers
 # otherwise wait 300 s for them at exit: the step took 446 s for 145 s of notebooks).
+# Cells marked `#| slow` (settings.ini's tst_flags: the simulation studies of 12_best, which draw their own data) run
+# here and are skipped by the no-data leg, where they would only run again.
 nbtest: venv
-	$(PY) scripts/nbtest.py --n_workers 2 --timing $(if $(NODATA),--file_re '^($(NODATA_NBS))\.ipynb$$')
+	$(PY) scripts/nbtest.py --n_workers 2 --timing $(if $(NODATA),--file_re '^($(NODATA_NBS))\.ipynb$$',--flags slow)
 
 smoke: venv
 	$(BIN)/scruples reproduce --smoke --jobs 2 --kernel $(KERNEL)
