@@ -44,3 +44,18 @@ def test_plan_xentropy_is_one_number_for_every_number_of_votes(tmp_path):
     assert len(got) == 4 and max(got) - min(got) < 1e-9, got  # [0.8340, 0.8344, 0.8353, 0.8325]
     text = scruples('plan', pilot, '--votes', '1,3,5,10')
     assert 'xentropy stays the same for every number of votes' in ' '.join(text.stdout.split())
+
+
+# --- SILENT WRONG (an estimate outside its own interval): best's accuracy and macro F1 are the mean of the oracle's
+# --- scores over posterior draws, the interval their central 95%; nearly unanimous items printed accuracy 0.9995 with
+# --- the interval [1.0000, 1.0000] (and a Jensen-Shannon estimate 2e-8 above its bootstrap interval's top)
+
+def test_best_estimate_lies_inside_its_interval(tmp_path):
+    counts = tmp_path/'counts.json'
+    counts.write_text(json.dumps([[10, 0], [0, 10], [10, 0], [0, 10], [9, 1]]))
+    r = scruples('best', counts, '--json', '--metric', 'accuracy', 'macro_f1', 'xentropy', 'js')
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)['estimates']
+    outside = [(x['metric'], x['estimate'], x['ci_low'], x['ci_high']) for x in rows
+               if not x['ci_low'] <= x['estimate'] <= x['ci_high']]
+    assert not outside  # [('accuracy', 0.99946, 1.0, 1.0), ('macro_f1', 0.99946, 1.0, 1.0)]
