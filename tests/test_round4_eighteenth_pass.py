@@ -2,6 +2,8 @@
 a user does (a subprocess) or the API, asserts the right behaviour, and failed on the code it was written against."""
 import json
 
+import pytest
+
 from cli_run import scruples
 
 
@@ -59,3 +61,47 @@ def test_best_estimate_lies_inside_its_interval(tmp_path):
     outside = [(x['metric'], x['estimate'], x['ci_low'], x['ci_high']) for x in rows
                if not x['ci_low'] <= x['estimate'] <= x['ci_high']]
     assert not outside  # [('accuracy', 0.99946, 1.0, 1.0), ('macro_f1', 0.99946, 1.0, 1.0)]
+
+
+# --- SILENT WRONG (a number that moves with the class order): ECE scores the top label; calibrated probabilities that
+# --- tie at the top (a calibration that mixes in the whole uniform, smoothing 1; a model saying 0.5/0.5) took the
+# --- first tied class: one model and one set of votes gave ECE 0.04, 0.06 or 0.02 as --classes ordered the classes
+
+def _uninformative(tmp_path):
+    "Votes on 30 items and a model's random probabilities: the in-sample calibration mixes in the whole uniform."
+    import numpy as np
+    import pandas as pd
+    rng, rows = np.random.default_rng(1), []
+    for i in range(30):
+        share = rng.dirichlet([1, 1, 1])
+        for a in rng.choice(8, size=5, replace=False):
+            rows.append(dict(item=f'it{i:02d}', annotator=f'w{a}', label=['yes', 'no', 'maybe'][rng.choice(3, p=share)]))
+    pd.DataFrame(rows).to_csv(tmp_path/'gold.csv', index=False)
+    pred = pd.DataFrame(np.random.default_rng(5).dirichlet([1, 1, 1], size=30), columns=['maybe', 'no', 'yes'])
+    pred.insert(0, 'id', [f'it{i:02d}' for i in range(30)])
+    pred.to_csv(tmp_path/'pred.csv', index=False)
+
+
+def test_score_ece_does_not_depend_on_the_class_order(tmp_path):
+    _uninformative(tmp_path)
+    got = {}
+    for order in ('maybe,no,yes', 'no,maybe,yes', 'yes,no,maybe'):
+        r = scruples('score', tmp_path/'pred.csv', tmp_path/'gold.csv', '--classes', order, '--json',
+                     '--ceiling-bootstrap', '10', '--samples', '300')
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert out['smoothing'] == 1.0  # the premise: the calibrated predictions are the uniform distribution
+        ece = [m for m in out['metrics'] if m['metric'] == 'ece'][0]
+        got[order] = tuple(round(ece[f], 12) for f in ('model', 'model_lo', 'model_hi'))
+    assert len(set(got.values())) == 1, got  # ECE 0.04, 0.06, 0.02
+
+
+def test_ece_of_tied_top_labels_shares_the_credit():
+    import numpy as np
+    from scruples.softmetrics import calibration_bins, expected_calibration_error
+    counts = np.array([[4, 0, 0], [0, 2, 2], [2, 1, 1]])
+    p = np.full((3, 3), 1 / 3)
+    for c in (counts, counts[:, ::-1]):  # 0.1667 and 0.0833: the share of the first class, against 1/3
+        assert expected_calibration_error(c, p) == pytest.approx(0.0, abs=1e-12)
+    assert expected_calibration_error(np.array([0, 1, 2]), p) == pytest.approx(0.0, abs=1e-12)  # right 1/3 of the time
+    assert calibration_bins(counts, p).accuracy.dropna().tolist() == pytest.approx([1 / 3])
