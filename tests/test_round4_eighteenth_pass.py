@@ -105,3 +105,41 @@ def test_ece_of_tied_top_labels_shares_the_credit():
         assert expected_calibration_error(c, p) == pytest.approx(0.0, abs=1e-12)
     assert expected_calibration_error(np.array([0, 1, 2]), p) == pytest.approx(0.0, abs=1e-12)  # right 1/3 of the time
     assert calibration_bins(counts, p).accuracy.dropna().tolist() == pytest.approx([1 / 3])
+
+
+# --- SILENT WRONG (a number that moves with the class order): a model's accuracy and macro F1 took the argmax of its
+# --- probabilities, the first class of a tie: a model saying 0.5/0.5 on some items (an LLM's rounded probabilities)
+# --- scored accuracy 0.5 with the classes yes,no and 0.4 with no,yes; a tie now counts a share for each tied class
+
+def test_score_accuracy_and_macro_f1_of_tied_predictions_do_not_depend_on_the_class_order(tmp_path):
+    import random
+    random.seed(3)
+    gold, pred = ['id,yes,no'], ['id,yes,no']
+    for i in range(40):
+        y = random.randint(0, 5)
+        r = random.choice([0.5, 0.5, 0.8, 0.2, 0.6])
+        gold.append(f'q{i},{y},{5 - y}')
+        pred.append(f'q{i},{r},{1 - r:.1f}')
+    (tmp_path/'gold.csv').write_text('\n'.join(gold) + '\n')
+    (tmp_path/'pred.csv').write_text('\n'.join(pred) + '\n')
+    got = {}
+    for order in ('yes,no', 'no,yes'):
+        r = scruples('score', tmp_path/'pred.csv', tmp_path/'gold.csv', '--classes', order, '--json',
+                     '--ceiling-bootstrap', '10', '--samples', '300')
+        assert r.returncode == 0, r.stderr
+        got[order] = {m['metric']: tuple(round(m[f], 12) for f in ('model', 'model_lo', 'model_hi'))
+                      for m in json.loads(r.stdout)['metrics'] if m['metric'] in ('accuracy', 'macro_f1')}
+    assert got['yes,no'] == got['no,yes'], got  # accuracy 0.5 and 0.4, macro F1 0.4048 and 0.3985
+
+
+def test_evaluate_shares_a_tied_prediction():
+    import numpy as np
+    from scruples.evaluation import score_predictions
+    counts = np.array([[3, 0], [3, 0], [2, 1], [1, 2]])
+    p = np.array([[0.5, 0.5], [0.5, 0.5], [0.9, 0.1], [0.2, 0.8]])
+    a = score_predictions(p, counts, n_boot=0, hard=False)
+    b = score_predictions(p[:, ::-1], counts[:, ::-1], n_boot=0, hard=False)
+    assert a['f1'] == b['f1']  # the tied rows were right in one order (class 0), wrong in the other
+    from scruples.evaluation import TIE
+    near = p + np.array([[TIE / 10, -TIE / 10], [TIE / 10, -TIE / 10], [0, 0], [0, 0]])  # ties as the warning says
+    assert score_predictions(near, counts, n_boot=0, hard=False)['f1'] == a['f1']
