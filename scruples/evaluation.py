@@ -14,7 +14,6 @@ from .core import as_rng, check_resamples
 from scruples.metrics import (
     TemperatureCalibrator,
     check_counts,
-    confusion_matrices,
     f1_from_confusion,
     hard_labels,
     in_order_of,
@@ -85,6 +84,25 @@ def _interval(x):
     return tuple(np.inf if np.isnan(b) else b for b in (lo, hi))
 
 # %% ../nbs/15_evaluation.ipynb #7185e757
+def _tied_shares(p, tie: float = 1e-6) -> np.ndarray:  # (n, k)
+    """Each row's prediction as shares of its top classes: 1 for the largest probability, 1/m for each of m classes tied
+    at the top, within `tie` as `predicted_classes` (`TIE`; the first of them would move with the class order: 0.5/0.5)."""
+    top = p >= p.max(1, keepdims=True) - tie
+    return top / top.sum(1, keepdims=True)
+
+
+def _shared_confusion(y, share, k: int, w=None) -> np.ndarray:  # (k, k), or (s, k, k) under the resamples `w`
+    "Confusion matrices of `_tied_shares` predictions (rows: true class; a tie counts a share in each tied column)."
+    out = np.zeros((k, k) if w is None else (len(w), k, k))
+    for j in range(k):
+        rows = y == j
+        if w is None:
+            out[j] = share[rows].sum(0)
+        else:
+            out[:, j] = w[:, rows] @ share[rows]
+    return out
+
+
 def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
     "The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample."
     n_boot = check_resamples(n_boot)  # 0: no intervals
@@ -110,8 +128,8 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
                     f'calibration predictions have {proba_cal.shape[1]} classes, the scored ones {ct.shape[1]}'
                 )
     y, k = hard_labels(ct), ct.shape[1]
-    pred = p.argmax(1)
-    f1 = float(f1_from_confusion(confusion_matrices(y, pred, k)))
+    share = _tied_shares(p)  # a tie at the top: a share for each tied class
+    f1 = float(f1_from_confusion(_shared_confusion(y, share, k)))
     out = dict.fromkeys(FIELDS, np.nan)
     out.update(f1=f1, n=len(ct), calibration='none (hard predictions)')
     if not hard:
@@ -138,7 +156,7 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
         w = np.bincount(
             (np.arange(n_boot)[:, None] * n + rng.integers(0, n, (n_boot, n))).ravel(), minlength=n_boot * n
         ).reshape(n_boot, n)
-        f1s = f1_from_confusion(confusion_matrices(y, np.broadcast_to(pred, w.shape), k, weights=w))
+        f1s = f1_from_confusion(_shared_confusion(y, share, k, w))
         out['f1_lo'], out['f1_hi'] = np.percentile(f1s, [2.5, 97.5])
         if not hard:  # the same resamples, the calibrated q fixed (the temperature is not refitted per resample)
             w = w.astype(np.float64)  # once, not in every product
@@ -511,7 +529,8 @@ def prediction_warnings(
     if (pred < 0).mean() >= share:
         out.append(dict(kind='no class predicted', value=float((pred < 0).mean()), says=f'{name} gives two or more '
                         f'classes the same top probability on {(pred < 0).mean():.0%} of the {n} scored items: it '
-                        'predicts no class there (its macro F1 counts them as the first class)'))
+                        'predicts no class there (its accuracy and macro F1 count each of them a share for each tied '
+                        'class)'))
     return out
 
 # %% ../nbs/15_evaluation.ipynb #40104da1
@@ -575,7 +594,7 @@ def score_against_ceiling(
         warnings.simplefilter('always', InSampleCalibrationWarning)
         model = score_predictions(p, c, proba_cal, counts_cal, n_boot=n_boot, seed=seed, hard=hard)
     in_sample = any(issubclass(w.category, InSampleCalibrationWarning) for w in caught)
-    correct = (p.argmax(1) == hard_labels(c)).astype(float)
+    correct = _tied_shares(p)[np.arange(len(c)), hard_labels(c)]  # a tie: a share of the credit
     names = [m for m, _ in _PAIRS if ordered or m != 'wasserstein']
     ceiling = best(
         c,

@@ -104,16 +104,18 @@ def wasserstein_distance(y_true, y_prob, per_example: bool = False):
 
 # %% ../nbs/14_softmetrics.ipynb #101c1299
 def _correct(y_true, p):
+    """Each item's credit for its top label: 1 or 0 (hard labels), the top class's share (counts). A tie at the top
+    shares it, the mean over the tied classes (the first of them would move with the class order: a uniform row)."""
     y = np.asarray(y_true)
-    pred = p.argmax(1)
+    top = p == p.max(1, keepdims=True)
     if y.ndim == 1:
         if len(y) != len(p):
             raise ValueError(f'{len(y)} labels but {len(p)} predictions; they must match exactly')
         if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= p.shape[1]:
             raise ValueError(f'hard labels must be integers in [0, {p.shape[1]})')
-        return (pred == y).astype(float)
+        return top[np.arange(len(y)), y] / top.sum(1)
     t, _ = _pair(y, p)
-    return t[np.arange(len(t)), pred]
+    return (t * top).sum(1) / top.sum(1)
 
 
 def _bin_of(conf, n_bins):
