@@ -18,8 +18,9 @@ from .annotations import AnnotatedData, as_counts, majority_vote
 from .core import as_rng, check_resamples, id_order, id_ranks
 
 # %% auto #0
-__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'fleiss_kappa_spread',
-           'GLAD', 'MACE', 'aggregate', 'aggregate_agreement', 'agreement_report']
+__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'resamples_note',
+           'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate', 'aggregate_agreement',
+           'agreement_report']
 
 # %% ../nbs/13_agreement.ipynb #cff73e48
 LEVELS = ('nominal', 'ordinal', 'interval')
@@ -101,7 +102,30 @@ def agreement_interval(
     n_boot: int = 200,  # bootstrap resamples of the items
     seed=0,
 ) -> tuple[float, float, float]:  # (estimate, 2.5% quantile, 97.5% quantile)
-    "A coefficient and its 95% bootstrap interval over items (resampled with replacement, seeded)."
+    """A coefficient and its 95% bootstrap interval over items (resampled with replacement, seeded), from the resamples
+    where it is defined (`agreement_draws` says how many)."""
+    est, draws = agreement_draws(data, coefficient, level, n_boot, seed)
+    if len(draws) == 0:
+        return est, float('nan'), float('nan')
+    return est, float(np.quantile(draws, 0.025)), float(np.quantile(draws, 0.975))
+
+
+def resamples_note(name: str, n_used: int, n_boot: int) -> str:
+    "What an interval from `n_used` of `n_boot` resamples says of the others ('' when every resample counted)."
+    if n_used >= n_boot:
+        return ''
+    return (f'{name}: its interval is of {n_used} of the {n_boot} resamples; in the other {n_boot - n_used} the '
+            'coefficient is undefined (every vote of the resample in one class, or no pair of votes)')
+
+
+def agreement_draws(
+    data: AnnotatedData,  # the items (responses when present, else counts)
+    coefficient: str = 'alpha',  # 'alpha' (Krippendorff) or 'kappa' (Fleiss, every vote: unequal='all')
+    level: str = 'nominal',  # alpha's level ('nominal', 'ordinal', 'interval')
+    n_boot: int = 200,  # bootstrap resamples of the items
+    seed=0,
+) -> tuple[float, np.ndarray]:  # (estimate, the coefficient on each resample where it is defined)
+    "The coefficient on the items and on bootstrap resamples of them; resamples where it is undefined are left out."
     if coefficient not in ('alpha', 'kappa'):
         raise ValueError(f"coefficient must be 'alpha' or 'kappa', got {coefficient!r}")
     n_boot = check_resamples(n_boot, none=False)
@@ -129,17 +153,15 @@ def agreement_interval(
     # number of pairable items random (a wider interval, and one that moves with items nobody could agree on)
     votes = (~np.isnan(resp)).sum(0) if resp is not None else data.counts.sum(1)
     pool = np.flatnonzero(votes >= 2) if coefficient == 'alpha' else np.arange(data.n_items)
-    pool = pool[id_order([data.items[j] for j in pool])]  # by id: the same resamples for any order of the rows
+    ids = data.item_ids
+    pool = pool[id_order([ids[j] for j in pool])]  # by id: the same resamples for any order of the rows
     draws = []
     for _ in range(n_boot if len(pool) else 0):
         try:
             draws.append(value(pool[rng.integers(len(pool), size=len(pool))]))
         except (ValueError, ZeroDivisionError):
             continue  # a resample without a pair of votes
-    draws = np.asarray([d for d in draws if np.isfinite(d)])
-    if len(draws) == 0:
-        return est, float('nan'), float('nan')
-    return est, float(np.quantile(draws, 0.025)), float(np.quantile(draws, 0.975))
+    return est, np.asarray([d for d in draws if np.isfinite(d)])
 
 
 def fleiss_kappa_spread(
@@ -315,7 +337,7 @@ def aggregate(
                                                          for j, v in zip(mv.labels, voted)], 'tied': mv.tied & voted})
     person = data.persons() if data.annotators is not None else list(range(len(data.responses)))
     worker = np.unique([str(p) for p in person], return_inverse=True)[1]  # repeats='all': A#2 is A, one worker (one
-    rank = id_ranks(list(data.items) if data.items is not None else range(data.n_items))  # confusion matrix), by name
+    rank = id_ranks(data.item_ids)  # confusion matrix), by name
     a, i = np.nonzero(~np.isnan(data.responses))
     o = np.lexsort((rank[i], worker[a]))  # the votes by person, then item id: MACE's start (a draw per worker and
     a, i = a[o], i[o]  # class) and the models' ties follow the data, not the order of the file's rows
@@ -373,9 +395,14 @@ def agreement_report(
     n = data.n_votes
     nan = float('nan')
 
+    short = []  # the coefficients whose interval is of fewer resamples than asked: said in the notes
+
     def coef(name, coefficient, level='nominal'):
         if n_boot:
-            return (name, *agreement_interval(data, coefficient, level=level, n_boot=n_boot, seed=seed))
+            est, draws = agreement_draws(data, coefficient, level=level, n_boot=n_boot, seed=seed)
+            short.append(resamples_note(name, len(draws), n_boot))
+            lo, hi = (np.quantile(draws, [0.025, 0.975]) if len(draws) else (nan, nan))
+            return (name, est, float(lo), float(hi))
         return (
             name,
             krippendorff_alpha(data, level=level) if coefficient == 'alpha' else fleiss_kappa(data, unequal='all'),
@@ -418,6 +445,7 @@ def agreement_report(
         f'fleiss_kappa_subsampled: the mean over {20 if n_boot else 5} subsamples of each item\'s votes to '
         'fleiss_kappa_votes_per_item; lo, hi: the 2.5-97.5% spread of the subsamples, not an interval of the estimate',
     ] + ([f'{", ".join(boot)}: lo, hi: the 95% bootstrap interval over items ({n_boot} resamples)'] if n_boot else [])
+    out.attrs['notes'] += [s for s in short if s]
     ties_left = int(majority_vote(data).n_ties) if data.responses is not None and len(methods) else 0
     if ties_left:
         out.attrs['notes'].append(f'*_agree_with_majority: of the {data.n_items - ties_left} items whose majority is not '

@@ -116,6 +116,11 @@ class AnnotatedData:
         return self.counts.shape[0]
 
     @property
+    def item_ids(self) -> list:
+        "The items' ids: `items`, or their positions 0, 1, ... where the data were made without ids (`items=None`)."
+        return list(self.items) if self.items is not None else list(range(self.n_items))
+
+    @property
     def n_classes(self) -> int:
         return self.counts.shape[1]
 

@@ -260,7 +260,7 @@ def take(data: _ann.AnnotatedData, idx) -> _ann.AnnotatedData:
     pick = lambda v: None if v is None else [v[i] for i in idx]
     return replace(
         data,
-        items=[data.items[i] for i in idx],
+        items=pick(data.items),
         counts=data.counts[idx],
         texts=pick(data.texts),
         contexts=pick(data.contexts),

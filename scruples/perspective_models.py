@@ -91,7 +91,7 @@ def group_soft_models(
     streams = keyed_streams(seed, names)
     counts = {g: data.counts if g == 'all' else subset(data, groups == g).counts for g in names}
     rows = []
-    ir = id_ranks(data.items if data.items is not None else range(data.n_items))
+    ir = id_ranks(data.item_ids)
     for g in names:
         tr = np.asarray(train)[counts[g][train].sum(1) > 0]
         tr = tr[np.argsort(ir[tr], kind='stable')]  # in id order: the held-out tenth alike for any order of the rows
@@ -213,7 +213,7 @@ def annotator_model_scores(
     rng, k = as_rng(seed), data.n_classes
     # the items and the annotators ranked by their ids: the votes in one order, each annotator the model's number of
     # its rank, and the bootstrap's items in id order: the same numbers for any order of the file's rows
-    ir, ar = id_ranks(data.items if data.items is not None else range(data.n_items)), id_ranks(data.annotators)
+    ir, ar = id_ranks(data.item_ids), id_ranks(data.annotators)
     (i_tr, a_tr, y_tr), (i_te, a_te, y_te) = (_in_one_order(*_votes(data, v), ir, ar) for v in (train, test))
     X = lambda i, a: np.column_stack([E[i], ar[a]])
     fit = lambda aware: AnnotatorModel(n_annotators=len(data.annotators), n_classes=k, annotators=aware,

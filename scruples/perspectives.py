@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import cohen_kappa_score
 
-from .agreement import agreement_interval, fleiss_kappa
+from .agreement import agreement_draws, fleiss_kappa, resamples_note
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
 from .best import best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, id_order, keyed_streams
@@ -456,7 +456,7 @@ def alpha_interval(
     n_boot: int = 200,  # bootstrap resamples of the items
     seed=0,
     min_items: int = MIN_ITEMS,  # fewer items with 2 or more votes: no interval (the note says why)
-) -> tuple[float, float, float, str]:  # (alpha, lo, hi, note: '' or why the interval is undefined)
+) -> tuple[float, float, float, str]:  # (alpha, lo, hi, note: '', why there is no interval, or of how many resamples)
     """Krippendorff's alpha of a set of annotators with its 95% bootstrap interval over items, or the reason there is
     none."""
     n_boot = check_resamples(n_boot)  # 0: no interval
@@ -470,8 +470,9 @@ def alpha_interval(
         est = _alpha(data.responses, data.n_classes, level)
         why = f'{n_pair} items with 2 or more votes (fewer than {min_items}): no interval' if n_boot else ''
         return est, float('nan'), float('nan'), why
-    est, lo, hi = agreement_interval(data, 'alpha', level=level, n_boot=n_boot, seed=seed)
-    return est, lo, hi, ''
+    est, draws = agreement_draws(data, 'alpha', level=level, n_boot=n_boot, seed=seed)  # as `agreement_interval`
+    lo, hi = (float(q) for q in np.quantile(draws, [0.025, 0.975])) if len(draws) else (float('nan'),) * 2
+    return est, lo, hi, resamples_note('alpha', len(draws), n_boot).removeprefix('alpha: ')
 
 # %% ../nbs/17_perspectives.ipynb #035ccd26
 def group_agreement(
