@@ -30,8 +30,8 @@ from scruples.softmetrics import (
 # %% auto #0
 __all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER', 'SCORE_FIGURES', 'FIGURE_MARK',
            'InSampleCalibrationWarning', 'score_predictions', 'evaluate', 'Predictions', 'read_predictions',
-           'align_predictions', 'predicted_classes', 'prediction_warnings', 'score_against_ceiling', 'save_figures',
-           'check_figure_file', 'save_figure_file']
+           'align_predictions', 'predicted_classes', 'prediction_warnings', 'score_against_ceiling',
+           'flattened_warning', 'save_figures', 'check_figure_file', 'save_figure_file']
 
 # %% ../nbs/15_evaluation.ipynb #3f88dec4
 class InSampleCalibrationWarning(UserWarning):
@@ -653,9 +653,33 @@ def score_against_ceiling(
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)
         warnings=prediction_warnings(p, [f'class {j}' for j in range(c.shape[1])] if classes is None else list(classes),
-                                     name, y_true=hard_labels(c)),
+                                     name, y_true=hard_labels(c)) + flattened_warning(q, model, name, in_sample, raw=p),
     )
     return out
+
+
+def flattened_warning(
+    q,  # (n, k) the calibrated probabilities scored
+    model,  # what `score_predictions` returned (its temperature and smoothing)
+    name: str = 'the model',
+    in_sample: bool = False,  # the temperature was fitted on the scored items
+    within: float = 0.01,  # every probability this close to 1/k: flattened
+    raw=None,  # (n, k) the probabilities before calibration: none of their own near uniform (a Prior of equal shares)
+) -> list[dict]:  # [] or one warning: kind 'flattened', value (the largest distance from 1/k), says
+    """A calibration that made every prediction (nearly) uniform: the soft metrics are then the uniform distribution's,
+    not the model's probabilities' (a temperature at its top bound, or smoothing 1, fitted where the model's
+    probabilities predict the votes worse than the uniform does)."""
+    q = np.asarray(q, dtype=float)
+    if not len(q) or not np.isfinite(float(model['temperature'])):  # hard predictions: no calibration
+        return []
+    far = float(np.abs(q - 1 / q.shape[1]).max())
+    if far > within or (raw is not None and np.abs(np.asarray(raw, dtype=float) - 1 / q.shape[1]).max() <= within):
+        return []  # not uniform, or uniform before the calibration too: nothing the calibration did
+    return [dict(kind='flattened', value=far, says=(
+        f'{name}: the calibration (temperature {float(model["temperature"]):.4g}, smoothing '
+        f'{float(model["smoothing"]):.4g}) made every prediction within {within:g} of uniform: its cross-entropy and '
+        "soft metrics are the uniform distribution's, not its own probabilities'"
+        + ('; fitted on the scored items themselves (give held-out predictions)' if in_sample else '')))]
 
 # %% ../nbs/15_evaluation.ipynb #a2be5da3
 SCORE_FIGURES = ('reliability.png', 'models_vs_ceiling.png')  # the names `scruples score --figures` writes

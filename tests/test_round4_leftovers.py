@@ -282,3 +282,21 @@ def test_agreement_of_data_made_without_ids():
     r = agreement_report(d, n_boot=20)
     assert np.isfinite(r.set_index('metric').loc['krippendorff_alpha', 'lo'])
     assert take(d, [0, 2]).items is None and d.item_ids == list(range(20))
+
+
+def test_score_says_when_the_calibration_flattened_the_model(tmp_path):
+    """The eighteenth pass's leftover: random predictions calibrated on the scored items themselves got temperature 1000
+    and smoothing 1, so every soft metric was the uniform distribution's; nothing said so beside the numbers."""
+    rng = np.random.default_rng(0)
+    counts = rng.multinomial(4, [0.5, 0.3, 0.2], size=60)
+    ids = [f'i{i}' for i in range(60)]
+    pd.DataFrame(counts, columns=['a', 'b', 'c']).assign(id=ids).to_csv(tmp_path/'gold.csv', index=False)
+    pd.DataFrame(rng.dirichlet([1, 1, 1], 60), columns=['a', 'b', 'c']).assign(id=ids).to_csv(tmp_path/'p.csv',
+                                                                                               index=False)
+    r = scruples('score', str(tmp_path/'p.csv'), str(tmp_path/'gold.csv'), '--bootstrap', '20', '--ceiling-bootstrap',
+                 '10', '--samples', '200')
+    assert r.returncode == 0, r.stderr
+    said = ' '.join(r.stderr.split())
+    assert 'warning: p: the calibration (temperature 1000, smoothing 1) made every prediction within 0.01 of uniform' \
+        in said, said
+    assert 'fitted on the scored items themselves' in said, said
