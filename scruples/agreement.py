@@ -11,7 +11,6 @@ from typing import Sequence
 import krippendorff
 import numpy as np
 import pandas as pd
-from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as _sm_fleiss_kappa
 
 from .annotations import AnnotatedData, as_counts, majority_vote
@@ -360,6 +359,8 @@ def aggregate_agreement(
     kept = table.majority.notna().to_numpy()  # a tied majority (ties='first', 'random') is no label either: its pick
     if 'tied' in table.columns:  # (the first class, by their order) would move the agreement with the classes' order
         kept = kept & ~table.tied.to_numpy(bool)
+    from sklearn.metrics import cohen_kappa_score  # here: `agree` on counts alone never loads scikit-learn (0.8 s)
+
     nan = float('nan')
     rows = []
     for m in methods:

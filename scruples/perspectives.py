@@ -12,7 +12,6 @@ from pathlib import Path
 import krippendorff
 import numpy as np
 import pandas as pd
-from sklearn.metrics import cohen_kappa_score
 
 from .agreement import agreement_draws, fleiss_kappa, resamples_note
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
@@ -546,6 +545,8 @@ def between_groups(
 ) -> pd.DataFrame:  # one row per pair of groups: shared items, share whose majorities differ (interval), kappa
     """Between two groups: over the items both give an untied majority, how often the majorities differ (bootstrap
     interval over items) and Cohen's kappa of the two majorities."""
+    from sklearn.metrics import cohen_kappa_score  # on first use: `agree` on counts alone never loads scikit-learn
+
     groups = check_groups(data, groups)
     n_boot = check_resamples(n_boot)  # 0: no interval
     mj, rows = group_majorities(data, groups), []
@@ -604,6 +605,8 @@ def pairwise_kappa(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:  # (kappa, shared items): annotators x annotators
     """Cohen's kappa (scikit-learn) of every pair of annotators over the items both labelled; NaN where they share fewer
     than `min_shared` items or kappa is undefined."""
+    from sklearn.metrics import cohen_kappa_score  # on first use: `agree` on counts alone never loads scikit-learn
+
     R, k = data.responses, data.n_classes
     seen = ~np.isnan(R)
     shared = seen.astype(np.int64) @ seen.T.astype(np.int64)
