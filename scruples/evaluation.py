@@ -30,7 +30,7 @@ from scruples.softmetrics import (
 # %% auto #0
 __all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER', 'SCORE_FIGURES', 'FIGURE_MARK',
            'InSampleCalibrationWarning', 'score_predictions', 'evaluate', 'Predictions', 'read_predictions',
-           'align_predictions', 'predicted_classes', 'prediction_warnings', 'score_against_ceiling',
+           'align_predictions', 'predicted_classes', 'prediction_warnings', 'mean_interval', 'score_against_ceiling',
            'flattened_warning', 'save_figures', 'check_figure_file', 'save_figure_file']
 
 # %% ../nbs/15_evaluation.ipynb #3f88dec4
@@ -547,7 +547,7 @@ _PAIRS = (
 LOWER_IS_BETTER = {'xentropy', 'kl', 'js', 'manhattan', 'wasserstein', 'ece'}
 
 
-def _boot_metric(per: np.ndarray, n_boot: int, seed) -> tuple[float, float]:
+def mean_interval(per: np.ndarray, n_boot: int, seed) -> tuple[float, float]:
     "95% percentile interval of the mean of per-item values over bootstrap resamples of the items."
     if not n_boot:
         return np.nan, np.nan
@@ -611,13 +611,13 @@ def score_against_ceiling(
         if m not in names:
             continue
         if m == 'accuracy':
-            v, (lo, hi) = float(correct.mean()), _boot_metric(correct, n_boot, seed)
+            v, (lo, hi) = float(correct.mean()), mean_interval(correct, n_boot, seed)
         elif m == 'wasserstein':
             if hard:
                 v, lo, hi = np.nan, np.nan, np.nan
             else:
                 per = wasserstein_distance(c, q, per_example=True)  # the probabilities score_predictions scored
-                v, (lo, hi) = float(per.mean()), _boot_metric(per, n_boot, seed)
+                v, (lo, hi) = float(per.mean()), mean_interval(per, n_boot, seed)
         else:
             v, lo, hi = (float(model[f]) for f in (field, f'{field}_lo', f'{field}_hi'))
         ce = ceiling.loc[m] if m in ceiling.index else None
