@@ -584,3 +584,13 @@ def test_analyze_refuses_a_predictions_file_before_writing(tmp_path, no_kernel, 
     rc, out, err = run_cli('analyze', str(tmp_path/'wide.csv'), '--id', 'id', '--predictions', str(tmp_path/'pred.csv'), '--out', str(tmp_path/'o'))
     assert rc == 1 and says in err and 'pred.csv' in err and 'Traceback' not in err, err
     assert not (tmp_path/'o').exists()
+
+
+def test_every_soft_metric_of_a_model_has_its_interval(shipped_default):
+    "Stop 57: a model's Wasserstein distance (ordered classes) was the one soft metric printed without an interval."
+    s = summary_of(shipped_default)
+    soft = s[(s.section == 'soft metrics') & ~s.quantity.str.contains('expected calibration')]
+    w = soft[soft.quantity.str.contains('Wasserstein')]
+    assert len(w) >= 2, list(soft.quantity)
+    assert (soft.lo.notna() & soft.hi.notna()).all(), soft[soft.lo.isna()].quantity.tolist()
+    assert ((soft.lo <= soft.value + 1e-12) & (soft.value <= soft.hi + 1e-12)).all()
