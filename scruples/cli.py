@@ -1116,12 +1116,16 @@ def _cmd_score(args):
         else 'probabilities'
     )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
+    # the accuracy and macro F1 (model and ceiling) score against the majority votes: a tie goes to the first class, as
+    # `best` by default, and says so
+    gold_label = f'the majority vote (ties: {res.attrs["ties"]}; {res.attrs["n_tied"]} of {len(counts)} items tied)'
     fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': _words(got.read_line),
               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
               'smoothing': json_float(res.attrs['smoothing']),
               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
+              'gold_label': gold_label, 'ties': res.attrs['ties'], 'tied': res.attrs['n_tied'],
               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
               'figures': figures}
     text = [f'read {_words(got.read_line)}',
@@ -1130,12 +1134,18 @@ def _cmd_score(args):
                                              f'smoothing {res.attrs["smoothing"]:.4g} (the weight of the uniform '
                                              'mixed in after it)'),
             f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
+            f'gold (accuracy, macro F1): {gold_label}',
             Block(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH)),
             'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
             'intervals: 95% bootstrap over the items; ECE has no ceiling',
             *(f'figure: {f}' for f in figures)]
     # the same warnings as analyze's (`prediction_warnings`)
-    return Result(fields, text, notes=[f"warning: {w['says']}" for w in res.attrs['warnings']])
+    tied = ([f'note: {res.attrs["n_tied"]} of {len(counts)} items have a tied majority vote: their gold label is the '
+             'first tied class in class order (as `scruples best` by default), so the accuracy and macro F1 of the '
+             'model '
+             'and of the ceiling move with the class order (the order of the count columns, or --classes)']
+            if res.attrs['n_tied'] else [])
+    return Result(fields, text, notes=tied + [f"warning: {w['says']}" for w in res.attrs['warnings']])
 
 
 # %% ../nbs/99_cli.ipynb #7bd636d7

@@ -649,6 +649,9 @@ def score_against_ceiling(
         alpha=ceiling.attrs['alpha'],
         prior=ceiling.attrs['prior'],  # which prior the ceiling used, and its posterior predictive check (issue 41)
         prior_reason=ceiling.attrs['prior_reason'],
+        # tied majority votes (the gold labels of the accuracy and macro F1, model and ceiling): the first class
+        ties=ceiling.attrs['ties'],
+        n_tied=ceiling.attrs['n_tied'],
         check=ceiling.attrs['check'],
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)

@@ -1,0 +1,39 @@
+"""Nineteenth hostile pass: numbers a user cannot trust that the earlier passes did not meet. Each test runs the CLI as
+a user does (a subprocess), asserts the right behaviour, and failed on the code it was written against."""
+import json
+
+from cli_run import scruples
+
+
+# --- SILENT WRONG (a number that moves with the class order, unsaid): `score` scores the accuracy and macro F1 of the
+# --- model and of the ceiling against the items' majority votes; a tied vote (2 yes, 2 no) goes to the first class.
+# --- `best` says so ('gold: the majority vote (ties: first; 24 of 40 examples tied)'); `score` said nothing, and the
+# --- same gold file with its count columns as no,yes instead of yes,no printed ceiling accuracy 0.2250, not 0.8250
+
+def _tied_gold(tmp_path):
+    gold, swapped, pred = ['id,yes,no'], ['id,no,yes'], ['id,yes,no']
+    for i in range(12):
+        a = 2 if i % 2 == 0 else (1 if i % 4 == 1 else 3)
+        gold.append(f'i{i},{a},{4 - a}')
+        swapped.append(f'i{i},{4 - a},{a}')
+        q = round(0.1 + 0.07 * i, 3)
+        pred.append(f'i{i},{q},{round(1 - q, 3)}')
+    files = {}
+    for name, rows in (('gold.csv', gold), ('swapped.csv', swapped), ('pred.csv', pred)):
+        files[name] = tmp_path / name
+        files[name].write_text('\n'.join(rows) + '\n')
+    return files
+
+
+def test_score_says_how_tied_majority_votes_were_broken(tmp_path):
+    f = _tied_gold(tmp_path)
+    fast = ('--bootstrap', '20', '--ceiling-bootstrap', '10', '--samples', '500')
+    r = scruples('score', f['pred.csv'], f['gold.csv'], *fast, '--json')
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got['ties'] == 'first' and got['tied'] == 6, got
+    assert 'ties: first; 6 of 12 items tied' in got['gold_label'], got['gold_label']
+    t = scruples('score', f['pred.csv'], f['swapped.csv'], *fast)
+    assert t.returncode == 0, t.stderr
+    assert 'ties: first; 6 of 12 items tied' in t.stdout, t.stdout
+    assert 'class order' in t.stdout + t.stderr  # the accuracy and macro F1 move with it: said, not left to be found
