@@ -1305,6 +1305,13 @@ def _cmd_plan(args):
                     "one person's vote, and the oracle knows each item's distribution exactly, so more votes per item "
                     'do not change it (the expected entropy of the distributions); the hard metrics score against the '
                     'majority vote, which more votes make surer')
+    tied = res.drop_duplicates('votes').set_index('votes')['tied']
+    if tied.round(3).gt(0).any() and {'accuracy', 'macro_f1'} & set(res.metric):
+        # a tied majority vote goes to the first class (as `best` by default): the accuracy and macro F1 at an even
+        # number of votes moved with the class order unsaid (2 votes: 0.8220 with the columns yes,no; 0.3334 no,yes)
+        text.append('tied majority votes: the first class in class order takes them (as `scruples best` by default), '
+                    'so accuracy and macro F1 move with the class order where many items tie; expected share tied: '
+                    + ', '.join(f'{v} vote{"s" if v != 1 else ""}: {t:.0%}' for v, t in tied.items()))
     if args.difference:
         r = res[res.metric == 'macro_f1']
         unsized = res.attrs['unsized']
