@@ -56,3 +56,27 @@ def test_plan_says_the_share_of_tied_majority_votes(tmp_path):
     t = scruples('plan', pilot, '--votes', '1,2', '--items', '30')
     assert t.returncode == 0, t.stderr
     assert 'tied majority votes: the first class in class order' in t.stdout and '2 votes: 49%' in t.stdout, t.stdout
+
+
+# --- DATA LOST (a number dropped from the summary): analyze's plan section records the test items needed to tell two
+# --- models apart per votes per item; where none can be sized (random predictions are closer to the oracle than the
+# --- difference) or more than 1,000,000 are needed, the row was left out of summary.csv and of analyze's output, the
+# --- reason printed only inside the notebook: 4 annotators, 2 groups of yes/no votes: rows for 3 and 5 votes, none for 4
+
+def test_analyze_summary_keeps_the_unsized_test_items_rows(tmp_path):
+    import csv
+    import random
+    random.seed(11)
+    rows = ['item,annotator,label'] + [f'q{i},{a},{random.choice(["yes", "no"])}'
+                                       for i in range(30) for a in ('a1', 'a2', 'b1', 'b2')]
+    data = tmp_path / 'long.csv'
+    data.write_text('\n'.join(rows) + '\n')
+    r = scruples('analyze', data, '--out', tmp_path / 'out', '--bootstrap', '20', timeout=600)
+    assert r.returncode == 0, r.stderr
+    with open(tmp_path / 'out' / 'summary.csv') as f:
+        plan = {x['quantity']: x for x in csv.DictReader(f) if x['section'] == 'plan' and 'test items' in x['quantity']}
+    votes = sorted(int(q.split(', ')[1].split(' vote')[0]) for q in plan)
+    assert votes == [1, 3, 4, 5, 10], votes  # every votes planned has its row: a size, or why there is none
+    unsized = [x for x in plan.values() if not x['value']]
+    assert unsized and all(x['note'] for x in unsized), unsized
+    assert 'difference of 0.05, 4 votes per' in r.stdout, r.stdout  # and in analyze's printed summary
