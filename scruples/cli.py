@@ -1305,13 +1305,7 @@ def _cmd_plan(args):
                     "one person's vote, and the oracle knows each item's distribution exactly, so more votes per item "
                     'do not change it (the expected entropy of the distributions); the hard metrics score against the '
                     'majority vote, which more votes make surer')
-    tied = res.drop_duplicates('votes').set_index('votes')['tied']
-    if tied.round(3).gt(0).any() and {'accuracy', 'macro_f1'} & set(res.metric):
-        # a tied majority vote goes to the first class (as `best` by default): the accuracy and macro F1 at an even
-        # number of votes moved with the class order unsaid (2 votes: 0.8220 with the columns yes,no; 0.3334 no,yes)
-        text.append('tied majority votes: the first class in class order takes them (as `scruples best` by default), '
-                    'so accuracy and macro F1 move with the class order where many items tie; expected share tied: '
-                    + ', '.join(f'{v} vote{"s" if v != 1 else ""}: {t:.0%}' for v, t in tied.items()))
+    text += _tied_line(res)
     if args.difference:
         r = res[res.metric == 'macro_f1']
         unsized = res.attrs['unsized']
@@ -1488,6 +1482,19 @@ def _best_by(args, got, path):
                                                           'votes, prior and majority), beside all votes pooled:'), table])
 
 
+def _tied_line(res) -> list[str]:
+    "The line saying how a plan's tied majority votes were scored, with their expected share per votes (none: [])."
+    if not (res.tied.round(3).gt(0).any() and {'accuracy', 'macro_f1'} & set(res.metric)):
+        return []
+    # a tied majority vote goes to the first class (as `best` by default): the accuracy and macro F1 at an even
+    # number of votes moved with the class order unsaid (2 votes: 0.8220 with the columns yes,no; 0.3334 no,yes)
+    tied = res.drop_duplicates('votes').set_index('votes')['tied']
+    return ['tied majority votes: the first class in class order takes them (as `scruples best` by default), '
+            'so accuracy and macro F1 move with the class order where many items tie; expected share tied: '
+            + ('column tied' if 'group' in res else
+               ', '.join(f'{v} vote{"s" if v != 1 else ""}: {t:.0%}' for v, t in tied.items()))]
+
+
 def _plan_by(args, got, path):
     "`scruples plan --by`: the planned ceiling per votes per item for each group beside the pooled one."
     from scruples.perspectives import plan_by_group
@@ -1504,7 +1511,7 @@ def _plan_by(args, got, path):
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.to_string(index=False))
     return Result({'pilot': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by, 'rows': res},
-                  [f'read {_words(got.read_line)}', said, table])
+                  [f'read {_words(got.read_line)}', said, table, *_tied_line(res)])
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:

@@ -104,3 +104,15 @@ def test_analyze_says_the_ties_beside_the_hard_ceilings(analyzed):
     assert {'BEST accuracy (all items)', 'BEST macro F1 (all items)', 'BEST accuracy with 4 votes per item',
             'BEST macro F1 with 4 votes per item'} <= said, said
     assert not [q for q in said if ' 3 votes' in q or ' 5 votes' in q or ' 1 vote ' in q]  # no tie at odd votes
+
+
+def test_plan_by_group_says_what_its_tied_column_is(tmp_path):
+    import random
+    random.seed(11)
+    data, ann = tmp_path / 'long.csv', tmp_path / 'annotators.csv'
+    data.write_text('item,annotator,label\n' + ''.join(f'q{i},{a},{random.choice(["yes", "no"])}\n'
+                                                     for i in range(30) for a in ('a1', 'a2', 'b1', 'b2')))
+    ann.write_text('annotator,grp\na1,A\na2,A\nb1,B\nb2,B\n')
+    r = scruples('plan', data, '--by', 'grp', '--annotators', ann, '--votes', '1,2')
+    assert r.returncode == 0, r.stderr
+    assert 'tied majority votes: the first class in class order' in r.stdout, r.stdout
