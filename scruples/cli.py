@@ -1247,6 +1247,19 @@ def _fraction(s: str) -> float:
     return _open_unit(s)
 
 # %% ../nbs/99_cli.ipynb #19c52f80
+def _tied_line(res) -> list[str]:
+    "The line saying how a plan's tied majority votes were scored, with their expected share per votes (none: [])."
+    if not (res.tied.round(3).gt(0).any() and {'accuracy', 'macro_f1'} & set(res.metric)):
+        return []
+    # a tied majority vote goes to the first class (as `best` by default): the accuracy and macro F1 at an even
+    # number of votes moved with the class order unsaid (2 votes: 0.8220 with the columns yes,no; 0.3334 no,yes)
+    tied = res.drop_duplicates('votes').set_index('votes')['tied']
+    return ['tied majority votes: the first class in class order takes them (as `scruples best` by default), '
+            'so accuracy and macro F1 move with the class order where many items tie; expected share tied: '
+            + ('column tied' if 'group' in res else
+               ', '.join(f'{v} vote{"s" if v != 1 else ""}: {t:.0%}' for v, t in tied.items()))]
+
+
 def _cmd_plan(args):
     "`scruples plan`: the BEST ceiling per votes per item from a pilot's counts, and the test items to tell two models apart."
     import pandas as pd
@@ -1480,19 +1493,6 @@ def _best_by(args, got, path):
                   .set_index(['group', 'metric'])},
                   [f'read {_words(got.read_line)}', said, Block("the BEST ceiling of each group's soft label (its own "
                                                           'votes, prior and majority), beside all votes pooled:'), table])
-
-
-def _tied_line(res) -> list[str]:
-    "The line saying how a plan's tied majority votes were scored, with their expected share per votes (none: [])."
-    if not (res.tied.round(3).gt(0).any() and {'accuracy', 'macro_f1'} & set(res.metric)):
-        return []
-    # a tied majority vote goes to the first class (as `best` by default): the accuracy and macro F1 at an even
-    # number of votes moved with the class order unsaid (2 votes: 0.8220 with the columns yes,no; 0.3334 no,yes)
-    tied = res.drop_duplicates('votes').set_index('votes')['tied']
-    return ['tied majority votes: the first class in class order takes them (as `scruples best` by default), '
-            'so accuracy and macro F1 move with the class order where many items tie; expected share tied: '
-            + ('column tied' if 'group' in res else
-               ', '.join(f'{v} vote{"s" if v != 1 else ""}: {t:.0%}' for v, t in tied.items()))]
 
 
 def _plan_by(args, got, path):
