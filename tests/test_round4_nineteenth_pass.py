@@ -116,3 +116,24 @@ def test_plan_by_group_says_what_its_tied_column_is(tmp_path):
     r = scruples('plan', data, '--by', 'grp', '--annotators', ann, '--votes', '1,2')
     assert r.returncode == 0, r.stderr
     assert 'tied majority votes: the first class in class order' in r.stdout, r.stdout
+
+
+# --- SILENT WRONG (best --by): each group's ceiling is scored against the group's own majority; groups of 2 annotators
+# --- tie on a third of the items, given to the first class: plain `best` says 'ties: first; 11 of 30 examples tied',
+# --- `best --by` said nothing (its note column spoke only of ties: drop); analyze's perspectives rows the same
+
+def test_best_by_group_says_the_tied_majority_votes(tmp_path):
+    import random
+    random.seed(11)
+    data, ann = tmp_path / 'long.csv', tmp_path / 'annotators.csv'
+    data.write_text('item,annotator,label\n' + ''.join(f'q{i},{a},{random.choice(["yes", "no"])}\n'
+                                                     for i in range(30) for a in ('a1', 'a2', 'b1', 'b2')))
+    ann.write_text('annotator,grp\na1,A\na2,A\nb1,B\nb2,B\n')
+    r = scruples('best', data, '--by', 'grp', '--annotators', ann, '--bootstrap', '20', '--json')
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)['ceilings']
+    rows = got if isinstance(got, list) else [dict(v, key=k) for k, v in got.items()]
+    notes = [x.get('note', '') for x in rows if 'xentropy' not in json.dumps(x)]
+    assert notes and all('tied, given to the first class (ties: first)' in n for n in notes), rows
+    xent = [x.get('note', '') for x in rows if 'xentropy' in json.dumps(x)]
+    assert xent and not any(xent), rows  # the cross-entropy scores the votes, not the majority
