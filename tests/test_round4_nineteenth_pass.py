@@ -137,3 +137,27 @@ def test_best_by_group_says_the_tied_majority_votes(tmp_path):
     assert notes and all('tied, given to the first class (ties: first)' in n for n in notes), rows
     xent = [x.get('note', '') for x in rows if 'xentropy' in json.dumps(x)]
     assert xent and not any(xent), rows  # the cross-entropy scores the votes, not the majority
+
+
+# --- SILENT WRONG (the collapse warning, newest code): a model that predicts one class for 95% of the items has
+# --- collapsed unless most items are of that class; the rule counted the items 'whose majority vote is another class'
+# --- with a tied majority given to the first class: 170 yes, 10 no and 20 tied items, the model yes on all but 6 of
+# --- the no items: with the classes yes,no no warning; with no,yes 'collapsed ... for 24 of the 30 items whose
+# --- majority vote is another class' (20 of them tied, no majority at all). Tied items are now no class's
+
+def test_score_collapse_warning_does_not_depend_on_the_class_order(tmp_path):
+    gold, swapped, pred = ['id,yes,no'], ['id,no,yes'], ['id,yes,no']
+    for i in range(200):
+        yes, no = (4, 1) if i < 170 else (1, 4) if i < 180 else (2, 2)
+        gold.append(f'i{i},{yes},{no}')
+        swapped.append(f'i{i},{no},{yes}')
+        pred.append(f'i{i},0.1,0.9' if 170 <= i < 176 else f'i{i},0.9,0.1')
+    for name, rows in (('gold.csv', gold), ('swapped.csv', swapped), ('pred.csv', pred)):
+        (tmp_path / name).write_text('\n'.join(rows) + '\n')
+    fast = ('--bootstrap', '20', '--ceiling-bootstrap', '10', '--samples', '500')
+    said = []
+    for g in ('gold.csv', 'swapped.csv'):
+        r = scruples('score', tmp_path / 'pred.csv', tmp_path / g, *fast)
+        assert r.returncode == 0, r.stderr
+        said.append('collapsed' in r.stderr)
+    assert said == [False, False], said  # 10 items of another class, 4 of them predicted yes: not collapsed
