@@ -1116,12 +1116,16 @@ def _cmd_score(args):
         else 'probabilities'
     )
     figures = _score_figures(args.figures, pred, rows, counts, res) if args.figures else []
+    # the accuracy and macro F1 (model and ceiling) score against the majority votes: a tie goes to the first class, as
+    # `best` by default, and says so
+    gold_label = f'the majority vote (ties: {res.attrs["ties"]}; {res.attrs["n_tied"]} of {len(counts)} items tied)'
     fields = {'predictions': str(args.predictions), 'gold': str(gold), 'read': _words(got.read_line),
               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
               'smoothing': json_float(res.attrs['smoothing']),
               'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
+              'gold_label': gold_label, 'ties': res.attrs['ties'], 'tied': res.attrs['n_tied'],
               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
               'figures': figures}
     text = [f'read {_words(got.read_line)}',
@@ -1130,12 +1134,18 @@ def _cmd_score(args):
                                              f'smoothing {res.attrs["smoothing"]:.4g} (the weight of the uniform '
                                              'mixed in after it)'),
             f'ceiling prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
+            f'gold (accuracy, macro F1): {gold_label}',
             Block(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH)),
             'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
             'intervals: 95% bootstrap over the items; ECE has no ceiling',
             *(f'figure: {f}' for f in figures)]
     # the same warnings as analyze's (`prediction_warnings`)
-    return Result(fields, text, notes=[f"warning: {w['says']}" for w in res.attrs['warnings']])
+    tied = ([f'note: {res.attrs["n_tied"]} of {len(counts)} items have a tied majority vote: their gold label is the '
+             'first tied class in class order (as `scruples best` by default), so the accuracy and macro F1 of the '
+             'model '
+             'and of the ceiling move with the class order (the order of the count columns, or --classes)']
+            if res.attrs['n_tied'] else [])
+    return Result(fields, text, notes=tied + [f"warning: {w['says']}" for w in res.attrs['warnings']])
 
 
 # %% ../nbs/99_cli.ipynb #7bd636d7
@@ -1237,6 +1247,19 @@ def _fraction(s: str) -> float:
     return _open_unit(s)
 
 # %% ../nbs/99_cli.ipynb #19c52f80
+def _tied_line(res) -> list[str]:
+    "The line saying how a plan's tied majority votes were scored, with their expected share per votes (none: [])."
+    if not (res.tied.round(3).gt(0).any() and {'accuracy', 'macro_f1'} & set(res.metric)):
+        return []
+    # a tied majority vote goes to the first class (as `best` by default): the accuracy and macro F1 at an even
+    # number of votes moved with the class order unsaid (2 votes: 0.8220 with the columns yes,no; 0.3334 no,yes)
+    tied = res.drop_duplicates('votes').set_index('votes')['tied']
+    return ['tied majority votes: the first class in class order takes them (as `scruples best` by default), '
+            'so accuracy and macro F1 move with the class order where many items tie; expected share tied: '
+            + ('column tied' if 'group' in res else
+               ', '.join(f'{v} vote{"s" if v != 1 else ""}: {t:.0%}' for v, t in tied.items()))]
+
+
 def _cmd_plan(args):
     "`scruples plan`: the BEST ceiling per votes per item from a pilot's counts, and the test items to tell two models apart."
     import pandas as pd
@@ -1295,6 +1318,7 @@ def _cmd_plan(args):
                     "one person's vote, and the oracle knows each item's distribution exactly, so more votes per item "
                     'do not change it (the expected entropy of the distributions); the hard metrics score against the '
                     'majority vote, which more votes make surer')
+    text += _tied_line(res)
     if args.difference:
         r = res[res.metric == 'macro_f1']
         unsized = res.attrs['unsized']
@@ -1487,7 +1511,7 @@ def _plan_by(args, got, path):
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.to_string(index=False))
     return Result({'pilot': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by, 'rows': res},
-                  [f'read {_words(got.read_line)}', said, table])
+                  [f'read {_words(got.read_line)}', said, table, *_tied_line(res)])
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:

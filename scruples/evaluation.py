@@ -318,6 +318,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Sequence
 
+from .annotations import majority_vote
 from .best import best
 from .core import OwnedFolder, ScruplesDataError, id_hint
 from .softmetrics import wasserstein_distance
@@ -503,7 +504,7 @@ def prediction_warnings(
     name: str = 'the model',  # the model, for the sentence
     share: float = COLLAPSE_SHARE,
     tie: float = TIE,
-    y_true=None,  # (n,) the items' labels the macro F1 is scored against (their majority votes), when known
+    y_true=None,  # (n,) the items' majority votes, when known; -1: a tie (no class's: `majority_vote(ties='drop')`)
 ) -> list[dict]:  # one per warning: kind ('collapsed' or 'no class predicted'), value (the share), says
     """A model that predicts one class for `share` of the items or more (collapsed), or no class (every top a tie). With
     `y_true`, a model that predicts the one class for most items because most items are of it is not collapsed: it is
@@ -519,8 +520,9 @@ def prediction_warnings(
         y = np.asarray(y_true)
         if y.shape != pred.shape:
             raise ValueError(f'y_true has {y.shape[0] if y.ndim else 0} labels for {n} scored items')
-        others = int((y != j).sum())
-        also = int(((y != j) & (pred == j)).sum())
+        # a tied item is no class's: given to the first class, it moved the rule with the class order
+        other = (y != j) & (y >= 0)
+        others, also = int(other.sum()), int((other & (pred == j)).sum())
     if top[j] / n >= share and (others is None or not others or 2 * also >= others):
         told = '' if not others else (f', and for {also} of the {others} items whose majority vote is another class')
         out.append(dict(kind='collapsed', value=float(top[j] / n), says=f'{name} predicts {classes[j]!r} for '
@@ -649,11 +651,15 @@ def score_against_ceiling(
         alpha=ceiling.attrs['alpha'],
         prior=ceiling.attrs['prior'],  # which prior the ceiling used, and its posterior predictive check (issue 41)
         prior_reason=ceiling.attrs['prior_reason'],
+        # tied majority votes (the gold labels of the accuracy and macro F1, model and ceiling): the first class
+        ties=ceiling.attrs['ties'],
+        n_tied=ceiling.attrs['n_tied'],
         check=ceiling.attrs['check'],
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)
         warnings=prediction_warnings(p, [f'class {j}' for j in range(c.shape[1])] if classes is None else list(classes),
-                                     name, y_true=hard_labels(c)) + flattened_warning(q, model, name, in_sample, raw=p),
+                                     name, y_true=majority_vote(c, ties='drop').labels)
+        + flattened_warning(q, model, name, in_sample, raw=p),
     )
     return out
 

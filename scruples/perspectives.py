@@ -15,7 +15,7 @@ import pandas as pd
 
 from .agreement import agreement_draws, fleiss_kappa, resamples_note
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
-from .best import best, fit_dirichlet_prior
+from .best import HARD_METRICS, best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, id_order, keyed_streams
 from .data import iter_jsonl, read_text
 
@@ -894,12 +894,17 @@ def best_by_group(
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
         alphas[g] = [round(float(a), 6) for a in res.attrs['alpha']]
         untied = majority_vote(c, ties='drop').labels >= 0
+        # tied majority votes kept (ties first or random) are the hard metrics' gold labels: said, as `best` says them
+        # (groups of 2 annotators: a third of the items tied, given to the first class, unsaid)
+        n_tied, given = res.attrs['n_tied'], {'first': 'the first class', 'random': 'a random tied class'}.get(ties)
+        kept = f'{n_tied} of {len(c)} items tied, given to {given} (ties: {ties})' if n_tied and given else ''
         for m, r in res.iterrows():  # items and votes: those the estimate is over (ties='drop' leaves the tied out)
             left = len(c) - int(r.n_examples)
             votes = int(c[untied].sum()) if left and left == int((~untied).sum()) else base['votes']
             rows.append(base | {'items': int(r.n_examples), 'votes': votes, 'metric': m, 'estimate': r.estimate,
                                 'ci_low': r.ci_low, 'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
-                                'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else ''})
+                                'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else
+                                kept if m in HARD_METRICS else ''})
     out = pd.DataFrame(rows)
     out.attrs['alpha'] = alphas
     return out

@@ -71,9 +71,11 @@ def _type_values(alpha, c: np.ndarray) -> dict:
     "Per vote pattern: the oracle's argmax probabilities, the majority vote (ties: first class), its expected cross-entropy and Manhattan distance."
     pr = _as_prior(alpha)
     q = npmle_argmax_probs(pr, c) if pr.kind == 'npmle' else posterior_argmax_probs(pr.alpha + c)
+    vote = majority_vote(c, ties='first')
     return {
         'q': q,
-        'y': majority_vote(c, ties='first').labels,
+        'y': vote.labels,
+        'tied': vote.tied,  # a tie goes to the first class: said beside the plan (`tied`: the expected share)
         'xentropy': oracle_xentropy(c, per_example=True, prior=pr),
         'manhattan': oracle_soft(c, 'manhattan', per_example=True, prior=pr),
     }
@@ -144,6 +146,8 @@ def plan_ceiling(
                     'n_items': int(n_items),
                     'patterns': len(c),
                     'exact': exact,
+                    # the expected share of items whose majority vote is tied (given to the first class, as `best`)
+                    'tied': float(w @ values['tied']),
                 }
             )
     return pd.DataFrame(rows)
