@@ -321,7 +321,6 @@ from collections.abc import Sequence
 from .annotations import majority_vote
 from .best import best
 from .core import OwnedFolder, ScruplesDataError, id_hint
-from . import softmetrics
 from .softmetrics import wasserstein_distance
 
 # %% ../nbs/15_evaluation.ipynb #decd068a
@@ -486,7 +485,7 @@ def align_predictions(
 
 # %% ../nbs/15_evaluation.ipynb #d0aad5ae
 COLLAPSE_SHARE = 0.95  # a model predicting one class for this share of the items or more has collapsed
-TIE = softmetrics.TIE  # top probabilities within this of each other are a tie: the row predicts no class
+TIE = 1e-6  # top probabilities within this of each other are a tie: the row predicts no class
 
 
 def predicted_classes(

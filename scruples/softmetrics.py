@@ -14,7 +14,7 @@ from scipy.stats import entropy
 from .metrics import hard_labels, in_order_of, macro_f1, xentropy, check_counts
 
 # %% auto #0
-__all__ = ['PROB_ATOL', 'TIE', 'check_distributions', 'soft_targets', 'kl_divergence', 'js_divergence', 'manhattan_distance',
+__all__ = ['PROB_ATOL', 'check_distributions', 'soft_targets', 'kl_divergence', 'js_divergence', 'manhattan_distance',
            'wasserstein_distance', 'calibration_bins', 'expected_calibration_error', 'reliability_diagram',
            'soft_metrics']
 
@@ -103,15 +103,11 @@ def wasserstein_distance(y_true, y_prob, per_example: bool = False):
     return d if per_example else float(d.mean())
 
 # %% ../nbs/14_softmetrics.ipynb #101c1299
-TIE = 1e-6  # top probabilities within this of each other are a tie (a score shares the item among them)
-
-
 def _correct(y_true, p):
     """Each item's credit for its top label: 1 or 0 (hard labels), the top class's share (counts). A tie at the top
-    (within `TIE`) shares it, the mean over the tied classes (the first of them would move with the class order: a
-    uniform row)."""
+    shares it, the mean over the tied classes (the first of them would move with the class order: a uniform row)."""
     y = np.asarray(y_true)
-    top = p >= p.max(1, keepdims=True) - TIE
+    top = p == p.max(1, keepdims=True)
     if y.ndim == 1:
         if len(y) != len(p):
             raise ValueError(f'{len(y)} labels but {len(p)} predictions; they must match exactly')
