@@ -84,9 +84,10 @@ def _interval(x):
     return tuple(np.inf if np.isnan(b) else b for b in (lo, hi))
 
 # %% ../nbs/15_evaluation.ipynb #7185e757
-def _tied_shares(p, tie: float = 1e-6) -> np.ndarray:  # (n, k)
-    """Each row's prediction as shares of its top classes: 1 for the largest probability, 1/m for each of m classes tied
-    at the top, within `tie` as `predicted_classes` (`TIE`; the first of them would move with the class order: 0.5/0.5)."""
+def _tied_shares(p, tie: float = 0.0) -> np.ndarray:  # (n, k)
+    """Each row's prediction as shares of its top classes: 1 for the largest probability, 1/m for each of m classes
+    exactly tied at the top (the first of them would move with the class order: 0.5/0.5). A near-tie is the model's
+    own preference (the same in any class order), scored by its argmax as scikit-learn scores it."""
     top = p >= p.max(1, keepdims=True) - tie
     return top / top.sum(1, keepdims=True)
 
@@ -531,8 +532,8 @@ def prediction_warnings(
     if (pred < 0).mean() >= share:
         out.append(dict(kind='no class predicted', value=float((pred < 0).mean()), says=f'{name} gives two or more '
                         f'classes the same top probability on {(pred < 0).mean():.0%} of the {n} scored items: it '
-                        'predicts no class there (its accuracy and macro F1 count each of them a share for each tied '
-                        'class)'))
+                        'predicts no class there (its accuracy and macro F1 count an exact tie a share for each tied '
+                        'class, a near-tie by its argmax)'))
     return out
 
 # %% ../nbs/15_evaluation.ipynb #40104da1

@@ -147,7 +147,14 @@ def test_gpu_grid_regression(real_data_dir):
     from scipy.special import softmax
     e = score_predictions(softmax(Z[f'{r["name"]}/test'], 1), label_counts(test), proba_cal=softmax(Z[f'{r["name"]}/val'], 1),
                           counts_cal=label_counts(dev)[va], n_boot=0)
-    assert abs(e.f1 - r.test_f1) < 1e-5 and abs(e.xentropy - r.test_xentropy) < 1e-5
+    assert abs(e.xentropy - r.test_xentropy) < 1e-5
+    # the grid's F1 was computed when the first class took a prediction tied at the top; now an exact tie shares its
+    # credit (stop 57): the committed number recomputes from the logits under its rule, and moves by the tied pairs
+    from sklearn.metrics import f1_score
+    z, y = Z[f'{r["name"]}/test'], label_counts(test).argmax(1)
+    assert abs(f1_score(y, z.argmax(1), average='macro') - r.test_f1) < 1e-5
+    tied = int((z[:, 0] == z[:, 1]).sum())  # 5 of 2,360 pairs: equal logits
+    assert abs(e.f1 - r.test_f1) < 1e-5 if not tied else 0 < abs(e.f1 - r.test_f1) < tied / len(z)
     assert hot.test_xentropy.max() < 0.693  # every run beats the prior
 
 
