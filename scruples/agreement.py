@@ -17,9 +17,9 @@ from .annotations import AnnotatedData, as_counts, majority_vote
 from .core import as_rng, check_resamples, id_order, id_ranks
 
 # %% auto #0
-__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'resamples_note',
-           'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate', 'aggregate_agreement',
-           'agreement_report']
+__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'draws_interval',
+           'resamples_note', 'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate',
+           'aggregate_agreement', 'agreement_report']
 
 # %% ../nbs/13_agreement.ipynb #cff73e48
 LEVELS = ('nominal', 'ordinal', 'interval')
@@ -104,9 +104,14 @@ def agreement_interval(
     """A coefficient and its 95% bootstrap interval over items (resampled with replacement, seeded), from the resamples
     where it is defined (`agreement_draws` says how many)."""
     est, draws = agreement_draws(data, coefficient, level, n_boot, seed)
+    return (est, *draws_interval(draws))
+
+
+def draws_interval(draws) -> tuple[float, float]:
+    "The 2.5% and 97.5% quantiles of a coefficient's resampled values (NaN, NaN where none is defined)."
     if len(draws) == 0:
-        return est, float('nan'), float('nan')
-    return est, float(np.quantile(draws, 0.025)), float(np.quantile(draws, 0.975))
+        return float('nan'), float('nan')
+    return float(np.quantile(draws, 0.025)), float(np.quantile(draws, 0.975))
 
 
 def resamples_note(name: str, n_used: int, n_boot: int) -> str:
@@ -402,8 +407,7 @@ def agreement_report(
         if n_boot:
             est, draws = agreement_draws(data, coefficient, level=level, n_boot=n_boot, seed=seed)
             short.append(resamples_note(name, len(draws), n_boot))
-            lo, hi = (np.quantile(draws, [0.025, 0.975]) if len(draws) else (nan, nan))
-            return (name, est, float(lo), float(hi))
+            return (name, est, *draws_interval(draws))
         return (
             name,
             krippendorff_alpha(data, level=level) if coefficient == 'alpha' else fleiss_kappa(data, unequal='all'),

@@ -13,7 +13,7 @@ import krippendorff
 import numpy as np
 import pandas as pd
 
-from .agreement import agreement_draws, fleiss_kappa, resamples_note
+from .agreement import agreement_draws, draws_interval, fleiss_kappa, resamples_note
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
 from .best import HARD_METRICS, best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, id_order, keyed_streams
@@ -470,8 +470,7 @@ def alpha_interval(
         why = f'{n_pair} items with 2 or more votes (fewer than {min_items}): no interval' if n_boot else ''
         return est, float('nan'), float('nan'), why
     est, draws = agreement_draws(data, 'alpha', level=level, n_boot=n_boot, seed=seed)  # as `agreement_interval`
-    lo, hi = (float(q) for q in np.quantile(draws, [0.025, 0.975])) if len(draws) else (float('nan'),) * 2
-    return est, lo, hi, resamples_note('alpha', len(draws), n_boot).removeprefix('alpha: ')
+    return est, *draws_interval(draws), resamples_note('alpha', len(draws), n_boot).removeprefix('alpha: ')
 
 # %% ../nbs/17_perspectives.ipynb #035ccd26
 def group_agreement(

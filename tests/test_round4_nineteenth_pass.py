@@ -106,13 +106,19 @@ def test_analyze_says_the_ties_beside_the_hard_ceilings(analyzed):
     assert not [q for q in said if ' 3 votes' in q or ' 5 votes' in q or ' 1 vote ' in q]  # no tie at odd votes
 
 
-def test_plan_by_group_says_what_its_tied_column_is(tmp_path):
+def _two_groups(tmp_path):
+    "30 items of random yes/no votes by four annotators, two groups (A, B) of two: a third of each group's items tie."
     import random
     random.seed(11)
     data, ann = tmp_path / 'long.csv', tmp_path / 'annotators.csv'
     data.write_text('item,annotator,label\n' + ''.join(f'q{i},{a},{random.choice(["yes", "no"])}\n'
                                                      for i in range(30) for a in ('a1', 'a2', 'b1', 'b2')))
     ann.write_text('annotator,grp\na1,A\na2,A\nb1,B\nb2,B\n')
+    return data, ann
+
+
+def test_plan_by_group_says_what_its_tied_column_is(tmp_path):
+    data, ann = _two_groups(tmp_path)
     r = scruples('plan', data, '--by', 'grp', '--annotators', ann, '--votes', '1,2')
     assert r.returncode == 0, r.stderr
     assert 'tied majority votes: the first class in class order' in r.stdout, r.stdout
@@ -123,12 +129,7 @@ def test_plan_by_group_says_what_its_tied_column_is(tmp_path):
 # --- `best --by` said nothing (its note column spoke only of ties: drop); analyze's perspectives rows the same
 
 def test_best_by_group_says_the_tied_majority_votes(tmp_path):
-    import random
-    random.seed(11)
-    data, ann = tmp_path / 'long.csv', tmp_path / 'annotators.csv'
-    data.write_text('item,annotator,label\n' + ''.join(f'q{i},{a},{random.choice(["yes", "no"])}\n'
-                                                     for i in range(30) for a in ('a1', 'a2', 'b1', 'b2')))
-    ann.write_text('annotator,grp\na1,A\na2,A\nb1,B\nb2,B\n')
+    data, ann = _two_groups(tmp_path)
     r = scruples('best', data, '--by', 'grp', '--annotators', ann, '--bootstrap', '20', '--json')
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)['ceilings']
