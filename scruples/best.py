@@ -18,7 +18,7 @@ from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, in_order_of, macro_f1
 from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
-                             npmle_expectations, pattern_likelihoods, refit_weights)
+                             npmle_expectations, pattern_likelihoods, refit_weights, reorder_classes)
 
 pd = LazyModule(
     'pandas'
@@ -354,17 +354,25 @@ def _argmax_cdf(c: np.ndarray, pr: Prior) -> np.ndarray:
 def _one_order(c: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
     """An order of the examples (counts `c`, gold labels `y`) that is the same for them in any order, and for
     their classes in any order: by counts, the classes taken in an order found from the counts, then by gold label."""
-    cols = sorted(range(c.shape[1]), key=lambda j: np.sort(c[:, j]).tolist())
+    cols = _class_order(c)
     rank = np.argsort(cols)  # a class's place in that order: the gold labels' key
     return np.lexsort([*([] if y is None else [rank[y]]), *c[:, cols].T[::-1]])
 
 
+def _class_order(c: np.ndarray) -> np.ndarray:
+    """An order of the classes that their votes fix, not the columns' order: by each class's sorted counts (classes
+    whose counts are the same multiset: as given)."""
+    return np.array(sorted(range(c.shape[1]), key=lambda j: np.sort(c[:, j]).tolist()), dtype=np.int64)
+
+
 def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = True, prior='dirichlet', prior_seed=0,
-           sort: bool = False):
+           sort: bool = False, classes: bool = False):
     """Validated counts, the Dirichlet alpha, gold labels, the CDF of the oracle's argmax under each posterior, the majority
     vote (None when `y_true` is given) and the `PriorChoice` (the prior the posteriors come from: `prior`, see `prior_for`). With `ties='drop'` the tied examples leave the scored set (the prior is still fitted to every example).
     `sort`: the examples (and labels) in one order, by counts then gold label (the vote stays in the caller's order); the
-    last value: that order (the examples' indices in `counts`)."""
+    next value: that order (the examples' indices in `counts`). `classes` (with `sort`): the classes in one order too,
+    their votes' (`_class_order`): the counts, gold labels, alpha and CDF come in it (the choice and the vote stay in
+    the caller's), and the last value is that order (the classes' columns in `counts`; None: the caller's)."""
     if ties not in ('first', 'random', 'drop'):
         raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     if y_true is not None and ties != 'first':
@@ -404,21 +412,30 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         raise ValueError(f'{len(y)} labels for {len(c)} examples')
     if y.dtype == bool or not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= c.shape[1]:
         raise ValueError(f'y_true must be class indices in [0, {c.shape[1]})')
+    # classes: the oracle's draws per class follow the classes' order; in the votes' own order they are the same for
+    # the same votes with the columns in any order (another export, another --classes): one number, not two within
+    # their Monte Carlo error
+    cols, pr = None, choice.prior
+    if classes and sort:
+        cols = _class_order(c)
+        c, y, a, pr = c[:, cols], np.argsort(cols)[y], a[cols], reorder_classes(pr, cols, a[cols])
     return (
         c,
         a,
         y,
-        _argmax_cdf(c, choice.prior) if argmax else None,
+        _argmax_cdf(c, pr) if argmax else None,
         vote,
         choice,
         order,
-    )  # argmax=False: no hard metric, no CDF; order: the examples' indices in `counts`
+        cols,
+    )  # argmax=False: no hard metric, no CDF; order: the examples' indices in `counts`; cols: the classes' order
 
 # %% ../nbs/12_best.ipynb #4af1b96e
 def best_samples(
     counts: np.ndarray,  # (n, k) label counts
     metric: str | Callable = 'macro_f1',  # 'accuracy', 'macro_f1', or metric(y_true, y_pred) -> float (of the
-    # examples sorted by their counts: the same draws for the same examples in any order)
+    # examples sorted by their counts: the same draws for the same examples in any order; the built-in metrics draw
+    # with the classes in an order their votes fix too; a callable is given the caller's classes)
     alpha: np.ndarray | None = None,  # the prior; default: fitted to `counts`
     y_true: np.ndarray | None = None,  # gold labels; default: the majority vote of `counts`
     n_samples: int = 10000,  # posterior samples
@@ -432,7 +449,10 @@ def best_samples(
         raise ValueError('n_samples and batch_size must be at least 1')
     _check_metric(metric, weights)
     rng = as_rng(seed)
-    c, a, y, cdf, _, _, order = _setup(counts, alpha, y_true, prior=prior, sort=True)  # the items in any order: one draw
+    c, a, y, cdf, _, _, order, cols = _setup(counts, alpha, y_true, prior=prior, sort=True,
+                                             classes=True)  # the items and their classes in any order: one draw
+    if callable(metric):  # the draws' classes back in the caller's order: the metric may name classes
+        metric = (lambda f: lambda yy, pp: f(cols[yy], cols[pp]))(metric)
     if weights is not None and np.shape(weights) != (len(y),):
         raise ValueError(f'weights must have one entry per example ({len(y)})')
     if weights is not None:
@@ -762,11 +782,12 @@ def best_estimates(
     )  # a bad seed is refused before any work; ties='random' draws from its own stream
     hard = any(m in HARD_METRICS for m in metrics)
     prior, wider = _prior_from(prior_counts, alpha, prior, counts)
-    c, a, y, cdf, vote, choice, _ = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard, prior=prior,
-                                            sort=True)  # the same draws for the same items in any order
+    c, a, y, cdf, vote, choice, _, cols = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard, prior=prior,
+                                                 sort=True, classes=not ordered)  # the same draws for the same items
+    # in any order, and for their classes in any order (but a scale's, `ordered`: its order is the metric's)
     if wider is not None:
         choice = wider
-    pr = choice.prior
+    pr = choice.prior if cols is None else reorder_classes(choice.prior, cols)
     sampler = _sampler(cdf, y) if hard else None
     rows, refits = [], None
     for m in metrics:
@@ -812,6 +833,7 @@ def best_estimates(
                 'n_examples': len(c),
             }
         )
+    a = a if cols is None else a[np.argsort(cols)]  # the caller's class order
     return BestResult(rows, a, vote, choice, check_prior(pr, c, seed=streams['check']) if check else None)
 
 # %% ../nbs/12_best.ipynb #6c0502b9

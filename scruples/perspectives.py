@@ -323,9 +323,17 @@ def _no_group(g) -> bool:
     return g is None or g is pd.NA or (isinstance(g, (float, np.floating)) and g != g)
 
 
+def _group_key(g) -> tuple:
+    "A group's place: numbers (not booleans) by value first, then every other name as text."
+    number = isinstance(g, (int, float, np.integer, np.floating)) and not isinstance(g, (bool, np.bool_))
+    return (0, float(g), '') if number else (1, 0.0, str(g))
+
+
 def group_names(groups: np.ndarray) -> list:
-    "The groups in order of first appearance (None and NaN left out: no group); a group named 'all' (the pooled row's name) is refused."
-    names = list(dict.fromkeys(g for g in groups if not _no_group(g)))
+    """The groups in one order, their names' (numbers by value first, then names as text; None and NaN left out: no
+    group); a group named 'all' (the pooled row's name) is refused. The order of first appearance followed the file's
+    rows: the same votes shuffled listed the groups in another order (issue 39)."""
+    names = sorted(dict.fromkeys(g for g in groups if not _no_group(g)), key=_group_key)
     if POOLED in names:
         raise ScruplesError(f'a group named {POOLED!r}, the name of the row of every annotator pooled: rename it')
     return names

@@ -179,7 +179,8 @@ def _two_models(alpha, votes, difference, n_reference, rng):
     if gap(1.0) < difference:
         worst = gap(1.0)  # below 0: random predictions beat the oracle's macro F1 (many classes, skewed)
         said = f'only {worst:.3f} below' if worst >= 0 else f'{-worst:.3f} above'
-        raise ValueError(f'at {votes} votes per item even random predictions are {said} the oracle in macro F1: '
+        raise ValueError(f'at {votes} vote{"s" if votes != 1 else ""} per item even random predictions are {said} the '
+                         'oracle in macro F1: '
                          f'a difference of {difference} cannot be simulated')
     lo, hi = 0.0, 1.0
     for _ in range(40):  # bisection: the gap grows with r (up to sampling noise on n_reference items)

@@ -19,8 +19,8 @@ from .dirichlet import dirichlet_multinomial_mle, dm_log_likelihood
 __all__ = ['PRIORS', 'GRID_POINTS', 'REGION_LR', 'REGION_MASS', 'REGION_STEPS', 'REGION_RETEST', 'AUTO_MAX_K', 'AUTO_MAX_ITEMS',
            'CHECK_MAX_ITEMS', 'Prior', 'simplex_grid', 'support_points', 'argmax_shares', 'drop_regions', 'fit_npmle',
            'pattern_likelihoods', 'refit_weights', 'refit_npmle', 'log_marginal', 'posterior_weights', 'sample_prior',
-           'cross_validated_log_likelihood', 'PriorChoice', 'choose_prior', 'PriorCheck', 'check_prior',
-           'npmle_expectations', 'npmle_argmax_probs']
+           'cross_validated_log_likelihood', 'PriorChoice', 'reorder_classes', 'choose_prior', 'PriorCheck',
+           'check_prior', 'npmle_expectations', 'npmle_argmax_probs']
 
 # %% ../nbs/09_priors.ipynb #2bae3a8f
 class Prior(NamedTuple):
@@ -366,10 +366,14 @@ def _vote_order(c: np.ndarray) -> np.ndarray:
     return np.lexsort((c.max(0), (c * c).sum(0), c.sum(0))) if len(c) else np.arange(c.shape[1])
 
 
-def _in_order(pr: Prior, alpha: np.ndarray, back: np.ndarray) -> Prior:
-    "A prior fitted to the classes in `_vote_order`, its classes put back (`back`) in the caller's order (`alpha`, theirs)."
-    return pr._replace(alpha=alpha, points=None if pr.points is None else pr.points[:, back],
-                       region_lr=None if pr.region_lr is None else pr.region_lr[back])
+def reorder_classes(pr: Prior, order: np.ndarray, alpha: np.ndarray | None = None) -> Prior:
+    """The prior with its classes in `order` (class j of the result is class `order[j]` of `pr`): a prior fitted to the
+    classes in `_vote_order` is put back in the caller's order, and `best` draws in an order the votes fix. `alpha`: the
+    Dirichlet's parameters to take instead of `pr.alpha[order]` (the caller's own, already in that order)."""
+    order = np.asarray(order)
+    return pr._replace(alpha=pr.alpha[order] if alpha is None else alpha,
+                       points=None if pr.points is None else pr.points[:, order],
+                       region_lr=None if pr.region_lr is None else pr.region_lr[order])
 
 
 def choose_prior(
@@ -399,7 +403,7 @@ def choose_prior(
     # file's row order (the same votes read from a shuffled file, or in the long form, gave another ceiling)
     c = c[np.lexsort(c.T[::-1])]
     rng = as_rng(seed)
-    npmle = lambda: _in_order(fit_npmle(c, alpha=alpha, seed=rng), given, back)
+    npmle = lambda: reorder_classes(fit_npmle(c, alpha=alpha, seed=rng), back, given)
     if prior == 'dirichlet':
         return PriorChoice(Prior('dirichlet', given), 'asked for', float('nan'), float('nan'))
     if prior == 'npmle':
@@ -467,6 +471,11 @@ def check_prior(
     rng = as_rng(seed)
     c = np.asarray(counts, np.float64)
     c = c[c.sum(1) > 0]
+    # the items and their classes in the votes' own order (`_vote_order`, sorted rows): the simulated datasets, and so
+    # the p-value, were drawn in the file's order, and moved (within their error) with its rows or columns
+    o = _vote_order(c)
+    c, prior = c[:, o], reorder_classes(prior, o)
+    c = c[np.lexsort(c.T[::-1])]
     if len(c) > CHECK_MAX_ITEMS:
         c = c[rng.choice(len(c), CHECK_MAX_ITEMS, replace=False)]
     totals = c.sum(1).astype(np.int64)
