@@ -38,9 +38,9 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'TOTAL_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
-           'read_annotated', 'read_table', 'item_id', 'column_names', 'guide_data', 'no_id_columns', 'as_counts',
-           'MajorityVote', 'majority_vote', 'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData',
+           'parquet_frame', 'read_annotated', 'read_table', 'item_id', 'column_names', 'guide_data', 'no_id_columns',
+           'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -685,6 +685,25 @@ def _key(v, path, line, name) -> str:
         raise ScruplesDataError(path, line, name, 'a non-empty string or a whole number', v)
     return _utf8(_nfc(v.strip()), path, line, name) if isinstance(v, str) else str(int(v))
 
+
+COUNT_WORDS = ('count', 'counts', 'n', 'votes', 'n_votes', 'num_votes', 'size', 'freq', 'frequency')  # a long form's
+# column of votes per row (`_long_votes` refuses it)
+
+
+def _whole_numbers(values) -> np.ndarray | None:
+    "The values as whole numbers (cells of a CSV are text), or None when one is not."
+    try:
+        v = np.array([float(x) for x in values])
+    except (TypeError, ValueError):
+        return None
+    return v if len(v) and np.isfinite(v).all() and (v == np.round(v)).all() else None
+
+
+def _label(v, path, line, name) -> str:
+    """A label: as `_key`, and a boolean as the class its text names ('False', 'True'), as the same frame written to a
+    CSV reads (JSON lines and Parquet keep a pandas bool column's booleans; a boolean id or count stays refused)."""
+    return _key(str(bool(v)) if isinstance(v, (bool, np.bool_)) else v, path, line, name)
+
 # %% ../nbs/07_annotations.ipynb #07aff4c8
 def _text(v, path, line, name) -> str:
     if not isinstance(v, str) or not v.strip():
@@ -1034,6 +1053,16 @@ def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
     return None
 
 
+def _totals_column(counts: np.ndarray) -> int | None:
+    """The count column that holds each row's sum of the others (a spreadsheet's totals column), else None: with 3 or
+    more columns and 5 or more rows with votes (fewer could match by chance)."""
+    if counts.ndim != 2 or counts.shape[1] < 3 or counts.any(1).sum() < 5:
+        return None
+    sums = counts.sum(1)
+    hits = [j for j in range(counts.shape[1]) if np.array_equal(2 * counts[:, j], sums)]
+    return hits[0] if hits else None
+
+
 def _wide(
     path: Path, t: _Table, classes, given: dict, cols: dict, ids: list, used: dict, ex: _Extras
 ) -> AnnotatedData:
@@ -1112,6 +1141,12 @@ def _wide(
             path, None, None, 'one row per item, without a row of totals (remove it)',
             f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
         )
+    tcol = _totals_column(c)
+    if tcol is not None:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
+        rest = ','.join(x for j, x in enumerate(cc) if j != tcol)
+        raise ScruplesDataError(
+            path, None, cc[tcol], f'count columns without a column of totals (leave it out: {_opt("counts", rest)})',
+            f"column {cc[tcol]!r} holds each row's sum of the other count columns")
     left = [x for x in t.columns if x not in used]
     idlike = [x for x in left if _id_like(x)] if not (given['counts'] or classes) else []
     said = (
@@ -1209,16 +1244,45 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         raise ValueError(f"{path}: {_opt('repeats')} does not apply without an annotator column (every row is a vote "
                          f"of its own; name the column: {_opt('annotator')})")
     votes = []
+
+    def _annotator(v, path, line, name):  # an empty cell: the column may hold no ids at all (`AnnotatedData.long()`)
+        if _empty(v):
+            raise ScruplesDataError(
+                path, line, name, f'an annotator id (a column of no ids, as AnnotatedData.long() writes for a table '
+                f'without them: read the votes without annotators, {_opt("annotator")} \'\')', v)
+        return _key(v, path, line, name)
+
+    # a column of votes per row beside item and label (df.groupby(['item', 'label']).size(), SQL's COUNT(*)): each row
+    # is then many votes, and reading one vote per row loses the others (200 votes read as 85)
+    tally = {c: [] for c in t.columns if ann is None and c.casefold() in COUNT_WORDS and c not in used and c not in ids}
+    bool_at = plain_at = None  # the first boolean label (line, value), the first other label's line
     for line, rec in t.records:
         i = ex.item(rec, line)
         votes.append(
             (
                 line,
                 i,
-                _key(_cell(rec, ann, path, line), path, line, ann) if ann else None,
-                _key(_cell(rec, lab, path, line), path, line, lab),
+                _annotator(_cell(rec, ann, path, line), path, line, ann) if ann else None,
+                _label(_cell(rec, lab, path, line), path, line, lab),
             )
         )
+        for c, got in tally.items():
+            got.append(rec.get(c))
+        if isinstance(v := rec.get(lab), (bool, np.bool_)):
+            bool_at = (line, v) if bool_at is None else bool_at
+        else:
+            plain_at = line if plain_at is None else plain_at
+        if bool_at is not None and plain_at is not None:  # booleans: a yes/no task's classes; beside others: a wrong cell
+            raise ScruplesDataError(path, bool_at[0], lab, "a non-empty string or a whole number (booleans only as every "
+                                    "row's label: the classes False and True)", bool_at[1])
+    for c, got in tally.items():
+        n = _whole_numbers(got)
+        if n is not None and (n >= 1).all() and (n > 1).any():
+            raise ScruplesDataError(
+                path, None, c, "one row per vote (the long form), or the counts as a wide table (pivot it: "
+                f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
+                f"fill_value=0)); a column of another meaning: rename it",
+                f'{c!r}: whole numbers up to {int(n.max())}, votes per row')
     how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
     return votes, how, dict(item=ids, label=lab, annotator=ann), ann is not None
 
@@ -1237,7 +1301,7 @@ def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, 
         i = ex.item(rec, line, unique=given['repeats'] is None)
         if plain:
             votes += [
-                (line, i, a, _key(v, path, line, c)) for a, c in plain if not _empty(v := _cell(rec, c, path, line))
+                (line, i, a, _label(v, path, line, c)) for a, c in plain if not _empty(v := _cell(rec, c, path, line))
             ]
             continue
         per = {}
@@ -1441,7 +1505,26 @@ def read_annotated(
             f'give them in order, {_opt("classes")}',
             '/'.join(d.classes),
         )
+    if ordered and d.class_order == 'in column order' and _out_of_order(d.classes):
+        raise ScruplesDataError(  # pandas' unstack and crosstab sort number-named columns as text: 1,10,2,...,9
+            path,
+            None,
+            None,
+            f'count columns in the order of the scale for ordered classes ({_opt("ordered", True)}): the columns '
+            f'{", ".join(d.classes)} are numbers out of their order (a table sorted as text puts 10 before 2); give '
+            f'the classes in order, {_opt("classes")}',
+            '/'.join(d.classes),
+        )
     return d
+
+
+def _out_of_order(names) -> bool:
+    "Class names that are all numbers, neither ascending nor descending."
+    try:
+        v = [float(x) for x in names]
+    except (TypeError, ValueError):
+        return False
+    return v != sorted(v) and v != sorted(v, reverse=True)
 
 # %% ../nbs/07_annotations.ipynb #bf220a2e
 def read_table(

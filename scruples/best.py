@@ -16,7 +16,8 @@ from scipy.special import betainc, digamma, gammainc, gammaincinv, xlogy
 from .annotations import majority_vote
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
-from .metrics import check_counts, confusion_matrices, f1_from_confusion, hard_labels, in_order_of, macro_f1
+from .metrics import (check_counts, columns_in_order_of, confusion_matrices, f1_from_confusion, hard_labels,
+                              in_order_of, macro_f1)
 from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
                              npmle_expectations, pattern_likelihoods, refit_weights, reorder_classes)
 
@@ -767,6 +768,8 @@ def best_estimates(
     prior_counts: np.ndarray | None = None,
 ) -> BestResult:  # one dict per metric (the rows of `best`), the Dirichlet alpha, the majority vote; .prior, .check
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
+    if prior_counts is not None:  # other items over the same classes: matched to the counts' classes by name
+        prior_counts = columns_in_order_of(prior_counts, counts)
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):  # what `read_annotated` returns: its counts
         if y_true is not None:  # a Series of labels keyed by item id: in the items' order (`in_order_of`)
             y_true = in_order_of(y_true, counts, 'y_true', 'the data')

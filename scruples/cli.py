@@ -86,7 +86,7 @@ def _show(block):
             _show(v)
             print()
     elif hasattr(block, 'to_string'):
-        print(block.to_string(line_width=WIDTH, float_format=lambda x: f'{x:.4g}'))
+        print(block.to_string(line_width=WIDTH, float_format=lambda x: _number(x) or 'NaN'))  # 12345, not 1.234e+04
     else:
         _say(str(block))
 
@@ -1020,8 +1020,14 @@ def _cmd_score(args):
     to = class_map(full.classes, got.grouped)  # probabilities of the classes read -> of the groups
 
     def predictions(path):
-        p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=tol,
-                             gold_id=full.columns.get('item') or full.columns.get('id') or ())
+        try:
+            p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=tol,
+                                 gold_id=full.columns.get('item') or full.columns.get('id') or ())
+        except (ValueError, core.ScruplesError) as err:
+            if not got.grouped:
+                raise
+            raise core.ScruplesError(f'{err}; under --group the predictions are of the classes read ({", ".join(full.classes)}):'
+                            f' score groups their probabilities as it groups the votes (into {", ".join(classes)})') from None
         return replace(p, proba=p.proba @ to) if got.grouped else p
 
     if args.cal_gold and not args.cal:  # the gold of --cal's items: alone it would change nothing
@@ -1059,6 +1065,8 @@ def _cmd_score(args):
             if list(cg.data.classes) != classes:
                 raise core.ScruplesError(
                     f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}'
+                    + (f': the same classes in another order; give their order, --classes {",".join(classes)}, and '
+                       'both files are read in it' if sorted(cg.data.classes) == sorted(classes) else '')
                 )
             at = {i: r for r, i in enumerate(ids)}
             shared = [(r, at[str(i)]) for r, i in enumerate(cg.data.items) if str(i) in at]

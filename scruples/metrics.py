@@ -12,8 +12,8 @@ from scipy.special import log_softmax, softmax
 from .core import id_hint
 
 # %% auto #0
-__all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'xentropy', 'confusion_matrices', 'f1_from_confusion',
-           'macro_f1', 'accuracy', 'total_variation', 'TemperatureCalibrator']
+__all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'columns_in_order_of', 'xentropy', 'confusion_matrices',
+           'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation', 'TemperatureCalibrator']
 
 # %% ../nbs/10_metrics.ipynb #a047db5f
 def check_counts(
@@ -108,6 +108,11 @@ def in_order_of(
                              f'names? Give {name}.to_numpy() to pair them by position, or name the columns '
                              f'({name}.columns.name = "class") to match them by class')
         if sorted(yc) != sorted(rc):
+            ids = [c for c in rc if c not in yc and (c.casefold() in ('id', 'item', 'qid', 'uid', 'index')
+                                                     or c.casefold().endswith(('_id', ' id')))]
+            if ids and sorted(yc) == sorted(c for c in rc if c not in ids):  # the classes, and an id column beside them
+                raise ValueError(f'{ref_name}: its column {ids[0]!r} looks like the item ids, not a class (the classes '
+                                 f'of {name} are {yc}): give {ref_name}.set_index({ids[0]!r}), the ids as its index')
             raise ValueError(f'{name}: columns {yc} are not the classes of {ref_name} {rc} (missing '
                              f'{[c for c in rc if c not in yc]}, not a class {[c for c in yc if c not in rc]})')
         y = y.set_axis(yc, axis=1)[rc]
@@ -135,6 +140,31 @@ def in_order_of(
                          'pair them by position' + (f'; {h}' if (h := id_hint(gone, extra)) else ''))
     at = {v: r for r, v in enumerate(yi)}
     return y.iloc[[at[v] for v in ri]]
+
+# %% ../nbs/10_metrics.ipynb #8e9177ac
+def columns_in_order_of(
+    x,  # counts of other items over the same classes (DataFrame, AnnotatedData or array)
+    ref,  # the counts whose classes give the order (DataFrame, AnnotatedData or array)
+    name: str = 'prior_counts',  # how messages call `x`
+    ref_name: str = 'counts',  # how messages call `ref`
+) -> np.ndarray:  # x's counts, its columns in ref's class order
+    """Counts of other items (a prior's: every item of a dataset whose test items `ref` holds) with their columns matched
+    to `ref`'s classes by name, as `in_order_of` matches a model's columns; the rows, other items, as they are. Taken by
+    position where either side has no class names, or classes numbered by position (0..k-1, class_0..): a frame or a
+    file naming the same classes in another order gave one class's votes to another's prior."""
+    xc, rc = _names_of(x)[0], _names_of(ref)[0]
+    c = check_counts(x, allow_zero_rows=True)  # (the caller checks its rows as it checks counts)
+    if xc is None or rc is None or xc == rc:
+        return c
+    if len(xc) != len(rc):
+        raise ValueError(f'{name} has {len(xc)} classes, {ref_name} {len(rc)}')
+    if sorted(xc) == sorted(rc):
+        return c[:, [xc.index(v) for v in rc]]
+    if any(f(v) for v in (xc, rc) for f in (_numbered, _unnamed)):  # positions on one side: paired by position
+        return c
+    raise ValueError(f'{name}: classes {xc} are not the classes of {ref_name} {rc} (missing '
+                     f'{[v for v in rc if v not in xc]}, not a class {[v for v in xc if v not in rc]})')
+
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:

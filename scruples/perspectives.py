@@ -17,6 +17,7 @@ from .agreement import agreement_draws, draws_interval, fleiss_kappa, resamples_
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
 from .best import HARD_METRICS, best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, id_order, keyed_streams
+from .metrics import columns_in_order_of
 from .data import iter_jsonl, read_text
 
 # %% auto #0
@@ -854,11 +855,12 @@ def _prior_groups(data, prior_data, groups):
                         'prior_data must have the annotators of data (every item read, as data is a part of them)')
 
 
-def _prior_counts(prior_data, groups, g):
-    "Group `g`'s counts over every item read (items with its votes), the counts its prior is chosen on; None: no such data."
+def _prior_counts(prior_data, groups, g, data):
+    """Group `g`'s counts over every item read (items with its votes), the counts its prior is chosen on, in the classes'
+    order of `data` (matched by name: a file read with its classes in another order); None: no such data."""
     if prior_data is None:
         return None
-    c = prior_data.counts if g == 'all' else subset(prior_data, groups == g).counts
+    c = columns_in_order_of(prior_data if g == 'all' else subset(prior_data, groups == g), data, 'prior_data', 'data')
     return c[c.sum(1) > 0]
 
 
@@ -882,7 +884,7 @@ def best_by_group(
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
-        pc = _prior_counts(prior_data, pg, g)
+        pc = _prior_counts(prior_data, pg, g, data)
         base = {'group': g, 'items': len(c), 'votes': int(c.sum())}
         if len(c) == 0 or (c.sum(1) <= 1).all():
             why = ('no votes on these items' if len(c) == 0 else 'one vote per item at most') + ': no ceiling'
@@ -940,7 +942,7 @@ def plan_by_group(
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, pg, g))
+                r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, pg, g, data))
             out.append(r.drop(columns=['items_needed']).assign(group=g, note=''))
         except ValueError as err:
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))

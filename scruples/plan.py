@@ -17,7 +17,7 @@ from .annotations import majority_vote
 from .best import (prior_for, check_alpha, fit_dirichlet_prior, oracle_soft, oracle_xentropy,
                            posterior_argmax_probs)
 from .dirichlet import DirichletFitWarning
-from .priors import Prior, check_prior, log_marginal, npmle_argmax_probs, sample_prior
+from .priors import Prior, check_prior, log_marginal, npmle_argmax_probs, reorder_classes, sample_prior
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .metrics import check_counts, f1_from_confusion
 
@@ -67,14 +67,17 @@ def vote_types(
 PLAN_METRICS = ('accuracy', 'macro_f1', 'xentropy', 'manhattan')
 
 
-def _type_values(alpha, c: np.ndarray) -> dict:
-    "Per vote pattern: the oracle's argmax probabilities, the majority vote (ties: first class), its expected cross-entropy and Manhattan distance."
+def _type_values(alpha, c: np.ndarray, rank: np.ndarray | None = None) -> dict:
+    """Per vote pattern: the oracle's argmax probabilities, the majority vote (ties: first class), its expected
+    cross-entropy and Manhattan distance. `rank`: where each of the caller's classes is among the columns of `c` (the
+    classes in `_prior_order`): a tie goes to the caller's first class, as `best` gives it."""
     pr = _as_prior(alpha)
     q = npmle_argmax_probs(pr, c) if pr.kind == 'npmle' else posterior_argmax_probs(pr.alpha + c)
-    vote = majority_vote(c, ties='first')
+    rank = np.arange(c.shape[1]) if rank is None else np.asarray(rank)
+    vote = majority_vote(c[:, rank], ties='first')  # in the caller's order
     return {
         'q': q,
-        'y': vote.labels,
+        'y': rank[vote.labels],
         'tied': vote.tied,  # a tie goes to the first class: said beside the plan (`tied`: the expected share)
         'xentropy': oracle_xentropy(c, per_example=True, prior=pr),
         'manhattan': oracle_soft(c, 'manhattan', per_example=True, prior=pr),
@@ -101,6 +104,13 @@ def _dataset_scores(v: dict, n_items: int, n_sims: int, w: np.ndarray, rng, batc
     return {m: np.concatenate(x) for m, x in out.items()}
 
 
+def _prior_order(pr: Prior) -> np.ndarray:
+    """An order of a prior's classes that the prior fixes, not its columns' order: by each class's prior mean, then its
+    Dirichlet parameter (to 10 digits: a fit of the same votes in another column order differs in the 16th)."""
+    mean = pr.alpha / pr.alpha.sum() if pr.kind == 'dirichlet' else pr.weights @ pr.points
+    return np.lexsort((np.round(pr.alpha, 10), np.round(mean, 10)))
+
+
 def plan_ceiling(
     alpha,  # the pilot's prior: a fitted `Prior`, or a Dirichlet's alpha (k,)
     votes: Sequence[int] = (1, 3, 5, 10),  # votes per item to plan for
@@ -117,6 +127,10 @@ def plan_ceiling(
     pr = _as_prior(alpha)
     if not 0 < level < 1:
         raise ValueError(f'level must be in (0, 1), got {level}')
+    # the classes in an order the prior fixes (`_prior_order`): the vote patterns and the simulated datasets were drawn
+    # in the columns' order, and a pilot with its columns in another order planned other intervals (issue 39)
+    cols = _prior_order(pr)
+    pr, rank = reorder_classes(pr, cols), np.argsort(cols)
     twice = sorted({int(v) for v in votes if list(map(int, votes)).count(int(v)) > 1})
     if twice:  # a row per votes: one named twice would be planned once, or twice from one stream
         raise ValueError(f'votes per item named twice: {", ".join(map(str, twice))}')
@@ -126,7 +140,7 @@ def plan_ceiling(
     for v in votes:
         rng = streams[str(int(v))]
         c, w, exact = vote_types(pr, v, seed=rng)
-        values = _type_values(pr, c)
+        values = _type_values(pr, c, rank)
         sims = _dataset_scores(values, n_items, n_sims, w, rng)
         for metric in PLAN_METRICS:
             # cross-entropy and Manhattan are means of per-item expectations: their mean over datasets is exact (the
@@ -310,9 +324,14 @@ def plan(
             if (got['n_boot'] < n_boot or got['n_sims'] < 300) and not any('resamples' in n for n in notes):
                 notes.append(f"the paired test simulated with {got['n_boot']} resamples on {got['n_sims']} test sets, "
                              f'not {n_boot} on 300: {pr.k} classes make {pr.k**3:,} cells a draw (memory)')
-            if need is not None and cap is not None and need > cap:
-                need = cap
-            cap = need if need is not None else cap
+            # each number of votes simulated on its own (its count the same whatever else is planned: capping it at
+            # the count of fewer votes made 6 votes need 163 items alone, 153 beside 5); more votes needing more items
+            # is the simulation's noise, said
+            if need is not None and cap is not None and need > cap[1]:
+                notes.append(f'{v} votes: {need} items, more than the {cap[1]} of {cap[0]} vote{"s" if cap[0] != 1 else ""}'
+                             ': each count is a Monte Carlo estimate of its own (about ±15%), and more votes never '
+                             'need more items')
+            cap = (v, need) if need is not None else cap
             out.loc[(out.votes == v) & (out.metric == 'macro_f1'), 'items_needed'] = need
     from scruples.best import best, metric_streams
 

@@ -57,7 +57,7 @@ def test_plan_refuses_a_pilot_with_one_vote_per_item():
         plan(c)
 
 
-def test_items_needed_never_rise_with_votes():
+def test_items_needed_fall_with_votes_far_apart():  # each simulated on its own: noise only between close votes
     c = _pilot(200, [0.9, 0.5, 0.6], 5, 5)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
