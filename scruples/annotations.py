@@ -1053,13 +1053,15 @@ def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
     return None
 
 
-def _totals_column(counts: np.ndarray) -> int | None:
-    """The count column that holds each row's sum of the others (a spreadsheet's totals column), else None: with 3 or
-    more columns and 5 or more rows with votes (fewer could match by chance)."""
-    if counts.ndim != 2 or counts.shape[1] < 3 or counts.any(1).sum() < 5:
+def _totals_column(counts: np.ndarray, names) -> int | None:
+    """The count column that holds each row's sum of the others and is named as a total (`TOTAL_WORDS`, or a count of
+    votes: n, count, votes, ...), else None. The sums alone do not decide: a class can hold half of every item's votes
+    (two votes per item, one always its; a table of one repeated row)."""
+    if counts.ndim != 2 or counts.shape[1] < 3 or not counts.any():
         return None
     sums = counts.sum(1)
-    hits = [j for j in range(counts.shape[1]) if np.array_equal(2 * counts[:, j], sums)]
+    hits = [j for j, x in enumerate(names) if str(x).strip().casefold() in (*TOTAL_WORDS, *COUNT_WORDS)
+            and np.array_equal(2 * counts[:, j], sums)]
     return hits[0] if hits else None
 
 
@@ -1141,7 +1143,7 @@ def _wide(
             path, None, None, 'one row per item, without a row of totals (remove it)',
             f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
         )
-    tcol = _totals_column(c)
+    tcol = _totals_column(c, cc)
     if tcol is not None:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j != tcol)
         raise ScruplesDataError(

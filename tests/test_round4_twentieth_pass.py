@@ -301,3 +301,13 @@ def test_best_by_group_matches_prior_data_classes_by_name(tmp_path):
     want = best_by_group(data, groups, prior_data=data, **kw)
     got = best_by_group(data, groups, prior_data=other, **kw)
     assert np.allclose(got.estimate, want.estimate), (got, want)
+
+
+def test_a_class_with_half_of_every_items_votes_is_a_class(tmp_path):
+    # the totals column's rule needs its name too: two votes per item, one always 'a', or a table of one repeated row
+    # (the readers' benchmark: 3,2,0,1,0 on every row) are data, not a column of totals
+    rows = ['id,a,b,c'] + [f'q{i},1,{i % 2},{1 - i % 2}' for i in range(20)]
+    (tmp_path/'half.csv').write_text('\n'.join(rows) + '\n')
+    r = scruples('best', tmp_path/'half.csv', '--bootstrap', '0', '--metric', 'xentropy', '--json')
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)['classes'] == ['a', 'b', 'c']
