@@ -16,8 +16,8 @@ from scipy.special import betainc, digamma, gammainc, gammaincinv, xlogy
 from .annotations import majority_vote
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
-from .metrics import (check_counts, columns_in_order_of, confusion_matrices, f1_from_confusion, hard_labels,
-                              in_order_of, macro_f1)
+from .metrics import (check_counts, columns_in_order_of, confusion_matrices, f1_from_confusion,
+                              hard_labels, in_order_of, macro_f1)
 from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
                              npmle_expectations, pattern_likelihoods, refit_weights, reorder_classes)
 

@@ -1026,8 +1026,9 @@ def _cmd_score(args):
         except (ValueError, core.ScruplesError) as err:
             if not got.grouped:
                 raise
-            raise core.ScruplesError(f'{err}; under --group the predictions are of the classes read ({", ".join(full.classes)}):'
-                            f' score groups their probabilities as it groups the votes (into {", ".join(classes)})') from None
+            raise core.ScruplesError(
+                f'{err}; under --group the predictions are of the classes read ({", ".join(full.classes)}): score '
+                f'groups their probabilities as it groups the votes (into {", ".join(classes)})') from None
         return replace(p, proba=p.proba @ to) if got.grouped else p
 
     if args.cal_gold and not args.cal:  # the gold of --cal's items: alone it would change nothing
