@@ -173,14 +173,16 @@ def _macro_f1_cells(cells: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return f1_from_confusion(cube.sum(-1)), f1_from_confusion(cube.sum(-2))  # confusions (gold x A) and (gold x B)
 
 
-def _two_models(alpha, votes, difference, n_reference, rng):
+def _two_models(alpha, votes, difference, n_reference, rng, rank=None):
     """The (gold, A, B) cell probabilities of the two simulated models and their macro F1: A is the oracle (it predicts each
     item's most likely class under its true p), B is A with a share r of its predictions replaced by a uniformly random class,
-    r chosen so that B's macro F1 is `difference` below A's (on `n_reference` items drawn from the prior)."""
+    r chosen so that B's macro F1 is `difference` below A's (on `n_reference` items drawn from the prior). `rank`: where each
+    of the caller's classes is among the prior's (in `_prior_order`): a tied vote goes to the caller's first class."""
     alpha = _as_prior(alpha)  # a Dirichlet's alpha or a fitted `Prior`
     k = alpha.k
+    rank = np.arange(k) if rank is None else np.asarray(rank)
     p = sample_prior(alpha, n_reference, rng)
-    gold = majority_vote(rng.multinomial(votes, p / p.sum(1, keepdims=True)), ties='first').labels
+    gold = rank[majority_vote(rng.multinomial(votes, p / p.sum(1, keepdims=True))[:, rank], ties='first').labels]
     a, u, z = p.argmax(1), rng.random(n_reference), rng.integers(0, k, n_reference)
 
     def cells(r):
@@ -236,7 +238,8 @@ def items_for_difference(
     if int(n_sims) < 1:
         raise ValueError(f'n_sims must be at least 1, got {n_sims}')
     rng, k = as_rng(seed), pr.k
-    probs, r, f_a, f_b = _two_models(pr, votes, difference, n_reference, rng)
+    cols = _prior_order(pr)  # the classes in an order the prior fixes: one count for the pilot's columns in any order
+    probs, r, f_a, f_b = _two_models(reorder_classes(pr, cols), votes, difference, n_reference, rng, np.argsort(cols))
     s = int(rng.integers(2**63))
     cap = max(50, int((2e8 / k**3) ** 0.5))  # many classes: k^3 cells per draw, so at most this many (never under 50)
     n_sims, n_boot = min(int(n_sims), cap), min(check_resamples(n_boot, none=False), cap)

@@ -201,3 +201,16 @@ def test_score_against_ceiling_gold_with_its_id_column():
     else:  # read: the ids of the id column, the frames matched by them
         want = score_against_ceiling(proba, gold.set_index('id'), **kw)
         assert np.allclose(got.model, want.model, equal_nan=True), (got, want)
+
+
+# --- the same for the test items of plan --difference (the lead's, from the report's kind): the two simulated models
+# --- were drawn in the prior's column order, and the count moved within its noise with the pilot's column order -----
+
+def test_items_for_difference_the_same_for_any_column_order():
+    import numpy as np
+
+    from scruples.plan import items_for_difference
+    alpha = np.array([2.0, 0.7])  # two classes, three votes: no tied vote (the caller's first class takes a tie)
+    got = {perm: items_for_difference(alpha[list(perm)], 3, 0.08, n_sims=60, n_boot=60, n_reference=20_000, seed=4)
+           for perm in [(0, 1), (1, 0)]}
+    assert len({(g['items'], round(g['f1_a'], 12), round(g['f1_b'], 12)) for g in got.values()}) == 1, got
