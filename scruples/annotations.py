@@ -1260,17 +1260,12 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     bool_at = plain_at = None  # the first boolean label (line, value), the first other label's line
     for line, rec in t.records:
         i = ex.item(rec, line)
-        votes.append(
-            (
-                line,
-                i,
-                _annotator(_cell(rec, ann, path, line), path, line, ann) if ann else None,
-                _label(_cell(rec, lab, path, line), path, line, lab),
-            )
-        )
+        a = _annotator(_cell(rec, ann, path, line), path, line, ann) if ann else None
+        v = _cell(rec, lab, path, line)  # the label cell, read once
+        votes.append((line, i, a, _label(v, path, line, lab)))
         for c, got in tally.items():
             got.append(rec.get(c))
-        if isinstance(v := rec.get(lab), (bool, np.bool_)):
+        if isinstance(v, (bool, np.bool_)):
             bool_at = (line, v) if bool_at is None else bool_at
         else:
             plain_at = line if plain_at is None else plain_at

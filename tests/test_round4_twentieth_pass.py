@@ -183,10 +183,8 @@ def test_boolean_labels_read_as_in_a_csv(tmp_path, suffix):
 # --- items and probabilities warns 'made every prediction within 0.01 of uniform: its cross-entropy and soft metrics are
 # --- the uniform distribution's, not its own probabilities'
 
-def test_analyze_says_the_predictions_file_warnings(tmp_path):
-    import csv
-    import math
-
+def _long_votes():
+    """A long table: 40 items, 5 labels each by 6 annotators, 3 classes (yes, no, maybe)."""
     import numpy as np
     import pandas as pd
     rng = np.random.default_rng(1)
@@ -194,7 +192,16 @@ def test_analyze_says_the_predictions_file_warnings(tmp_path):
     for i in range(40):
         p = rng.dirichlet([1, 1, 1])
         rows += [(f'q{i}', a, rng.choice(['yes', 'no', 'maybe'], p=p)) for a in rng.choice(list('abcdef'), 5, replace=False)]
-    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
+    return pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
+
+
+def test_analyze_says_the_predictions_file_warnings(tmp_path):
+    import csv
+    import math
+
+    import numpy as np
+    import pandas as pd
+    d = _long_votes()
     w = d.groupby(['item', 'label']).size().unstack(fill_value=0).reset_index().rename(columns={'item': 'id'})
     w.to_csv(tmp_path/'wide.csv', index=False)
     pr = pd.DataFrame(np.random.default_rng(2).dirichlet([2, 2, 2], len(w)), columns=['maybe', 'no', 'yes'])
@@ -247,14 +254,7 @@ def test_wide_table_with_a_totals_column(tmp_path):
 
 @pytest.mark.parametrize('name', ['count', 'n'])
 def test_long_form_with_a_count_per_row(tmp_path, name):
-    import numpy as np
-    import pandas as pd
-    rng = np.random.default_rng(1)
-    rows = []
-    for i in range(40):
-        p = rng.dirichlet([1, 1, 1])
-        rows += [(f'q{i}', a, rng.choice(['yes', 'no', 'maybe'], p=p)) for a in rng.choice(list('abcdef'), 5, replace=False)]
-    d = pd.DataFrame(rows, columns=['item', 'annotator', 'label'])
+    d = _long_votes()
     d.groupby(['item', 'label']).size().reset_index(name=name).to_csv(tmp_path/'agg.csv', index=False)
     d.to_csv(tmp_path/'long.csv', index=False)
     fast = ('--bootstrap', '0', '--samples', '500', '--json')
