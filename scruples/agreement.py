@@ -14,15 +14,22 @@ import pandas as pd
 from statsmodels.stats.inter_rater import fleiss_kappa as _sm_fleiss_kappa
 
 from .annotations import AnnotatedData, as_counts, majority_vote
-from .core import as_rng, check_resamples, id_order, id_ranks
+from .core import as_rng, check_resamples, id_order, id_ranks, vote_order
 
 # %% auto #0
-__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval', 'draws_interval',
-           'resamples_note', 'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate',
+__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'check_level', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval',
+           'draws_interval', 'resamples_note', 'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate',
            'aggregate_agreement', 'agreement_report']
 
 # %% ../nbs/13_agreement.ipynb #cff73e48
 LEVELS = ('nominal', 'ordinal', 'interval')
+
+
+def check_level(level) -> str:
+    "Alpha's level of measurement, refused by name unless one of `LEVELS` (the krippendorff package fails inside on another)."
+    if level not in LEVELS:
+        raise ValueError(f'level must be one of {LEVELS}, got {level!r}')
+    return level
 
 
 def krippendorff_alpha(
@@ -31,8 +38,7 @@ def krippendorff_alpha(
     level: str = 'nominal',  # 'nominal', or 'ordinal' / 'interval' for classes in their order (codes 0..k-1)
 ) -> float:
     "Krippendorff's alpha at the nominal (default), ordinal or interval level (package `krippendorff`)."
-    if level not in LEVELS:
-        raise ValueError(f'level must be one of {LEVELS}, got {level!r}')
+    check_level(level)
     if isinstance(data, AnnotatedData):
         if data.responses is None:
             return krippendorff_alpha(data.counts, counts=True, level=level)
@@ -89,7 +95,8 @@ def fleiss_kappa(
         if unequal == 'all':
             return _fleiss_all(c)
         rng = as_rng(seed)
-        c = c[np.lexsort(c.T[::-1])]  # the items in one order: the same subsample for the same items in any order
+        c = c[:, vote_order(c)]  # the classes in an order their votes fix (kappa is the same in any): the same
+        c = c[np.lexsort(c.T[::-1])]  # subsample for the same items in any order of the rows or the columns
         c = np.stack([rng.multivariate_hypergeometric(row, n.min()) for row in c])
     return float(_sm_fleiss_kappa(c, method='fleiss'))
 
@@ -132,6 +139,7 @@ def agreement_draws(
     "The coefficient on the items and on bootstrap resamples of them; resamples where it is undefined are left out."
     if coefficient not in ('alpha', 'kappa'):
         raise ValueError(f"coefficient must be 'alpha' or 'kappa', got {coefficient!r}")
+    check_level(level)
     n_boot = check_resamples(n_boot, none=False)
     resp = data.responses if coefficient == 'alpha' else None
 

@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 import numpy as np
 from fastcore.basics import patch
 
-from .core import LazyModule, ScruplesDataError, as_rng
+from .core import LazyModule, ScruplesDataError, as_rng, comma_hint, vote_order
 from scruples.data import (
     COUNT_RULE,
     MAX_COUNT,
@@ -1178,6 +1178,9 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
             got == 'missing' and err.expected == 'a present field'):  # a count left out of a JSON line: no other form
         return err
+    if comma_hint(got):  # '3,0': a count with a decimal comma (the count's rule says so), not a label of another form
+        return err if comma_hint(got) in err.expected else ScruplesDataError(
+            err.path, err.line, err.field, err.expected + comma_hint(got), err.got)
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         item = ','.join(ids) or 'ITEM'
@@ -1326,6 +1329,33 @@ def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, 
 
 # %% ../nbs/07_annotations.ipynb #8af45054
 MISSING_MARKS = frozenset({'na', 'n/a', '#n/a', '#na', '#n/a n/a', 'nan', '-nan', '<na>', 'null'})  # casefolded
+_POINT_ZERO = re.compile(r'([+-]?[0-9]+)\.0+')  # 3.0: how pandas writes 3 in a column with an empty cell
+
+
+def _one_spelling(ids, column, what: str, path) -> None:
+    """Refuses two ids that are one whole number written two ways ('3' and '3.0', in any part of a composite id): a
+    table joined from two exports, one written by pandas from a float column, would split one item's (or annotator's)
+    votes in two. As labels so written are refused (`_sorted_labels`); ids otherwise apart ('03' and '3') stay apart."""
+    def canon(x):
+        if isinstance(x, tuple):
+            return tuple(map(canon, x))
+        m = _POINT_ZERO.fullmatch(x) if isinstance(x, str) and '.' in x else None
+        return m[1] if m else x
+
+    dotted = [x for x in ids if '.' in x] if all(isinstance(x, str) for x in ids) else [
+        x for x in ids if isinstance(x, tuple) and any('.' in str(y) for y in x)]  # (ints: items numbered, no point)
+    if not dotted:  # the common case: no id with a point, nothing to compare
+        return
+    ds = set(dotted)
+    seen = {canon(x): x for x in ids if x not in ds}
+    for x in dotted:
+        k = canon(x)
+        if seen.setdefault(k, x) != x:
+            col = ','.join(column) if isinstance(column, (list, tuple)) else column
+            raise ScruplesDataError(
+                path, None, col, f'{what} ids that are distinct: {seen[k]!r} and {x!r} are one number written two ways '
+                f'(pandas writes 3.0 for 3 in a column with an empty cell); read apart, one {what}\'s votes would be '
+                f'split in two: write them alike', [seen[k], x])
 
 
 def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **given) -> AnnotatedData:
@@ -1354,6 +1384,9 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         (votes, how, roles, named), annotators = _annotator_votes(path, t, given, ids, used, ex, classes), True
     if not votes:
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
+    _one_spelling(ex.items, roles.get('item') or roles.get('id'), 'item', path)
+    if annotators and form == 'long':
+        _one_spelling(dict.fromkeys(v[2] for v in votes), roles.get('annotator'), 'annotator', path)
     labels = {v[3] for v in votes} | named
     cats = t.categories.get(roles.get('label')) if form == 'long' else None
     mark = (next((v for v in votes if v[3].strip().casefold() in MISSING_MARKS and v[3] not in named), None)
@@ -1512,7 +1545,28 @@ def read_annotated(
             f'the classes in order, {_opt("classes")}',
             '/'.join(d.classes),
         )
+    if ordered and (gap := _spacing_note(d.classes)):
+        d = replace(d, report=f'{d.report}; {gap}')
     return d
+
+
+def _spacing_note(names) -> str:
+    """For ordered classes that are numbers spaced unequally (1, 2, 5 of a 1-5 scale no one answered 3 or 4 on): that
+    the scale's metrics (Wasserstein) take them one step apart, and how to give the whole scale; '' otherwise."""
+    try:
+        v = [float(x) for x in names]
+    except (TypeError, ValueError):
+        return ''
+    steps = np.diff(v)
+    if len(v) < 3 or np.allclose(steps, steps[0]):
+        return ''
+    whole = all(x == int(x) for x in v) and abs(v[-1] - v[0]) <= 100
+    lo, hi = sorted((int(v[0]), int(v[-1]))) if whole else (0, 0)
+    scale = ','.join(map(str, range(lo, hi + 1) if v[0] < v[-1] else range(hi, lo - 1, -1))) if whole else ''
+    return (f'ordered classes {", ".join(names)} are taken one step apart, in their order, not by their numbers\' '
+            'spacing: a value of the scale no one chose is no class; ' + (
+                f'give the whole scale, {_opt("classes", scale)}' if whole else f'give every value of the scale, '
+                f'{_opt("classes")}'))
 
 
 def _out_of_order(names) -> bool:
@@ -1623,7 +1677,8 @@ def majority_vote(
             from scruples.core import id_order
 
             at = at[id_order([items[i] for i in at])]
-        labels[at] = [rng.choice(np.flatnonzero(top[i])) for i in at]
+        o = vote_order(c)  # the tied classes in an order their votes fix: the same draw for any order of the columns
+        labels[at] = [o[rng.choice(np.flatnonzero(top[i][o]))] for i in at]
     elif ties == 'drop':
         labels[tied] = -1
     return MajorityVote(labels=labels, tied=tied, ties=ties)

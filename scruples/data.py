@@ -21,7 +21,7 @@ from pathlib import Path
 import msgspec
 import numpy as np
 
-from .core import LazyModule, ScruplesDataError
+from .core import LazyModule, ScruplesDataError, comma_hint
 
 pd = LazyModule(
     'pandas'
@@ -182,7 +182,7 @@ def count_value(
     elif text and isinstance(val, str) and (m := _WHOLE.fullmatch(val)):
         v = int(m[1])
     if v is None or not 0 <= v <= MAX_COUNT:
-        raise ScruplesDataError(path, line, name, COUNT_RULE, val)
+        raise ScruplesDataError(path, line, name, COUNT_RULE + comma_hint(val), val)
     return v
 
 

@@ -328,7 +328,7 @@ from collections.abc import Sequence
 
 from .annotations import majority_vote
 from .best import best
-from .core import OwnedFolder, ScruplesDataError, id_hint
+from .core import OwnedFolder, ScruplesDataError, comma_hint, id_hint
 from .softmetrics import wasserstein_distance
 
 # %% ../nbs/15_evaluation.ipynb #decd068a
@@ -453,7 +453,7 @@ def read_predictions(
         if len(bad):
             got = df[c].iloc[bad[0]]  # a JSON null arrives as NaN: said as the file wrote it, not np.float64(nan)
             got = 'null' if got is None or (isinstance(got, float) and np.isnan(got)) else got
-            raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0', got)
+            raise ScruplesDataError(path, int(df.index[bad[0]]), c, 'a finite probability >= 0' + comma_hint(got), got)
         p[:, j] = v
     s = p.sum(1)
     off = np.flatnonzero(np.abs(s - 1) > tol + 4 * np.finfo(float).eps * p.sum(1))  # inclusive: a sum's own rounding

@@ -13,12 +13,11 @@ import krippendorff
 import numpy as np
 import pandas as pd
 
-from .agreement import agreement_draws, draws_interval, fleiss_kappa, resamples_note
-from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, parquet_frame
+from .agreement import agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
+from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, read_table
 from .best import HARD_METRICS, best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, id_order, keyed_streams
 from .metrics import columns_in_order_of
-from .data import iter_jsonl, read_text
 
 # %% auto #0
 __all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
@@ -57,48 +56,17 @@ def simulate_perspectives(
 
 # %% ../nbs/17_perspectives.ipynb #5f9003d7
 def _records(path: Path) -> tuple[list, list]:
-    """The columns and (line, record) pairs of a CSV, JSON-lines or Parquet table (lines as the file numbers
-    them); column names Unicode NFC, as the vote reader's (a header 'région' in NFD was 'no attribute' for --by
-    région)."""
-    columns, records = _raw_records(path)
-    nfc = [_nfc(str(c)) for c in columns]
-    if len(set(nfc)) != len(nfc):
-        raise ScruplesDataError(path, None, None, 'distinct column names after Unicode NFC',
-                                ','.join(map(str, columns)))
-    return nfc, [(line, {_nfc(str(k)): v for k, v in rec.items()}) for line, rec in records]
+    """The columns and (line, record) pairs of a table, read by the votes' own reader (`read_table`: CSV, TSV, a
+    `;`-separated CSV, JSON lines, Parquet; lines as the file numbers them; column names Unicode NFC: a header 'région'
+    in NFD was 'no attribute' for --by région). A long-form TSV's attribute columns were refused for their suffix."""
+    columns, records = read_table(path)
+    return columns, list(records)
 
 
 def _nfc(s: str) -> str:
     import unicodedata
 
     return unicodedata.normalize('NFC', s)
-
-
-def _raw_records(path: Path) -> tuple[list, list]:
-    "The columns and (line, record) pairs of a table, as written."
-    import csv
-    import io
-
-    suf = path.suffix.lower()
-    if suf == '.csv':
-        reader = csv.reader(io.StringIO(read_text(path), newline=''))
-        header = [c.strip() for c in next(reader, [])]
-        rows = []
-        for row in reader:
-            if any(c.strip() for c in row):
-                if len(row) != len(header):
-                    raise ScruplesDataError(path, reader.line_num, None, f'{len(header)} cells', ','.join(row)[:80])
-                rows.append((reader.line_num, dict(zip(header, row))))
-        return header, rows
-    if suf in ('.jsonl', '.ndjson'):
-        rows = list(iter_jsonl(path))
-        return list(dict.fromkeys(k for _, r in rows for k in r)), rows  # every key: a null left out of line 1 too
-    if suf in ('.parquet', '.pq'):
-        df = parquet_frame(path)  # an annotator id pandas wrote as the index is a column again
-        df = df.astype(object).where(df.notna(), None)
-        return [str(c) for c in df.columns], [(i + 1, dict(zip(map(str, df.columns), r)))
-                                              for i, r in enumerate(df.itertuples(index=False, name=None))]
-    raise ScruplesDataError(path, None, None, 'a table: a name ending in .csv, .jsonl, .ndjson or .parquet', path.name)
 
 
 def _id(v, path, line, name) -> str:
@@ -126,7 +94,8 @@ def read_annotators(
     path = Path(path)
     columns, records = _records(path)
     low = {c.lower(): c for c in columns}
-    col = _nfc(id) if id is not None else low.get('annotator') or low.get('id') or low.get('annotator_id')
+    # a column named for annotators before a bare 'id' (a survey's row number beside its annotator_id)
+    col = _nfc(id) if id is not None else low.get('annotator') or low.get('annotator_id') or low.get('id')
     if col not in columns:
         words = ('participant', 'worker', 'rater', 'annotator', 'user')
         like = [c for c in columns if any(w in c.lower() for w in words)]
@@ -227,7 +196,7 @@ def join_annotators(
     src = table.attrs.get('source', 'the annotators table')
     if isinstance(table.index, pd.RangeIndex) and table.index.name is None:  # as pd.read_csv leaves it: no ids
         low = {str(c).lower(): c for c in table.columns}
-        col = low.get('annotator') or low.get('id') or low.get('annotator_id')  # as `read_annotators` finds them
+        col = low.get('annotator') or low.get('annotator_id') or low.get('id')  # as `read_annotators` finds them
         if col is None:  # row numbers are no ids: with annotators numbered 0..n-1 each had another's attributes
             raise ScruplesError(f'{src}: no annotator ids: its index is the row numbers 0..{len(table) - 1} and it has '
                                 'no annotator (or id) column; give the ids as its index (set_index) or a column')
@@ -467,6 +436,7 @@ def alpha_interval(
 ) -> tuple[float, float, float, str]:  # (alpha, lo, hi, note: '', why there is no interval, or of how many resamples)
     """Krippendorff's alpha of a set of annotators with its 95% bootstrap interval over items, or the reason there is
     none."""
+    check_level(level)  # refused by name, not a TypeError from inside the krippendorff package
     n_boot = check_resamples(n_boot)  # 0: no interval
     n_pair = int(((~np.isnan(data.responses)).sum(0) >= 2).sum())
     if len(data.annotators) < 2:
@@ -583,6 +553,11 @@ def between_groups(
                       'kappa': kap}
                 if n < min_items:
                     note = f'{n} items (fewer than {min_items}): no interval'
+                if np.isnan(kap):  # both majorities one class on every shared item: chance agreement 1, kappa 0/0
+                    one = sorted(set(a[both].tolist()) | set(b[both].tolist()))
+                    why = (f'both majorities are {str(data.classes[one[0]])!r} on every shared item' if len(one) == 1
+                           else 'chance agreement 1')
+                    note = '; '.join(filter(None, [note, f'kappa undefined (0/0): {why}']))
             r['note'] = note
             rows.append(r)
     return pd.DataFrame(rows, columns=['group_a', 'group_b', 'items', 'tied_left_out', 'majorities_differ',
@@ -598,6 +573,7 @@ def alpha_across_groups(
     min_items: int = MIN_ITEMS,
 ) -> tuple[float, float, float, str]:  # (alpha, lo, hi, note)
     "Krippendorff's alpha with each group's majority as one coder (ties and missing left out), with its interval."
+    check_level(level)
     groups = check_groups(data, groups)
     mj = group_majorities(data, groups)
     resp = mj.to_numpy().T.astype(float)
@@ -838,9 +814,13 @@ def perspective_tables(
     label = 'per annotator'
     if len(t) > 2 * top:
         score, what = annotator_ranking(p.annotators, p.kappa, top)
-        o = score.sort_values(kind='stable', na_position='first').index
-        t = pd.concat([t.loc[o[:top]], t.loc[o[-top:]]])
-        label = f'per annotator: the {top} lowest and {top} highest {what} of {len(p.annotators)} (--json lists all)'
+        # annotators without a score (too few items shared with anyone) are not among the lowest: listed apart, by name
+        o, none = score.dropna().sort_values(kind='stable').index, [str(a) for a, s in score.items() if pd.isna(s)]
+        t = pd.concat([t.loc[o[:top]], t.loc[o[-top:]]]) if len(o) > 2 * top else t.loc[o]
+        label = (f'per annotator: the {top} lowest and {top} highest {what} of {len(p.annotators)}' if len(o) > 2 * top
+                 else f'per annotator: the {len(o)} with a {what}, of {len(p.annotators)}')
+        label += (f'; {len(none)} without one, not shown ({", ".join(none[:5])}{" ..." if len(none) > 5 else ""})'
+                  if none else '') + ' (--json lists all)'
     return {f'within each group (by {p.by})': within, 'between groups': between,
             'alpha across groups (group majorities as coders)': pd.DataFrame([p.across]), label: t}
 
@@ -879,6 +859,7 @@ def best_by_group(
     """The BEST ceiling of each group's soft label (its own votes, its own fitted prior, its own majority) beside the
     pooled one."""
     groups = check_groups(data, groups)
+    metrics = [metrics] if isinstance(metrics, str) else list(metrics)  # one name, as `best` takes it (not its letters)
     pg = _prior_groups(data, prior_data, groups)
     rows, alphas = [], {}  # each group's prior alpha: numbers (the table's column: 4 digits, to read)
     for g in ['all', *group_names(groups)]:
@@ -897,6 +878,8 @@ def best_by_group(
                 res = best(c, metrics=list(metrics), n_boot=n_boot, n_samples=n_samples, seed=seed, ordered=ordered,
                            ties=ties, prior_counts=pc)
         except ValueError as err:
+            if g == POOLED:  # every vote: what `best` itself refuses (an unknown metric, n_boot=3) is the caller's
+                raise        # to mend, not a group's NaN row
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
                              'note': str(err)} for m in metrics]
             continue
@@ -945,6 +928,8 @@ def plan_by_group(
                 r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, pg, g, data))
             out.append(r.drop(columns=['items_needed']).assign(group=g, note=''))
         except ValueError as err:
+            if g == POOLED:  # every vote: what `plan` itself refuses (votes=[0]) is the caller's, as `best_by_group`
+                raise
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))
     res = pd.concat(out, ignore_index=True)
     for col in ('votes', 'n_items', 'patterns'):  # whole numbers, not 3.0000 beside a group's NaN row

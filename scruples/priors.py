@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import gammaln, logsumexp, xlogy
 
-from .core import as_rng
+from .core import as_rng, vote_order
 from .dirichlet import dirichlet_multinomial_mle, dm_log_likelihood
 
 # %% auto #0
@@ -360,15 +360,9 @@ AUTO_MAX_K = 20  # `prior='auto'` compares the two priors up to this many classe
 AUTO_MAX_ITEMS = 20_000  # the held-out comparison uses at most this many items (a random subset)
 
 
-def _vote_order(c: np.ndarray) -> np.ndarray:
-    """An order of the classes that the votes fix, not the columns' order: by each class's total votes, then the sum of
-    their squares, then its largest count (classes alike in all three: as given)."""
-    return np.lexsort((c.max(0), (c * c).sum(0), c.sum(0))) if len(c) else np.arange(c.shape[1])
-
-
 def reorder_classes(pr: Prior, order: np.ndarray, alpha: np.ndarray | None = None) -> Prior:
     """The prior with its classes in `order` (class j of the result is class `order[j]` of `pr`): a prior fitted to the
-    classes in `_vote_order` is put back in the caller's order, and `best` draws in an order the votes fix. `alpha`: the
+    classes in `vote_order` is put back in the caller's order, and `best` draws in an order the votes fix. `alpha`: the
     Dirichlet's parameters to take instead of `pr.alpha[order]` (the caller's own, already in that order)."""
     order = np.asarray(order)
     return pr._replace(alpha=pr.alpha[order] if alpha is None else alpha,
@@ -393,10 +387,10 @@ def choose_prior(
     if alpha is None:
         alpha = dirichlet_multinomial_mle(c)
     given = np.asarray(alpha, np.float64)  # the Dirichlet returned, in the caller's class order
-    # the classes in one order, the votes' own (`_vote_order`): the held-out split and the NPMLE's support points were
+    # the classes in one order, the votes' own (`vote_order`): the held-out split and the NPMLE's support points were
     # drawn in the columns' order, so the same votes with the classes listed in another order (another --classes, the
     # columns of another export) got another prior, and another ceiling of a metric that no class order changes
-    o = _vote_order(c)
+    o = vote_order(c)
     back = np.argsort(o)
     c, alpha = c[:, o], given[o]
     # the items in one order, the votes' own (sorted rows): the held-out split, and so the prior chosen, depended on the
@@ -471,9 +465,9 @@ def check_prior(
     rng = as_rng(seed)
     c = np.asarray(counts, np.float64)
     c = c[c.sum(1) > 0]
-    # the items and their classes in the votes' own order (`_vote_order`, sorted rows): the simulated datasets, and so
+    # the items and their classes in the votes' own order (`vote_order`, sorted rows): the simulated datasets, and so
     # the p-value, were drawn in the file's order, and moved (within their error) with its rows or columns
-    o = _vote_order(c)
+    o = vote_order(c)
     c, prior = c[:, o], reorder_classes(prior, o)
     c = c[np.lexsort(c.T[::-1])]
     if len(c) > CHECK_MAX_ITEMS:

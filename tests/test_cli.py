@@ -58,9 +58,9 @@ def test_locate_json(capsys):
     assert rc == 0
     rows = json.loads(out)
     assert len(rows) == N_LOCATE_ROWS == 14
-    assert all(set(r) == {'index', 'kind', 'split', 'path'} for r in rows)
+    assert all(set(r) == {'kind', 'split', 'path'} for r in rows)  # no 'index': row numbers are no field
     assert [(r['kind'], r['split']) for r in rows] == [(k, s) for k in sf.FILE_PATTERNS for s in sd.SPLITS[k.split('-')[0]]]
-    assert rows == json.loads(sf.locate().reset_index().to_json(orient='records'))
+    assert rows == json.loads(sf.locate().reset_index(drop=True).to_json(orient='records'))
 
 
 def test_locate_json_real(capsys, real_data_dir):
