@@ -1558,7 +1558,7 @@ def _spacing_note(names) -> str:
     except (TypeError, ValueError):
         return ''
     steps = np.diff(v)
-    if len(v) < 3 or np.allclose(steps, steps[0]):
+    if len(v) < 3 or not np.isfinite(v).all() or np.allclose(steps, steps[0]):
         return ''
     whole = all(x == int(x) for x in v) and abs(v[-1] - v[0]) <= 100
     lo, hi = sorted((int(v[0]), int(v[-1]))) if whole else (0, 0)
