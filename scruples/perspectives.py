@@ -161,9 +161,11 @@ def long_attributes(
         row = [None if _blank(rec.get(c)) else _attr(rec.get(c)) for c in cols]
         if a in vals and vals[a] != row:
             j = next(j for j in range(len(cols)) if vals[a][j] != row[j])
-            raise ScruplesDataError(
-                path, line, cols[j], f'one {cols[j]} per annotator ({a} has {vals[a][j]!r} on line {first[a]})',
-                row[j])
+            had = 'an empty cell' if vals[a][j] is None else repr(vals[a][j])
+            raise ScruplesDataError(  # an empty cell said as one (it was 'None'), on either side
+                path, line, cols[j], f'one {cols[j]} per annotator ({a} has {had} on line {first[a]}'
+                + ('; an empty cell is no value: fill it, or leave it empty on every row of the annotator)' if None in (
+                    vals[a][j], row[j]) else ')'), '' if row[j] is None else row[j])
         vals.setdefault(a, row)
         first.setdefault(a, line)
     df = pd.DataFrame.from_dict(vals, orient='index', columns=cols)

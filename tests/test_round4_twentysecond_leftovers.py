@@ -134,3 +134,17 @@ def test_cal_gold_columns_in_another_order_are_matched_by_name(tmp_path):
     assert other.returncode == 0, other.stderr
     a, b = json.loads(same.stdout), json.loads(other.stdout)
     assert a['metrics'] == b['metrics'], (a['metrics'], b['metrics'])
+
+
+# --- UNCLEAR: a long form's attribute column left empty on one row of an annotator ('country' blank on one of a1's
+# --- rows) was refused "expected one country per annotator (a1 has 'US' on line 3), got None": None is no cell of the
+# --- file. It now says the row's cell is empty and what to do.
+
+def test_an_empty_attribute_cell_is_said_as_empty(tmp_path):
+    rows = ['item,annotator,label,country'] + [
+        f'i{i},a{a},{"yes" if (i + a) % 3 else "no"},{"" if (a, i) == (1, 5) else "US" if a < 2 else "UK"}'
+        for i in range(20) for a in range(4)]
+    (tmp_path/'votes.csv').write_text('\n'.join(rows) + '\n')
+    r = scruples('agree', tmp_path/'votes.csv', '--by', 'country', '--bootstrap', '0')
+    assert r.returncode == 1, r.stderr
+    assert 'None' not in r.stderr and 'an empty cell' in r.stderr and "a1 has 'US'" in r.stderr, r.stderr
