@@ -39,8 +39,8 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData',
-           'parquet_frame', 'read_annotated', 'read_table', 'item_id', 'column_names', 'guide_data', 'no_id_columns',
-           'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'column_names', 'guide_data',
+           'no_id_columns', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -784,6 +784,10 @@ def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
                 list(same),
             )
         return out, 'sorted as numbers'
+    comma = [l for l in sorted(labels) if comma_hint(l)]  # '1,0' beside 1 and 2: a class of its own, sorted by name
+    if comma and len(comma) < len(labels) and all(l in comma or _NUMBER.fullmatch(l) for l in labels):
+        raise ScruplesDataError(path, None, 'label', 'labels that are numbers written alike' + comma_hint(comma[0]),
+                                comma[0])
     out = tuple(sorted(labels))
     folded = {}
     for l in out:
@@ -1149,6 +1153,8 @@ def _wide(
         raise ScruplesDataError(
             path, None, cc[tcol], f'count columns without a column of totals (leave it out: {_opt("counts", rest)})',
             f"column {cc[tcol]!r} holds each row's sum of the other count columns")
+    if ids:  # '3' and '3.0' (a table joined from two exports): one item's votes on two rows, as in the long form
+        one_spelling(items, ids, 'item', path)
     left = [x for x in t.columns if x not in used]
     idlike = [x for x in left if _id_like(x)] if not (given['counts'] or classes) else []
     said = (
@@ -1329,21 +1335,26 @@ def _annotator_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, 
 
 # %% ../nbs/07_annotations.ipynb #8af45054
 MISSING_MARKS = frozenset({'na', 'n/a', '#n/a', '#na', '#n/a n/a', 'nan', '-nan', '<na>', 'null'})  # casefolded
-_POINT_ZERO = re.compile(r'([+-]?[0-9]+)\.0+')  # 3.0: how pandas writes 3 in a column with an empty cell
+_POINT_ZERO = re.compile(r'\s*([+-]?[0-9]+)[.,]0+\s*')  # 3.0: how pandas writes 3 in a column with an empty cell
+# (3,0: a spreadsheet's decimal comma)
 
 
-def _one_spelling(ids, column, what: str, path) -> None:
+def one_spelling(ids, column, what: str, path) -> None:
     """Refuses two ids that are one whole number written two ways ('3' and '3.0', in any part of a composite id): a
     table joined from two exports, one written by pandas from a float column, would split one item's (or annotator's)
-    votes in two. As labels so written are refused (`_sorted_labels`); ids otherwise apart ('03' and '3') stay apart."""
+    votes in two; so would '3,0' (a decimal comma). As labels so written are refused (`_sorted_labels`); ids otherwise
+    apart ('03' and '3') stay apart."""
     def canon(x):
         if isinstance(x, tuple):
             return tuple(map(canon, x))
-        m = _POINT_ZERO.fullmatch(x) if isinstance(x, str) and '.' in x else None
-        return m[1] if m else x
+        m = _POINT_ZERO.fullmatch(x) if isinstance(x, str) and ('.' in x or ',' in x) else None
+        return m[1] if m else x.strip() if isinstance(x, str) else x
 
-    dotted = [x for x in ids if '.' in x] if all(isinstance(x, str) for x in ids) else [
-        x for x in ids if isinstance(x, tuple) and any('.' in str(y) for y in x)]  # (ints: items numbered, no point)
+    first = next(iter(ids), None)
+    if not isinstance(first, (str, tuple)):  # items numbered from 0: no id written two ways
+        return
+    dotted = [x for x in ids if '.' in x or ',' in x] if isinstance(first, str) else [
+        x for x in ids if isinstance(x, tuple) and any('.' in str(y) or ',' in str(y) for y in x)]
     if not dotted:  # the common case: no id with a point, nothing to compare
         return
     ds = set(dotted)
@@ -1354,8 +1365,10 @@ def _one_spelling(ids, column, what: str, path) -> None:
             col = ','.join(column) if isinstance(column, (list, tuple)) else column
             raise ScruplesDataError(
                 path, None, col, f'{what} ids that are distinct: {seen[k]!r} and {x!r} are one number written two ways '
-                f'(pandas writes 3.0 for 3 in a column with an empty cell); read apart, one {what}\'s votes would be '
-                f'split in two: write them alike', [seen[k], x])
+                + ('(a decimal comma, as a spreadsheet in a comma-decimal locale writes it)' if ',' in str(x) else
+                   '(pandas writes 3.0 for 3 in a column with an empty cell)')
+                + f'; read apart, they would be two {what}s (one {what}\'s rows split in two): write them alike',
+                [seen[k], x])
 
 
 def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **given) -> AnnotatedData:
@@ -1384,9 +1397,9 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         (votes, how, roles, named), annotators = _annotator_votes(path, t, given, ids, used, ex, classes), True
     if not votes:
         raise ScruplesDataError(path, None, None, 'at least one vote', 'none')
-    _one_spelling(ex.items, roles.get('item') or roles.get('id'), 'item', path)
+    one_spelling(ex.items, roles.get('item') or roles.get('id'), 'item', path)
     if annotators and form == 'long':
-        _one_spelling(dict.fromkeys(v[2] for v in votes), roles.get('annotator'), 'annotator', path)
+        one_spelling(dict.fromkeys(v[2] for v in votes), roles.get('annotator'), 'annotator', path)
     labels = {v[3] for v in votes} | named
     cats = t.categories.get(roles.get('label')) if form == 'long' else None
     mark = (next((v for v in votes if v[3].strip().casefold() in MISSING_MARKS and v[3] not in named), None)
@@ -1545,12 +1558,12 @@ def read_annotated(
             f'the classes in order, {_opt("classes")}',
             '/'.join(d.classes),
         )
-    if ordered and (gap := _spacing_note(d.classes)):
+    if ordered and (gap := _spacing_note(d.classes, d.report.startswith('wide'))):
         d = replace(d, report=f'{d.report}; {gap}')
     return d
 
 
-def _spacing_note(names) -> str:
+def _spacing_note(names, wide: bool = False) -> str:
     """For ordered classes that are numbers spaced unequally (1, 2, 5 of a 1-5 scale no one answered 3 or 4 on): that
     the scale's metrics (Wasserstein) take them one step apart, and how to give the whole scale; '' otherwise."""
     try:
@@ -1560,13 +1573,20 @@ def _spacing_note(names) -> str:
     steps = np.diff(v)
     if len(v) < 3 or not np.isfinite(v).all() or np.allclose(steps, steps[0]):
         return ''
-    whole = all(x == int(x) for x in v) and abs(v[-1] - v[0]) <= 100
-    lo, hi = sorted((int(v[0]), int(v[-1]))) if whole else (0, 0)
-    scale = ','.join(map(str, range(lo, hi + 1) if v[0] < v[-1] else range(hi, lo - 1, -1))) if whole else ''
-    return (f'ordered classes {", ".join(names)} are taken one step apart, in their order, not by their numbers\' '
-            'spacing: a value of the scale no one chose is no class; ' + (
-                f'give the whole scale, {_opt("classes", scale)}' if whole else f'give every value of the scale, '
-                f'{_opt("classes")}'))
+    whole = all(x == int(x) for x in v)
+    step = math.gcd(*(abs(int(s)) for s in steps)) if whole else 0  # 0,25,50,100: a scale in steps of 25
+    scale = list(range(int(v[0]), int(v[-1]) + (1 if v[0] < v[-1] else -1), step if v[0] < v[-1] else -step)
+                 ) if step and abs(v[-1] - v[0]) / step <= 100 else []
+    missing = [str(x) for x in scale if x not in v]
+    head = (f'ordered classes {", ".join(names)} are taken one step apart, in their order, not by their numbers\' '
+            'spacing: a value of the scale no one chose is no class; ')
+    if not scale:
+        return head + (f'give every value of the scale, {_opt("counts" if wide else "classes")}'
+                       + (' (a count column of zeros for each value no one chose)' if wide else ''))
+    if wide:  # the count columns name the classes: a value no one chose needs its column
+        return head + (f'add a count column of zeros for {", ".join(missing)} and give the columns in the scale\'s '
+                       f'order, {_opt("counts", ",".join(map(str, scale)))}')
+    return head + f'give the whole scale, {_opt("classes", ",".join(map(str, scale)))}'
 
 
 def _out_of_order(names) -> bool:

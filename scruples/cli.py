@@ -144,7 +144,8 @@ def _open_unit(s: str) -> float:
     except ValueError:
         v = math.nan
     if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}')
+        raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}'
+                                         + core.comma_hint(s).split(' (pandas')[0])
     return v
 
 # %% ../nbs/99_cli.ipynb #26aa4375
@@ -245,8 +246,11 @@ def _cmd_data_validate(args):
     for f in map(Path, args.files):
         try:
             d = read(f, reading)
-            rows.append({'file': str(f), 'items': d.n_items, 'votes': int(d.counts.sum()), 'read': _words(d.report),
-                         'error': ''})
+            single = (d.counts.sum(1) <= 1).all()  # read, but nothing that needs repeated votes can use it: said
+            rows.append({'file': str(f), 'items': d.n_items, 'votes': int(d.counts.sum()), 'read': _words(
+                d.report + ('; one vote on every item at most: no ceiling and no agreement (best, score, plan, '
+                            'analyze and agree refuse it; a ceiling is the agreement of repeated votes)' if single
+                            else '')), 'error': ''})
         except (core.ScruplesError, OSError, ValueError, UnicodeError) as err:
             rows.append({'file': str(f), 'items': 0, 'votes': 0, 'read': '', 'error': _words(_error_line(err))})
     # a paragraph a file, wrapped (a frame pads every row to the longest); an error: one line
@@ -1066,7 +1070,9 @@ def _cmd_score(args):
             cg = load(args.cal_gold, opts | {'on': None}, select=False)
             if sorted(cg.data.classes) != sorted(classes):
                 raise core.ScruplesError(
-                    f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}')
+                    f'{args.cal_gold}: classes {list(cg.data.classes)} differ from {gold}\'s {classes}' + (
+                        f'; a class no one voted for in a file is not read as one there: give every class, --classes '
+                        f'{",".join(dict.fromkeys([*classes, *cg.data.classes]))}'))
             # the same classes in another order (columns written otherwise): matched by name, as the predictions are
             cg_counts = cg.data.counts[:, [list(cg.data.classes).index(c) for c in classes]]
             at = {i: r for r, i in enumerate(ids)}
@@ -1410,8 +1416,8 @@ def _cmd_agree(args):
     import numpy as np
     import pandas as pd
     from scruples.agreement import agreement_report
-    from scruples.perspectives import (annotator_table, kappa_heatmap, pairwise_kappa, perspective_tables,
-                                       perspectives)
+    from scruples.perspectives import (annotator_table, annotators_in_order, kappa_heatmap, pairwise_kappa,
+                                       perspective_tables, perspectives)
 
     path = Path(args.file)
     if args.figure:  # before any work: a figure file's name and format (`evaluation.check_figure_file`)
@@ -1451,7 +1457,7 @@ def _cmd_agree(args):
     tabs = {'agreement (all votes)': overall.set_index('metric')}
     if p is not None:
         out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
-                'across': pd.DataFrame([p.across]), 'annotators': p.annotators.set_index('annotator'),
+                'across': pd.DataFrame([p.across]), 'annotators': annotators_in_order(p.annotators).set_index('annotator'),
                 'notes': p.notes}
         tabs |= perspective_tables(p)
     out['figure'] = args.figure

@@ -163,6 +163,14 @@ def check_texts(
 def _id_key(v) -> tuple:
     "An id as a number where it reads as one (1, '01', '1.0', 1.0 alike), else as text without case or outer spaces."
     s = str(v).strip()
+    if isinstance(v, tuple) or s.startswith('(') and s.endswith(')'):  # a composite id, or one printed as a tuple
+        import ast
+        try:
+            parts = v if isinstance(v, tuple) else ast.literal_eval(s)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            parts = None
+        if isinstance(parts, tuple):
+            return ('c', tuple(map(_id_key, parts)))  # part by part: ('A', '0') and ('A', '0.0') pair up
     try:
         f = float(s)
         return ('n', f) if f == f else ('t', s.casefold())  # NaN is no number to match
@@ -219,7 +227,8 @@ def id_hint(
     if not pairs:
         return ''
     (a, b), n = pairs[0], len(pairs)
-    how = 'numbers' if _id_key(a)[0] == 'n' else 'text without case'
+    ka = _id_key(a)
+    how = 'numbers' if ka[0] == 'n' or ka[0] == 'c' and any(p[0] == 'n' for p in ka[1]) else 'text without case'
     return (f'{n} of the unmatched ids pair up once read as {how} ({a!r} and {b!r}): ids are matched as text, '
             'so write them alike in both files'
             + (' (pandas writes a column of whole numbers as 1.0 when it has a missing value)'

@@ -182,7 +182,10 @@ def count_value(
     elif text and isinstance(val, str) and (m := _WHOLE.fullmatch(val)):
         v = int(m[1])
     if v is None or not 0 <= v <= MAX_COUNT:
-        raise ScruplesDataError(path, line, name, COUNT_RULE + comma_hint(val), val)
+        quoted = not text and isinstance(val, str) and _WHOLE.fullmatch(val)  # JSON "3", a Parquet string column
+        raise ScruplesDataError(path, line, name, COUNT_RULE + comma_hint(val) + (
+            f'; {val.strip()!r} is text (a quoted number): store counts as numbers (JSON 3, not "3"; an integer '
+            'column: pandas df[cols].astype(int))' if quoted else ''), val)
     return v
 
 

@@ -393,7 +393,7 @@ def read_predictions(
     gold_id: Sequence[str] = (),  # the gold's id column(s): suggested when `id` is missing and the file has them
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
-    from scruples.annotations import column_names, item_id
+    from scruples.annotations import column_names, item_id, one_spelling
 
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)
@@ -418,6 +418,7 @@ def read_predictions(
             f'a unique id (line {df.index[ids.index(ids[dup])]} has the same one)',
             ids[dup],
         )
+    one_spelling(ids, idc, 'item', path)  # '1' and '1.0': one item predicted twice (not 'an item not scored')
     rest = [c for c in cols if c not in idc]
     if label is None and set(rest) != set(classes) and len(rest) == 1:
         label = rest[0]
@@ -429,8 +430,18 @@ def read_predictions(
         names = [item_id(v, path, line, label) for line, v in zip(df.index, df[label])]
         bad = next((i for i, v in enumerate(names) if v not in classes), None)
         if bad is not None:
+            def number(s):  # '1.0', '1,0' (a decimal comma) and '1' are one number
+                try:
+                    return float(s.replace(',', '.') if s.count(',') == 1 and '.' not in s else s)
+                except ValueError:
+                    return None
+            same = next((c for c in classes if number(c) is not None and number(c) == number(names[bad])), None)
             raise ScruplesDataError(
-                path, int(df.index[bad]), label, f'one of the gold classes {", ".join(classes)}', names[bad]
+                path, int(df.index[bad]), label, f'one of the gold classes {", ".join(classes)}' + (
+                    f'; {names[bad]!r} is the class {same!r} written another way (' + (
+                        'a decimal comma' if ',' in names[bad] else 'pandas writes 1.0 for 1 in a column with an '
+                        'empty cell') + '): write the labels as the gold names its classes' if same else ''),
+                names[bad]
             )
         return Predictions(ids, np.eye(len(classes))[[classes.index(v) for v in names]], True, str(path))
     missing, extra = [c for c in classes if c not in rest], [c for c in rest if c not in classes]
@@ -441,7 +452,9 @@ def read_predictions(
             ', '.join(missing + extra),
             f'one probability column per gold class ({", ".join(classes)}), or one label column'
             + (f'; missing: {", ".join(missing)}' if missing else '')
-            + (f'; not a class: {", ".join(extra)}' if extra else ''),
+            + (f'; not a class: {", ".join(extra)}' if extra else '')
+            + (f' (a class no one voted for in the gold is not read as one: give every class, classes='
+               f'{",".join([*classes, *extra])!r})' if extra and not missing else ''),
             ', '.join(cols),
         )
     p = np.full((len(df), len(classes)), np.nan)

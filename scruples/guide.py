@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .core import LOCK_NAME, LazyModule, OwnedFolder, ScruplesError, checkout_root, id_hint
+from .core import LOCK_NAME, LazyModule, OwnedFolder, ScruplesError, checkout_root, comma_hint, id_hint
 
 # imported on first use: `scruples analyze` runs the notebook from a process that holds no numpy, pandas or table (the
 # reading is done in a process of its own), so the command's memory is mostly the kernel's
@@ -590,7 +590,7 @@ def check_parameters(
             raise ValueError(f'{name}={value!r}: expected an integer')
         if kind == 'float':
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise ValueError(f'{name}={value!r}: expected a number')
+                raise ValueError(f'{name}={value!r}: expected a number' + comma_hint(str(value)).split(' (pandas')[0])
             out[name] = value = float(value)
         if kind == 'bool' and not isinstance(value, bool):
             if value in (0, 1, 'true', 'false', 'True', 'False'):

@@ -5,6 +5,7 @@
 # %% ../nbs/17_perspectives.ipynb #0ec2a31d
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,7 +17,7 @@ import pandas as pd
 from .agreement import agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, read_table
 from .best import HARD_METRICS, best, fit_dirichlet_prior
-from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, id_order, keyed_streams
+from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, comma_hint, id_order, keyed_streams
 from .metrics import columns_in_order_of
 
 # %% auto #0
@@ -24,7 +25,8 @@ __all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_a
            'join_annotators', 'annotator_groups', 'group_values', 'ungrouped', 'group_names', 'by_annotator',
            'check_groups', 'subset', 'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups',
            'alpha_across_groups', 'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap',
-           'Perspectives', 'perspectives', 'perspective_tables', 'best_by_group', 'plan_by_group']
+           'Perspectives', 'perspectives', 'annotators_in_order', 'perspective_tables', 'best_by_group',
+           'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -269,8 +271,8 @@ def group_values(
         if folded.setdefault(v.casefold(), v) != v:
             raise ScruplesError(f'{by!r} has {folded[v.casefold()]!r} and {v!r}, one name in two cases (two groups): '
                                 'write them alike in the annotators table')
-        try:
-            f = float(v)
+        try:  # 20,0: a spreadsheet's decimal comma, the number 20 too
+            f = float(v.replace(',', '.')) if comma_hint(v) and v.count(',') == 1 else float(v)
         except ValueError:
             continue
         if nums.setdefault(f, v) != v:
@@ -804,6 +806,21 @@ def perspectives(
                         dict(alpha=a, lo=lo, hi=hi, note=note), table, *kappa, notes)
 
 # %% ../nbs/17_perspectives.ipynb #daeacfbe
+def annotators_in_order(
+    table: pd.DataFrame,  # `annotator_table` (an `annotator` column)
+) -> pd.DataFrame:  # its rows by annotator id: numbers by value first, then names as text
+    """The per-annotator rows in one order, their ids' (as the groups are in their names'): in the votes' order of
+    first appearance, the same votes with their rows shuffled printed another table."""
+    def key(a):
+        try:
+            f = float(a)
+        except (TypeError, ValueError):
+            f = math.nan
+        return (0, f, '') if math.isfinite(f) else (1, 0.0, str(a))
+
+    return table.iloc[sorted(range(len(table)), key=lambda i: key(table.annotator.iloc[i]))]
+
+
 def perspective_tables(
     p: Perspectives,
     top: int = 10,  # more annotators than 2 * top: the `top` lowest and highest by mean kappa, said so
@@ -812,7 +829,7 @@ def perspective_tables(
     counts)."""
     within = p.within.set_index('group')
     between = p.between.set_index(['group_a', 'group_b'])
-    t = p.annotators.set_index('annotator')
+    t = annotators_in_order(p.annotators).set_index('annotator')
     label = 'per annotator'
     if len(t) > 2 * top:
         score, what = annotator_ranking(p.annotators, p.kappa, top)
