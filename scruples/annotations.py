@@ -39,8 +39,9 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData',
-           'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'column_names', 'guide_data',
-           'no_id_columns', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names',
+           'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
+           'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -912,6 +913,11 @@ def _hot_cell(v, path, line, col) -> list[int]:
     "A one-hot cell: empty (no label), 0, 1, or one 0/1 per response of the annotator ('1, 1': this class twice)."
     if _empty(v):
         return []
+    if isinstance(v, (bool, np.bool_)) or isinstance(v, str) and v.strip() in ('True', 'False', 'TRUE', 'FALSE'):
+        return [int(v if isinstance(v, (bool, np.bool_)) else v.strip().casefold() == 'true')]  # pd.get_dummies' cells
+    if isinstance(v, str) and v.strip().casefold() in MISSING_MARKS:
+        raise ScruplesDataError(path, line, col, f'0 or 1, or an empty cell for no response ({v.strip()!r} is how R, '
+                                'pandas or a spreadsheet writes a missing value: leave the cell empty)', v)
     parts = [v] if not isinstance(v, str) else [p for p in v.split(',')]
     out = [count_value(p, path, line, col, text=True) for p in parts]  # '1, 1' is text in every format
     if any(x > 1 for x in out):
@@ -1612,6 +1618,11 @@ def item_id(v, path=None, line=None, field=None) -> str:
     return _key(v, path, line, field)
 
 
+def label_value(v, path=None, line=None, field=None) -> str:
+    "A label as `read_annotated` reads it: as `item_id`, and a boolean as the class its text names ('False', 'True')."
+    return _label(v, path, line, field)
+
+
 def column_names(spec) -> list[str]:
     "Column or class names from 'a,b,c' or a list, Unicode NFC, as every reading option takes them."
     return _names(spec)
@@ -1641,6 +1652,47 @@ def no_id_columns(
             raise ValueError(f'{name}: column {ids[0]!r} is named like an id, not a class: give the count columns '
                              f'({name}[[...]], or read the table with read_annotated); a class of that name: '
                              f'{name}.to_numpy()')
+        frame_rules(counts, name)
+
+
+def frame_rules(
+    df,  # a DataFrame of label counts (one row per item, one column per class)
+    name: str = 'counts',  # named in errors
+) -> None:
+    """The file readers' rules for a frame of counts given to the API (`best(df)`, `fleiss_kappa(df)`, `plan(df)`):
+    class columns that are one name written two ways (Unicode NFC and NFD, case, outer spaces), an item id on two rows
+    (a named or non-default index), counts stored as text, a spreadsheet's totals row or column. Each read a wrong
+    number silently (a totals row scored as an item: accuracy 0.645 for 0.718)."""
+    cols = [str(c) for c in df.columns]
+    seen = {}
+    for c in cols:
+        k = _nfc(c.strip()).casefold()
+        if seen.setdefault(k, c) != c:
+            raise ValueError(f'{name}: columns {seen[k]!r} and {c!r} are one class written two ways (Unicode form, '
+                             'case or spaces): one class in two columns; write them alike (read_annotated refuses it too)')
+    ix = df.index
+    if not (isinstance(ix, pd.RangeIndex) and ix.name is None) and ix.has_duplicates:
+        dup = ix[ix.duplicated()][0]
+        raise ValueError(f'{name}: item {dup!r} is on two rows of the index: one item\'s votes on two rows; sum them '
+                         f'({name}.groupby(level=0).sum()) or give each item one row')
+    text = next((j for j, t in enumerate(df.dtypes) if t.kind == 'O'), None)
+    if text is not None:
+        v = df.iloc[:, text]
+        if len(v) and all(isinstance(x, str) and _DIGITS.fullmatch(x.strip()) for x in v):
+            raise ValueError(f'{name}: column {cols[text]!r} holds counts stored as text ({v.iloc[0]!r}): convert them '
+                             f'({name}.astype(int))')
+    if all(t.kind in 'iuf' for t in df.dtypes) and len(df):
+        c = df.to_numpy(dtype=np.float64)
+        if np.isfinite(c).all():
+            items = [str(i) for i in ix] if not isinstance(ix, pd.RangeIndex) else [''] * len(df)
+            r = _totals_row(c, items)
+            if r is not None:
+                raise ValueError(f'{name}: its {"first" if r == 0 else "last"} row (item {ix[r]!r}) holds the sums of the '
+                                 'other rows\' counts, a spreadsheet\'s totals row: leave it out')
+            j = _totals_column(c, cols)
+            if j is not None:
+                raise ValueError(f'{name}: column {cols[j]!r} holds each row\'s sum of the other count columns, a '
+                                 f'totals column: leave it out ({name}.drop(columns={cols[j]!r}))')
 
 
 def as_counts(

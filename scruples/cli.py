@@ -128,7 +128,8 @@ def _int_at_least(lo: int, hi: int | None = None, why: str = ''):
         try:
             v = int(s)
         except ValueError:
-            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}') from None
+            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}'
+                                             + core.comma_hint(s).split(' (pandas')[0]) from None
         if v < lo or hi is not None and v > hi:
             raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
         return v

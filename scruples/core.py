@@ -228,7 +228,8 @@ def id_hint(
         return ''
     (a, b), n = pairs[0], len(pairs)
     ka = _id_key(a)
-    how = 'numbers' if ka[0] == 'n' or ka[0] == 'c' and any(p[0] == 'n' for p in ka[1]) else 'text without case'
+    how = ('numbers' if ka[0] == 'n' or ka[0] == 'c' and any(p[0] == 'n' for p in ka[1]) else
+           'text without outer spaces' if str(a).strip() == str(b).strip() else 'text without case')
     return (f'{n} of the unmatched ids pair up once read as {how} ({a!r} and {b!r}): ids are matched as text, '
             'so write them alike in both files'
             + (' (pandas writes a column of whole numbers as 1.0 when it has a missing value)'

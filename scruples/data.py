@@ -745,7 +745,9 @@ def _label_index(v, classes, hi: int, path, line, name, text: bool = False):
     both an index and the name of another class (classes named 1..5) is refused: nothing says which it means. A
     JSON string is a name, never a number (`text`: a line of a text file, where a number is an index); a JSON
     number that is also another class's name is refused as a line of text is."""
-    s = v.strip() if isinstance(v, str) else v
+    import unicodedata
+
+    s = unicodedata.normalize('NFC', v.strip()) if isinstance(v, str) else v  # NFC, as every name is read
     if isinstance(s, str) and classes is not None and s in classes:
         at = classes.index(s)
         if text and _INT.fullmatch(s) and len(s) <= 19 and int(s) != at and int(s) <= hi:

@@ -393,7 +393,7 @@ def read_predictions(
     gold_id: Sequence[str] = (),  # the gold's id column(s): suggested when `id` is missing and the file has them
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
-    from scruples.annotations import column_names, item_id, one_spelling
+    from scruples.annotations import column_names, item_id, label_value, one_spelling
 
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)
@@ -427,7 +427,7 @@ def read_predictions(
         if label not in cols:
             raise ScruplesDataError(path, None, label, f'a predicted-label column {label!r}', ', '.join(cols))
         # read as the gold's labels are: NFC, stripped, a whole number as its digits (1.0 is '1'); an empty one refused
-        names = [item_id(v, path, line, label) for line, v in zip(df.index, df[label])]
+        names = [label_value(v, path, line, label) for line, v in zip(df.index, df[label])]  # False: 'False'
         bad = next((i for i, v in enumerate(names) if v not in classes), None)
         if bad is not None:
             def number(s):  # '1.0', '1,0' (a decimal comma) and '1' are one number

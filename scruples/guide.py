@@ -587,14 +587,15 @@ def check_parameters(
             )
         kind = declared[name]['inferred_type_name']
         if kind == 'int' and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
-            raise ValueError(f'{name}={value!r}: expected an integer')
+            raise ValueError(f'{name}={value!r}: expected an integer' + comma_hint(str(value)).split(' (pandas')[0])
         if kind == 'float':
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise ValueError(f'{name}={value!r}: expected a number' + comma_hint(str(value)).split(' (pandas')[0])
             out[name] = value = float(value)
         if kind == 'bool' and not isinstance(value, bool):
-            if value in (0, 1, 'true', 'false', 'True', 'False'):
-                out[name] = value = value in (1, 'true', 'True')
+            word = value.strip().casefold() if isinstance(value, str) else None  # TRUE, False, true: any case
+            if value in (0, 1) or word in ('true', 'false'):
+                out[name] = value = value == 1 or word == 'true'
             else:
                 raise ValueError(f'{name}={value!r}: expected true or false')
         if kind == 'str' and not isinstance(value, str):

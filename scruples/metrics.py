@@ -72,7 +72,10 @@ def _names_of(x) -> tuple:
     """The class names and item labels of `x`, each None where it has none: a DataFrame's columns and index, a Series'
     index, an AnnotatedData's classes and items (numbered from 0 where it was read without an id column)."""
     if hasattr(x, 'iloc'):  # a pandas DataFrame or Series
-        return ([str(c) for c in x.columns] if x.ndim == 2 else None), [_key(i) for i in x.index]
+        import unicodedata  # class names in NFC, as every reader reads them ('café' typed on macOS is NFD)
+
+        return ([unicodedata.normalize('NFC', str(c)) for c in x.columns] if x.ndim == 2 else None), [
+            _key(i) for i in x.index]
     if hasattr(x, 'counts') and hasattr(x, 'classes'):  # an AnnotatedData: items read without ids are numbered from 0
         return list(x.classes), [_key(i) for i in (range(len(x.counts)) if x.items is None else x.items)]
     return None, None

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from .core import LazyModule
+from .core import LazyModule, comma_hint
 
 
 _np = LazyModule('numpy')  # imported on first use: `scruples --help` builds its flags from here without numpy
@@ -80,7 +80,7 @@ def resamples_type(hi: int, why: str = ''):
         except ValueError:
             v = -1
         if not (v == 0 or 10 <= v <= hi):
-            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
+            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}' + comma_hint(s).split(' (pandas')[0])
         return v
 
     parse.__name__ = want
@@ -89,6 +89,9 @@ def resamples_type(hi: int, why: str = ''):
 
 def group_spec(s: str) -> tuple[str, list[str]]:
     "NAME=A,B: a group of classes (an argparse type): its name and its classes."
+    import unicodedata
+
+    s = unicodedata.normalize('NFC', s)  # typed in NFD (a macOS terminal): the classes' names are read in NFC
     name, eq, members = s.partition('=')
     names = [m.strip() for m in members.split(',') if m.strip()]
     if not (eq and name.strip() and names) or ';' in s:

@@ -252,12 +252,14 @@ def annotator_groups(
         att = att.rename(columns=lambda c: _nfc(c) if isinstance(c, str) else c)
     if by not in att.columns:
         raise ScruplesError(f'no attribute {by!r}: the annotators have {", ".join(map(str, att.columns))}')
-    return group_values(att[by], by)
+    return group_values(att[by], by, str(att.attrs.get('source') or joined.attributes.attrs.get('source') or
+                                         'the annotators table'))
 
 
 def group_values(
     values,  # one attribute value per annotator
     by: str,  # the attribute, for messages
+    where: str = 'the annotators table',  # where the values are written, for messages (the votes file: its columns)
 ) -> np.ndarray:  # object array of group names (strings; None: no value)
     """The group of each value: a string (whole numbers as their digits, Unicode NFC, stripped), None for no value
     (None, NaN, pd.NA); one group written two ways ('20' and '20.0', 'Ontario' and 'ontario') is refused, naming both,
@@ -270,17 +272,17 @@ def group_values(
                                 'its own here): leave those cells empty (no group), or write that group otherwise')
         if folded.setdefault(v.casefold(), v) != v:
             raise ScruplesError(f'{by!r} has {folded[v.casefold()]!r} and {v!r}, one name in two cases (two groups): '
-                                'write them alike in the annotators table')
+                                f'write them alike in {where}')
         try:  # 20,0: a spreadsheet's decimal comma, the number 20 too
             f = float(v.replace(',', '.')) if comma_hint(v) and v.count(',') == 1 else float(v)
         except ValueError:
             continue
         if nums.setdefault(f, v) != v:
             raise ScruplesError(f'{by!r} has {nums[f]!r} and {v!r}, the same number written two ways (two groups): '
-                                'write them alike in the annotators table')
+                                f'write them alike in {where}')
     if POOLED in set(groups):
         raise ScruplesError(f'{by!r} has a group named {POOLED!r}, the name of the row of every annotator pooled: '
-                            f'rename that value of {by!r} in the annotators table')
+                            f'rename that value of {by!r} in {where}')
     return groups
 
 
@@ -395,6 +397,10 @@ def check_groups(
         if other is not x and other != x:
             raise ValueError(f'groups {other!r} and {x!r} differ only in case, spaces or type: two groups that print '
                              'alike; write them alike (or apart)')
+    try:  # the rules of --by's groups ('#N/A' is no group's name, '20' and '20.0' one group): one rule for every way in
+        group_values([x for x in g if isinstance(x, str)], 'groups')
+    except ScruplesError as err:
+        raise ValueError(str(err).replace('in the annotators table', 'in the groups given')) from None
     return g
 
 
