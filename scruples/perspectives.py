@@ -399,8 +399,8 @@ def check_groups(
                              'alike; write them alike (or apart)')
     try:  # the rules of --by's groups ('#N/A' is no group's name, '20' and '20.0' one group): one rule for every way in
         group_values([x for x in g if isinstance(x, str)], 'groups')
-    except ScruplesError as err:
-        raise ValueError(str(err).replace('in the annotators table', 'in the groups given')) from None
+    except ScruplesError as err:  # (a ScruplesError, as the refusal of a group named 'all' always was)
+        raise ScruplesError(str(err).replace('in the annotators table', 'in the groups given')) from None
     return g
 
 
