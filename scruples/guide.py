@@ -587,10 +587,10 @@ def check_parameters(
             )
         kind = declared[name]['inferred_type_name']
         if kind == 'int' and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
-            raise ValueError(f'{name}={value!r}: expected an integer' + comma_hint(str(value)).split(' (pandas')[0])
+            raise ValueError(f'{name}={value!r}: expected an integer' + comma_hint(str(value), typed=True))
         if kind == 'float':
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise ValueError(f'{name}={value!r}: expected a number' + comma_hint(str(value)).split(' (pandas')[0])
+                raise ValueError(f'{name}={value!r}: expected a number' + comma_hint(str(value), typed=True))
             out[name] = value = float(value)
         if kind == 'bool' and not isinstance(value, bool):
             word = value.strip().casefold() if isinstance(value, str) else None  # TRUE, False, true: any case

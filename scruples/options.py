@@ -80,7 +80,7 @@ def resamples_type(hi: int, why: str = ''):
         except ValueError:
             v = -1
         if not (v == 0 or 10 <= v <= hi):
-            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}' + comma_hint(s).split(' (pandas')[0])
+            raise argparse.ArgumentTypeError(f'expected {want}, got {s!r:.40}' + comma_hint(s, typed=True))
         return v
 
     parse.__name__ = want
