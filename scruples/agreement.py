@@ -11,7 +11,6 @@ from typing import Sequence
 import krippendorff
 import numpy as np
 import pandas as pd
-from statsmodels.stats.inter_rater import fleiss_kappa as _sm_fleiss_kappa
 
 from .annotations import AnnotatedData, as_counts, majority_vote
 from .core import as_rng, check_resamples, id_order, id_ranks, vote_order
@@ -79,7 +78,7 @@ def fleiss_kappa(
     unequal: str = 'subsample',  # items with different numbers of votes: 'subsample', 'all' or 'error'
     seed=0,  # for unequal='subsample'
 ) -> float:
-    "Fleiss' kappa (statsmodels) from counts; unequal numbers of votes: every vote ('all'), or subsampled to the smallest (seeded)."
+    "Fleiss' kappa from counts (statsmodels' to 1e-12); unequal numbers of votes: every vote ('all'), or subsampled to the smallest (seeded)."
     if unequal not in UNEQUAL:
         raise ValueError(f'unequal must be one of {UNEQUAL}, got {unequal!r}')
     c = as_counts(counts)  # the input layer's one count rule: NaN, negative and fractional counts are errors
@@ -98,7 +97,7 @@ def fleiss_kappa(
         c = c[:, vote_order(c)]  # the classes in an order their votes fix (kappa is the same in any): the same
         c = c[np.lexsort(c.T[::-1])]  # subsample for the same items in any order of the rows or the columns
         c = np.stack([rng.multivariate_hypergeometric(row, n.min()) for row in c])
-    return float(_sm_fleiss_kappa(c, method='fleiss'))
+    return _fleiss_all(c)  # equal votes: statsmodels' fleiss_kappa to 1e-12 (tested), without its import (see above)
 
 # %% ../nbs/13_agreement.ipynb #061ffdd4
 def agreement_interval(

@@ -28,9 +28,10 @@ pd = LazyModule(
 # %% auto #0
 __all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha',
            'prior_for', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft',
-           'metric_streams', 'NpmleRefits', 'npmle_refits', 'BestResult', 'best_estimates', 'best', 'class_support',
-           'class_support_columns', 'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study',
-           'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
+           'metric_streams', 'PriorRefits', 'npmle_refits', 'dirichlet_refits', 'BestResult', 'best_estimates', 'best',
+           'class_support', 'class_support_columns', 'best_alpha', 'simulate_scenario', 'oracle_scores',
+           'simulation_study', 'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study',
+           'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -373,14 +374,15 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
     `sort`: the examples (and labels) in one order, by counts then gold label (the vote stays in the caller's order); the
     next value: that order (the examples' indices in `counts`). `classes` (with `sort`): the classes in one order too,
     their votes' (`_class_order`): the counts, gold labels, alpha and CDF come in it (the choice and the vote stay in
-    the caller's), and the last value is that order (the classes' columns in `counts`; None: the caller's)."""
+    the caller's), and the value after it is that order (the classes' columns in `counts`; None: the caller's). The last:
+    every example of `counts`, validated (with `ties='drop'` the tied ones too), the classes in `c`'s order."""
     if ties not in ('first', 'random', 'drop'):
         raise ValueError(f"ties must be 'first', 'random' or 'drop', got {ties!r}")
     if y_true is not None and ties != 'first':
         raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
     if y_true is not None:  # a Series is matched to the counts' items by label, as pandas aligns (`in_order_of`)
         y_true = in_order_of(y_true, counts, 'y_true', 'counts')
-    c = check_counts(counts)
+    c = full = check_counts(counts)
     choice = prior_for(c, alpha, prior, prior_seed)
     a = choice.prior.alpha
     # sort: the examples in one order (`_one_order`): every draw (the oracle's predictions, tied votes broken at
@@ -429,6 +431,7 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         choice,
         order,
         cols,
+        full if cols is None else full[:, cols],
     )  # argmax=False: no hard metric, no CDF; order: the examples' indices in `counts`; cols: the classes' order
 
 # %% ../nbs/12_best.ipynb #4af1b96e
@@ -450,7 +453,7 @@ def best_samples(
         raise ValueError('n_samples and batch_size must be at least 1')
     _check_metric(metric, weights)
     rng = as_rng(seed)
-    c, a, y, cdf, _, _, order, cols = _setup(counts, alpha, y_true, prior=prior, sort=True,
+    c, a, y, cdf, _, _, order, cols, _ = _setup(counts, alpha, y_true, prior=prior, sort=True,
                                              classes=True)  # the items and their classes in any order: one draw
     if callable(metric):  # the draws' classes back in the caller's order: the metric may name classes
         metric = (lambda f: lambda yy, pp: f(cols[yy], cols[pp]))(metric)
@@ -589,14 +592,15 @@ def _per_pattern(pat: np.ndarray, a, metric: str, n_samples: int, rng) -> np.nda
     return _js_samples(pat, a, n_samples, rng)[1] if metric == 'js' else _oracle_soft(pat, a, metric)
 
 # %% ../nbs/12_best.ipynb #d9b08e5b
-class NpmleRefits(NamedTuple):
-    "An NPMLE refitted to each bootstrap resample of the examples, once for every metric of a `best` run."
+class PriorRefits(NamedTuple):
+    """The fitted prior refitted to each bootstrap resample of the examples, once for every metric of a `best` run whose
+    interval refits it: an NPMLE's weights (`npmle_refits`) or a single Dirichlet's alpha (`dirichlet_refits`)."""
 
-    weights: np.ndarray  # (n_boot, G) the refitted weights of the prior's support points
+    weights: np.ndarray  # (n_boot, G) the NPMLE's refitted weights of its support points; (n_boot, k) each Dirichlet alpha
     state: dict  # the random state the resamples came from: drawn again when needed, not kept (memory O(n), not O(n_boot n))
     patterns: np.ndarray  # (P, k) the distinct count rows
     inverse: np.ndarray  # (n,) each example's pattern
-    lik: np.ndarray  # (P, G) each pattern's likelihood at each support point (`pattern_likelihoods`)
+    lik: np.ndarray | None  # (P, G) each pattern's likelihood at each support point (`pattern_likelihoods`); None: Dirichlet
 
     def pattern_weights(self):
         "Each resample's multiplicity of each pattern, in the order of `weights`."
@@ -606,50 +610,57 @@ class NpmleRefits(NamedTuple):
             yield np.bincount(self.inverse, weights=wb, minlength=len(self.patterns))
 
 
-def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> NpmleRefits:
-    """The refits the interval of every metric uses: before, each metric drew its own resamples and refitted the
-    NPMLE to each (accuracy, macro F1 and cross-entropy: three times the EM work of one set of resamples)."""
+def _refit_setup(c: np.ndarray, rng) -> tuple:
+    "The distinct count rows, each example's row, and a PCG64 generator with its state (the resamples, drawn again later)."
     pat, inv = np.unique(c, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    lik = pattern_likelihoods(pr, pat)
     if not isinstance(rng.bit_generator, np.random.PCG64):
         rng = np.random.Generator(np.random.PCG64(rng.integers(2**63)))
-    state = rng.bit_generator.state
+    return pat, inv.ravel(), rng, rng.bit_generator.state
+
+
+def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> PriorRefits:
+    """The refits the interval of every metric uses: before, each metric drew its own resamples and refitted the
+    NPMLE to each (accuracy, macro F1 and cross-entropy: three times the EM work of one set of resamples)."""
+    pat, inv, rng, state = _refit_setup(c, rng)
+    lik = pattern_likelihoods(pr, pat)
     mult = np.array([np.bincount(inv, weights=wb, minlength=len(pat)) for wb in _resamples(len(c), n_boot, rng)])
     w = refit_weights(pr, lik, mult)  # each resample's prior fitted as the data's was: from uniform weights
-    return NpmleRefits(w, state, pat, inv, lik)
+    return PriorRefits(w, state, pat, inv, lik)
 
 
-def _refit_stats(c, w, metric, n_samples, rng, n_boot, pr: Prior | None = None, refits=None) -> np.ndarray:
-    """The BEST estimate on each bootstrap resample `w` (multiplicities) with the prior refitted to that resample, as a
-    user's run fits it to its data: the interval then spans the prior's estimation error beside the examples' sampling.
-    Examples with the same counts are scored once per resample, so a resample costs a fit and O(patterns). An NPMLE prior
-    `pr` comes with its `refits` (`npmle_refits`, shared by the metrics; `w` unused); else the Dirichlet is refitted.
-    For the soft metrics and cross-entropy (accuracy and macro F1: `_hard_draws`)."""
-    n, stats = len(c), []
-    if refits is not None:  # each point's value once, the refitted weights per resample
-        pat = refits.patterns
+def dirichlet_refits(c: np.ndarray, n_boot: int, rng) -> PriorRefits:
+    """The single Dirichlet fitted to each bootstrap resample as the data's was, once for the cross-entropy and soft
+    metrics together: before, each drew its own resamples and refitted (`scruples score`'s four: 800 fits where 200 do)."""
+    pat, inv, rng, state = _refit_setup(c, rng)
+    alphas = []
+    for wb in _resamples(len(c), n_boot, rng):
+        pw = np.bincount(inv, weights=wb, minlength=len(pat))
+        with warnings.catch_warnings():  # a resample without variation beyond noise warns as the data would: once, by `best`
+            warnings.simplefilter('ignore')
+            alphas.append(_fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0)))
+    return PriorRefits(np.array(alphas).reshape(-1, c.shape[1]), state, pat, inv, None)
+
+
+def _refit_stats(c, metric, n_samples, rng, n_boot, pr: Prior, refits: PriorRefits) -> np.ndarray:
+    """The BEST estimate on each bootstrap resample with the prior refitted to that resample (`refits`, shared by the
+    metrics), as a user's run fits it to its data: the interval then spans the prior's estimation error beside the
+    examples' sampling. Examples with the same counts are scored once per resample: O(patterns) per resample. For the
+    soft metrics and cross-entropy (accuracy and macro F1: `_hard_draws`); `rng`: the metric's own stream (js draws)."""
+    n, stats, pat = len(c), [], refits.patterns
+    if refits.lik is not None:  # an NPMLE: each point's value once, the refitted weights per resample
         val = _npmle_fn(metric)(pat / pat.sum(1, keepdims=True), pr.points)
         for pw, wt in zip(refits.pattern_weights(), refits.weights):
             post = refits.lik * wt
             stats.append(pw @ ((post / post.sum(1, keepdims=True)) * val).sum(1) / n)
         return np.array(stats)
-    pat, inv = np.unique(c, axis=0, return_inverse=True)
-    inv = inv.ravel()
     s = max(1, min(n_samples, _JS_DRAWS // max(1, n_boot * pat.size)))  # js: about _JS_DRAWS draws over all resamples
-    for wb in w:
-        pw = np.bincount(inv, weights=wb, minlength=len(pat))
-        with (
-            warnings.catch_warnings()
-        ):  # a resample without variation beyond noise warns as the data would: once, by `best`
-            warnings.simplefilter('ignore')
-            a = _fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0))
+    for pw, a in zip(refits.pattern_weights(), refits.weights):
         stats.append(pw @ _per_pattern(pat, a, metric, s, rng) / n)
     return np.array(stats)
 
 # %% ../nbs/12_best.ipynb #924fb07d
 def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, pr: Prior | None = None,
-                refits: NpmleRefits | None = None) -> np.ndarray:
+                refits: PriorRefits | None = None) -> np.ndarray:
     """The oracle's accuracy or macro F1 on these examples over posterior draws of their label distributions: `n_boot`
     batches of draws, each under the NPMLE `pr` refitted to a bootstrap resample of the examples (`refits`, shared by the
     metrics), else all under the prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from)."""
@@ -671,22 +682,19 @@ def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, pr: Prior | None 
     return np.concatenate(out)
 
 # %% ../nbs/12_best.ipynb #54eae833
-def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, refit=False, pr=None, refits=None):
+def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, pr=None, refits=None):
     """The interval of the BEST estimate at `level`. Accuracy and macro F1: quantiles of the oracle's score on the
     examples over posterior draws (`_hard_draws`). The other metrics: the percentile interval over bootstrap resamples of
-    the examples (as multiplicities): `refit`, the prior was fitted to the counts and is refitted to each resample
+    the examples (as multiplicities): with `refits`, the prior was fitted to the counts and is refitted to each resample
     (`_refit_stats`); else it is held fixed and `per`, the per-example expectations, is averaged under each resample."""
     qs = [(1 - level) / 2, (1 + level) / 2]
     if metric in HARD_METRICS:
         return tuple(np.quantile(_hard_draws(c, y, cdf, metric, n_boot, n_samples, rng, pr, refits), qs))
-    n = len(c)
     if refits is not None:
-        return tuple(np.quantile(_refit_stats(c, None, metric, n_samples, rng, n_boot, pr, refits), qs))
+        return tuple(np.quantile(_refit_stats(c, metric, n_samples, rng, n_boot, pr, refits), qs))
+    n = len(c)
     w = _resamples(n, n_boot, rng)
-    if refit:
-        stats = _refit_stats(c, w, metric, n_samples, rng, n_boot, pr)
-    else:
-        stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
+    stats = w @ per / n if isinstance(w, np.ndarray) else np.array([wb @ per / n for wb in w])
     return tuple(np.quantile(stats, qs))
 
 # %% ../nbs/12_best.ipynb #85c95476
@@ -785,8 +793,8 @@ def best_estimates(
     )  # a bad seed is refused before any work; ties='random' draws from its own stream
     hard = any(m in HARD_METRICS for m in metrics)
     prior, wider = _prior_from(prior_counts, alpha, prior, counts)
-    c, a, y, cdf, vote, choice, _, cols = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard, prior=prior,
-                                                 sort=True, classes=not ordered)  # the same draws for the same items
+    c, a, y, cdf, vote, choice, _, cols, given = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard,
+                                                        prior=prior, sort=True, classes=not ordered)  # the same draws for the same items
     # in any order, and for their classes in any order (but a scale's, `ordered`: its order is the metric's)
     if wider is not None:
         choice = wider
@@ -814,10 +822,11 @@ def best_estimates(
         # a refit to resamples of the scored ones alone would be another quantity's interval (as `prior_counts`)
         fitted = alpha is None and not isinstance(prior, Prior) and len(c) == len(counts)
         refit_m = refit and fitted and (pr.kind == 'npmle' or (m in _REFIT and c.shape[1] <= _REFIT_K))
-        if refit_m and n_boot and pr.kind == 'npmle' and refits is None:  # one refit per resample, for every metric
-            refits = npmle_refits(c, pr, n_boot, streams['refits'])
+        if refit_m and n_boot and refits is None:  # one refit per resample, for every metric that refits
+            refits = (npmle_refits(c, pr, n_boot, streams['refits']) if pr.kind == 'npmle'
+                      else dirichlet_refits(c, n_boot, streams['refits']))
         lo, hi = (
-            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, refit_m, pr, refits))
+            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, pr, refits if refit_m else None))
             if n_boot
             else (np.nan, np.nan)
         )
@@ -837,7 +846,10 @@ def best_estimates(
             }
         )
     a = a if cols is None else a[np.argsort(cols)]  # the caller's class order
-    return BestResult(rows, a, vote, choice, check_prior(pr, c, seed=streams['check']) if check else None)
+    # the check of the prior on every item given (ties='drop' scores the untied ones: with every tied vote pattern
+    # missing, no prior of all the items predicts their patterns, and a prior of the data's own was called poor)
+    checked = check_prior(pr, given, seed=streams['check']) if check else None
+    return BestResult(rows, a, vote, choice, checked)
 
 # %% ../nbs/12_best.ipynb #6c0502b9
 def best(

@@ -115,10 +115,26 @@ def test_every_public_signature_evaluates():
 
 
 def test_agree_on_counts_imports_no_scikit_learn(tmp_path):
-    "`scruples agree` on counts alone (no annotators) loads no scikit-learn (0.3 s of its 1.5 s start-up): it uses none."
+    """`scruples agree` on counts alone (no annotators) loads no scikit-learn (0.3 s of its 1.5 s start-up): it uses none.
+    Nor statsmodels and scipy.stats (issue 43): Fleiss' kappa is computed as statsmodels computes it (the notebook's
+    tests compare them), without the 0.3-0.5 s of their import."""
     f = tmp_path/'counts.json'
     f.write_text(COUNTS)
-    rc, mods = imported_by('agree', str(f), '--bootstrap', '20')
-    assert rc == 0
-    assert {'krippendorff', 'statsmodels'} <= mods  # it did compute
-    assert not mods & {'torch', 'transformers', 'sklearn', 'crowdkit', 'matplotlib'}, sorted(mods)
+    res = probe('agree', str(f), '--bootstrap', '20')
+    mods = set(res['modules'])
+    assert res['rc'] == 0
+    assert 'krippendorff' in mods  # it did compute
+    assert not mods & {'torch', 'transformers', 'sklearn', 'crowdkit', 'matplotlib', 'statsmodels'}, sorted(mods)
+    assert 'scipy.stats' not in res['all']
+
+
+def test_score_imports_no_scipy_stats(tmp_path):
+    """`scruples score` loaded scipy.stats (0.4 s of its start, issue 43) for one function, `entropy` (the KL
+    divergence): KL is scipy's sum of `rel_entr` now (the notebook compares it with `entropy` to 1e-12). (scipy.optimize,
+    0.15 s, stays: the calibration's temperature is fitted with it.)"""
+    (tmp_path/'gold.csv').write_text('id,yes,no\na,3,1\nb,2,2\nc,4,0\nd,1,3\ne,0,4\n')
+    (tmp_path/'pred.csv').write_text('id,yes,no\na,0.7,0.3\nb,0.5,0.5\nc,0.9,0.1\nd,0.2,0.8\ne,0.1,0.9\n')
+    res = probe('score', str(tmp_path/'pred.csv'), str(tmp_path/'gold.csv'), '--counts', 'yes,no', '--bootstrap', '20')
+    assert res['rc'] == 0
+    assert 'scipy.special' in res['all']  # it did compute
+    assert not {'scipy.stats', 'statsmodels'} & set(res['all']), sorted(res['all'])
