@@ -71,6 +71,9 @@ def parse(name: str, out: str) -> list[tuple[str, str, str, str]]:
     elif name == 'agreement':
         find(r'^(?P<m>\w+): crowd-kit .*?labels differ on (?P<d>\d+) of .*?\(reference / ours\): (?P<r>[\d,.]+)x', '{m} vs crowd-kit (labels differing: {d})|{r}x',
              '> 1x, same labels', lambda v: num(v['r']) > 1 and v['d'] == '0')
+        find(r"^Fleiss' kappa, .*?largest difference over \d+ random tables (?P<d>[\d.e+-]+); speed-up \(reference / ours\): (?P<r>[\d,.]+)x",
+             "Fleiss' kappa vs statsmodels, fresh process (largest difference {d})|{r}x", '> 1x, difference <= 1e-12',
+             lambda v: num(v['r']) > 1 and float(v['d']) <= 1e-12)
     elif name == 'baselines':
         find(r'^speed-up, same grid .*?: (?P<r>[\d.]+)x', 'tuner vs GridSearchCV|{r}x', '> 1x (keep)', lambda v: num(v['r']) > 1)
     elif name == 'encoder':
