@@ -597,48 +597,57 @@ class PriorRefits(NamedTuple):
     interval refits it: an NPMLE's weights (`npmle_refits`) or a single Dirichlet's alpha (`dirichlet_refits`)."""
 
     weights: np.ndarray  # (n_boot, G) the NPMLE's refitted weights of its support points; (n_boot, k) each Dirichlet alpha
-    state: dict  # the random state the resamples came from: drawn again when needed, not kept (memory O(n), not O(n_boot n))
+    state: dict  # the random state the resamples came from: drawn again when needed, not kept (memory O(P), not O(n_boot P))
     patterns: np.ndarray  # (P, k) the distinct count rows
-    inverse: np.ndarray  # (n,) each example's pattern
+    freq: np.ndarray  # (P,) how many examples have each pattern
     lik: np.ndarray | None  # (P, G) each pattern's likelihood at each support point (`pattern_likelihoods`); None: Dirichlet
 
     def pattern_weights(self):
         "Each resample's multiplicity of each pattern, in the order of `weights`."
         rng = np.random.Generator(np.random.PCG64())
         rng.bit_generator.state = self.state
-        for wb in _resamples(len(self.inverse), len(self.weights), rng):
-            yield np.bincount(self.inverse, weights=wb, minlength=len(self.patterns))
+        yield from _pattern_resamples(self.freq, len(self.weights), rng)
+
+
+def _pattern_resamples(freq: np.ndarray, n_boot: int, rng):
+    """Bootstrap multiplicities of the distinct count rows (patterns) of n examples, `freq` of each: a resample of the
+    examples draws each pattern as often as Multinomial(n, freq / n) says (the examples' multinomial summed over each
+    pattern's examples: the same distribution, O(patterns) a resample where drawing the examples was O(n)). (n_boot, P)
+    at once when that is at most `_BATCH_ELEMENTS` numbers, else a generator of one resample at a time."""
+    n, p = int(freq.sum()), freq / freq.sum()
+    if n_boot * len(freq) <= _BATCH_ELEMENTS:
+        return rng.multinomial(n, p, size=n_boot).astype(np.float64)
+    return (rng.multinomial(n, p).astype(np.float64) for _ in range(n_boot))
 
 
 def _refit_setup(c: np.ndarray, rng) -> tuple:
-    "The distinct count rows, each example's row, and a PCG64 generator with its state (the resamples, drawn again later)."
-    pat, inv = np.unique(c, axis=0, return_inverse=True)
+    "The distinct count rows, how many examples have each, and a PCG64 generator with its state (the resamples, drawn again later)."
+    pat, freq = np.unique(c, axis=0, return_counts=True)
     if not isinstance(rng.bit_generator, np.random.PCG64):
         rng = np.random.Generator(np.random.PCG64(rng.integers(2**63)))
-    return pat, inv.ravel(), rng, rng.bit_generator.state
+    return pat, freq.astype(np.float64), rng, rng.bit_generator.state
 
 
 def npmle_refits(c: np.ndarray, pr: Prior, n_boot: int, rng) -> PriorRefits:
     """The refits the interval of every metric uses: before, each metric drew its own resamples and refitted the
     NPMLE to each (accuracy, macro F1 and cross-entropy: three times the EM work of one set of resamples)."""
-    pat, inv, rng, state = _refit_setup(c, rng)
+    pat, freq, rng, state = _refit_setup(c, rng)
     lik = pattern_likelihoods(pr, pat)
-    mult = np.array([np.bincount(inv, weights=wb, minlength=len(pat)) for wb in _resamples(len(c), n_boot, rng)])
+    mult = np.asarray(list(_pattern_resamples(freq, n_boot, rng)))
     w = refit_weights(pr, lik, mult)  # each resample's prior fitted as the data's was: from uniform weights
-    return PriorRefits(w, state, pat, inv, lik)
+    return PriorRefits(w, state, pat, freq, lik)
 
 
 def dirichlet_refits(c: np.ndarray, n_boot: int, rng) -> PriorRefits:
     """The single Dirichlet fitted to each bootstrap resample as the data's was, once for the cross-entropy and soft
     metrics together: before, each drew its own resamples and refitted (`scruples score`'s four: 800 fits where 200 do)."""
-    pat, inv, rng, state = _refit_setup(c, rng)
+    pat, freq, rng, state = _refit_setup(c, rng)
     alphas = []
-    for wb in _resamples(len(c), n_boot, rng):
-        pw = np.bincount(inv, weights=wb, minlength=len(pat))
+    for pw in _pattern_resamples(freq, n_boot, rng):
         with warnings.catch_warnings():  # a resample without variation beyond noise warns as the data would: once, by `best`
             warnings.simplefilter('ignore')
             alphas.append(_fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0)))
-    return PriorRefits(np.array(alphas).reshape(-1, c.shape[1]), state, pat, inv, None)
+    return PriorRefits(np.array(alphas).reshape(-1, c.shape[1]), state, pat, freq, None)
 
 
 def _refit_stats(c, metric, n_samples, rng, n_boot, pr: Prior, refits: PriorRefits) -> np.ndarray:

@@ -238,3 +238,23 @@ def test_npmle_refits_fit_each_resample_as_the_data_were_fitted():
     top = argmax_shares(pr.points)
     spread = lambda w: (w @ top).std(0).sum()  # how far the refits' argmax masses move between resamples
     assert spread(got) > spread(warm)
+
+
+def test_pattern_resamples_are_the_examples_bootstrap_summed_per_pattern():
+    """Issue 43 (speed): the refits drew n multiplicities per resample (one per example) and summed them per vote
+    pattern; they now draw the patterns' multiplicities directly, Multinomial(n, freq / n): the same distribution
+    (the multinomial's sums over groups), O(patterns) a resample (best on 100,000 items: 12.0 s -> 9.2 s). Checked
+    against the examples' bootstrap: the mean, variance and covariance of each pattern's multiplicity."""
+    import scruples.best as sb
+    freq = np.array([50.0, 30.0, 15.0, 5.0])
+    inv = np.repeat(np.arange(4), freq.astype(int))
+    rng = np.random.default_rng(0)
+    ours = np.asarray(list(sb._pattern_resamples(freq, 20000, rng)))
+    items = np.array([np.bincount(inv, weights=w, minlength=4) for w in sb._resamples(100, 20000, rng)])
+    n, p = freq.sum(), freq / freq.sum()
+    for m in (ours, items):
+        assert m.shape == (20000, 4) and (m.sum(1) == n).all()
+        np.testing.assert_allclose(m.mean(0), freq, rtol=0.02)
+        np.testing.assert_allclose(np.cov(m.T), n * (np.diag(p) - np.outer(p, p)), atol=0.6)
+    big = sb._pattern_resamples(freq, sb._BATCH_ELEMENTS, rng)  # past the batch size: one resample at a time
+    assert not isinstance(big, np.ndarray) and next(big).sum() == n
