@@ -17,7 +17,7 @@ from .annotations import majority_vote
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .dirichlet import dirichlet_multinomial_mle
 from .metrics import (check_counts, columns_in_order_of, confusion_matrices, f1_from_confusion,
-                              hard_labels, in_order_of, macro_f1)
+                              hard_labels, in_order_of, macro_f1, per_class_in_order_of)
 from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
                              npmle_expectations, pattern_likelihoods, refit_weights, reorder_classes)
 
@@ -85,6 +85,7 @@ def oracle_xentropy(counts: np.ndarray,       # (n, k) label counts
                     prior='auto',                   # 'auto', 'dirichlet', 'npmle' or a `Prior` (see `choose_prior`)
                    ):
     "BEST estimate of the oracle's soft-label cross-entropy, in closed form (no Monte Carlo error)."
+    alpha = None if alpha is None else per_class_in_order_of(alpha, counts)  # a Series keyed by class: by name
     c = check_counts(counts)
     pr = prior_for(c, alpha, prior, 0).prior
     if pr.kind == 'npmle':
@@ -382,6 +383,8 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         raise ValueError(f'ties={ties!r} breaks ties of the majority vote, but gold labels (y_true) were given')
     if y_true is not None:  # a Series is matched to the counts' items by label, as pandas aligns (`in_order_of`)
         y_true = in_order_of(y_true, counts, 'y_true', 'counts')
+    if alpha is not None:  # a Series keyed by class (`class_support`'s alpha) is matched to the classes by name
+        alpha = per_class_in_order_of(alpha, counts)
     c = full = check_counts(counts)
     choice = prior_for(c, alpha, prior, prior_seed)
     a = choice.prior.alpha
@@ -555,6 +558,7 @@ def oracle_soft(
     "BEST estimate of the oracle's soft-label metric against the observed vote shares (closed form, Monte Carlo for 'js')."
     if metric not in SOFT_METRICS:
         raise ValueError(f'unknown soft metric {metric!r}: use one of {", ".join(SOFT_METRICS)}')
+    alpha = None if alpha is None else per_class_in_order_of(alpha, counts)  # a Series keyed by class: by name
     c = check_counts(counts)
     pr = prior_for(c, alpha, prior, 0).prior
     if pr.kind == 'npmle':
@@ -787,6 +791,8 @@ def best_estimates(
     "`best` without the frame: its rows as plain dicts, the prior and the `MajorityVote` scored against (None with `y_true`); no pandas: the CLI prints from these."
     if prior_counts is not None:  # other items over the same classes: matched to the counts' classes by name
         prior_counts = columns_in_order_of(prior_counts, counts)
+    if alpha is not None:  # as is a prior keyed by class (a Series: `class_support`'s alpha), before the frame is unwrapped
+        alpha = per_class_in_order_of(alpha, counts)
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):  # what `read_annotated` returns: its counts
         if y_true is not None:  # a Series of labels keyed by item id: in the items' order (`in_order_of`)
             y_true = in_order_of(y_true, counts, 'y_true', 'the data')

@@ -199,6 +199,26 @@ def _as_id(v):
     "An item's id as the reader writes ids (and `in_order_of` matches them): a string; a tuple of strings (columns)."
     return tuple(map(str, v)) if isinstance(v, tuple) else str(v)
 
+def _ids_of(*xs):
+    "The item ids of the first of `xs` that has them (a frame's index, an AnnotatedData's items); positions 0, 1, ... are none."
+    for x in xs:
+        ids = None if x is None else _item_ids(x)[0]
+        if ids is not None and not all(v == str(i) for i, v in enumerate(ids)):
+            return ids
+    return None
+
+
+def _check_held_out(scored: tuple, cal: tuple) -> None:
+    """Calibration items that are scored items are refused, as `scruples score` refuses them: a temperature fitted on
+    the scored items is the in-sample fit (its cross-entropy optimistic), and was called 'held-out'. The ids come from
+    frames' indexes and AnnotatedData's items (`scored`: the counts, then the predictions or examples; `cal`: theirs)."""
+    a, b = _ids_of(*scored), _ids_of(*cal)
+    both = [] if a is None or b is None else sorted(set(a) & set(b), key=str)
+    if both:
+        raise ValueError(f'{len(both)} of the {len(set(b))} calibration items are scored items (e.g. {both[0]!r}): the '
+                         'temperature is never fitted on the scored items; give held-out items, or none (calibrated '
+                         'in-sample, which the result says)')
+
 
 def score_predictions(
     proba,  # (n, k) predicted probabilities of the scored examples
@@ -212,7 +232,9 @@ def score_predictions(
     """Macro F1, calibrated cross-entropy and the soft-label metrics of saved probabilities, each with a 95% bootstrap interval.
     All intervals come from the same `n_boot` resamples of the scored examples; the temperature is fitted once and not refitted per resample.
     A DataFrame of probabilities is matched to the classes and items of `counts` (a DataFrame, or an `AnnotatedData`) by
-    name, as pandas aligns; arrays are taken by position."""
+    name, as pandas aligns; arrays are taken by position. Calibration items that are scored items (by their ids) are
+    refused."""
+    _check_held_out((counts, proba), (counts_cal, proba_cal))
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     ct = check_counts(counts)
@@ -283,6 +305,7 @@ def evaluate(
     (the examples resampled, the temperature fitted once).
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
     classes = getattr(model, 'classes_', None)
+    _check_held_out((counts_test, X_test), (counts_cal, proba_cal if proba_cal is not None else X_cal))
     counts_test = _counts_for(X_test, counts_test, 'X_test', 'counts_test')  # labelled rows: in the examples' order
     counts_cal = _counts_for(X_cal, counts_cal, 'X_cal', 'counts_cal')
     counts_test, counts_cal = (
@@ -606,6 +629,7 @@ def score_against_ceiling(
     """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
     the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling.
     `attrs['warnings']`: `prediction_warnings` of the probabilities scored."""
+    _check_held_out((counts, proba), (counts_cal, proba_cal))  # before the frames become arrays (their ids)
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     c = check_counts(counts)

@@ -800,11 +800,15 @@ def published_user_study_r() -> dict:
     return {'bias': t['cosine bias (templates)'], **{m: t[f'moral direction ({m} mode)'] for m in MODES}}
 
 
-def is_published_study(study: pd.DataFrame) -> bool:
+def is_published_study(
+    study: pd.DataFrame,
+    stems: bool = False,  # also the published question stems (what the 'raw' mode embeds with each action)
+) -> bool:
     "True when `study` holds exactly the actions and answers of the published regional user study (in any order)."
     ref = load_user_study()
-    key = lambda d: d[['action', 'yes', 'no']].sort_values('action').reset_index(drop=True)
-    return len(study) == len(ref) and {'action', 'yes', 'no'} <= set(study.columns) and key(study).equals(key(ref))
+    cols = ['action', 'yes', 'no'] + (['question'] if stems else [])
+    key = lambda d: d[cols].sort_values('action').reset_index(drop=True)
+    return len(study) == len(ref) and set(cols) <= set(study.columns) and key(study).equals(key(ref))
 
 
 def user_study_correlations(
@@ -818,6 +822,8 @@ def user_study_correlations(
     "Pearson and Spearman r of each score with the human yes-rate, beside the published BERT-large r (only for the published study)."
     s = user_study_scores(direction, encoder, study, data_dir, bias)  # checks the study first
     pub = published_user_study_r() if is_published_study(s) else {}
+    if pub and not is_published_study(s, stems=True):  # other question stems: the raw mode measures another thing
+        pub.pop('raw')
     rows = []
     for col in (['bias'] if bias else []) + list(MODES):
         if s[col].nunique() < 2:  # scipy would warn and return NaN: say which score is constant instead

@@ -19,7 +19,7 @@ from .best import (prior_for, check_alpha, fit_dirichlet_prior, oracle_soft, ora
 from .dirichlet import DirichletFitWarning
 from .priors import Prior, check_prior, log_marginal, npmle_argmax_probs, reorder_classes, sample_prior
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
-from .metrics import check_counts, f1_from_confusion
+from .metrics import check_counts, columns_in_order_of, f1_from_confusion
 
 pd = LazyModule('pandas')
 
@@ -299,11 +299,13 @@ def plan(
     n_items, n_sims = None if n_items is None else int(n_items), int(n_sims)  # 1000.0 (a float from a notebook) is 1000
     if prior_counts is not None and isinstance(prior, Prior):  # as `best` refuses it: the prior would not be chosen there
         raise ValueError('prior_counts chooses and fits the prior: give it without a fitted Prior')
-    choice = _pilot_prior(c if prior_counts is None else check_counts(prior_counts), prior)
+    if prior_counts is not None:  # other items over the same classes: matched to the pilot's classes by name, as `best`
+        prior_counts = check_counts(columns_in_order_of(prior_counts, counts))  # matches them (frames, AnnotatedData)
+    choice = _pilot_prior(c if prior_counts is None else prior_counts, prior)
     if prior_counts is not None:
         if choice.prior.alpha.shape != (c.shape[1],):
             raise ValueError(f'prior_counts has {len(choice.prior.alpha)} classes, counts {c.shape[1]}')
-        choice = choice._replace(reason=f'{choice.reason}; chosen and fitted on {len(check_counts(prior_counts))} items')
+        choice = choice._replace(reason=f'{choice.reason}; chosen and fitted on {len(prior_counts)} items')
     pr = choice.prior
     vs = [votes] if np.ndim(votes) == 0 else list(votes)
     bad = [v for v in vs if isinstance(v, (bool, np.bool_, str)) or int(v) != v]

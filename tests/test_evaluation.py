@@ -5,6 +5,7 @@ and their coverage in a simulation with a known population value."""
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -187,3 +188,20 @@ def test_bad_n_boot_is_a_value_error_that_names_it(n_boot):
     p = np.array([[0.7, 0.3], [0.2, 0.8], [0.5, 0.5]]); c = np.array([[3, 1], [0, 4], [2, 2]])
     with pytest.raises(ValueError, match='n_boot must be 0 .no interval. or an integer of at least 10'):
         score_predictions(p, c, proba_cal=p, counts_cal=c, n_boot=n_boot)
+
+
+def test_evaluate_refuses_calibration_examples_that_are_the_scored_ones():
+    """The twenty-sixth pass (issue 39): `evaluate(model, X, counts, X_cal=X, counts_cal=counts)` fitted the temperature
+    on the scored examples and called it 'held-out'; `scruples score` refuses such items. Examples with ids (a frame's
+    index) shared between the two are refused; other examples are calibrated on as before."""
+    from scruples.evaluation import evaluate
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({'text': [f't{i}' for i in range(40)]}, index=[f'q{i}' for i in range(40)])
+    counts = pd.DataFrame(rng.multinomial(5, [0.6, 0.4], 40), index=X.index, columns=['a', 'b'])
+    model = lambda x: np.tile([0.7, 0.3], (len(x), 1))
+    with pytest.raises(ValueError, match='calibration items are scored items'):
+        evaluate(model, X, counts, X_cal=X, counts_cal=counts, n_boot=0)
+    with pytest.raises(ValueError, match='20 of the 40 calibration items'):
+        evaluate(model, X.iloc[:20], counts.iloc[:20], X_cal=X, counts_cal=counts, n_boot=0)
+    held = evaluate(model, X.iloc[:20], counts.iloc[:20], X_cal=X.iloc[20:], counts_cal=counts.iloc[20:], n_boot=0)
+    assert held['calibration'] == 'held-out'
