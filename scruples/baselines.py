@@ -31,7 +31,8 @@ from .metrics import hard_labels, xentropy
 from .core import SPACY_MODEL, as_rng, check_texts, load_spacy
 from .corpus import anecdote_texts
 from .data import label_counts
-from .pairs import (PairRanker, as_pairs, class_counts, example_kind, fit_pair_scorer, pair_logit, pair_proba,
+from .pairs import (PairRanker, as_pairs, class_counts, pair_columns, example_kind, fit_pair_scorer, pair_logit,
+                            pair_proba,
                             read_examples)
 
 # %% auto #0
@@ -99,6 +100,8 @@ def target_labels(
     if n == 0:
         raise ValueError(f'no {what} to fit on')
     names = None
+    if kind == 'pairs':  # a frame of votes named action_1, action_2 in another order: matched by name (`pair_columns`)
+        y = pair_columns(y)
     if isinstance(y, pd.DataFrame):
         names, y = np.array(list(y.columns), dtype=object), y.to_numpy()
     y = np.asarray(y)
@@ -1143,12 +1146,21 @@ def tune(
     cv_task: CVTask | None = None,  # a prepared task (reuses its folds, tie policy and the process's caches)
     ties: str = 'first',  # majority-vote ties of the hard training labels: 'first', 'random' or 'drop'
     class_weight: str
-    | None = None,  # 'balanced' (single texts): every class weighs the same (skewed classes); Prior ignores it
+    | None = None,  # 'balanced' (single texts): every class weighs the same (skewed classes); Prior, Sample and Length
+    # have no class weight to set: refused for them
 ) -> Tuned:
     "Bayesian optimization (TPE) of one baseline over its paper search space, by k-fold cross-validation."
     if model not in MODELS:
         raise ValueError(f'model must be one of {MODELS}, got {model!r}')
-    if cv_task is not None:
+    if class_weight is not None and model in ('Prior', 'Sample', 'Length'):  # it was ignored without a word
+        raise ValueError(f'{model} has no class weight to set (it fits no classifier): leave class_weight out')
+    if cv_task is not None:  # the task's class weight and tie policy: one given otherwise is refused, not dropped
+        if class_weight != cv_task.class_weight and model not in ('Prior', 'Sample', 'Length'):
+            raise ValueError(f'class_weight={class_weight!r}, but cv_task was made with class_weight='
+                             f'{cv_task.class_weight!r}: make the task with the class weight (make_task(..., '
+                             f'class_weight={class_weight!r})), or leave class_weight out')
+        if ties not in ('first', cv_task.ties):
+            raise ValueError(f'ties={ties!r}, but cv_task was made with ties={cv_task.ties!r}: make the task with it')
         task, ties = cv_task.task, cv_task.ties
     elif model in ('Prior', 'Sample'):
         task = task or input_kind(X)  # X only gives the number of examples (no texts needed)

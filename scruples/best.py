@@ -19,7 +19,7 @@ from .dirichlet import dirichlet_multinomial_mle
 from .metrics import (check_counts, columns_in_order_of, confusion_matrices, f1_from_confusion,
                               hard_labels, in_order_of, macro_f1, per_class_in_order_of)
 from .priors import (Prior, PriorChoice, argmax_shares, check_prior, choose_prior, npmle_argmax_probs,
-                             npmle_expectations, pattern_likelihoods, refit_weights, reorder_classes)
+                             in_classes_of, npmle_expectations, pattern_likelihoods, refit_weights, reorder_classes)
 
 pd = LazyModule(
     'pandas'
@@ -86,6 +86,7 @@ def oracle_xentropy(counts: np.ndarray,       # (n, k) label counts
                    ):
     "BEST estimate of the oracle's soft-label cross-entropy, in closed form (no Monte Carlo error)."
     alpha = None if alpha is None else per_class_in_order_of(alpha, counts)  # a Series keyed by class: by name
+    prior = in_classes_of(prior, counts)  # a fitted Prior of named classes: in the counts' order
     c = check_counts(counts)
     pr = prior_for(c, alpha, prior, 0).prior
     if pr.kind == 'npmle':
@@ -385,6 +386,7 @@ def _setup(counts, alpha, y_true, ties: str = 'first', rng=None, argmax: bool = 
         y_true = in_order_of(y_true, counts, 'y_true', 'counts')
     if alpha is not None:  # a Series keyed by class (`class_support`'s alpha) is matched to the classes by name
         alpha = per_class_in_order_of(alpha, counts)
+    prior = in_classes_of(prior, counts)  # and a fitted Prior of named classes (`Prior.classes`)
     c = full = check_counts(counts)
     choice = prior_for(c, alpha, prior, prior_seed)
     a = choice.prior.alpha
@@ -559,6 +561,7 @@ def oracle_soft(
     if metric not in SOFT_METRICS:
         raise ValueError(f'unknown soft metric {metric!r}: use one of {", ".join(SOFT_METRICS)}')
     alpha = None if alpha is None else per_class_in_order_of(alpha, counts)  # a Series keyed by class: by name
+    prior = in_classes_of(prior, counts)  # a fitted Prior of named classes: in the counts' order
     c = check_counts(counts)
     pr = prior_for(c, alpha, prior, 0).prior
     if pr.kind == 'npmle':
@@ -793,6 +796,7 @@ def best_estimates(
         prior_counts = columns_in_order_of(prior_counts, counts)
     if alpha is not None:  # as is a prior keyed by class (a Series: `class_support`'s alpha), before the frame is unwrapped
         alpha = per_class_in_order_of(alpha, counts)
+    prior = in_classes_of(prior, counts)  # a fitted Prior of named classes: in the counts' class order
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):  # what `read_annotated` returns: its counts
         if y_true is not None:  # a Series of labels keyed by item id: in the items' order (`in_order_of`)
             y_true = in_order_of(y_true, counts, 'y_true', 'the data')

@@ -20,7 +20,7 @@ from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
 from .mcm import check_mode, embed_actions
-from .pairs import pair_proba
+from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, xentropy
 from .core import load_spacy
 
@@ -75,7 +75,14 @@ def pair_probs(diff, k: float) -> np.ndarray:
 def dilemma_metrics(probs,               # (n, 2) predicted probabilities of each action being the less ethical
                     dilemmas: pd.DataFrame,  # the Dilemmas frame scored (gold counts and labels)
                    ) -> dict:
-    "Macro F1 and accuracy of the argmax against the gold labels, cross-entropy against the gold counts."
+    """Macro F1 and accuracy of the argmax against the gold labels, cross-entropy against the gold counts. A frame of
+    probabilities is matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`) and to the
+    dilemmas by its index where that names them (else by position, as an array)."""
+    if isinstance(probs, pd.DataFrame):
+        probs = pair_columns(probs)
+        idx = list(probs.index)
+        if idx != list(range(len(idx))) and set(idx) == set(dilemmas.index) and len(idx) == len(dilemmas):
+            probs = probs.loc[dilemmas.index]
     p = np.asarray(probs, dtype=float)
     pred = p.argmax(1)
     y = dilemmas.gold_label.to_numpy()

@@ -63,6 +63,13 @@ def _fallback(kind, split, synthetic, make, n, err):
     return make(_synthetic_size(kind, split, n))
 
 
+def _check_size(synthetic, n) -> None:
+    "`n` sizes a synthetic split: with synthetic=False (real or error) it never applies, and was ignored (2,340 for 100)."
+    if synthetic is False and n is not None:
+        raise ValueError(f'n={n} sizes a synthetic split, and synthetic=False reads the real one whole: leave n out, '
+                         'or take n rows of it (df.sample(n) or df.head(n))')
+
+
 def load_anecdotes(
     split: str = 'dev',
     data_dir=None,  # explicit data folder; default: the search order above
@@ -72,6 +79,7 @@ def load_anecdotes(
 ) -> pd.DataFrame:
     "The Anecdotes `split`: real texts and votes, else real label counts, else the synthetic corpus."
     check_split('anecdotes', split)
+    _check_size(synthetic, n)
     data_dirs(data_dir)  # typos in split or folder are errors, not "use synthetic"
     make = lambda size: synthetic_anecdotes(size, split_seed(seed, 'anecdotes', split))
     if synthetic:
@@ -93,6 +101,7 @@ def load_dilemmas(
 ) -> pd.DataFrame:
     "The Dilemmas `split`, real when found, else synthetic (same options as `load_anecdotes`)."
     check_split('dilemmas', split)
+    _check_size(synthetic, n)
     data_dirs(data_dir)
     make = lambda size: synthetic_dilemmas(
         size, split_seed(seed, 'dilemmas', split), human=split not in ('train', 'train-extra')

@@ -199,6 +199,21 @@ def _as_id(v):
     "An item's id as the reader writes ids (and `in_order_of` matches them): a string; a tuple of strings (columns)."
     return tuple(map(str, v)) if isinstance(v, tuple) else str(v)
 
+def _class_names(counts, classes, k: int) -> list:
+    """The names the warnings give the classes, in the counts' order: the counts' own (a frame's columns, an
+    AnnotatedData's classes) where they have them, `classes` checked against them (the same names in another order
+    named the class by its place in `classes`: 'no' for a model predicting 'yes'), else `classes`, else class 0, 1..."""
+    own = (list(counts.classes) if hasattr(counts, 'counts') and hasattr(counts, 'classes')
+           else [str(c) for c in counts.columns] if isinstance(counts, pd.DataFrame) else None)
+    if own is not None and own == [str(j) for j in range(len(own))]:
+        own = None  # columns 0..k-1: a frame made from an array, no names
+    if own is None:
+        return [f'class {j}' for j in range(k)] if classes is None else list(classes)
+    if classes is not None and sorted(map(str, classes)) != sorted(own):
+        raise ValueError(f'classes {list(classes)} are not the classes of counts {own}: leave classes out (the counts '
+                         'name them) or give the same names')
+    return own
+
 def _ids_of(*xs):
     "The item ids of the first of `xs` that has them (a frame's index, an AnnotatedData's items); positions 0, 1, ... are none."
     for x in xs:
@@ -305,7 +320,8 @@ def evaluate(
     (the examples resampled, the temperature fitted once).
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
     classes = getattr(model, 'classes_', None)
-    _check_held_out((counts_test, X_test), (counts_cal, proba_cal if proba_cal is not None else X_cal))
+    _check_held_out((X_test, counts_test), (proba_cal if proba_cal is not None else X_cal, counts_cal))  # the examples'
+    # ids first: counts may hold more items than the examples (they are matched to them)
     counts_test = _counts_for(X_test, counts_test, 'X_test', 'counts_test')  # labelled rows: in the examples' order
     counts_cal = _counts_for(X_cal, counts_cal, 'X_cal', 'counts_cal')
     counts_test, counts_cal = (
@@ -552,7 +568,15 @@ def prediction_warnings(
 ) -> list[dict]:  # one per warning: kind ('collapsed' or 'no class predicted'), value (the share), says
     """A model that predicts one class for `share` of the items or more (collapsed), or no class (every top a tie). With
     `y_true`, a model that predicts the one class for most items because most items are of it is not collapsed: it is
-    when it also predicts that class for at least half of the items of the other classes (or there are none)."""
+    when it also predicts that class for at least half of the items of the other classes (or there are none). A frame
+    of probabilities whose columns name the classes in another order is matched to them by name (it named the class by
+    the column's place: 'no' for a model predicting 'yes'); columns naming other classes are refused."""
+    if isinstance(proba, pd.DataFrame):
+        cols, names = [str(c) for c in proba.columns], [str(c) for c in classes]
+        if cols != names and sorted(cols) == sorted(names):
+            proba = proba.set_axis(cols, axis=1)[names]
+        elif cols != names and set(cols) & set(names):
+            raise ValueError(f'proba: columns {cols} are not the classes {names}')
     pred, out = predicted_classes(proba, tie), []
     n = len(pred)
     if not n:
@@ -630,6 +654,7 @@ def score_against_ceiling(
     the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling.
     `attrs['warnings']`: `prediction_warnings` of the probabilities scored."""
     _check_held_out((counts, proba), (counts_cal, proba_cal))  # before the frames become arrays (their ids)
+    names_of_classes = _class_names(counts, classes, np.shape(getattr(counts, 'counts', counts))[1])
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     c = check_counts(counts)
@@ -703,7 +728,7 @@ def score_against_ceiling(
         check=ceiling.attrs['check'],
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)
-        warnings=prediction_warnings(p, [f'class {j}' for j in range(c.shape[1])] if classes is None else list(classes),
+        warnings=prediction_warnings(p, names_of_classes,
                                      name, y_true=majority_vote(c, ties='drop').labels)
         + flattened_warning(q, model, name, in_sample, raw=p),
     )

@@ -254,9 +254,19 @@ def _digamma1_minus_log(x):
 
 def dirichlet_uncertainty(
     logits,  # (n_examples, n_classes) logits of a Dirichlet head (alpha = exp(logits)), tensor or array
-    classes=None,  # n_classes names for the columns; default 0, 1, ...
+    classes=None,  # n_classes names for the columns; default: a frame's columns, else 0, 1, ...
 ) -> pd.DataFrame:  # one row per example: mean_*, sd_*, concentration, entropies in nats
-    "Split a Dirichlet head's uncertainty into how divisive people are (expected entropy) and how unsure the model is (mutual information)."
+    """Split a Dirichlet head's uncertainty into how divisive people are (expected entropy) and how unsure the model is
+    (mutual information). A frame of logits keeps its column names, matched to `classes` by name where both are given
+    (they were named by position: mean_yes 0.119 for the logits' yes of 0.881)."""
+    if isinstance(logits, pd.DataFrame):
+        cols = [str(c) for c in logits.columns]
+        if classes is not None and cols != [str(c) for c in classes]:
+            if sorted(cols) != sorted(map(str, classes)):
+                raise ValueError(f'dirichlet_uncertainty: the logits\' columns {cols} are not the classes '
+                                 f'{list(classes)}')
+            logits = logits.set_axis(cols, axis=1)[[str(c) for c in classes]]
+        classes = classes if classes is not None else (None if cols == [str(j) for j in range(len(cols))] else cols)
     z = np.atleast_2d(_as_numpy(logits))
     k = z.shape[-1]
     classes = [str(c) for c in (range(k) if classes is None else classes)]

@@ -24,6 +24,7 @@ from sklearn.decomposition import PCA
 from sklearn.exceptions import NotFittedError
 
 from .core import ScruplesDataError, check_texts
+from .metrics import in_order_of
 from .encoders import SentenceEncoder, cosine, unit_rows
 from .fetch import reference_file
 from .paper import published
@@ -256,8 +257,10 @@ def bias_correlations(
     scores,  # (n,) our scores of `table`'s rows, e.g. `mcm_bias(table.verb)`
     against: Sequence[str] = ('weat', 'use_bias'),
 ) -> pd.DataFrame:  # one row per column of `against`
-    "Pearson and Spearman correlation (with p-values) of `scores` with columns of `table` (Figure 2)."
-    s = np.asarray(scores, dtype=float)
+    """Pearson and Spearman correlation (with p-values) of `scores` with columns of `table` (Figure 2). A Series of
+    scores is matched to the table's rows by its index (as pandas aligns); an array, or a Series indexed 0..n-1, by
+    position."""
+    s = np.asarray(in_order_of(scores, table, 'scores', 'table'), dtype=float)
     if len(s) != len(table):
         raise ValueError(f'{len(s)} scores for {len(table)} rows')
     rows = []

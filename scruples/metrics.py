@@ -366,7 +366,7 @@ class TemperatureCalibrator:
         y_true,
     ):  # (n, k) label counts or (n,) hard labels
         "Fit the temperature (and the smoothing weight) minimizing cross-entropy on this split; T = 1 when every row's logits are constant."
-        z = _finite_logits(logits)
+        z = _finite_logits(in_order_of(logits, y_true, 'logits', 'y_true'))  # frames: matched by class and item names
         t = _targets(y_true, z.shape[1])
         if (
             np.ptp(z, axis=1) == 0
@@ -401,5 +401,5 @@ class TemperatureCalibrator:
         return (1 - self.smoothing_) * p + self.smoothing_ / z.shape[1]
 
     def score(self, logits, y_true) -> float:
-        "Cross-entropy of the calibrated probabilities (lower is better)."
-        return xentropy(y_true, self.predict_proba(logits))
+        "Cross-entropy of the calibrated probabilities (lower is better); frames matched by their names, as in `fit`."
+        return xentropy(y_true, self.predict_proba(in_order_of(logits, y_true, 'logits', 'y_true')))

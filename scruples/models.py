@@ -627,9 +627,28 @@ class RunCheckpoint:
         self.folder, self.cfg, self.data = Path(folder), cfg, data
 
     def clear(self):
-        "Remove a previous run's files (only the files this class writes)."
-        for f in [*(self.folder / n for n in self.FILES), *self.folder.glob('top_*.safetensors')]:
+        """Remove a previous run's files: only the names this class writes, and only where the folder's state.json is a
+        run's. Files of those names with no run's state.json beside them (a user's state.json, weights `save()` wrote
+        for another model) were deleted and replaced; they are refused, named."""
+        names = [*(self.folder / n for n in self.FILES), *self.folder.glob('top_*.safetensors')]
+        found = [f for f in names if f.exists()]
+        if found and not self._a_runs():
+            import errno
+
+            raise FileExistsError(errno.EEXIST, f'checkpoint_dir holds {", ".join(f.name for f in found)}, which a '
+                                  'checkpointed fit writes but no run wrote here (its state.json is not a '
+                                  'run\'s): move '
+                                  'them or choose another checkpoint_dir', str(self.folder))
+        for f in found:
             f.unlink(missing_ok=True)
+
+    def _a_runs(self) -> bool:
+        "Whether the folder's state.json is one a run of this class wrote (its keys): the files beside it are the run's."
+        try:
+            st = json.loads((self.folder / 'state.json').read_text(encoding='utf-8'))
+        except (OSError, ValueError):
+            return False
+        return isinstance(st, dict) and {'epoch', 'bad', 'history', 'scheduler', 'top', 'config'} <= st.keys()
 
     def check(self, st: dict):
         "Refuse to resume a run with another configuration or other data, naming the differences."
@@ -1633,8 +1652,13 @@ def search(X, counts, X_val, counts_val,  # training and held-out examples with 
            seed=0,                        # the sampler's seed
            model=None,                    # encoder folder or id (default: the packaged MiniLM)
            **fixed):                      # TrainConfig fields held fixed, e.g. likelihood='dirichlet', max_length=92
-    "Tune the fine-tuning recipe on held-out calibrated cross-entropy (section 4.2's target); returns the optuna study."
+    """Tune the fine-tuning recipe on held-out calibrated cross-entropy (section 4.2's target); returns the optuna
+    study. A field given in `fixed` is held fixed: it leaves the search space (`lr=2e-5` was overwritten by each
+    trial's draw)."""
     import optuna
+    if sampler not in ('gp', 'tpe'):  # any other name ran TPE without a word
+        raise ValueError(f"sampler must be 'gp' or 'tpe', got {sampler!r}")
+    space = {k: v for k, v in space.items() if k not in fixed}
     seed = int(as_rng(seed).integers(2**31))
     smp = (optuna.samplers.GPSampler(seed=seed) if sampler == 'gp' and hasattr(optuna.samplers, 'GPSampler')
            else optuna.samplers.TPESampler(seed=seed))

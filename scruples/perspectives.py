@@ -680,8 +680,10 @@ def annotator_ranking(
 ) -> tuple[pd.Series, str]:  # (score per annotator, in the table's order; what the score is, in words)
     """What the lowest and highest annotators are ranked by: the mean kappa with the others where enough annotators have
     one, else the agreement with the majority of the others (said)."""
-    if len(kappa) != len(table) and set(table.annotator) <= set(kappa.index):  # repeats='all': no A#2 rows
-        kappa = kappa.loc[list(table.annotator), list(table.annotator)]
+    if set(table.annotator) <= set(kappa.index):  # by annotator (repeats='all': no A#2 rows): by position, the table
+        kappa = kappa.loc[list(table.annotator), list(table.annotator)]  # in another order gave each another's kappa
+    elif len(kappa) != len(table):
+        raise ValueError(f'kappa has {len(kappa)} annotators and the table {len(table)}, not the same ones')
     K = kappa.to_numpy()
     with np.errstate(all='ignore'):
         n = np.isfinite(K).sum(1)

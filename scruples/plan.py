@@ -17,7 +17,8 @@ from .annotations import majority_vote
 from .best import (prior_for, check_alpha, fit_dirichlet_prior, oracle_soft, oracle_xentropy,
                            posterior_argmax_probs)
 from .dirichlet import DirichletFitWarning
-from .priors import Prior, check_prior, log_marginal, npmle_argmax_probs, reorder_classes, sample_prior
+from .priors import (Prior, check_prior, in_classes_of, log_marginal, npmle_argmax_probs, reorder_classes,
+                             sample_prior)
 from .core import LazyModule, as_rng, check_resamples, keyed_streams
 from .metrics import check_counts, columns_in_order_of, f1_from_confusion
 
@@ -287,6 +288,7 @@ def plan(
     two models apart. The prior is the one `best` would use on the pilot (`attrs['prior']`, checked: `attrs['check']`),
     and `attrs['pilot']` holds BEST's own estimates on the pilot, which the planned row at the pilot's votes and size
     brackets (the plan is over datasets drawn from the prior, the pilot is one such dataset)."""
+    prior = in_classes_of(prior, counts)  # a fitted Prior of named classes: in the pilot's class order
     c = check_counts(counts)
     if difference is not None and not 0 < difference < 1:  # as the CLI's --difference: never a plan without it, silently
         raise ValueError(f'difference must be in (0, 1), got {difference}')

@@ -17,10 +17,10 @@ from .dirichlet import dirichlet_multinomial_mle, dm_log_likelihood
 
 # %% auto #0
 __all__ = ['PRIORS', 'GRID_POINTS', 'REGION_LR', 'REGION_MASS', 'REGION_STEPS', 'REGION_RETEST', 'AUTO_MAX_K', 'AUTO_MAX_ITEMS',
-           'CHECK_MAX_ITEMS', 'Prior', 'simplex_grid', 'support_points', 'argmax_shares', 'drop_regions', 'fit_npmle',
-           'pattern_likelihoods', 'refit_weights', 'refit_npmle', 'log_marginal', 'posterior_weights', 'sample_prior',
-           'cross_validated_log_likelihood', 'PriorChoice', 'reorder_classes', 'choose_prior', 'PriorCheck',
-           'check_prior', 'npmle_expectations', 'npmle_argmax_probs']
+           'CHECK_MAX_ITEMS', 'Prior', 'prior_classes', 'simplex_grid', 'support_points', 'argmax_shares',
+           'drop_regions', 'fit_npmle', 'pattern_likelihoods', 'refit_weights', 'refit_npmle', 'log_marginal',
+           'posterior_weights', 'sample_prior', 'cross_validated_log_likelihood', 'PriorChoice', 'reorder_classes',
+           'in_classes_of', 'choose_prior', 'PriorCheck', 'check_prior', 'npmle_expectations', 'npmle_argmax_probs']
 
 # %% ../nbs/09_priors.ipynb #2bae3a8f
 class Prior(NamedTuple):
@@ -32,6 +32,7 @@ class Prior(NamedTuple):
     weights: np.ndarray | None = None  # (G,) their prior probabilities, 'npmle' only
     free: np.ndarray | None = None  # (G,) the weights before `drop_regions` emptied argmax regions (None: not tested)
     region_lr: np.ndarray | None = None  # (k,) each argmax region's likelihood-ratio statistic in the fit (nan: no mass)
+    classes: tuple | None = None  # the class names of the counts it was fitted to (a frame's columns), None: unnamed
 
     @property
     def k(self) -> int:
@@ -46,6 +47,16 @@ class Prior(NamedTuple):
         held = np.flatnonzero(argmax_shares(self.points[self.weights > 0]).any(0))
         return (f'NPMLE on {int((self.weights > 0).sum())} support points (no item is most likely '
                 f'{", ".join(f"class {j}" for j in range(self.k) if j not in held)}: a likelihood-ratio test)')
+
+def prior_classes(counts) -> tuple | None:
+    "The class names of `counts` (a frame's columns, an AnnotatedData's classes), NFC; None for arrays, columns 0..k-1."
+    import unicodedata
+
+    names = (list(counts.classes) if hasattr(counts, 'counts') and hasattr(counts, 'classes')
+             else list(counts.columns) if hasattr(counts, 'columns') else None)
+    if names is None or [str(c) for c in names] == [str(j) for j in range(len(names))]:
+        return None
+    return tuple(unicodedata.normalize('NFC', str(c)) for c in names)
 
 # %% ../nbs/09_priors.ipynb #d3f650d7
 PRIORS = ('auto', 'dirichlet', 'npmle')  # the `prior=` choices of `best`, `score` and `plan`
@@ -247,10 +258,11 @@ def fit_npmle(
     w = _em(lik, mult, np.full(len(points), 1 / len(points)), max_iter, tol, prune * 1e-2)
     keep = w > prune * w.max()
     pts, w = points[keep], w[keep] / w[keep].sum()
+    names = prior_classes(counts)  # a frame's class names go with the prior (`in_classes_of`)
     if not regions:
-        return Prior('npmle', np.asarray(alpha, np.float64), pts, w)
+        return Prior('npmle', np.asarray(alpha, np.float64), pts, w, classes=names)
     wc, lr = drop_regions(lik[:, keep], mult, w, argmax_shares(pts) > 0, len(alpha))
-    return Prior('npmle', np.asarray(alpha, np.float64), pts, wc, w, lr)
+    return Prior('npmle', np.asarray(alpha, np.float64), pts, wc, w, lr, classes=names)
 
 # %% ../nbs/09_priors.ipynb #07c67afd
 def pattern_likelihoods(prior: Prior, pat: np.ndarray) -> np.ndarray:
@@ -367,7 +379,26 @@ def reorder_classes(pr: Prior, order: np.ndarray, alpha: np.ndarray | None = Non
     order = np.asarray(order)
     return pr._replace(alpha=pr.alpha[order] if alpha is None else alpha,
                        points=None if pr.points is None else pr.points[:, order],
-                       region_lr=None if pr.region_lr is None else pr.region_lr[order])
+                       region_lr=None if pr.region_lr is None else pr.region_lr[order],
+                       classes=None if pr.classes is None else tuple(pr.classes[j] for j in order))
+
+
+
+def in_classes_of(pr, counts, name: str = 'counts'):
+    """A fitted `Prior` put in the class order of `counts` where both name their classes: a prior fitted on a frame over
+    yes,no,unsure and given beside the same frame as unsure,no,yes was taken by position (yes's prior mass on unsure:
+    the cross-entropy ceiling 0.7240 for 0.6972, the check calling it poor). Other names than the prior's are refused;
+    anything else (a prior without names, counts without names, a prior's name: 'auto') is returned as it is."""
+    if not isinstance(pr, Prior) or pr.classes is None:
+        return pr
+    names = prior_classes(counts)
+    if names is None or names == tuple(pr.classes):
+        return pr
+    if sorted(names) != sorted(pr.classes):
+        raise ValueError(f'the prior was fitted on the classes {list(pr.classes)}, and {name} has {list(names)}: '
+                         'fit it on '
+                         f'{name}\'s classes, or give its counts in the same classes')
+    return reorder_classes(pr, [list(pr.classes).index(c) for c in names])
 
 
 def choose_prior(
@@ -379,9 +410,16 @@ def choose_prior(
     seed=0,
 ) -> PriorChoice:
     """The prior BEST uses: 'dirichlet' (the paper's), 'npmle' (the flexible one), or 'auto': the NPMLE where its
-    held-out (cross-validated) log-likelihood of the votes beats the single Dirichlet's by `z` standard errors."""
+    held-out (cross-validated) log-likelihood of the votes beats the single Dirichlet's by `z` standard errors. A
+    frame's class names go with the prior (`Prior.classes`)."""
     if prior not in PRIORS:
         raise ValueError(f"prior must be one of {', '.join(map(repr, PRIORS))}, got {prior!r}")
+    ch = _choose(counts, prior, alpha, folds, z, seed)
+    return ch._replace(prior=ch.prior._replace(classes=prior_classes(counts)))
+
+
+def _choose(counts, prior, alpha, folds, z, seed) -> PriorChoice:
+    "`choose_prior` on counts of any form, the prior's classes unnamed."
     c = np.asarray(counts, np.float64)
     c = c[c.sum(1) > 0]
     if alpha is None:

@@ -81,11 +81,12 @@ def test_score_predictions_aligns_frames_by_their_names(pred_and_gold):
         got = score_predictions(p, counts, n_boot=0)
         want = score_predictions(aligned, gold.to_numpy(), n_boot=0)
         assert np.isclose(got['f1'], truth) and np.isclose(got['xentropy'], want['xentropy'])
-        got = score_predictions(p, counts, proba_cal=p.iloc[:10], counts_cal=gold.loc[p.index[:10][::-1]], n_boot=0)
-        cal = p.index[:10]
-        want = score_predictions(aligned, gold.to_numpy(), proba_cal=p.loc[cal, gold.columns].to_numpy(),
-                                 counts_cal=gold.loc[cal].to_numpy(), n_boot=0)
-        assert np.isclose(got['xentropy'], want['xentropy']) and np.isclose(got['temperature'], want['temperature'])
+    cal = p.index[:10]  # held-out calibration items (the scored items are refused as calibration items)
+    scored = gold.drop(cal)
+    got = score_predictions(p.drop(cal), scored.iloc[::-1], proba_cal=p.loc[cal], counts_cal=gold.loc[cal[::-1]], n_boot=0)
+    want = score_predictions(p.loc[scored.index, gold.columns].to_numpy(), scored.to_numpy(),
+                             proba_cal=p.loc[cal, gold.columns].to_numpy(), counts_cal=gold.loc[cal].to_numpy(), n_boot=0)
+    assert np.isclose(got['xentropy'], want['xentropy']) and np.isclose(got['temperature'], want['temperature'])
     t = score_against_ceiling(p, read_annotated(path), n_boot=0, n_samples=200, ceiling_boot=20)
     assert np.isclose(t.loc['macro_f1', 'model'], truth)
 

@@ -286,8 +286,11 @@ def test_evaluate_aligns_counts_to_labelled_examples():
         truth = evaluate(model, X, counts, n_boot=0)
         shuffled = X.sample(frac=1, random_state=1)
         assert evaluate(model, shuffled, counts, n_boot=0).f1 == pytest.approx(truth.f1)
-        assert evaluate(model, shuffled, counts, X_cal=shuffled, counts_cal=counts, n_boot=0).xentropy == \
-            pytest.approx(evaluate(model, X, counts, X_cal=X, counts_cal=counts, n_boot=0).xentropy)
+        held, test = shuffled.iloc[:50], shuffled.iloc[50:]  # calibration items held out (scored ones are refused)
+        assert evaluate(model, test, counts.drop(held.index), X_cal=held, counts_cal=counts.loc[held.index[::-1]],
+                        n_boot=0).xentropy == pytest.approx(
+            evaluate(model, X.loc[test.index], counts.loc[test.index], X_cal=X.loc[held.index],
+                     counts_cal=counts.loc[held.index], n_boot=0).xentropy)
         with pytest.raises(ValueError, match='counts_test: its index is not the items of X_test'):
             evaluate(model, X.iloc[:150], counts.iloc[50:], n_boot=0)
         assert evaluate(model, X.reset_index(drop=True), counts, n_boot=0).f1 == pytest.approx(truth.f1)  # positions
