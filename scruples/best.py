@@ -628,7 +628,7 @@ def _pattern_resamples(freq: np.ndarray, n_boot: int, rng):
 
 
 def _refit_setup(c: np.ndarray, rng) -> tuple:
-    "The distinct count rows, how many examples have each, and a PCG64 generator with its state (the resamples, drawn again later)."
+    "The distinct count rows, how many examples have each, a PCG64 generator and its state (to draw the resamples again)."
     pat, freq = np.unique(c, axis=0, return_counts=True)
     if not isinstance(rng.bit_generator, np.random.PCG64):
         rng = np.random.Generator(np.random.PCG64(rng.integers(2**63)))
@@ -651,7 +651,7 @@ def dirichlet_refits(c: np.ndarray, n_boot: int, rng) -> PriorRefits:
     pat, freq, rng, state = _refit_setup(c, rng)
     alphas = []
     for pw in _pattern_resamples(freq, n_boot, rng):
-        with warnings.catch_warnings():  # a resample without variation beyond noise warns as the data would: once, by `best`
+        with warnings.catch_warnings():  # a resample without variation beyond noise: warned once, by `best`, for the data
             warnings.simplefilter('ignore')
             alphas.append(_fit_prior(np.repeat(pat, pw.astype(np.int64), axis=0)))
     return PriorRefits(np.array(alphas).reshape(-1, c.shape[1]), state, pat, freq, None)
@@ -813,8 +813,9 @@ def best_estimates(
     hard = any(m in HARD_METRICS for m in metrics)
     prior, wider = _prior_from(prior_counts, alpha, prior, counts)
     c, a, y, cdf, vote, choice, _, cols, given = _setup(counts, alpha, y_true, ties, streams['ties'], argmax=hard,
-                                                        prior=prior, sort=True, classes=not ordered)  # the same draws for the same items
-    # in any order, and for their classes in any order (but a scale's, `ordered`: its order is the metric's)
+                                                        prior=prior, sort=True, classes=not ordered)
+    # sorted: the same draws for the same items in any order, and for their classes in any order (but a scale's,
+    # `ordered`: its order is the metric's)
     if wider is not None:
         choice = wider
     pr = choice.prior if cols is None else reorder_classes(choice.prior, cols)

@@ -215,7 +215,7 @@ def _class_names(counts, classes, k: int) -> list:
     return own
 
 def _ids_of(*xs):
-    "The item ids of the first of `xs` that has them (a frame's index, an AnnotatedData's items); positions 0, 1, ... are none."
+    "The item ids of the first of `xs` that has them (a frame's index, an AnnotatedData's items); positions 0, 1.. are none."
     for x in xs:
         ids = None if x is None else _item_ids(x)[0]
         if ids is not None and not all(v == str(i) for i, v in enumerate(ids)):
@@ -226,7 +226,7 @@ def _ids_of(*xs):
 def _check_held_out(scored: tuple, cal: tuple) -> None:
     """Calibration items that are scored items are refused, as `scruples score` refuses them: a temperature fitted on
     the scored items is the in-sample fit (its cross-entropy optimistic), and was called 'held-out'. The ids come from
-    frames' indexes and AnnotatedData's items (`scored`: the counts, then the predictions or examples; `cal`: theirs)."""
+    frames' indexes and AnnotatedData's items (`scored`, `cal`: the frames of each side, the first with ids counts)."""
     a, b = _ids_of(*scored), _ids_of(*cal)
     both = [] if a is None or b is None else sorted(set(a) & set(b), key=str)
     if both:

@@ -42,14 +42,16 @@ def read_gold(
 def prf(gold: list, pred: list,    # gold and predicted classes (None: no class)
         classes: Iterable,         # the classes to score
         ) -> pd.DataFrame:
-    "Precision, recall, F1 and support per class (None counts as no class, so it lowers recall or precision)."
+    """Precision, recall, F1 and support per class (None counts as no class, so it lowers recall or precision). F1 is 0
+    where a class has gold items but no prediction right (never predicted, or predicted but never in the gold), as
+    scikit-learn's: it was NaN, which an average over the classes skipped (raising it); NaN only with neither."""
     if len(gold) != len(pred): raise ValueError(f'{len(gold)} gold labels but {len(pred)} predictions')
     rows = []
     for c in classes:
         tp = sum(g == c and p == c for g, p in zip(gold, pred))
         npred, ngold = sum(p == c for p in pred), sum(g == c for g in gold)
         P = tp / npred if npred else float('nan'); R = tp / ngold if ngold else float('nan')
-        F = 2 * P * R / (P + R) if npred and ngold and P + R > 0 else (0.0 if npred and ngold else float('nan'))
+        F = 2 * P * R / (P + R) if npred and ngold and P + R > 0 else (0.0 if npred or ngold else float('nan'))
         rows.append({'class': c, 'precision': P, 'recall': R, 'f1': F, 'support': ngold})
     return pd.DataFrame(rows)
 

@@ -95,9 +95,19 @@ def load_grid(path) -> tuple[pd.DataFrame, dict]:
 
 
 def ensemble_scores(logits: dict, names, counts_test, counts_dev, n_boot: int = 1000, seed: int = 0) -> pd.Series:
-    "Average the members' log-probabilities, calibrate one temperature on their held-out fifth of dev, score test."
-    va_idx = logits[f'{names[0]}/val_idx']
-    zv = np.mean([log_softmax(logits[f'{n}/val'], 1) for n in names], 0)
+    """Average the members' log-probabilities, calibrate one temperature on their held-out fifth of dev, score test. Each
+    member's held-out rows are matched to the first member's by their dev indices (`val_idx`): they were averaged row by
+    row, a member stored in another order giving each item another's logits; members held out other items are refused."""
+    va_idx = np.asarray(logits[f'{names[0]}/val_idx'])
+    zv = []
+    for n in names:
+        idx = np.asarray(logits[f'{n}/val_idx'])
+        if len(idx) != len(va_idx) or set(idx.tolist()) != set(va_idx.tolist()):
+            raise ValueError(f'{n} held out other dev items than {names[0]} (val_idx differ: another split_seed?): '
+                             'their held-out logits cannot be averaged item by item; ensemble runs of one split')
+        at = {v: i for i, v in enumerate(idx.tolist())}
+        zv.append(log_softmax(logits[f'{n}/val'], 1)[[at[v] for v in va_idx.tolist()]])
+    zv = np.mean(zv, 0)
     zt = np.mean([log_softmax(logits[f'{n}/test'], 1) for n in names], 0)
     return score_predictions(
         softmax(zt, 1),
@@ -177,9 +187,11 @@ def table10(grid: pd.DataFrame, recipe: str = 'hot') -> pd.DataFrame:
     "The Table 10 analogue: mean and sd of the grid's seeds per likelihood, beside the paper's BERT-large (dev)."
     from scruples.models import LIKELIHOODS
 
-    t = grid[grid.recipe == recipe].groupby('likelihood')[['test_f1', 'test_xentropy']].agg(['mean', 'std'])
-    t = t.loc[[lik for lik in LIKELIHOODS if lik in t.index]]
+    g = grid[grid.recipe == recipe].groupby('likelihood')
+    t = g[['test_f1', 'test_xentropy']].agg(['mean', 'std'])
     t.columns = [' '.join(c) for c in t.columns]
+    t['seeds'] = g.size()  # how many runs each mean is of
+    t = t.loc[[lik for lik in LIKELIHOODS if lik in t.index]]
     paper = wide('Table 10', 'scruples')
     t['paper BERT F1 (dev)'] = [paper.loc[BERT_ROWS[lik], 'dev macro F1'] for lik in t.index]
     t['paper BERT xentropy (dev)'] = [paper.loc[BERT_ROWS[lik], 'dev xentropy'] for lik in t.index]
@@ -235,7 +247,8 @@ def add_model_rows(
         for lik, r in t10.iterrows():
             cmp.add(
                 'Table 10',
-                f'MiniLM + {lik}: mean test xentropy of 5 seeds (saved grid, {device})',
+                f"MiniLM + {lik}: mean test xentropy of {int(r['seeds'])} seeds (saved grid, {device})"
+                if 'seeds' in r else f'MiniLM + {lik}: mean test xentropy of its seeds (saved grid, {device})',
                 r['test_xentropy mean'],
                 source=grid_source,
                 reference=(BERT_ROWS[lik], 'dev xentropy'),

@@ -636,9 +636,8 @@ class RunCheckpoint:
             import errno
 
             raise FileExistsError(errno.EEXIST, f'checkpoint_dir holds {", ".join(f.name for f in found)}, which a '
-                                  'checkpointed fit writes but no run wrote here (its state.json is not a '
-                                  'run\'s): move '
-                                  'them or choose another checkpoint_dir', str(self.folder))
+                                  'checkpointed fit writes but no run wrote here (its state.json is not a run\'s): '
+                                  'move them or choose another checkpoint_dir', str(self.folder))
         for f in found:
             f.unlink(missing_ok=True)
 

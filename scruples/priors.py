@@ -396,8 +396,7 @@ def in_classes_of(pr, counts, name: str = 'counts'):
         return pr
     if sorted(names) != sorted(pr.classes):
         raise ValueError(f'the prior was fitted on the classes {list(pr.classes)}, and {name} has {list(names)}: '
-                         'fit it on '
-                         f'{name}\'s classes, or give its counts in the same classes')
+                         f'fit it on {name}\'s classes, or give its counts in the same classes')
     return reorder_classes(pr, [list(pr.classes).index(c) for c in names])
 
 
