@@ -52,7 +52,7 @@ def parse(name: str, out: str) -> list[tuple[str, str, str, str]]:
         find(r'training at most (?P<l>\d+) texts/s, ours (?P<o>\d+) \((?P<p>\d+)% of the limit\)',
              'fine-tuning texts/s, share of the matmul limit|{o} ({p}% of {l})', '>= 25%', lambda v: num(v['p']) >= 25)
     elif name == 'analyze_memory':
-        find(r'^memory: .*? on (?P<n>[\d,]+) items.*?peak resident (?P<mb>[\d,]+) MB', 'analyze --finetune no, {n} items: peak resident|{mb} MB',
+        find(r'^memory: .*? on (?P<n>[\d,]+) items.*?peak resident (?:of the process tree )?(?P<mb>[\d,]+) MB', 'analyze --finetune no, {n} items: peak resident|{mb} MB',
              '<= 1024 MB', lambda v: num(v['mb']) <= 1024)
     elif name == 'traits':
         find(r'^2 traits, 1000 x 20, N\(0, 1\).*?wall (?P<w>[\d.]+) s, CPU (?P<c>[\d.]+) s', '2-trait 1,000 x 20 default fit, CPU s|{c} s (wall {w})',
