@@ -43,8 +43,9 @@ def prf(gold: list, pred: list,    # gold and predicted classes (None: no class)
         classes: Iterable,         # the classes to score
         ) -> pd.DataFrame:
     """Precision, recall, F1 and support per class (None counts as no class, so it lowers recall or precision). F1 is 0
-    where a class has gold items but no prediction right (never predicted, or predicted but never in the gold), as
-    scikit-learn's: it was NaN, which an average over the classes skipped (raising it); NaN only with neither."""
+    where the class is in the gold or the predictions and no prediction of it is right (never predicted, or predicted
+    for items of other classes only), as scikit-learn's: it was NaN, which an average over the classes skipped
+    (raising it); NaN only where the class is in neither."""
     if len(gold) != len(pred): raise ValueError(f'{len(gold)} gold labels but {len(pred)} predictions')
     rows = []
     for c in classes:
