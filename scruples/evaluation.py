@@ -20,6 +20,7 @@ from scruples.metrics import (
     in_order_of,
     xentropy,
 )
+from .priors import prior_classes
 from scruples.softmetrics import (
     check_distributions,
     expected_calibration_error,
@@ -203,10 +204,8 @@ def _class_names(counts, classes, k: int) -> list:
     """The names the warnings give the classes, in the counts' order: the counts' own (a frame's columns, an
     AnnotatedData's classes) where they have them, `classes` checked against them (the same names in another order
     named the class by its place in `classes`: 'no' for a model predicting 'yes'), else `classes`, else class 0, 1..."""
-    own = (list(counts.classes) if hasattr(counts, 'counts') and hasattr(counts, 'classes')
-           else [str(c) for c in counts.columns] if isinstance(counts, pd.DataFrame) else None)
-    if own is not None and own == [str(j) for j in range(len(own))]:
-        own = None  # columns 0..k-1: a frame made from an array, no names
+    own = prior_classes(counts)  # the counts' names (None: an array, or columns 0..k-1 of a frame made from one)
+    own = None if own is None else list(own)
     if own is None:
         return [f'class {j}' for j in range(k)] if classes is None else list(classes)
     if classes is not None and sorted(map(str, classes)) != sorted(own):

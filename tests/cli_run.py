@@ -62,3 +62,13 @@ def shuffled_votes(tmp_path):
     d.to_csv(tmp_path / 'votes.csv', index=False)
     d.sample(frac=1, random_state=2).to_csv(tmp_path / 'shuffled.csv', index=False)
     return d
+
+
+def gold_votes(rng, n: int = 30):
+    """Counts of `n` items over yes/no/maybe (5 votes each, Dirichlet-multinomial drawn from `rng`) with an `id` column
+    1..n: the gold table several round-4 tests write; `rng` goes on to draw what the test draws next."""
+    import pandas as pd
+
+    gold = pd.DataFrame([rng.multinomial(5, q) for q in rng.dirichlet([1, 1, 1], n)], columns=['yes', 'no', 'maybe'])
+    gold.insert(0, 'id', range(1, n + 1))
+    return gold

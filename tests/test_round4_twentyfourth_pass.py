@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import gold_votes, scruples
 
 
 def _counts_frame(n=30, seed=0):
@@ -275,8 +275,7 @@ def test_one_hot_na_cell_said_as_missing(tmp_path):
 ])
 def test_integer_flag_with_comma_says_so(tmp_path, argv):
     rng = np.random.default_rng(0)
-    gold = pd.DataFrame([rng.multinomial(5, q) for q in rng.dirichlet([1, 1, 1], 30)], columns=['yes', 'no', 'maybe'])
-    gold.insert(0, 'id', range(1, 31))
+    gold = gold_votes(rng)
     gold.to_csv(tmp_path/'gold.csv', index=False)
     r = scruples(*argv, cwd=tmp_path)
     said = r.stderr

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import gold_votes, scruples
 
 
 def _long_votes(tmp_path, name='votes.csv', n_items=30, annotators=(1, 2, 3, 4, 5, 6), seed=1):
@@ -191,8 +191,7 @@ def test_score_predicted_labels_numbers_written_another_way(tmp_path, spelling):
 
 def test_score_cal_gold_missing_a_class_names_the_fix(tmp_path):
     rng = np.random.default_rng(4)
-    gold = pd.DataFrame([rng.multinomial(5, q) for q in rng.dirichlet([1, 1, 1], 30)], columns=['yes', 'no', 'maybe'])
-    gold.insert(0, 'id', range(1, 31))
+    gold = gold_votes(rng)
     gold.to_csv(tmp_path/'gold.csv', index=False)
     pred = pd.DataFrame(rng.dirichlet([2, 2, 2], 30), columns=['yes', 'no', 'maybe'])
     pred.insert(0, 'id', range(1, 31))
@@ -239,8 +238,7 @@ def test_score_prediction_class_without_votes_names_classes(tmp_path):
 
 def test_score_predictions_id_written_two_ways_named(tmp_path):
     rng = np.random.default_rng(0)
-    gold = pd.DataFrame([rng.multinomial(5, q) for q in rng.dirichlet([1, 1, 1], 30)], columns=['yes', 'no', 'maybe'])
-    gold.insert(0, 'id', range(1, 31))
+    gold = gold_votes(rng)
     gold.to_csv(tmp_path/'gold.csv', index=False)
     pred = pd.DataFrame(rng.dirichlet([2, 2, 2], 31), columns=['yes', 'no', 'maybe'])
     pred.insert(0, 'id', [str(i) for i in range(1, 31)] + ['1.0'])
@@ -263,8 +261,7 @@ def test_score_predictions_id_written_two_ways_named(tmp_path):
 ])
 def test_flag_with_decimal_comma_says_so(tmp_path, argv):
     rng = np.random.default_rng(0)
-    gold = pd.DataFrame([rng.multinomial(5, q) for q in rng.dirichlet([1, 1, 1], 30)], columns=['yes', 'no', 'maybe'])
-    gold.insert(0, 'id', range(1, 31))
+    gold = gold_votes(rng)
     gold.to_csv(tmp_path/'gold.csv', index=False)
     r = scruples(*argv, cwd=tmp_path)
     assert r.returncode != 0, r.stdout
@@ -298,8 +295,7 @@ def test_data_validate_reports_what_best_refuses(tmp_path):
 @pytest.mark.parametrize('ext', ['jsonl', 'parquet'])
 def test_counts_stored_as_text_read_or_said(tmp_path, ext):
     rng = np.random.default_rng(0)
-    gold = pd.DataFrame([rng.multinomial(5, q) for q in rng.dirichlet([1, 1, 1], 30)], columns=['yes', 'no', 'maybe'])
-    gold.insert(0, 'id', range(1, 31))
+    gold = gold_votes(rng)
     gold = gold.astype(str)
     if ext == 'jsonl':
         gold.to_json(tmp_path/'gold.jsonl', orient='records', lines=True)
