@@ -106,6 +106,9 @@ _NEGATED = re.compile(
     r"(?i)\b(?:do|does|did|would|could)(?:n'?t| not)\s+(?:\w+\s+)?"  # I don't think ..., doesn't make
     r"(?:(?:think|believe|say|feel|consider|call|see how|agree)\b[^.!?\n]{0,24})?\Z"
 )
+_NOT_BEFORE = re.compile(
+    r"(?i)(?<![a-z])(?:not|n't|never)\s+(?:(?:really|definitely|quite|exactly|necessarily|even)\s+)?\Z"
+)  # `not` right before a label: Not YTA, You're not YTA, Not ESH
 
 # %% ../nbs/31_judgments.ipynb #bfe4980d
 MAX_COMMENT_CHARS = 10_000  # Reddit's limit on a comment: what the patterns see of a body
@@ -152,12 +155,16 @@ def label_matches(body: str) -> list[tuple[int, int, str]]:
     found = [
         (s, e, 'OTHER' if lab == 'AUTHOR' and _NEGATED.search(body, max(0, s - 60), s) else lab) for s, e, lab in found
     ]  # a negated YTA: I don't think you're the asshole
+    found = [
+        (s, e, 'OTHER' if lab == 'AUTHOR' else None) if _NOT_BEFORE.search(body, max(0, s - 30), s) else (s, e, lab)
+        for s, e, lab in found
+    ]  # `not` before a label: Not YTA is OTHER; Not ESH, Not NTA state no verdict (None, dropped below)
     out, stop = [], -1
     for s, e, lab in found:
         if s >= stop:
             out.append((s, e, lab))
             stop = e
-    return out
+    return [m for m in out if m[2] is not None]
 
 # %% ../nbs/31_judgments.ipynb #81a796a6
 _QUOTED = re.compile(

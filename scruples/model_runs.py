@@ -16,11 +16,19 @@ from .evaluation import evaluate, score_predictions
 from .paper import wide
 
 # %% auto #0
-__all__ = ['SCORES', 'GRID_NAME', 'PAPER_MODELS', 'BERT_ROWS', 'cpu_runs', 'find_grid', 'load_grid', 'ensemble_scores',
-           'grid_ensembles', 'table8', 'table10', 'add_model_rows', 'agreement_kind']
+__all__ = ['SCORES', 'GRID_NAME', 'PAPER_MODELS', 'BERT_ROWS', 'encoder_label', 'cpu_runs', 'find_grid', 'load_grid',
+           'ensemble_scores', 'grid_ensembles', 'table8', 'table10', 'add_model_rows', 'agreement_kind']
 
 # %% ../nbs/92_model_runs.ipynb #96e26b5a
 SCORES = ['f1', 'f1_lo', 'f1_hi', 'xentropy', 'xentropy_lo', 'xentropy_hi']
+
+
+def encoder_label(model) -> str:
+    "A short name of a `TransformerClassifier`'s `model` for tables: 'MiniLM' for the packaged default, else the folder or id's last part."
+    from scruples.core import DEFAULT_MODEL
+
+    name = Path(str(model).rstrip('/\\')).name if model is not None else DEFAULT_MODEL
+    return 'MiniLM' if name == DEFAULT_MODEL else name
 
 
 def cpu_runs(
@@ -58,6 +66,7 @@ def cpu_runs(
         rows.append(
             dict(
                 likelihood=lik,
+                encoder=encoder_label(clf.model),
                 seed=seed,
                 epochs=h['epoch'][-1],
                 best_epoch=h['best_epoch'],
@@ -161,7 +170,7 @@ def table8(cpu: pd.DataFrame, ens: pd.DataFrame | None = None, recipe: str = 'ho
     ]
     rows += [
         dict(
-            model=f'ours CPU, MiniLM + {c.likelihood}, 1 seed, {c.epochs} epochs',
+            model=f'ours CPU, {c.get("encoder", "encoder not recorded")} + {c.likelihood}, 1 seed, {c.epochs} epochs',
             f1=c.f1,
             xentropy=c.xentropy,
             f1_ci=_ci(c, 'f1'),
@@ -214,7 +223,7 @@ def add_model_rows(
         for m, col in (('macro F1', 'f1'), ('xentropy', 'xentropy')):
             cmp.add(
                 'Table 8',
-                f'MiniLM + {c.likelihood} (CPU, 1 seed) test {m}',
+                f'{c.get("encoder", "encoder not recorded")} + {c.likelihood} (CPU, 1 seed) test {m}',
                 c[col],
                 source=cpu_source,
                 reference=logistic[m],

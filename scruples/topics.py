@@ -71,6 +71,10 @@ def _vectorize(texts: list[str], min_df: int):
     return vec, X
 
 def _fit_lda(X, n_topics: int, seed, max_iter: int, **lda_kwargs) -> LatentDirichletAllocation:
+    taken = {'random_state': 'seed', 'n_components': 'n_topics'}
+    clash = sorted(k for k in lda_kwargs if k in taken)
+    if clash:  # an LDA argument that would silently override ours
+        raise TypeError(f'give {", ".join(f"{taken[k]}= instead of {k}=" for k in clash)}: they set the same thing')
     kw = dict(learning_method='batch', max_iter=max_iter, n_jobs=1, random_state=as_seed(seed)) | lda_kwargs
     return LatentDirichletAllocation(n_components=_check_k(n_topics), **kw).fit(X)
 

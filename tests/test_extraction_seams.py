@@ -19,6 +19,11 @@ SAMPLE_RS, SAMPLE_RC = GOLD_DIR/'RS_sample.zst', GOLD_DIR/'RC_sample.zst'
 @pytest.mark.parametrize('body,want', [
     ("I definitely don't think you're the asshole here", 'OTHER'),   # negation: not AUTHOR
     ("I don't think YTA, she overreacted.", 'OTHER'),
+    ('Not YTA. Your sister is.', 'OTHER'),                          # `not` right before the initialism
+    ("You're not YTA here", 'OTHER'),
+    ('Not ESH, NTA: she started it.', 'OTHER'),                      # a negated other verdict states none
+    ('Not NTA.', None),
+    ('Not sure. YTA', 'AUTHOR'),                                     # `not` of another clause
     ("That doesn't make you an asshole.", 'OTHER'),
     ('That makes you an asshole.', 'AUTHOR'),                        # "an asshole" as a noun: not NOBODY
     ("You're an a-hole here, honestly.", 'AUTHOR'),
