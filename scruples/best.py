@@ -26,12 +26,12 @@ pd = LazyModule(
 )  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
-__all__ = ['pd', 'SOFT_METRICS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha',
-           'prior_for', 'oracle_xentropy', 'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft',
-           'metric_streams', 'PriorRefits', 'npmle_refits', 'dirichlet_refits', 'BestResult', 'best_estimates', 'best',
-           'class_support', 'class_support_columns', 'best_alpha', 'simulate_scenario', 'oracle_scores',
-           'simulation_study', 'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study',
-           'human_macro_f1']
+__all__ = ['pd', 'SOFT_METRICS', 'PROFILE_CAL', 'PROFILE_MASS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS',
+           'fit_dirichlet_prior', 'check_alpha', 'prior_for', 'oracle_xentropy', 'posterior_argmax_probs',
+           'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams', 'PriorRefits', 'npmle_refits',
+           'dirichlet_refits', 'BestResult', 'best_estimates', 'best', 'class_support', 'class_support_columns',
+           'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study', 'oracle_soft_scores',
+           'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -675,37 +675,111 @@ def _refit_stats(c, metric, n_samples, rng, n_boot, pr: Prior, refits: PriorRefi
     return np.array(stats)
 
 # %% ../nbs/12_best.ipynb #924fb07d
-def _hard_draws(c, y, sampler, metric, n_boot, n_samples, rng, pr: Prior | None = None,
-                refits: PriorRefits | None = None) -> np.ndarray:
-    """The oracle's accuracy or macro F1 on these examples over posterior draws of their label distributions: `n_boot`
-    batches of draws, each under the NPMLE `pr` refitted to a bootstrap resample of the examples (`refits`, shared by the
-    metrics), else all under the prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from)."""
+def _hard_draws(sampler, y, metric: str, n_boot: int, n_samples: int, rng) -> np.ndarray:
+    """The oracle's accuracy or macro F1 on these examples over posterior draws of their label distributions under the
+    prior as fitted (`sampler`: the argmax CDF or its groups, as the estimate draws from), `n_boot` batches of them."""
     sh = min(max(100, n_samples // 50), _BOOT_SAMPLES)  # draws per batch
-    if refits is None:
-        return _score_samples(sampler, y, metric, n_boot * sh, rng)
+    return _score_samples(sampler, y, metric, n_boot * sh, rng)
+
+# %% ../nbs/12_best.ipynb #prof41b
+PROFILE_CAL = 50  # bootstrap refits (of the shared ones) that calibrate the profile's threshold
+PROFILE_MASS = 1e-6  # the profile moves the weights of the support points holding more than this share of the largest
+
+
+def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.ndarray, yp: np.ndarray, w: np.ndarray,
+                  cls: np.ndarray | None = None) -> tuple:
+    """The oracle's expected accuracy or macro F1 on the patterns (distinct (counts, gold) rows, `mult` items each, gold
+    class `yp`, likelihoods `lik` (P, G) at the support points whose argmax shares are `shares` (G, k)) under weights
+    `w`: macro F1 of the expected confusion counts. Returns it, its gradient in `w`, the classes macro F1 averages over
+    (those with gold items or at least half an expected prediction; give `cls` to hold them) and each row's marginal."""
+    m = lik @ w
+    q = (lik @ (w[:, None] * shares)) / m[:, None]  # (P, k): the chance the oracle predicts each class
+    rows, n = np.arange(len(q)), mult.sum()
+    if metric == 'accuracy':
+        val = (mult * q[rows, yp]).sum() / n
+        d = np.zeros_like(q)
+        d[rows, yp] = mult / n
+    else:
+        k = shares.shape[1]
+        sup, pred = np.bincount(yp, weights=mult, minlength=k), mult @ q
+        tp = np.bincount(yp, weights=mult * q[rows, yp], minlength=k)
+        den = np.maximum(sup + pred, 1e-300)
+        cls = (sup > 0) | (pred >= 0.5) if cls is None else cls
+        kk = max(int(cls.sum()), 1)
+        val = np.where(cls, 2 * tp / den, 0).sum() / kk
+        d = mult[:, None] * np.where(cls, -2 * tp / (kk * den**2), 0)[None]  # d val / d q
+        d[rows, yp] += mult * np.where(cls, 2 / (kk * den), 0)[yp]
+    a = d / m[:, None]  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
+    grad = ((lik.T @ a) * shares).sum(1) - lik.T @ (q * a).sum(1)
+    return float(val), grad, cls, m
+
+
+def _tilt(metric, lik, shares, mult, yp, w, sign: int, threshold: float | None = None, target: float | None = None,
+          step: float = 0.1, iters: int = 10, lam_max: float = 50.0) -> float:
+    """Walk from weights `w` along the maximizers of the tilted log-likelihood l(w) + sign lambda n F(w), lambda growing:
+    with `threshold`, the score F where 2 (l(w) - l) reaches it (interpolated between steps; the last score if lambda
+    runs out first); with `target`, the 2 (l(w) - l) at which F reaches it (inf if it never does)."""
+    n = mult.sum()
+    f0, _, cls, m0 = _plugin_score(metric, lik, shares, mult, yp, w)
+    l0, lam, prev = mult @ np.log(m0), 0.0, (0.0, f0)
+    while lam < lam_max:
+        lam += step * max(1.0, lam)
+        for _ in range(iters):  # EM's step for l, the score's gradient added; kept positive
+            _, g, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
+            em = lik.T @ (mult / m)
+            w = w * np.maximum(em + sign * lam * n * g, 0.05 * em) / n
+            w /= w.sum()
+        f, _, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
+        drop = 2 * (l0 - mult @ np.log(m))
+        d0, f_prev = prev
+        if target is not None and (f - target) * sign >= 0:
+            return d0 + (drop - d0) * (target - f_prev) / (f - f_prev) if f != f_prev else drop
+        if threshold is not None and drop > threshold:
+            return f_prev + (f - f_prev) * (threshold - d0) / (drop - d0) if drop != d0 else f
+        prev = (drop, f)
+    return np.inf if target is not None else prev[1]
+
+
+def _profile_interval(c, y, pr: Prior, metric: str, refits: PriorRefits, level: float) -> tuple[float, float, float]:
+    """The NPMLE's plug-in score on the examples and how far it moves down and up among priors the votes fit within the
+    calibrated threshold (the larger of chi-square(1)'s quantile at `level` and the bootstrap's, see above)."""
+    from scipy.stats import chi2
+
     k = c.shape[1]
-    uniq, inv = np.unique(np.concatenate([c, y[:, None].astype(np.float64)], 1), axis=0, return_inverse=True)
-    inv = inv.ravel()
-    pat = uniq[:, :k]
-    lik = pattern_likelihoods(pr, pat)  # the likelihoods and each point's argmax once, the weights per resample
-    val = argmax_shares(pr.points)  # a point tied between classes: half to each, as the estimate counts it
-    out = []
-    for wt in refits.weights:
-        post = lik * wt
-        q = (post / post.sum(1, keepdims=True)) @ val
-        g = _Groups(np.minimum(q / q.sum(1, keepdims=True), 1.0), uniq[:, -1].astype(np.int64), inv)
-        out.append(_score_samples(g, y, metric, sh, rng))  # on the examples themselves (no weights)
-    return np.concatenate(out)
+    uniq, mult = np.unique(np.concatenate([c, y[:, None].astype(np.float64)], 1), axis=0, return_counts=True)
+    pat, yp, mult = uniq[:, :k], uniq[:, -1].astype(np.int64), mult.astype(np.float64)
+    cal = refits.weights[:PROFILE_CAL]
+    live = (pr.weights > PROFILE_MASS * pr.weights.max()) | (cal > PROFILE_MASS * cal.max(1, keepdims=True)).any(0)
+    lik, shares = pattern_likelihoods(pr, pat)[:, live], argmax_shares(pr.points)[live]  # the points with mass
+    w0, cal = pr.weights[live] / pr.weights[live].sum(), cal[:, live] / cal[:, live].sum(1, keepdims=True)
+    f0 = _plugin_score(metric, lik, shares, mult, yp, w0)[0]
+    rows, idx = np.unique(pat, axis=0, return_inverse=True)  # each (counts, gold) row's counts row among the refits'
+    if len(rows) != len(refits.patterns) or not np.array_equal(rows, refits.patterns):
+        raise ValueError('the refits are not of these counts')
+    idx = idx.ravel()
+    share = mult / refits.freq[idx]  # a counts row's resampled items split among its gold labels as in the data
+    stats = []
+    for pw, wb in zip(refits.pattern_weights(), cal):
+        mb = pw[idx] * share
+        keep = mb > 0
+        args = (metric, lik[keep], shares, mb[keep], yp[keep])
+        tb, fb = _plugin_score(*args, w0)[0], _plugin_score(*args, wb)[0]
+        stats.append(0.0 if tb == fb else min(_tilt(*args, wb, 1 if tb > fb else -1, target=tb), 1e6))
+    thr = max(float(chi2.ppf(level, 1)), float(np.quantile(stats, level)) if stats else 0.0)
+    lo = _tilt(metric, lik, shares, mult, yp, w0, -1, threshold=thr)
+    hi = _tilt(metric, lik, shares, mult, yp, w0, 1, threshold=thr)
+    return f0, f0 - lo, hi - f0
 
 # %% ../nbs/12_best.ipynb #54eae833
 def _bootstrap(c, a, y, cdf, metric, n_boot, level, n_samples, rng, per=None, pr=None, refits=None):
     """The interval of the BEST estimate at `level`. Accuracy and macro F1: quantiles of the oracle's score on the
-    examples over posterior draws (`_hard_draws`). The other metrics: the percentile interval over bootstrap resamples of
+    examples over posterior draws under the prior as fitted (`_hard_draws`; `best_estimates` widens them by the NPMLE's
+    profile, `_profile_interval`). The other metrics: the percentile interval over bootstrap resamples of
     the examples (as multiplicities): with `refits`, the prior was fitted to the counts and is refitted to each resample
     (`_refit_stats`); else it is held fixed and `per`, the per-example expectations, is averaged under each resample."""
     qs = [(1 - level) / 2, (1 + level) / 2]
     if metric in HARD_METRICS:
-        return tuple(np.quantile(_hard_draws(c, y, cdf, metric, n_boot, n_samples, rng, pr, refits), qs))
+        return tuple(np.quantile(_hard_draws(cdf, y, metric, n_boot, n_samples, rng), qs))
     if refits is not None:
         return tuple(np.quantile(_refit_stats(c, metric, n_samples, rng, n_boot, pr, refits), qs))
     n = len(c)
@@ -722,7 +796,7 @@ METRIC_NAMES = (*HARD_METRICS, 'xentropy', *SOFT_METRICS)  # every metric `best`
 
 # metrics whose interval refits a fitted single Dirichlet to each resample: the closed forms and cross-entropy cost
 # O(patterns) per resample; accuracy and macro F1 would need a posterior argmax integration per pattern and resample
-# (40x the run on Anecdotes dev): their draws refit an NPMLE only (`_hard_draws`)
+# (40x the run on Anecdotes dev): an NPMLE's refits calibrate their profile (`_profile_interval`)
 _REFIT = frozenset(METRIC_NAMES) - frozenset(HARD_METRICS)
 
 
@@ -845,11 +919,16 @@ def best_estimates(
         if refit_m and n_boot and refits is None:  # one refit per resample, for every metric that refits
             refits = (npmle_refits(c, pr, n_boot, streams['refits']) if pr.kind == 'npmle'
                       else dirichlet_refits(c, n_boot, streams['refits']))
+        profile = refit_m and m in HARD_METRICS and pr.kind == 'npmle'  # the prior's error: the likelihood's profile
         lo, hi = (
-            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, pr, refits if refit_m else None))
+            map(float, _bootstrap(c, a, y, sampler, m, n_boot, level, n_samples, rng, per, pr,
+                                  refits if refit_m and not profile else None))
             if n_boot
             else (np.nan, np.nan)
         )
+        if profile and n_boot:  # the draws' spread and the profile's reach, in quadrature
+            _, down, up = _profile_interval(c, y, pr, m, refits, level)
+            lo, hi = est - float(np.hypot(down, max(est - lo, 0))), est + float(np.hypot(up, max(hi - est, 0)))
         # the mean of a score that takes few values (a few items' accuracy) can lie outside the central quantiles of
         # its draws (0.9995 beside [1, 1]), a Monte Carlo mean beside its bootstrap's by its error: widened to hold
         # the estimate, the interval holds `level` or more (NaN stays NaN)
@@ -890,7 +969,8 @@ def best(
     # test items are `counts`); the prior is then held fixed in the interval. Default: `counts` themselves
 ) -> pd.DataFrame:
     """BEST estimates of the oracle's score for each metric, with Monte Carlo error and an interval: for accuracy and
-    macro F1 of the oracle's score on these items (posterior draws, `_hard_draws`), else a bootstrap over the items."""
+    macro F1 of the oracle's score on these items (posterior draws, `_hard_draws`, widened by an NPMLE's profile,
+    `_profile_interval`), else a bootstrap over the items."""
     r = best_estimates(
         counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit, prior, check, prior_counts
     )
