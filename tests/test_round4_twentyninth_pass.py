@@ -1,0 +1,130 @@
+"""Twenty-ninth hostile pass: the Python API's long tail (perspectives, agreement, verbs, baselines, softmetrics,
+bridge, ...). Each test runs the API as a researcher does in a notebook, asserts the right behaviour, and failed on the
+code it was written against."""
+import numpy as np
+import pandas as pd
+import pytest
+
+
+def _perspective_data():
+    from scruples.annotations import read_annotated
+    from scruples.perspectives import simulate_perspectives
+
+    long, ann = simulate_perspectives(n_items=60, groups={'left': 3, 'right': 3}, seed=1)
+    data = read_annotated(long, 'long')
+    groups = ann.set_index('annotator').group.reindex(data.annotators).to_numpy()
+    return data, groups
+
+
+def test_annotator_table_matches_a_given_kappa_frame_by_annotator_not_by_position():
+    """MIXED (an annotator's kappas attributed to another). `scruples.perspectives.annotator_table(data, groups,
+    kappa=(kap, shared))` takes the precomputed `pairwise_kappa` frames by position (`kap.to_numpy()[i]` for
+    `data.annotators[i]`), ignoring their annotator index. The same frames sorted for display (a notebook's
+    `kap.loc[order, order]`) give every annotator another's mean kappa: left1's kappa_own is 0.8119 (right3's) where
+    its mean kappa with left2 and left3 (read off the frame by name) is 0.8095, and its kappa_other 0.0897 for
+    0.1354. It should match the frames to the annotators by their index (as `annotator_ranking` does), or refuse
+    frames in another order."""
+    from scruples.perspectives import annotator_table, pairwise_kappa
+
+    data, groups = _perspective_data()
+    kap, shared = pairwise_kappa(data)
+    order = sorted(kap.index, reverse=True)
+    try:
+        t = annotator_table(data, groups, kappa=(kap.loc[order, order], shared.loc[order, order]))
+    except ValueError:
+        return  # refused: frames in another order than data.annotators
+    t = t.set_index('annotator')
+    for a in data.annotators:
+        g = groups[list(data.annotators).index(a)]
+        own = [b for b, h in zip(data.annotators, groups) if h == g and b != a]
+        other = [b for b, h in zip(data.annotators, groups) if h != g]
+        assert t.loc[a, 'kappa_own'] == pytest.approx(np.mean([kap.loc[a, b] for b in own]), abs=1e-12), a
+        assert t.loc[a, 'kappa_other'] == pytest.approx(np.mean([kap.loc[a, b] for b in other]), abs=1e-12), a
+
+
+def test_aggregate_agreement_matches_a_truth_series_to_the_items_by_id():
+    """MIXED (true labels paired with other items). `scruples.agreement.aggregate_agreement(table, truth=...)` compares
+    each aggregate with `np.asarray(truth)` by position. The table (`aggregate`) names its items in an `item` column; a
+    truth given as a Series keyed by item id in another order (here reversed) is compared with the wrong items: the
+    majority's accuracy is 0.375 where, matched by item id, it is 0.75 (the same truth as a list in the table's order
+    also gives 0.75). It should align a Series with the table's `item` column by id, or refuse one whose index is not
+    the table's items in order."""
+    from scruples.agreement import aggregate, aggregate_agreement
+    from scruples.annotations import simulate_annotations
+
+    data, truth = simulate_annotations(n_items=40, n_annotators=8, votes=(3, 5), seed=0)
+    agg = aggregate(data, methods=('mace',))
+    s = pd.Series([data.classes[t] for t in truth], index=list(data.items))
+    right = (agg.set_index('item').majority == s).mean()  # matched by item id, by hand
+    assert right == pytest.approx(0.75)
+    try:
+        got = aggregate_agreement(agg, truth=s.iloc[::-1]).set_index('method')
+    except ValueError:
+        return  # refused: a Series keyed by items in another order
+    assert got.loc['majority', 'accuracy'] == pytest.approx(right)
+
+
+def test_verb_table_does_not_count_a_missing_verb_nan_as_the_verb_nan():
+    """SILENT WRONG (NaN turned into a value). `scruples.verbs.verb_table` drops a pair whose root verb is None (no verb:
+    nothing to compare), but a missing verb written as NaN (`RootVerbs`' None after a CSV round trip, `pd.read_csv`)
+    becomes the verb 'nan': a row verb='nan' with better=1, and the pair it came from is counted for the other verb
+    ('eat' 1 better / 1 worse where, without the verbless pair, it is 1 / 0). `permutation_test` then tests 'nan' as a
+    verb and Holm-corrects every other verb's p-value for it. NaN should be treated as None (the pair left out) or
+    refused."""
+    from scruples.verbs import verb_table
+
+    v1, v2, lab = ['go', np.nan, 'go'], ['eat', 'eat', 'say'], [0, 1, 1]
+    try:
+        t = verb_table(v1, v2, lab)
+    except (ValueError, TypeError):
+        return  # refused: a missing verb
+    want = verb_table(['go', None, 'go'], ['eat', 'eat', 'say'], lab)  # None: the pair left out
+    assert 'nan' not in set(t.verb)
+    pd.testing.assert_frame_equal(t.reset_index(drop=True), want.reset_index(drop=True))
+
+
+def test_with_context_treats_pandas_missing_context_as_no_context():
+    """SILENT WRONG (a missing value turned into a feature). `scruples.baselines.with_context(texts, contexts)` says ''
+    or None is no context, and leaves NaN out too; but a missing context of a pandas string column (`pd.NA`:
+    `pd.read_csv(..., dtype='string')`, `convert_dtypes()`) becomes the word 'NA' of the context: 'b ctx_NA', so every
+    item without a context shares a made-up n-gram feature `ctx_NA` in the baselines. It should give 'b' (no context),
+    as for None and NaN."""
+    from scruples.baselines import with_context
+
+    ctx = pd.Series(['x y', None, 'q'], dtype='string')  # the None is stored as pd.NA
+    assert ctx.isna().tolist() == [False, True, False]
+    got = with_context(['a', 'b', 'c'], ctx)
+    assert got == ['a ctx_x ctx_y', 'b', 'c ctx_q']
+
+
+def test_anecdotes_preset_fitted_on_label_names_is_scored_against_label_counts_in_their_classes():
+    """SILENT WRONG (class order: string sort instead of the preset's). `scruples.baselines.target_labels` gives labels
+    by name the classes `np.unique` sorts: with the Anecdotes preset (`make_model('Prior', 'anecdotes')`) fitted on the
+    frame's own `label` column, `classes_` is AUTHOR, EVERYBODY, INFO, NOBODY, OTHER and `predict_proba`'s columns
+    follow it, not the preset's order author, other, everybody, nobody, info that `label_counts`, `ANECDOTES_CLASSES`
+    and every table use. `evaluate(model, dev, label_counts(dev))` then scores OTHER's probability as everybody's:
+    macro F1 0.0026 and cross-entropy 1.609 where the same prior fitted on `label_counts(train)` (the same majority
+    labels) scores 0.159 and 1.120. The preset's labels should keep the preset's class order (or evaluate should refuse
+    counts without names for a model whose classes are names)."""
+    import warnings
+
+    from scruples.baselines import make_model
+    from scruples.corpus import load_anecdotes
+    from scruples.data import label_counts
+    from scruples.evaluation import evaluate
+
+    tr = load_anecdotes('train', synthetic=True, n=400)
+    dv = load_anecdotes('dev', synthetic=True, n=300)
+    by_counts = make_model('Prior', 'anecdotes').fit(tr, label_counts(tr))
+    by_names = make_model('Prior', 'anecdotes').fit(tr, tr.label)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want = evaluate(by_counts, dv, label_counts(dv), proba_cal=by_counts.predict_proba(tr),
+                        counts_cal=label_counts(tr), n_boot=0)
+        try:
+            got = evaluate(by_names, dv, label_counts(dv), proba_cal=by_names.predict_proba(tr),
+                           counts_cal=label_counts(tr), n_boot=0)
+        except ValueError:
+            return  # refused: counts without class names for a model whose classes are names
+    assert float(got['f1']) == pytest.approx(float(want['f1']), abs=1e-9)
+    assert float(got['xentropy']) == pytest.approx(float(want['xentropy']), abs=1e-9)
