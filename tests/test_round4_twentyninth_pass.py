@@ -128,3 +128,53 @@ def test_anecdotes_preset_fitted_on_label_names_is_scored_against_label_counts_i
             return  # refused: counts without class names for a model whose classes are names
     assert float(got['f1']) == pytest.approx(float(want['f1']), abs=1e-9)
     assert float(got['xentropy']) == pytest.approx(float(want['xentropy']), abs=1e-9)
+
+
+def test_irt_parameters_name_the_questions_a_drop_degenerate_fit_kept():
+    """MIXED (one question's parameters shown as another's). `scruples.traits.irt_parameters(model)` returns the
+    difficulty and discrimination of the fitted questions indexed 0..J'-1, by their place among the questions KEPT,
+    while `LatentTraitModel(drop_degenerate=True)` drops constant questions (common in `annotator_responses`: items
+    everyone agreed on) and keeps the others' numbers as `items_` (`margin_fit` names them so). LSAT-6 with a constant
+    question 'always' in front: row 3 (the fitted frame's question 3, 'Item 3') shows difficulty -1.866, Item 4's;
+    Item 3's, as the fit without the constant question gives it, is -0.280. Rows should be named by the kept questions
+    (their names, or their indices `items_`)."""
+    import warnings
+
+    from scruples.traits import LatentTraitModel, irt_parameters, lsat6
+
+    Y = lsat6()
+    Yc = Y.copy()
+    Yc.insert(0, 'always', 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        plain = irt_parameters(LatentTraitModel(1).fit(Y))
+        kept = irt_parameters(LatentTraitModel(1, drop_degenerate=True).fit(Yc))
+    assert plain.loc[2, 'difficulty'] == pytest.approx(-0.2797, abs=1e-3)  # Item 3, the third question of Y
+    key = 'Item 3' if 'Item 3' in kept.index else list(Yc.columns).index('Item 3')  # by name, or by its column in Yc
+    assert kept.loc[key, 'difficulty'] == pytest.approx(plain.loc[2, 'difficulty'], abs=1e-6)
+
+
+def test_text_baseline_does_not_silently_drop_a_frames_context_column():
+    """SILENT WRONG (an input accepted and ignored). The shallow baselines read a frame of texts through
+    `scruples.pairs.read_examples`, which reads its `context` column (the turn a reply answers), then keep only the
+    texts (`baselines._docs`: `.X`): `TextClassifier().fit(df[['text', 'context']], y)` trains and predicts exactly as
+    without the column, without a word. Here the label is decided by the context alone (the same two texts, each in
+    both labels): the model predicts 0.5/0.5 for every item, identical (max difference 0.0) to the text-only model. It
+    should use the context (e.g. `with_context`) or refuse/warn that the baselines ignore it."""
+    import warnings
+
+    from scruples.baselines import TextClassifier
+
+    df = pd.DataFrame({'text': ['you are useless', 'thanks a lot', 'you are useless', 'thanks a lot'] * 5,
+                       'context': ['I asked', 'I helped', 'I helped', 'I asked'] * 5})
+    y = np.array([1, 0, 0, 1] * 5)
+    text_only = TextClassifier().fit(df[['text']], y).predict_proba(df[['text']])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        try:
+            with_ctx = TextClassifier().fit(df, y).predict_proba(df)
+        except ValueError:
+            return  # refused: a context the baselines cannot use
+    if any('context' in str(w.message) for w in caught):
+        return  # said
+    assert not np.allclose(with_ctx, text_only)
