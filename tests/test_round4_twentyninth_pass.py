@@ -178,3 +178,84 @@ def test_text_baseline_does_not_silently_drop_a_frames_context_column():
     if any('context' in str(w.message) for w in caught):
         return  # said
     assert not np.allclose(with_ctx, text_only)
+
+
+def test_bridge_fits_match_a_frame_of_votes_to_the_actions_by_name():
+    """MIXED (class order swapped). `scruples.bridge.fit_scale(diff, counts)` and `LearnedDirection.fit_arrays(x,
+    counts)` take a frame of votes by position, although the package matches such a frame by its column names
+    everywhere else (`scruples.pairs.pair_columns`: 'action_2, action_1 trained the mirror model'; `dilemma_metrics` in
+    this very module uses it). The same votes as a frame with columns action_2, action_1 give k = -1.800 for +1.800
+    and the mirror direction (coef -1.040, 2.073, -0.411 for 1.040, -2.073, 0.411). They should match the columns by
+    name (or refuse a frame)."""
+    from scruples.bridge import LearnedDirection, fit_scale
+
+    rng = np.random.default_rng(0)
+    d = rng.normal(size=200)
+    c1 = rng.binomial(5, 1 / (1 + np.exp(-2 * d)))
+    c = np.c_[c1, 5 - c1]
+    swapped = pd.DataFrame(c, columns=['action_1', 'action_2'])[['action_2', 'action_1']]
+    try:
+        k = fit_scale(d, swapped)
+    except (ValueError, TypeError):
+        k = None  # refused: a frame of votes
+    if k is not None:
+        assert k == pytest.approx(fit_scale(d, c), rel=1e-6)
+    x = rng.normal(size=(200, 3))
+    c1 = rng.binomial(5, 1 / (1 + np.exp(-x @ np.array([1.0, -2.0, 0.5]))))
+    c = np.c_[c1, 5 - c1]
+    swapped = pd.DataFrame(c, columns=['action_1', 'action_2'])[['action_2', 'action_1']]
+    want = LearnedDirection(n_jobs=1).fit_arrays(x, c).coef_
+    try:
+        got = LearnedDirection(n_jobs=1).fit_arrays(x, swapped).coef_
+    except (ValueError, TypeError):
+        return
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+
+
+def test_annotator_table_does_not_ignore_min_shared_when_given_kappa():
+    """SILENT WRONG (an argument accepted and ignored). `scruples.perspectives.annotator_table(data, groups,
+    min_shared=M, kappa=...)` uses the given kappa frames whatever `M` is, and still writes `attrs['min_shared'] = M`:
+    with min_shared=1000 (no two annotators share 1,000 of the 60 items) and `kappa=pairwise_kappa(data)` (made with
+    5), left1 gets kappa_own 0.809 over 2 pairs where `annotator_table(data, groups, min_shared=1000)` gives NaN over 0
+    pairs, and the table says min_shared 1000. It should apply `min_shared` to the given frames (their `shared` counts),
+    or refuse a `min_shared` other than the frames'."""
+    from scruples.perspectives import annotator_table, pairwise_kappa
+
+    data, groups = _perspective_data()
+    want = annotator_table(data, groups, min_shared=1000).set_index('annotator')
+    try:
+        got = annotator_table(data, groups, min_shared=1000, kappa=pairwise_kappa(data)).set_index('annotator')
+    except ValueError:
+        return  # refused: kappa frames made with another min_shared
+    assert (want.pairs_own == 0).all()
+    pd.testing.assert_series_equal(got.pairs_own, want.pairs_own)
+    pd.testing.assert_series_equal(got.kappa_own, want.kappa_own)
+
+
+def test_plot_bias_vs_weat_matches_a_series_of_scores_to_the_table_like_bias_correlations():
+    """MIXED (one verb's score drawn and correlated as another's). Figure 2's helper
+    `scruples.mcm.plot_bias_vs_weat(table, bias)` takes `bias` by position (`np.asarray`), while its sibling
+    `bias_correlations(table, scores)` matches a Series to the table's rows by index. The same scores as a Series in
+    another row order: `bias_correlations` gives Pearson r 0.91 with WEAT, the figure's title prints r = -0.11 (each
+    point pairs one verb's WEAT with another verb's bias). It should align a Series by index as `bias_correlations`
+    does (title r = 0.91)."""
+    import matplotlib
+
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+
+    from scruples.mcm import bias_correlations, load_dos_donts, plot_bias_vs_weat
+
+    t = load_dos_donts()
+    rng = np.random.default_rng(0)
+    s = pd.Series(t.weat.to_numpy() + rng.normal(0, 0.05, len(t)), index=t.index).sample(frac=1, random_state=0)
+    r = bias_correlations(t, s).set_index('against').loc['weat', 'pearson_r']
+    assert r == pytest.approx(0.905, abs=0.01)
+    try:
+        fig = plot_bias_vs_weat(t, s)
+    except ValueError:
+        return  # refused: scores in another order
+    try:
+        assert fig.axes[0].get_title() == f'Pearson r = {r:.2f} (n = {len(t)})'
+    finally:
+        plt.close(fig)
