@@ -259,3 +259,33 @@ def test_plot_bias_vs_weat_matches_a_series_of_scores_to_the_table_like_bias_cor
         assert fig.axes[0].get_title() == f'Pearson r = {r:.2f} (n = {len(t)})'
     finally:
         plt.close(fig)
+
+
+def test_plot_weights_labels_the_points_of_a_drop_degenerate_fit_by_the_kept_questions():
+    """MIXED (a question's label on another's point). Figure 6's `scruples.traits.plot_weights(model, labels)` writes
+    `labels[j]` beside row j of `weights_`, the j-th question KEPT; with `drop_degenerate=True` and a constant question
+    'always' first, the labels one per question of the fitted frame (its columns) shift by one: q0's point is labelled
+    'always' (a question the model dropped), q1's 'q0', and so on; the default labels (j + 1) number the kept
+    questions, not the questions. The point of weights_ row j should be labelled `labels[items_[j]]`."""
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+
+    from scruples.traits import LatentTraitModel, plot_weights, simulate_responses
+
+    Y, _, _ = simulate_responses(400, 6, 2, seed=0)
+    Yc = pd.DataFrame(Y, columns=[f'q{j}' for j in range(6)])
+    Yc.insert(0, 'always', 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        m = LatentTraitModel(2, drop_degenerate=True).fit(Yc)
+    assert list(m.items_) == [1, 2, 3, 4, 5, 6]
+    fig = plot_weights(m, labels=list(Yc.columns))
+    try:
+        texts = [t.get_text() for t in fig.axes[0].texts]
+    finally:
+        plt.close(fig)
+    assert texts == [f'q{j}' for j in range(6)]
