@@ -14,6 +14,7 @@ import pandas as pd
 
 from .annotations import AnnotatedData, as_counts, majority_vote
 from .core import as_rng, check_resamples, id_order, id_ranks, vote_order
+from .metrics import in_order_of
 
 # %% auto #0
 __all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'check_level', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval',
@@ -364,10 +365,18 @@ def aggregate(
 # %% ../nbs/13_agreement.ipynb #0cd69efd
 def aggregate_agreement(
     table: pd.DataFrame,  # the output of `aggregate`
-    truth: Sequence[str] | None = None,  # true class names per item, when known (simulations)
+    truth: Sequence[str] | None = None,  # true class names per item, when known (simulations); a Series by item id
 ) -> pd.DataFrame:  # one row per aggregate: its agreement with the majority[, its accuracy]
-    "Agreement of each aggregate with the majority vote on the items it does not tie (and with the truth when given)."
+    """Agreement of each aggregate with the majority vote on the items it does not tie (and with the truth when given).
+    A Series of `truth` is matched to the table's `item` column by its index (as pandas aligns); a list or an array, or
+    a Series indexed 0..n-1, is taken in the table's order."""
     methods = [c for c in table.columns if c not in ('item', 'tied')]
+    if truth is not None:  # by item id, not by position (a Series in another order was compared with other items)
+        ids = table['item'] if 'item' in table.columns and table['item'].notna().all() else None
+        ref = pd.Series(0, index=pd.Index(ids.to_numpy(dtype=object))) if ids is not None else np.zeros(len(table))
+        truth = np.asarray(in_order_of(truth, ref, 'truth', 'the table'), dtype=object)
+        if len(truth) != len(table):
+            raise ValueError(f'truth has {len(truth)} labels for the {len(table)} items of the table: one per item')
     kept = table.majority.notna().to_numpy()  # a tied majority (ties='first', 'random') is no label either: its pick
     if 'tied' in table.columns:  # (the first class, by their order) would move the agreement with the classes' order
         kept = kept & ~table.tied.to_numpy(bool)
@@ -386,7 +395,7 @@ def aggregate_agreement(
         }
         if truth is not None:  # every item, as an aggregate is asked to label each: one it leaves unlabelled (the
             r['truth_items'] = len(table)  # majority's tie with ties='drop') counts as wrong; not n_items' items
-            r['accuracy'] = float((table[m].to_numpy() == np.asarray(truth)).mean())
+            r['accuracy'] = float((table[m].to_numpy() == truth).mean())
         rows.append(r)
     return pd.DataFrame(rows)
 

@@ -30,7 +30,7 @@ from .annotations import majority_vote
 from .metrics import hard_labels, xentropy
 from .core import SPACY_MODEL, as_rng, check_texts, load_spacy
 from .corpus import anecdote_texts
-from .data import label_counts
+from .data import ANECDOTES_CLASSES, ANECDOTES_LABELS, label_counts
 from .pairs import (PairRanker, as_pairs, class_counts, pair_columns, example_kind, fit_pair_scorer, pair_logit,
                             pair_proba,
                             read_examples)
@@ -44,8 +44,15 @@ __all__ = ['TASKS', 'UPOS', 'STYLE_FEATURES', 'MODELS', 'SPACES', 'input_kind', 
 
 # %% ../nbs/21_baselines.ipynb #cb3b6f4d
 def _docs(X) -> list[str]:
-    "The texts of `X` (`scruples.pairs.read_examples`): a frame (Anecdotes, or a `text` column) or a list."
-    return read_examples(X, 'texts').X.tolist()
+    """The texts of `X` (`scruples.pairs.read_examples`): a frame (Anecdotes, or a `text` column) or a list. A frame's
+    `context` column is refused, not dropped: the shallow baselines read texts alone, and the bag-of-n-grams models
+    take a context as documents made by `with_context` (the context's words as features of their own)."""
+    ex = read_examples(X, 'texts')
+    if ex.context is not None and any(c.strip() for c in ex.context):  # it was dropped without a word
+        raise ValueError("X has a context column, which the shallow baselines do not read (texts alone): for the "
+                         "n-gram models give the documents with_context(X['text'], X['context']) (the context's words "
+                         "as features of their own), or drop the column to fit on the texts alone")
+    return ex.X.tolist()
 
 def input_kind(X) -> str:
     "'pairs' or 'texts', read from `X` alone: `scruples.pairs.example_kind`, the reading every model shares."
@@ -83,7 +90,8 @@ class Labels:
 
     counts: np.ndarray  # (n, k) int64 label counts (one-hot for hard labels)
     labels: np.ndarray  # (n,) int64 majority class index; -1 for a tied item under ties='drop'
-    classes: np.ndarray  # (k,) class names: the counts' column names, the labels' values, or 0..k-1
+    classes: np.ndarray  # (k,) class names: the counts' column names, the labels' values (sorted; the Anecdotes
+    # labels in the preset's order, `ANECDOTES_CLASSES`), or 0..k-1
     n_ties: int  # items whose top count is shared by two or more classes
 
 
@@ -137,6 +145,13 @@ def target_labels(
             names, y = np.unique(y, return_inverse=True)
         except TypeError:
             names, y = np.unique(y.astype(str), return_inverse=True)  # mixed types
+        # the Anecdotes labels keep the preset's class order (that of `label_counts`), not np.unique's alphabetical
+        # one (AUTHOR, EVERYBODY, ...: other's probability was scored as everybody's)
+        for preset in (ANECDOTES_LABELS, ANECDOTES_CLASSES):
+            if set(map(str, names)) <= set(preset) and (task == 'anecdotes' or n_classes == 5 or len(names) == 5):
+                y = np.array([preset.index(str(v)) for v in names])[y]
+                names = np.array(preset, dtype=object)
+                break
         if n_classes is not None and n_classes != len(names):
             raise ValueError(f'n_classes={n_classes} but the labels name {len(names)} classes: {list(names)[:10]}')
         if len(names) < 2:
@@ -1216,7 +1231,7 @@ def _subset(X, idx):
 # %% ../nbs/21_baselines.ipynb #fbc64563
 def with_context(
     texts,  # the judged texts
-    contexts,  # one context per text ('' or None: none)
+    contexts,  # one context per text ('', None, NaN or pd.NA: none)
     prefix: str = 'ctx_',  # put before every word of the context
 ) -> list[str]:  # one document per text: the text, then the context's prefixed words
     "Documents for the n-gram baselines from (text, context) pairs: the context's words as features of their own."
@@ -1228,8 +1243,8 @@ def with_context(
 
     def ctx(c):
         return (
-            ''
-            if c is None or (isinstance(c, float) and np.isnan(c))
+            ''  # no context: None, NaN, or pd.NA (a pandas string column's missing value, not the word 'NA')
+            if c is None or (np.ndim(c) == 0 and pd.isna(c))
             else ' '.join(prefix + w for w in re.findall(r'\w+', str(c)))
         )
 

@@ -59,8 +59,9 @@ def fit_scale(diff,    # (n,) score differences s(a2) - s(a1)
               counts,  # (n, 2) votes: [action 1 less ethical, action 2 less ethical]
               bound: float = 1e4,
              ) -> float:
-    "Maximum-likelihood k of P(action 1 less ethical) = sigmoid(k * diff) for binomial `counts`."
-    d, c = np.asarray(diff, dtype=float), np.asarray(counts, dtype=float)
+    """Maximum-likelihood k of P(action 1 less ethical) = sigmoid(k * diff) for binomial `counts`. A frame of votes is
+    matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`)."""
+    d, c = np.asarray(diff, dtype=float), np.asarray(pair_columns(counts), dtype=float)  # by name, not by position
     if c.ndim != 2 or c.shape != (len(d), 2): raise ValueError(f'counts must have shape ({len(d)}, 2), got {c.shape}')
     if (c < 0).any() or not np.isfinite(d).all(): raise ValueError('counts must be non-negative and differences finite')
     nll = lambda k: -(c[:, 0] * log_expit(k * d) + c[:, 1] * log_expit(-k * d)).sum()
@@ -176,8 +177,9 @@ def _diffs(self: LearnedDirection, dilemmas):
 # %% ../nbs/52_bridge.ipynb #d0c57b30
 @patch
 def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'LearnedDirection':
-    "Fit from embedding differences x = e(a2) - e(a1) (n, d) and votes (n, 2)."
-    x, counts = np.asarray(x, dtype=float), np.asarray(counts)
+    """Fit from embedding differences x = e(a2) - e(a1) (n, d) and votes (n, 2); a frame of votes is matched to the
+    actions by its columns (action_1, action_2 in any order: `pair_columns`), not by position (the mirror direction)."""
+    x, counts = np.asarray(x, dtype=float), np.asarray(pair_columns(counts))
     if len(x) != len(counts):
         raise ValueError(f'{len(x)} differences for {len(counts)} rows of counts')
     if len(x) < 2 * self.cv:

@@ -286,11 +286,16 @@ def plot_bias_vs_weat(
     label: str = 'MCM bias',
     ax=None,
 ):
-    "Figure 2: MCM bias against the published WEAT value, Dos and Don'ts coloured, with the least-squares line and r."
+    """Figure 2: MCM bias against the published WEAT value, Dos and Don'ts coloured, with the least-squares line and r.
+    A Series of `bias` is matched to the table's rows by its index, as `bias_correlations` matches its scores."""
     import matplotlib.pyplot as plt, seaborn as sns
 
+    # by index: by position, a Series in another order paired one verb's WEAT with another verb's bias
+    b = np.asarray(in_order_of(bias, table, 'bias', 'table'), dtype=float)
+    if len(b) != len(table):
+        raise ValueError(f'{len(b)} bias values for {len(table)} rows')
     fig, ax = (ax.figure, ax) if ax is not None else plt.subplots(figsize=(5.5, 4))
-    d = table.assign(bias=np.asarray(bias, dtype=float))
+    d = table.assign(bias=b)
     sns.scatterplot(data=d, x='weat', y='bias', hue='kind', hue_order=['do', 'dont'], palette=['C2', 'C3'], s=18, ax=ax)
     slope, icpt = np.polyfit(d.weat, d.bias, 1)
     xs = np.linspace(d.weat.min(), d.weat.max(), 2)

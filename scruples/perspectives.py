@@ -615,7 +615,10 @@ def pairwise_kappa(
                     both = seen[i] & seen[j]
                     kap[i, j] = kap[j, i] = cohen_kappa_score(R[i, both], R[j, both], labels=labels)
     names = pd.Index([str(a) for a in data.annotators], name='annotator')
-    return pd.DataFrame(kap, names, names), pd.DataFrame(shared, names, names)
+    out = pd.DataFrame(kap, names, names), pd.DataFrame(shared, names, names)
+    for f in out:
+        f.attrs['min_shared'] = min_shared  # `annotator_table(kappa=...)` refuses a smaller min_shared than this
+    return out
 
 # %% ../nbs/17_perspectives.ipynb #f87a2d22
 def annotator_table(
@@ -626,11 +629,27 @@ def annotator_table(
 ) -> pd.DataFrame:  # one row per annotator
     """Per annotator: votes, the rate of each class, agreement with the majority of the others on the items they
     labelled (leave-one-out; items where the others tie or are absent left out), and mean Cohen's kappa with their own
-    group and with the other groups (pairs sharing `min_shared` items or more; how many such pairs)."""
+    group and with the other groups (pairs sharing `min_shared` items or more; how many such pairs). Given `kappa`
+    frames are matched to the annotators by their index (any order) and `min_shared` is applied to their `shared`
+    counts."""
     groups = None if groups is None else check_groups(data, groups)
     R, k = data.responses, data.n_classes
     groups = np.array(['all'] * len(R), dtype=object) if groups is None else np.asarray(groups, dtype=object)
     kap, shared = kappa if kappa is not None else pairwise_kappa(data, min_shared)
+    if kappa is not None:
+        names = [str(a) for a in data.annotators]
+        for f, what in ((kap, 'kappa'), (shared, 'shared')):
+            if not (set(names) <= set(map(str, f.index)) and set(names) <= set(map(str, f.columns))):
+                raise ValueError(f'kappa: the {what} frame must be indexed by the annotators of data (its rows and '
+                                 'columns); pass pairwise_kappa(data, min_shared)')
+        made = kap.attrs.get('min_shared', shared.attrs.get('min_shared'))
+        if made is not None and made > min_shared:  # its kappa of pairs sharing fewer items is gone: NaN
+            raise ValueError(f'kappa was made with min_shared={made}, more than min_shared={min_shared}: pass '
+                             f'pairwise_kappa(data, {min_shared})')
+        # by annotator, not by position (the frames sorted for display gave each annotator another's kappas), and
+        # min_shared applied to the frames' shared counts (it was ignored, and said in attrs)
+        kap, shared = (f.rename(index=str, columns=str).loc[names, names] for f in (kap, shared))
+        kap = kap.where(shared.to_numpy() >= min_shared)
     K = kap.to_numpy()
     nogroup = np.array([_no_group(x) for x in groups], dtype=bool)
     # repeats='all': the pseudo-annotator of a repeated label (A#2) is A: its votes in A's row, no row of its own, no

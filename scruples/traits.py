@@ -772,10 +772,13 @@ def map_scores(W, b, Y0, M, n_iter=100, tol=1e-10):
 
 # %% ../nbs/42_traits.ipynb #d6d7e3ae
 def irt_parameters(model: LatentTraitModel) -> pd.DataFrame:
-    "One-trait fit in IRT form: difficulty -b_j / w_j and discrimination w_j of each question."
+    """One-trait fit in IRT form: difficulty -b_j / w_j and discrimination w_j of each question, the rows named by the
+    questions' columns in the fitted responses (`items_`, as `margin_fit` names them: a `drop_degenerate` fit leaves
+    some out)."""
     if model.n_traits != 1: raise ValueError('IRT parameters are defined for one trait')
     w, b = model.weights_[:, 0], model.intercepts_
-    return pd.DataFrame({'difficulty': -b / w, 'discrimination': w})
+    # by the questions kept, not 0..J'-1 (their places among the kept: one question's parameters shown as another's)
+    return pd.DataFrame({'difficulty': -b / w, 'discrimination': w}, index=pd.Index(model.items_, name='question'))
 
 # %% ../nbs/42_traits.ipynb #ef8f5039
 _WARNING_KINDS = [
@@ -942,11 +945,21 @@ def calibrate_intercepts(
 
 # %% ../nbs/42_traits.ipynb #330d7970
 def plot_weights(model: LatentTraitModel, labels=None, rotate: bool = False, ax=None):
-    "Figure 6: the questions placed by their weights on the first two traits (varimax-rotated with `rotate`)."
+    """Figure 6: the questions placed by their weights on the first two traits (varimax-rotated with `rotate`). `labels`
+    has one label per question of the fitted responses (its columns), or one per question kept (`items_`); the default
+    numbers the questions of the fitted responses from 1."""
     import matplotlib.pyplot as plt
 
     if model.n_traits < 2:
         raise ValueError('plot_weights needs a model with at least 2 traits')
+    kept = np.asarray(model.items_)  # row j of weights_ is question items_[j]: a drop_degenerate fit leaves some out
+    if labels is None:
+        labels = [str(q + 1) for q in kept]
+    elif len(labels) == model.n_features_in_:  # one per question fitted: the kept questions' (not shifted by one)
+        labels = [labels[q] for q in kept]
+    elif len(labels) != len(kept):
+        raise ValueError(f'{len(labels)} labels for the {model.n_features_in_} questions fitted ({len(kept)} kept): '
+                         'give one per question (column) of the fitted responses')
     W = varimax(model.weights_)[0] if rotate else model.weights_
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
@@ -955,7 +968,7 @@ def plot_weights(model: LatentTraitModel, labels=None, rotate: bool = False, ax=
     ax.scatter(W[:, 0], W[:, 1], s=25)
     for j, (x, y) in enumerate(W[:, :2]):
         ax.annotate(
-            str(labels[j]) if labels is not None else str(j + 1),
+            str(labels[j]),
             (x, y),
             fontsize=8,
             xytext=(3, 3),

@@ -65,7 +65,9 @@ def _design(verbs_1, verbs_2, labels):
         raise ValueError('no pairs')
     if not np.isin(lab, (0, 1)).all():
         raise ValueError('labels must be 0 (action 1 is less ethical) or 1 (action 2)')
-    ok = np.array([a is not None and b is not None for a, b in zip(v1, v2)])  # pairs with a verb on both sides
+    # pairs with a verb on both sides: a missing verb is None (`RootVerbs`), NaN or pd.NA (None after a CSV round
+    # trip), not the verb 'nan'
+    ok = ~(pd.isna(v1) | pd.isna(v2))
     v1, v2, lab = v1[ok], v2[ok], lab[ok].astype(np.int64)
     if len(lab) == 0:
         raise ValueError(
