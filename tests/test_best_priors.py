@@ -258,3 +258,24 @@ def test_pattern_resamples_are_the_examples_bootstrap_summed_per_pattern():
         np.testing.assert_allclose(np.cov(m.T), n * (np.diag(p) - np.outer(p, p)), atol=0.6)
     big = sb._pattern_resamples(freq, sb._BATCH_ELEMENTS, rng)  # past the batch size: one resample at a time
     assert not isinstance(big, np.ndarray) and next(big).sum() == n
+
+
+def test_npmle_intervals_cover_the_truth_where_the_prior_is_biased():
+    """Issue 41 (coverage): on three kinds of item over two classes (a split kind of 0.4 / 0.6 beside the border between
+    the classes) the NPMLE's ceiling sits about 0.01 above the true oracle's score, one standard deviation of the
+    estimate, and resampling the items does not see it (every refit carries it): the refitted draws covered the truth in
+    10 of these 12 datasets (75-80% in the larger study). The interval now adds how far the score moves among priors the
+    votes fit within a calibrated likelihood-ratio threshold (`_profile_interval`): 11 of 12 (about 92% in the study)."""
+    rng = np.random.default_rng(41)
+    hits = {m: [] for m in HARD_METRICS}
+    for _ in range(12):
+        p, c = simulate_items('three kinds', 1500, 2, rng, (1, 10))
+        true = oracle_scores(p, c)
+        r = best(c, metrics=HARD_METRICS, n_samples=1000, n_boot=100, seed=int(rng.integers(2**31)), check=False)
+        assert r.attrs['prior'] == 'npmle'
+        for m in HARD_METRICS:
+            lo, est, hi = r.loc[m, ['ci_low', 'estimate', 'ci_high']]
+            assert lo <= est <= hi and abs(est - true[m]) <= 0.03
+            hits[m].append(lo <= true[m] <= hi)
+    for m in HARD_METRICS:
+        assert np.mean(hits[m]) >= 11 / 12, (m, hits[m])
