@@ -6,7 +6,6 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-
 from cli_run import scruples
 
 
