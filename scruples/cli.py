@@ -416,6 +416,42 @@ def _samples_used(args, metrics, priors):
                                  'js is exact (no posterior samples): leave out --samples')
 
 
+def _best_metrics(args) -> list:
+    """`best --metric`, pooled and `--by`: the metrics (default: accuracy, macro F1, xentropy, and wasserstein with
+    --ordered); --ordered refused where --metric leaves wasserstein out (it would add nothing asked for)."""
+    metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
+    if args.ordered and 'wasserstein' not in metrics:
+        raise core.ScruplesError('--ordered adds the Wasserstein distance, which --metric leaves out: add wasserstein')
+    return metrics
+
+
+def _best_ties(args, path, metrics, gold: str = '', support: bool = True) -> str:
+    """`best --ties`, pooled and `--by`: 'first' by default; refused where it would change nothing: the gold labels
+    come from elsewhere (`gold`: where), or --ties random with no hard metric and no per-class support table labelled
+    by the majority vote (`support`: the pooled `best` prints one, `best --by` none)."""
+    from scruples.best import HARD_METRICS
+
+    if args.ties is not None and gold:
+        raise core.ScruplesError(f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
+                                 + gold)
+    if args.ties == 'random' and not support and not set(HARD_METRICS) & set(metrics):
+        raise core.ScruplesError(f'--ties random breaks ties of the majority vote (the gold label of accuracy and '
+                                 f'macro F1), and --metric asks for {", ".join(metrics)}: it would change nothing; '
+                                 'leave it out')
+    return args.ties or 'first'
+
+
+def _best_seed(args, metrics, ties: str, check: bool = True) -> int:
+    """`best --seed`, pooled and `--by`: 0 by default; refused, as `agree` refuses it, where nothing in the run is
+    random: no posterior samples (`SAMPLED`), no resamples, no tie broken at random and no posterior predictive check
+    printed (`check`: the pooled `best` prints one, `best --by` none)."""
+    if args.seed is not None and not (args.n_boot or set(SAMPLED) & set(metrics) or ties == 'random' or check):
+        raise core.ScruplesError(
+            f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, --metric {" ".join(metrics)}: no '
+            'posterior samples, no tie broken at random): leave it out, or give --bootstrap N')
+    return 0 if args.seed is None else args.seed
+
+
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
@@ -441,20 +477,15 @@ def _cmd_best(args):
                 f'{args.labels}: --labels name the classes read; with --group give none'
             )
         y = data.read_labels(args.labels, n_examples=got.full.n_items, classes=got.full.classes)[got.index]
-    if args.ties is not None and y is not None:
-        raise core.ScruplesError(
-            f'{path}: --ties breaks ties of the majority vote, but the gold labels come from '
-            + (f'--labels {args.labels}' if args.labels else "the file's gold_label field")
-        )
-    ties = args.ties or 'first'
-    metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
-    if args.ordered and 'wasserstein' not in metrics:
-        raise core.ScruplesError('--ordered adds the Wasserstein distance, which --metric leaves out: add wasserstein')
+    metrics = _best_metrics(args)
+    ties = _best_ties(args, path, metrics, '' if y is None else
+                      f'--labels {args.labels}' if args.labels else "the file's gold_label field")
+    seed = _best_seed(args, metrics, ties)  # the posterior predictive check printed is seeded: never refused here
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try:
             rows, alpha, vote = result = best_estimates(
-                counts, metrics=metrics, n_samples=_best_samples(args, metrics), seed=args.seed, n_boot=args.n_boot,
+                counts, metrics=metrics, n_samples=_best_samples(args, metrics), seed=seed, n_boot=args.n_boot,
                 y_true=y, ties=ties, ordered=bool(args.ordered), prior_counts=got.prior_counts,
             )
         except ValueError as err:
@@ -1496,9 +1527,11 @@ def _best_by(args, got, path):
     if args.labels:
         raise core.ScruplesError("--labels are gold labels of the pooled data: a group's ceiling is scored against "
                                  'its own majority; leave out --labels or --by')
-    metrics = args.metrics or ['accuracy', 'macro_f1', 'xentropy', *(['wasserstein'] if args.ordered else [])]
+    metrics = _best_metrics(args)  # the pooled `best`'s rules: --ordered, --ties and --seed refused where they would
+    ties = _best_ties(args, path, metrics, support=False)  # change nothing (no support table, no check printed here)
     res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=_best_samples(args, metrics),
-                        seed=args.seed, ordered=bool(args.ordered), ties=args.ties or 'first', prior_data=prior_data)
+                        seed=_best_seed(args, metrics, ties, check=False), ordered=bool(args.ordered), ties=ties,
+                        prior_data=prior_data)
     _samples_used(args, metrics, res['prior'].dropna() if 'prior' in res else [])
     import pandas as pd
 

@@ -150,7 +150,8 @@ OPTIONS = (
            param=None, arg=dict(choices=('first', 'random', 'drop'))),
     Option('seed', 'the seed of every random draw: the same seed gives the same numbers (default 0)',
            (*_CEILINGS, 'analyze', 'agree'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0),
-           per={'analyze': dict(default=None), 'agree': dict(default=None)}),  # agree: refused where nothing is random
+           per={'analyze': dict(default=None), 'agree': dict(default=None),  # agree, best: refused where nothing
+                'best': dict(default=None)}),  # is random
     Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none, except in analyze and plan, which take 10 or '
            'more; default 200, in score 1000; in plan, with --difference, those of the paired test simulated on each '
            'test set, default 300)',

@@ -181,16 +181,24 @@ class AnnotatorModel(ClassifierMixin, BaseEstimator):
         return self.predict_proba(X).argmax(1)
 
 
+def _person_rows(data: AnnotatedData) -> np.ndarray:
+    "Each annotator row's person's own row (`own_rows`): A's for the pseudo-annotator A#2 of A's repeated labels."
+    own, persons = data.own_rows(), data.persons()
+    row = {p: j for j, p in enumerate(persons) if own[j]}
+    return np.array([row.get(p, j) for j, p in enumerate(persons)], dtype=np.int64)
+
+
 def _votes(data: AnnotatedData, items: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    "The (item, annotator, label) index triples of the votes on `items`."
+    """The (item, annotator, label) index triples of the votes on `items`; the annotator is the person's row
+    (repeats='all': A's second label of an item, the pseudo-annotator A#2's, is A's vote)."""
     a, i = np.nonzero(~np.isnan(data.responses[:, items]))
-    i = np.asarray(items)[i]
-    return i, a, data.responses[a, i].astype(np.int64)
+    y = data.responses[a, np.asarray(items)[i]].astype(np.int64)
+    return np.asarray(items)[i], _person_rows(data)[a], y
 
 
 def _in_one_order(i, a, y, ir, ar):
-    "Votes (item, annotator, label) sorted by the item's id, then the annotator's."
-    o = np.lexsort((ar[a], ir[i]))
+    "Votes (item, annotator, label) sorted by the item's id, then the annotator's (then the label: A's repeats)."
+    o = np.lexsort((y, ar[a], ir[i]))
     return i[o], a[o], y[o]
 
 # %% ../nbs/23_perspective_models.ipynb #a1db9e04
@@ -206,7 +214,8 @@ def annotator_model_scores(
     **model,  # `AnnotatorModel`'s settings
 ) -> tuple[pd.DataFrame, dict]:  # (per annotator, pooled: errors, gain with interval, soft-label scores, verdict)
     """The annotator-aware model against the item's majority (of the other annotators: leave-one-out) and a text-only
-    model, on each test vote: per-annotator error (and distance), pooled as a soft label, and a verdict in words."""
+    model, on each test vote: per-annotator error (and distance), pooled as a soft label, and a verdict in words.
+    repeats='all': A's repeated labels (the pseudo-annotator A#2) are A's votes, A's row: none among A's others."""
     groups = None if groups is None else check_groups(data, groups)
     train, test = _split_items(data, train, test)
     n_boot = check_resamples(n_boot)  # 0: no interval
@@ -220,14 +229,18 @@ def annotator_model_scores(
                                        seed=int(seed or 0), **model).fit(X(i_tr, a_tr), y_tr)
     m_aware, m_text = fit(True), fit(False)
     p_aware, p_text = m_aware.predict_proba(X(i_te, a_te)), m_text.predict_proba(X(i_te, a_te))
-    others = data.counts[i_te] - np.eye(k, dtype=np.int64)[y_te]
+    key = np.unique(i_te * len(data.annotators) + a_te, return_inverse=True)[1].ravel()  # each (item, person)
+    mine = np.zeros((len(np.unique(key)), k), np.int64)
+    np.add.at(mine, (key, y_te), 1)  # the person's own votes on the item (A's and A#2's): left out of the others
+    others = data.counts[i_te] - mine[key]
+    own = data.own_rows()  # one row per person: none for A#2
     alone = others.sum(1) == 0  # the item's only vote: no other annotator, no majority of the others to compare with
     if alone.all():  # nothing to compare: NaN numbers and a verdict that says why
         nan = float('nan')
         table = pd.DataFrame([{'annotator': str(a), 'group': None if groups is None else groups[j], 'test_votes': 0,
                                **{f'{m}_{n}': nan for m in ('error', *(('distance',) if ordered else ()))
                                   for n in ('model', 'majority', 'text_only')}}
-                              for j, a in enumerate(data.annotators)])
+                              for j, a in enumerate(data.annotators) if own[j]])
         summary = {'test_items': int(len(np.unique(i_te))), 'test_votes': 0, 'test_votes_alone': int(alone.sum()),
                    **{f'{m}_{n}': nan for m in ('error', *(('distance',) if ordered else ()))
                       for n in ('model', 'majority', 'text_only')},
@@ -244,6 +257,8 @@ def annotator_model_scores(
     dist = {n: np.abs(p - y_te).astype(float) for n, p in pred.items()}
     rows = []
     for j, a in enumerate(data.annotators):
+        if not own[j]:
+            continue
         s = a_te == j
         r = {'annotator': str(a), 'group': None if groups is None else groups[j], 'test_votes': int(s.sum())}
         for n in pred:
@@ -291,6 +306,10 @@ def annotator_model_scores(
         f"the annotator-aware model predicts each annotator's own label better than the item's majority of the others: "
         f"error {summary['error_model']:.3f} vs {summary['error_majority']:.3f} per annotator "
         f"(gain {est:.3f}, 95% interval {lo:.3f} to {hi:.3f})" if better else
+        f"no interval drawn (n_boot=0): the annotator-aware model's error on each annotator's own label is "
+        f"{summary['error_model']:.3f} against {summary['error_majority']:.3f} for the item's majority of the others "
+        f"(gain {est:.3f}); whether the gain is more than chance on {len(items)} test items is not tested: give n_boot "
+        "resamples" if not n_boot else
         f"no gain: the annotator-aware model does not beat the item's majority of the others on each annotator's own "
         f"label (error {summary['error_model']:.3f} vs {summary['error_majority']:.3f}; gain {est:.3f}, 95% interval "
         f"{lo:.3f} to {hi:.3f}): either the annotators do not differ in a way the model learns from these items, or "

@@ -449,8 +449,8 @@ def alpha_interval(
     check_level(level)  # refused by name, not a TypeError from inside the krippendorff package
     n_boot = check_resamples(n_boot)  # 0: no interval
     n_pair = int(((~np.isnan(data.responses)).sum(0) >= 2).sum())
-    if len(data.annotators) < 2:
-        return float('nan'), float('nan'), float('nan'), (f'{len(data.annotators)} annotator' if data.annotators else
+    if len(data.people()) < 2:  # persons: A and A#2 (A's repeated labels, repeats='all') are one, no agreement of two
+        return float('nan'), float('nan'), float('nan'), (f'{len(data.people())} annotator' if data.annotators else
                                                           'no annotator with a vote here') + ': no agreement to measure'
     if n_pair == 0:
         return float('nan'), float('nan'), float('nan'), 'no item with 2 or more votes'
@@ -488,7 +488,7 @@ def group_agreement(
             a, lo, hi, _ = alpha_interval(d, 'ordinal', n_boot, seed, min_items)
             r |= {'alpha_ordinal': a, 'alpha_ordinal_lo': lo, 'alpha_ordinal_hi': hi}
         c = d.counts[n >= 2]
-        r['fleiss_kappa'] = fleiss_kappa(c, unequal='all') if len(c) else float('nan')
+        r['fleiss_kappa'] = fleiss_kappa(c, unequal='all') if len(c) and r['annotators'] > 1 else float('nan')  # A, A#2
         tot = d.counts.sum(0)
         r |= {f'share_{c}': float(t / max(tot.sum(), 1)) for c, t in zip(data.classes, tot)}
         if np.isnan(r['alpha']) and (tot > 0).sum() == 1:  # a NaN is said, with its reason
@@ -676,7 +676,7 @@ def annotator_table(
         r = {'annotator': str(a), 'group': groups[i], 'votes': int(seen.sum())}
         r |= {f'rate_{c}': float((lab == j).mean()) if len(lab) else np.nan for j, c in enumerate(data.classes)}
         r['agree_loo'] = float((lab[ok] == mv[ok]).mean()) if ok.any() else np.nan
-        r['loo_items'] = int(ok.sum())
+        r['loo_items'] = int(np.unique(items[ok]).size)  # items, not votes (A's and A#2's on one item: one)
         for name, mask in (('own', groups == groups[i]), ('other', (groups != groups[i]) & ~nogroup)):
             mask = mask & primary  # the other groups: not the annotators of no group (None or NaN), who are in none
             mask[mine] = False
