@@ -152,19 +152,22 @@ def label_matches(body: str) -> list[tuple[int, int, str]]:
         found.sort()
     if _GLUED.search(body):  # a capital verdict glued to the word before it (OkNTA): the cased text only
         found = sorted(found + [(m.start(), m.end(), m.lastgroup) for m in _GLUED.finditer(body)])
-    found = [
-        (s, e, 'OTHER' if lab == 'AUTHOR' and _NEGATED.search(body, max(0, s - 60), s) else lab) for s, e, lab in found
-    ]  # a negated YTA: I don't think you're the asshole
-    found = [
-        (s, e, 'OTHER' if lab == 'AUTHOR' else None) if _NOT_BEFORE.search(body, max(0, s - 30), s) else (s, e, lab)
-        for s, e, lab in found
-    ]  # `not` before a label: Not YTA is OTHER; Not ESH, Not NTA state no verdict (None, dropped below)
-    out, stop = [], -1
+    marked = []  # (start, end, label, a negated YTA)
     for s, e, lab in found:
-        if s >= stop:
-            out.append((s, e, lab))
-            stop = e
-    return [m for m in out if m[2] is not None]
+        if _NOT_BEFORE.search(body, max(0, s - 30), s):  # Not YTA is OTHER; Not ESH, Not NTA state no verdict (None)
+            marked.append((s, e, 'OTHER' if lab == 'AUTHOR' else None, lab == 'AUTHOR'))
+        elif lab == 'AUTHOR' and _NEGATED.search(body, max(0, s - 60), s):  # I don't think you're the asshole
+            marked.append((s, e, 'OTHER', True))
+        else:
+            marked.append((s, e, lab, False))
+    out, stop = [], -1
+    for m in marked:
+        if m[0] >= stop:
+            out.append(m)
+            stop = m[1]
+    if any(m[2] in ('EVERYBODY', 'NOBODY') for m in out):  # Not YTA, ESH: the verdict stated, not the one denied
+        out = [m for m in out if not m[3]]
+    return [m[:3] for m in out if m[2] is not None]
 
 # %% ../nbs/31_judgments.ipynb #81a796a6
 _QUOTED = re.compile(

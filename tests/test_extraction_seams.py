@@ -23,6 +23,8 @@ SAMPLE_RS, SAMPLE_RC = GOLD_DIR/'RS_sample.zst', GOLD_DIR/'RC_sample.zst'
     ("You're not YTA here", 'OTHER'),
     ('Not ESH, NTA: she started it.', 'OTHER'),                      # a negated other verdict states none
     ('Not NTA.', None),
+    ('Not YTA, ESH', 'EVERYBODY'),                                   # a denied YTA gives way to a verdict stated
+    ("I don't think YTA. NAH", 'NOBODY'),
     ('Not sure. YTA', 'AUTHOR'),                                     # `not` of another clause
     ("That doesn't make you an asshole.", 'OTHER'),
     ('That makes you an asshole.', 'AUTHOR'),                        # "an asshole" as a noun: not NOBODY
