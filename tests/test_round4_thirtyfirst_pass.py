@@ -19,3 +19,26 @@ def test_negated_yta_then_stated_verdict(body, want):
     OTHER for EVERYBODY ("Not YTA, NAH": OTHER for NOBODY). The negation states only what the verdict is not; the
     verdict the comment states next ("ESH") should decide, as it does for "Not ESH, NTA"."""
     assert extract_label(body) == want
+
+
+def test_make_model_param_outside_space_not_silently_ignored():
+    """SILENT WRONG (argument accepted and ignored), `baselines.make_model(params=...)`: a hyper-parameter that is not a
+    point of `SPACES[model][task]` is dropped without a word. `make_model('MultiNB', 'texts', params={...,
+    'class_weight': 'balanced'})` trains the same unweighted MultinomialNB (predict_proba identical to the run without
+    it, max difference 0.0) although the package balances a NB through `balanced`/`SampleBalanced` (tune's
+    class_weight). Right: refused (naming the parameter) or applied (the probabilities change)."""
+    import pandas as pd
+
+    from scruples.baselines import make_model
+
+    p = dict(strip_accents=None, lowercase=True, stop_words=None, ngram_low=1, ngram_extra=0, analyzer='word',
+             max_df=1.0, min_df=0.0, alpha=1.0)
+    X = pd.Series(['good kind nice', 'good nice', 'kind good', 'bad mean', 'good mean', 'nice bad', 'good good', 'kind'])
+    y = np.array([0, 0, 0, 1, 0, 0, 0, 0])
+    plain = make_model('MultiNB', 'texts', params=p, n_classes=2).fit(X, y).predict_proba(X)
+    try:
+        m = make_model('MultiNB', 'texts', params={**p, 'class_weight': 'balanced'}, n_classes=2)
+    except (ValueError, TypeError):
+        return  # refused: right
+    weighted = m.fit(X, y).predict_proba(X)
+    assert np.abs(plain - weighted).max() > 1e-6, 'class_weight in params was accepted and ignored'
