@@ -42,3 +42,23 @@ def test_make_model_param_outside_space_not_silently_ignored():
         return  # refused: right
     weighted = m.fit(X, y).predict_proba(X)
     assert np.abs(plain - weighted).max() > 1e-6, 'class_weight in params was accepted and ignored'
+
+
+def test_dilemma_metrics_range_index_frame_matched_by_index(real_data_dir):
+    """DATA MIXED, `bridge.dilemma_metrics(probs, dilemmas)`: a frame of probabilities is matched to the dilemmas "by its
+    index where that names them", but not when its index is 0..n-1: predictions made on `dev` (index 0..199, each
+    row's own dilemma) scored against the same dilemmas shuffled (`dev.sample(frac=1)`, index a permutation of
+    0..199) are paired by position, each dilemma getting another's probabilities: accuracy 0.49 for 1.0 (macro F1
+    0.49 for 1.0). Right: the index names the same 200 dilemmas, matched by it as for any other index."""
+    import pandas as pd
+
+    from scruples.bridge import dilemma_metrics
+    from scruples.corpus import load_dilemmas
+
+    dev = load_dilemmas('dev').head(200).reset_index(drop=True)
+    p1 = np.where(dev.gold_label.to_numpy() == 0, .8, .2)
+    probs = pd.DataFrame({'action_1': p1, 'action_2': 1 - p1}, index=dev.index)
+    assert dilemma_metrics(probs, dev)['accuracy'] == 1.0
+    shuffled = dev.sample(frac=1, random_state=0)
+    got = dilemma_metrics(probs, shuffled)
+    assert got['accuracy'] == pytest.approx(1.0), got
