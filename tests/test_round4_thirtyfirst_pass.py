@@ -91,3 +91,21 @@ def test_evaluate_counts_frame_in_other_order_beside_range_index_examples():
         return  # refused: right too
     assert got['f1'] == pytest.approx(right['f1']) and got['xentropy'] == pytest.approx(right['xentropy']), \
         (got['f1'], right['f1'])
+
+
+def test_with_context_series_matched_by_index():
+    """DATA MIXED, `baselines.with_context(texts, contexts)`: two Series keyed by item id are zipped by position, so a
+    contexts Series in another order gives each text another item's context: texts a, b, c with contexts keyed c, a,
+    b get 'text one ctx_ctxc' (c's context on a's text) for 'text one ctx_ctxa'. The package matches a Series by its
+    index elsewhere (`in_order_of`, "as pandas aligns"); right: matched by index (or refused when the ids differ)."""
+    import pandas as pd
+
+    from scruples.baselines import with_context
+
+    t = pd.Series(['text one', 'text two', 'text three'], index=['a', 'b', 'c'])
+    c = pd.Series(['ctxc', 'ctxa', 'ctxb'], index=['c', 'a', 'b'])
+    try:
+        got = with_context(t, c)
+    except ValueError:
+        return  # refused: right too
+    assert got == ['text one ctx_ctxa', 'text two ctx_ctxb', 'text three ctx_ctxc']
