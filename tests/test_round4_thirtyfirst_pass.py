@@ -109,3 +109,30 @@ def test_with_context_series_matched_by_index():
     except ValueError:
         return  # refused: right too
     assert got == ['text one ctx_ctxa', 'text two ctx_ctxb', 'text three ctx_ctxc']
+
+
+def test_best_by_seed_with_npmle_js_and_no_bootstrap_is_refused(tmp_path):
+    """SILENT WRONG (a flag accepted and ignored), `scruples best --by ... --bootstrap 0 --metric js --seed 7`: with
+    every group's prior (and the pooled one) the NPMLE, js is exact (no posterior samples) and nothing in the run is
+    random, yet `--seed` is accepted and changes nothing (the tables for --seed 1 and --seed 7 are identical), where
+    `--samples 500` in the same run is refused ("the prior chosen ... is the NPMLE, under which js is exact") and
+    `_best_seed` refuses a --seed with nothing random. Right: refused, as --samples is (or the seed used)."""
+    import pandas as pd
+
+    from cli_run import scruples
+
+    rng, rows = np.random.default_rng(0), []
+    anns = [f'a{j}' for j in range(8)] + [f'b{j}' for j in range(8)]
+    for i in range(200):
+        p = .5 if i % 2 == 0 else (.01 if i % 4 == 1 else .99)
+        rows += [(f'it{i}', a, ['yes', 'no'][rng.random() < p]) for a in anns]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'long.csv', index=False)
+    pd.DataFrame({'annotator': anns, 'group': ['a'] * 8 + ['b'] * 8}).to_csv(tmp_path/'ann.csv', index=False)
+    base = ('best', tmp_path/'long.csv', '--by', 'group', '--annotators', tmp_path/'ann.csv', '--bootstrap', '0',
+            '--metric', 'js')
+    samples = scruples(*base, '--samples', '500')
+    assert samples.returncode != 0 and 'NPMLE' in samples.stderr  # the premise: every prior here is the NPMLE
+    one, seven = scruples(*base, '--seed', '1'), scruples(*base, '--seed', '7')
+    if one.returncode != 0 and seven.returncode != 0:
+        return  # refused: right
+    assert one.stdout != seven.stdout, '--seed accepted and ignored: js is exact under the NPMLE, no bootstrap'
