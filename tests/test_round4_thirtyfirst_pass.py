@@ -136,3 +136,26 @@ def test_best_by_seed_with_npmle_js_and_no_bootstrap_is_refused(tmp_path):
     if one.returncode != 0 and seven.returncode != 0:
         return  # refused: right
     assert one.stdout != seven.stdout, '--seed accepted and ignored: js is exact under the NPMLE, no bootstrap'
+
+
+def test_fit_scale_series_and_frame_matched_by_index():
+    """DATA MIXED, `bridge.fit_scale(diff, counts)` (a sibling of the 29th pass's fix, which matched the counts'
+    columns by name): a Series of score differences and a frame of votes keyed by the same dilemma ids are paired by
+    position, so the frame in another row order (`counts.sample(frac=1)`) pairs each dilemma's difference with
+    another's votes: k = -0.050 for 1.800. Right: matched by the index, as pandas aligns (or refused)."""
+    import pandas as pd
+
+    from scruples.bridge import fit_scale
+
+    rng, n = np.random.default_rng(0), 200
+    d = rng.normal(0, 1, n)
+    c1 = rng.binomial(5, 1 / (1 + np.exp(-2 * d)))
+    ids = [f'd{i}' for i in range(n)]
+    diff = pd.Series(d, index=ids)
+    counts = pd.DataFrame({'action_1': c1, 'action_2': 5 - c1}, index=ids)
+    right = fit_scale(diff, counts)
+    try:
+        got = fit_scale(diff, counts.sample(frac=1, random_state=0))
+    except ValueError:
+        return  # refused: right too
+    assert got == pytest.approx(right, rel=1e-6), (got, right)
