@@ -31,8 +31,8 @@ def test_make_model_param_outside_space_not_silently_ignored():
 
     from scruples.baselines import make_model
 
-    p = dict(strip_accents=None, lowercase=True, stop_words=None, ngram_low=1, ngram_extra=0, analyzer='word',
-             max_df=1.0, min_df=0.0, alpha=1.0)
+    p = {'strip_accents': None, 'lowercase': True, 'stop_words': None, 'ngram_low': 1, 'ngram_extra': 0, 'analyzer': 'word',
+             'max_df': 1.0, 'min_df': 0.0, 'alpha': 1.0}
     X = pd.Series(['good kind nice', 'good nice', 'kind good', 'bad mean', 'good mean', 'nice bad', 'good good', 'kind'])
     y = np.array([0, 0, 0, 1, 0, 0, 0, 0])
     plain = make_model('MultiNB', 'texts', params=p, n_classes=2).fit(X, y).predict_proba(X)
@@ -83,7 +83,7 @@ def test_evaluate_counts_frame_in_other_order_beside_range_index_examples():
     C = pd.DataFrame([rng.multinomial(5, [.8, .2] if i % 2 else [.2, .8]) for i in range(n)], columns=['a', 'b'])
     X = pd.DataFrame({'x': [i % 2 for i in range(n)]})
     model = lambda X: np.where(X.x.to_numpy()[:, None] == 1, [.8, .2], [.2, .8])
-    kw = dict(proba_cal=np.tile([[.8, .2], [.2, .8]], (15, 1)), counts_cal=C.iloc[:30].to_numpy(), n_boot=0)
+    kw = {'proba_cal': np.tile([[.8, .2], [.2, .8]], (15, 1)), 'counts_cal': C.iloc[:30].to_numpy(), 'n_boot': 0}
     right = evaluate(model, X, C, **kw)
     try:
         got = evaluate(model, X, C.loc[rng.permutation(n)], **kw)
@@ -118,7 +118,6 @@ def test_best_by_seed_with_npmle_js_and_no_bootstrap_is_refused(tmp_path):
     `--samples 500` in the same run is refused ("the prior chosen ... is the NPMLE, under which js is exact") and
     `_best_seed` refuses a --seed with nothing random. Right: refused, as --samples is (or the seed used)."""
     import pandas as pd
-
     from cli_run import scruples
 
     rng, rows = np.random.default_rng(0), []
@@ -170,8 +169,8 @@ def test_text_classifier_fit_counts_frame_matched_to_texts_by_index():
 
     from scruples.baselines import make_model
 
-    p = dict(strip_accents=None, lowercase=True, stop_words=None, ngram_low=1, ngram_extra=0, analyzer='word',
-             max_df=1.0, min_df=0.0, alpha=1.0)
+    p = {'strip_accents': None, 'lowercase': True, 'stop_words': None, 'ngram_low': 1, 'ngram_extra': 0, 'analyzer': 'word',
+             'max_df': 1.0, 'min_df': 0.0, 'alpha': 1.0}
     n = 40
     ids = [f'i{k}' for k in range(n)]
     X = pd.Series(['good nice kind' if k % 2 else 'bad mean rude' for k in range(n)], index=ids)
@@ -199,8 +198,8 @@ def test_pair_baseline_fit_counts_frame_matched_to_dilemmas_by_index(real_data_d
     dev = load_dilemmas('dev').head(300)
     dev.index = [f'x{i}' for i in range(300)]
     C = pd.DataFrame(label_counts(dev), index=dev.index, columns=['action_1', 'action_2'])
-    p = dict(strip_accents=None, lowercase=True, stop_words=None, ngram_low=1, ngram_extra=0, analyzer='word',
-             max_df=1.0, min_df=0.0, alpha=1.0)
+    p = {'strip_accents': None, 'lowercase': True, 'stop_words': None, 'ngram_low': 1, 'ngram_extra': 0, 'analyzer': 'word',
+             'max_df': 1.0, 'min_df': 0.0, 'alpha': 1.0}
     right = make_model('MultiNB', 'dilemmas', params=p).fit(dev, C).predict_proba(dev.head(5))
     try:
         m = make_model('MultiNB', 'dilemmas', params=p).fit(dev, C.sample(frac=1, random_state=0))
