@@ -206,3 +206,25 @@ def test_pair_baseline_fit_counts_frame_matched_to_dilemmas_by_index(real_data_d
     except ValueError:
         return  # refused: right too
     assert np.allclose(m.predict_proba(dev.head(5)), right)
+
+
+def test_verb_table_series_matched_by_index():
+    """DATA MIXED, `verbs.verb_table(verbs_1, verbs_2, labels)`: three Series keyed by pair id are zipped by position,
+    so labels in another order are given to other pairs: with 'kill' the worse action of all six pairs, the labels
+    Series reversed (`lab[::-1]`, same ids) makes 'kill' better 6 times, worse 0 (LR 0.0 for inf). Right: matched by
+    index, as pandas aligns (or refused)."""
+    import pandas as pd
+
+    from scruples.verbs import verb_table
+
+    ids = list('abcdef')
+    v1 = pd.Series(['kill'] * 3 + ['help'] * 3, index=ids)
+    v2 = pd.Series(['help'] * 3 + ['kill'] * 3, index=ids)
+    lab = pd.Series([0, 0, 0, 1, 1, 1], index=ids)
+    right = verb_table(v1, v2, lab).set_index('verb')
+    assert right.loc['kill', 'worse'] == 6
+    try:
+        got = verb_table(v1, v2, lab[::-1]).set_index('verb')
+    except ValueError:
+        return  # refused: right too
+    assert got.loc['kill', 'worse'] == 6, got
