@@ -27,7 +27,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from .annotations import majority_vote
-from .metrics import hard_labels, xentropy
+from .metrics import hard_labels, rows_in_order_of, xentropy
 from .core import SPACY_MODEL, as_rng, check_texts, load_spacy
 from .corpus import anecdote_texts
 from .data import ANECDOTES_CLASSES, ANECDOTES_LABELS, label_counts
@@ -293,6 +293,7 @@ class Length(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         "Choose the measure and direction with the best training accuracy (ties: the order listed)."
         self._validate_params()
+        y = rows_in_order_of(y, X, 'y', 'X')  # a table of labels keyed by the pairs' ids: by id, as pandas aligns
         a1, _ = as_pairs(X).T.tolist()
         if not a1:
             raise ValueError('no pairs to fit on')
@@ -482,6 +483,7 @@ class TextClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         self._validate_params()
+        y = rows_in_order_of(y, X, 'y', 'X')  # a table of labels keyed by the texts' ids: by id, as pandas aligns
         docs = _docs(X)
         if not docs:
             raise ValueError('no texts to fit on')
@@ -569,6 +571,7 @@ class PairBaseline(PairRanker):
             if not isinstance(X, pd.DataFrame):
                 raise ValueError('y is required unless X is a Dilemmas frame with label counts')
             y = label_counts(X)
+        y = rows_in_order_of(y, X, 'y', 'X')  # a table of votes keyed by the dilemmas' ids: by id, as pandas aligns
         P = as_pairs(X)
         if not len(P):
             raise ValueError('no pairs to fit on')
@@ -751,7 +754,7 @@ def make_model(
     model: str,  # one of MODELS
     task: str
     | None = None,  # 'texts' (any k) or 'pairs', or a preset 'anecdotes' (5 classes) / 'dilemmas'; None: 'texts' ('pairs' for Length)
-    params: dict | None = None,  # a point of SPACES[model][task] (ignored by Prior, Sample, Length)
+    params: dict | None = None,  # a point of SPACES[model][task], no other keys (ignored by Prior, Sample, Length)
     seed=0,  # seed of the randomized models and of random tie breaks
     soft: bool = False,  # pairs: train on soft labels (the paper's shallow models used hard labels)
     ties: str = 'first',  # majority-vote ties when training on hard labels: 'first', 'random' or 'drop'
@@ -778,6 +781,12 @@ def make_model(
     missing = set(SPACES[model][task]) - set(params)
     if missing:
         raise ValueError(f'{model} ({task}) is missing hyper-parameters {sorted(missing)}')
+    extra = [p for p in params if p not in SPACES[model][task]]  # would be dropped without a word
+    if extra:
+        hint = (" (balance a model without it by `balanced(est.classifier)`, or `tune(class_weight='balanced')`)"
+                if 'class_weight' in extra else '')
+        raise ValueError(f'{model} ({task}) has no hyper-parameters {extra}: not a point of SPACES[{model!r}][{task!r}]'
+                         + hint)
     if model == 'Style':
         feat = make_pipeline(StyleFeatures(), StandardScaler()) if kind == 'pairs' else StyleFeatures()
     else:
@@ -881,6 +890,7 @@ def make_task(
 ) -> CVTask:
     "A `CVTask` with `n_folds` shuffled folds."
     task = resolve_task(X, task)
+    y = rows_in_order_of(y, X, 'y', 'X')  # a table of labels keyed by the examples' ids: by id, as pandas aligns
     if task_kind(task) == 'pairs':
         a1, a2 = as_pairs(X).T.tolist()
         docs = a1 + a2
@@ -1237,6 +1247,7 @@ def with_context(
     "Documents for the n-gram baselines from (text, context) pairs: the context's words as features of their own."
     import re
 
+    contexts = rows_in_order_of(contexts, texts, 'contexts', 'texts')  # Series keyed by item: by id, as pandas aligns
     texts, contexts = check_texts(texts, 'texts', allow_empty=True), list(contexts)
     if len(texts) != len(contexts):
         raise ValueError(f'{len(texts)} texts but {len(contexts)} contexts')

@@ -21,7 +21,7 @@ from .core import as_seed, check_texts
 from .data import label_counts
 from .mcm import check_mode, embed_actions
 from .pairs import pair_columns, pair_proba
-from .metrics import accuracy, macro_f1, xentropy
+from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
 
 # %% auto #0
@@ -60,8 +60,11 @@ def fit_scale(diff,    # (n,) score differences s(a2) - s(a1)
               bound: float = 1e4,
              ) -> float:
     """Maximum-likelihood k of P(action 1 less ethical) = sigmoid(k * diff) for binomial `counts`. A frame of votes is
-    matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`)."""
-    d, c = np.asarray(diff, dtype=float), np.asarray(pair_columns(counts), dtype=float)  # by name, not by position
+    matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`) and to a Series of
+    differences by its index, as pandas aligns (`rows_in_order_of`: an array, or a table indexed 0..n-1 beside ids, by
+    position)."""
+    counts = rows_in_order_of(counts, diff, 'counts', 'diff')  # the rows by item, the columns by name
+    d, c = np.asarray(diff, dtype=float), np.asarray(pair_columns(counts), dtype=float)
     if c.ndim != 2 or c.shape != (len(d), 2): raise ValueError(f'counts must have shape ({len(d)}, 2), got {c.shape}')
     if (c < 0).any() or not np.isfinite(d).all(): raise ValueError('counts must be non-negative and differences finite')
     nll = lambda k: -(c[:, 0] * log_expit(k * d) + c[:, 1] * log_expit(-k * d)).sum()
@@ -78,12 +81,10 @@ def dilemma_metrics(probs,               # (n, 2) predicted probabilities of eac
                    ) -> dict:
     """Macro F1 and accuracy of the argmax against the gold labels, cross-entropy against the gold counts. A frame of
     probabilities is matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`) and to the
-    dilemmas by its index where that names them (else by position, as an array)."""
+    dilemmas by its index, as pandas aligns (`rows_in_order_of`: dilemmas indexed 0..n-1 beside other ids, by position;
+    probabilities indexed 0..n-1 in order beside dilemmas that are those numbers in another order, refused)."""
     if isinstance(probs, pd.DataFrame):
-        probs = pair_columns(probs)
-        idx = list(probs.index)
-        if idx != list(range(len(idx))) and set(idx) == set(dilemmas.index) and len(idx) == len(dilemmas):
-            probs = probs.loc[dilemmas.index]
+        probs = rows_in_order_of(pair_columns(probs), dilemmas, 'probs', 'dilemmas')
     p = np.asarray(probs, dtype=float)
     pred = p.argmax(1)
     y = dilemmas.gold_label.to_numpy()

@@ -399,9 +399,18 @@ def _alpha_words(kind: str) -> str:
 SAMPLED = ('accuracy', 'macro_f1', 'js')  # the metrics BEST computes from posterior samples (`best --samples`)
 
 
+def _sampled(metrics, priors=None) -> list:
+    """The metrics of `metrics` that BEST draws from posterior samples: `SAMPLED`, less js where every prior chosen
+    (`priors`, their kinds; None: before the fit, not known yet) is an NPMLE, under which js is an exact sum. The one
+    rule of `--samples` and `--seed` (`_best_samples`, `_samples_used`, `_best_seed`)."""
+    kinds = None if priors is None else set(priors) - {''}
+    exact = {'js'} if kinds and 'dirichlet' not in kinds else set()
+    return [m for m in metrics if m in SAMPLED and m not in exact]
+
+
 def _best_samples(args, metrics) -> int:
     "`best --samples`: 10000 by default; refused when none of `metrics` is sampled (the flag would change nothing)."
-    if args.samples is not None and not set(SAMPLED) & set(metrics):
+    if args.samples is not None and not _sampled(metrics):
         raise core.ScruplesError(f'--samples {args.samples}: posterior samples are drawn for accuracy, macro F1 and js, '
                                  f'and --metric asks for {", ".join(metrics)}: leave out --samples')
     return 10000 if args.samples is None else args.samples
@@ -410,8 +419,7 @@ def _best_samples(args, metrics) -> int:
 def _samples_used(args, metrics, priors):
     """`best --samples` after the fit: refused where every prior chosen was an NPMLE and no hard metric was asked for
     (under an NPMLE, js is an exact sum: the samples change nothing)."""
-    priors = set(priors) - {''}
-    if args.samples is not None and not {'accuracy', 'macro_f1'} & set(metrics) and priors and 'dirichlet' not in priors:
+    if args.samples is not None and _sampled(metrics) and not _sampled(metrics, priors):
         raise core.ScruplesError(f'--samples {args.samples}: the prior chosen for these counts is the NPMLE, under which '
                                  'js is exact (no posterior samples): leave out --samples')
 
@@ -441,14 +449,16 @@ def _best_ties(args, path, metrics, gold: str = '', support: bool = True) -> str
     return args.ties or 'first'
 
 
-def _best_seed(args, metrics, ties: str, check: bool = True) -> int:
+def _best_seed(args, metrics, ties: str, check: bool = True, priors=None) -> int:
     """`best --seed`, pooled and `--by`: 0 by default; refused, as `agree` refuses it, where nothing in the run is
-    random: no posterior samples (`SAMPLED`), no resamples, no tie broken at random and no posterior predictive check
+    random: no posterior samples (`_sampled`: before the fit, and again after it with the `priors` chosen, as
+    `--samples` is: js under NPMLEs is exact), no resamples, no tie broken at random and no posterior predictive check
     printed (`check`: the pooled `best` prints one, `best --by` none)."""
-    if args.seed is not None and not (args.n_boot or set(SAMPLED) & set(metrics) or ties == 'random' or check):
+    if args.seed is not None and not (args.n_boot or _sampled(metrics, priors) or ties == 'random' or check):
+        npmle = ', js exact under the NPMLE prior chosen' if priors is not None and 'js' in metrics else ''
         raise core.ScruplesError(
             f'--seed {args.seed}: nothing in this run is random (--bootstrap 0, --metric {" ".join(metrics)}: no '
-            'posterior samples, no tie broken at random): leave it out, or give --bootstrap N')
+            f'posterior samples{npmle}, no tie broken at random): leave it out, or give --bootstrap N')
     return 0 if args.seed is None else args.seed
 
 
@@ -494,6 +504,7 @@ def _cmd_best(args):
         if issubclass(w.category, DirichletFitWarning):
             raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
     _samples_used(args, metrics, [result.prior.prior.kind])
+    _best_seed(args, metrics, ties, result.check is not None, [result.prior.prior.kind])  # the same rule, priors known
     alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
     res = {k: [r[k] for r in rows] for k in rows[0]}
     n_tied = 0 if vote is None else int(vote.tied.sum())
@@ -1532,7 +1543,9 @@ def _best_by(args, got, path):
     res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=_best_samples(args, metrics),
                         seed=_best_seed(args, metrics, ties, check=False), ordered=bool(args.ordered), ties=ties,
                         prior_data=prior_data)
-    _samples_used(args, metrics, res['prior'].dropna() if 'prior' in res else [])
+    priors = res['prior'].dropna() if 'prior' in res else []
+    _samples_used(args, metrics, priors)
+    _best_seed(args, metrics, ties, check=False, priors=priors)  # js under NPMLEs is exact: as --samples, refused
     import pandas as pd
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):

@@ -18,6 +18,7 @@ from scruples.metrics import (
     f1_from_confusion,
     hard_labels,
     in_order_of,
+    rows_in_order_of,
     xentropy,
 )
 from .priors import prior_classes
@@ -292,17 +293,16 @@ def _by_classes(counts, classes, name: str):
 def _counts_for(X, counts, xname: str, cname: str):
     """`counts` in the order of the examples `X` where both label their rows, as pandas aligns (`in_order_of`): the
     model's probabilities come in X's order, and were paired with the counts by position (examples sampled or sorted
-    were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position. An
-    AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
+    were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position, unless
+    the counts' index is those numbers in another order (`rows_in_order_of`: a frame sorted or sampled is matched by its
+    index). An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
     `classes_` are matched to its classes by name too."""
     if hasattr(counts, 'counts') and hasattr(counts, 'classes'):
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         counts = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
     if counts is None or not isinstance(getattr(X, 'index', None), pd.Index) or not isinstance(counts, pd.DataFrame):
         return counts
-    if X.index.name is None and X.index.equals(pd.RangeIndex(len(X))):  # examples made from an array: positions
-        return counts
-    return in_order_of(counts, pd.Series(0, index=X.index), cname, xname)
+    return rows_in_order_of(counts, X, cname, xname)
 
 
 def evaluate(

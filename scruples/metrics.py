@@ -13,8 +13,8 @@ from .core import id_hint
 
 # %% auto #0
 __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'columns_in_order_of', 'per_class_in_order_of',
-           'xentropy', 'confusion_matrices', 'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation',
-           'TemperatureCalibrator']
+           'rows_in_order_of', 'xentropy', 'confusion_matrices', 'f1_from_confusion', 'macro_f1', 'accuracy',
+           'total_variation', 'TemperatureCalibrator']
 
 # %% ../nbs/10_metrics.ipynb #a047db5f
 def check_counts(
@@ -194,6 +194,26 @@ def per_class_in_order_of(
         raise ValueError(f'{name}: classes {vc} are not the classes of {ref_name} {rc} (missing '
                          f'{[x for x in rc if x not in vc]}, not a class {[x for x in vc if x not in rc]})')
     return v.to_numpy()[[vc.index(x) for x in rc]]
+
+# %% ../nbs/10_metrics.ipynb #074a505d
+def rows_in_order_of(
+    y,  # rows that go with the examples (counts, labels, contexts): a DataFrame or Series; anything else as it is
+    x,  # the examples whose rows give the order: a DataFrame or Series; anything else leaves `y` as it is
+    name: str = 'y',  # how messages call `y`
+    x_name: str = 'X',  # how messages call `x`
+):
+    """`y`'s rows in the order of the examples `x`, as pandas aligns (`in_order_of` on the rows only: their columns are
+    different things, the examples' fields and, say, the votes). Examples indexed 0..n-1 in order by an unnamed index
+    (made from an array, or read by pandas) carry positions, not items: `y` keyed otherwise is paired with them by
+    position, but `y` keyed by those same numbers in another order (a frame sorted or sampled) is matched by its index.
+    `y` indexed 0..n-1 in order beside examples that are those numbers in another order is refused (positions or
+    items?), as `in_order_of` refuses it."""
+    if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
+        return y
+    xi, yi = _names_of(x)[1], _names_of(y)[1]
+    if _numbered(xi) and getattr(x.index, 'name', None) is None and set(yi) != set(xi):  # examples without ids
+        return y
+    return in_order_of(y, x.index.to_series(), name, x_name)
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:

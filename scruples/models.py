@@ -21,7 +21,7 @@ from torch import nn
 from .core import as_rng, default_model_path
 from .fetch import user_cache_dir
 from .likelihoods import HardLoss, SoftLoss, CountsLoss, DirichletMultinomialLoss
-from .metrics import TemperatureCalibrator, check_counts, hard_labels
+from .metrics import TemperatureCalibrator, check_counts, hard_labels, rows_in_order_of
 from .pairs import as_pairs, read_examples
 
 # %% auto #0
@@ -1278,6 +1278,8 @@ def fit(
 ):  # continue from `checkpoint_dir` (fine-tuning)
     "Fine-tune (or, with `finetune=False`, train a head on frozen embeddings), then fit the temperature on the held-out data."
     cfg = self._validate()
+    counts = rows_in_order_of(counts, X, 'counts', 'X')  # a table keyed by the examples' ids: by id, as pandas aligns
+    counts_val = rows_in_order_of(counts_val, X_val, 'counts_val', 'X_val')
     X, pairs = self._prepare(X)
     named = [str(c) for c in counts.columns] if hasattr(counts, 'columns') else None
     counts, classes = self._labels(counts, len(X), pairs, cfg)

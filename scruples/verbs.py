@@ -14,6 +14,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .core import check_texts, load_spacy
+from .metrics import rows_in_order_of
 
 # %% auto #0
 __all__ = ['MAX_ACTION_CHARS', 'RootVerbs', 'verb_table', 'permuted_labels', 'permutation_test', 'significant_verbs']
@@ -53,8 +54,15 @@ class RootVerbs:
         return [self.cache[t] for t in texts]
 
 # %% ../nbs/40_verbs.ipynb #2324413b
+def _aligned(verbs_1, verbs_2, labels):
+    "Series keyed by pair id matched to the pairs of `verbs_1` by their index, as pandas aligns (`rows_in_order_of`)."
+    return (verbs_1, rows_in_order_of(verbs_2, verbs_1, 'verbs_2', 'verbs_1'),
+            rows_in_order_of(labels, verbs_1, 'labels', 'verbs_1'))
+
+
 def _design(verbs_1, verbs_2, labels):
     "Vocabulary, verb x pair indicator matrices for both actions, and the indicator that action 1 is worse."
+    verbs_1, verbs_2, labels = _aligned(verbs_1, verbs_2, labels)
     for name, v in (('verbs_1', verbs_1), ('verbs_2', verbs_2)):
         if isinstance(v, str):
             raise TypeError(f'{name} must be a list of verbs (one per pair), not a single string')
@@ -85,7 +93,8 @@ def verb_table(
     verbs_2: Sequence[str],  # root verb of action 2
     labels: Sequence[int],  # 0 when action 1 is the less ethical, 1 when action 2 is
 ) -> pd.DataFrame:
-    "How often each verb was the better and the worse action, and its likelihood ratio worse / better."
+    """How often each verb was the better and the worse action, and its likelihood ratio worse / better. Series keyed by
+    pair id are matched to `verbs_1`'s pairs by their index, as pandas aligns (`rows_in_order_of`)."""
     vocab, a1, a2, l1 = _design(verbs_1, verbs_2, labels)
     worse = a1 @ l1 + a2 @ (1 - l1)
     total = np.asarray(a1.sum(1) + a2.sum(1)).ravel()
@@ -131,6 +140,7 @@ def _count_extreme(block_seed, n_perm, l1, d, base, total, m_obs, batch_size):
 def _in_one_order(verbs_1, verbs_2, labels):
     """The pairs sorted by what they hold (verbs, label): a relabelling drawn for one order of the pairs, so the same pairs
     in any order of a file give the same p-values."""
+    verbs_1, verbs_2, labels = _aligned(verbs_1, verbs_2, labels)  # Series keyed by pair id: by id, not by position
     if isinstance(verbs_1, str) or isinstance(verbs_2, str) or np.ndim(labels) != 1:
         return verbs_1, verbs_2, labels  # _design says what is wrong
     v1, v2, lab = list(verbs_1), list(verbs_2), np.asarray(labels).tolist()

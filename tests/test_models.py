@@ -677,3 +677,25 @@ def test_embeddings_read_once_per_process(cache, own_texts, monkeypatch):
     monkeypatch.setattr(M.np, 'load', lambda *a, **k: calls.append(a) or real(*a, **k))
     for lik in M.LIKELIHOODS: M.TransformerClassifier(finetune=False, likelihood=lik, max_length=32).fit(T[:40], C[:40])
     assert calls == []
+
+def test_fit_counts_frame_matched_to_examples_by_index(monkeypatch):
+    """Issue 39: `fit(X, counts)` with the counts a frame keyed by the examples' ids in another row order trains each
+    example on its own votes (`metrics.rows_in_order_of`), as `evaluate` and the baselines match them; ids that are not
+    the examples' are refused. No training: the loop is replaced by a spy of what reaches it."""
+    d = load_dilemmas('dev').iloc[:12].reset_index(drop=True)
+    d.index = [f'x{i}' for i in range(12)]
+    C = pd.DataFrame(label_counts(d), index=d.index, columns=['action_1', 'action_2'])
+    seen = {}
+
+    def spy(self, X, counts, X_val, counts_val, cfg, resume):
+        seen['counts'], seen['counts_val'] = counts, counts_val
+        raise KeyboardInterrupt  # stop before any training
+
+    monkeypatch.setattr(M.TransformerClassifier, '_fit_finetune', spy)
+    clf = M.TransformerClassifier(epochs=1, progress=False)
+    with pytest.raises(KeyboardInterrupt):
+        clf.fit(d.iloc[:8], C.iloc[:8].sample(frac=1, random_state=0), d.iloc[8:], C.iloc[8:].iloc[::-1])
+    assert np.array_equal(seen['counts'], label_counts(d.iloc[:8]))
+    assert np.array_equal(seen['counts_val'], label_counts(d.iloc[8:]))
+    with pytest.raises(ValueError, match='not the items'):
+        clf.fit(d.iloc[:8], C.iloc[:8].set_axis([f'y{i}' for i in range(8)]))
