@@ -748,15 +748,15 @@ def _profile_interval(c, y, pr: Prior, metric: str, refits: PriorRefits, level: 
     k = c.shape[1]
     uniq, mult = np.unique(np.concatenate([c, y[:, None].astype(np.float64)], 1), axis=0, return_counts=True)
     pat, yp, mult = uniq[:, :k], uniq[:, -1].astype(np.int64), mult.astype(np.float64)
-    cal = refits.weights[:PROFILE_CAL]
-    live = (pr.weights > PROFILE_MASS * pr.weights.max()) | (cal > PROFILE_MASS * cal.max(1, keepdims=True)).any(0)
-    lik, shares = pattern_likelihoods(pr, pat)[:, live], argmax_shares(pr.points)[live]  # the points with mass
-    w0, cal = pr.weights[live] / pr.weights[live].sum(), cal[:, live] / cal[:, live].sum(1, keepdims=True)
-    f0 = _plugin_score(metric, lik, shares, mult, yp, w0)[0]
     rows, idx = np.unique(pat, axis=0, return_inverse=True)  # each (counts, gold) row's counts row among the refits'
     if len(rows) != len(refits.patterns) or not np.array_equal(rows, refits.patterns):
         raise ValueError('the refits are not of these counts')
     idx = idx.ravel()
+    cal = refits.weights[:PROFILE_CAL]
+    live = (pr.weights > PROFILE_MASS * pr.weights.max()) | (cal > PROFILE_MASS * cal.max(1, keepdims=True)).any(0)
+    lik, shares = refits.lik[idx][:, live], argmax_shares(pr.points)[live]  # the refits' likelihoods, points with mass
+    w0, cal = pr.weights[live] / pr.weights[live].sum(), cal[:, live] / cal[:, live].sum(1, keepdims=True)
+    f0 = _plugin_score(metric, lik, shares, mult, yp, w0)[0]
     share = mult / refits.freq[idx]  # a counts row's resampled items split among its gold labels as in the data
     stats = []
     for pw, wb in zip(refits.pattern_weights(), cal):
