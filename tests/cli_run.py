@@ -1,9 +1,11 @@
 """`scruples ARGV` as a user runs it: one subprocess helper for the tests that meet the package as a command."""
 from __future__ import annotations
 
+import atexit
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -16,9 +18,14 @@ def cli_env(**extra) -> dict:
 
 
 def scruples(*argv, timeout=300, cwd=None, env: dict|None=None) -> subprocess.CompletedProcess:
-    "`scruples ARGV` in a subprocess, its output captured; `env` adds variables to `cli_env()`."
-    return subprocess.run([sys.executable, '-c', CLI, *map(str, argv)], capture_output=True, text=True,
-                          timeout=timeout, env=cli_env(**(env or {})), cwd=cwd)
+    """`scruples ARGV` in its own process, its output captured; `env` adds variables to `cli_env()`. The process is
+    forked from a server that has imported numpy, pandas, scipy and crowd-kit (below), or a new interpreter where a fork cannot
+    give it the environment asked for."""
+    argv, env = [str(a) for a in argv], cli_env(**(env or {}))
+    server = _fork_server(env)
+    if server is not None: return server.run(argv, env, cwd, timeout)
+    return subprocess.run([sys.executable, '-c', CLI, *argv], capture_output=True, text=True, timeout=timeout, env=env,
+                          cwd=cwd)
 
 
 def in_process(*argv) -> tuple[int, str, str]:
@@ -35,6 +42,141 @@ def in_process(*argv) -> tuple[int, str, str]:
         except SystemExit as e:
             rc = e.code
     return rc, out.getvalue(), err.getvalue()
+
+
+# --- a fork server: the command's process without the interpreter's start -------------------------------------------
+# Each `scruples(...)` call starts a new process, but not a new interpreter: a server per test process (started on the
+# first call) has imported the libraries the commands load (numpy, pandas, scipy: about 0.5 s of every start;
+# crowd-kit, 1.3 s of `agree`'s) and forks a child per call. The child is the command's own process: its argv, working folder, environment, stdin (/dev/null),
+# stdout and stderr (files the caller reads), exit status, its threads joined and atexit handlers run as an interpreter
+# ends; the scruples package itself is imported in the child from the path its environment gives (PYTHONPATH), never in
+# the server. What a fork cannot give a call goes to a real interpreter instead: an environment whose interpreter-start
+# variables (PYTHON*, locale, thread counts) differ from the server's. SCRUPLES_TEST_FORK=0 runs every call in a real
+# interpreter; test_cli_run.py checks the child's process contract and compares the two ways on each command. What a
+# fork shares with its server is the hash seed: runs from one server hash strings alike (a test of string order sets
+# PYTHONHASHSEED, which sends it to real interpreters).
+PRELOAD = ('numpy', 'pandas', 'scipy.special', 'scipy.stats', 'scipy.optimize', 'crowdkit.aggregation')
+_START_KEYS = ('PYTHON', 'LC_', 'LANG', 'OMP_', 'OPENBLAS', 'MKL_', 'NPY_', 'KMP_', 'GOTO', 'VECLIB', 'NUMEXPR')
+
+SERVER = r'''
+import json, os, sys, time
+reply = os.fdopen(os.dup(1), 'w', buffering=1)
+null = os.open(os.devnull, os.O_RDWR)
+os.dup2(null, 1)
+for name in sys.argv[1:]:
+    try: __import__(name)
+    except Exception: pass
+BASE = [p for p in sys.path if p != '']
+
+
+def child(req):
+    rc = 1
+    try:
+        os.dup2(null, 0)
+        for fd, path in ((1, req['out']), (2, req['err'])):
+            f = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600); os.dup2(f, fd); os.close(f)
+        reply.close(); os.close(null)
+        os.environ.clear(); os.environ.update(req['env'])
+        os.chdir(req['cwd'])
+        sys.path[:] = [''] + [p for p in req['env'].get('PYTHONPATH', '').split(os.pathsep) if p] + BASE
+        sys.argv = ['-c', *req['argv']]
+        enc = dict(encoding=sys.stdout.encoding, closefd=False)
+        sys.stdin = sys.__stdin__ = open(0, 'r', encoding=sys.stdin.encoding, closefd=False)
+        sys.stdout = sys.__stdout__ = open(1, 'w', errors=sys.stdout.errors, **enc)
+        sys.stderr = sys.__stderr__ = open(2, 'w', errors='backslashreplace', buffering=1, **enc)
+        import tempfile, types
+        tempfile.tempdir = None
+        if 'numpy' in sys.modules: sys.modules['numpy'].random.seed()  # a fresh process seeds its own global stream
+        main = types.ModuleType('__main__'); main.__builtins__ = __builtins__; sys.modules['__main__'] = main
+        try:
+            exec(compile(req['code'], '<string>', 'exec'), main.__dict__); rc = 0
+        except SystemExit as e:
+            if e.code is None: rc = 0
+            elif isinstance(e.code, int): rc = e.code & 0xff
+            else: print(e.code, file=sys.stderr); rc = 1
+        except KeyboardInterrupt:
+            import signal, traceback
+            traceback.print_exc(); sys.stderr.flush(); signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        except BaseException:
+            sys.excepthook(*sys.exc_info()); rc = 1
+        import atexit, threading
+        threading._shutdown()
+        atexit._run_exitfuncs()
+    except BaseException:
+        import traceback; traceback.print_exc()
+    finally:
+        for s in (sys.stdout, sys.stderr):
+            try: s.flush()
+            except Exception: pass
+        os._exit(rc)
+
+
+for line in sys.stdin:
+    req = json.loads(line)
+    pid = os.fork()
+    if pid == 0: child(req)
+    deadline, status = time.monotonic() + req['timeout'], None
+    while True:
+        done, st = os.waitpid(pid, os.WNOHANG)
+        if done: status = os.waitstatus_to_exitcode(st); break
+        if time.monotonic() > deadline:
+            os.kill(pid, 9); os.waitpid(pid, 0); break
+        time.sleep(0.003)
+    reply.write(json.dumps({'rc': status}) + '\n')
+'''
+
+
+class _ForkServer:
+    "One server per test process (see above): `run` answers like `subprocess.run(..., capture_output=True, text=True)`."
+    def __init__(self):
+        import tempfile
+        self.env = {k: v for k, v in cli_env().items() if k != 'PYTHONPATH'}
+        self.proc = subprocess.Popen([sys.executable, '-c', SERVER, *PRELOAD], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=self.env, cwd=tempfile.gettempdir())
+        self.tmp = tempfile.mkdtemp(prefix='scruples-fork-')
+        self.lock = threading.Lock()
+        atexit.register(self.close)
+
+    def close(self):
+        import shutil
+        if self.proc.poll() is None: self.proc.stdin.close(); self.proc.wait(timeout=30)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def serves(self, env: dict) -> bool:
+        "Whether a fork gives a process this environment: the same interpreter-start variables as the server's."
+        start = lambda e: {k: v for k, v in e.items() if k.startswith(_START_KEYS) and k != 'PYTHONPATH'}
+        return self.proc.poll() is None and start(env) == start(self.env)
+
+    def run(self, argv: list, env: dict, cwd, timeout, code: str = CLI) -> subprocess.CompletedProcess:
+        "`python -c CODE ARGV` (the command by default) in a child forked from the server."
+        with self.lock: return self._run(argv, env, cwd, timeout, code)
+
+    def _run(self, argv, env, cwd, timeout, code) -> subprocess.CompletedProcess:
+        import json
+        import locale
+        out, err = os.path.join(self.tmp, 'out'), os.path.join(self.tmp, 'err')
+        cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+        if not os.path.isdir(cwd): raise FileNotFoundError(2, 'No such file or directory', cwd)  # as subprocess.run
+        req = {'argv': argv, 'env': env, 'cwd': cwd, 'timeout': timeout, 'out': out, 'err': err, 'code': code}
+        self.proc.stdin.write(json.dumps(req) + '\n'); self.proc.stdin.flush()
+        rc = json.loads(self.proc.stdout.readline())['rc']
+        cmd = [sys.executable, '-c', code, *argv]
+        texts = [Path(p).read_bytes().decode(locale.getpreferredencoding(False)).replace('\r\n', '\n').replace('\r', '\n')
+                 for p in (out, err)]
+        if rc is None: raise subprocess.TimeoutExpired(cmd, timeout, output=texts[0], stderr=texts[1])
+        return subprocess.CompletedProcess(cmd, rc, *texts)
+
+
+_server: _ForkServer|None = None
+
+
+def _fork_server(env: dict) -> _ForkServer|None:
+    "This process's fork server when it can run a command in `env`, else None (a real interpreter runs it)."
+    global _server
+    if os.environ.get('SCRUPLES_TEST_FORK', '1').strip() == '0' or not hasattr(os, 'fork'): return None
+    if _server is None or _server.proc.poll() is not None: _server = _ForkServer()
+    return _server if _server.serves(env) else None
 
 
 def run_by(folder, command: str, by: str, values, *flags) -> subprocess.CompletedProcess:

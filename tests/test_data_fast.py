@@ -57,6 +57,18 @@ def slow(monkeypatch, read, path):
         return read(path)
 
 
+def refused_alike(monkeypatch, fast, read, path) -> bool:
+    """True when the line-by-line reader refuses `path` (counts drawn up to 2**62 can sum past 2**63 - 1), after checking
+    that the fast path refuses it too and the reader raises the line-by-line error; False when the file is valid."""
+    try: slow(monkeypatch, read, path)
+    except sco.ScruplesDataError as err: expected = str(err)
+    else: return False
+    assert sd._fast_or_none(fast, path) is None
+    with pytest.raises(sco.ScruplesDataError) as got: read(path)
+    assert str(got.value) == expected
+    return True
+
+
 def jsonl(recs, blank, crlf):
     end = '\r\n' if crlf else '\n'
     return (end * 2 if blank else end).join(json.dumps(r, ensure_ascii=False) for r in recs) + end
@@ -66,6 +78,7 @@ def jsonl(recs, blank, crlf):
 @given(recs=st.lists(dilemma(), min_size=1, max_size=6, unique_by=lambda r: r['id']), blank=st.booleans(), crlf=st.booleans())
 def test_dilemmas_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
     p = tmp_path/'x.scruples-dilemmas.jsonl'; p.write_text(jsonl(recs, blank, crlf), encoding='utf-8', newline='')
+    if refused_alike(monkeypatch, sd._dilemmas_fast, sd.read_dilemmas, p): return
     fast = sd._dilemmas_fast(p)  # raises if the fast path refused a valid file
     pd.testing.assert_frame_equal(fast, slow(monkeypatch, sd.read_dilemmas, p)); assert fast.attrs == sd.read_dilemmas(p).attrs
 
@@ -74,9 +87,19 @@ def test_dilemmas_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
 @given(recs=st.lists(anecdote(), min_size=1, max_size=6, unique_by=lambda r: r['id']), blank=st.booleans(), crlf=st.booleans())
 def test_anecdotes_fast_equals_slow(tmp_path, monkeypatch, recs, blank, crlf):
     p = tmp_path/'x.scruples-anecdotes.jsonl'; p.write_text(jsonl(recs, blank, crlf), encoding='utf-8', newline='')
-    fast = sd._anecdotes_fast(p)
+    if refused_alike(monkeypatch, sd._anecdotes_fast, sd.read_anecdotes, p): return
+    fast = sd._anecdotes_fast(p)  # raises if the fast path refused a valid file
     pd.testing.assert_frame_equal(fast, slow(monkeypatch, sd.read_anecdotes, p))
 
+
+
+def test_binarized_scores_past_int64_are_refused_by_both_paths(tmp_path, monkeypatch):
+    "Two counts of 2**62 sum to 2**63: the fast path raised OverflowError where the test expected a frame (hypothesis found it)."
+    rec = {'id': '0', 'post_id': '', 'title': '', 'text': '', 'post_type': 'HISTORICAL', 'label': 'AUTHOR',
+           'label_scores': {'AUTHOR': 2**62, 'OTHER': 0, 'EVERYBODY': 2**62, 'NOBODY': 0, 'INFO': 0},
+           'binarized_label_scores': {'RIGHT': 0, 'WRONG': 2**63}, 'binarized_label': 'RIGHT'}
+    p = tmp_path/'x.scruples-anecdotes.jsonl'; p.write_text(jsonl([rec], False, False), encoding='utf-8')
+    assert refused_alike(monkeypatch, sd._anecdotes_fast, sd.read_anecdotes, p)
 
 ROWS = st.integers(2, 6).flatmap(lambda k: st.lists(st.lists(st.integers(0, 10**17), min_size=k, max_size=k), min_size=1, max_size=20))
 

@@ -22,6 +22,8 @@ from scruples.annotations import AnnotatedData, as_counts, guide_data, majority_
 from scruples.cli import main
 from scruples.core import ScruplesDataError
 
+import cli_run
+
 
 def run(capsys, *argv):
     rc = main([str(a) for a in argv])
@@ -300,8 +302,7 @@ def test_every_form_and_format_gives_one_answer(tmp_path_factory, capsys, rows):
         assert rc == 0 and json.loads(out)[0]['items'] == len(counts), (name, out)
         if name.startswith(('wide', 'long')) and len(counts) >= 8:
             guide_parameters(p, form=name.split('.')[0], text=None)
-        r = subprocess.run(scruples_exe() + ['best', str(p), *opts, '--json', '--samples', '20', '--bootstrap', '0'],
-                           capture_output=True, text=True, timeout=120)
+        r = cli_run.scruples('best', p, *opts, '--json', '--samples', '20', '--bootstrap', '0', timeout=120)
         assert r.returncode == 0, (name, r.stderr)
         res = json.loads(r.stdout)
         assert res['classes'] == classes and res['examples'] == len(counts), name
