@@ -15,7 +15,8 @@ Without COUNTS it uses the real Anecdotes dev label counts when found, else synt
 with the flexible prior ('npmle', and 'auto': the held-out choice and the posterior predictive check too) against the
 single-Dirichlet path, in fresh processes; prints the ratio.
 --study (issue 41): the larger simulation study of the BEST notebook (`prior_study`: 4 scenarios x 2-5 classes x
-`--sims` datasets of 1,500 items with 1-10 votes), its table of bias and 95% interval coverage per prior.
+`--sims` datasets of 1,500 items with 1-10 votes), its table of bias and 95% interval coverage per cell, with the
+coverage's exact 95% interval; `--scenarios`, `--classes`, `--prior-list` and `--seed` choose the cells and datasets.
 """
 import argparse, re, subprocess, sys, time
 from pathlib import Path
@@ -89,17 +90,28 @@ def priors():
     print(f'ratio to the single Dirichlet: npmle {t["npmle"] / t["dirichlet"]:.2f}x, auto {t["auto"] / t["dirichlet"]:.2f}x')
 
 
-def study(n_sims: int):
-    "The simulation study of issue 41 at a larger size: bias and coverage of each prior."
+def study(n_sims: int, scenarios=None, classes=(2, 3, 4, 5), priors=('dirichlet', 'auto'), seed=0, out=None):
+    """The simulation study of issue 41 at a larger size: bias and coverage of each prior, per cell (scenario, classes,
+    prior, metric) with the coverage's exact (Clopper-Pearson) 95% interval over the cell's datasets."""
     import pandas as pd
-    from scruples.best import prior_study
-    st = prior_study(classes=(2, 3, 4, 5), n_items=1500, n_sims=n_sims, n_samples=1000, n_boot=100, seed=0)
-    tab = (st.groupby(['scenario', 'prior', 'metric'], sort=False)
-             .agg(true=('true', 'mean'), estimate=('estimate', 'mean'), bias=('error', 'mean'),
-                  mean_abs_error=('error', lambda e: e.abs().mean()), coverage=('covered', 'mean'),
-                  npmle_chosen=('chosen', lambda s: (s == 'npmle').mean()), check_poor=('check', lambda s: (s == 'poor').mean())))
-    with pd.option_context('display.width', 200, 'display.max_rows', 100):
+    from scipy.stats import beta
+    from scruples.best import PRIOR_SCENARIOS, prior_study
+    t0 = time.perf_counter()
+    st = prior_study(scenarios=scenarios or PRIOR_SCENARIOS, classes=classes, n_items=1500, n_sims=n_sims,
+                     priors=priors, n_samples=1000, n_boot=100, seed=seed)
+    if out: st.to_csv(out, index=False)
+    st['width'] = st.ci_high - st.ci_low
+    tab = (st.groupby(['scenario', 'classes', 'prior', 'metric'], sort=False)
+             .agg(datasets=('covered', 'size'), covered=('covered', 'sum'), true=('true', 'mean'),
+                  estimate=('estimate', 'mean'), bias=('error', 'mean'), mean_abs_error=('error', lambda e: e.abs().mean()),
+                  width=('width', 'mean'), npmle_chosen=('chosen', lambda s: (s == 'npmle').mean())))
+    tab['coverage'] = tab.covered / tab.datasets
+    n, x = tab.datasets, tab.covered
+    tab['cov_low'] = np.where(x > 0, beta.ppf(0.025, x, n - x + 1), 0.0)
+    tab['cov_high'] = np.where(x < n, beta.ppf(0.975, x + 1, n - x), 1.0)
+    with pd.option_context('display.width', 250, 'display.max_rows', 200, 'display.max_columns', 20):
         print(tab.round(3))
+    print(f'{len(st) // 2} BEST runs in {time.perf_counter() - t0:.0f} s')
 
 
 def main():
@@ -110,10 +122,17 @@ def main():
     ap.add_argument('--priors', action='store_true', help='100,000 x 3 with the flexible prior against the Dirichlet')
     ap.add_argument('--study', action='store_true', help='the simulation study of the priors, larger (issue 41)')
     ap.add_argument('--sims', type=int, default=5, help='--study: datasets per scenario and number of classes')
+    ap.add_argument('--scenarios', help="--study: scenarios, comma-separated (default: all of PRIOR_SCENARIOS)")
+    ap.add_argument('--classes', default='2,3,4,5', help='--study: numbers of classes, comma-separated')
+    ap.add_argument('--prior-list', default='dirichlet,auto', help="--study: the priors BEST runs under")
+    ap.add_argument('--seed', type=int, default=0, help='--study: the seed of the simulated datasets')
+    ap.add_argument('--out', help='--study: write the rows (one per dataset, prior and metric) to this CSV')
     args = ap.parse_args()
     if args.bounded: return bounded()
     if args.priors: return priors()
-    if args.study: return study(args.sims)
+    if args.study:
+        return study(args.sims, args.scenarios.split(',') if args.scenarios else None,
+                     tuple(int(k) for k in args.classes.split(',')), tuple(args.prior_list.split(',')), args.seed, args.out)
     if args.counts: counts, what = label_counts(read_label_counts(args.counts)), args.counts
     else:
         try: p = find_file('anecdotes-label-counts', 'dev'); counts, what = label_counts(read_label_counts(p)), str(p)
