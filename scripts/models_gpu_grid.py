@@ -41,7 +41,7 @@ def work(args):
         t1 = time.perf_counter(); zt = clf.decision_function(Xt); pred_s = time.perf_counter() - t1
         np.savez(Path(out) / 'runs' / f'{name}.npz', val=clf.val_logits_, test=zt, val_idx=va)
         rec = dict(job, history=clf.history_, fit_seconds=fit_s, predict_seconds=pred_s, n_train=len(tr), n_val=len(va),
-                   n_test=len(Xt), temperature=clf.calibrator_.temperature_,
+                   n_test=len(Xt), temperature=clf.calibrator_.temperature_, encoder=Path(str(model).rstrip('/')).name,
                    device=torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'cpu')
         (Path(out) / 'runs' / f'{name}.json').write_text(json.dumps(rec))
         return name, f'ok {fit_s:.0f}s val {min(clf.history_["heldout"]):.4f}'

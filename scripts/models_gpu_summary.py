@@ -13,6 +13,7 @@ from scipy.special import softmax
 from scruples.data import label_counts
 from scruples.corpus import load_dilemmas
 from scruples.evaluation import score_predictions
+from scruples.model_runs import encoder_label
 
 def main(src, dest):
     src, dest = Path(src), Path(dest)
@@ -29,6 +30,8 @@ def main(src, dest):
                      'epochs_run': h['epoch'][-1], 'best_epoch': h['best_epoch'], 'averaged': h.get('averaged', False),
                      'heldout_xentropy': min(h['heldout']), 'test_f1': e.f1, 'test_f1_lo': e.f1_lo, 'test_f1_hi': e.f1_hi,
                      'test_xentropy': e.xentropy, 'test_xentropy_lo': e.xentropy_lo, 'test_xentropy_hi': e.xentropy_hi,
+                     # the encoder the run recorded (its model folder); none recorded: empty, never the default's name
+                     'encoder': encoder_label(r['encoder']) if r.get('encoder') else None,
                      'n_train': r['n_train'], 'n_val': r['n_val'], 'n_test': r['n_test'], 'fit_seconds': r['fit_seconds'],
                      'train_pairs_per_s': r['n_train'] * h['epoch'][-1] / r['fit_seconds'], 'test_pairs_per_s': r['n_test'] / r['predict_seconds']})
     df = pd.DataFrame(rows).sort_values(['recipe', 'likelihood', 'seed'])

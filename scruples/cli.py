@@ -453,7 +453,7 @@ def _best_seed(args, metrics, ties: str, check: bool = True, priors=None) -> int
     """`best --seed`, pooled and `--by`: 0 by default; refused, as `agree` refuses it, where nothing in the run is
     random: no posterior samples (`_sampled`: before the fit, and again after it with the `priors` chosen, as
     `--samples` is: js under NPMLEs is exact), no resamples, no tie broken at random and no posterior predictive check
-    printed (`check`: the pooled `best` prints one, `best --by` none)."""
+    printed (`check`: the pooled `best` prints one, `best --by` one per group)."""
     if args.seed is not None and not (args.n_boot or _sampled(metrics, priors) or ties == 'random' or check):
         npmle = ', js exact under the NPMLE prior chosen' if priors is not None and 'js' in metrics else ''
         raise core.ScruplesError(
@@ -593,7 +593,10 @@ def _cmd_verbs(args):
         )
     table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, alpha)
-    said = (f'{len(dil)} pairs from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} permutations; '
+    dropped = (f' ({table.attrs["pairs_dropped"]} without a root verb on both actions left out)'
+               if table.attrs.get('pairs_dropped') else '')
+    said = (f'{len(dil)} pairs{dropped} from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} '
+            'permutations; '
             + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
@@ -1540,21 +1543,25 @@ def _best_by(args, got, path):
                                  'its own majority; leave out --labels or --by')
     metrics = _best_metrics(args)  # the pooled `best`'s rules: --ordered, --ties and --seed refused where they would
     ties = _best_ties(args, path, metrics, support=False)  # change nothing (no support table, no check printed here)
-    res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=_best_samples(args, metrics),
-                        seed=_best_seed(args, metrics, ties, check=False), ordered=bool(args.ordered), ties=ties,
-                        prior_data=prior_data)
+    with warnings.catch_warnings():  # each group's warnings: in res.attrs, said below as the pooled `best` says its own
+        warnings.simplefilter('ignore')
+        res = best_by_group(d, groups, metrics=metrics, n_boot=args.n_boot, n_samples=_best_samples(args, metrics),
+                            seed=_best_seed(args, metrics, ties), ordered=bool(args.ordered), ties=ties,
+                            prior_data=prior_data)
     priors = res['prior'].dropna() if 'prior' in res else []
     _samples_used(args, metrics, priors)
-    _best_seed(args, metrics, ties, check=False, priors=priors)  # js under NPMLEs is exact: as --samples, refused
+    _best_seed(args, metrics, ties, priors=priors)  # js under NPMLEs is exact: as --samples, refused
     import pandas as pd
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.set_index(['group', 'metric']).to_string())
     return Result({'file': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by,
                    'ceilings': res.assign(alpha=[res.attrs['alpha'].get(g, []) for g in res.group])  # numbers
-                  .set_index(['group', 'metric'])},
+                  .set_index(['group', 'metric']), 'checks': res.attrs['check'], 'warnings': res.attrs['warnings']},
                   [f'read {_words(got.read_line)}', said, Block("the BEST ceiling of each group's soft label (its own "
-                                                          'votes, prior and majority), beside all votes pooled:'), table])
+                                                          'votes, prior and majority), beside all votes pooled:'), table,
+                   *[f'prior of {g}: {line}' for g, line in res.attrs['check'].items() if line]],
+                  notes=[f'note: {g}: {m}' for g, said in res.attrs['warnings'].items() for m in said])
 
 
 def _plan_by(args, got, path):

@@ -16,8 +16,9 @@ from .evaluation import evaluate, score_predictions
 from .paper import wide
 
 # %% auto #0
-__all__ = ['SCORES', 'GRID_NAME', 'PAPER_MODELS', 'BERT_ROWS', 'encoder_label', 'cpu_runs', 'find_grid', 'load_grid',
-           'ensemble_scores', 'grid_ensembles', 'table8', 'table10', 'add_model_rows', 'agreement_kind']
+__all__ = ['SCORES', 'GRID_NAME', 'NOT_RECORDED', 'PAPER_MODELS', 'BERT_ROWS', 'encoder_label', 'cpu_runs', 'find_grid',
+           'load_grid', 'ensemble_scores', 'grid_encoder', 'grid_ensembles', 'table8', 'table10', 'add_model_rows',
+           'agreement_kind']
 
 # %% ../nbs/92_model_runs.ipynb #96e26b5a
 SCORES = ['f1', 'f1_lo', 'f1_hi', 'xentropy', 'xentropy_lo', 'xentropy_hi']
@@ -128,6 +129,21 @@ def ensemble_scores(logits: dict, names, counts_test, counts_dev, n_boot: int = 
     )
 
 
+NOT_RECORDED = 'encoder not recorded'
+
+
+def grid_encoder(runs: pd.DataFrame) -> str:
+    """The encoder of a grid's runs, from the CSV's `encoder` column; 'encoder not recorded' where it has none (a grid
+    summarised before the column was written): never the default encoder's name by guess. Runs of several encoders are
+    refused (averaged into one ensemble or one mean they would be named after one)."""
+    if 'encoder' not in runs:
+        return NOT_RECORDED
+    names = sorted(set(runs['encoder'].astype(object).where(runs['encoder'].notna(), NOT_RECORDED).astype(str)))
+    if len(names) > 1:
+        raise ValueError(f'runs of {len(names)} encoders ({", ".join(names)}) in one ensemble or mean: one encoder each')
+    return names[0] if names else NOT_RECORDED
+
+
 def grid_ensembles(
     grid: pd.DataFrame, logits: dict, counts_test, counts_dev, all_of: str = 'hot', n_boot: int = 1000, seed: int = 0
 ) -> pd.DataFrame:
@@ -145,6 +161,7 @@ def grid_ensembles(
     ).T
     ens.index.names = ['recipe', 'likelihood']
     ens['members'] = [len(v) for v in groups.values()]
+    ens['encoder'] = [grid_encoder(grid[grid.name.isin(v)]) for v in groups.values()]  # as its CSV says, or not recorded
     return ens
 
 # %% ../nbs/92_model_runs.ipynb #7ad5cd5b
@@ -182,7 +199,7 @@ def table8(cpu: pd.DataFrame, ens: pd.DataFrame | None = None, recipe: str = 'ho
         for (rec, lik), e in ens.loc[[recipe]].iterrows():
             rows.append(
                 dict(
-                    model=f'ours GPU (saved), MiniLM + {lik}, {int(e.members)}-seed ensemble',
+                    model=f'ours GPU (saved), {e.get("encoder", NOT_RECORDED)} + {lik}, {int(e.members)}-seed ensemble',
                     f1=e.f1,
                     xentropy=e.xentropy,
                     f1_ci=_ci(e, 'f1'),
@@ -201,6 +218,7 @@ def table10(grid: pd.DataFrame, recipe: str = 'hot') -> pd.DataFrame:
     t.columns = [' '.join(c) for c in t.columns]
     t['seeds'] = g.size()  # how many runs each mean is of
     t = t.loc[[lik for lik in LIKELIHOODS if lik in t.index]]
+    t['encoder'] = [grid_encoder(g.get_group(lik)) for lik in t.index]  # as its CSV says, or not recorded
     paper = wide('Table 10', 'scruples')
     t['paper BERT F1 (dev)'] = [paper.loc[BERT_ROWS[lik], 'dev macro F1'] for lik in t.index]
     t['paper BERT xentropy (dev)'] = [paper.loc[BERT_ROWS[lik], 'dev xentropy'] for lik in t.index]
@@ -236,7 +254,8 @@ def add_model_rows(
             for m, col in (('macro F1', 'f1'), ('xentropy', 'xentropy')):
                 cmp.add(
                     'Table 8',
-                    f'MiniLM + {lik} {int(e.members)}-seed ensemble test {m} (saved grid, {device})',
+                    f'{e.get("encoder", NOT_RECORDED)} + {lik} {int(e.members)}-seed ensemble test {m} (saved grid, '
+                    f'{device})',
                     e[col],
                     source=grid_source,
                     reference=logistic[m],
@@ -246,7 +265,8 @@ def add_model_rows(
         for m, col in (('macro F1', 'f1'), ('xentropy', 'xentropy')):
             cmp.add(
                 'Table 8',
-                f'MiniLM + Dirichlet ensemble test {m} beside BERT-large + Dirichlet (saved grid, {device})',
+                f'{e.get("encoder", NOT_RECORDED)} + Dirichlet ensemble test {m} beside BERT-large + Dirichlet (saved '
+                f'grid, {device})',
                 e[col],
                 source=grid_source,
                 reference=('BERT + Dirichlet', f'test {m}'),
@@ -254,10 +274,11 @@ def add_model_rows(
             )
     if t10 is not None:
         for lik, r in t10.iterrows():
+            enc = r.get('encoder', NOT_RECORDED)  # the grid's, as its CSV says: not the default encoder's name by guess
             cmp.add(
                 'Table 10',
-                f"MiniLM + {lik}: mean test xentropy of {int(r['seeds'])} seeds (saved grid, {device})"
-                if 'seeds' in r else f'MiniLM + {lik}: mean test xentropy of its seeds (saved grid, {device})',
+                f"{enc} + {lik}: mean test xentropy of {int(r['seeds'])} seeds (saved grid, {device})"
+                if 'seeds' in r else f'{enc} + {lik}: mean test xentropy of its seeds (saved grid, {device})',
                 r['test_xentropy mean'],
                 source=grid_source,
                 reference=(BERT_ROWS[lik], 'dev xentropy'),

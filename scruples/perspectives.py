@@ -903,24 +903,27 @@ def best_by_group(
                                               # each group's prior is chosen on its votes there, as `best`'s prior_counts
 ) -> pd.DataFrame:  # one row per (group, metric): 'all' (pooled) first; estimate, interval, items, prior, note
     """The BEST ceiling of each group's soft label (its own votes, its own fitted prior, its own majority) beside the
-    pooled one."""
+    pooled one. Each group's prior check is its rows' `check` (the verdict) and `attrs['check']` (the line, by group);
+    what `best` warns of a group (a prior fit not to trust) is warned again named by the group, in its rows' note and
+    in `attrs['warnings']`."""
     groups = check_groups(data, groups)
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)  # one name, as `best` takes it (not its letters)
     pg = _prior_groups(data, prior_data, groups)
     rows, alphas = [], {}  # each group's prior alpha: numbers (the table's column: 4 digits, to read)
+    checks, verdicts, warned = {}, {}, {}  # each group's prior check and what `best` warned of it, as `best` says them
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
         pc = _prior_counts(prior_data, pg, g, data)
-        base = {'group': g, 'items': len(c), 'votes': int(c.sum())}
+        base = {'group': g, 'items': len(c), 'votes': int(c.sum()), 'check': ''}
         if len(c) == 0 or (c.sum(1) <= 1).all():
             why = ('no votes on these items' if len(c) == 0 else 'one vote per item at most') + ': no ceiling'
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
                              'note': why} for m in metrics]
             continue
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore')
+            with warnings.catch_warnings(record=True) as caught:  # kept, said per group below (they were hidden: a
+                warnings.simplefilter('always')                    # group's unreliable prior fit read as any other)
                 res = best(c, metrics=list(metrics), n_boot=n_boot, n_samples=n_samples, seed=seed, ordered=ordered,
                            ties=ties, prior_counts=pc)
         except ValueError as err:
@@ -929,6 +932,11 @@ def best_by_group(
             rows += [base | {'metric': m, 'estimate': np.nan, 'ci_low': np.nan, 'ci_high': np.nan, 'alpha': '',
                              'note': str(err)} for m in metrics]
             continue
+        said = list(dict.fromkeys(str(w.message) for w in caught))
+        for w in {str(w.message): w for w in caught}.values():  # each once, named by its group, in its own category
+            warnings.warn(f'group {g!r}: {w.message}', w.category, stacklevel=2)
+        checks[g], verdicts[g], warned[g] = res.attrs['check'], res.attrs['check_verdict'], said
+        base['check'] = res.attrs['check_verdict']
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
         alphas[g] = [round(float(a), 6) for a in res.attrs['alpha']]
         untied = majority_vote(c, ties='drop').labels >= 0
@@ -941,10 +949,12 @@ def best_by_group(
             votes = int(c[untied].sum()) if left and left == int((~untied).sum()) else base['votes']
             rows.append(base | {'items': int(r.n_examples), 'votes': votes, 'metric': m, 'estimate': r.estimate,
                                 'ci_low': r.ci_low, 'ci_high': r.ci_high, 'alpha': al, 'prior': res.attrs.get('prior', ''),
-                                'note': f'{left} of {len(c)} items tied, left out (ties: drop)' if left else
-                                kept if m in HARD_METRICS else ''})
+                                'note': '; '.join(filter(None, [
+                                    f'{left} of {len(c)} items tied, left out (ties: drop)' if left else
+                                    kept if m in HARD_METRICS else '', *said]))})
     out = pd.DataFrame(rows)
     out.attrs['alpha'] = alphas
+    out.attrs |= {'check': checks, 'check_verdict': verdicts, 'warnings': warned}  # by group, as `best`'s attrs
     return out
 
 

@@ -703,7 +703,8 @@ def scores(
     else:
         raise ValueError(f"method must be 'eap' or 'map', got {method!r}")
     cols = [f'z{k + 1}' for k in range(d)]
-    return pd.DataFrame(np.c_[mean, sd][index], columns=cols + ['se_' + c for c in cols])
+    rows = Y.index if isinstance(Y, pd.DataFrame) else None  # a frame's respondents keep their names (not 0..n-1)
+    return pd.DataFrame(np.c_[mean, sd][index], columns=cols + ['se_' + c for c in cols], index=rows)
 
 # %% ../nbs/42_traits.ipynb #05d9b77c
 @patch
@@ -774,11 +775,13 @@ def map_scores(W, b, Y0, M, n_iter=100, tol=1e-10):
 def irt_parameters(model: LatentTraitModel) -> pd.DataFrame:
     """One-trait fit in IRT form: difficulty -b_j / w_j and discrimination w_j of each question, the rows named by the
     questions' columns in the fitted responses (`items_`, as `margin_fit` names them: a `drop_degenerate` fit leaves
-    some out)."""
+    some out); fitted on a frame, the column `name` holds each question's column name."""
     if model.n_traits != 1: raise ValueError('IRT parameters are defined for one trait')
     w, b = model.weights_[:, 0], model.intercepts_
     # by the questions kept, not 0..J'-1 (their places among the kept: one question's parameters shown as another's)
-    return pd.DataFrame({'difficulty': -b / w, 'discrimination': w}, index=pd.Index(model.items_, name='question'))
+    out = pd.DataFrame({'difficulty': -b / w, 'discrimination': w}, index=pd.Index(model.items_, name='question'))
+    names = getattr(model, 'feature_names_in_', None)  # fitted on a frame: each question's column name beside it
+    return out if names is None else out.assign(name=names[model.items_])
 
 # %% ../nbs/42_traits.ipynb #ef8f5039
 _WARNING_KINDS = [

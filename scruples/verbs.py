@@ -94,12 +94,14 @@ def verb_table(
     labels: Sequence[int],  # 0 when action 1 is the less ethical, 1 when action 2 is
 ) -> pd.DataFrame:
     """How often each verb was the better and the worse action, and its likelihood ratio worse / better. Series keyed by
-    pair id are matched to `verbs_1`'s pairs by their index, as pandas aligns (`rows_in_order_of`)."""
+    pair id are matched to `verbs_1`'s pairs by their index, as pandas aligns (`rows_in_order_of`). Pairs without a
+    root verb on both sides are left out and counted: `attrs` `pairs`, `pairs_used`, `pairs_dropped` and `note`."""
     vocab, a1, a2, l1 = _design(verbs_1, verbs_2, labels)
     worse = a1 @ l1 + a2 @ (1 - l1)
     total = np.asarray(a1.sum(1) + a2.sum(1)).ravel()
+    n_pairs, used = len(verbs_1), a1.shape[1]  # _design keeps the pairs with a root verb on both sides: the rest said
     with np.errstate(divide='ignore'):
-        return pd.DataFrame(
+        out = pd.DataFrame(
             {
                 'verb': vocab,
                 'LR': worse / (total - worse),
@@ -108,6 +110,10 @@ def verb_table(
                 'total': total.astype(np.int64),
             }
         )
+    out.attrs |= {'pairs': n_pairs, 'pairs_used': used, 'pairs_dropped': n_pairs - used,
+                  'note': (f'{n_pairs - used} of {n_pairs} pairs left out: no root verb on one side or both (an empty '
+                           'or blank action)') if n_pairs > used else ''}
+    return out
 
 # %% ../nbs/40_verbs.ipynb #00a1c4a4
 _BLOCK = 1000  # permutations drawn from one seed
