@@ -17,9 +17,10 @@ from .core import as_rng, check_resamples, id_order, id_ranks, vote_order
 from .metrics import in_order_of
 
 # %% auto #0
-__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'check_level', 'krippendorff_alpha', 'fleiss_kappa', 'agreement_interval',
-           'draws_interval', 'resamples_note', 'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate',
-           'aggregate_agreement', 'agreement_report']
+__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'check_level', 'krippendorff_alpha', 'person_coincidences', 'coincidence_alpha',
+           'pairable_items', 'fleiss_kappa', 'agreement_interval', 'draws_interval', 'resamples_note',
+           'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate', 'aggregate_agreement',
+           'agreement_report']
 
 # %% ../nbs/13_agreement.ipynb #cff73e48
 LEVELS = ('nominal', 'ordinal', 'interval')
@@ -42,6 +43,9 @@ def krippendorff_alpha(
     if isinstance(data, AnnotatedData):
         if data.responses is None:
             return krippendorff_alpha(data.counts, counts=True, level=level)
+        o = person_coincidences(data)  # repeated labels (A#2): each person one coder, never paired with oneself
+        if o is not None:
+            return coincidence_alpha(o.sum(0), level)
         data, k = data.responses, data.n_classes
     elif not counts:
         data = np.asarray(data, dtype=float)
@@ -60,6 +64,62 @@ def krippendorff_alpha(
     return float(
         krippendorff.alpha(reliability_data=data, value_domain=list(range(max(k, 2))), level_of_measurement=level)
     )
+
+# %% ../nbs/13_agreement.ipynb #c32a0002
+def person_coincidences(
+    data: AnnotatedData,  # with responses
+) -> np.ndarray | None:  # (n_items, k, k): each item's coincidences; None: every annotator row a person of its own
+    """Each item's coincidence matrix with each person one coder: a person's labels of an item (A and its repeats
+    `A#2`, `repeats='all'`) are one value split evenly among them, paired with the other persons' values only. None
+    when no annotator row is another's repeat (Krippendorff's own coincidences apply)."""
+    if data.responses is None or not data.annotators or not data.repeat_of:
+        return None
+    persons = data.persons()
+    if len(set(persons)) == len(persons):
+        return None
+    k, n = data.n_classes, data.n_items
+    pid = np.unique(np.asarray(persons, dtype=object).astype(str), return_inverse=True)[1].ravel()
+    r, u = np.nonzero(~np.isnan(data.responses))
+    cell, at = np.unique(pid[r].astype(np.int64) * n + u, return_inverse=True)  # one (person, item)
+    w = np.zeros((len(cell), k))
+    np.add.at(w, (at.ravel(), data.responses[r, u].astype(np.int64)), 1.0)
+    w /= w.sum(1, keepdims=True)  # the person's value on the item: their labels' shares
+    item = cell % n
+    tot, same = np.zeros((n, k)), np.zeros((n, k, k))
+    np.add.at(tot, item, w)
+    np.add.at(same, item, w[:, :, None] * w[:, None, :])  # pairs within a person: left out
+    m = np.bincount(item, minlength=n)  # persons with a value on each item
+    return (tot[:, :, None] * tot[:, None, :] - same) / np.maximum(m - 1, 1)[:, None, None]  # one person: all zero
+
+
+def coincidence_alpha(
+    o: np.ndarray,  # (k, k) coincidence matrix (`person_coincidences` summed over items)
+    level: str = 'nominal',
+) -> float:
+    "Krippendorff's alpha from a coincidence matrix, with the krippendorff package's distances for each level."
+    check_level(level)
+    o = np.asarray(o, dtype=float)
+    n_v = o.sum(0)
+    if n_v.sum() <= 1:
+        raise ValueError('alpha needs at least one item with values of 2 or more persons')
+    i = np.arange(len(n_v))
+    lo, hi = np.minimum.outer(i, i), np.maximum.outer(i, i)
+    cs = np.concatenate([[0.0], np.cumsum(n_v)])
+    d = {'nominal': (lo != hi).astype(float), 'interval': (hi - lo).astype(float) ** 2,
+         'ordinal': (cs[hi + 1] - cs[lo] - (n_v[lo] + n_v[hi]) / 2) ** 2}[level]
+    e = (np.outer(n_v, n_v) - np.diag(n_v)) / (n_v.sum() - 1)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return float(1 - (o * d).sum() / (e * d).sum())
+
+
+def pairable_items(data: AnnotatedData) -> np.ndarray:
+    "Items alpha pairs values on: 2 or more votes (responses: of 2 or more persons, `person_coincidences`)."
+    o = person_coincidences(data)
+    if o is not None:
+        return o.sum((1, 2)) > 0
+    if data.responses is not None:
+        return (~np.isnan(data.responses)).sum(0) >= 2
+    return data.counts.sum(1) >= 2
 
 # %% ../nbs/13_agreement.ipynb #bb73ad39
 UNEQUAL = ('subsample', 'all', 'error')
@@ -159,12 +219,14 @@ def agreement_draws(
                 reliability_data=resp[:, idx], value_domain=list(range(data.n_classes)), level_of_measurement=level
             )
         )
+    o = person_coincidences(data) if resp is not None else None
+    if o is not None:  # repeated labels (A#2): each person one coder (`person_coincidences`), as `krippendorff_alpha`
+        value = lambda idx: coincidence_alpha(o[idx].sum(0), level)
     est = value(np.arange(data.n_items))
     rng = as_rng(seed)
     # alpha pairs the votes within an item: an item with fewer than 2 adds no pair, so resampling it only makes the
     # number of pairable items random (a wider interval, and one that moves with items nobody could agree on)
-    votes = (~np.isnan(resp)).sum(0) if resp is not None else data.counts.sum(1)
-    pool = np.flatnonzero(votes >= 2) if coefficient == 'alpha' else np.arange(data.n_items)
+    pool = np.flatnonzero(pairable_items(data)) if coefficient == 'alpha' else np.arange(data.n_items)
     ids = data.item_ids
     pool = pool[id_order([ids[j] for j in pool])]  # by id: the same resamples for any order of the rows
     draws = []

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .agreement import agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
+from .agreement import krippendorff_alpha, pairable_items
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, read_table
 from .best import HARD_METRICS, best, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, comma_hint, id_order, keyed_streams
@@ -425,12 +426,15 @@ def subset(
                    report=f'{int(keep.sum())} of {len(keep)} annotators')
 
 # %% ../nbs/17_perspectives.ipynb #d348b2aa
-def _alpha(resp, k, level) -> float:
-    if ((~np.isnan(resp)).sum(0) >= 2).sum() == 0 or resp.shape[0] < 2:
+def _alpha(data, level) -> float:
+    resp, k = data.responses, data.n_classes
+    if not pairable_items(data).any() or resp.shape[0] < 2:
         return float('nan')
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         try:
+            if data.repeat_of:  # A#2 is A: each person one coder (`krippendorff_alpha`'s rule), not a rater of its own
+                return krippendorff_alpha(data, level=level)
             return float(krippendorff.alpha(reliability_data=resp, value_domain=list(range(k)),
                                             level_of_measurement=level))
         except (ValueError, ZeroDivisionError):
@@ -448,14 +452,14 @@ def alpha_interval(
     none."""
     check_level(level)  # refused by name, not a TypeError from inside the krippendorff package
     n_boot = check_resamples(n_boot)  # 0: no interval
-    n_pair = int(((~np.isnan(data.responses)).sum(0) >= 2).sum())
+    n_pair = int(pairable_items(data).sum())  # items with votes of 2 or more persons (A and A#2: one)
     if len(data.people()) < 2:  # persons: A and A#2 (A's repeated labels, repeats='all') are one, no agreement of two
         return float('nan'), float('nan'), float('nan'), (f'{len(data.people())} annotator' if data.annotators else
                                                           'no annotator with a vote here') + ': no agreement to measure'
     if n_pair == 0:
         return float('nan'), float('nan'), float('nan'), 'no item with 2 or more votes'
     if n_pair < min_items or not n_boot:
-        est = _alpha(data.responses, data.n_classes, level)
+        est = _alpha(data, level)
         why = f'{n_pair} items with 2 or more votes (fewer than {min_items}): no interval' if n_boot else ''
         return est, float('nan'), float('nan'), why
     est, draws = agreement_draws(data, 'alpha', level=level, n_boot=n_boot, seed=seed)  # as `agreement_interval`
@@ -588,7 +592,7 @@ def alpha_across_groups(
     mj = group_majorities(data, groups)
     resp = mj.to_numpy().T.astype(float)
     resp[resp < 0] = np.nan
-    d = replace(data, responses=resp, annotators=list(mj.columns),
+    d = replace(data, responses=resp, annotators=list(mj.columns), repeat_of=None,  # coders: groups, not annotators
                 counts=np.stack([(resp == j).sum(0) for j in range(data.n_classes)], 1))
     return alpha_interval(d, level, n_boot, seed, min_items)
 

@@ -100,3 +100,25 @@ def test_best_by_shows_each_groups_prior_check_and_warnings(tmp_path):
     j = scruples('best', long, '--by', 'group', '--annotators', ann, '--bootstrap', '0', '--samples', '500', '--json')
     got = json.loads(j.stdout)
     assert set(got['checks']) == {'all', 'camp', 'even'} and got['warnings']['even'], got.keys()
+
+
+def test_pooled_alpha_takes_an_annotators_repeated_label_as_the_same_person(tmp_path):
+    """Alpha (`krippendorff_alpha`, `agreement_report`, `group_agreement`) paired A's repeated label (A#2) with A's own."""
+    from scruples.agreement import agreement_report, krippendorff_alpha
+    from scruples.annotations import read_annotated
+    from scruples.perspectives import group_agreement
+
+    rng = np.random.default_rng(1)
+    rows = []
+    for i in range(200):  # A labels every item twice, the same; B at random: the two persons' labels are unrelated
+        a = ['y', 'n'][rng.integers(2)]
+        rows += [(f'i{i}', 'A', a), (f'i{i}', 'A', a), (f'i{i}', 'B', ['y', 'n'][rng.integers(2)])]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'v.csv', index=False)
+    data = read_annotated(tmp_path / 'v.csv', repeats='all')
+    assert sorted(data.annotators) == ['A', 'A#2', 'B']
+    assert abs(krippendorff_alpha(data)) < 0.1  # was 0.33: A's agreement with oneself
+    rep = agreement_report(data, methods=()).set_index('metric')
+    assert abs(rep.loc['krippendorff_alpha', 'value']) < 0.1
+    g = group_agreement(data, np.array(['g', 'g', 'g']), n_boot=20).set_index('group')
+    assert abs(g.loc['all', 'alpha']) < 0.1 and abs(g.loc['g', 'alpha']) < 0.1
+    assert g.loc['all', 'alpha_lo'] < 0 < g.loc['all', 'alpha_hi']
