@@ -141,7 +141,7 @@ def test_labels_equal_as_numbers_api(tmp_path):
 # --- 5. --repeats all: the ceiling counted every vote, agreement only the first --------------------------------------
 
 def test_repeats_all_one_source_of_votes(tmp_path):
-    from scruples.agreement import agreement_report, krippendorff_alpha
+    from scruples.agreement import agreement_report, coincidence_alpha, krippendorff_alpha, person_coincidences
     rows = ['item,annotator,label'] + [f'i{i},A,{"yes" if i % 2 else "no"}' for i in range(8)] \
         + [f'i{i},A,{"no" if i % 3 else "yes"}' for i in range(8)] + [f'i{i},B,yes' for i in range(8)]
     p = write(tmp_path, 'l.csv', '\n'.join(rows) + '\n')
@@ -149,7 +149,12 @@ def test_repeats_all_one_source_of_votes(tmp_path):
     assert d.counts.sum() == 24
     tally = np.stack([(d.responses == j).sum(0) for j in range(d.n_classes)], 1)
     assert (tally == d.counts).all()  # the annotator x item matrix holds the votes the counts hold
-    assert krippendorff_alpha(d) == pytest.approx(krippendorff_alpha(d.counts, counts=True), abs=1e-12)
+    # every vote counts in alpha too, A's two labels of an item as one person's value split between them (issue 39's
+    # thirty-second pass: A's second label is not another coder's, so alpha is not the counts' alpha, which pairs them)
+    o = person_coincidences(d)
+    assert o.sum() == 16  # 2 persons on each of 8 items
+    assert krippendorff_alpha(d) == pytest.approx(coincidence_alpha(o.sum(0)), abs=1e-12)
+    assert krippendorff_alpha(d) != pytest.approx(krippendorff_alpha(read_annotated(p, repeats='first')), abs=1e-6)
     rep = agreement_report(d, methods=()).set_index('metric')
     assert rep.loc['n_annotations', 'value'] == 24
     assert 'repeats=all' in d.report and 'annotator x item' in d.report
