@@ -145,8 +145,7 @@ class _ForkServer:
 
     def serves(self, env: dict) -> bool:
         "Whether a fork gives a process this environment: the same interpreter-start variables as the server's."
-        start = lambda e: {k: v for k, v in e.items() if k.startswith(_START_KEYS) and k != 'PYTHONPATH'}
-        return self.proc.poll() is None and start(env) == start(self.env)
+        return self.proc.poll() is None and _start_vars(env) == _start_vars(self.env)
 
     def run(self, argv: list, env: dict, cwd, timeout, code: str = CLI) -> subprocess.CompletedProcess:
         "`python -c CODE ARGV` (the command by default) in a child forked from the server."
@@ -171,12 +170,23 @@ class _ForkServer:
 _server: _ForkServer|None = None
 
 
+def _start_vars(env: dict) -> dict:
+    "The interpreter-start variables of an environment (PYTHONPATH aside: a child takes its path from the request)."
+    return {k: v for k, v in env.items() if k.startswith(_START_KEYS) and k != 'PYTHONPATH'}
+
+
 def _fork_server(env: dict) -> _ForkServer|None:
-    "This process's fork server when it can run a command in `env`, else None (a real interpreter runs it)."
+    """This process's fork server when it can run a command in `env`, else None (a real interpreter runs it). A call
+    that sets interpreter-start variables of its own goes to a real interpreter; when this process's own environment
+    has changed them since the server started (importing scikit-learn sets KMP_INIT_AT_FORK and KMP_DUPLICATE_LIB_OK
+    in it), the server starts again with them, rather than every later call going to a new interpreter."""
     global _server
     if os.environ.get('SCRUPLES_TEST_FORK', '1').strip() == '0' or not hasattr(os, 'fork'): return None
-    if _server is None or _server.proc.poll() is not None: _server = _ForkServer()
-    return _server if _server.serves(env) else None
+    if _server is not None and _server.serves(env): return _server
+    if _start_vars(env) != _start_vars(cli_env()): return None
+    if _server is not None: _server.close()
+    _server = _ForkServer()
+    return _server
 
 
 def run_by(folder, command: str, by: str, values, *flags) -> subprocess.CompletedProcess:

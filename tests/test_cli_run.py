@@ -13,23 +13,29 @@ import numpy as np
 import pytest
 
 
+def forking() -> bool:
+    return os.environ.get('SCRUPLES_TEST_FORK', '1').strip() != '0' and hasattr(os, 'fork')
+
+
 @pytest.fixture
 def server():
-    env = cli_run.cli_env()
-    s = cli_run._fork_server(env)
-    if s is None: pytest.skip('no fork server here (SCRUPLES_TEST_FORK=0 or no os.fork)')
+    if not forking(): pytest.skip('no fork server here (SCRUPLES_TEST_FORK=0 or no os.fork)')
+    s = cli_run._fork_server(cli_run.cli_env())
+    assert s is not None, 'the commands of this test process run in new interpreters, not forked'
     return s
 
 
 def both(monkeypatch, *argv, cwd=None) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
     "`scruples ARGV` forked and in a new interpreter."
-    monkeypatch.setenv('SCRUPLES_TEST_FORK', '1'); forked = cli_run.scruples(*argv, cwd=cwd)
+    monkeypatch.setenv('SCRUPLES_TEST_FORK', '1')
+    assert cli_run._fork_server(cli_run.cli_env()) is not None  # forked indeed
+    forked = cli_run.scruples(*argv, cwd=cwd)
     monkeypatch.setenv('SCRUPLES_TEST_FORK', '0'); real = cli_run.scruples(*argv, cwd=cwd)
     monkeypatch.delenv('SCRUPLES_TEST_FORK')
     return forked, real
 
 
-def test_every_command_answers_alike_forked_and_in_a_new_interpreter(monkeypatch, tmp_path):
+def test_every_command_answers_alike_forked_and_in_a_new_interpreter(monkeypatch, tmp_path, server):
     rng = np.random.default_rng(3)
     gold = cli_run.gold_votes(rng, 40); gold.to_csv(tmp_path/'gold.csv', index=False)
     gold[['id']].assign(label=rng.choice(['yes', 'no', 'maybe'], len(gold))).to_csv(tmp_path/'pred.csv', index=False)
@@ -113,3 +119,13 @@ def test_a_command_sees_the_environment_and_folder_it_is_given(tmp_path):
     (tmp_path/'here').mkdir()
     r = cli_run.scruples('data', 'locate', '--json', cwd=tmp_path/'here', env={'SCRUPLES_DATA': str(tmp_path/'nowhere')})
     assert str(tmp_path/'nowhere') in r.stdout + r.stderr
+
+
+def test_the_server_follows_its_own_processs_environment(server, monkeypatch):
+    "In CI every call went to a new interpreter: importing scikit-learn set KMP_* in the test process after the server started."
+    monkeypatch.setenv('KMP_INIT_AT_FORK', 'FALSE' if os.environ.get('KMP_INIT_AT_FORK') != 'FALSE' else 'TRUE')
+    again = cli_run._fork_server(cli_run.cli_env())
+    assert again is not None and again is not server and server.proc.poll() is not None  # started again, the old one ended
+    assert cli_run._fork_server(cli_run.cli_env()) is again
+    assert cli_run._fork_server(cli_run.cli_env(PYTHONHASHSEED='3')) is None  # a call's own start variables: a new interpreter
+    assert cli_run.scruples('--help').returncode == 0
