@@ -1200,13 +1200,19 @@ def _cmd_score(args):
             'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
             'intervals: 95% bootstrap over the items; ECE has no ceiling',
             *(f'figure: {f}' for f in figures)]
-    # the same warnings as analyze's (`prediction_warnings`)
+    # the same warnings as analyze's (`prediction_warnings`), and its note of a model better than the BEST estimate
     tied = ([f'note: {res.attrs["n_tied"]} of {len(counts)} items have a tied majority vote: their gold label is the '
              'first tied class in class order (as `scruples best` by default), so the accuracy and macro F1 of the '
              'model '
              'and of the ceiling move with the class order (the order of the count columns, or --classes)']
             if res.attrs['n_tied'] else [])
-    return Result(fields, text, notes=tied + [f"warning: {w['says']}" for w in res.attrs['warnings']])
+    from scruples.guide import scores_above_ceiling
+
+    # the guide's rule and words (`above_ceiling`), of every metric with a ceiling
+    above = scores_above_ceiling(res, Path(pred.source).stem)
+    fields['above_ceiling'] = above  # --json: one record per metric better than the BEST estimate, with its sentence
+    return Result(fields, text, notes=tied + [f'note: {s}' for s in above.says]
+                  + [f"warning: {w['says']}" for w in res.attrs['warnings']])
 
 
 # %% ../nbs/99_cli.ipynb #7bd636d7

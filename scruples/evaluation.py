@@ -725,6 +725,7 @@ def score_against_ceiling(
         ties=ceiling.attrs['ties'],
         n_tied=ceiling.attrs['n_tied'],
         check=ceiling.attrs['check'],
+        check_verdict=ceiling.attrs['check_verdict'],  # its verdict in a word, as `best`'s (`guide.above_ceiling`)
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)
         warnings=prediction_warnings(p, names_of_classes,

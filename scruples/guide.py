@@ -23,12 +23,13 @@ pd = LazyModule('pandas')
 _annotations = LazyModule('scruples.annotations')
 
 # %% auto #0
-__all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'PARAM_GUARDS', 'RUN_PARAMETERS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX',
-           'GuideError', 'guide_notebook', 'DefaultColumn', 'GuideParameters', 'guide_parameters', 'guide_predictions',
-           'check_predictions', 'join_annotations', 'shipped_dataset', 'take_items', 'in_id_order', 'split_items',
-           'parse_groups', 'class_shares', 'is_skewed', 'model_warnings', 'calibrated_proba', 'above_ceiling',
-           'models_vs_ceiling_figure', 'check_parameters', 'checked_parameters', 'check_kernel', 'check_run',
-           'analyze_folder', 'prepare_out', 'commit_run', 'analyze']
+__all__ = ['np', 'pd', 'FORMS', 'SHIPPED_FORMS', 'CEILING_METRICS', 'METRIC_WORDS', 'PARAM_GUARDS', 'ANNOTATOR_PARAMETERS',
+           'RUN_PARAMETERS', 'MANIFEST', 'RUN_FILES', 'RUN_PREFIX', 'GuideError', 'guide_notebook', 'DefaultColumn',
+           'GuideParameters', 'guide_parameters', 'guide_predictions', 'check_predictions', 'join_annotations',
+           'shipped_dataset', 'take_items', 'in_id_order', 'split_items', 'parse_groups', 'class_shares', 'is_skewed',
+           'model_warnings', 'calibrated_proba', 'above_ceiling', 'scores_above_ceiling', 'models_vs_ceiling_figure',
+           'check_parameters', 'checked_parameters', 'check_kernel', 'check_run', 'analyze_folder', 'prepare_out',
+           'commit_run', 'analyze']
 
 # %% ../nbs/91_guide.ipynb #2f2b48b6
 class GuideError(ScruplesError):
@@ -455,17 +456,22 @@ def _untrusted(ceiling) -> str:
             + ': a prior chosen on more items (prior_counts) or more votes per item would tell')
 
 # %% ../nbs/91_guide.ipynb #a1e0c019
+CEILING_METRICS = (('f1', 'macro_f1', 'macro F1', 1), ('xentropy', 'xentropy', 'cross-entropy', -1))  # the guide's:
+# (the result's key, the ceiling's row, the metric in words, 1: higher is better, -1: lower is better)
+METRIC_WORDS = {'accuracy': 'accuracy', 'macro_f1': 'macro F1', 'xentropy': 'cross-entropy', 'kl': 'KL divergence',
+                'js': 'Jensen-Shannon divergence', 'manhattan': 'Manhattan distance',
+                'wasserstein': 'Wasserstein distance'}  # `evaluation.score_against_ceiling`'s metrics, in words
+
+
 def above_ceiling(
     results,  # model name -> what `evaluate` returned (f1, f1_lo, f1_hi, xentropy, ...)
     ceiling,  # what `best` returned for the same items (rows macro_f1 and xentropy: estimate, ci_low, ci_high)
+    metrics=CEILING_METRICS,  # (key, ceiling row, words, 1 or -1) per metric compared (`scruples score`: every one)
 ) -> pd.DataFrame:  # one row per model and metric better than the BEST estimate, with a sentence
     "The models whose macro F1 is above (cross-entropy below) the BEST estimate of the same items; `overlap`: their 95% intervals overlap."
     rows = []
     for name, r in results.items():
-        for key, metric, label, sign in (
-            ('f1', 'macro_f1', 'macro F1', 1),
-            ('xentropy', 'xentropy', 'cross-entropy', -1),
-        ):
+        for key, metric, label, sign in metrics:
             if metric not in ceiling.index or not np.isfinite(r[key]):
                 continue
             b = ceiling.loc[metric]
@@ -499,6 +505,22 @@ def above_ceiling(
     return pd.DataFrame(
         rows, columns=['model', 'metric', 'value', 'lo', 'hi', 'best', 'best_lo', 'best_hi', 'overlap', 'says']
     )
+
+
+def scores_above_ceiling(
+    table: pd.DataFrame,  # `evaluation.score_against_ceiling`'s: per metric model(_lo, _hi), ceiling(_lo, _hi)
+    name: str = 'the model',
+) -> pd.DataFrame:  # as `above_ceiling`
+    """`above_ceiling` of `scruples score`'s table, for every metric with a ceiling: the rule and the sentences of
+    `scruples analyze`'s note, from the one function."""
+    from scruples.evaluation import LOWER_IS_BETTER
+
+    t = table[table['ceiling'].notna()]
+    result = {name: {f'{m}{s}': float(t.loc[m, f'model{s}']) for m in t.index for s in ('', '_lo', '_hi')}}
+    ceiling = pd.DataFrame({'estimate': t['ceiling'], 'ci_low': t['ceiling_lo'], 'ci_high': t['ceiling_hi']})
+    ceiling.attrs = {k: table.attrs[k] for k in ('prior', 'check_verdict') if k in table.attrs}  # `_untrusted`'s
+    return above_ceiling(result, ceiling, [(m, m, METRIC_WORDS.get(m, m), -1 if m in LOWER_IS_BETTER else 1)
+                                           for m in t.index])
 
 # %% ../nbs/91_guide.ipynb #a1e0c023
 def models_vs_ceiling_figure(
@@ -571,11 +593,17 @@ def _param_choices(name: str) -> tuple | None:
     return {'class_weight': ('auto', 'balanced', 'none'), 'finetune': ('auto', 'yes', 'no')}.get(name)
 
 
+ANNOTATOR_PARAMETERS = ('trait_items', 'min_trait_questions')  # used only with annotator ids (the latent traits)
+
+
 def check_parameters(
     params: dict,  # notebook parameter -> value (what `guide_parameters` returns, plus any other)
     nb=None,  # the notebook (default: `guide_notebook()`)
+    annotator_ids: bool | None = None,  # the data have annotator ids (None: as `guide_parameters`' columns say, if given)
 ) -> dict:  # `params`, with ints given for float parameters converted
-    "Every parameter must be one the notebook declares, of its type and within `PARAM_GUARDS`; the error says which and why."
+    """Every parameter must be one the notebook declares, of its type and within `PARAM_GUARDS`; the error says which and
+    why. A parameter the run would not use is refused: epochs= with finetune='no', the models' options without texts,
+    the latent traits' (`ANNOTATOR_PARAMETERS`) without annotator ids."""
     from papermill.inspection import inspect_notebook
 
     declared = inspect_notebook(str(nb or guide_notebook()))
@@ -640,6 +668,15 @@ def check_parameters(
                          f'{"s do" if len(models) > 1 else " does"} nothing without a text column (no model is '
                          'trained; agreement and the ceiling only): leave '
                          f'{"them" if len(models) > 1 else "it"} out, or name the text column')
+    if annotator_ids is None and 'form' in out:  # `guide_parameters`' reading: the ids' columns, or the long form beside
+        annotator_ids = bool(out.get('annotator_col') or out.get('annotator_cols') or out.get('annotations_file'))
+    traits = [n for n in ANNOTATOR_PARAMETERS if n in out]
+    if annotator_ids is False and traits:  # the latent traits need annotator ids: the section is skipped without them
+        raise ValueError(f'{", ".join(f"{n}= ({out[n]!r})" for n in traits)}: the latent traits\' option'
+                         f'{"s do" if len(traits) > 1 else " does"} nothing without annotator ids (no latent traits: '
+                         'a wide table of counts says who voted nothing): leave '
+                         f'{"them" if len(traits) > 1 else "it"} out, or give the annotations in the long form '
+                         '(--annotations FILE beside a wide table; in Python annotations=)')
     return out
 
 
@@ -712,7 +749,8 @@ def check_run(
     options.check_ordered_groups(data.classes, options.groups_of(namespace.get('group')), ordered)
     seen = {'text_col': 'text' if data.texts is not None else '',
             'split_col': 'split' if data.splits is not None else ''}
-    return {k: v for k, v in check_parameters(given | seen, nb).items() if k in given}
+    return {k: v for k, v in check_parameters(given | seen, nb, annotator_ids=data.responses is not None).items()
+            if k in given}
 
 
 # %% ../nbs/91_guide.ipynb #92f70a3d

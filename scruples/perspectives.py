@@ -187,6 +187,54 @@ class Joined:
     report: str  # the join in one line
 
 
+_ID_NAMES = ('annotator', 'annotator_id', 'id')  # the id column's names, first found first (as `read_annotators`)
+
+
+def _row_numbers(index: pd.Index) -> bool:
+    "An unnamed integer index holding 0..n-1 in any order: the row numbers pandas gives a frame (kept by a sort)."
+    if any(n is not None for n in index.names) or not pd.api.types.is_integer_dtype(index.dtype):
+        return False
+    return isinstance(index, pd.RangeIndex) or bool(np.array_equal(np.sort(index.to_numpy()), np.arange(len(index))))
+
+
+def _ids_as_index(
+    table: pd.DataFrame,  # an annotators table: the ids in its index or in an annotator (annotator_id, id) column
+    src: str,  # where it comes from, for messages
+) -> pd.DataFrame:  # the table indexed by the annotator ids
+    """The annotators table indexed by its ids. An annotator (annotator_id, id) column is the ids whatever the index
+    (an unnamed index is row numbers, or of no meaning: kept in a sort or a filter they joined annotator 0 to another's
+    row); a named index that is the ids too must say the same, else refused, naming both, unless it is the reader's own
+    (an index named annotator beside a bare id column: a survey's row number, as `read_annotators` takes it)."""
+    low = {str(c).lower(): c for c in table.columns}
+    col = next((low[n] for n in _ID_NAMES if n in low), None)
+    if col is None:
+        if _row_numbers(table.index):  # row numbers are no ids: with annotators numbered 0..n-1 each had another's
+            raise ScruplesError(f'{src}: no annotator ids: its index is the row numbers 0..{len(table) - 1} and it '
+                                'has no annotator (or id) column; give the ids as its index (set_index) or a column')
+        return table
+    named = [n for n in table.index.names if n is not None]
+    if not named:  # row numbers (or no meaning): the column is the ids
+        return table.set_index(col)
+    rank = {n: i for i, n in enumerate(_ID_NAMES)}
+    name = str(named[0]) if len(named) == 1 else ','.join(map(str, named))
+    if rank.get(name.lower(), 99) < rank[str(col).lower()]:  # read_annotators: annotator, then a survey's bare id
+        return table
+    def key(v):  # as the reader keys ids (1, 1.0, ' 1': '1'); a value no id can be: itself
+        try:
+            return _id(v, src, None, name)
+        except ScruplesDataError:
+            return repr(v)
+
+    ids, theirs = [key(a) for a in table.index], [key(a) for a in table[col]]
+    if ids != theirs:
+        j = next(j for j, (a, b) in enumerate(zip(ids, theirs)) if a != b)
+        raise ScruplesError(
+            f'{src}: its index {name!r} and its column {col!r} could each be the annotator ids, and they disagree '
+            f'(row {j}: {ids[j]} and {theirs[j]}): drop the column that is not the ids, or reset_index() to keep the '
+            'index as an attribute')
+    return table.set_index(col)
+
+
 def join_annotators(
     data: AnnotatedData,  # read with annotator ids
     table: pd.DataFrame,  # `read_annotators` or `long_attributes`
@@ -199,13 +247,7 @@ def join_annotators(
     if data.responses is None:
         raise ScruplesError('annotator attributes need annotator ids: read the long form with an annotator column')
     src = table.attrs.get('source', 'the annotators table')
-    if isinstance(table.index, pd.RangeIndex) and table.index.name is None:  # as pd.read_csv leaves it: no ids
-        low = {str(c).lower(): c for c in table.columns}
-        col = low.get('annotator') or low.get('annotator_id') or low.get('id')  # as `read_annotators` finds them
-        if col is None:  # row numbers are no ids: with annotators numbered 0..n-1 each had another's attributes
-            raise ScruplesError(f'{src}: no annotator ids: its index is the row numbers 0..{len(table) - 1} and it has '
-                                'no annotator (or id) column; give the ids as its index (set_index) or a column')
-        table = table.set_index(col)  # joined by row number, annotator 0 had the attributes of row 0, whoever's
+    table = _ids_as_index(table, src)
     voters = [str(a) for a in data.annotators]
     ids = [_id(a, src, None, 'annotator') for a in table.index]  # keyed as the reader keys votes: 1, 1.0, ' 1' are '1'
     dup = next((a for i, a in enumerate(ids) if a in ids[:i]), None)

@@ -103,26 +103,49 @@ def lsat6(
 def annotator_responses(
     data: AnnotatedData,  # read with annotator ids (the long form): `data.responses` is annotators x items
     coding: str = 'majority',  # 'majority' (agreement with the other annotators' majority) or a class name (one-vs-rest)
-) -> pd.DataFrame:  # annotators x items of 0/1/NaN, indexed by annotator and item ids
-    "The annotators x items binary response matrix `LatentTraitModel` takes, from annotations with any number of classes."
+) -> pd.DataFrame:  # persons x items of 0/1/NaN, indexed by annotator (person) and item ids
+    """The annotators x items binary response matrix `LatentTraitModel` takes, from annotations with any number of classes.
+    One row per person (`persons`): with repeats='all' A's repeated labels (the pseudo-annotator A#2) are A's, one
+    response of A's, never among A's "others" (the other persons, one value each: their labels' shares); more than half
+    of a person's labels of an item decide its code, else NaN."""
     if not isinstance(data, AnnotatedData):
         raise TypeError(f'data must be an AnnotatedData, got {type(data).__name__}')
     if data.responses is None:
         raise ValueError('no annotator ids: read the long form (item, annotator, label) to get responses')
-    R = data.responses
-    if coding == 'majority':
-        lab = np.nan_to_num(R, nan=0).astype(np.int64)
-        own = np.take_along_axis(data.counts.T, lab, 0) - 1  # others' votes for the annotator's own label
-        top2 = -np.sort(-data.counts, 1)[:, :2]  # the two largest counts per item
-        is_top = data.counts.argmax(1)[None, :] == lab
-        other = np.where(is_top, top2[:, 1][None, :], top2[:, 0][None, :])  # others' best count among the other classes
-        Y = np.where(own > other, 1.0, np.where(own < other, 0.0, np.nan))
-        Y[np.isnan(R) | (own + other == 0)] = np.nan  # not labelled, or labelled alone
-    elif coding in data.classes:
-        Y = data.binary_responses(coding)
-    else:
+    if coding != 'majority' and coding not in data.classes:
         raise ValueError(f"coding must be 'majority' or one of the classes {list(data.classes)}, got {coding!r}")
-    return pd.DataFrame(Y, index=pd.Index(data.annotators, name='annotator'), columns=pd.Index(list(data.items), name='item', tupleize_cols=False))
+    R, n = data.responses, data.n_items
+    persons = data.persons() if data.annotators is not None else list(range(len(R)))  # repeats='all': the
+    # pseudo-annotator A#2 of A's repeated labels is A, one respondent (and one row)
+    first = {}
+    for j, p in enumerate(persons):
+        first.setdefault(p, j)  # each person's row: their own (A), the first
+    number = {p: i for i, p in enumerate(first)}
+    pid = np.array([number[p] for p in persons], dtype=np.int64)
+    r, u = np.nonzero(~np.isnan(R))
+    cell, at = np.unique(pid[r] * n + u, return_inverse=True)  # one (person, item)
+    w = np.zeros((len(cell), data.n_classes))
+    np.add.at(w, (at.ravel(), R[r, u].astype(np.int64)), 1.0)  # the person's labels of the item (A's and A#2's)
+    if coding == 'majority':
+        s = w / w.sum(1, keepdims=True)  # each person's value on the item: their labels' shares (`person_coincidences`)
+        tot = np.zeros((n, data.n_classes))
+        np.add.at(tot, cell % n, s)
+        o = np.round(tot[cell % n] - s, 9)  # the other persons' values, one each: none of the person's own labels
+        top = -np.sort(-o, 1)[:, :2]  # the others' two largest counts
+        agree = (o == top[:, :1]) & (top[:, :1] > top[:, 1:])  # the others' majority, alone at the top
+        against = o < top[:, :1]  # the others gave some other class more votes
+        yes, no = (w * agree).sum(1), (w * against).sum(1)
+        alone = o.sum(1) <= 0  # labelled by this person alone
+    else:
+        yes = w[:, data.classes.index(coding)]
+        no, alone = w.sum(1) - yes, np.zeros(len(cell), bool)
+    half = w.sum(1) / 2  # a person's labels of an item are one response: more than half of them decide, else NaN
+    v = np.where(yes > half, 1.0, np.where(no > half, 0.0, np.nan))
+    v[alone] = np.nan
+    Y = np.full((len(first), n), np.nan)
+    Y[cell // n, cell % n] = v
+    index = pd.Index([data.annotators[j] if data.annotators is not None else j for j in first.values()], name='annotator')
+    return pd.DataFrame(Y, index=index, columns=pd.Index(list(data.items), name='item', tupleize_cols=False))
 
 # %% ../nbs/42_traits.ipynb #175e5912
 _DEFAULT_POINTS = {1: 41, 2: 51, 3: 13}

@@ -21,8 +21,9 @@ pytestmark = pytest.mark.skipif(os.environ.get('CI') == 'true' and os.environ.ge
 
 SMALL = ['--epochs', '1', '--max-items', '40', '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200',
          '--param', 'baselines=Prior,Logistic', '--param', 'trait_items=6']
-NO_MODELS = ['--max-items', '40', '--param', 'n_boot=20', '--param', 'best_samples=200', '--param', 'trait_items=6']  # no
-# texts: the models' options (--epochs, budget=, baselines=) are refused, as they would do nothing
+NO_MODELS = ['--max-items', '40', '--param', 'n_boot=20', '--param', 'best_samples=200']  # no texts: the models' options
+# (--epochs, budget=, baselines=) are refused, as they would do nothing
+SMALL_WIDE = SMALL[:-2]  # wide counts without annotator ids: no latent traits, so trait_items= is refused (it did nothing)
 WORDS = {'good': ['helped', 'thanked', 'shared', 'comforted'], 'bad': ['lied to', 'insulted', 'ignored', 'cheated'],
          'meh': ['called', 'visited', 'emailed', 'met']}
 LIKELIHOODS = ('hard', 'soft', 'counts', 'dirichlet')
@@ -57,7 +58,7 @@ def wide3(tmp_path_factory):
         c = np.bincount(np.where(rng.random(n) < 0.7, y, rng.integers(3, size=n)), minlength=3)
         rows.append({'post': f'p{i}', 'text': t, **dict(zip(classes, c.tolist()))})
     pd.DataFrame(rows)[['post', 'text', 'wrong', 'fine', 'unsure']].to_csv(d/'votes.csv', index=False)  # count columns out of order
-    return (*run_cli('analyze', str(d/'votes.csv'), '--counts', 'fine,wrong,unsure', '--id', 'post', '--out', str(d/'out'), *SMALL), d/'out')
+    return (*run_cli('analyze', str(d/'votes.csv'), '--counts', 'fine,wrong,unsure', '--id', 'post', '--out', str(d/'out'), *SMALL_WIDE), d/'out')
 
 
 @pytest.fixture(scope='module')
