@@ -603,7 +603,8 @@ def check_parameters(
 ) -> dict:  # `params`, with ints given for float parameters converted
     """Every parameter must be one the notebook declares, of its type and within `PARAM_GUARDS`; the error says which and
     why. A parameter the run would not use is refused: epochs= with finetune='no', the models' options without texts,
-    the latent traits' (`ANNOTATOR_PARAMETERS`) without annotator ids."""
+    the latent traits' (`ANNOTATOR_PARAMETERS`) without annotator ids, and trait_items= below min_trait_questions= (no
+    number of traits could be chosen)."""
     from papermill.inspection import inspect_notebook
 
     declared = inspect_notebook(str(nb or guide_notebook()))
@@ -677,6 +678,12 @@ def check_parameters(
                          'a wide table of counts says who voted nothing): leave '
                          f'{"them" if len(traits) > 1 else "it"} out, or give the annotations in the long form '
                          '(--annotations FILE beside a wide table; in Python annotations=)')
+    if traits:  # fewer questions taken than the traits need: no number of traits could ever be chosen
+        ti, mq = (out[n] if n in out else int(declared[n]['default']) for n in ANNOTATOR_PARAMETERS)
+        if ti < mq:
+            raise ValueError(f'trait_items={ti} is fewer than min_trait_questions={mq}: no number of latent traits '
+                             'would ever be chosen (the questions taken are fewer than the traits need); raise '
+                             'trait_items or lower min_trait_questions')
     return out
 
 

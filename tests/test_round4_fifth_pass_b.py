@@ -110,7 +110,7 @@ def test_analyze_epochs_with_a_frozen_encoder_is_refused(tmp_path):
     out = tmp_path/'out'
     r = scruples('analyze', tmp_path/'w.csv', '--out', out, '--seed', '1', '--finetune', 'no', '--epochs', '3',
                  '--param', 'budget=2', '--param', 'n_boot=20', '--param', 'best_samples=200', '--param',
-                 'baselines=Prior,Logistic', '--param', 'trait_items=6', '--param', 'likelihoods=soft', timeout=600)
+                 'baselines=Prior,Logistic', '--param', 'likelihoods=soft', timeout=600)
     assert r.returncode == 1 and 'Traceback' not in r.stderr, (r.returncode, r.stderr[-2000:])
     line = r.stderr.strip().splitlines()[-1]
     assert '--epochs' in line and '--finetune' in line, line

@@ -142,3 +142,24 @@ def test_score_says_when_the_model_is_better_than_the_ceiling(tmp_path):
     assert all(not a['overlap'] and a['says'] in r.stderr for a in above if a['metric'] == 'accuracy')
     f = scruples(*argv, '--figures', tmp_path / 'figs')
     assert f.returncode == 0 and 'pred: accuracy' in f.stderr and 'the intervals do not overlap' in f.stderr, f.stderr
+
+
+def test_trait_items_below_min_trait_questions_is_refused(tmp_path):
+    """Found while fixing the above: trait_items= below min_trait_questions= (given, or the notebook's default 4) can
+    never leave enough questions to choose a number of traits; the run took it and reported 'not chosen'. Refused before
+    any work, for every way in (the API's check, `--param`)."""
+    from scruples.guide import check_parameters
+
+    with pytest.raises(ValueError, match='trait_items=3 is fewer than min_trait_questions=4'):
+        check_parameters({'trait_items': 3}, annotator_ids=True)
+    with pytest.raises(ValueError, match='trait_items=5 is fewer than min_trait_questions=6'):
+        check_parameters({'trait_items': 5, 'min_trait_questions': 6}, annotator_ids=True)
+    assert check_parameters({'trait_items': 4}, annotator_ids=True) == {'trait_items': 4}  # equal: allowed
+    assert check_parameters({'min_trait_questions': 12}, annotator_ids=True) == {'min_trait_questions': 12}
+    rows = [{'item': f'i{i}', 'annotator': f'a{a}', 'label': 'xy'[(i + a) % 2], 'text': f'text {i}'}
+            for i in range(20) for a in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'long.csv', index=False)
+    r = scruples('analyze', tmp_path / 'long.csv', '--long', '--out', tmp_path / 'out', '--text', '',
+                 '--param', 'trait_items=2', '--bootstrap', '10')
+    assert r.returncode == 1 and 'trait_items=2 is fewer than min_trait_questions=4' in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / 'out').exists(), r.stderr
