@@ -435,7 +435,8 @@ def aggregate_agreement(
     methods = [c for c in table.columns if c not in ('item', 'tied')]
     if truth is not None:  # by item id, not by position (a Series in another order was compared with other items)
         ids = table['item'] if 'item' in table.columns and table['item'].notna().all() else None
-        ref = pd.Series(0, index=pd.Index(ids.to_numpy(dtype=object))) if ids is not None else np.zeros(len(table))
+        ref = (pd.Series(0, index=pd.Index(ids.to_numpy(dtype=object), name='item'))  # named: ids, not row numbers
+               if ids is not None else np.zeros(len(table)))
         truth = np.asarray(in_order_of(truth, ref, 'truth', 'the table'), dtype=object)
         if len(truth) != len(table):
             raise ValueError(f'truth has {len(truth)} labels for the {len(table)} items of the table: one per item')

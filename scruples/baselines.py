@@ -570,8 +570,9 @@ class PairBaseline(PairRanker):
         if y is None:
             if not isinstance(X, pd.DataFrame):
                 raise ValueError('y is required unless X is a Dilemmas frame with label counts')
-            y = label_counts(X)
-        y = rows_in_order_of(y, X, 'y', 'X')  # a table of votes keyed by the dilemmas' ids: by id, as pandas aligns
+            y = label_counts(X)  # X's own votes, in its order
+        else:
+            y = rows_in_order_of(y, X, 'y', 'X')  # a table of votes keyed by the dilemmas' ids: by id, as pandas aligns
         P = as_pairs(X)
         if not len(P):
             raise ValueError('no pairs to fit on')
@@ -1058,6 +1059,8 @@ def _tune_fixed(
     model: str, X, y, task: str, n_folds: int, seed, cv_task, ties: str, s_model: int, t0: float
 ) -> Tuned:
     "`tune` of a baseline with nothing to tune (Prior, Sample, Length): its out-of-fold predictions, then the fit."
+    y = rows_in_order_of(y, X, 'y', 'X')  # by index, as `make_task` matches them (an array beside X's row numbers in
+    X = _positional(X)  # another order: refused); y is in X's order now, and the fits below take both by position
     est = make_model(model, task, seed=s_model, ties=ties)
     lab = target_labels(y, _n_rows(X), None, ties, s_model, task)
     yfit = _counts_arg(lab)
@@ -1146,7 +1149,7 @@ def _refit_best(t: CVTask, model: str, task: str, X, params: dict, oof, soft: bo
     if t.class_weight is not None:
         est.set_params(classifier=balanced(est.classifier, t.class_weight))
     with _one_thread(model, task):
-        est.fit(X, _counts_arg(lab))
+        est.fit(_positional(X), _counts_arg(lab))  # the task's counts are in X's order (matched by `make_task`)
     est.heldout_proba_, est.heldout_counts_ = (
         oof,
         t.counts,
@@ -1231,6 +1234,12 @@ def tune(
     )
 
 # %% ../nbs/21_baselines.ipynb #49bbcb04
+def _positional(X):
+    """X with its rows numbered by position, for a fit beside arrays already in its order (its row numbers in another
+    order beside an array are refused: `rows_in_order_of`)."""
+    return X.reset_index(drop=True) if isinstance(X, (pd.DataFrame, pd.Series)) else X
+
+
 def _subset(X, idx):
     if isinstance(X, pd.DataFrame):
         return X.iloc[idx]

@@ -247,8 +247,9 @@ def score_predictions(
     """Macro F1, calibrated cross-entropy and the soft-label metrics of saved probabilities, each with a 95% bootstrap interval.
     All intervals come from the same `n_boot` resamples of the scored examples; the temperature is fitted once and not refitted per resample.
     A DataFrame of probabilities is matched to the classes and items of `counts` (a DataFrame, or an `AnnotatedData`) by
-    name, as pandas aligns; arrays are taken by position. Calibration items that are scored items (by their ids) are
-    refused."""
+    name, as pandas aligns; arrays are taken by position, but not beside a table whose unnamed index is 0..n-1 in
+    another order (sorted or sampled: positions or items? refused, `in_order_of`). Calibration items that are scored
+    items (by their ids) are refused."""
     _check_held_out((counts, proba), (counts_cal, proba_cal))
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
@@ -296,11 +297,17 @@ def _counts_for(X, counts, xname: str, cname: str):
     were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position, unless
     the counts' index is those numbers in another order (`rows_in_order_of`: a frame sorted or sampled is matched by its
     index). An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
-    `classes_` are matched to its classes by name too."""
-    if hasattr(counts, 'counts') and hasattr(counts, 'classes'):
+    `classes_` are matched to its classes by name too. An array beside a table whose unnamed index is 0..n-1 in another
+    order (X or the counts) is refused (`rows_in_order_of`: positions or items?); arrays on both sides, by position."""
+    annotated = hasattr(counts, 'counts') and hasattr(counts, 'classes')  # its items are ids, not row numbers
+    if annotated:
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         counts = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
-    if counts is None or not isinstance(getattr(X, 'index', None), pd.Index) or not isinstance(counts, pd.DataFrame):
+    if counts is None:
+        return counts
+    if not isinstance(getattr(X, 'index', None), pd.Index) or not isinstance(counts, pd.DataFrame):
+        if not annotated:  # an array beside a table's row numbers in another order: refused (positions or items?)
+            rows_in_order_of(counts, X, cname, xname)
         return counts
     return rows_in_order_of(counts, X, cname, xname)
 

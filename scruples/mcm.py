@@ -23,7 +23,7 @@ from sklearn.base import BaseEstimator
 from sklearn.decomposition import PCA
 from sklearn.exceptions import NotFittedError
 
-from .core import ScruplesDataError, check_texts
+from .core import DEFAULT_MODEL, ScruplesDataError, check_texts
 from .metrics import in_order_of
 from .encoders import SentenceEncoder, cosine, unit_rows
 from .fetch import reference_file
@@ -65,6 +65,16 @@ def encoder_name(encoder) -> str:
         m = getattr(encoder, attr, None)
         if isinstance(m, str): return m
     return type(encoder).__name__
+
+_DEFAULT_NAMES = (DEFAULT_MODEL, f'sentence-transformers/{DEFAULT_MODEL}')  # both load the packaged default
+
+def _same_encoder(a, b) -> bool:
+    """Whether two encoders (or their names) are one model: the same object, or the same `encoder_name` (a model loaded
+    twice; the packaged default under either of its names). None is the default encoder."""
+    if a is b:
+        return True
+    a, b = (DEFAULT_MODEL if e is None else e if isinstance(e, str) else encoder_name(e) for e in (a, b))
+    return a == b or {a, b} <= set(_DEFAULT_NAMES)
 
 def embed(texts: Sequence[str],  # sentences
           encoder=None,          # callable list[str] -> (n, d) array; None: the default SentenceEncoder
@@ -503,6 +513,7 @@ class MoralDirection(BaseEstimator):
         self.direction_ = vt[0]
         self.scale_ = float(np.abs((x - mean) @ vt[0]).max())
         self.dos_, self.donts_ = [clean_action(a) for a in dos], [clean_action(a) for a in donts]
+        self.encoder_name_ = encoder_name(self.encoder) if self.encoder is not None else DEFAULT_MODEL
         return self
 
     def transform(
@@ -524,7 +535,9 @@ class MoralDirection(BaseEstimator):
 
     @classmethod
     def load(cls, path, encoder=None) -> 'MoralDirection':
-        "A direction saved by `save` (read with allow_pickle=False); `encoder` should be the one it was fitted with."
+        """A direction saved by `save` (read with allow_pickle=False), to score with `encoder`, the one it was fitted with
+        (its name is saved). Without one, only a direction fitted with the default encoder loads: another's would be
+        scored with the default, refused; an encoder of another name is warned of."""
         with np.load(path, allow_pickle=False) as z:
             keys = {'format_version', 'components', 'mean', 'scale', 'actions', 'embeddings'}
             if not keys <= set(z.files):
@@ -537,7 +550,9 @@ class MoralDirection(BaseEstimator):
             d.actions_, d.embeddings_ = [str(a) for a in z['actions']], z['embeddings']
             d.dos_, d.donts_ = [str(a) for a in z['dos']], [str(a) for a in z['donts']]
             d.direction_, d.encoder_name_ = d.components_[0], str(z['encoder'])
-        if encoder is not None and encoder_name(encoder) != d.encoder_name_:
+        if encoder is None and not _same_encoder(None, d.encoder_name_):
+            raise ValueError(_no_encoder(d.encoder_name_, path))
+        if encoder is not None and not _same_encoder(encoder, d.encoder_name_):
             warnings.warn(f'{path} was fitted with encoder {d.encoder_name_!r}, scoring with {encoder_name(encoder)!r}')
         return d
 
@@ -554,6 +569,17 @@ def embed(
 def _check_fitted(self: MoralDirection):
     if not hasattr(self, 'direction_'):
         raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
+    fitted = getattr(self, 'encoder_name_', DEFAULT_MODEL)
+    if self.encoder is None and not _same_encoder(None, fitted):  # the default would score another encoder's direction
+        raise ValueError(_no_encoder(fitted))
+
+
+def _no_encoder(fitted: str, path=None) -> str:
+    "The error of a direction fitted with the encoder named `fitted` (saved at `path`) about to score with the default."
+    return (f'{path or "this direction"} was fitted with the encoder {fitted!r}, and no encoder is given: the default '
+            f'{DEFAULT_MODEL!r} would score it. Give the encoder it was fitted with: MoralDirection.load(path, '
+            f'encoder=...) (or set_params(encoder=...)), e.g. SentenceEncoder({fitted!r}) where that names a model '
+            'folder or a Hugging Face id')
 
 # %% ../nbs/51_mcm.ipynb #43e546cc
 @patch
@@ -585,7 +611,8 @@ def save(self: MoralDirection, path) -> Path:
         embeddings=self.embeddings_,
         dos=np.array(self.dos_, dtype=str),
         donts=np.array(self.donts_, dtype=str),
-        encoder=np.array(encoder_name(self.encoder) if self.encoder is not None else 'all-MiniLM-L6-v2'),
+        encoder=np.array(getattr(self, 'encoder_name_', None)  # the encoder it was fitted with (not one set since)
+                         or (encoder_name(self.encoder) if self.encoder is not None else DEFAULT_MODEL)),
     )
     return path
 
@@ -783,22 +810,47 @@ def check_study(study: pd.DataFrame) -> pd.DataFrame:
     return study
 
 
+def _one_encoder(direction, encoder=None):
+    """The one encoder of a table's bias and the direction's scores: the direction's, or `encoder` where it is the same
+    model (`_same_encoder`); another is refused (the bias was the one's, the scores the other's). A direction without
+    an `encoder` attribute (anything with `score`) takes `encoder` for the bias. Checked before anything is encoded."""
+    if isinstance(direction, MoralDirection):
+        direction._check_fitted()  # a loaded direction of another encoder, left without one: refused here
+    if not hasattr(direction, 'encoder') or encoder is None:
+        return getattr(direction, 'encoder', None) if encoder is None else encoder
+    if not _same_encoder(encoder, direction.encoder):
+        own = DEFAULT_MODEL if direction.encoder is None else encoder_name(direction.encoder)
+        raise ValueError(f'encoder {encoder_name(encoder)!r} is not the direction\'s encoder {own!r}: the bias would be '
+                         'the one\'s and the scores the other\'s. Leave out encoder (the direction\'s is used), or give '
+                         'a direction fitted with it (default_direction(encoder), or MoralDirection(encoder).fit())')
+    return encoder
+
+
+def _encoder_label(encoder) -> str:
+    "The name a table's attrs give the encoder of its scores (None: the default)."
+    return DEFAULT_MODEL if encoder is None else encoder_name(encoder)
+
+
 def user_study_scores(
     direction,  # a fitted MoralDirection (or anything with score(actions, mode, questions))
-    encoder=None,  # for the cosine bias; default: the direction's encoder
+    encoder=None,  # for the cosine bias: the direction's (default), or the same model (another is refused)
     study: pd.DataFrame | None = None,  # from `load_user_study`; default: loaded from data_dir
     data_dir=None,
     bias: bool = True,  # include the cosine bias (ten templates) as a column
 ) -> pd.DataFrame:  # the study with columns bias, questions, raw, bare
-    "Per-action scores of the user study's actions: MCM bias and the direction's score in each mode."
+    """Per-action scores of the user study's actions: MCM bias and the direction's score in each mode, all of one
+    encoder (named in `attrs['encoder']`, where the direction has one or the bias is computed)."""
     study = check_study(load_user_study(data_dir) if study is None else study)  # before any encoding
+    enc = _one_encoder(direction, encoder)
     out = study.copy()
     acts = out.action.tolist()
     if bias:
-        out['bias'] = mcm_bias(acts, encoder if encoder is not None else getattr(direction, 'encoder', None))
+        out['bias'] = mcm_bias(acts, enc)
     out['questions'] = direction.score(acts, 'questions')
     out['raw'] = direction.score(acts, 'raw', questions=out.question.tolist())
     out['bare'] = direction.score(acts, 'bare')
+    if bias or hasattr(direction, 'encoder'):
+        out.attrs['encoder'] = _encoder_label(enc)
     return out
 
 
@@ -852,6 +904,8 @@ def user_study_correlations(
         )
     out = pd.DataFrame(rows)
     out.attrs['published_model'] = 'BERT-large (Schramowski et al.)'
+    if 'encoder' in s.attrs:
+        out.attrs['encoder'] = s.attrs['encoder']  # the encoder of every score here (`user_study_scores`)
     return out
 
 # %% ../nbs/51_mcm.ipynb #3b782468
@@ -883,12 +937,14 @@ def score_actions(
     check_mode(mode)
     acts = [clean_action(a) for a in check_texts(actions, 'actions')]  # a single string is an error, not its letters
     d = direction if direction is not None else default_direction(encoder)
-    enc = encoder if encoder is not None else d.encoder
+    enc = _one_encoder(d, encoder)  # the bias and the score of one encoder (another model's is refused)
     given = [a.strip() for a in actions]  # raw: the text as given (its final '.', '?' or '!' kept), as `action_sentences`
     # raw: each row is named by the text its score embedded ('Smile.' and 'Smile!' are two rows, not two 'Smile')
-    return pd.DataFrame({'action': given if mode == 'raw' else acts, 'bias': mcm_bias(acts, enc),
-                         'score': d.score(given if mode == 'raw' else acts, mode),
-                         'mode': mode})
+    out = pd.DataFrame({'action': given if mode == 'raw' else acts, 'bias': mcm_bias(acts, enc),
+                        'score': d.score(given if mode == 'raw' else acts, mode),
+                        'mode': mode})
+    out.attrs['encoder'] = _encoder_label(enc)
+    return out
 
 
 def user_study_table(
@@ -902,7 +958,7 @@ def user_study_table(
         load_user_study(data_dir) if study is None else study
     )  # before the direction is fitted (encoding)
     d = direction if direction is not None else default_direction(encoder)
-    return user_study_correlations(d, encoder if encoder is not None else d.encoder, study=study, data_dir=data_dir)
+    return user_study_correlations(d, encoder, study=study, data_dir=data_dir)  # encoder: d's, or refused
 
 # %% ../nbs/51_mcm.ipynb #7f23652a
 def afinn_ratings(words: Sequence[str]) -> pd.DataFrame:

@@ -92,6 +92,30 @@ def _unnamed(classes) -> bool:
     return all(v == f'class_{i}' for i, v in enumerate(classes))
 
 
+def _renumbered(x) -> bool:
+    """A frame or Series whose unnamed index is 0..n-1 in another order: the row numbers of a table sorted or sampled
+    (a named index holds the items' ids)."""
+    if not hasattr(x, 'iloc') or getattr(x.index, 'name', None) is not None or len(x) < 2:
+        return False
+    labels = _names_of(x)[1]
+    return not _numbered(labels) and set(labels) == {str(i) for i in range(len(labels))}
+
+
+def _positions_or_items(y, x, name: str, x_name: str) -> None:
+    """Refuse an array (no index: taken by position) beside a frame or Series indexed 0..n-1 in another order
+    (`_renumbered`): its row numbers read as positions and as items, and by position each of its rows went with
+    another's (the mirror of `in_order_of`'s refusal of a table indexed 0..n-1 in order beside those numbers in another
+    order). An AnnotatedData's items are ids: taken as they are."""
+    if y is None or x is None:
+        return
+    for t, t_name, other, o_name in ((y, name, x, x_name), (x, x_name, y, name)):
+        if not hasattr(other, 'iloc') and not hasattr(other, 'classes') and _renumbered(t):  # other: no labels
+            raise ValueError(f'{t_name}: its index is 0..{len(t) - 1} in another order (a table sorted or sampled?) '
+                             f'and {o_name} has none (an array, taken by position): positions or items? Give '
+                             f'{t_name}.reset_index(drop=True) if its rows are in the order of {o_name}, or {o_name} '
+                             'as a table or Series indexed by the same items to match them by index')
+
+
 def in_order_of(
     y,  # predictions (n, k) or labels (n,); a DataFrame or Series is matched by its names, an array taken as it is
     ref,  # what `y` is scored against: counts (DataFrame, AnnotatedData or array) or gold labels (Series or array)
@@ -101,7 +125,8 @@ def in_order_of(
     """`y` in the order of `ref`, as pandas aligns: a DataFrame's columns matched to `ref`'s classes by name, the rows of a
     DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
     position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order by an unnamed index (a table made
-    from an array), unless `ref`'s items are those same numbers in another order (positions or labels? refused); the
+    from an array), unless `ref`'s items are those same numbers in another order (positions or labels? refused; and an
+    array beside a table whose unnamed index is 0..n-1 in another order, either side, is refused too); the
     same for columns 0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order. Columns
     named apart from classes that have names (none in common) are refused: by position they would pair the wrong classes."""
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
@@ -123,6 +148,7 @@ def in_order_of(
     elif yc is not None and rc is not None and not (_numbered(yc) or _numbered(rc) or _unnamed(rc)):
         raise ValueError(f'{name}: columns {yc} are none of the classes of {ref_name} {rc}: name them as the '
                          f'classes to match them by class, or give {name}.to_numpy() to pair them by position')
+    _positions_or_items(y, ref, name, ref_name)  # an array beside row numbers in another order: refused
     if yi is None or ri is None or yi == ri:
         return y
     if _numbered(yi) and getattr(getattr(y, 'index', None), 'name', None) is None:  # a named index is the items'
@@ -207,7 +233,9 @@ def rows_in_order_of(
     (made from an array, or read by pandas) carry positions, not items: `y` keyed otherwise is paired with them by
     position, but `y` keyed by those same numbers in another order (a frame sorted or sampled) is matched by its index.
     `y` indexed 0..n-1 in order beside examples that are those numbers in another order is refused (positions or
-    items?), as `in_order_of` refuses it."""
+    items?), as `in_order_of` refuses it, and so is an array (taken by position) beside a frame or Series, `y` or the
+    examples, whose unnamed index is 0..n-1 in another order. Arrays on both sides: by position."""
+    _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
     xi, yi = _names_of(x)[1], _names_of(y)[1]
