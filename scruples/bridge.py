@@ -5,6 +5,7 @@
 # %% ../nbs/52_bridge.ipynb #7b27bb41
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import check_mode, embed_actions
+from .mcm import DEFAULT_MODEL, _no_encoder, _same_encoder, check_mode, embed_actions, encoder_name
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -159,13 +160,23 @@ class LearnedDirection:
 
     @classmethod
     def load(cls, path, encoder=None) -> 'LearnedDirection':
-        "A learned direction saved by `save` (read with allow_pickle=False)."
+        """A learned direction saved by `save` (read with allow_pickle=False), to score with `encoder`, the one it was
+        fitted with (its name is saved): as `MoralDirection.load`, without one only a direction of the default encoder
+        loads, and an encoder of another name is warned of. A file saved before the name was (no `encoder` in it) loads
+        as it did."""
         with np.load(path, allow_pickle=False) as z:
             if 'coef' not in z.files:
                 raise ValueError(f'{path}: not a saved LearnedDirection')
             d = cls(encoder, mode=str(z['mode']), base=bool(z['base']), Cs=z['Cs'].tolist())
             d.coef_, d.C_ = z['coef'], float(z['C'])
             d.cv_results_ = pd.DataFrame({'C': d.Cs, 'cv_xentropy': z['cv_xentropy']})
+            fitted = str(z['encoder']) if 'encoder' in z.files else None
+        if fitted is not None:
+            d.encoder_name_ = fitted
+            if encoder is None and not _same_encoder(None, fitted):
+                raise ValueError(_no_encoder(fitted, path, 'LearnedDirection'))
+            if encoder is not None and not _same_encoder(encoder, fitted):
+                warnings.warn(f'{path} was fitted with encoder {fitted!r}, scoring with {encoder_name(encoder)!r}')
         return d
 
 # %% ../nbs/52_bridge.ipynb #44930654
@@ -212,6 +223,7 @@ def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'Le
     )
     self.C_ = float(np.ravel(lr.C_)[0])
     self.coef_ = lr.coef_.ravel()
+    self.encoder_name_ = DEFAULT_MODEL if self.encoder is None else encoder_name(self.encoder)  # saved with it
     return self
 
 # %% ../nbs/52_bridge.ipynb #653aa3fb
@@ -219,6 +231,9 @@ def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'Le
 def _check_fitted(self: LearnedDirection):
     if not hasattr(self, 'coef_'):
         raise RuntimeError('this LearnedDirection is not fitted: call fit()')
+    fitted = getattr(self, 'encoder_name_', None)  # None: loaded from a file of before the name was saved
+    if fitted is not None and self.encoder is None and not _same_encoder(None, fitted):
+        raise ValueError(_no_encoder(fitted, kind='LearnedDirection'))  # the default would score another's direction
 
 # %% ../nbs/52_bridge.ipynb #39066070
 @patch
@@ -259,5 +274,6 @@ def save(self: LearnedDirection, path) -> Path:
         base=np.array(self.base),
         Cs=np.array(self.Cs),
         cv_xentropy=self.cv_results_.cv_xentropy.to_numpy(),
+        encoder=np.array(getattr(self, 'encoder_name_', DEFAULT_MODEL)),  # the encoder it scores with (`load`)
     )
     return path

@@ -574,11 +574,13 @@ def _check_fitted(self: MoralDirection):
         raise ValueError(_no_encoder(fitted))
 
 
-def _no_encoder(fitted: str, path=None) -> str:
-    "The error of a direction fitted with the encoder named `fitted` (saved at `path`) about to score with the default."
+def _no_encoder(fitted: str, path=None, kind: str = 'MoralDirection') -> str:
+    """The error of a direction (a `kind`) fitted with the encoder named `fitted` (saved at `path`) about to score with
+    the default."""
     return (f'{path or "this direction"} was fitted with the encoder {fitted!r}, and no encoder is given: the default '
-            f'{DEFAULT_MODEL!r} would score it. Give the encoder it was fitted with: MoralDirection.load(path, '
-            f'encoder=...) (or set_params(encoder=...)), e.g. SentenceEncoder({fitted!r}) where that names a model '
+            f'{DEFAULT_MODEL!r} would score it. Give the encoder it was fitted with: {kind}.load(path, encoder=...) '
+            f'(or {"set_params(encoder=...)" if kind == "MoralDirection" else "set its encoder"}), e.g. '
+            f'SentenceEncoder({fitted!r}) where that names a model '
             'folder or a Hugging Face id')
 
 # %% ../nbs/51_mcm.ipynb #43e546cc

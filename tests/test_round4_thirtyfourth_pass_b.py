@@ -8,6 +8,8 @@
 3. `evaluation.evaluate`, `score_predictions` and `score_against_ceiling` paired an array with a frame by position
    although the frame's index was 0..n-1 in another order (a frame sampled or sorted): the mirror of the case
    `metrics.rows_in_order_of` refuses (positions or items?).
+4. (Noticed while fixing 1.) `bridge.LearnedDirection.save` did not store the encoder at all, so `load(path)` scored a
+   direction learned on another encoder's embeddings with the default, as 1 did.
 """
 import hashlib
 import warnings
@@ -149,3 +151,29 @@ def test_the_rule_in_tunes_fixed_baselines_and_the_packages_own_pairings():
     assert make_model('MultiNB', 'dilemmas', params=p).fit(pairs).predict_proba(pairs.head(3)).shape == (3, 2)
     table = pd.DataFrame({'item': ['2', '0', '1'], 'majority': ['a', 'b', 'a'], 'mv': ['a', 'b', 'b']})
     assert aggregate_agreement(table, ['a', 'b', 'a']).set_index('method').accuracy.tolist() == pytest.approx([1, 2 / 3])
+
+
+def test_a_loaded_learned_direction_scores_only_with_the_encoder_it_was_fitted_with(tmp_path):
+    """`LearnedDirection.save` wrote no encoder name: `load(path)` scored a direction learned on another encoder with
+    the default MiniLM, without a word. The name is saved and the rule is `MoralDirection.load`'s; a file of before
+    (no name in it) loads as it did."""
+    from scruples.bridge import LearnedDirection
+
+    enc, rng = Enc('my-other-encoder', dim=16), np.random.default_rng(4)
+    x = rng.normal(size=(60, 16))
+    c1 = rng.binomial(5, 1 / (1 + np.exp(-x[:, 0])))
+    ld = LearnedDirection(enc, Cs=(0.1, 1.0), cv=2).fit_arrays(x, np.column_stack([c1, 5 - c1]))
+    p = ld.save(tmp_path / 'learned')
+    with pytest.raises(ValueError, match=r"fitted with the encoder 'my-other-encoder'.*LearnedDirection\.load"):
+        LearnedDirection.load(p)
+    same = LearnedDirection.load(p, Enc('my-other-encoder', dim=16))  # the same model loaded again: no warning
+    np.testing.assert_allclose(same.score(['smile', 'kill']), ld.score(['smile', 'kill']))
+    with pytest.warns(UserWarning, match="fitted with encoder 'my-other-encoder', scoring with 'another'"):
+        LearnedDirection.load(p, Enc('another', dim=16))
+    ld.encoder = None  # the encoder dropped after the fit: scoring would take the default
+    with pytest.raises(ValueError, match='my-other-encoder'):
+        ld.score(['smile'])
+    with np.load(p) as z:  # a file saved before the name was: loads, and scores with what it is given
+        np.savez(tmp_path / 'old.npz', **{k: z[k] for k in z.files if k != 'encoder'})
+    old = LearnedDirection.load(tmp_path / 'old.npz', enc)
+    np.testing.assert_allclose(old.score(['smile']), same.score(['smile']))
