@@ -589,12 +589,13 @@ def _cmd_verbs(args):
     if not any(a is not None and b is not None for a, b in zip(v1, v2)):
         raise core.ScruplesError(
             f'{", ".join(args.files)}: none of the {len(dil)} pairs has a root verb on both actions (empty or blank '
-            'descriptions?): nothing to test'
+            'descriptions, or punctuation only?): nothing to test'
         )
     table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, alpha)
-    dropped = (f' ({table.attrs["pairs_dropped"]} without a root verb on both actions left out)'
-               if table.attrs.get('pairs_dropped') else '')
+    counts = {k: table.attrs[k] for k in ('pairs', 'pairs_used', 'pairs_dropped')}  # `verb_table`'s
+    dropped = (f' ({counts["pairs_dropped"]} without a root verb on both actions left out: an empty or blank action, '
+               'or a root of punctuation or symbols)' if counts['pairs_dropped'] else '')
     said = (f'{len(dil)} pairs{dropped} from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} '
             'permutations; '
             + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
@@ -604,7 +605,10 @@ def _cmd_verbs(args):
     notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, so the smallest '
               f'Holm-corrected p of {m} verbs is at least {floor:.3g} > {alpha}: no verb can pass, whatever the data; '
               f'use --samples {math.ceil(m / alpha):,} at least'] if floor > alpha else [])
-    return Result(out.set_index('verb'), [Block(said), found], notes=notes)
+    # --json: the rows with the counts they are over (a bare list of rows left out the pairs dropped and the permutations)
+    fields = {'files': [str(f) for f in args.files], **counts, 'verbs': len(table), 'permutations': args.samples,
+              'seed': args.seed, 'alpha': None if args.all else alpha, 'note': table.attrs['note'], 'rows': out}
+    return Result(fields, [Block(said), found], notes=notes)
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
 def _add_verbs_parser(sub):
@@ -1327,6 +1331,24 @@ def _tied_line(res) -> list[str]:
                ', '.join(f'{v} vote{"s" if v != 1 else ""}: {t:.0%}' for v, t in tied.items()))]
 
 
+def _drawn_line(res) -> list[str]:
+    "The line naming the votes whose vote patterns were drawn from the prior, not enumerated (none: [])."
+    if 'drawn' not in res or not res.drawn.fillna(0).gt(0).any():
+        return []
+    # each dataset's items drawn (6 classes, 10 votes): the drawn columns were said only by --json's exact: false, while
+    # a pool of 2,170 drawn patterns moved their accuracy by 0.01 and their xentropy off its note's 'stays the same'
+    d = res[res.drawn.fillna(0).gt(0)].drop_duplicates(['group', 'votes'] if 'group' in res else 'votes')
+    if 'group' in res:
+        at = '; '.join(f'{v} votes ({", ".join(map(str, r.group))})' for v, r in d.groupby('votes'))
+    else:
+        at = '; '.join(f'{v} votes ({p:,} distinct patterns among {n:,} items drawn)'
+                       for v, p, n in zip(d.votes, d.patterns, d.drawn))
+    return [f'patterns drawn at {at}: more vote patterns than are enumerated for these classes, so the items of each '
+            'simulated dataset were drawn from the prior there, and manhattan is the mean over the datasets (as '
+            'accuracy and macro F1 are at every number of votes), not the exact mean over the patterns; xentropy is '
+            'exact (exact: false in --json)']
+
+
 def _cmd_plan(args):
     "`scruples plan`: the BEST ceiling per votes per item from a pilot's counts, and the test items to tell two models apart."
     import pandas as pd
@@ -1385,7 +1407,7 @@ def _cmd_plan(args):
                     "one person's vote, and the oracle knows each item's distribution exactly, so more votes per item "
                     'do not change it (the expected entropy of the distributions); the hard metrics score against the '
                     'majority vote, which more votes make surer')
-    text += _tied_line(res)
+    text += _tied_line(res) + _drawn_line(res)
     if args.difference:
         r = res[res.metric == 'macro_f1']
         unsized = res.attrs['unsized']
@@ -1580,13 +1602,20 @@ def _plan_by(args, got, path):
     for flag in ('difference', 'figure'):
         if getattr(args, flag):
             raise core.ScruplesError(f'--{flag} is planned for the pooled votes: leave out --{flag} or --by')
-    res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed, prior_data=prior_data)
+    with warnings.catch_warnings():  # each group's warnings: in res.attrs, said below as `best --by` says them
+        warnings.simplefilter('ignore')
+        res = plan_by_group(d, groups, votes=args.votes, n_items=args.items, seed=args.seed, prior_data=prior_data)
     import pandas as pd
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.to_string(index=False))
-    return Result({'pilot': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by, 'rows': res},
-                  [f'read {_words(got.read_line)}', said, table, *_tied_line(res)])
+    # each group's prior check and warnings, as `best --by` (they were discarded: a group's prior fit not to trust, a
+    # concentration of 1e9, planned as any other, silently)
+    return Result({'pilot': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by, 'rows': res,
+                   'alpha': res.attrs['alpha'], 'checks': res.attrs['check'], 'warnings': res.attrs['warnings']},
+                  [f'read {_words(got.read_line)}', said, table, *_tied_line(res), *_drawn_line(res),
+                   *[f'prior of {g}: {line}' for g, line in res.attrs['check'].items() if line]],
+                  notes=[f'note: {g}: {m}' for g, said in res.attrs['warnings'].items() for m in said])
 
 # %% ../nbs/99_cli.ipynb #6e0e7445
 def parser() -> argparse.ArgumentParser:

@@ -1011,13 +1011,16 @@ def plan_by_group(
     n_items: int | None = None,
     seed=0,
     prior_data: AnnotatedData | None = None,  # as `best_by_group`'s: each group's prior chosen on every item read
-) -> pd.DataFrame:  # `plan.plan`'s rows with a group column: 'all' (pooled) first
-    "The planned ceiling per votes per item for each group's soft label, beside the pooled one (`scruples.plan.plan`)."
+) -> pd.DataFrame:  # `plan.plan`'s rows with group, prior and check columns: 'all' (pooled) first
+    """The planned ceiling per votes per item for each group's soft label, beside the pooled one (`scruples.plan.plan`).
+    As `best_by_group`: each group's prior kind and check verdict are its rows' `prior` and `check`, the check's line
+    `attrs['check']` (by group); what `plan` warns of a group (a prior fit not to trust) is warned again named by the
+    group, in its rows' note and in `attrs['warnings']`; `attrs` `alpha`, `prior` and `notes` by group too."""
     groups = check_groups(data, groups)
     pg = _prior_groups(data, prior_data, groups)
     from scruples.plan import plan
 
-    out = []
+    out, said_by = [], {k: {} for k in ('alpha', 'prior', 'check', 'check_verdict', 'warnings', 'notes')}
     for g in ['all', *group_names(groups)]:
         c = data.counts if g == 'all' else subset(data, groups == g).counts
         c = c[c.sum(1) > 0]
@@ -1025,16 +1028,27 @@ def plan_by_group(
             out.append(pd.DataFrame({'group': [g], 'note': ['no votes on these items: no plan']}))
             continue
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore')
+            with warnings.catch_warnings(record=True) as caught:  # kept, said per group below (they were hidden: a
+                warnings.simplefilter('always')                    # group's prior fit not to trust read as any other)
                 r = plan(c, votes=votes, n_items=n_items, seed=seed, prior_counts=_prior_counts(prior_data, pg, g, data))
-            out.append(r.drop(columns=['items_needed']).assign(group=g, note=''))
         except ValueError as err:
             if g == POOLED:  # every vote: what `plan` itself refuses (votes=[0]) is the caller's, as `best_by_group`
                 raise
             out.append(pd.DataFrame({'group': [g], 'note': [str(err)]}))
+            continue
+        said = list(dict.fromkeys(str(w.message) for w in caught))
+        for w in {str(w.message): w for w in caught}.values():  # each once, named by its group, in its own category
+            warnings.warn(f'group {g!r}: {w.message}', w.category, stacklevel=2)
+        for k, v in (('alpha', [round(a, 6) for a in r.attrs['alpha']]), ('prior', r.attrs['prior']),
+                     ('check', r.attrs['check']), ('check_verdict', r.attrs['check_verdict']), ('warnings', said),
+                     ('notes', list(r.attrs['notes']))):
+            said_by[k][g] = v
+        out.append(r.drop(columns=['items_needed']).assign(group=g, prior=r.attrs['prior'],
+                                                           check=r.attrs['check_verdict'], note='; '.join(said)))
     res = pd.concat(out, ignore_index=True)
-    for col in ('votes', 'n_items', 'patterns'):  # whole numbers, not 3.0000 beside a group's NaN row
+    for col in ('votes', 'n_items', 'patterns', 'drawn'):  # whole numbers, not 3.0000 beside a group's NaN row
         if col in res:
             res[col] = res[col].astype('Int64')
-    return res[['group', *[c for c in res.columns if c != 'group']]]
+    res = res[['group', *[c for c in res.columns if c != 'group']]]
+    res.attrs |= said_by  # by group, as `best_by_group`'s attrs
+    return res

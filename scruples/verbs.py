@@ -23,8 +23,18 @@ __all__ = ['MAX_ACTION_CHARS', 'RootVerbs', 'verb_table', 'permuted_labels', 'pe
 MAX_ACTION_CHARS = 2_000  # longest text parsed; actions come from post titles (Reddit caps them at 300 characters)
 
 
+def _is_word(token) -> bool:
+    """Whether a root token is a word: not punctuation, a symbol or space by spaCy's attributes (`is_punct`, `is_space`,
+    `pos_` PUNCT, SYM or SPACE), and with a letter or digit (an emoji is tagged PROPN). Contractions are words: the
+    Dilemmas' roots 'm, 's and 're ("I'm ...": AUX) stay, as the paper parsed them."""
+    if token.is_punct or token.is_space or token.pos_ in ('PUNCT', 'SYM', 'SPACE'):
+        return False
+    return any(ch.isalnum() for ch in token.text)
+
+
 class RootVerbs:
-    "Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text."
+    """Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text. A root
+    that is not a word (`_is_word`: punctuation, a symbol, space) is no root verb: None, as for a text without a token."""
 
     def __init__(
         self,
@@ -34,7 +44,7 @@ class RootVerbs:
         self.nlp, self.batch_size, self.cache = nlp, batch_size, {}
 
     def __call__(self, texts: Sequence[str]) -> list[str | None]:
-        "Root verbs of `texts` (None for a text without any token)."
+        "Root verbs of `texts` (None for a text without any token, or whose root is not a word)."
         texts = check_texts(texts, allow_empty=True)
         for i, t in enumerate(
             texts
@@ -49,8 +59,10 @@ class RootVerbs:
                 self.nlp = load_spacy()
             for text, doc in zip(todo, self.nlp.pipe(todo, batch_size=self.batch_size)):
                 sent = next(doc.sents, None)
-                root = sent.root.text.strip().lower() if sent is not None and len(sent) else ''
-                self.cache[text] = root or None  # no token, or only whitespace
+                ok = sent is not None and len(sent) and _is_word(sent.root)
+                # no token, only whitespace, or a root of punctuation or symbols ('...' and '!' were counted as
+                # verbs, '...' with LR inf, raising Holm's m, while the drop note counted only the blank action)
+                self.cache[text] = sent.root.text.strip().lower() if ok else None
         return [self.cache[t] for t in texts]
 
 # %% ../nbs/40_verbs.ipynb #2324413b
@@ -112,7 +124,7 @@ def verb_table(
         )
     out.attrs |= {'pairs': n_pairs, 'pairs_used': used, 'pairs_dropped': n_pairs - used,
                   'note': (f'{n_pairs - used} of {n_pairs} pairs left out: no root verb on one side or both (an empty '
-                           'or blank action)') if n_pairs > used else ''}
+                           'or blank action, or a root of punctuation or symbols)') if n_pairs > used else ''}
     return out
 
 # %% ../nbs/40_verbs.ipynb #00a1c4a4

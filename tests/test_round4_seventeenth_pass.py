@@ -34,7 +34,7 @@ def test_verbs_cli_p_values_do_not_depend_on_the_lines_order(tmp_path, real_data
     for name in 'ab':
         r = scruples('verbs', tmp_path/f'{name}.scruples-dilemmas.jsonl', '--samples', '300', '--all', '--json')
         assert r.returncode == 0, r.stderr
-        got.append({row['verb']: row['p'] for row in json.loads(r.stdout)})
+        got.append({row['verb']: row['p'] for row in json.loads(r.stdout)['rows']})
     assert got[0] == got[1]
 
 

@@ -133,7 +133,7 @@ def test_cli_verbs_json(tmp_path):
     f.write_text('\n'.join(json.dumps(r) for r in rows) + '\n')
     out = subprocess.run([str(Path(sys.executable).parent / 'scruples'), 'verbs', str(f), '--samples', '500', '--all', '--json'],
                          capture_output=True, text=True, check=True)
-    res = {r['verb']: r for r in json.loads(out.stdout)}
+    res = {r['verb']: r for r in json.loads(out.stdout)['rows']}  # an object: the rows and the pairs' counts
     assert res['lying']['worse'] == 40 and res['asking']['better'] == 40 and res['lying']['p'] < 0.01
 
 
