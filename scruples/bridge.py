@@ -20,7 +20,7 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import DEFAULT_MODEL, _no_encoder, _same_encoder, check_mode, embed_actions, encoder_name
+from .mcm import DEFAULT_MODEL, no_encoder_error, same_encoder, check_mode, embed_actions, encoder_name
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -173,9 +173,9 @@ class LearnedDirection:
             fitted = str(z['encoder']) if 'encoder' in z.files else None
         if fitted is not None:
             d.encoder_name_ = fitted
-            if encoder is None and not _same_encoder(None, fitted):
-                raise ValueError(_no_encoder(fitted, path, 'LearnedDirection'))
-            if encoder is not None and not _same_encoder(encoder, fitted):
+            if encoder is None and not same_encoder(None, fitted):
+                raise ValueError(no_encoder_error(fitted, path, 'LearnedDirection'))
+            if encoder is not None and not same_encoder(encoder, fitted):
                 warnings.warn(f'{path} was fitted with encoder {fitted!r}, scoring with {encoder_name(encoder)!r}')
         return d
 
@@ -232,8 +232,8 @@ def _check_fitted(self: LearnedDirection):
     if not hasattr(self, 'coef_'):
         raise RuntimeError('this LearnedDirection is not fitted: call fit()')
     fitted = getattr(self, 'encoder_name_', None)  # None: loaded from a file of before the name was saved
-    if fitted is not None and self.encoder is None and not _same_encoder(None, fitted):
-        raise ValueError(_no_encoder(fitted, kind='LearnedDirection'))  # the default would score another's direction
+    if fitted is not None and self.encoder is None and not same_encoder(None, fitted):
+        raise ValueError(no_encoder_error(fitted, kind='LearnedDirection'))  # the default would score another's direction
 
 # %% ../nbs/52_bridge.ipynb #39066070
 @patch

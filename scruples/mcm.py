@@ -33,12 +33,13 @@ from .core import SPACY_MODEL, load_spacy
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
            'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'LABEL_OFFSETS', 'MIN_STUDY_ACTIONS',
-           'mcm_file', 'get_encoder', 'encoder_name', 'embed', 'Template', 'clean_action', 'template_questions',
-           'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs', 'load_dos_donts', 'bias_correlations',
-           'plot_bias_vs_weat', 'check_mode', 'study_sentence', 'action_sentences', 'embed_actions', 'MoralDirection',
-           'place_labels', 'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study',
-           'user_study_scores', 'published_user_study_r', 'is_published_study', 'user_study_correlations',
-           'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
+           'mcm_file', 'get_encoder', 'encoder_name', 'same_encoder', 'embed', 'Template', 'clean_action',
+           'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs', 'load_dos_donts',
+           'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence', 'action_sentences',
+           'embed_actions', 'MoralDirection', 'no_encoder_error', 'place_labels', 'plot_explained_variance',
+           'plot_projection', 'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r',
+           'is_published_study', 'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table',
+           'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -68,7 +69,7 @@ def encoder_name(encoder) -> str:
 
 _DEFAULT_NAMES = (DEFAULT_MODEL, f'sentence-transformers/{DEFAULT_MODEL}')  # both load the packaged default
 
-def _same_encoder(a, b) -> bool:
+def same_encoder(a, b) -> bool:
     """Whether two encoders (or their names) are one model: the same object, or the same `encoder_name` (a model loaded
     twice; the packaged default under either of its names). None is the default encoder."""
     if a is b:
@@ -550,9 +551,9 @@ class MoralDirection(BaseEstimator):
             d.actions_, d.embeddings_ = [str(a) for a in z['actions']], z['embeddings']
             d.dos_, d.donts_ = [str(a) for a in z['dos']], [str(a) for a in z['donts']]
             d.direction_, d.encoder_name_ = d.components_[0], str(z['encoder'])
-        if encoder is None and not _same_encoder(None, d.encoder_name_):
-            raise ValueError(_no_encoder(d.encoder_name_, path))
-        if encoder is not None and not _same_encoder(encoder, d.encoder_name_):
+        if encoder is None and not same_encoder(None, d.encoder_name_):
+            raise ValueError(no_encoder_error(d.encoder_name_, path))
+        if encoder is not None and not same_encoder(encoder, d.encoder_name_):
             warnings.warn(f'{path} was fitted with encoder {d.encoder_name_!r}, scoring with {encoder_name(encoder)!r}')
         return d
 
@@ -570,11 +571,11 @@ def _check_fitted(self: MoralDirection):
     if not hasattr(self, 'direction_'):
         raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
     fitted = getattr(self, 'encoder_name_', DEFAULT_MODEL)
-    if self.encoder is None and not _same_encoder(None, fitted):  # the default would score another encoder's direction
-        raise ValueError(_no_encoder(fitted))
+    if self.encoder is None and not same_encoder(None, fitted):  # the default would score another encoder's direction
+        raise ValueError(no_encoder_error(fitted))
 
 
-def _no_encoder(fitted: str, path=None, kind: str = 'MoralDirection') -> str:
+def no_encoder_error(fitted: str, path=None, kind: str = 'MoralDirection') -> str:
     """The error of a direction (a `kind`) fitted with the encoder named `fitted` (saved at `path`) about to score with
     the default."""
     return (f'{path or "this direction"} was fitted with the encoder {fitted!r}, and no encoder is given: the default '
@@ -814,13 +815,13 @@ def check_study(study: pd.DataFrame) -> pd.DataFrame:
 
 def _one_encoder(direction, encoder=None):
     """The one encoder of a table's bias and the direction's scores: the direction's, or `encoder` where it is the same
-    model (`_same_encoder`); another is refused (the bias was the one's, the scores the other's). A direction without
+    model (`same_encoder`); another is refused (the bias was the one's, the scores the other's). A direction without
     an `encoder` attribute (anything with `score`) takes `encoder` for the bias. Checked before anything is encoded."""
     if isinstance(direction, MoralDirection):
         direction._check_fitted()  # a loaded direction of another encoder, left without one: refused here
     if not hasattr(direction, 'encoder') or encoder is None:
         return getattr(direction, 'encoder', None) if encoder is None else encoder
-    if not _same_encoder(encoder, direction.encoder):
+    if not same_encoder(encoder, direction.encoder):
         own = DEFAULT_MODEL if direction.encoder is None else encoder_name(direction.encoder)
         raise ValueError(f'encoder {encoder_name(encoder)!r} is not the direction\'s encoder {own!r}: the bias would be '
                          'the one\'s and the scores the other\'s. Leave out encoder (the direction\'s is used), or give '
