@@ -11,6 +11,10 @@ SMOKE ?= 0
 DATA_DIR ?=
 SEED ?= 0
 export HF_HUB_OFFLINE := 1
+# Python caches compiled modules, and pytest its rewritten test modules, in __pycache__ folders (ignored by git): where a
+# machine sets PYTHONDONTWRITEBYTECODE, each of the suite's ~700 processes (commands, kernels, test workers) compiled the
+# package's modules again, and each pytest worker rewrote the 100 test modules again (issue 43)
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: help venv lock reproduce test test-nodata bench docs docs-deps sysdeps lab clean-runs check-export check-clean check-structure check-runs nbtest pytest smoke
 

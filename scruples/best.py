@@ -26,7 +26,7 @@ pd = LazyModule(
 )  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
-__all__ = ['pd', 'SOFT_METRICS', 'PROFILE_CAL', 'PROFILE_MASS', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS',
+__all__ = ['pd', 'SOFT_METRICS', 'PROFILE_CAL', 'PROFILE_MASS', 'PROFILE_TOL', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS',
            'fit_dirichlet_prior', 'check_alpha', 'prior_for', 'oracle_xentropy', 'posterior_argmax_probs',
            'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams', 'PriorRefits', 'npmle_refits',
            'dirichlet_refits', 'BestResult', 'best_estimates', 'best', 'class_support', 'class_support_columns',
@@ -684,6 +684,7 @@ def _hard_draws(sampler, y, metric: str, n_boot: int, n_samples: int, rng) -> np
 # %% ../nbs/12_best.ipynb #prof41b
 PROFILE_CAL = 50  # bootstrap refits (of the shared ones) that calibrate the profile's threshold
 PROFILE_MASS = 1e-6  # the profile moves the weights of the support points holding more than this share of the largest
+PROFILE_TOL = 1e-3  # the profile's walk settles at each lambda when a step moves the weights less than this (L1)
 
 
 def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.ndarray, yp: np.ndarray, w: np.ndarray,
@@ -715,20 +716,26 @@ def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.nda
 
 
 def _tilt(metric, lik, shares, mult, yp, w, sign: int, threshold: float | None = None, target: float | None = None,
-          step: float = 0.1, iters: int = 10, lam_max: float = 50.0) -> float:
+          step: float = 0.1, iters: int = 100, lam_max: float = 50.0, tol: float = PROFILE_TOL) -> float:
     """Walk from weights `w` along the maximizers of the tilted log-likelihood l(w) + sign lambda n F(w), lambda growing:
     with `threshold`, the score F where 2 (l(w) - l) reaches it (interpolated between steps; the last score if lambda
-    runs out first); with `target`, the 2 (l(w) - l) at which F reaches it (inf if it never does)."""
+    runs out first); with `target`, the 2 (l(w) - l) at which F reaches it (inf if it never does). At each lambda the
+    weights take up to `iters` steps, until a step moves them less than `tol` (summed absolute change): the walk then
+    follows the maximizers instead of lagging behind them (`PROFILE_TOL`)."""
     n = mult.sum()
     f0, _, cls, m0 = _plugin_score(metric, lik, shares, mult, yp, w)
     l0, lam, prev = mult @ np.log(m0), 0.0, (0.0, f0)
     while lam < lam_max:
         lam += step * max(1.0, lam)
-        for _ in range(iters):  # EM's step for l, the score's gradient added; kept positive
+        for _ in range(iters):  # EM's step for l, the score's gradient added; kept positive; until the weights settle
             _, g, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
             em = lik.T @ (mult / m)
-            w = w * np.maximum(em + sign * lam * n * g, 0.05 * em) / n
-            w /= w.sum()
+            new = w * np.maximum(em + sign * lam * n * g, 0.05 * em) / n
+            new /= new.sum()
+            settled = np.abs(new - w).sum() < tol
+            w = new
+            if settled:
+                break
         f, _, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
         drop = 2 * (l0 - mult @ np.log(m))
         d0, f_prev = prev
