@@ -20,7 +20,7 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import DEFAULT_MODEL, no_encoder_error, same_encoder, check_mode, embed_actions, encoder_name
+from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -162,7 +162,7 @@ class LearnedDirection:
     def load(cls, path, encoder=None) -> 'LearnedDirection':
         """A learned direction saved by `save` (read with allow_pickle=False), to score with `encoder`, the one it was
         fitted with (its name is saved): as `MoralDirection.load`, without one only a direction of the default encoder
-        loads, and an encoder of another name is warned of. A file saved before the name was (no `encoder` in it) loads
+        loads, and an encoder of another name is refused (`check_encoder`). A file saved before the name was (no `encoder` in it) loads
         as it did."""
         with np.load(path, allow_pickle=False) as z:
             if 'coef' not in z.files:
@@ -173,10 +173,7 @@ class LearnedDirection:
             fitted = str(z['encoder']) if 'encoder' in z.files else None
         if fitted is not None:
             d.encoder_name_ = fitted
-            if encoder is None and not same_encoder(None, fitted):
-                raise ValueError(no_encoder_error(fitted, path, 'LearnedDirection'))
-            if encoder is not None and not same_encoder(encoder, fitted):
-                warnings.warn(f'{path} was fitted with encoder {fitted!r}, scoring with {encoder_name(encoder)!r}')
+        check_encoder(encoder, fitted, path, 'LearnedDirection')  # the default or another encoder: refused
         return d
 
 # %% ../nbs/52_bridge.ipynb #44930654
@@ -232,8 +229,7 @@ def _check_fitted(self: LearnedDirection):
     if not hasattr(self, 'coef_'):
         raise RuntimeError('this LearnedDirection is not fitted: call fit()')
     fitted = getattr(self, 'encoder_name_', None)  # None: loaded from a file of before the name was saved
-    if fitted is not None and self.encoder is None and not same_encoder(None, fitted):
-        raise ValueError(no_encoder_error(fitted, kind='LearnedDirection'))  # the default would score another's direction
+    check_encoder(self.encoder, fitted, kind='LearnedDirection')  # the default or an encoder set since: refused
 
 # %% ../nbs/52_bridge.ipynb #39066070
 @patch

@@ -2,6 +2,9 @@
 
 1. `evaluation.evaluate(model, X, annotated)` matched an AnnotatedData's item ids to X's row numbers when the ids were
    the numbers 0..n-1 in another order (macro F1 0.5 for 1.0): an AnnotatedData's items pair with X by position.
+2. A `mcm.MoralDirection` whose encoder was changed after the fit (`set_params(encoder=B)`) scored with the new encoder,
+   silently; `score_actions(acts, encoder=B, direction=dA)` was accepted and `encoder=A` refused; `load(path, encoder=B)`
+   of a direction fitted with A only warned. `bridge.LearnedDirection` the same (`d.encoder = B`, `load`).
 """
 import hashlib
 import warnings
@@ -38,3 +41,49 @@ def test_evaluate_pairs_an_annotated_data_by_position_whatever_its_ids(tmp_path)
     by_ad, by_counts = evaluate(model, X, ad, n_boot=0), evaluate(model, X, ad.counts, n_boot=0)
     assert by_ad['f1'] == pytest.approx(1.0) and by_counts['f1'] == pytest.approx(1.0)
     pd.testing.assert_series_equal(by_ad, by_counts)
+
+
+def test_a_direction_scores_only_with_the_encoder_it_was_fitted_with(tmp_path):
+    "An encoder set after the fit, or given to load, that is another model: refused, naming both; the fitted one passes."
+    from scruples import mcm
+
+    A, B = Enc('toy-A', 1), Enc('toy-B', 2)
+    acts = ['kill people', 'help people', 'smile']
+    dA = mcm.MoralDirection(A).fit()
+    want = dA.score(acts)
+    p = dA.save(tmp_path / 'dA.npz')
+    dA.set_params(encoder=B)
+    for f in (lambda: dA.score(acts), lambda: dA.transform(acts), lambda: dA.nearest('smile'),
+              lambda: mcm.score_actions(acts, encoder=B, direction=dA), lambda: mcm.score_actions(acts, direction=dA),
+              lambda: mcm.MoralDirection.load(p, encoder=B)):
+        with pytest.raises(ValueError, match="fitted with the encoder 'toy-A', and its encoder is 'toy-B'"):
+            f()
+    dA.set_params(encoder=Enc('toy-A', 1))  # the fitted encoder given back (the same model loaded again)
+    np.testing.assert_allclose(dA.score(acts), want)
+    t = mcm.score_actions(acts, encoder=A, direction=dA)  # the direction's fitted encoder: accepted
+    np.testing.assert_allclose(t.score, want)
+    with pytest.raises(ValueError, match="encoder 'toy-B' is not the direction's encoder 'toy-A'"):
+        mcm.score_actions(acts, encoder=B, direction=dA)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        np.testing.assert_allclose(mcm.MoralDirection.load(p, encoder=A).score(acts), want)
+
+
+def test_a_learned_direction_scores_only_with_the_encoder_it_was_fitted_with(tmp_path):
+    "`d.encoder = B` after the fit scored with B; `LearnedDirection.load(p, B)` of a direction of A only warned."
+    from scruples.bridge import LearnedDirection
+
+    A, B, rng = Enc('toy-A', 1), Enc('toy-B', 2), np.random.default_rng(4)
+    x = rng.normal(size=(60, 16))
+    c1 = rng.binomial(5, 1 / (1 + np.exp(-x[:, 0])))
+    ld = LearnedDirection(A, Cs=(0.1, 1.0), cv=2).fit_arrays(x, np.column_stack([c1, 5 - c1]))
+    want = ld.score(['smile', 'kill'])
+    p = ld.save(tmp_path / 'learned')
+    ld.encoder = B
+    with pytest.raises(ValueError, match="fitted with the encoder 'toy-A', and its encoder is 'toy-B'"):
+        ld.score(['smile', 'kill'])
+    with pytest.raises(ValueError, match="fitted with the encoder 'toy-A', and its encoder is 'toy-B'"):
+        LearnedDirection.load(p, B)
+    ld.encoder = A
+    np.testing.assert_allclose(ld.score(['smile', 'kill']), want)
+    np.testing.assert_allclose(LearnedDirection.load(p, Enc('toy-A', 1)).score(['smile', 'kill']), want)
