@@ -270,6 +270,8 @@ def save(self: LearnedDirection, path) -> Path:
         base=np.array(self.base),
         Cs=np.array(self.Cs),
         cv_xentropy=self.cv_results_.cv_xentropy.to_numpy(),
-        encoder=np.array(getattr(self, 'encoder_name_', DEFAULT_MODEL)),  # the encoder it scores with (`load`)
+        encoder=np.array(getattr(self, 'encoder_name_', None)  # the encoder it was fitted with (`load`); none recorded
+                         or (encoder_name(self.encoder) if self.encoder is not None else DEFAULT_MODEL)),  # (an old
+        # file's): the encoder it scores with, as `MoralDirection.save`
     )
     return path

@@ -5,6 +5,8 @@
 2. A `mcm.MoralDirection` whose encoder was changed after the fit (`set_params(encoder=B)`) scored with the new encoder,
    silently; `score_actions(acts, encoder=B, direction=dA)` was accepted and `encoder=A` refused; `load(path, encoder=B)`
    of a direction fitted with A only warned. `bridge.LearnedDirection` the same (`d.encoder = B`, `load`).
+3. `bridge.LearnedDirection` loaded from an old file (no 'encoder' key) and saved again recorded the default encoder,
+   not the one it was loaded with (so loading the new file without an encoder scored with the default).
 """
 import hashlib
 import warnings
@@ -87,3 +89,20 @@ def test_a_learned_direction_scores_only_with_the_encoder_it_was_fitted_with(tmp
     ld.encoder = A
     np.testing.assert_allclose(ld.score(['smile', 'kill']), want)
     np.testing.assert_allclose(LearnedDirection.load(p, Enc('toy-A', 1)).score(['smile', 'kill']), want)
+
+
+def test_an_old_learned_direction_saved_again_records_its_encoder(tmp_path):
+    "A file without the name, loaded with encoder A and saved: 'all-MiniLM-L6-v2' was written for 'toy-A'."
+    from scruples.bridge import LearnedDirection
+
+    A, rng = Enc('toy-A', 1), np.random.default_rng(4)
+    x = rng.normal(size=(60, 16))
+    c1 = rng.binomial(5, 1 / (1 + np.exp(-x[:, 0])))
+    p = LearnedDirection(A, Cs=(0.1, 1.0), cv=2).fit_arrays(x, np.column_stack([c1, 5 - c1])).save(tmp_path / 'ld')
+    with np.load(p) as z:
+        np.savez(tmp_path / 'old.npz', **{k: z[k] for k in z.files if k != 'encoder'})
+    again = LearnedDirection.load(tmp_path / 'old.npz', A).save(tmp_path / 'again.npz')
+    with np.load(again) as z:
+        assert str(z['encoder']) == 'toy-A'
+    with pytest.raises(ValueError, match="fitted with the encoder 'toy-A'"):
+        LearnedDirection.load(again)
