@@ -7,6 +7,10 @@
    of a direction fitted with A only warned. `bridge.LearnedDirection` the same (`d.encoder = B`, `load`).
 3. `bridge.LearnedDirection` loaded from an old file (no 'encoder' key) and saved again recorded the default encoder,
    not the one it was loaded with (so loading the new file without an encoder scored with the default).
+4. `perspectives.join_annotators` took what a filter left of the row numbers ([0, 2, 3]) as annotator ids where the id
+   column had a name it did not know (`worker`): every annotator got another row's group. The names `read_annotators`
+   knows are recognised (one list), and any unnamed integer index without an id column is refused as row numbers; the
+   message of RangeIndex(1, 4) said "the row numbers 0..2".
 """
 import hashlib
 import warnings
@@ -106,3 +110,35 @@ def test_an_old_learned_direction_saved_again_records_its_encoder(tmp_path):
         assert str(z['encoder']) == 'toy-A'
     with pytest.raises(ValueError, match="fitted with the encoder 'toy-A'"):
         LearnedDirection.load(again)
+
+
+def _numbered_votes(tmp_path):
+    from scruples.annotations import read_annotated
+
+    rng, rows = np.random.default_rng(0), []
+    for it in range(10):
+        for a in ['0', '1', '2', '3']:
+            rows.append((f'i{it}', a, 'xy'[rng.integers(2)]))
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'num.csv', index=False)
+    return read_annotated(tmp_path / 'num.csv')
+
+
+def test_join_annotators_knows_the_common_id_names_and_refuses_row_numbers(tmp_path):
+    "A survey with a worker column, filtered (index [0, 2, 3]): annotator 0 got row 0's group g3, and so on."
+    from scruples.core import ScruplesError
+    from scruples.perspectives import annotator_groups, join_annotators
+
+    d = _numbered_votes(tmp_path)
+    surv = pd.DataFrame({'worker': [3, 2, 1, 0], 'grp': ['g3', 'g2', 'g1', 'g0'], 'age': [20, 40, 50, 60]})
+    for name in ('worker', 'Participant_ID', 'rater'):
+        t = surv.rename(columns={'worker': name})
+        j = join_annotators(d, t[t.age != 40])  # index [0, 2, 3]: what the filter left of the row numbers
+        assert dict(zip(d.annotators, annotator_groups(j, 'grp'))) == {'0': 'g0', '1': 'g1', '2': None, '3': 'g3'}
+    bare = surv.drop(columns='worker')
+    for t in (bare[bare.age != 40], bare.sort_values('age').head(3), bare.iloc[[2, 0, 3, 1]]):
+        with pytest.raises(ScruplesError, match='no annotator ids: its index is unnamed integers'):
+            join_annotators(d, t)
+    with pytest.raises(ScruplesError, match=r'unnamed integers \(1, 2, 3\)'):
+        join_annotators(d, pd.DataFrame({'grp': ['a', 'b', 'c']}, index=pd.RangeIndex(1, 4)))
+    named = surv.set_index('worker').rename_axis('annotator')  # ids in a named index: taken
+    assert annotator_groups(join_annotators(d, named), 'grp').tolist() == ['g0', 'g1', 'g2', 'g3']
