@@ -83,9 +83,11 @@ def dilemma_metrics(probs,               # (n, 2) predicted probabilities of eac
     """Macro F1 and accuracy of the argmax against the gold labels, cross-entropy against the gold counts. A frame of
     probabilities is matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`) and to the
     dilemmas by its index, as pandas aligns (`rows_in_order_of`: dilemmas indexed 0..n-1 beside other ids, by position;
-    probabilities indexed 0..n-1 in order beside dilemmas that are those numbers in another order, refused)."""
-    if isinstance(probs, pd.DataFrame):
-        probs = rows_in_order_of(pair_columns(probs), dilemmas, 'probs', 'dilemmas')
+    probabilities indexed 0..n-1 in order beside dilemmas that are those numbers in another order, refused; and an array,
+    taken by position, beside dilemmas whose unnamed index is 0..n-1 in another order, a frame sorted or sampled: refused,
+    positions or items?)."""
+    probs = rows_in_order_of(pair_columns(probs) if isinstance(probs, pd.DataFrame) else probs, dilemmas, 'probs',
+                             'dilemmas')
     p = np.asarray(probs, dtype=float)
     pred = p.argmax(1)
     y = dilemmas.gold_label.to_numpy()
@@ -111,7 +113,7 @@ def zero_shot_dilemmas(direction,              # a fitted MoralDirection (anythi
         s = direction.score(a1 + a2, mode)
         diffs[name] = s[len(a1):] - s[:len(a1)]
     k = fit_scale(diffs['dev'], label_counts(dev))
-    rows = [{'split': n, 'k': k, **dilemma_metrics(pair_probs(diffs[n], k), df), 'mode': mode, 'base_form': base,
+    rows = [{'split': n, 'k': k, **dilemma_metrics(pair_probs(diffs[n], k), df.reset_index(drop=True)), 'mode': mode, 'base_form': base,
              'source': df.attrs.get('source', 'unknown')} for n, df in (('dev', dev), ('test', test))]
     return pd.DataFrame(rows).set_index('split')
 
@@ -242,7 +244,7 @@ def predict_proba(self: LearnedDirection, dilemmas: pd.DataFrame) -> np.ndarray:
 @patch
 def evaluate(self: LearnedDirection, dilemmas: pd.DataFrame) -> dict:
     "`dilemma_metrics` of this model's predictions on `dilemmas`."
-    return dilemma_metrics(self.predict_proba(dilemmas), dilemmas)
+    return dilemma_metrics(self.predict_proba(dilemmas), dilemmas.reset_index(drop=True))  # scored in its order
 
 # %% ../nbs/52_bridge.ipynb #73afce32
 @patch

@@ -11,6 +11,9 @@
    column had a name it did not know (`worker`): every annotator got another row's group. The names `read_annotators`
    knows are recognised (one list), and any unnamed integer index without an id column is refused as row numbers; the
    message of RangeIndex(1, 4) said "the row numbers 0..2".
+5. `bridge.dilemma_metrics(array, dilemmas)` paired the array by position with a Dilemmas frame sorted since (its index
+   0..n-1 in another order): accuracy 1.0 became 0.6. Refused now (`rows_in_order_of`); its own callers pass their
+   arrays by position.
 """
 import hashlib
 import warnings
@@ -142,3 +145,34 @@ def test_join_annotators_knows_the_common_id_names_and_refuses_row_numbers(tmp_p
         join_annotators(d, pd.DataFrame({'grp': ['a', 'b', 'c']}, index=pd.RangeIndex(1, 4)))
     named = surv.set_index('worker').rename_axis('annotator')  # ids in a named index: taken
     assert annotator_groups(join_annotators(d, named), 'grp').tolist() == ['g0', 'g1', 'g2', 'g3']
+
+
+def _dilemmas(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    words = ['help', 'hurt', 'thank', 'insult', 'feed', 'rob', 'hug', 'kick', 'praise', 'cheat']
+    a1 = [f'{words[i % 10]} person {i}' for i in range(n)]
+    a2 = [f'{words[(i * 3 + 1) % 10]} friend {i}' for i in range(n)]
+    g1 = rng.integers(0, 6, n)
+    return pd.DataFrame({'action_1': a1, 'action_2': a2, 'gold_1': g1, 'gold_2': 5 - g1,
+                         'gold_label': (g1 < 3).astype(int)})
+
+
+def test_dilemma_metrics_refuses_an_array_beside_a_sorted_dilemmas_frame():
+    "A sorted frame (index 0..39 shuffled) beside the array of the original order: accuracy 0.6 for 1.0, no error."
+    from scruples import bridge, mcm
+
+    d = _dilemmas()
+    P = np.eye(2)[d.gold_label.to_numpy()] * 0.98 + 0.01
+    assert bridge.dilemma_metrics(P, d)['accuracy'] == 1.0
+    s = d.sort_values('action_1')
+    with pytest.raises(ValueError, match='positions or items'):
+        bridge.dilemma_metrics(P, s)
+    assert bridge.dilemma_metrics(P[s.index.to_numpy()], s.reset_index(drop=True))['accuracy'] == 1.0
+    A = Enc('toy-A', 1)  # its callers score the frame in its own order: a sorted frame is no error, and the same
+    ld = bridge.LearnedDirection(A, base=False, Cs=(0.1, 1.0), cv=2).fit(d)
+    assert ld.evaluate(s) == pytest.approx(ld.evaluate(d))
+    md = mcm.MoralDirection(A).fit()
+    z, zs = (bridge.zero_shot_dilemmas(md, dev, test, base=False) for dev, test in ((d[:20], d),
+                                                                                    (d[:20].sort_values('action_1'), s)))
+    pd.testing.assert_frame_equal(z[['k', 'accuracy', 'macro_f1', 'xentropy']], zs[['k', 'accuracy', 'macro_f1',
+                                                                                       'xentropy']], rtol=1e-4)
