@@ -14,6 +14,8 @@
 5. `bridge.dilemma_metrics(array, dilemmas)` paired the array by position with a Dilemmas frame sorted since (its index
    0..n-1 in another order): accuracy 1.0 became 0.6. Refused now (`rows_in_order_of`); its own callers pass their
    arrays by position.
+6. `metrics.accuracy`, `macro_f1` and `confusion_matrices` paired a list, or a batch (s, n), by position with labels whose
+   unnamed index was 0..n-1 in another order (a Series sorted): the refusal was for 1-D arrays alone.
 """
 import hashlib
 import warnings
@@ -176,3 +178,19 @@ def test_dilemma_metrics_refuses_an_array_beside_a_sorted_dilemmas_frame():
                                                                                     (d[:20].sort_values('action_1'), s)))
     pd.testing.assert_frame_equal(z[['k', 'accuracy', 'macro_f1', 'xentropy']], zs[['k', 'accuracy', 'macro_f1',
                                                                                        'xentropy']], rtol=1e-4)
+
+
+def test_accuracy_and_f1_refuse_a_list_or_a_batch_beside_a_sorted_series():
+    "accuracy(srt.y, list) gave 0.33 and macro_f1(srt.y, batch) its own number, where an array was refused."
+    from scruples import metrics
+
+    y = pd.Series([0, 1, 2, 0, 1, 2])
+    srt, pred = y.iloc[[1, 2, 5, 4, 3, 0]], [0, 1, 2, 0, 1, 2]
+    for f in (lambda: metrics.accuracy(srt, pred), lambda: metrics.macro_f1(srt, pred),
+              lambda: metrics.confusion_matrices(srt, pred, 3), lambda: metrics.accuracy(srt, np.stack([pred, pred])),
+              lambda: metrics.macro_f1(srt, np.stack([pred, pred]), k=3), lambda: metrics.accuracy(srt, tuple(pred)),
+              lambda: metrics.confusion_matrices(srt, np.stack([pred, pred]), 3)):
+        with pytest.raises(ValueError, match='positions or items'):
+            f()
+    assert metrics.accuracy(y, pred) == 1.0 and metrics.macro_f1(y, np.stack([pred, pred])).tolist() == [1.0, 1.0]
+    assert metrics.accuracy(srt.reset_index(drop=True), pred) == pytest.approx(1 / 6)  # by position, as asked
