@@ -16,6 +16,8 @@
    arrays by position.
 6. `metrics.accuracy`, `macro_f1` and `confusion_matrices` paired a list, or a batch (s, n), by position with labels whose
    unnamed index was 0..n-1 in another order (a Series sorted): the refusal was for 1-D arrays alone.
+7. `scruples score --bootstrap 0` (`guide.above_ceiling`) said "the intervals do not overlap" of a model without an
+   interval (`--json`: overlap false, lo and hi null): it cannot be judged, and now says so (overlap None).
 """
 import hashlib
 import warnings
@@ -194,3 +196,22 @@ def test_accuracy_and_f1_refuse_a_list_or_a_batch_beside_a_sorted_series():
             f()
     assert metrics.accuracy(y, pred) == 1.0 and metrics.macro_f1(y, np.stack([pred, pred])).tolist() == [1.0, 1.0]
     assert metrics.accuracy(srt.reset_index(drop=True), pred) == pytest.approx(1 / 6)  # by position, as asked
+
+
+def test_above_ceiling_says_an_overlap_cannot_be_judged_without_an_interval():
+    "A model's score of no interval (--bootstrap 0) read 'the intervals do not overlap', overlap False."
+    from scruples.guide import above_ceiling, scores_above_ceiling
+
+    tab = pd.DataFrame({'model': [0.9, 0.5], 'model_lo': [np.nan, np.nan], 'model_hi': [np.nan, np.nan],
+                        'ceiling': [0.7, 0.8], 'ceiling_lo': [0.6, 0.7], 'ceiling_hi': [0.8, 0.9]},
+                       index=pd.Index(['accuracy', 'xentropy'], name='metric'))
+    above = scores_above_ceiling(tab, 'm')
+    assert above.overlap.tolist() == [None, None]
+    for said in above.says:
+        assert 'do not overlap' not in said and "the model's score has no interval" in said, said
+        assert 'cannot be judged' in said and '(no interval)' in said and 'nan' not in said, said
+    ceil = pd.DataFrame({'estimate': [0.72], 'ci_low': [np.nan], 'ci_high': [np.nan]}, index=['macro_f1'])
+    a = above_ceiling({'A': pd.Series(dict(f1=0.77, f1_lo=0.67, f1_hi=0.87, xentropy=np.nan))}, ceil)
+    assert a.overlap.tolist() == [None] and 'the BEST estimate has no interval' in a.says[0]
+    tab[['model_lo', 'model_hi']] = [[0.85, 0.95], [0.4, 0.6]]  # with intervals: as before
+    assert scores_above_ceiling(tab, 'm').overlap.tolist() == [False, False]
