@@ -97,7 +97,7 @@ _ID_NAMES = ('annotator', 'annotator_id', 'id') + tuple(
 
 def read_annotators(
     path,  # a table of annotators (CSV, JSON lines, Parquet): an id column and attribute columns
-    id: str | None = None,  # the id column (default: annotator, else id, any case)
+    id: str | None = None,  # the id column (default: annotator, annotator_id, id, worker, participant.., any case)
 ) -> pd.DataFrame:  # index: annotator id (string, as the reader keys them); one column per attribute (strings, NaN)
     """Annotators as data: one row per annotator with its attributes (group, country, age band...); a repeated id is an
     error naming its line."""
