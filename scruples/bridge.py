@@ -20,7 +20,7 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import DEFAULT_MODEL, no_encoder_error, same_encoder, check_mode, embed_actions, encoder_name
+from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -83,9 +83,11 @@ def dilemma_metrics(probs,               # (n, 2) predicted probabilities of eac
     """Macro F1 and accuracy of the argmax against the gold labels, cross-entropy against the gold counts. A frame of
     probabilities is matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`) and to the
     dilemmas by its index, as pandas aligns (`rows_in_order_of`: dilemmas indexed 0..n-1 beside other ids, by position;
-    probabilities indexed 0..n-1 in order beside dilemmas that are those numbers in another order, refused)."""
-    if isinstance(probs, pd.DataFrame):
-        probs = rows_in_order_of(pair_columns(probs), dilemmas, 'probs', 'dilemmas')
+    probabilities indexed 0..n-1 in order beside dilemmas that are those numbers in another order, refused; and an array,
+    taken by position, beside dilemmas whose unnamed index is 0..n-1 in another order, a frame sorted or sampled: refused,
+    positions or items?)."""
+    probs = rows_in_order_of(pair_columns(probs) if isinstance(probs, pd.DataFrame) else probs, dilemmas, 'probs',
+                             'dilemmas')
     p = np.asarray(probs, dtype=float)
     pred = p.argmax(1)
     y = dilemmas.gold_label.to_numpy()
@@ -111,7 +113,7 @@ def zero_shot_dilemmas(direction,              # a fitted MoralDirection (anythi
         s = direction.score(a1 + a2, mode)
         diffs[name] = s[len(a1):] - s[:len(a1)]
     k = fit_scale(diffs['dev'], label_counts(dev))
-    rows = [{'split': n, 'k': k, **dilemma_metrics(pair_probs(diffs[n], k), df), 'mode': mode, 'base_form': base,
+    rows = [{'split': n, 'k': k, **dilemma_metrics(pair_probs(diffs[n], k), df.reset_index(drop=True)), 'mode': mode, 'base_form': base,
              'source': df.attrs.get('source', 'unknown')} for n, df in (('dev', dev), ('test', test))]
     return pd.DataFrame(rows).set_index('split')
 
@@ -162,7 +164,7 @@ class LearnedDirection:
     def load(cls, path, encoder=None) -> 'LearnedDirection':
         """A learned direction saved by `save` (read with allow_pickle=False), to score with `encoder`, the one it was
         fitted with (its name is saved): as `MoralDirection.load`, without one only a direction of the default encoder
-        loads, and an encoder of another name is warned of. A file saved before the name was (no `encoder` in it) loads
+        loads, and an encoder of another name is refused (`check_encoder`). A file saved before the name was (no `encoder` in it) loads
         as it did."""
         with np.load(path, allow_pickle=False) as z:
             if 'coef' not in z.files:
@@ -173,10 +175,7 @@ class LearnedDirection:
             fitted = str(z['encoder']) if 'encoder' in z.files else None
         if fitted is not None:
             d.encoder_name_ = fitted
-            if encoder is None and not same_encoder(None, fitted):
-                raise ValueError(no_encoder_error(fitted, path, 'LearnedDirection'))
-            if encoder is not None and not same_encoder(encoder, fitted):
-                warnings.warn(f'{path} was fitted with encoder {fitted!r}, scoring with {encoder_name(encoder)!r}')
+        check_encoder(encoder, fitted, path, 'LearnedDirection')  # the default or another encoder: refused
         return d
 
 # %% ../nbs/52_bridge.ipynb #44930654
@@ -232,8 +231,7 @@ def _check_fitted(self: LearnedDirection):
     if not hasattr(self, 'coef_'):
         raise RuntimeError('this LearnedDirection is not fitted: call fit()')
     fitted = getattr(self, 'encoder_name_', None)  # None: loaded from a file of before the name was saved
-    if fitted is not None and self.encoder is None and not same_encoder(None, fitted):
-        raise ValueError(no_encoder_error(fitted, kind='LearnedDirection'))  # the default would score another's direction
+    check_encoder(self.encoder, fitted, kind='LearnedDirection')  # the default or an encoder set since: refused
 
 # %% ../nbs/52_bridge.ipynb #39066070
 @patch
@@ -246,7 +244,7 @@ def predict_proba(self: LearnedDirection, dilemmas: pd.DataFrame) -> np.ndarray:
 @patch
 def evaluate(self: LearnedDirection, dilemmas: pd.DataFrame) -> dict:
     "`dilemma_metrics` of this model's predictions on `dilemmas`."
-    return dilemma_metrics(self.predict_proba(dilemmas), dilemmas)
+    return dilemma_metrics(self.predict_proba(dilemmas), dilemmas.reset_index(drop=True))  # scored in its order
 
 # %% ../nbs/52_bridge.ipynb #73afce32
 @patch
@@ -274,6 +272,8 @@ def save(self: LearnedDirection, path) -> Path:
         base=np.array(self.base),
         Cs=np.array(self.Cs),
         cv_xentropy=self.cv_results_.cv_xentropy.to_numpy(),
-        encoder=np.array(getattr(self, 'encoder_name_', DEFAULT_MODEL)),  # the encoder it scores with (`load`)
+        encoder=np.array(getattr(self, 'encoder_name_', None)  # the encoder it was fitted with (`load`); none recorded
+                         or (encoder_name(self.encoder) if self.encoder is not None else DEFAULT_MODEL)),  # (an old
+        # file's): the encoder it scores with, as `MoralDirection.save`
     )
     return path

@@ -468,7 +468,8 @@ def above_ceiling(
     ceiling,  # what `best` returned for the same items (rows macro_f1 and xentropy: estimate, ci_low, ci_high)
     metrics=CEILING_METRICS,  # (key, ceiling row, words, 1 or -1) per metric compared (`scruples score`: every one)
 ) -> pd.DataFrame:  # one row per model and metric better than the BEST estimate, with a sentence
-    "The models whose macro F1 is above (cross-entropy below) the BEST estimate of the same items; `overlap`: their 95% intervals overlap."
+    """The models whose macro F1 is above (cross-entropy below) the BEST estimate of the same items; `overlap`: their 95%
+    intervals overlap (None where either has no interval, `--bootstrap 0`: it cannot be judged, and the sentence says so)."""
     rows = []
     for name, r in results.items():
         for key, metric, label, sign in metrics:
@@ -477,14 +478,21 @@ def above_ceiling(
             b = ceiling.loc[metric]
             if sign * (r[key] - b['estimate']) <= 0:
                 continue
-            lo, hi = r.get(f'{key}_lo', np.nan), r.get(f'{key}_hi', np.nan)
-            overlap = bool(np.isfinite(lo) and lo <= b['ci_high'] and hi >= b['ci_low'])
+            lo, hi = (np.nan if v is None else float(v) for v in (r.get(f'{key}_lo'), r.get(f'{key}_hi')))
+            has = {'model': bool(np.isfinite(lo) and np.isfinite(hi)),
+                   'best': bool(np.isfinite(b['ci_low']) and np.isfinite(b['ci_high']))}
+            # no interval (--bootstrap 0): whether they overlap cannot be judged (it read 'do not overlap')
+            overlap = bool(lo <= b['ci_high'] and hi >= b['ci_low']) if all(has.values()) else None
+            iv = lambda a, z, h: f'({a:.3f}-{z:.3f})' if h else '(no interval)'
             said = (
-                f"{name}: {label} {r[key]:.3f} ({lo:.3f}-{hi:.3f}) is {'above' if sign > 0 else 'below'} the BEST estimate "
-                f"{b['estimate']:.3f} ({b['ci_low']:.3f}-{b['ci_high']:.3f}); "
+                f"{name}: {label} {r[key]:.3f} {iv(lo, hi, has['model'])} is {'above' if sign > 0 else 'below'} the "
+                f"BEST estimate {b['estimate']:.3f} {iv(b['ci_low'], b['ci_high'], has['best'])}; "
                 + (
                     'the intervals overlap: it may be chance'
                     if overlap
+                    else ("the model's score" if not has['model'] else 'the BEST estimate') + ' has no interval '
+                    '(--bootstrap 0?): whether the intervals overlap cannot be judged'
+                    if overlap is None
                     else 'the intervals do not overlap: ' + _untrusted(ceiling)
                 )
             )

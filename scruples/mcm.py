@@ -36,10 +36,10 @@ __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS'
            'mcm_file', 'get_encoder', 'encoder_name', 'same_encoder', 'embed', 'Template', 'clean_action',
            'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs', 'load_dos_donts',
            'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence', 'action_sentences',
-           'embed_actions', 'MoralDirection', 'no_encoder_error', 'place_labels', 'plot_explained_variance',
-           'plot_projection', 'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r',
-           'is_published_study', 'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table',
-           'afinn_ratings', 'afinn_check']
+           'embed_actions', 'MoralDirection', 'no_encoder_error', 'check_encoder', 'place_labels',
+           'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study', 'user_study_scores',
+           'published_user_study_r', 'is_published_study', 'user_study_correlations', 'default_direction',
+           'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -538,7 +538,9 @@ class MoralDirection(BaseEstimator):
     def load(cls, path, encoder=None) -> 'MoralDirection':
         """A direction saved by `save` (read with allow_pickle=False), to score with `encoder`, the one it was fitted with
         (its name is saved). Without one, only a direction fitted with the default encoder loads: another's would be
-        scored with the default, refused; an encoder of another name is warned of."""
+        scored with the default, refused; an encoder of another name is refused too (`check_encoder`: one model under
+        two names, a local folder and a Hugging Face id, is two names but for the packaged default: give the name it
+        was fitted with)."""
         with np.load(path, allow_pickle=False) as z:
             keys = {'format_version', 'components', 'mean', 'scale', 'actions', 'embeddings'}
             if not keys <= set(z.files):
@@ -551,10 +553,7 @@ class MoralDirection(BaseEstimator):
             d.actions_, d.embeddings_ = [str(a) for a in z['actions']], z['embeddings']
             d.dos_, d.donts_ = [str(a) for a in z['dos']], [str(a) for a in z['donts']]
             d.direction_, d.encoder_name_ = d.components_[0], str(z['encoder'])
-        if encoder is None and not same_encoder(None, d.encoder_name_):
-            raise ValueError(no_encoder_error(d.encoder_name_, path))
-        if encoder is not None and not same_encoder(encoder, d.encoder_name_):
-            warnings.warn(f'{path} was fitted with encoder {d.encoder_name_!r}, scoring with {encoder_name(encoder)!r}')
+        check_encoder(encoder, d.encoder_name_, path)  # the default or another encoder: refused
         return d
 
 # %% ../nbs/51_mcm.ipynb #dbd955c1
@@ -570,19 +569,36 @@ def embed(
 def _check_fitted(self: MoralDirection):
     if not hasattr(self, 'direction_'):
         raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
-    fitted = getattr(self, 'encoder_name_', DEFAULT_MODEL)
-    if self.encoder is None and not same_encoder(None, fitted):  # the default would score another encoder's direction
-        raise ValueError(no_encoder_error(fitted))
+    check_encoder(self.encoder, getattr(self, 'encoder_name_', DEFAULT_MODEL))  # the encoder set since: refused
+
+
+def _give_back(fitted: str, kind: str) -> str:
+    "How to give a direction (a `kind`) the encoder named `fitted` back."
+    return (f'Give the encoder it was fitted with: {kind}.load(path, encoder=...), or on this direction '
+            f'{"set_params(encoder=...)" if kind == "MoralDirection" else "d.encoder = ..."}, e.g. '
+            f'SentenceEncoder({fitted!r}) where that names a model folder or a Hugging Face id (the name it was fitted '
+            'with: one model under another name, a folder for a Hugging Face id, is refused but for the packaged '
+            'default); or fit it again with the new encoder')
 
 
 def no_encoder_error(fitted: str, path=None, kind: str = 'MoralDirection') -> str:
     """The error of a direction (a `kind`) fitted with the encoder named `fitted` (saved at `path`) about to score with
     the default."""
     return (f'{path or "this direction"} was fitted with the encoder {fitted!r}, and no encoder is given: the default '
-            f'{DEFAULT_MODEL!r} would score it. Give the encoder it was fitted with: {kind}.load(path, encoder=...) '
-            f'(or {"set_params(encoder=...)" if kind == "MoralDirection" else "set its encoder"}), e.g. '
-            f'SentenceEncoder({fitted!r}) where that names a model '
-            'folder or a Hugging Face id')
+            f'{DEFAULT_MODEL!r} would score it. ' + _give_back(fitted, kind))
+
+
+def check_encoder(encoder, fitted: str | None, path=None, kind: str = 'MoralDirection') -> None:
+    """Refuse to score a direction (a `kind`) fitted with the encoder named `fitted` (saved at `path`) with `encoder`
+    (None: the default) where it is another model (`same_encoder`): its embeddings on this direction score nothing, and
+    silently. `fitted` None (a file of before the name was saved): nothing to check."""
+    if fitted is None or same_encoder(encoder, fitted):
+        return
+    if encoder is None:
+        raise ValueError(no_encoder_error(fitted, path, kind))
+    raise ValueError(f'{path or "this direction"} was fitted with the encoder {fitted!r}, and its encoder is '
+                     f'{encoder_name(encoder)!r}: another model\'s embeddings would be scored on it. '
+                     + _give_back(fitted, kind))
 
 # %% ../nbs/51_mcm.ipynb #43e546cc
 @patch
@@ -819,10 +835,13 @@ def _one_encoder(direction, encoder=None):
     an `encoder` attribute (anything with `score`) takes `encoder` for the bias. Checked before anything is encoded."""
     if isinstance(direction, MoralDirection):
         direction._check_fitted()  # a loaded direction of another encoder, left without one: refused here
+    fitted = getattr(direction, 'encoder_name_', None)  # the encoder it was fitted with (a LearnedDirection's too)
+    if hasattr(direction, 'encoder'):  # its encoder set since the fit: refused before anything is encoded
+        check_encoder(direction.encoder, fitted, kind=type(direction).__name__)
     if not hasattr(direction, 'encoder') or encoder is None:
         return getattr(direction, 'encoder', None) if encoder is None else encoder
-    if not same_encoder(encoder, direction.encoder):
-        own = DEFAULT_MODEL if direction.encoder is None else encoder_name(direction.encoder)
+    if not same_encoder(encoder, direction.encoder if fitted is None else fitted):
+        own = fitted or (DEFAULT_MODEL if direction.encoder is None else encoder_name(direction.encoder))
         raise ValueError(f'encoder {encoder_name(encoder)!r} is not the direction\'s encoder {own!r}: the bias would be '
                          'the one\'s and the scores the other\'s. Leave out encoder (the direction\'s is used), or give '
                          'a direction fitted with it (default_direction(encoder), or MoralDirection(encoder).fit())')

@@ -319,8 +319,11 @@ def _labels_and_predictions(y_true, y_pred, k: int | None):
     "Checked (n,) labels, (n,) or (s, n) predictions, and the number of classes (default: the largest index + 1)."
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise ValueError(f'k (the number of classes) must be a positive integer, got {k!r}')
-    if getattr(y_pred, 'ndim', None) == 1:  # a Series: matched to the labels' items; a batch (s, n): positions
-        y_pred = in_order_of(y_pred, y_true, 'y_pred')
+    nd = np.ndim(y_pred)
+    if nd == 1:  # a Series: matched to the labels' items; a list or an array by position (`in_order_of`: refused
+        y_pred = in_order_of(y_pred, y_true, 'y_pred')  # beside labels whose unnamed index is 0..n-1 in another order)
+    elif nd == 2 and not hasattr(y_pred, 'iloc'):  # a batch (s, n): each row by position, as an array (one rule: the
+        in_order_of(np.asarray(y_pred)[0], y_true, 'y_pred')  # rows are alike, the first checks them all)
     yt, yp = _indices(y_true, 'y_true', k), _indices(y_pred, 'y_pred', k, ndims=(1, 2))
     if yp.shape[-1] != len(yt):
         raise ValueError(f'{len(yt)} labels but {yp.shape[-1]} predictions per vector: one of each per example')

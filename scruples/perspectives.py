@@ -88,9 +88,16 @@ POOLED = 'all'  # the name of the row of every annotator together: no group may 
 MIN_SHARED = 5  # fewer items shared by two annotators than this: their kappa is undefined (NaN, counted)
 
 
+_ID_WORDS = ('participant', 'worker', 'rater', 'annotator', 'user')  # what an annotator id column is called
+# the id column's names, first found first, in `read_annotators` and `join_annotators` (one rule): annotator before a
+# bare id (a survey's row number), then the common names of a crowd or a survey (worker, participant_id..)
+_ID_NAMES = ('annotator', 'annotator_id', 'id') + tuple(
+    n for w in _ID_WORDS if w != 'annotator' for n in (w, f'{w}_id'))
+
+
 def read_annotators(
     path,  # a table of annotators (CSV, JSON lines, Parquet): an id column and attribute columns
-    id: str | None = None,  # the id column (default: annotator, else id, any case)
+    id: str | None = None,  # the id column (default: annotator, annotator_id, id, worker, participant.., any case)
 ) -> pd.DataFrame:  # index: annotator id (string, as the reader keys them); one column per attribute (strings, NaN)
     """Annotators as data: one row per annotator with its attributes (group, country, age band...); a repeated id is an
     error naming its line."""
@@ -98,12 +105,11 @@ def read_annotators(
     columns, records = _records(path)
     low = {c.lower(): c for c in columns}
     # a column named for annotators before a bare 'id' (a survey's row number beside its annotator_id)
-    col = _nfc(id) if id is not None else low.get('annotator') or low.get('annotator_id') or low.get('id')
+    col = _nfc(id) if id is not None else next((low[n] for n in _ID_NAMES if n in low), None)  # one rule, as the join
     if col not in columns:
-        words = ('participant', 'worker', 'rater', 'annotator', 'user')
-        like = [c for c in columns if any(w in c.lower() for w in words)]
+        like = [c for c in columns if any(w in c.lower() for w in _ID_WORDS)]
         raise ScruplesDataError(  # 'or name it' named no way to on the command line (--id is the data's item id)
-            path, None, id, 'an annotator id column (annotator, annotator_id or id, any case; rename yours to annotator'
+            path, None, id, f'an annotator id column ({", ".join(_ID_NAMES)}, any case; rename yours to annotator'
             + (f', e.g. {like[0]!r}' if like else '') + '; in Python read_annotators(path, id=COLUMN))', ','.join(columns)
         )
     attrs = [c for c in columns if c != col]
@@ -187,14 +193,10 @@ class Joined:
     report: str  # the join in one line
 
 
-_ID_NAMES = ('annotator', 'annotator_id', 'id')  # the id column's names, first found first (as `read_annotators`)
-
-
 def _row_numbers(index: pd.Index) -> bool:
-    "An unnamed integer index holding 0..n-1 in any order: the row numbers pandas gives a frame (kept by a sort)."
-    if any(n is not None for n in index.names) or not pd.api.types.is_integer_dtype(index.dtype):
-        return False
-    return isinstance(index, pd.RangeIndex) or bool(np.array_equal(np.sort(index.to_numpy()), np.arange(len(index))))
+    """An unnamed integer index: the row numbers pandas gives a frame, 0..n-1, or what a sort or a filter keeps of
+    them ([0, 2, 3], [3, 2, 1], RangeIndex(1, 4)), not ids (ids in an integer index are named: set_index names it)."""
+    return all(n is None for n in index.names) and pd.api.types.is_integer_dtype(index.dtype)
 
 
 def _ids_as_index(
@@ -208,9 +210,14 @@ def _ids_as_index(
     low = {str(c).lower(): c for c in table.columns}
     col = next((low[n] for n in _ID_NAMES if n in low), None)
     if col is None:
-        if _row_numbers(table.index):  # row numbers are no ids: with annotators numbered 0..n-1 each had another's
-            raise ScruplesError(f'{src}: no annotator ids: its index is the row numbers 0..{len(table) - 1} and it '
-                                'has no annotator (or id) column; give the ids as its index (set_index) or a column')
+        if _row_numbers(table.index):  # row numbers are no ids: with annotators numbered 0.. each had another's row
+            v = table.index.tolist()
+            shown = ', '.join(map(str, v[:5])) + (', ...' if len(v) > 5 else '')
+            raise ScruplesError(f'{src}: no annotator ids: its index is unnamed integers ({shown}), row numbers (as '
+                                'a sort or a filter keeps them), not ids, and it has no annotator id column '
+                                f'({", ".join(_ID_NAMES)}, any case); give the ids as a column so named, or as its '
+                                'index with a name (set_index(COLUMN), or rename_axis("annotator") if the index is '
+                                'the ids)')
         return table
     named = [n for n in table.index.names if n is not None]
     if not named:  # row numbers (or no meaning): the column is the ids

@@ -179,7 +179,7 @@ def test_save_load_npz_without_pickle(fake, tmp_path):
     acts = ['help old people', 'kill people', 'smile']
     for mode in ('questions', 'bare'): np.testing.assert_allclose(md2.score(acts, mode), md.score(acts, mode), atol=1e-12)
     assert md2.actions_ == list(ATOMIC_ACTIONS) and md2.scale_ == md.scale_
-    with pytest.warns(UserWarning, match='fitted with encoder'):
+    with pytest.raises(ValueError, match="fitted with the encoder .*and its encoder is 'another'"):  # was a warning (issue 39)
         class Other(FakeEncoder): model = 'another'
         MoralDirection.load(path, Other())
     np.savez(tmp_path/'bad.npz', x=np.zeros(3))

@@ -168,7 +168,7 @@ def test_a_loaded_learned_direction_scores_only_with_the_encoder_it_was_fitted_w
         LearnedDirection.load(p)
     same = LearnedDirection.load(p, Enc('my-other-encoder', dim=16))  # the same model loaded again: no warning
     np.testing.assert_allclose(same.score(['smile', 'kill']), ld.score(['smile', 'kill']))
-    with pytest.warns(UserWarning, match="fitted with encoder 'my-other-encoder', scoring with 'another'"):
+    with pytest.raises(ValueError, match="fitted with the encoder 'my-other-encoder', and its encoder is 'another'"):
         LearnedDirection.load(p, Enc('another', dim=16))
     ld.encoder = None  # the encoder dropped after the fit: scoring would take the default
     with pytest.raises(ValueError, match='my-other-encoder'):
