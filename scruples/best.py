@@ -704,7 +704,7 @@ def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.nda
         k = shares.shape[1]
         sup, pred = np.bincount(yp, weights=mult, minlength=k), mult @ q
         tp = np.bincount(yp, weights=mult * q[rows, yp], minlength=k)
-        den = np.maximum(sup + pred, 1e-300)
+        den = np.maximum(sup + pred, 1e-150)  # squared below: 1e-300 underflowed to 0 (a warning, a NaN masked out)
         cls = (sup > 0) | (pred >= 0.5) if cls is None else cls
         kk = max(int(cls.sum()), 1)
         val = np.where(cls, 2 * tp / den, 0).sum() / kk

@@ -297,14 +297,20 @@ def _counts_for(X, counts, xname: str, cname: str):
     were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position, unless
     the counts' index is those numbers in another order (`rows_in_order_of`: a frame sorted or sampled is matched by its
     index). An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
-    `classes_` are matched to its classes by name too; its items pair with X by position (the documented rule, as the
-    baselines' fit takes them), whatever their ids. An array beside a table whose unnamed index is 0..n-1 in another
+    `classes_` are matched to its classes by name too; its items pair with X by position where X is an array or indexed
+    0..n-1 in order (as the baselines' fit takes them), whatever the ids, and by id where X is indexed by ids. An array
+    beside a table whose unnamed index is 0..n-1 in another
     order (X or the counts) is refused (`rows_in_order_of`: positions or items?); arrays on both sides, by position."""
     annotated = hasattr(counts, 'counts') and hasattr(counts, 'classes')  # its items are ids, not row numbers
-    if annotated:  # its items pair with X by position, as the baselines' fit takes them (`rows_in_order_of` leaves
-        # an AnnotatedData as it is): items numbered 0..n-1 in another order were matched to X's row numbers
+    if annotated:  # its items are ids: beside X made from an array or indexed 0..n-1 in order, by position, as the
+        # baselines' fit takes them (items numbered 0..n-1 in another order were matched to X's row numbers); beside X
+        # indexed by ids, by id (`rows_in_order_of` below)
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
-        return pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
+        frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
+        xi = getattr(X, 'index', None)
+        if idx is None or not isinstance(xi, pd.Index) or (xi.name is None and xi.equals(pd.RangeIndex(len(xi)))):
+            return frame
+        counts = frame
     if counts is None:
         return counts
     if not isinstance(getattr(X, 'index', None), pd.Index) or not isinstance(counts, pd.DataFrame):

@@ -215,3 +215,26 @@ def test_above_ceiling_says_an_overlap_cannot_be_judged_without_an_interval():
     assert a.overlap.tolist() == [None] and 'the BEST estimate has no interval' in a.says[0]
     tab[['model_lo', 'model_hi']] = [[0.85, 0.95], [0.4, 0.6]]  # with intervals: as before
     assert scores_above_ceiling(tab, 'm').overlap.tolist() == [False, False]
+
+
+def test_evaluate_matches_an_annotated_datas_items_by_id_beside_x_indexed_by_ids(tmp_path):
+    """The fix of the first defect (an AnnotatedData's items by position beside X indexed 0..n-1) must not pair them by
+    position beside X indexed by the items' ids in another order: there the ids decide, as before."""
+    from scruples.annotations import read_annotated
+    from scruples.evaluation import evaluate
+
+    ids = ['a3', 'a0', 'a6', 'a1', 'a7', 'a2', 'a5', 'a4']
+    texts = ['t0', 't1', 't0', 't1', 't0', 't1', 't1', 't0']
+    pd.DataFrame({'id': ids, 'text': texts, 'yes': [5 if t == 't0' else 0 for t in texts],
+                  'no': [0 if t == 't0' else 5 for t in texts]}).to_csv(tmp_path / 'd.csv', index=False)
+    ad = read_annotated(tmp_path / 'd.csv')
+
+    def model(X):
+        return np.array([[.99, .01] if t == 't0' else [.01, .99] for t in X['text']])
+
+    X = pd.DataFrame({'text': texts}, index=pd.Index(ids, name='id'))
+    right = evaluate(model, X, ad, n_boot=0)['f1']
+    assert right == 1.0
+    shuffled = X.iloc[[7, 6, 5, 4, 3, 2, 1, 0]]  # the same items, another order: matched by id
+    assert evaluate(model, shuffled, ad, n_boot=0)['f1'] == right
+    assert evaluate(model, X.reset_index(drop=True), ad, n_boot=0)['f1'] == right  # 0..n-1 in order: by position
