@@ -19,23 +19,13 @@
 7. `scruples score --bootstrap 0` (`guide.above_ceiling`) said "the intervals do not overlap" of a model without an
    interval (`--json`: overlap false, lo and hi null): it cannot be judged, and now says so (overlap None).
 """
-import hashlib
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-
-class Enc:
-    "A deterministic encoder of `dim` numbers a text, named `name` (`model_name`, as SentenceEncoder's)."
-
-    def __init__(self, name, seed=0, dim=16):
-        self.model_name, self.seed, self.dim = name, seed, dim
-
-    def __call__(self, texts):
-        return np.array([np.random.default_rng(int(hashlib.md5(f'{self.seed}{t.lower()}'.encode()).hexdigest(), 16)
-                                               % 2**32).normal(size=self.dim) for t in texts])
+from toy_encoder import Enc
 
 
 def test_evaluate_pairs_an_annotated_data_by_position_whatever_its_ids(tmp_path):

@@ -11,23 +11,13 @@
 4. (Noticed while fixing 1.) `bridge.LearnedDirection.save` did not store the encoder at all, so `load(path)` scored a
    direction learned on another encoder's embeddings with the default, as 1 did.
 """
-import hashlib
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-
-class Enc:
-    "A deterministic encoder of `dim` numbers a text, named `name` (`model_name`, as SentenceEncoder's)."
-
-    def __init__(self, name, seed=0, dim=16):
-        self.model_name, self.seed, self.dim = name, seed, dim
-
-    def __call__(self, texts):
-        return np.array([np.random.default_rng(int(hashlib.md5(f'{self.seed}{t.lower()}'.encode()).hexdigest(), 16)
-                                               % 2**32).normal(size=self.dim) for t in texts])
+from toy_encoder import Enc
 
 
 def test_a_loaded_direction_scores_only_with_the_encoder_it_was_fitted_with(tmp_path):
