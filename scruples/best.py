@@ -26,12 +26,12 @@ pd = LazyModule(
 )  # imported on first use, by the functions that build frames: `scruples best` on a counts file never loads it
 
 # %% auto #0
-__all__ = ['pd', 'SOFT_METRICS', 'PROFILE_CAL', 'PROFILE_MASS', 'PROFILE_TOL', 'HARD_METRICS', 'METRIC_NAMES', 'PRIOR_SCENARIOS',
-           'fit_dirichlet_prior', 'check_alpha', 'prior_for', 'oracle_xentropy', 'posterior_argmax_probs',
-           'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams', 'PriorRefits', 'npmle_refits',
-           'dirichlet_refits', 'BestResult', 'best_estimates', 'best', 'class_support', 'class_support_columns',
-           'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study', 'oracle_soft_scores',
-           'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
+__all__ = ['pd', 'SOFT_METRICS', 'PROFILE_CAL', 'PROFILE_MASS', 'PROFILE_TOL', 'HARD_METRICS', 'METRIC_NAMES', 'UNDECIDED_NOTE',
+           'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha', 'prior_for', 'oracle_xentropy',
+           'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams', 'PriorRefits',
+           'npmle_refits', 'dirichlet_refits', 'BestResult', 'best_estimates', 'best', 'class_support',
+           'class_support_columns', 'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study',
+           'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -846,6 +846,19 @@ def _prior_from(prior_counts, alpha, prior, counts) -> tuple:
     why = f'{ch.reason}; chosen and fitted on {len(pc)} items, held fixed in the interval'
     return ch.prior, PriorChoice(ch.prior, why, ch.gain, ch.z)
 
+# %% ../nbs/12_best.ipynb #ccccb995
+# added to the prior's reason where `_undecided`
+UNDECIDED_NOTE = "accuracy and macro F1's intervals span the NPMLE's too"
+
+
+def _undecided(choice: PriorChoice, prior, alpha, prior_counts, refit: bool, all_items: bool) -> bool:
+    """Whether `auto` chose the single Dirichlet on these counts though the NPMLE's held-out log-likelihood of the votes
+    was higher (by less than the choice's 2 standard errors): the hard metrics' intervals then span the NPMLE's too. Not
+    for a prior given (`alpha`, a fitted `Prior`), asked for by name, chosen on `prior_counts` (held fixed), held fixed
+    (`refit=False`) or fitted to more items than are scored (`ties='drop'`)."""
+    return (prior == 'auto' and alpha is None and prior_counts is None and refit and all_items
+            and choice.prior.kind == 'dirichlet' and bool(choice.gain > 0))
+
 # %% ../nbs/12_best.ipynb #4ff1b735
 class BestResult(tuple):
     "What `best_estimates` returns: it unpacks as (rows, alpha, vote) and carries `prior` (a `PriorChoice`) and `check`."
@@ -951,6 +964,16 @@ def best_estimates(
                 'n_examples': len(c),
             }
         )
+    hard_ms = [m for m in metrics if m in HARD_METRICS]
+    if hard_ms and n_boot and _undecided(choice, prior, alpha, prior_counts, refit, len(c) == len(counts)):
+        # the votes do not tell the two priors apart: the interval spans the NPMLE's as well (`_undecided`)
+        alt = {r['metric']: r for r in best_estimates(counts, hard_ms, None, y_true, n_samples, seed, n_boot, level, ties,
+                                                      ordered, refit, 'npmle', False)[0]}
+        for r in rows:
+            o = alt.get(r['metric'])
+            if o is not None:
+                r['ci_low'], r['ci_high'] = min(r['ci_low'], o['ci_low']), max(r['ci_high'], o['ci_high'])
+        choice = choice._replace(reason=f'{choice.reason}; {UNDECIDED_NOTE}')
     a = a if cols is None else a[np.argsort(cols)]  # the caller's class order
     # the check of the prior on every item given (ties='drop' scores the untied ones: with every tied vote pattern
     # missing, no prior of all the items predicts their patterns, and a prior of the data's own was called poor)

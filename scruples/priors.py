@@ -454,9 +454,9 @@ def _choose(counts, prior, alpha, folds, z, seed) -> PriorChoice:
     if zz > z:
         return PriorChoice(npmle(),
                            f'held-out log-likelihood {gain:+.4f} per item over the Dirichlet ({zz:.1f} s.e.)', gain, zz)
-    return PriorChoice(Prior('dirichlet', given),
-                       f'the NPMLE does not predict held-out votes better ({gain:+.4f} per item, {zz:.1f} s.e.)',
-                       gain, zz)
+    why = (f'the NPMLE does not predict held-out votes better ({gain:+.4f} per item, {zz:.1f} s.e.)' if gain <= 0 else
+           f'the NPMLE predicts held-out votes better by {gain:+.4f} per item, not surely ({zz:.1f} s.e., under {z:g})')
+    return PriorChoice(Prior('dirichlet', given), why, gain, zz)
 
 # %% ../nbs/09_priors.ipynb #7699fed8
 class PriorCheck(NamedTuple):
