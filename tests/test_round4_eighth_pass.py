@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import mcm, scruples
 
 from scruples.reproduce import Comparison
 
@@ -73,7 +73,7 @@ def test_reproduce_summary_keeps_rows_of_an_earlier_run_with_the_same_settings(f
 
 def test_mcm_score_raw_rows_name_the_text_scored():
     "`mcm score --mode raw 'Smile.' 'Smile!'`: two rows both named 'Smile', their scores those of different texts."
-    r = scruples('mcm', 'score', '--mode', 'raw', '--json', '--', 'Smile.', 'Smile!', 'smile', timeout=600)
+    r = mcm('score', '--mode', 'raw', '--json', '--', 'Smile.', 'Smile!', 'smile')
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)
     assert [x['action'] for x in rows] == ['Smile.', 'Smile!', 'smile']  # was: ['Smile', 'Smile', 'smile']
