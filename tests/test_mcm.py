@@ -366,8 +366,9 @@ def test_dilemma_references_match_the_paper(real_data_dir):
 
 @pytest.fixture(scope='module')
 def minilm_direction():
-    from scruples.encoders import SentenceEncoder
-    return MoralDirection(SentenceEncoder()).fit()
+    "The default encoder's direction, `MoralDirection(SentenceEncoder()).fit()`: the one this process's `mcm` commands use."
+    from scruples.mcm import default_direction
+    return default_direction()  # fitted once per process: shared with the in-process `mcm` commands (issue 43)
 
 
 @needs_model

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import in_this_process, mcm, scruples
 
 from scruples.reproduce import Comparison
 
@@ -73,7 +73,7 @@ def test_reproduce_summary_keeps_rows_of_an_earlier_run_with_the_same_settings(f
 
 def test_mcm_score_raw_rows_name_the_text_scored():
     "`mcm score --mode raw 'Smile.' 'Smile!'`: two rows both named 'Smile', their scores those of different texts."
-    r = scruples('mcm', 'score', '--mode', 'raw', '--json', '--', 'Smile.', 'Smile!', 'smile', timeout=600)
+    r = mcm('score', '--mode', 'raw', '--json', '--', 'Smile.', 'Smile!', 'smile')
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)
     assert [x['action'] for x in rows] == ['Smile.', 'Smile!', 'smile']  # was: ['Smile', 'Smile', 'smile']
@@ -205,7 +205,7 @@ def test_verbs_says_when_too_few_permutations_can_pass_holm():
     """`verbs dev --samples 2000`: 488 verbs, the smallest p-value 1/2001, so the smallest Holm p is at least 488/2001 =
     0.24: 'no root verb passes p_holm <= 0.05' was printed as a finding, though no data could pass with 2,000."""
     for argv in ((), ('--json',)):
-        r = scruples('verbs', DILEMMAS_DEV, '--samples', '2000', *argv, timeout=600)
+        r = in_this_process('verbs', DILEMMAS_DEV, '--samples', '2000', *argv)
         assert r.returncode == 0, r.stderr
         text = ' '.join((r.stdout + r.stderr).split())
         assert 'no verb can pass' in text and '--samples' in text and 'at least' in text

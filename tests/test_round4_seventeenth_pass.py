@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples, shuffled_votes
+from cli_run import in_this_process, scruples, shuffled_votes
 
 
 # --- SILENT WRONG (two answers for one dataset): the verbs permutation test drew its relabellings in the pairs' order:
@@ -32,7 +32,7 @@ def test_verbs_cli_p_values_do_not_depend_on_the_lines_order(tmp_path, real_data
     (tmp_path/'b.scruples-dilemmas.jsonl').write_text('\n'.join(lines[::-1]) + '\n')
     got = []
     for name in 'ab':
-        r = scruples('verbs', tmp_path/f'{name}.scruples-dilemmas.jsonl', '--samples', '300', '--all', '--json')
+        r = in_this_process('verbs', tmp_path/f'{name}.scruples-dilemmas.jsonl', '--samples', '300', '--all', '--json')
         assert r.returncode == 0, r.stderr
         got.append({row['verb']: row['p'] for row in json.loads(r.stdout)['rows']})
     assert got[0] == got[1]

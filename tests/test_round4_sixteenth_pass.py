@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples, shuffled_votes
+from cli_run import mcm, scruples, shuffled_votes
 
 
 def _in_both_orders(tmp_path, *args):
@@ -65,8 +65,8 @@ def test_mcm_user_study_json_p_values_are_the_texts(tmp_path):
     from scruples.mcm import mcm_file  # the packaged reference material: no data needed
     study = pd.read_csv(mcm_file('user_study_regional.csv')).head(39)
     study.to_csv(tmp_path / 'study.csv', index=False)
-    j = scruples('mcm', 'user-study', tmp_path / 'study.csv', '--json')
-    t = scruples('mcm', 'user-study', tmp_path / 'study.csv')
+    j = mcm('user-study', tmp_path / 'study.csv', '--json')
+    t = mcm('user-study', tmp_path / 'study.csv')
     assert j.returncode == 0 and t.returncode == 0, j.stderr + t.stderr
     text_p = [float(line.split()[-4]) for line in t.stdout.splitlines()[1:]]
     json_p = [r['pearson_p'] for r in json.loads(j.stdout)]

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import scruples
+from cli_run import mcm, scruples
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -297,7 +297,7 @@ def test_annotator_model_majority_error_counts_only_votes_with_others(tmp_path):
 def test_mcm_score_raw_mode_embeds_the_text_as_given(tmp_path):
     "`mcm score --mode raw 'Killing people!'` scored 'Killing people' exactly as --mode bare: raw is the text as given."
     def score(mode):
-        r = scruples('mcm', 'score', '--mode', mode, '--json', '--', 'Killing people!', 'smile', timeout=600)
+        r = mcm('score', '--mode', mode, '--json', '--', 'Killing people!', 'smile')
         assert r.returncode == 0, r.stderr
         return {x['action']: x['score'] for x in json.loads(r.stdout)}
 

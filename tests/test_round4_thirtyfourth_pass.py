@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import in_this_process, scruples
 
 SIX = np.array([0.44, 0.51, 0.51, 0.50, 0.50, 0.47])  # the tester's six-class pilot's prior
 
@@ -137,7 +137,7 @@ def test_verbs_take_a_root_of_punctuation_as_no_root_verb(tmp_path):
     pairs += [('lying to my dad', '...', 0), ('   ', 'helping a friend', 1), ('!!', 'asking my dad', 1)]
     f = tmp_path / 'dev.scruples-dilemmas.jsonl'
     f.write_text(''.join(json.dumps(_dilemma(i, *p)) + '\n' for i, p in enumerate(pairs)))
-    r = scruples('verbs', f, '--samples', '500', '--all', '--json')
+    r = in_this_process('verbs', f, '--samples', '500', '--all', '--json')
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert isinstance(d, dict), d  # a bare list of rows, without the counts
@@ -145,6 +145,6 @@ def test_verbs_take_a_root_of_punctuation_as_no_root_verb(tmp_path):
     assert verbs == {'lying', 'asking'}, verbs  # '...' and '!' were verbs
     assert (d['pairs'], d['pairs_used'], d['pairs_dropped'], d['verbs']) == (43, 40, 3, 2)
     assert d['permutations'] == 500 and d['alpha'] is None and '3 of 43 pairs left out' in d['note']
-    r = scruples('verbs', f, '--samples', '500', '--all')
+    r = in_this_process('verbs', f, '--samples', '500', '--all')
     assert '43 pairs (3 without a root verb on both actions left out' in ' '.join(r.stdout.split())
     assert not any(line.split()[:1] in (['...'], ['!']) for line in r.stdout.splitlines())

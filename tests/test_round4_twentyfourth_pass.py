@@ -292,7 +292,8 @@ def test_param_boolean_in_capitals(tmp_path):
     gold = pd.DataFrame([rng.multinomial(5, q) for q in rng.dirichlet([1, 1], 20)], columns=['yes', 'no'])
     gold.insert(0, 'id', range(1, 21))
     gold.to_csv(tmp_path/'gold.csv', index=False)
-    r = scruples('analyze', 'gold.csv', '--out', 'out', '--param', 'ordered=FALSE', cwd=tmp_path)
+    r = scruples('analyze', 'gold.csv', '--out', 'out', '--param', 'ordered=FALSE',
+                 '--bootstrap', '10', '--param', 'best_samples=200', cwd=tmp_path)  # small: the reading is the point
     assert r.returncode == 0 or 'expected true or false' not in r.stderr, r.stderr
 
 
