@@ -595,7 +595,7 @@ def _cmd_verbs(args):
     out = table if args.all else significant_verbs(table, alpha)
     counts = {k: table.attrs[k] for k in ('pairs', 'pairs_used', 'pairs_dropped')}  # `verb_table`'s
     dropped = (f' ({counts["pairs_dropped"]} without a root verb on both actions left out: an empty or blank action, '
-               'or a root of punctuation or symbols)' if counts['pairs_dropped'] else '')
+               'or a root of punctuation, symbols or digits)' if counts['pairs_dropped'] else '')
     said = (f'{len(dil)} pairs{dropped} from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} '
             'permutations; '
             + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))

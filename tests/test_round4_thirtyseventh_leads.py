@@ -1,0 +1,26 @@
+"""The thirty-seventh fixer's leads (issue 39): each test failed before its fix."""
+import json
+
+from cli_run import in_this_process
+
+
+def _dilemma(i, a1, a2, lab):
+    return {'id': f'd{i}', 'actions': [{'id': f'a{i}', 'description': a1}, {'id': f'b{i}', 'description': a2}],
+            'gold_annotations': [4, 1] if lab == 0 else [1, 4], 'gold_label': lab, 'human_perf_annotations': [3, 2],
+            'human_perf_label': 0, 'controversial': True}
+
+
+def test_verbs_take_no_number_as_a_root_verb(tmp_path):
+    """A root of digits ('12345') was counted as a root verb, in the table and in Holm's m."""
+    from scruples.verbs import RootVerbs
+
+    assert RootVerbs()(['12345', '2024', 'lying to my mom', "I'm 3"]) == [None, None, 'lying', "'m"]
+    pairs = [('lying to my mom', 'asking for help', 0), ('asking my boss', 'lying to him', 1)] * 20
+    pairs += [('12345', 'asking my dad', 1)]
+    f = tmp_path / 'dev.scruples-dilemmas.jsonl'
+    f.write_text(''.join(json.dumps(_dilemma(i, *p)) + '\n' for i, p in enumerate(pairs)))
+    r = in_this_process('verbs', f, '--samples', '500', '--all', '--json')
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert {row['verb'] for row in d['rows']} == {'lying', 'asking'} and d['pairs_dropped'] == 1, d
+
