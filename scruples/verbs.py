@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -35,7 +36,7 @@ def _is_word(token) -> bool:
 class RootVerbs:
     """Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text. A root
     that is not a word (`_is_word`: punctuation, a symbol, space, a number) is no root verb: None, as for a text without a
-    token."""
+    token. Each text is parsed in Unicode NFKC, so full-width 'ｓｔｅａｌ' is 'steal' (ASCII text is unchanged)."""
 
     def __init__(
         self,
@@ -58,7 +59,8 @@ class RootVerbs:
         if todo:
             if self.nlp is None:
                 self.nlp = load_spacy()
-            for text, doc in zip(todo, self.nlp.pipe(todo, batch_size=self.batch_size)):
+            parsed = [t if t.isascii() else unicodedata.normalize('NFKC', t) for t in todo]  # one verb, however typed
+            for text, doc in zip(todo, self.nlp.pipe(parsed, batch_size=self.batch_size)):
                 sent = next(doc.sents, None)
                 ok = sent is not None and len(sent) and _is_word(sent.root)
                 # no token, only whitespace, or a root of punctuation, symbols or digits ('...' and '!' were counted as

@@ -24,3 +24,10 @@ def test_verbs_take_no_number_as_a_root_verb(tmp_path):
     d = json.loads(r.stdout)
     assert {row['verb'] for row in d['rows']} == {'lying', 'asking'} and d['pairs_dropped'] == 1, d
 
+
+def test_verbs_read_full_width_letters_as_the_verb():
+    """A verb typed in full-width letters ('ｓｔｅａｌ') was a verb of its own, not 'steal' (no NFKC before parsing)."""
+    from scruples.verbs import RootVerbs
+
+    got = RootVerbs()(['ｓｔｅａｌｉｎｇ a car', 'stealing a car', 'ﬁnding a job', 'finding a job'])
+    assert got == ['stealing', 'stealing', 'finding', 'finding'], got
