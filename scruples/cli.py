@@ -1425,9 +1425,10 @@ def _cmd_plan(args):
         ]
     if args.figure:
         text.append(f'figure: {args.figure}')
-    fields['notes'] = list(res.attrs['notes'])  # why a votes has no test-set size; a capped simulation
-    notes = [f'note: {w.message}' for w in caught] + [f'note: {n}' for n in res.attrs['notes']]
-    return Result(fields, text, notes=notes)
+    # every note printed, in --json too: the prior's warnings (a concentration not to trust), why a votes has no
+    # test-set size, a capped simulation
+    fields['notes'] = [str(w.message) for w in caught] + list(res.attrs['notes'])
+    return Result(fields, text, notes=[f'note: {n}' for n in fields['notes']])
 
 
 # %% ../nbs/99_cli.ipynb #d54c9e3b

@@ -1,7 +1,8 @@
 """The thirty-seventh fixer's leads (issue 39): each test failed before its fix."""
 import json
 
-from cli_run import in_this_process
+import numpy as np
+from cli_run import in_this_process, scruples
 
 
 def _dilemma(i, a1, a2, lab):
@@ -31,3 +32,16 @@ def test_verbs_read_full_width_letters_as_the_verb():
 
     got = RootVerbs()(['ｓｔｅａｌｉｎｇ a car', 'stealing a car', 'ﬁnding a job', 'finding a job'])
     assert got == ['stealing', 'stealing', 'finding', 'finding'], got
+
+
+def test_plan_json_notes_carry_the_priors_warning(tmp_path):
+    """`plan --json` without --by left the prior's warning (a concentration of 1e9) out of `notes`: stderr only."""
+    rng = np.random.default_rng(7)
+    f = tmp_path / 'pilot.json'
+    f.write_text(json.dumps([[int(x) for x in rng.multinomial(4, [.5, .3, .2])] for _ in range(150)]))
+    r = scruples('plan', f, '--votes', '1,3', '--json')
+    assert r.returncode == 0, r.stderr
+    assert 'note: the fitted prior concentration' in r.stderr, r.stderr
+    notes = json.loads(r.stdout)['notes']
+    assert any(n.startswith('the fitted prior concentration') for n in notes), notes
+    assert len(notes) == r.stderr.count('note: '), (notes, r.stderr)
