@@ -602,9 +602,12 @@ def _cmd_verbs(args):
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
     m, floor = len(table), len(table) / (args.samples + 1)  # the smallest p is 1/(samples+1); Holm multiplies it by m
-    notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, so the smallest '
-              f'Holm-corrected p of {m} verbs is at least {floor:.3g} > {alpha}: no verb can pass, whatever the data; '
-              f'use --samples {math.ceil(m / alpha):,} at least'] if floor > alpha else [])
+    # the bound is m/(N+1), not a p-value: a Holm-corrected p is capped at 1 (the table prints 1 where the bound is 1.27)
+    notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, and Holm '
+              f'multiplies the smallest p by the {m} verbs tested: {m}/{args.samples + 1:,} = {floor:.3g} > {alpha}'
+              + (' (p_holm itself is capped at 1)' if floor > 1 else '')
+              + f', so no verb can pass, whatever the data; use --samples {math.ceil(m / alpha):,} at least']
+             if floor > alpha else [])
     # --json: the rows with the counts they are over (a bare list of rows left out the pairs dropped and the permutations)
     fields = {'files': [str(f) for f in args.files], **counts, 'verbs': len(table), 'permutations': args.samples,
               'seed': args.seed, 'alpha': None if args.all else alpha, 'note': table.attrs['note'], 'rows': out}

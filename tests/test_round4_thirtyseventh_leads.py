@@ -45,3 +45,15 @@ def test_plan_json_notes_carry_the_priors_warning(tmp_path):
     notes = json.loads(r.stdout)['notes']
     assert any(n.startswith('the fitted prior concentration') for n in notes), notes
     assert len(notes) == r.stderr.count('note: '), (notes, r.stderr)
+
+
+def test_verbs_note_calls_the_bound_above_1_no_p_value(tmp_path):
+    """`verbs --samples 20`: the note called m/(N+1) = 2.9 'the smallest Holm-corrected p', which is capped at 1."""
+    pairs = [(f'verb{i}ing my mom', 'asking for help', i % 2) for i in range(60)]
+    f = tmp_path / 'dev.scruples-dilemmas.jsonl'
+    f.write_text(''.join(json.dumps(_dilemma(i, *p)) + '\n' for i, p in enumerate(pairs)))
+    r = in_this_process('verbs', f, '--samples', '20')
+    assert r.returncode == 0, r.stderr
+    note = ' '.join(r.stderr.split())
+    assert 'Holm-corrected p of' not in note and '61/21 = 2.9 > 0.05' in note and 'capped at 1' in note, note
+    assert 'no verb can pass' in note and 'use --samples 1,220 at least' in note, note
