@@ -57,3 +57,15 @@ def test_verbs_note_calls_the_bound_above_1_no_p_value(tmp_path):
     note = ' '.join(r.stderr.split())
     assert 'Holm-corrected p of' not in note and '61/21 = 2.9 > 0.05' in note and 'capped at 1' in note, note
     assert 'no verb can pass' in note and 'use --samples 1,220 at least' in note, note
+
+
+def test_analyze_refuses_a_split_without_train_items_before_the_run(tmp_path):
+    """A split column with 0 train items was refused only after papermill had run the guide up to its split cell."""
+    rows = [f'i{i},{i % 4},{3 - i % 4},{"dev" if i < 10 else "test"}' for i in range(20)]
+    (tmp_path / 'v.csv').write_text('id,a,b,split\n' + '\n'.join(rows) + '\n')
+    r = scruples('analyze', tmp_path / 'v.csv', '--text', '', '--out', tmp_path / 'out', timeout=600)
+    assert r.returncode != 0
+    said = ' '.join(r.stderr.split())
+    assert 'the split column has 0 train and 10 test items; the guide needs 2 or more of each' in said, said
+    assert 'the guide failed' not in said and not (tmp_path / 'out').exists(), said
+
