@@ -2,6 +2,7 @@
 import json
 
 import numpy as np
+import pandas as pd
 from cli_run import in_this_process, scruples
 
 
@@ -69,3 +70,15 @@ def test_analyze_refuses_a_split_without_train_items_before_the_run(tmp_path):
     assert 'the split column has 0 train and 10 test items; the guide needs 2 or more of each' in said, said
     assert 'the guide failed' not in said and not (tmp_path / 'out').exists(), said
 
+
+def test_analyze_traits_note_says_the_items_taken(tmp_path):
+    """`--param trait_items=1000` on 16 items: the traits note said 'the 1000 most-annotated items' while 16 were taken."""
+    rng = np.random.default_rng(0)
+    rows = [f'i{i},{a},{"xy"[rng.integers(2)]}' for i in range(16) for a in 'ABCD']
+    (tmp_path / 'long.csv').write_text('item,annotator,label\n' + '\n'.join(rows) + '\n')
+    r = scruples('analyze', tmp_path / 'long.csv', '--out', tmp_path / 'out', '--bootstrap', '10', '--param',
+                 'trait_items=1000', '--param', 'min_trait_questions=2', '--param', 'best_samples=200', timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    s = pd.read_csv(tmp_path / 'out' / 'summary.csv')
+    note = s[(s.section == 'traits') & (s.quantity == 'questions (items) taken')].note.tolist()
+    assert note and note[0].startswith('all 16 items (trait_items=1000)'), note
