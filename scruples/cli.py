@@ -1077,6 +1077,23 @@ def _cmd_score(args):
     counts, classes, ids = g.counts, list(g.classes), [str(i) for i in g.items]
     to = class_map(full.classes, got.grouped)  # probabilities of the classes read -> of the groups
 
+    def aligned(p, want, name, what, keep):  # `align_predictions`; rows of the file's other splits: how to score them
+        try:
+            return align_predictions(p, want, name, what)
+        except ValueError as err:
+            if full.splits is None:
+                raise
+            mine, split = set(want), {str(i): s for i, s in zip(full.items, full.splits)}
+            extra = [str(i) for i in p.ids if str(i) not in mine]
+            other = [split[i] for i in extra if i in split]
+            if not other:
+                raise
+            said = ' and '.join(f'{other.count(k)} {k}' for k in ('train', 'dev', 'test') if k in other)
+            raise core.ScruplesError(  # one file of every split (as `analyze --predictions` takes): said how to score it
+                f'{err}; {"they" if len(other) == len(extra) else f"{len(other)} of them"} are {said} items of '
+                f'{gold}: score does not pick one split\'s rows out of a file of every split: give {keep}, or the whole '
+                f'file to `scruples analyze {gold} --predictions`, which does') from None
+
     def predictions(path):
         try:
             p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=tol,
@@ -1146,7 +1163,8 @@ def _cmd_score(args):
                     f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on {opts.get("on")} scores them'
                 )
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
-            cal_rows = align_predictions(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items')
+            cal_rows = aligned(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items',
+                               'a --cal file of the dev items only')
             cal_from = f'the dev items of {gold}'
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
@@ -1163,7 +1181,8 @@ def _cmd_score(args):
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
     o = core.id_order(ids)  # the items in id order: the bootstraps' resamples are the same
     counts, ids = counts[o], [ids[j] for j in o]  # for any order of the gold file's rows
-    rows = align_predictions(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items')
+    rows = aligned(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items',
+                   f'a file of the {opts.get("on") or "test"} items only')
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', RuntimeWarning)
         try:

@@ -82,3 +82,24 @@ def test_analyze_traits_note_says_the_items_taken(tmp_path):
     s = pd.read_csv(tmp_path / 'out' / 'summary.csv')
     note = s[(s.section == 'traits') & (s.quantity == 'questions (items) taken')].note.tolist()
     assert note and note[0].startswith('all 16 items (trait_items=1000)'), note
+
+
+def test_score_says_how_to_score_a_predictions_file_of_every_split(tmp_path):
+    """`score ALL GOLD` (GOLD with a split column, ALL with every split's items) was refused without a word of how to
+    score it ('30 predicted ids are not scored items'), though `analyze --predictions` takes such a file."""
+    rng = np.random.default_rng(0)
+    c, p, ids = rng.multinomial(5, [0.6, 0.4], 60), rng.dirichlet([1, 1], 60), [f'q{i}' for i in range(60)]
+    pd.DataFrame({'id': ids, 'split': ['dev'] * 30 + ['test'] * 30, 'yes': c[:, 0], 'no': c[:, 1]}).to_csv(
+        tmp_path / 'gold.csv', index=False)
+    pd.DataFrame({'id': ids, 'yes': p[:, 0], 'no': p[:, 1]}).to_csv(tmp_path / 'all.csv', index=False)
+    pd.DataFrame({'id': ids[30:], 'yes': p[30:, 0], 'no': p[30:, 1]}).to_csv(tmp_path / 'test.csv', index=False)
+    fast = ('--bootstrap', '0', '--samples', '200', '--ceiling-bootstrap', '10')
+    r = scruples('score', 'all.csv', 'gold.csv', *fast, cwd=tmp_path)
+    said = ' '.join(r.stderr.split())
+    assert r.returncode == 1 and '30 predicted ids are not scored items of gold.csv' in said, said
+    assert 'they are 30 dev items of gold.csv' in said and 'give a file of the test items only' in said, said
+    assert 'scruples analyze gold.csv --predictions' in said, said
+    r = scruples('score', 'test.csv', 'gold.csv', '--cal', 'all.csv', *fast, cwd=tmp_path)
+    said = ' '.join(r.stderr.split())
+    assert r.returncode == 1 and 'they are 30 test items of gold.csv' in said, said
+    assert 'give a --cal file of the dev items only' in said, said
