@@ -103,3 +103,40 @@ def test_score_says_how_to_score_a_predictions_file_of_every_split(tmp_path):
     said = ' '.join(r.stderr.split())
     assert r.returncode == 1 and 'they are 30 test items of gold.csv' in said, said
     assert 'give a --cal file of the dev items only' in said, said
+
+
+
+class _ByLength:
+    "A stand-in for `TransformerClassifier` (no encoder): each pair's probabilities from its actions' lengths."
+
+    def __init__(self, likelihood, seed=0, **kw):
+        self.model = None
+
+    def fit(self, X, y, X_val, y_val):
+        self.history_ = {'epoch': [1], 'best_epoch': 1, 'heldout': [0.7]}
+        return self
+
+    def predict_proba(self, X):
+        a = (X.action_1.str.len().to_numpy() % 7 + 1.0) / (X.action_2.str.len().to_numpy() % 5 + 1.0)
+        return np.column_stack([a / (1 + a), 1 / (1 + a)])
+
+
+def test_cpu_runs_take_shuffled_positions(monkeypatch):
+    """`cpu_runs` refused a shuffled `scored` (every test row, in another order): `test.iloc[scored]` kept the labels
+    0..n-1 in another order beside an array of counts, which the metrics refuse as 'positions or items?'."""
+    import sys
+    import types
+
+    from scruples.corpus import load_dilemmas
+    from scruples.data import label_counts
+    from scruples.evaluation import evaluate
+    from scruples.model_runs import cpu_runs
+
+    monkeypatch.setitem(sys.modules, 'scruples.models',
+                        types.SimpleNamespace(LIKELIHOODS=('soft',), TransformerClassifier=_ByLength))
+    d_dev, d_test = load_dilemmas('dev', synthetic=True, n=40), load_dilemmas('test', synthetic=True, n=20)
+    c_dev, c_test = label_counts(d_dev), label_counts(d_test)
+    scored = np.random.default_rng(0).permutation(20)
+    cpu, _ = cpu_runs(d_dev, d_test, c_dev, c_test, np.arange(24), np.arange(24, 40), scored, n_boot=0)
+    e = evaluate(_ByLength('soft'), d_test, c_test, d_dev.iloc[24:40], c_dev[24:40], n_boot=0)
+    assert abs(cpu.f1[0] - e.f1) < 1e-12 and abs(cpu.xentropy[0] - e.xentropy) < 1e-9, (cpu, e)
