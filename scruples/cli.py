@@ -602,7 +602,7 @@ def _cmd_verbs(args):
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
     m, floor = len(table), len(table) / (args.samples + 1)  # the smallest p is 1/(samples+1); Holm multiplies it by m
-    # the bound is m/(N+1), not a p-value: a Holm-corrected p is capped at 1 (the table prints 1 where the bound is 1.27)
+    # the bound is m/(N+1), not a p-value: a Holm-corrected p is capped at 1 (the table prints 1 for a bound of 1.27)
     notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, and Holm '
               f'multiplies the smallest p by the {m} verbs tested: {m}/{args.samples + 1:,} = {floor:.3g} > {alpha}'
               + (' (p_holm itself is capped at 1)' if floor > 1 else '')
@@ -1089,10 +1089,10 @@ def _cmd_score(args):
             if not other:
                 raise
             said = ' and '.join(f'{other.count(k)} {k}' for k in ('train', 'dev', 'test') if k in other)
-            raise core.ScruplesError(  # one file of every split (as `analyze --predictions` takes): said how to score it
+            raise core.ScruplesError(  # a file of every split (`analyze --predictions` takes one): how to score it
                 f'{err}; {"they" if len(other) == len(extra) else f"{len(other)} of them"} are {said} items of '
-                f'{gold}: score does not pick one split\'s rows out of a file of every split: give {keep}, or the whole '
-                f'file to `scruples analyze {gold} --predictions`, which does') from None
+                f'{gold}: score does not pick one split\'s rows out of a file of every split: give {keep}, or the '
+                f'whole file to `scruples analyze {gold} --predictions`, which does') from None
 
     def predictions(path):
         try:

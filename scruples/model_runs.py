@@ -45,7 +45,7 @@ def cpu_runs(
     n_boot: int = 1000,
     **model_kwargs,  # TransformerClassifier options (epochs, batch_size, ...)
 ) -> tuple[pd.DataFrame, dict]:  # one row per likelihood; the fitted models by likelihood
-    """Fine-tune one `TransformerClassifier` per likelihood (early stopping on `heldout`) and score it on `test[scored]`.
+    """Fine-tune one `TransformerClassifier` per likelihood (early stopping on `heldout`), scored on `test[scored]`.
     The counts go with their frame's rows as everywhere (`metrics.rows_in_order_of`: a table by its index, an array by
     position; an array beside a frame indexed 0..n-1 in another order is refused); the positions then take the same rows
     of both, paired by position: a shuffled `scored` (its rows' labels 0..n-1 in another order) is no ambiguity."""

@@ -35,8 +35,8 @@ def _is_word(token) -> bool:
 
 class RootVerbs:
     """Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text. A root
-    that is not a word (`_is_word`: punctuation, a symbol, space, a number) is no root verb: None, as for a text without a
-    token. Each text is parsed in Unicode NFKC, so full-width 'ｓｔｅａｌ' is 'steal' (ASCII text is unchanged)."""
+    that is not a word (`_is_word`: punctuation, a symbol, space, a number) is no root verb: None, as for a text
+    without a token. Each text is parsed in Unicode NFKC, so full-width 'ｓｔｅａｌ' is 'steal' (ASCII text is unchanged)."""
 
     def __init__(
         self,

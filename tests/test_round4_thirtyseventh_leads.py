@@ -28,7 +28,7 @@ def test_verbs_take_no_number_as_a_root_verb(tmp_path):
 
 
 def test_verbs_read_full_width_letters_as_the_verb():
-    """A verb typed in full-width letters ('ｓｔｅａｌ') was a verb of its own, not 'steal' (no NFKC before parsing)."""
+    """A verb in full-width letters ('ｓｔｅａｌ') was a verb of its own, not 'steal' (no NFKC before parsing)."""
     from scruples.verbs import RootVerbs
 
     got = RootVerbs()(['ｓｔｅａｌｉｎｇ a car', 'stealing a car', 'ﬁnding a job', 'finding a job'])
@@ -72,7 +72,7 @@ def test_analyze_refuses_a_split_without_train_items_before_the_run(tmp_path):
 
 
 def test_analyze_traits_note_says_the_items_taken(tmp_path):
-    """`--param trait_items=1000` on 16 items: the traits note said 'the 1000 most-annotated items' while 16 were taken."""
+    """`--param trait_items=1000` on 16 items: the traits note said 'the 1000 most-annotated items' (16 taken)."""
     rng = np.random.default_rng(0)
     rows = [f'i{i},{a},{"xy"[rng.integers(2)]}' for i in range(16) for a in 'ABCD']
     (tmp_path / 'long.csv').write_text('item,annotator,label\n' + '\n'.join(rows) + '\n')
