@@ -595,16 +595,19 @@ def _cmd_verbs(args):
     out = table if args.all else significant_verbs(table, alpha)
     counts = {k: table.attrs[k] for k in ('pairs', 'pairs_used', 'pairs_dropped')}  # `verb_table`'s
     dropped = (f' ({counts["pairs_dropped"]} without a root verb on both actions left out: an empty or blank action, '
-               'or a root of punctuation or symbols)' if counts['pairs_dropped'] else '')
+               'or a root of punctuation, symbols or digits)' if counts['pairs_dropped'] else '')
     said = (f'{len(dil)} pairs{dropped} from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} '
             'permutations; '
             + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
     m, floor = len(table), len(table) / (args.samples + 1)  # the smallest p is 1/(samples+1); Holm multiplies it by m
-    notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, so the smallest '
-              f'Holm-corrected p of {m} verbs is at least {floor:.3g} > {alpha}: no verb can pass, whatever the data; '
-              f'use --samples {math.ceil(m / alpha):,} at least'] if floor > alpha else [])
+    # the bound is m/(N+1), not a p-value: a Holm-corrected p is capped at 1 (the table prints 1 for a bound of 1.27)
+    notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, and Holm '
+              f'multiplies the smallest p by the {m} verbs tested: {m}/{args.samples + 1:,} = {floor:.3g} > {alpha}'
+              + (' (p_holm itself is capped at 1)' if floor > 1 else '')
+              + f', so no verb can pass, whatever the data; use --samples {math.ceil(m / alpha):,} at least']
+             if floor > alpha else [])
     # --json: the rows with the counts they are over (a bare list of rows left out the pairs dropped and the permutations)
     fields = {'files': [str(f) for f in args.files], **counts, 'verbs': len(table), 'permutations': args.samples,
               'seed': args.seed, 'alpha': None if args.all else alpha, 'note': table.attrs['note'], 'rows': out}
@@ -1074,6 +1077,23 @@ def _cmd_score(args):
     counts, classes, ids = g.counts, list(g.classes), [str(i) for i in g.items]
     to = class_map(full.classes, got.grouped)  # probabilities of the classes read -> of the groups
 
+    def aligned(p, want, name, what, keep):  # `align_predictions`; rows of the file's other splits: how to score them
+        try:
+            return align_predictions(p, want, name, what)
+        except ValueError as err:
+            if full.splits is None:
+                raise
+            mine, split = set(want), {str(i): s for i, s in zip(full.items, full.splits)}
+            extra = [str(i) for i in p.ids if str(i) not in mine]
+            other = [split[i] for i in extra if i in split]
+            if not other:
+                raise
+            said = ' and '.join(f'{other.count(k)} {k}' for k in ('train', 'dev', 'test') if k in other)
+            raise core.ScruplesError(  # a file of every split (`analyze --predictions` takes one): how to score it
+                f'{err}; {"they" if len(other) == len(extra) else f"{len(other)} of them"} are {said} items of '
+                f'{gold}: score does not pick one split\'s rows out of a file of every split: give {keep}, or the '
+                f'whole file to `scruples analyze {gold} --predictions`, which does') from None
+
     def predictions(path):
         try:
             p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=tol,
@@ -1143,7 +1163,8 @@ def _cmd_score(args):
                     f'{args.cal}: --cal calibrates on the dev items of {gold}, and --on {opts.get("on")} scores them'
                 )
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
-            cal_rows = align_predictions(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items')
+            cal_rows = aligned(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items',
+                               'a --cal file of the dev items only')
             cal_from = f'the dev items of {gold}'
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
@@ -1160,7 +1181,8 @@ def _cmd_score(args):
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
     o = core.id_order(ids)  # the items in id order: the bootstraps' resamples are the same
     counts, ids = counts[o], [ids[j] for j in o]  # for any order of the gold file's rows
-    rows = align_predictions(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items')
+    rows = aligned(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items',
+                   f'a file of the {opts.get("on") or "test"} items only')
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', RuntimeWarning)
         try:
@@ -1425,9 +1447,10 @@ def _cmd_plan(args):
         ]
     if args.figure:
         text.append(f'figure: {args.figure}')
-    fields['notes'] = list(res.attrs['notes'])  # why a votes has no test-set size; a capped simulation
-    notes = [f'note: {w.message}' for w in caught] + [f'note: {n}' for n in res.attrs['notes']]
-    return Result(fields, text, notes=notes)
+    # every note printed, in --json too: the prior's warnings (a concentration not to trust), why a votes has no
+    # test-set size, a capped simulation
+    fields['notes'] = [str(w.message) for w in caught] + list(res.attrs['notes'])
+    return Result(fields, text, notes=[f'note: {n}' for n in fields['notes']])
 
 
 # %% ../nbs/99_cli.ipynb #d54c9e3b

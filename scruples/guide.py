@@ -92,6 +92,15 @@ class GuideParameters(dict):
     checked: bool = False  # `checked_parameters` checked them against the notebook
 
 
+def _too_few_split(splits) -> str | None:
+    "What a split column lacks for the guide (2 or more train and 2 or more test items), or None: one rule, two places."
+    s = np.asarray(splits)
+    n_train, n_test = int((s == 'train').sum()), int((s == 'test').sum())
+    if n_train < 2 or n_test < 2:
+        return f'the split column has {n_train} train and {n_test} test items; the guide needs 2 or more of each'
+    return None
+
+
 _KEYWORD_OF = {  # the notebook's parameters that `guide_parameters` sets: the keyword (or argument) each comes from
     'data_file': 'data_file (the first argument)', 'text_col': 'text=', 'count_cols': 'counts=', 'id_col': 'id=',
     'item_col': 'item=', 'annotator_col': 'annotator=', 'label_col': 'label=', 'annotator_cols': 'annotator_columns=',
@@ -186,6 +195,8 @@ def guide_parameters(
         raise ValueError(
             f'{path}: {d.n_items} items; the guide needs at least 8 (a training, a held-out and a test part)'
         )
+    if d.splits is not None and (few := _too_few_split(d.splits)):  # said before the run, not when it reaches the split
+        raise ValueError(f'{path}: {few}')
     if predictions:
         check_predictions(predictions, d)
     cols = d.columns
@@ -348,10 +359,8 @@ def split_items(
     if data.splits is not None:
         s = np.asarray(data.splits)
         train, dev, test = (np.flatnonzero(s == k) for k in ('train', 'dev', 'test'))
-        if len(train) < 2 or len(test) < 2:
-            raise ValueError(
-                f'the split column has {len(train)} train and {len(test)} test items; the guide needs 2 or more of each'
-            )
+        if few := _too_few_split(s):  # `guide_parameters` said it of the whole file; here of the items taken
+            raise ValueError(few)
         source = "the data's own split"
     else:
         perm = rng.permutation(data.n_items)

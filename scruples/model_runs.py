@@ -39,32 +39,42 @@ def cpu_runs(
     counts_test,  # their label counts
     train,
     heldout,
-    scored,  # indices: dev rows to train on, dev rows held out, test rows scored
+    scored,  # positions (any order): dev rows to train on, dev rows held out, test rows scored
     likelihoods=None,  # default: all of `scruples.models.LIKELIHOODS`
     seed: int = 0,
     n_boot: int = 1000,
     **model_kwargs,  # TransformerClassifier options (epochs, batch_size, ...)
 ) -> tuple[pd.DataFrame, dict]:  # one row per likelihood; the fitted models by likelihood
-    "Fine-tune one `TransformerClassifier` per likelihood (early stopping on `heldout`) and score it on `test[scored]`."
+    """Fine-tune one `TransformerClassifier` per likelihood (early stopping on `heldout`), scored on `test[scored]`.
+    The counts go with their frame's rows as everywhere (`metrics.rows_in_order_of`: a table by its index, an array by
+    position; an array beside a frame indexed 0..n-1 in another order is refused); the positions then take the same rows
+    of both, paired by position: a shuffled `scored` (its rows' labels 0..n-1 in another order) is no ambiguity."""
+    from scruples.metrics import rows_in_order_of
     from scruples.models import LIKELIHOODS, TransformerClassifier
 
-    rows, models = [], {}
+    counts_dev = np.asarray(rows_in_order_of(counts_dev, dev, 'counts_dev', 'dev'))
+    counts_test = np.asarray(rows_in_order_of(counts_test, test, 'counts_test', 'test'))
+
+    def rows(frame, idx):  # the rows at those positions, numbered 0.. in that order as their counts are
+        return frame.iloc[idx].reset_index(drop=True)
+
+    rows_list, models = [], {}
     for lik in likelihoods or list(LIKELIHOODS):
         clf = TransformerClassifier(likelihood=lik, seed=seed, **model_kwargs)
         t0 = time.perf_counter()
-        clf.fit(dev.iloc[train], counts_dev[train], dev.iloc[heldout], counts_dev[heldout])
+        clf.fit(rows(dev, train), counts_dev[train], rows(dev, heldout), counts_dev[heldout])
         secs = time.perf_counter() - t0
         e = evaluate(
             clf,
-            test.iloc[scored],
+            rows(test, scored),
             counts_test[scored],
-            dev.iloc[heldout],
+            rows(dev, heldout),
             counts_dev[heldout],
             n_boot=n_boot,
             seed=seed,
         )
         h, models[lik] = clf.history_, clf
-        rows.append(
+        rows_list.append(
             dict(
                 likelihood=lik,
                 encoder=encoder_label(clf.model),
@@ -76,7 +86,7 @@ def cpu_runs(
                 **e[SCORES],
             )
         )
-    return pd.DataFrame(rows), models
+    return pd.DataFrame(rows_list), models
 
 # %% ../nbs/92_model_runs.ipynb #a3d29c60
 GRID_NAME = 'models_dilemmas_grid_nvidia-h100.csv'

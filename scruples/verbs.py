@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,16 +26,17 @@ MAX_ACTION_CHARS = 2_000  # longest text parsed; actions come from post titles (
 
 def _is_word(token) -> bool:
     """Whether a root token is a word: not punctuation, a symbol or space by spaCy's attributes (`is_punct`, `is_space`,
-    `pos_` PUNCT, SYM or SPACE), and with a letter or digit (an emoji is tagged PROPN). Contractions are words: the
-    Dilemmas' roots 'm, 's and 're ("I'm ...": AUX) stay, as the paper parsed them."""
+    `pos_` PUNCT, SYM or SPACE), and with a letter (an emoji is tagged PROPN; a number such as '12345' is no verb).
+    Contractions are words: the Dilemmas' roots 'm, 's and 're ("I'm ...": AUX) stay, as the paper parsed them."""
     if token.is_punct or token.is_space or token.pos_ in ('PUNCT', 'SYM', 'SPACE'):
         return False
-    return any(ch.isalnum() for ch in token.text)
+    return any(ch.isalpha() for ch in token.text)
 
 
 class RootVerbs:
     """Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text. A root
-    that is not a word (`_is_word`: punctuation, a symbol, space) is no root verb: None, as for a text without a token."""
+    that is not a word (`_is_word`: punctuation, a symbol, space, a number) is no root verb: None, as for a text
+    without a token. Each text is parsed in Unicode NFKC, so full-width 'ｓｔｅａｌ' is 'steal' (ASCII text is unchanged)."""
 
     def __init__(
         self,
@@ -57,10 +59,11 @@ class RootVerbs:
         if todo:
             if self.nlp is None:
                 self.nlp = load_spacy()
-            for text, doc in zip(todo, self.nlp.pipe(todo, batch_size=self.batch_size)):
+            parsed = [t if t.isascii() else unicodedata.normalize('NFKC', t) for t in todo]  # one verb, however typed
+            for text, doc in zip(todo, self.nlp.pipe(parsed, batch_size=self.batch_size)):
                 sent = next(doc.sents, None)
                 ok = sent is not None and len(sent) and _is_word(sent.root)
-                # no token, only whitespace, or a root of punctuation or symbols ('...' and '!' were counted as
+                # no token, only whitespace, or a root of punctuation, symbols or digits ('...' and '!' were counted as
                 # verbs, '...' with LR inf, raising Holm's m, while the drop note counted only the blank action)
                 self.cache[text] = sent.root.text.strip().lower() if ok else None
         return [self.cache[t] for t in texts]
@@ -124,7 +127,7 @@ def verb_table(
         )
     out.attrs |= {'pairs': n_pairs, 'pairs_used': used, 'pairs_dropped': n_pairs - used,
                   'note': (f'{n_pairs - used} of {n_pairs} pairs left out: no root verb on one side or both (an empty '
-                           'or blank action, or a root of punctuation or symbols)') if n_pairs > used else ''}
+                           'or blank action, or a root of punctuation, symbols or digits)') if n_pairs > used else ''}
     return out
 
 # %% ../nbs/40_verbs.ipynb #00a1c4a4
