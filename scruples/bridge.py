@@ -20,7 +20,8 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name
+from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name, fitted_with, loaded_encoder
+from .mcm import record_encoder
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -173,9 +174,7 @@ class LearnedDirection:
             d.coef_, d.C_ = z['coef'], float(z['C'])
             d.cv_results_ = pd.DataFrame({'C': d.Cs, 'cv_xentropy': z['cv_xentropy']})
             fitted = str(z['encoder']) if 'encoder' in z.files else None
-        if fitted is not None:
-            d.encoder_name_ = fitted
-        check_encoder(encoder, fitted, path, 'LearnedDirection')  # the default or another encoder: refused
+        loaded_encoder(d, encoder, fitted, path, 'LearnedDirection')  # the default or another encoder: refused
         return d
 
 # %% ../nbs/52_bridge.ipynb #44930654
@@ -222,7 +221,7 @@ def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'Le
     )
     self.C_ = float(np.ravel(lr.C_)[0])
     self.coef_ = lr.coef_.ravel()
-    self.encoder_name_ = DEFAULT_MODEL if self.encoder is None else encoder_name(self.encoder)  # saved with it
+    record_encoder(self)  # its name, saved with it (and a function naming no model itself: only it is it)
     return self
 
 # %% ../nbs/52_bridge.ipynb #653aa3fb
@@ -230,8 +229,7 @@ def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'Le
 def _check_fitted(self: LearnedDirection):
     if not hasattr(self, 'coef_'):
         raise RuntimeError('this LearnedDirection is not fitted: call fit()')
-    fitted = getattr(self, 'encoder_name_', None)  # None: loaded from a file of before the name was saved
-    check_encoder(self.encoder, fitted, kind='LearnedDirection')  # the default or an encoder set since: refused
+    check_encoder(self.encoder, fitted_with(self), kind='LearnedDirection')  # the default or one set since: refused
 
 # %% ../nbs/52_bridge.ipynb #39066070
 @patch
