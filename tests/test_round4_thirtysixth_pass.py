@@ -2,6 +2,10 @@
 
 1. A moral direction fitted with an encoder that names no model (a plain function) scored, and loaded, with any other
    function: the check compared their type's name, 'function'. Such an encoder is now only itself (`same_encoder`).
+2. `metrics.accuracy`, `macro_f1` and `confusion_matrices` took a batch (s, n) given as a DataFrame by position: beside
+   labels sorted since (refused as an array), and whatever its columns, the items' ids, said.
+3. `metrics.confusion_matrices(..., weights=Series)` and `softmetrics.expected_calibration_error` matched the predictions
+   to the labels' items but took the weights by position: another item's weight.
 7. `MoralDirection.load` of a file saved before the encoder's name was (no `encoder` in it) raised a numpy KeyError.
 """
 
@@ -50,3 +54,44 @@ def test_moral_direction_loads_a_file_without_encoder_name(tmp_path):
     d = mcm.MoralDirection.load(tmp_path / 'old.npz', encoder=Enc('toy'))
     np.testing.assert_allclose(d.score(['smile', 'kill people']),
                                mcm.MoralDirection.load(p, encoder=Enc('toy')).score(['smile', 'kill people']))
+
+
+def test_batch_dataframe_is_matched_by_its_columns():
+    "A batch (s, n) DataFrame was taken by position: accepted beside sorted labels, its item-named columns ignored."
+    from scruples import metrics
+
+    yt = pd.Series([0, 1, 2, 0, 1, 2]).iloc[[5, 4, 3, 2, 1, 0]]
+    batch = np.array([[2, 1, 0, 2, 1, 0]] * 2)
+    with pytest.raises(ValueError, match='positions or items'):
+        metrics.accuracy(yt, pd.DataFrame(batch))
+    ids = [f'x{i}' for i in range(6)]
+    yt2 = pd.Series([0, 0, 1, 1, 2, 2], index=ids)
+    b = pd.DataFrame([yt2.values, [0, 0, 1, 1, 2, 0]], columns=ids)
+    for f in (metrics.accuracy, lambda y, p: metrics.macro_f1(y, p, 3)):
+        np.testing.assert_allclose(f(yt2, b[ids[::-1]]), f(yt2, b))
+    np.testing.assert_allclose(metrics.confusion_matrices(yt2, b[ids[::-1]], 3), metrics.confusion_matrices(yt2, b, 3))
+    np.testing.assert_allclose(metrics.accuracy(yt2.to_numpy(), pd.DataFrame(b.to_numpy())), [1, 5 / 6])  # positions
+
+
+def test_weights_are_matched_as_the_predictions():
+    "Weights (a Series) were taken by position beside predictions matched to the labels' items by index."
+    from scruples import metrics
+    from scruples.softmetrics import expected_calibration_error as ece
+
+    ids = [f'x{i}' for i in range(6)]
+    yt = pd.Series([0, 0, 1, 1, 2, 2], index=ids)
+    w = pd.Series([1, 1, 1, 1, 1, 5.], index=ids)
+    perm = [5, 4, 3, 2, 1, 0]
+    want = metrics.confusion_matrices(yt, yt, 3, weights=w)
+    assert want[2, 2] == 6
+    np.testing.assert_allclose(metrics.confusion_matrices(yt, yt.iloc[perm], 3, weights=w.iloc[perm]), want)
+    with pytest.raises(ValueError, match='in its order or'):  # an array beside predictions reordered: whose order?
+        metrics.confusion_matrices(yt, yt.iloc[perm], 3, weights=w.iloc[perm].to_numpy())
+    np.testing.assert_allclose(metrics.confusion_matrices(yt, yt, 3, weights=w.to_numpy()), want)  # in order: as before
+    ids = ids[:4]
+    t = pd.DataFrame([[5, 0], [5, 0], [0, 5], [0, 5]], index=ids, columns=['a', 'b'])
+    p = pd.DataFrame([[.9, .1], [.9, .1], [.6, .4], [.6, .4]], index=ids, columns=['a', 'b'])
+    w = pd.Series([1, 1, 1, 10.], index=ids)
+    assert ece(t, p.iloc[[3, 2, 1, 0]], weights=w.iloc[[3, 2, 1, 0]]) == pytest.approx(ece(t, p, weights=w))
+    with pytest.raises(ValueError, match='in its order or'):
+        ece(t, p.iloc[[3, 2, 1, 0]], weights=w.iloc[[3, 2, 1, 0]].to_numpy())
