@@ -83,7 +83,8 @@ def dilemma_metrics(probs,               # (n, 2) predicted probabilities of eac
                    ) -> dict:
     """Macro F1 and accuracy of the argmax against the gold labels, cross-entropy against the gold counts. A frame of
     probabilities is matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`) and to the
-    dilemmas by its index, as pandas aligns (`rows_in_order_of`: dilemmas indexed 0..n-1 beside other ids, by position;
+    dilemmas by its index, as pandas aligns (`rows_in_order_of`: dilemmas indexed 0..n-1 beside other ids, by position,
+    but beside the ids of their `id` column, as `load_dilemmas` gives them, by id;
     probabilities indexed 0..n-1 in order beside dilemmas that are those numbers in another order, refused; and an array,
     taken by position, beside dilemmas whose unnamed index is 0..n-1 in another order, a frame sorted or sampled: refused,
     positions or items?)."""

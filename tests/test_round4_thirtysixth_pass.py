@@ -6,6 +6,8 @@
    labels sorted since (refused as an array), and whatever its columns, the items' ids, said.
 3. `metrics.confusion_matrices(..., weights=Series)` and `softmetrics.expected_calibration_error` matched the predictions
    to the labels' items but took the weights by position: another item's weight.
+4. `bridge.dilemma_metrics(probs, dilemmas)` paired probabilities indexed by the dilemmas' ids (the `id` column of a
+   frame indexed 0..n-1, as `load_dilemmas` returns it) by position, whatever their order (`rows_in_order_of`).
 7. `MoralDirection.load` of a file saved before the encoder's name was (no `encoder` in it) raised a numpy KeyError.
 """
 
@@ -95,3 +97,30 @@ def test_weights_are_matched_as_the_predictions():
     assert ece(t, p.iloc[[3, 2, 1, 0]], weights=w.iloc[[3, 2, 1, 0]]) == pytest.approx(ece(t, p, weights=w))
     with pytest.raises(ValueError, match='in its order or'):
         ece(t, p.iloc[[3, 2, 1, 0]], weights=w.iloc[[3, 2, 1, 0]].to_numpy())
+
+
+def _dilemmas(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    words = ['help', 'hurt', 'thank', 'insult', 'feed', 'rob', 'hug', 'kick', 'praise', 'cheat']
+    a1 = [f'{words[i % 10]} person {i}' for i in range(n)]
+    a2 = [f'{words[(i * 3 + 1) % 10]} friend {i}' for i in range(n)]
+    g1 = rng.integers(0, 6, n)
+    return pd.DataFrame({'id': [f'd{(i * 7) % n:03d}' for i in range(n)], 'action_1': a1, 'action_2': a2,
+                         'gold_1': g1, 'gold_2': 5 - g1, 'gold_label': (g1 < 3).astype(int)})
+
+
+def test_dilemma_metrics_matches_probabilities_keyed_by_the_id_column():
+    "Probabilities indexed by the dilemmas' ids were paired by position with a frame indexed 0..n-1 (ids in 'id')."
+    from scruples import bridge
+
+    d = _dilemmas()
+    c = d[['gold_1', 'gold_2']].to_numpy() + 0.5
+    probs = pd.DataFrame(c / c.sum(1, keepdims=True), columns=['action_1', 'action_2'], index=d['id'])
+    want = bridge.dilemma_metrics(probs, d)
+    assert want['macro_f1'] == 1.0
+    assert bridge.dilemma_metrics(probs.sort_index(), d) == want
+    assert bridge.dilemma_metrics(probs.sort_index().rename_axis(None), d) == want  # the ids, unnamed: the same
+    with pytest.raises(ValueError, match="d000"):  # an id short: refused, naming it
+        bridge.dilemma_metrics(probs.drop('d000'), d)
+    assert bridge.dilemma_metrics(probs.reset_index(drop=True), d) == want  # 0..n-1 in order: by position, as before
+
