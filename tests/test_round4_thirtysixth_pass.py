@@ -8,8 +8,13 @@
    to the labels' items but took the weights by position: another item's weight.
 4. `bridge.dilemma_metrics(probs, dilemmas)` paired probabilities indexed by the dilemmas' ids (the `id` column of a
    frame indexed 0..n-1, as `load_dilemmas` returns it) by position, whatever their order (`rows_in_order_of`).
+5. perspectives' `groups=` (group_agreement, subset's `keep`, kappa_heatmap ...) read a Series indexed by a sorted or
+   filtered table's row numbers (3, 4, 5, 0, 1, 2) as annotator ids: each annotator got another row's group
+   (`join_annotators` refused the same index). Refused now, as there.
 7. `MoralDirection.load` of a file saved before the encoder's name was (no `encoder` in it) raised a numpy KeyError.
 """
+
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -123,4 +128,25 @@ def test_dilemma_metrics_matches_probabilities_keyed_by_the_id_column():
     with pytest.raises(ValueError, match="d000"):  # an id short: refused, naming it
         bridge.dilemma_metrics(probs.drop('d000'), d)
     assert bridge.dilemma_metrics(probs.reset_index(drop=True), d) == want  # 0..n-1 in order: by position, as before
+
+
+
+def test_groups_on_a_sorted_tables_row_numbers_are_refused(tmp_path):
+    "groups= indexed by a sorted table's row numbers (3, 4, 5, 0, 1, 2) were read as annotator ids: groups swapped."
+    from scruples.annotations import read_annotated
+    from scruples.perspectives import group_agreement
+
+    rng = np.random.default_rng(0)
+    rows = [(f'i{i}', a, 'yes' if ((i % 2 == 0) == (a < 3)) != (rng.random() < 0.1) else 'no')
+            for i in range(20) for a in range(6)]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'a.csv', index=False)
+    d = read_annotated(tmp_path / 'a.csv')
+    tbl = pd.DataFrame({'annotator': [5, 4, 3, 2, 1, 0], 'group': ['B', 'B', 'B', 'A', 'A', 'A']})
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        want = group_agreement(d, tbl.set_index('annotator')['group'], n_boot=0)
+        with pytest.raises(ValueError, match='row numbers'):
+            group_agreement(d, tbl.sort_values('group')['group'], n_boot=0)
+        got = group_agreement(d, tbl.set_index('annotator').sort_values('group')['group'], n_boot=0)
+    pd.testing.assert_frame_equal(got, want)
 
