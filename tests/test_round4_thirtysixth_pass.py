@@ -12,8 +12,9 @@
    filtered table's row numbers (3, 4, 5, 0, 1, 2) as annotator ids: each annotator got another row's group
    (`join_annotators` refused the same index). Refused now, as there.
 7. `MoralDirection.load` of a file saved before the encoder's name was (no `encoder` in it) raised a numpy KeyError.
+8. `pairs.PairRanker.fit(X, y)` paired a y Series with a shuffled Dilemmas frame by position (trained on other
+   dilemmas' labels); its subclass `baselines.PairBaseline` refused the same call (`rows_in_order_of`).
 """
-
 import warnings
 
 import numpy as np
@@ -149,4 +150,19 @@ def test_groups_on_a_sorted_tables_row_numbers_are_refused(tmp_path):
             group_agreement(d, tbl.sort_values('group')['group'], n_boot=0)
         got = group_agreement(d, tbl.set_index('annotator').sort_values('group')['group'], n_boot=0)
     pd.testing.assert_frame_equal(got, want)
+
+
+
+def test_pair_ranker_matches_y_to_a_shuffled_frame():
+    "PairRanker.fit paired a y Series with a shuffled Dilemmas frame by position (PairBaseline refused the same)."
+    from scruples.pairs import PairRanker
+
+    d = _dilemmas(60).drop(columns='id')
+    y = d.gold_label
+    with pytest.raises(ValueError, match='positions or items'):  # y in order (0..n-1), X shuffled: refused
+        PairRanker().fit(d.sample(frac=1, random_state=0), y)
+    s = d.sample(frac=1, random_state=0)
+    a = PairRanker().fit(d, y).predict_proba(d)
+    b = PairRanker().fit(s, y.sample(frac=1, random_state=1)).predict_proba(d)  # both keyed 0..n-1: matched by index
+    np.testing.assert_allclose(a, b, rtol=1e-5)
 
