@@ -20,8 +20,8 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name, fitted_with, loaded_encoder
-from .mcm import record_encoder
+from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name, fitted_with
+from .mcm import loaded_encoder, record_encoder
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -189,7 +189,10 @@ def _diffs(self: LearnedDirection, dilemmas):
 @patch
 def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'LearnedDirection':
     """Fit from embedding differences x = e(a2) - e(a1) (n, d) and votes (n, 2); a frame of votes is matched to the
-    actions by its columns (action_1, action_2 in any order: `pair_columns`), not by position (the mirror direction)."""
+    actions by its columns (action_1, action_2 in any order: `pair_columns`), not by position (the mirror direction), and
+    to the rows of x as `rows_in_order_of` pairs a table with an array: by position, but a frame whose unnamed index is
+    0..n-1 in another order (sorted or sampled) is refused (positions or items?), as `fit_scale` refuses it."""
+    counts = rows_in_order_of(counts, x, 'counts', 'x')  # x: an array, taken by position
     x, counts = np.asarray(x, dtype=float), np.asarray(pair_columns(counts))
     if len(x) != len(counts):
         raise ValueError(f'{len(x)} differences for {len(counts)} rows of counts')

@@ -14,6 +14,8 @@
 7. `MoralDirection.load` of a file saved before the encoder's name was (no `encoder` in it) raised a numpy KeyError.
 8. `pairs.PairRanker.fit(X, y)` paired a y Series with a shuffled Dilemmas frame by position (trained on other
    dilemmas' labels); its subclass `baselines.PairBaseline` refused the same call (`rows_in_order_of`).
+9. `bridge.LearnedDirection.fit_arrays(x, counts)` paired a sampled counts frame (index 0..n-1 in another order) with the
+   array x by position (`fit_scale` refused the same pair).
 """
 import warnings
 
@@ -166,3 +168,16 @@ def test_pair_ranker_matches_y_to_a_shuffled_frame():
     b = PairRanker().fit(s, y.sample(frac=1, random_state=1)).predict_proba(d)  # both keyed 0..n-1: matched by index
     np.testing.assert_allclose(a, b, rtol=1e-5)
 
+
+
+def test_learned_direction_fit_arrays_refuses_a_sampled_counts_frame():
+    "fit_arrays(x, counts) paired a sampled counts frame (index 0..n-1 in another order) with the array x by position."
+    from scruples.bridge import LearnedDirection
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40, 3))
+    c = pd.DataFrame(rng.integers(0, 5, size=(40, 2)) + 1, columns=['action_1', 'action_2'])
+    with pytest.raises(ValueError, match='positions or items'):
+        LearnedDirection(cv=2, Cs=(1.0,), n_jobs=1).fit_arrays(x, c.iloc[rng.permutation(40)])
+    a = LearnedDirection(cv=2, Cs=(1.0,), n_jobs=1).fit_arrays(x, c).coef_
+    np.testing.assert_allclose(LearnedDirection(cv=2, Cs=(1.0,), n_jobs=1).fit_arrays(x, c.to_numpy()).coef_, a)
