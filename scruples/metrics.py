@@ -165,9 +165,14 @@ def in_order_of(
     if set(yi) != set(ri):
         ys, rs = set(yi), set(ri)
         gone, extra = [i for i in ri if i not in ys], [i for i in yi if i not in rs]
+        if not gone:  # every item has its row, and more: the rows of the items are what is meant, said (not guessed)
+            raise ValueError(f'{name}: its index holds every item of {ref_name} and {len(extra)} more (e.g. '
+                             f'{extra[:3]}): give the rows of its items ({name}.loc[{ref_name}.index] where '
+                             f'{ref_name} is indexed by them)')
         raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
-                         f'{gone[:3]}), {len(extra)} rows are of no item (e.g. {extra[:3]}); give {name}.to_numpy() to '
-                         'pair them by position' + (f'; {h}' if (h := id_hint(gone, extra)) else ''))
+                         f'{gone[:3]})' + (f', {len(extra)} rows are of no item (e.g. {extra[:3]})' if extra else '')
+                         + (f'; give {name}.to_numpy() to pair them by position' if len(yi) == len(ri) else '')
+                         + (f'; {h}' if (h := id_hint(gone, extra)) else ''))
     at = {v: r for r, v in enumerate(yi)}
     return y.iloc[[at[v] for v in ri]]
 

@@ -11,6 +11,9 @@
 5. perspectives' `groups=` (group_agreement, subset's `keep`, kappa_heatmap ...) read a Series indexed by a sorted or
    filtered table's row numbers (3, 4, 5, 0, 1, 2) as annotator ids: each annotator got another row's group
    (`join_annotators` refused the same index). Refused now, as there.
+6. `evaluation.evaluate(model, X_subset, counts)` with counts of more items than X was refused with "0 of them have no
+   row (e.g. [])" and the advice to_numpy(), which cannot pair them; it now says the counts hold more and to give
+   `counts.loc[X.index]`.
 7. `MoralDirection.load` of a file saved before the encoder's name was (no `encoder` in it) raised a numpy KeyError.
 8. `pairs.PairRanker.fit(X, y)` paired a y Series with a shuffled Dilemmas frame by position (trained on other
    dilemmas' labels); its subclass `baselines.PairBaseline` refused the same call (`rows_in_order_of`).
@@ -181,3 +184,21 @@ def test_learned_direction_fit_arrays_refuses_a_sampled_counts_frame():
         LearnedDirection(cv=2, Cs=(1.0,), n_jobs=1).fit_arrays(x, c.iloc[rng.permutation(40)])
     a = LearnedDirection(cv=2, Cs=(1.0,), n_jobs=1).fit_arrays(x, c).coef_
     np.testing.assert_allclose(LearnedDirection(cv=2, Cs=(1.0,), n_jobs=1).fit_arrays(x, c.to_numpy()).coef_, a)
+
+
+def test_counts_holding_more_items_than_x_say_so():
+    "evaluate(model, X_subset, counts) said '0 of them have no row (e.g. [])' and advised to_numpy(), which cannot pair."
+    from scruples.evaluation import evaluate
+
+    ids = [f'q{i}' for i in range(20)]
+    c = pd.DataFrame(np.random.default_rng(0).integers(1, 5, size=(20, 2)), index=ids, columns=['a', 'b'])
+    X = pd.DataFrame({'f': np.linspace(0.1, 0.9, 20)}, index=ids)
+    model = lambda X: np.c_[X['f'].to_numpy(), 1 - X['f'].to_numpy()]
+    with pytest.raises(ValueError) as e:
+        evaluate(model, X.iloc[:10], c, n_boot=0)
+    assert 'every item of X_test and 10 more' in str(e.value) and 'counts_test.loc[X_test.index]' in str(e.value)
+    assert 'to_numpy' not in str(e.value) and '[]' not in str(e.value)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        evaluate(model, X.iloc[:10], c.loc[X.index[:10]], n_boot=0)  # the advice works
+
