@@ -19,6 +19,8 @@
    dilemmas' labels); its subclass `baselines.PairBaseline` refused the same call (`rows_in_order_of`).
 9. `bridge.LearnedDirection.fit_arrays(x, counts)` paired a sampled counts frame (index 0..n-1 in another order) with the
    array x by position (`fit_scale` refused the same pair).
+10. `--counts`/`--classes` leaving a count column out: a row whose votes were all in it was refused as "nobody
+   labelled this item"; the message names its votes in the columns not read and the option that left them out.
 """
 import warnings
 
@@ -202,3 +204,14 @@ def test_counts_holding_more_items_than_x_say_so():
         warnings.simplefilter('ignore')
         evaluate(model, X.iloc[:10], c.loc[X.index[:10]], n_boot=0)  # the advice works
 
+
+
+def test_all_zero_row_names_its_votes_in_a_column_not_read(tmp_path):
+    "--counts leaving a column out: a row whose votes are all in it was 'nobody labelled this item'."
+    from cli_run import scruples
+
+    p = tmp_path / 'left_out.csv'
+    p.write_text('id,yes,no,unsure\nitem 0,0,0,5\nitem 1,1,1,3\nitem 2,3,2,0\n')
+    r = scruples('best', str(p), '--counts', 'yes,no', '--samples', '50')
+    assert r.returncode != 0
+    assert 'unsure: 5' in r.stderr and '--counts' in r.stderr and 'nobody labelled' not in r.stderr
