@@ -62,7 +62,7 @@ def get_encoder(encoder=None):
     return _DEFAULT_ENCODER
 
 def named_model(encoder) -> str | None:
-    "The model an encoder names: its `model_name` (or a string `model`) attribute; None where it names none (a function)."
+    "The model an encoder names: its `model_name` (or a string `model`) attribute; None where it names none."
     for attr in ('model_name', 'model'):
         m = getattr(encoder, attr, None)
         if isinstance(m, str): return m
@@ -590,7 +590,7 @@ def record_encoder(direction) -> None:
 
 def fitted_with(direction):
     """What `check_encoder` compares a direction's encoder with: the encoder it was fitted with where that names no
-    model (only that very object is it), else the name it was fitted with (None: a file of before the name was saved)."""
+    model (only that very object is it), else the name it was fitted with (None: a file saved before names were)."""
     unnamed = getattr(direction, 'unnamed_encoder_', None)
     return unnamed if unnamed is not None else getattr(direction, 'encoder_name_', None)
 
