@@ -1143,7 +1143,10 @@ def _wide(
         numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
     else:
         try:
-            numbered, c = None, _wide_rows(path, t, cc, ex, every=not (given['counts'] or classes))
+            chosen = bool(given['counts'] or classes)  # count columns named: the others' votes are not read
+            numbered, c = None, _wide_rows(path, t, cc, ex, every=not chosen,
+                                           unread=[x for x in t.columns if x not in used] if chosen else (),
+                                           flag=_opt('counts') if given['counts'] else _opt('classes'))
         except ScruplesDataError as err:  # a label where a count should be: name the flag of the form it looks like
             raise _with_form_hint(err, t, cc, ids) from None
     items = numbered or list(ex.items)
@@ -1207,8 +1210,9 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
 
 # %% ../nbs/07_annotations.ipynb #4d64b649
-def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool) -> np.ndarray:
-    "Counts of a wide table read record by record, naming the line of a bad cell (`every`: all other columns count)."
+def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool, unread=(), flag: str = '') -> np.ndarray:
+    """Counts of a wide table read record by record, naming the line of a bad cell (`every`: all other columns count).
+    An all-zero row names the votes it has in the columns `unread` (left out by `flag`, the option that chose `cc`)."""
     rows = []
     for line, rec in t.records:
         if every and len(rec) > len(t.columns) and (extra := [k for k in rec if k not in t.columns]):
@@ -1224,10 +1228,20 @@ def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool) -> np.
         if sum(row) > MAX_COUNT:
             raise ScruplesDataError(path, line, ','.join(cc), 'counts whose sum is at most 2**63 - 1', row)
         if not any(row):
+            held = []
+            for k in unread:  # its votes in a column not read: said (it was 'nobody labelled this item')
+                try:
+                    v = count_value(rec.get(k), text=t.text)
+                except (ScruplesDataError, TypeError, ValueError):
+                    continue
+                if v:
+                    held.append(f'{k}: {v}')
             raise ScruplesDataError(
                 path,
                 line,
                 f'counts[{len(rows)}]',
+                f'at least one vote in the count columns read ({",".join(cc)}); its votes are in columns not read '
+                f'({", ".join(held)}), which {flag} left out' if held else
                 'at least one vote (an all-zero row: nobody labelled this item)',
                 row,
             )

@@ -20,7 +20,8 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name
+from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name, fitted_with
+from .mcm import loaded_encoder, record_encoder
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -82,7 +83,8 @@ def dilemma_metrics(probs,               # (n, 2) predicted probabilities of eac
                    ) -> dict:
     """Macro F1 and accuracy of the argmax against the gold labels, cross-entropy against the gold counts. A frame of
     probabilities is matched to the actions by its columns (action_1, action_2 in any order: `pair_columns`) and to the
-    dilemmas by its index, as pandas aligns (`rows_in_order_of`: dilemmas indexed 0..n-1 beside other ids, by position;
+    dilemmas by its index, as pandas aligns (`rows_in_order_of`: dilemmas indexed 0..n-1 beside other ids, by position,
+    but beside the ids of their `id` column, as `load_dilemmas` gives them, by id;
     probabilities indexed 0..n-1 in order beside dilemmas that are those numbers in another order, refused; and an array,
     taken by position, beside dilemmas whose unnamed index is 0..n-1 in another order, a frame sorted or sampled: refused,
     positions or items?)."""
@@ -173,9 +175,7 @@ class LearnedDirection:
             d.coef_, d.C_ = z['coef'], float(z['C'])
             d.cv_results_ = pd.DataFrame({'C': d.Cs, 'cv_xentropy': z['cv_xentropy']})
             fitted = str(z['encoder']) if 'encoder' in z.files else None
-        if fitted is not None:
-            d.encoder_name_ = fitted
-        check_encoder(encoder, fitted, path, 'LearnedDirection')  # the default or another encoder: refused
+        loaded_encoder(d, encoder, fitted, path, 'LearnedDirection')  # the default or another encoder: refused
         return d
 
 # %% ../nbs/52_bridge.ipynb #44930654
@@ -189,7 +189,10 @@ def _diffs(self: LearnedDirection, dilemmas):
 @patch
 def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'LearnedDirection':
     """Fit from embedding differences x = e(a2) - e(a1) (n, d) and votes (n, 2); a frame of votes is matched to the
-    actions by its columns (action_1, action_2 in any order: `pair_columns`), not by position (the mirror direction)."""
+    actions by its columns (action_1, action_2 in any order: `pair_columns`), not by position (the mirror direction), and
+    to the rows of x as `rows_in_order_of` pairs a table with an array: by position, but a frame whose unnamed index is
+    0..n-1 in another order (sorted or sampled) is refused (positions or items?), as `fit_scale` refuses it."""
+    counts = rows_in_order_of(counts, x, 'counts', 'x')  # x: an array, taken by position
     x, counts = np.asarray(x, dtype=float), np.asarray(pair_columns(counts))
     if len(x) != len(counts):
         raise ValueError(f'{len(x)} differences for {len(counts)} rows of counts')
@@ -222,7 +225,7 @@ def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'Le
     )
     self.C_ = float(np.ravel(lr.C_)[0])
     self.coef_ = lr.coef_.ravel()
-    self.encoder_name_ = DEFAULT_MODEL if self.encoder is None else encoder_name(self.encoder)  # saved with it
+    record_encoder(self)  # its name, saved with it (and a function naming no model itself: only it is it)
     return self
 
 # %% ../nbs/52_bridge.ipynb #653aa3fb
@@ -230,8 +233,7 @@ def fit_arrays(self: LearnedDirection, x: np.ndarray, counts: np.ndarray) -> 'Le
 def _check_fitted(self: LearnedDirection):
     if not hasattr(self, 'coef_'):
         raise RuntimeError('this LearnedDirection is not fitted: call fit()')
-    fitted = getattr(self, 'encoder_name_', None)  # None: loaded from a file of before the name was saved
-    check_encoder(self.encoder, fitted, kind='LearnedDirection')  # the default or an encoder set since: refused
+    check_encoder(self.encoder, fitted_with(self), kind='LearnedDirection')  # the default or one set since: refused
 
 # %% ../nbs/52_bridge.ipynb #39066070
 @patch

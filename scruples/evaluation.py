@@ -335,7 +335,7 @@ def evaluate(
     Calibrated on `proba_cal`, else `X_cal`, else the model's own held-out split (`heldout_proba_`, `heldout_counts_`), else in-sample (warned)."""
     classes = getattr(model, 'classes_', None)
     _check_held_out((X_test, counts_test), (proba_cal if proba_cal is not None else X_cal, counts_cal))  # the examples'
-    # ids first: counts may hold more items than the examples (they are matched to them)
+    # ids first (`_counts_for` then refuses counts of items the examples lack, or holding more, naming them)
     counts_test = _counts_for(X_test, counts_test, 'X_test', 'counts_test')  # labelled rows: in the examples' order
     counts_cal = _counts_for(X_cal, counts_cal, 'X_cal', 'counts_cal')
     counts_test, counts_cal = (

@@ -33,13 +33,14 @@ from .core import SPACY_MODEL, load_spacy
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
            'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'LABEL_OFFSETS', 'MIN_STUDY_ACTIONS',
-           'mcm_file', 'get_encoder', 'encoder_name', 'same_encoder', 'embed', 'Template', 'clean_action',
-           'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs', 'load_dos_donts',
-           'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence', 'action_sentences',
-           'embed_actions', 'MoralDirection', 'no_encoder_error', 'check_encoder', 'place_labels',
-           'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study', 'user_study_scores',
-           'published_user_study_r', 'is_published_study', 'user_study_correlations', 'default_direction',
-           'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
+           'mcm_file', 'get_encoder', 'named_model', 'encoder_name', 'same_encoder', 'embed', 'Template',
+           'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs',
+           'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
+           'action_sentences', 'embed_actions', 'MoralDirection', 'record_encoder', 'fitted_with', 'loaded_encoder',
+           'no_encoder_error', 'check_encoder', 'place_labels', 'plot_explained_variance', 'plot_projection',
+           'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r', 'is_published_study',
+           'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings',
+           'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -60,22 +61,28 @@ def get_encoder(encoder=None):
     if _DEFAULT_ENCODER is None: _DEFAULT_ENCODER = SentenceEncoder()
     return _DEFAULT_ENCODER
 
-def encoder_name(encoder) -> str:
-    "A readable name of an encoder: its `model_name` (or a string `model`) attribute, else its type."
+def named_model(encoder) -> str | None:
+    "The model an encoder names: its `model_name` (or a string `model`) attribute; None where it names none."
     for attr in ('model_name', 'model'):
         m = getattr(encoder, attr, None)
         if isinstance(m, str): return m
-    return type(encoder).__name__
+    return None
+
+def encoder_name(encoder) -> str:
+    "A readable name of an encoder: its `model_name` (or a string `model`) attribute, else its type."
+    return named_model(encoder) or type(encoder).__name__
 
 _DEFAULT_NAMES = (DEFAULT_MODEL, f'sentence-transformers/{DEFAULT_MODEL}')  # both load the packaged default
 
 def same_encoder(a, b) -> bool:
-    """Whether two encoders (or their names) are one model: the same object, or the same `encoder_name` (a model loaded
-    twice; the packaged default under either of its names). None is the default encoder."""
+    """Whether two encoders (or their names) are one model: the same object, or the same model name (`named_model`: a
+    model loaded twice; the packaged default under either of its names). None is the default encoder. An encoder that
+    names no model (a plain function, a wrapper without `model_name`) is only itself: its type's name ('function')
+    is every such encoder's, and tells nothing of its model."""
     if a is b:
         return True
-    a, b = (DEFAULT_MODEL if e is None else e if isinstance(e, str) else encoder_name(e) for e in (a, b))
-    return a == b or {a, b} <= set(_DEFAULT_NAMES)
+    a, b = (DEFAULT_MODEL if e is None else e if isinstance(e, str) else named_model(e) for e in (a, b))
+    return a is not None and b is not None and (a == b or {a, b} <= set(_DEFAULT_NAMES))
 
 def embed(texts: Sequence[str],  # sentences
           encoder=None,          # callable list[str] -> (n, d) array; None: the default SentenceEncoder
@@ -514,7 +521,7 @@ class MoralDirection(BaseEstimator):
         self.direction_ = vt[0]
         self.scale_ = float(np.abs((x - mean) @ vt[0]).max())
         self.dos_, self.donts_ = [clean_action(a) for a in dos], [clean_action(a) for a in donts]
-        self.encoder_name_ = encoder_name(self.encoder) if self.encoder is not None else DEFAULT_MODEL
+        record_encoder(self)
         return self
 
     def transform(
@@ -552,8 +559,9 @@ class MoralDirection(BaseEstimator):
             d.explained_variance_, d.explained_variance_ratio_ = z['explained_variance'], z['explained_variance_ratio']
             d.actions_, d.embeddings_ = [str(a) for a in z['actions']], z['embeddings']
             d.dos_, d.donts_ = [str(a) for a in z['dos']], [str(a) for a in z['donts']]
-            d.direction_, d.encoder_name_ = d.components_[0], str(z['encoder'])
-        check_encoder(encoder, d.encoder_name_, path)  # the default or another encoder: refused
+            d.direction_ = d.components_[0]
+            fitted = str(z['encoder']) if 'encoder' in z.files else None  # None: a file of before the name was saved
+        loaded_encoder(d, encoder, fitted, path)  # the default or another encoder: refused
         return d
 
 # %% ../nbs/51_mcm.ipynb #dbd955c1
@@ -569,7 +577,37 @@ def embed(
 def _check_fitted(self: MoralDirection):
     if not hasattr(self, 'direction_'):
         raise NotFittedError('this MoralDirection is not fitted: call fit() or MoralDirection.load()')
-    check_encoder(self.encoder, getattr(self, 'encoder_name_', DEFAULT_MODEL))  # the encoder set since: refused
+    check_encoder(self.encoder, fitted_with(self))  # the encoder set since: refused
+
+
+def record_encoder(direction) -> None:
+    """Note on a `direction` just fitted the encoder it was fitted with: its name (`encoder_name_`, saved with it), and
+    where it names no model (`named_model`: a plain function) the encoder itself, the only one that is it."""
+    enc = direction.encoder
+    direction.encoder_name_ = DEFAULT_MODEL if enc is None else encoder_name(enc)
+    direction.unnamed_encoder_ = enc if enc is not None and named_model(enc) is None else None
+
+
+def fitted_with(direction):
+    """What `check_encoder` compares a direction's encoder with: the encoder it was fitted with where that names no
+    model (only that very object is it), else the name it was fitted with (None: a file saved before names were)."""
+    unnamed = getattr(direction, 'unnamed_encoder_', None)
+    return unnamed if unnamed is not None else getattr(direction, 'encoder_name_', None)
+
+
+def loaded_encoder(direction, encoder, fitted: str | None, path, kind: str = 'MoralDirection') -> None:
+    """Check the `encoder` a `direction` (a `kind`) is loaded with against the name `fitted` saved with it, as
+    `check_encoder`. An encoder that names no model, given for a direction saved with its type's name (a function's
+    'function'), cannot be told from another: loaded with a warning, and from then on only that object is it."""
+    if fitted is not None:
+        direction.encoder_name_ = fitted
+    if encoder is not None and named_model(encoder) is None and fitted == encoder_name(encoder):
+        warnings.warn(f'{path}: the encoder it was fitted with named no model (only its type, {fitted!r}), and the '
+                      f'encoder given names none: nothing can tell whether it is the same model. Give encoders a '
+                      f'model_name attribute naming their model to have it checked', stacklevel=3)
+        direction.unnamed_encoder_ = encoder
+        return
+    check_encoder(encoder, fitted, path, kind)
 
 
 def _give_back(fitted: str, kind: str) -> str:
@@ -591,9 +629,15 @@ def no_encoder_error(fitted: str, path=None, kind: str = 'MoralDirection') -> st
 def check_encoder(encoder, fitted: str | None, path=None, kind: str = 'MoralDirection') -> None:
     """Refuse to score a direction (a `kind`) fitted with the encoder named `fitted` (saved at `path`) with `encoder`
     (None: the default) where it is another model (`same_encoder`): its embeddings on this direction score nothing, and
-    silently. `fitted` None (a file of before the name was saved): nothing to check."""
+    silently. `fitted` None (a file of before the name was saved): nothing to check; `fitted` an encoder naming no
+    model (`fitted_with`): only that very object is it."""
     if fitted is None or same_encoder(encoder, fitted):
         return
+    if not isinstance(fitted, str):  # fitted with a function (no model name): another object is another encoder
+        raise ValueError(f'this direction was fitted with an encoder that names no model (a {encoder_name(fitted)!r}), '
+                         f'and its encoder is {"the default" if encoder is None else "another object"}: nothing can '
+                         'tell whether it is the same model. Give it back the very encoder it was fitted with, or fit '
+                         'it again with the new one (an encoder with a model_name attribute is checked by that name)')
     if encoder is None:
         raise ValueError(no_encoder_error(fitted, path, kind))
     raise ValueError(f'{path or "this direction"} was fitted with the encoder {fitted!r}, and its encoder is '
@@ -835,13 +879,14 @@ def _one_encoder(direction, encoder=None):
     an `encoder` attribute (anything with `score`) takes `encoder` for the bias. Checked before anything is encoded."""
     if isinstance(direction, MoralDirection):
         direction._check_fitted()  # a loaded direction of another encoder, left without one: refused here
-    fitted = getattr(direction, 'encoder_name_', None)  # the encoder it was fitted with (a LearnedDirection's too)
+    fitted = fitted_with(direction)  # the encoder it was fitted with (a LearnedDirection's too)
     if hasattr(direction, 'encoder'):  # its encoder set since the fit: refused before anything is encoded
         check_encoder(direction.encoder, fitted, kind=type(direction).__name__)
     if not hasattr(direction, 'encoder') or encoder is None:
         return getattr(direction, 'encoder', None) if encoder is None else encoder
     if not same_encoder(encoder, direction.encoder if fitted is None else fitted):
-        own = fitted or (DEFAULT_MODEL if direction.encoder is None else encoder_name(direction.encoder))
+        own = encoder_name(fitted) if fitted is not None and not isinstance(fitted, str) else fitted or (
+            DEFAULT_MODEL if direction.encoder is None else encoder_name(direction.encoder))
         raise ValueError(f'encoder {encoder_name(encoder)!r} is not the direction\'s encoder {own!r}: the bias would be '
                          'the one\'s and the scores the other\'s. Leave out encoder (the direction\'s is used), or give '
                          'a direction fitted with it (default_direction(encoder), or MoralDirection(encoder).fit())')

@@ -13,8 +13,8 @@ from .core import id_hint
 
 # %% auto #0
 __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'columns_in_order_of', 'per_class_in_order_of',
-           'rows_in_order_of', 'xentropy', 'confusion_matrices', 'f1_from_confusion', 'macro_f1', 'accuracy',
-           'total_variation', 'TemperatureCalibrator']
+           'rows_in_order_of', 'xentropy', 'examples_in_order_of', 'weights_in_order_of', 'confusion_matrices',
+           'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation', 'TemperatureCalibrator']
 
 # %% ../nbs/10_metrics.ipynb #a047db5f
 def check_counts(
@@ -165,9 +165,14 @@ def in_order_of(
     if set(yi) != set(ri):
         ys, rs = set(yi), set(ri)
         gone, extra = [i for i in ri if i not in ys], [i for i in yi if i not in rs]
+        if not gone:  # every item has its row, and more: the rows of the items are what is meant, said (not guessed)
+            raise ValueError(f'{name}: its index holds every item of {ref_name} and {len(extra)} more (e.g. '
+                             f'{extra[:3]}): give the rows of its items ({name}.loc[{ref_name}.index] where '
+                             f'{ref_name} is indexed by them)')
         raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
-                         f'{gone[:3]}), {len(extra)} rows are of no item (e.g. {extra[:3]}); give {name}.to_numpy() to '
-                         'pair them by position' + (f'; {h}' if (h := id_hint(gone, extra)) else ''))
+                         f'{gone[:3]})' + (f', {len(extra)} rows are of no item (e.g. {extra[:3]})' if extra else '')
+                         + (f'; give {name}.to_numpy() to pair them by position' if len(yi) == len(ri) else '')
+                         + (f'; {h}' if (h := id_hint(gone, extra)) else ''))
     at = {v: r for r, v in enumerate(yi)}
     return y.iloc[[at[v] for v in ri]]
 
@@ -234,12 +239,18 @@ def rows_in_order_of(
     position, but `y` keyed by those same numbers in another order (a frame sorted or sampled) is matched by its index.
     `y` indexed 0..n-1 in order beside examples that are those numbers in another order is refused (positions or
     items?), as `in_order_of` refuses it, and so is an array (taken by position) beside a frame or Series, `y` or the
-    examples, whose unnamed index is 0..n-1 in another order. Arrays on both sides: by position."""
+    examples, whose unnamed index is 0..n-1 in another order. Arrays on both sides: by position. Examples whose ids
+    are in an `id` column (a corpus frame, indexed 0..n-1): `y` keyed by those ids (not 0..n-1 in order), by id."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
     xi, yi = _names_of(x)[1], _names_of(y)[1]
-    if _numbered(xi) and getattr(x.index, 'name', None) is None and set(yi) != set(xi):  # examples without ids
+    if _numbered(xi) and getattr(x.index, 'name', None) is None and set(yi) != set(xi):  # no ids in the index
+        ids = [_key(v) for v in x['id']] if x.ndim == 2 and 'id' in x.columns else []
+        if set(yi) & set(ids) and not (_numbered(yi) and getattr(y.index, 'name', None) is None):
+            import pandas as pd  # keyed by the ids of the `id` column: matched on it (or refused, naming the unmatched)
+
+            return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}['id']")
         return y
     return in_order_of(y, x.index.to_series(), name, x_name)
 
@@ -315,19 +326,59 @@ def xentropy(
     return losses if per_example else float(losses.mean())
 
 # %% ../nbs/10_metrics.ipynb #2e1c8e64
-def _labels_and_predictions(y_true, y_pred, k: int | None):
-    "Checked (n,) labels, (n,) or (s, n) predictions, and the number of classes (default: the largest index + 1)."
+def examples_in_order_of(
+    v,  # one value per example (n,), or a batch (s, n) of them (a DataFrame's columns are the examples)
+    ref,  # what they are scored against (labels or counts): its items give the order
+    name: str = 'y_pred',  # how messages call `v`
+    ref_name: str = 'y_true',  # how messages call `ref`
+):
+    """`v` in the order of `ref`'s items, as `in_order_of` matches a Series: a batch (s, n) given as a DataFrame by its
+    columns, the items (a `pd.DataFrame(batch)`'s columns 0..n-1 as a Series' index 0..n-1: by position, but refused
+    beside items that are those numbers in another order); an array or a list as it is, checked as `in_order_of` checks
+    one (a batch's first row for all its rows: they are alike)."""
+    if hasattr(v, 'iloc') and np.ndim(v) == 2:  # a batch: the rows of its transpose are the items (its columns are
+        items = ref.index.to_series() if hasattr(ref, 'iloc') and np.ndim(ref) == 2 else ref  # no class of ref's)
+        return in_order_of(v.T, items, f'{name}.T', ref_name).T
+    if hasattr(v, 'iloc'):
+        return in_order_of(v, ref, name, ref_name)
+    in_order_of(np.asarray(v)[0] if np.ndim(v) == 2 and len(v) else v, ref, name, ref_name)  # refused, or as it is
+    return v
+
+
+def weights_in_order_of(
+    weights,  # example weights (n,) or (s, n): a Series, a DataFrame whose columns are the items, or an array
+    ref,  # the labels or counts the examples are scored against
+    moved: bool,  # whether the predictions were reordered to `ref`'s items (a table in another order)
+    y_name: str = 'y_pred',  # how messages call the predictions
+    ref_name: str = 'y_true',  # how messages call `ref`
+):
+    """Example weights in the order of `ref`'s items, as the predictions are matched (`examples_in_order_of`): a Series or
+    a DataFrame by the items. An array, taken by position, beside predictions that were reordered to `ref`'s items (a
+    table in another order) is refused: in the predictions' order or in `ref`'s?"""
+    if hasattr(weights, 'iloc'):
+        return examples_in_order_of(weights, ref, 'weights', ref_name)
+    if moved:
+        raise ValueError(f'weights: an array (taken by position) beside {y_name}, a table matched to the items of '
+                         f'{ref_name} from another order: are the weights in its order or in {ref_name}\'s? Give '
+                         f'weights as a Series indexed by the items (a batch as a DataFrame whose columns are the '
+                         f'items), or {y_name} in the order of {ref_name}')
+    return examples_in_order_of(weights, ref, 'weights', ref_name)
+
+
+def _labels_and_predictions(y_true, y_pred, k: int | None, weights=None):
+    """Checked (n,) labels, (n,) or (s, n) predictions, the number of classes (default: the largest index + 1), and the
+    weights (None or as given) matched as the predictions are (`weights_in_order_of`)."""
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise ValueError(f'k (the number of classes) must be a positive integer, got {k!r}')
-    nd = np.ndim(y_pred)
-    if nd == 1:  # a Series: matched to the labels' items; a list or an array by position (`in_order_of`: refused
-        y_pred = in_order_of(y_pred, y_true, 'y_pred')  # beside labels whose unnamed index is 0..n-1 in another order)
-    elif nd == 2 and not hasattr(y_pred, 'iloc'):  # a batch (s, n): each row by position, as an array (one rule: the
-        in_order_of(np.asarray(y_pred)[0], y_true, 'y_pred')  # rows are alike, the first checks them all)
+    given = y_pred  # a Series or a batch DataFrame: matched to the labels' items; a list or an array by position
+    y_pred = examples_in_order_of(y_pred, y_true, 'y_pred')  # (refused beside labels whose unnamed index is 0..n-1 in
+    if weights is not None:  # another order)
+        moved = hasattr(given, 'iloc') and not given.axes[-1].equals(y_pred.axes[-1])  # the items: index or columns
+        weights = weights_in_order_of(weights, y_true, moved)
     yt, yp = _indices(y_true, 'y_true', k), _indices(y_pred, 'y_pred', k, ndims=(1, 2))
     if yp.shape[-1] != len(yt):
         raise ValueError(f'{len(yt)} labels but {yp.shape[-1]} predictions per vector: one of each per example')
-    return yt, yp, int(k) if k is not None else int(max(yt.max(), yp.max())) + 1
+    return yt, yp, int(k) if k is not None else int(max(yt.max(), yp.max())) + 1, weights
 
 
 def confusion_matrices(
@@ -336,8 +387,9 @@ def confusion_matrices(
     k: int,  # number of classes
     weights=None,  # optional (n,) or (s, n) example weights (e.g. bootstrap multiplicities)
 ) -> np.ndarray:  # (k, k) or (s, k, k): rows true class, columns predicted class
-    "Confusion matrices of one or many prediction vectors against the same labels, by one bincount."
-    y_true, y_pred, k = _labels_and_predictions(y_true, y_pred, k)
+    """Confusion matrices of one or many prediction vectors against the same labels, by one bincount; tables matched by
+    their items (`examples_in_order_of`), weights as the predictions (`weights_in_order_of`)."""
+    y_true, y_pred, k, weights = _labels_and_predictions(y_true, y_pred, k, weights)
     single = y_pred.ndim == 1
     yp = y_pred[None] if single else y_pred
     s, n = yp.shape
@@ -370,13 +422,13 @@ def f1_from_confusion(cm: np.ndarray) -> np.ndarray:
 
 def macro_f1(y_true, y_pred, k: int | None = None):
     "Macro F1 of predicted class indices (n,) or a batch (s, n) against true class indices (n,)."
-    y_true, y_pred, k = _labels_and_predictions(y_true, y_pred, k)
+    y_true, y_pred, k, _ = _labels_and_predictions(y_true, y_pred, k)
     return f1_from_confusion(confusion_matrices(y_true, y_pred, k))
 
 
 def accuracy(y_true, y_pred, k: int | None = None):
     "Share of correct predictions, for predictions (n,) or a batch (s, n); indices must lie in [0, k) when `k` is given."
-    y_true, y_pred, _ = _labels_and_predictions(y_true, y_pred, k)
+    y_true, y_pred, *_ = _labels_and_predictions(y_true, y_pred, k)
     return (y_pred == y_true).mean(-1)
 
 # %% ../nbs/10_metrics.ipynb #a3dadf42

@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .corpus import anecdote_texts
 from .data import DILEMMAS_CLASSES, label_counts
-from .metrics import check_counts, hard_labels
+from .metrics import check_counts, hard_labels, rows_in_order_of
 
 from .core import check_texts
 
@@ -257,7 +257,9 @@ class PairRanker(ClassifierMixin, BaseEstimator):
         if y is None:
             if not isinstance(X, pd.DataFrame):
                 raise ValueError('y is required unless X is a Dilemmas frame with label counts')
-            y = label_counts(X)
+            y = label_counts(X)  # X's own votes, in its order
+        else:
+            y = rows_in_order_of(y, X, 'y', 'X')  # a table of votes keyed by the dilemmas' ids: by id, as pandas aligns
         counts = class_counts(y, len(a1), 2, 'pairs')
         self.featurizer_ = self._featurizer().fit(a1 + a2)
         F1, F2 = self.featurizer_.transform(a1), self.featurizer_.transform(a2)  # texts checked once, by as_pairs

@@ -386,12 +386,20 @@ def by_annotator(
 def _by_annotator(names: list, values, what: str):
     """`values` in the order of the annotators `names` (`data.annotators` as strings) when keyed by annotator (a
     dict, or a Series whose index is ids: any index but pandas' unnamed row numbers), else as given (one per annotator,
-    in that order)."""
+    in that order). What a sort or a filter keeps of row numbers (`_row_numbers` but 0..n-1 in order: [3, 4, 5, 0, 1,
+    2]) is refused, as `join_annotators` refuses it: read as ids, each annotator had another row's value."""
     if isinstance(values, dict):
         values = pd.Series(list(values.values()), index=pd.Index(list(values), dtype=object), dtype=object)
     if not isinstance(values, pd.Series):
         return values
     idx = values.index
+    if _unkeyed(idx) and list(idx) != list(range(len(idx))):  # a sorted or filtered table's row numbers
+        v = idx.tolist()
+        shown = ', '.join(map(str, v[:5])) + (', ...' if len(v) > 5 else '')
+        raise ValueError(f'{what}: its index is unnamed integers ({shown}), row numbers (as a sort or a filter keeps '
+                         'them), not annotator ids: name its index to key it by id (set_index(COLUMN), or '
+                         "rename_axis('annotator') if the index is the ids), or give its values in the order of "
+                         'data.annotators (an array, or reset_index(drop=True))')
     if isinstance(idx, pd.RangeIndex) and idx.name is None:  # row numbers 0..n-1: in data.annotators' order
         nums = [str(i) for i in range(len(names))]
         if len(idx) == len(names) and list(idx) == list(range(len(names))) and sorted(names) == sorted(nums) \
@@ -405,10 +413,16 @@ def _by_annotator(names: list, values, what: str):
                         f'{what} is keyed by annotator: its index must hold the annotators of data')
 
 
+def _unkeyed(index: pd.Index) -> bool:
+    """An index that keys no annotator: pandas' unnamed RangeIndex (by place), or unnamed integers other than 0..n-1 in
+    order (`_row_numbers`: what a sort or a filter keeps of them, refused by `_by_annotator`)."""
+    return _row_numbers(index) and (isinstance(index, pd.RangeIndex) or list(index) != list(range(len(index))))
+
+
 def _with_pseudo(data: AnnotatedData, groups):
     "Groups keyed by annotator (a dict, or a Series keyed by ids) with A's group for A#2 where they key A, not A#2."
     of = data.repeat_of or {}
-    if isinstance(groups, pd.Series) and not (isinstance(groups.index, pd.RangeIndex) and groups.index.name is None):
+    if isinstance(groups, pd.Series) and not _unkeyed(groups.index):
         kv = dict(zip(groups.index, groups.to_numpy(dtype=object)))
     elif isinstance(groups, dict):
         kv = dict(groups)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import rel_entr  # scipy.stats (entropy) is not imported: 0.3 s of every `scruples score`'s start
 
-from .metrics import hard_labels, in_order_of, macro_f1, xentropy, check_counts
+from .metrics import hard_labels, in_order_of, macro_f1, xentropy, check_counts, weights_in_order_of
 
 # %% auto #0
 __all__ = ['PROB_ATOL', 'check_distributions', 'soft_targets', 'kl_divergence', 'js_divergence', 'manhattan_distance',
@@ -164,11 +164,15 @@ def expected_calibration_error(
     weights=None,  # optional (n,) or (s, n) example weights, e.g. bootstrap multiplicities
 ):  # a float; (s,) for (s, n) weights, one ECE per row
     "Top-label expected calibration error with equal-width bins (see `calibration_bins`), optionally of weighted items."
-    p = check_distributions(in_order_of(y_prob, y_true))
+    matched = in_order_of(y_prob, y_true)
+    p = check_distributions(matched)
     conf = p.max(1)
     b = _bin_of(conf, n_bins)
     gaps = np.zeros((len(p), n_bins))
     gaps[np.arange(len(p)), b] = _correct(y_true, p) - conf  # item i's accuracy - confidence, in its bin's column
+    if weights is not None:  # matched to the items as y_prob is (an array beside a y_prob reordered: refused)
+        moved = hasattr(y_prob, 'iloc') and not y_prob.index.equals(matched.index)
+        weights = weights_in_order_of(weights, y_true, moved, 'y_prob')
     w = np.ones(len(p)) if weights is None else _weights(weights, len(p))
     e = np.abs(w @ gaps).sum(-1) / w.sum(-1)
     return float(e) if w.ndim == 1 else e
