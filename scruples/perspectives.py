@@ -26,8 +26,8 @@ __all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_a
            'join_annotators', 'annotator_groups', 'group_values', 'ungrouped', 'group_names', 'by_annotator',
            'check_groups', 'subset', 'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups',
            'alpha_across_groups', 'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap',
-           'Perspectives', 'perspectives', 'annotators_in_order', 'perspective_tables', 'best_by_group',
-           'plan_by_group']
+           'Perspectives', 'perspectives', 'annotators_in_order', 'annotator_key', 'perspective_tables',
+           'best_by_group', 'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -751,7 +751,7 @@ def annotator_table(
                 mask[:] = False
             v = K[i, mask]
             v = v[np.isfinite(v)]
-            r[f'kappa_{name}'] = float(v.mean()) if len(v) else np.nan
+            r[f'kappa_{name}'] = math.fsum(v) / len(v) if len(v) else np.nan  # exact sum: any row order, one value
             r[f'pairs_{name}'] = int(len(v))
         rows.append(r)
     out = pd.DataFrame(rows)
@@ -905,14 +905,16 @@ def annotators_in_order(
 ) -> pd.DataFrame:  # its rows by annotator id: numbers by value first, then names as text
     """The per-annotator rows in one order, their ids' (as the groups are in their names'): in the votes' order of
     first appearance, the same votes with their rows shuffled printed another table."""
-    def key(a):
-        try:
-            f = float(a)
-        except (TypeError, ValueError):
-            f = math.nan
-        return (0, f, '') if math.isfinite(f) else (1, 0.0, str(a))
+    return table.iloc[sorted(range(len(table)), key=lambda i: annotator_key(table.annotator.iloc[i]))]
 
-    return table.iloc[sorted(range(len(table)), key=lambda i: key(table.annotator.iloc[i]))]
+
+def annotator_key(a) -> tuple:
+    "The sort key of an annotator id: numbers by value first, then names as text (`annotators_in_order`)."
+    try:
+        f = float(a)
+    except (TypeError, ValueError):
+        f = math.nan
+    return (0, f, '') if math.isfinite(f) else (1, 0.0, str(a))
 
 
 def perspective_tables(
@@ -928,7 +930,8 @@ def perspective_tables(
     if len(t) > 2 * top:
         score, what = annotator_ranking(p.annotators, p.kappa, top)
         # annotators without a score (too few items shared with anyone) are not among the lowest: listed apart, by name
-        o, none = score.dropna().sort_values(kind='stable').index, [str(a) for a, s in score.items() if pd.isna(s)]
+        o = score.dropna().sort_values(kind='stable').index
+        none = sorted((str(a) for a, s in score.items() if pd.isna(s)), key=annotator_key)  # in the ids' order
         t = pd.concat([t.loc[o[:top]], t.loc[o[-top:]]]) if len(o) > 2 * top else t.loc[o]
         label = (f'per annotator: the {top} lowest and {top} highest {what} of {len(p.annotators)}' if len(o) > 2 * top
                  else f'per annotator: the {len(o)} with a {what}, of {len(p.annotators)}')

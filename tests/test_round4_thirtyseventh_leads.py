@@ -140,3 +140,33 @@ def test_cpu_runs_take_shuffled_positions(monkeypatch):
     cpu, _ = cpu_runs(d_dev, d_test, c_dev, c_test, np.arange(24), np.arange(24, 40), scored, n_boot=0)
     e = evaluate(_ByLength('soft'), d_test, c_test, d_dev.iloc[24:40], c_dev[24:40], n_boot=0)
     assert abs(cpu.f1[0] - e.f1) < 1e-12 and abs(cpu.xentropy[0] - e.xentropy) < 1e-9, (cpu, e)
+
+
+def _team_votes(tmp_path):
+    "24 annotators in two teams on 40 items, and two with one vote each (no kappa); the same rows in two orders."
+    rng = np.random.default_rng(0)
+    rows = [(f'i{i}', f'w{a}', rng.choice(['yes', 'no']), 'A' if a % 2 else 'B')
+            for i in range(40) for a in range(24) if rng.random() < 0.6]
+    rows += [('i0', 'w90', 'yes', 'A'), ('i1', 'w85', 'no', 'B')]
+    df = pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'team'])
+    paths = tmp_path / 'a.csv', tmp_path / 'b.csv'
+    df.to_csv(paths[0], index=False)
+    df.sample(frac=1, random_state=1).to_csv(paths[1], index=False)
+    return paths
+
+
+def test_agree_by_lists_the_annotators_without_a_kappa_in_one_order_and_kappas_do_not_move(tmp_path):
+    """`agree --by` listed the annotators without a kappa in the file's row order ('w90, w85'; shuffled rows: 'w85,
+    w90'), and an annotator's mean kappa with its own group read 0.0 or -5.55e-17 with the rows in another order."""
+    outs, tables = [], []
+    for f in _team_votes(tmp_path):
+        args = (f, '--long', '--item', 'item', '--annotator', 'annotator', '--label', 'label', '--by', 'team')
+        r = scruples('agree', *args)
+        assert r.returncode == 0, r.stderr
+        outs.append(next(line for line in r.stdout.splitlines() if 'shown (' in line))
+        j = scruples('agree', *args, '--json')
+        assert j.returncode == 0, j.stderr
+        tables.append(pd.DataFrame(json.loads(j.stdout)['annotators']).set_index('annotator').sort_index())
+    assert outs[0] == outs[1] and 'shown (w85, w90)' in outs[0], outs
+    for col in ('kappa_own', 'kappa_other'):
+        np.testing.assert_array_equal(tables[0][col].to_numpy(), tables[1][col].to_numpy())
