@@ -298,7 +298,8 @@ def _counts_for(X, counts, xname: str, cname: str):
     the counts' index is those numbers in another order (`rows_in_order_of`: a frame sorted or sampled is matched by its
     index). An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
     `classes_` are matched to its classes by name too; its items pair with X by position where X is an array or indexed
-    0..n-1 in order (as the baselines' fit takes them), whatever the ids, and by id where X is indexed by ids. An array
+    0..n-1 in order (as the baselines' fit takes them), whatever the ids, and by id where X is indexed by ids or holds
+    them in an `id` column (a corpus frame). An array
     beside a table whose unnamed index is 0..n-1 in another
     order (X or the counts) is refused (`rows_in_order_of`: positions or items?); arrays on both sides, by position."""
     annotated = hasattr(counts, 'counts') and hasattr(counts, 'classes')  # its items are ids, not row numbers
@@ -308,7 +309,10 @@ def _counts_for(X, counts, xname: str, cname: str):
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         xi = getattr(X, 'index', None)
-        if idx is None or not isinstance(xi, pd.Index) or (xi.name is None and xi.equals(pd.RangeIndex(len(xi)))):
+        in_id = (idx is not None and getattr(X, 'ndim', 0) == 2 and 'id' in getattr(X, 'columns', ())
+                 and bool(set(map(str, X['id'])) & set(map(str, idx))))  # X's ids in an `id` column: by id
+        if idx is None or not isinstance(xi, pd.Index) or (
+                xi.name is None and xi.equals(pd.RangeIndex(len(xi))) and not in_id):
             return frame
         counts = frame
     if counts is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import inspect
 import re
 import textwrap
 import warnings
@@ -62,10 +63,13 @@ def get_encoder(encoder=None):
     return _DEFAULT_ENCODER
 
 def named_model(encoder) -> str | None:
-    "The model an encoder names: its `model_name` (or a string `model`) attribute; None where it names none."
-    for attr in ('model_name', 'model'):
-        m = getattr(encoder, attr, None)
-        if isinstance(m, str): return m
+    """The model an encoder names: its `model_name` (or a string `model`) attribute, or its model's where the encoder is a
+    bound method (`model.encode`: its `__self__`) or a `functools.partial` of one (its `func`); None where it names none."""
+    for e in (encoder, getattr(encoder, '__self__', None), getattr(encoder, 'func', None),
+              getattr(getattr(encoder, 'func', None), '__self__', None)):
+        for attr in ('model_name', 'model'):
+            m = getattr(e, attr, None)
+            if isinstance(m, str): return m
     return None
 
 def encoder_name(encoder) -> str:
@@ -79,8 +83,8 @@ def same_encoder(a, b) -> bool:
     model loaded twice; the packaged default under either of its names). None is the default encoder. An encoder that
     names no model (a plain function, a wrapper without `model_name`) is only itself: its type's name ('function')
     is every such encoder's, and tells nothing of its model."""
-    if a is b:
-        return True
+    if a is b or (inspect.ismethod(a) and inspect.ismethod(b) and a == b):  # one object's one method: `model.encode`
+        return True  # is a new bound method at each access, equal (same object, same function), never identical
     a, b = (DEFAULT_MODEL if e is None else e if isinstance(e, str) else named_model(e) for e in (a, b))
     return a is not None and b is not None and (a == b or {a, b} <= set(_DEFAULT_NAMES))
 

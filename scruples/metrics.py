@@ -240,17 +240,20 @@ def rows_in_order_of(
     `y` indexed 0..n-1 in order beside examples that are those numbers in another order is refused (positions or
     items?), as `in_order_of` refuses it, and so is an array (taken by position) beside a frame or Series, `y` or the
     examples, whose unnamed index is 0..n-1 in another order. Arrays on both sides: by position. Examples whose ids
-    are in an `id` column (a corpus frame, indexed 0..n-1): `y` keyed by those ids (not 0..n-1 in order), by id."""
+    are in an `id` column beside an unnamed index (a corpus frame, indexed 0..n-1, or filtered or sorted since): `y`
+    keyed by those ids (not by the row numbers, nor 0..n-1 in order), by id."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
     xi, yi = _names_of(x)[1], _names_of(y)[1]
-    if _numbered(xi) and getattr(x.index, 'name', None) is None and set(yi) != set(xi):  # no ids in the index
-        ids = [_key(v) for v in x['id']] if x.ndim == 2 and 'id' in x.columns else []
-        if set(yi) & set(ids) and not (_numbered(yi) and getattr(y.index, 'name', None) is None):
-            import pandas as pd  # keyed by the ids of the `id` column: matched on it (or refused, naming the unmatched)
+    unnamed = getattr(x.index, 'name', None) is None
+    ids = [_key(v) for v in x['id']] if unnamed and x.ndim == 2 and 'id' in x.columns else []
+    if (set(yi) != set(xi) and set(yi) & set(ids)
+            and not (_numbered(yi) and getattr(y.index, 'name', None) is None)):
+        import pandas as pd  # keyed by the ids of the `id` column: matched on it (or refused, naming the unmatched)
 
-            return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}['id']")
+        return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}['id']")
+    if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y
     return in_order_of(y, x.index.to_series(), name, x_name)
 
