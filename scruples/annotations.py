@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 import numpy as np
 from fastcore.basics import patch
 
-from .core import LazyModule, ScruplesDataError, as_rng, comma_hint, vote_order
+from .core import ID_COLUMNS, LazyModule, ScruplesDataError, as_rng, comma_hint, vote_order
 from scruples.data import (
     COUNT_RULE,
     MAX_COUNT,
@@ -1040,7 +1040,7 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
     return (
         _find(t, given['id'], path, 'the item id')
         if given['id']
-        else [c for c in [_usual(t, 'id') or _usual(t, 'item') or (like[0] if len(like) == 1 else None)] if c]
+        else [c for c in [_usual(t, *ID_COLUMNS) or (like[0] if len(like) == 1 else None)] if c]
     )
 
 # %% ../nbs/07_annotations.ipynb #55625b75

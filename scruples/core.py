@@ -20,10 +20,11 @@ from pathlib import Path
 # numpy is imported in the functions that use it: `scruples --help` starts without it
 
 # %% auto #0
-__all__ = ['MIN_RESAMPLES', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError', 'LazyModule',
-           'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order', 'numbered_from_0',
-           'id_ranks', 'vote_order', 'id_hint', 'comma_hint', 'load_spacy', 'checkout_root', 'data_required',
-           'require_data', 'default_model_path', 'folder_lock', 'name_matches', 'OwnedFolder']
+__all__ = ['MIN_RESAMPLES', 'ID_COLUMNS', 'SPACY_MODEL', 'DEFAULT_MODEL', 'LOCK_NAME', 'ScruplesError', 'ScruplesDataError',
+           'LazyModule', 'as_rng', 'as_seed', 'keyed_streams', 'check_resamples', 'check_texts', 'id_order',
+           'numbered_from_0', 'id_ranks', 'vote_order', 'id_column', 'id_hint', 'comma_hint', 'load_spacy',
+           'checkout_root', 'data_required', 'require_data', 'default_model_path', 'folder_lock', 'name_matches',
+           'OwnedFolder']
 
 # %% ../nbs/00_core.ipynb #b91e33d3
 class ScruplesError(Exception):
@@ -213,6 +214,18 @@ def vote_order(
         return np.arange(c.shape[1])
     f = c.astype(np.float64)  # squares of counts near 2**63 overflow int64
     return np.lexsort((c.max(0), (f * f).sum(0), c.sum(0)))
+
+
+ID_COLUMNS = ('id', 'item')  # the id column the readers take: id, else item, in any case
+
+
+def id_column(columns) -> str | None:
+    "The id column among `columns` as the readers take it: `id`, else `item`, in any case (ID, Item); None if neither."
+    low = {}
+    for c in columns:
+        if isinstance(c, str):
+            low.setdefault(c.lower(), c)
+    return next((low[n] for n in ID_COLUMNS if n in low), None)
 
 
 def id_hint(

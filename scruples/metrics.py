@@ -9,7 +9,7 @@ import numpy as np
 # scipy.optimize is imported by the calibration that uses it (about 0.1 s of start-up the BEST command does not need)
 from scipy.special import log_softmax, softmax
 
-from .core import id_hint
+from .core import id_column, id_hint
 
 # %% auto #0
 __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'columns_in_order_of', 'per_class_in_order_of',
@@ -240,19 +240,22 @@ def rows_in_order_of(
     `y` indexed 0..n-1 in order beside examples that are those numbers in another order is refused (positions or
     items?), as `in_order_of` refuses it, and so is an array (taken by position) beside a frame or Series, `y` or the
     examples, whose unnamed index is 0..n-1 in another order. Arrays on both sides: by position. Examples whose ids
-    are in an `id` column beside an unnamed index (a corpus frame, indexed 0..n-1, or filtered or sorted since): `y`
-    keyed by those ids (not by the row numbers, nor 0..n-1 in order), by id."""
+    are in an id column (`id`, else `item`, in any case, as the readers take it: `id_column`) beside an unnamed index
+    (a corpus frame, indexed 0..n-1, or filtered or sorted since): `y` keyed by those ids (not by the row numbers, nor
+    0..n-1 in order), by id; `y` whose index is named (ids, not row numbers) by id even where the ids are the row
+    numbers in another order."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
     xi, yi = _names_of(x)[1], _names_of(y)[1]
     unnamed = getattr(x.index, 'name', None) is None
-    ids = [_key(v) for v in x['id']] if unnamed and x.ndim == 2 and 'id' in x.columns else []
-    if (set(yi) != set(xi) and set(yi) & set(ids)
-            and not (_numbered(yi) and getattr(y.index, 'name', None) is None)):
-        import pandas as pd  # keyed by the ids of the `id` column: matched on it (or refused, naming the unmatched)
+    col = id_column(x.columns) if unnamed and x.ndim == 2 else None
+    ids = [_key(v) for v in x[col]] if col is not None and np.ndim(x[col]) == 1 else []
+    named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
+    if (set(yi) != set(xi) or named) and set(yi) & set(ids) and not (_numbered(yi) and not named):
+        import pandas as pd  # keyed by the ids of the id column: matched on it (or refused, naming the unmatched)
 
-        return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}['id']")
+        return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}[{col!r}]")
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y
     return in_order_of(y, x.index.to_series(), name, x_name)
@@ -356,12 +359,19 @@ def weights_in_order_of(
     ref_name: str = 'y_true',  # how messages call `ref`
 ):
     """Example weights in the order of `ref`'s items, as the predictions are matched (`examples_in_order_of`): a Series or
-    a DataFrame by the items. An array, taken by position, beside predictions that were reordered to `ref`'s items (a
-    table in another order) is refused: in the predictions' order or in `ref`'s?"""
-    if hasattr(weights, 'iloc'):
-        return examples_in_order_of(weights, ref, 'weights', ref_name)
-    if moved:
-        raise ValueError(f'weights: an array (taken by position) beside {y_name}, a table matched to the items of '
+    a DataFrame by the items, a dict keyed by the items as a Series. An array, taken by position, beside predictions that
+    were reordered to `ref`'s items (a table in another order) is refused: in the predictions' order or in `ref`'s? So
+    is a table whose items are 0..n-1 in order by an unnamed axis (`pd.Series(list)`: positions, as `in_order_of` takes
+    them)."""
+    if isinstance(weights, dict):
+        import pandas as pd
+
+        weights = pd.Series(weights, dtype=float)
+    positions = not hasattr(weights, 'iloc') or (
+        weights.axes[-1].name is None and _numbered([_key(v) for v in weights.axes[-1]]))
+    if moved and positions:
+        what = 'an array' if not hasattr(weights, 'iloc') else f'a {type(weights).__name__} numbered 0..n-1 in order'
+        raise ValueError(f'weights: {what} (taken by position) beside {y_name}, a table matched to the items of '
                          f'{ref_name} from another order: are the weights in its order or in {ref_name}\'s? Give '
                          f'weights as a Series indexed by the items (a batch as a DataFrame whose columns are the '
                          f'items), or {y_name} in the order of {ref_name}')
