@@ -20,8 +20,8 @@ from sklearn.model_selection import GroupKFold
 from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
-from .mcm import DEFAULT_MODEL, check_encoder, check_mode, embed_actions, encoder_name, fitted_with
-from .mcm import loaded_encoder, record_encoder
+from .mcm import check_encoder, check_mode, embed_actions, fitted_with
+from .mcm import loaded_encoder, record_encoder, saved_encoder
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -274,8 +274,6 @@ def save(self: LearnedDirection, path) -> Path:
         base=np.array(self.base),
         Cs=np.array(self.Cs),
         cv_xentropy=self.cv_results_.cv_xentropy.to_numpy(),
-        encoder=np.array(getattr(self, 'encoder_name_', None)  # the encoder it was fitted with (`load`); none recorded
-                         or (encoder_name(self.encoder) if self.encoder is not None else DEFAULT_MODEL)),  # (an old
-        # file's): the encoder it scores with, as `MoralDirection.save`
+        **saved_encoder(self),  # the encoder it was fitted with; none where unknown (an old file's), as `MoralDirection.save`
     )
     return path

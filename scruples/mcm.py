@@ -37,11 +37,11 @@ __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS'
            'mcm_file', 'get_encoder', 'named_model', 'encoder_name', 'same_encoder', 'embed', 'Template',
            'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs',
            'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
-           'action_sentences', 'embed_actions', 'MoralDirection', 'record_encoder', 'fitted_with', 'loaded_encoder',
-           'no_encoder_error', 'check_encoder', 'place_labels', 'plot_explained_variance', 'plot_projection',
-           'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r', 'is_published_study',
-           'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings',
-           'afinn_check']
+           'action_sentences', 'embed_actions', 'MoralDirection', 'record_encoder', 'fitted_with', 'saved_encoder',
+           'loaded_encoder', 'no_encoder_error', 'check_encoder', 'place_labels', 'plot_explained_variance',
+           'plot_projection', 'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r',
+           'is_published_study', 'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table',
+           'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -599,6 +599,17 @@ def fitted_with(direction):
     return unnamed if unnamed is not None else getattr(direction, 'encoder_name_', None)
 
 
+def saved_encoder(direction) -> dict:
+    """What `save` writes of the encoder a `direction` was fitted with: its name (`encoder_name_`, noted by the fit or
+    read by `load`), else that of the encoder it was loaded with (a file saved before names were); nothing where there
+    is none (such a file loaded without an encoder): unknown it stays, and later loads are not checked against a
+    guessed default."""
+    name = getattr(direction, 'encoder_name_', None)
+    if name is None and direction.encoder is not None:
+        name = encoder_name(direction.encoder)
+    return {} if name is None else {'encoder': np.array(name)}
+
+
 def loaded_encoder(direction, encoder, fitted: str | None, path, kind: str = 'MoralDirection') -> None:
     """Check the `encoder` a `direction` (a `kind`) is loaded with against the name `fitted` saved with it, as
     `check_encoder`. An encoder that names no model, given for a direction saved with its type's name (a function's
@@ -678,8 +689,7 @@ def save(self: MoralDirection, path) -> Path:
         embeddings=self.embeddings_,
         dos=np.array(self.dos_, dtype=str),
         donts=np.array(self.donts_, dtype=str),
-        encoder=np.array(getattr(self, 'encoder_name_', None)  # the encoder it was fitted with (not one set since)
-                         or (encoder_name(self.encoder) if self.encoder is not None else DEFAULT_MODEL)),
+        **saved_encoder(self),  # the encoder it was fitted with (not one set since); none where unknown
     )
     return path
 

@@ -124,3 +124,24 @@ def test_weights_as_a_series_from_a_list_are_positions_and_a_dict_is_keyed_by_it
     assert M.confusion_matrices(yt, yp, 2, weights=w).tolist() == [[1, 10], [0, 3]]
     assert M.confusion_matrices(yt, yp.sort_index(), 2, weights=pd.Series([10, 1, 1, 1, 1])).tolist() == [[1, 10], [0, 3]]
 
+
+def test_a_direction_of_unknown_encoder_stays_unknown_when_saved_again(tmp_path):
+    """A direction file saved before encoder names were, loaded without an encoder and saved again, was recorded as
+    fitted with the default encoder: its true encoder was then refused and the default accepted."""
+    class Named:
+        def __init__(self, name):
+            self.model_name = name
+
+        def __call__(self, texts):
+            return np.array([np.frombuffer(hashlib.sha256(s.encode()).digest(), np.uint8)[:16].astype(float)
+                             for s in texts])
+
+    d = mcm.MoralDirection(Named('m1'), dos=['help people', 'smile', 'love my family', 'thank a friend'],
+                           donts=['kill people', 'steal money', 'lie to friends', 'harm animals']).fit()
+    z = dict(np.load(d.save(tmp_path / 'named.npz')))
+    z.pop('encoder')
+    np.savez(tmp_path / 'old.npz', **z)
+    p = mcm.MoralDirection.load(tmp_path / 'old.npz').save(tmp_path / 'resaved.npz')
+    assert 'encoder' not in np.load(p).files
+    mcm.MoralDirection.load(p, encoder=Named('m1'))  # unknown: not refused
+
