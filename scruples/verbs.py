@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,10 +19,24 @@ from .core import check_texts, load_spacy
 from .metrics import rows_in_order_of
 
 # %% auto #0
-__all__ = ['MAX_ACTION_CHARS', 'RootVerbs', 'verb_table', 'permuted_labels', 'permutation_test', 'significant_verbs']
+__all__ = ['MAX_ACTION_CHARS', 'one_spelling', 'RootVerbs', 'verb_table', 'permuted_labels', 'permutation_test',
+           'significant_verbs']
 
 # %% ../nbs/40_verbs.ipynb #41625273
 MAX_ACTION_CHARS = 2_000  # longest text parsed; actions come from post titles (Reddit caps them at 300 characters)
+
+
+_APOSTROPHES = str.maketrans({'\u2019': "'", '\u02bc': "'"})  # what phones type for "'" (U+FF07: NFKC's)
+_NUMERALS = re.compile('([\u2160-\u2188]+)')  # Roman numerals: numbers, not the letters NFKC makes of them ('Ⅳ': 'IV')
+
+
+def one_spelling(text: str) -> str:
+    """`text` as `RootVerbs` parses it: in Unicode NFKC (full-width 'ｓｔｅａｌ' is 'steal') but for the numerals of the
+    Number Forms block, which stay numbers, with typographic apostrophes (’, ʼ) as "'" ("I’m" is "I'm": one root 'm)."""
+    if text.isascii():
+        return text
+    parts = _NUMERALS.split(text)
+    return ''.join(p if i % 2 else unicodedata.normalize('NFKC', p) for i, p in enumerate(parts)).translate(_APOSTROPHES)
 
 
 def _is_word(token) -> bool:
@@ -36,7 +51,8 @@ def _is_word(token) -> bool:
 class RootVerbs:
     """Root of the first sentence of each text, lowercased; batched through `nlp.pipe`, cached per distinct text. A root
     that is not a word (`_is_word`: punctuation, a symbol, space, a number) is no root verb: None, as for a text
-    without a token. Each text is parsed in Unicode NFKC, so full-width 'ｓｔｅａｌ' is 'steal' (ASCII text is unchanged)."""
+    without a token. Each text is parsed as `one_spelling` writes it (NFKC, typographic apostrophes as "'"), so
+    full-width 'ｓｔｅａｌ' is 'steal' and "I’m" is "I'm" (ASCII text is unchanged)."""
 
     def __init__(
         self,
@@ -59,7 +75,7 @@ class RootVerbs:
         if todo:
             if self.nlp is None:
                 self.nlp = load_spacy()
-            parsed = [t if t.isascii() else unicodedata.normalize('NFKC', t) for t in todo]  # one verb, however typed
+            parsed = [one_spelling(t) for t in todo]  # one verb, however typed
             for text, doc in zip(todo, self.nlp.pipe(parsed, batch_size=self.batch_size)):
                 sent = next(doc.sents, None)
                 ok = sent is not None and len(sent) and _is_word(sent.root)

@@ -145,3 +145,12 @@ def test_a_direction_of_unknown_encoder_stays_unknown_when_saved_again(tmp_path)
     assert 'encoder' not in np.load(p).files
     mcm.MoralDirection.load(p, encoder=Named('m1'))  # unknown: not refused
 
+
+def test_root_verbs_fold_typographic_apostrophes_and_keep_roman_numerals_numbers():
+    """"I’m a jerk" (U+2019, what phones type) gave the root '’m' beside "'m" for "I'm a jerk" (two rows of one verb);
+    a lone Roman numeral 'Ⅳ' became the verb 'iv' (NFKC's letters) while '12345' was dropped as a number."""
+    from scruples.verbs import RootVerbs
+
+    got = RootVerbs()(["I'm a jerk", 'I’m a jerk', 'it’s my fault', 'itʼs my fault', 'Ⅳ', 'ｓｔｅａｌ money'])
+    assert got == ["'m", "'m", "'s", "'s", None, 'steal'], got
+
