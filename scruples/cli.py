@@ -93,11 +93,17 @@ def _show(block):
 
 
 def render(res: Result, as_json: bool = False) -> int:
-    "Every command's renderer: `res` as text (at most `WIDTH` wide) or as JSON; its notes on stderr; its exit status."
+    """Every command's renderer: `res` as text (at most `WIDTH` wide) or as JSON; its notes on stderr; its exit status.
+    Every note printed is in the JSON too (a dict's `notes`, where the command gives none: the notes, their 'note: '
+    or 'warning: ' left off), so a script reading it learns what stderr said (a prior's fit not to trust)."""
     for n in res.notes:
         print(f'scruples: {n}', file=sys.stderr)
     if as_json:
-        print(json.dumps(_jsonable(res.fields), indent=2))
+        fields = res.fields
+        if isinstance(fields, dict) and res.notes and 'notes' not in fields:
+            fields = {**fields, 'notes': [n.split(': ', 1)[1] if n.startswith(('note: ', 'warning: ')) else n
+                                          for n in res.notes]}
+        print(json.dumps(_jsonable(fields), indent=2))
     else:
         for block in res.text:
             _show(block)
@@ -1183,7 +1189,7 @@ def _cmd_score(args):
     counts, ids = counts[o], [ids[j] for j in o]  # for any order of the gold file's rows
     rows = aligned(pred, ids, f'{gold} ({got.items})' if got.items else str(gold), 'scored items',
                    f'a file of the {opts.get("on") or "test"} items only')
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(record=True) as caught:  # the ceiling's warnings (a prior not to trust): its notes
         warnings.simplefilter('ignore', RuntimeWarning)
         try:
             res = score_against_ceiling(
@@ -1237,7 +1243,8 @@ def _cmd_score(args):
     # the guide's rule and words (`above_ceiling`), of every metric with a ceiling
     above = scores_above_ceiling(res, Path(pred.source).stem)
     fields['above_ceiling'] = above  # --json: one record per metric better than the BEST estimate, with its sentence
-    return Result(fields, text, notes=tied + [f'note: {s}' for s in above.says]
+    return Result(fields, text, notes=[f'note: {_words(str(w.message))}' for w in caught] + tied
+                  + [f'note: {s}' for s in above.says]
                   + [f"warning: {w['says']}" for w in res.attrs['warnings']])
 
 

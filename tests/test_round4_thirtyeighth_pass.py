@@ -154,3 +154,22 @@ def test_root_verbs_fold_typographic_apostrophes_and_keep_roman_numerals_numbers
     got = RootVerbs()(["I'm a jerk", 'I’m a jerk', 'it’s my fault', 'itʼs my fault', 'Ⅳ', 'ｓｔｅａｌ money'])
     assert got == ["'m", "'m", "'s", "'s", None, 'steal'], got
 
+
+def test_best_and_score_json_carry_every_note_printed(tmp_path):
+    """`best --json` and `score --json` dropped the prior's warning (fitted concentration 9.7e+08) and score's tie
+    warning: stderr only, where `plan --json` carried them in `notes`."""
+    import json
+
+    from cli_run import scruples
+
+    (tmp_path / 'u.csv').write_text('id,yes,no\n' + ''.join(f'i{i},{2 + i % 2},{3 - i % 2}\n' for i in range(100)))
+    (tmp_path / 'p.csv').write_text('id,yes,no\n' + ''.join(f'i{i},0.5,0.5\n' for i in range(100)))
+    r = scruples('best', tmp_path / 'u.csv', '--json', '--bootstrap', '20', '--samples', '300')
+    assert r.returncode == 0, r.stderr
+    assert any('concentration' in n for n in json.loads(r.stdout)['notes'])
+    r = scruples('score', tmp_path / 'p.csv', tmp_path / 'u.csv', '--json', '--bootstrap', '20',
+                 '--ceiling-bootstrap', '20', '--samples', '300')
+    assert r.returncode == 0, r.stderr
+    notes = json.loads(r.stdout)['notes']
+    assert any('concentration' in n for n in notes) and any('same top probability' in n for n in notes), notes
+
