@@ -121,6 +121,7 @@ def in_order_of(
     ref,  # what `y` is scored against: counts (DataFrame, AnnotatedData or array) or gold labels (Series or array)
     name: str = 'y_prob',  # how messages call `y`
     ref_name: str = 'y_true',  # how messages call `ref`
+    items_of: str | None = None,  # how messages write `ref`'s items (default: its index, an AnnotatedData's items)
 ):
     """`y` in the order of `ref`, as pandas aligns: a DataFrame's columns matched to `ref`'s classes by name, the rows of a
     DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
@@ -166,9 +167,10 @@ def in_order_of(
         ys, rs = set(yi), set(ri)
         gone, extra = [i for i in ri if i not in ys], [i for i in yi if i not in rs]
         if not gone:  # every item has its row, and more: the rows of the items are what is meant, said (not guessed)
+            items_of = items_of or (f'list({ref_name}.items)' if hasattr(ref, 'classes') and not hasattr(ref, 'iloc')
+                                    else f'{ref_name}.index')
             raise ValueError(f'{name}: its index holds every item of {ref_name} and {len(extra)} more (e.g. '
-                             f'{extra[:3]}): give the rows of its items ({name}.loc[{ref_name}.index] where '
-                             f'{ref_name} is indexed by them)')
+                             f'{extra[:3]}): give the rows of its items ({name}.loc[{items_of}])')
         raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
                          f'{gone[:3]})' + (f', {len(extra)} rows are of no item (e.g. {extra[:3]})' if extra else '')
                          + (f'; give {name}.to_numpy() to pair them by position' if len(yi) == len(ri) else '')
@@ -255,7 +257,7 @@ def rows_in_order_of(
     if (set(yi) != set(xi) or named) and set(yi) & set(ids) and not (_numbered(yi) and not named):
         import pandas as pd  # keyed by the ids of the id column: matched on it (or refused, naming the unmatched)
 
-        return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}[{col!r}]")
+        return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}[{col!r}]", f"{x_name}[{col!r}]")
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y
     return in_order_of(y, x.index.to_series(), name, x_name)
@@ -341,9 +343,13 @@ def examples_in_order_of(
     """`v` in the order of `ref`'s items, as `in_order_of` matches a Series: a batch (s, n) given as a DataFrame by its
     columns, the items (a `pd.DataFrame(batch)`'s columns 0..n-1 as a Series' index 0..n-1: by position, but refused
     beside items that are those numbers in another order); an array or a list as it is, checked as `in_order_of` checks
-    one (a batch's first row for all its rows: they are alike)."""
+    one (a batch's first row for all its rows: they are alike). A DataFrame of one column whose index is `ref`'s items
+    (`preds[['pred']]`) is that column, a Series."""
     if hasattr(v, 'iloc') and np.ndim(v) == 2:  # a batch: the rows of its transpose are the items (its columns are
         items = ref.index.to_series() if hasattr(ref, 'iloc') and np.ndim(ref) == 2 else ref  # no class of ref's)
+        ri = _names_of(items)[1]
+        if v.shape[1] == 1 and ri is not None and set(_names_of(v)[1]) == set(ri) != set(_names_of(v.T)[1]):
+            return in_order_of(v.iloc[:, 0], ref, name, ref_name)  # one column, its rows the items: a Series
         return in_order_of(v.T, items, f'{name}.T', ref_name).T
     if hasattr(v, 'iloc'):
         return in_order_of(v, ref, name, ref_name)

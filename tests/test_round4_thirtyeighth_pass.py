@@ -173,3 +173,39 @@ def test_best_and_score_json_carry_every_note_printed(tmp_path):
     notes = json.loads(r.stdout)['notes']
     assert any('concentration' in n for n in notes) and any('same top probability' in n for n in notes), notes
 
+
+def test_the_advice_for_rows_of_every_item_and_more_works_on_an_id_column_and_an_annotated_data():
+    """Predictions holding every item and more were told to give `probs.loc[X['id'].index]` (row numbers: a KeyError)
+    beside examples with an id column, and `y_prob.loc[y_true.index]` beside an AnnotatedData (it has no index)."""
+    import re
+
+    import pandas as pd
+
+    from scruples.annotations import AnnotatedData
+    from scruples.metrics import in_order_of, rows_in_order_of, xentropy
+
+    X = pd.DataFrame({'id': ['q3', 'q1', 'q2'], 'text': ['a', 'b', 'c']})
+    probs = pd.DataFrame({'yes': [0.5] * 4, 'no': [0.5] * 4}, index=['q1', 'q2', 'q3', 'q9'])
+    with pytest.raises(ValueError) as e:
+        rows_in_order_of(probs, X, 'probs', 'X')
+    advice = re.search(r'\((probs\.loc\[.*\])\)$', str(e.value)).group(1)
+    assert eval(advice).index.tolist() == ['q3', 'q1', 'q2'], advice
+    y_true = AnnotatedData(['q3', 'q1', 'q2'], np.array([[1, 2], [3, 0], [2, 2]]), ('yes', 'no'))
+    with pytest.raises(ValueError) as e:
+        xentropy(y_true, probs)
+    y_prob = probs  # noqa: F841 (named as the message names it)
+    advice = re.search(r'\((y_prob\.loc\[.*\])\)$', str(e.value)).group(1)
+    assert in_order_of(eval(advice), y_true).index.tolist() == ['q3', 'q1', 'q2'], advice
+
+
+def test_a_one_column_frame_indexed_by_the_items_is_its_column():
+    """A one-column predictions DataFrame indexed by the items (`preds[['pred']]`) was read as a batch whose items are
+    its column names: refused as "y_pred.T: ... 1 rows are of no item (e.g. ['pred'])"."""
+    import pandas as pd
+
+    from scruples import metrics as M
+
+    yt = pd.Series([0, 0, 1, 1, 1], index=list('abcde'))
+    P = pd.DataFrame({'pred': [1, 0, 1, 1, 1]}, index=list('abcde')).iloc[::-1]
+    assert M.accuracy(yt, P) == 0.8
+    assert M.confusion_matrices(yt, P, 2).tolist() == [[1, 1], [0, 3]]
