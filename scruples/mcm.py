@@ -33,15 +33,15 @@ from .core import SPACY_MODEL, load_spacy
 
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
-           'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'LABEL_OFFSETS', 'MIN_STUDY_ACTIONS',
-           'mcm_file', 'get_encoder', 'named_model', 'encoder_name', 'same_encoder', 'embed', 'Template',
-           'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs',
+           'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'UNNAMED_TYPES', 'LABEL_OFFSETS',
+           'MIN_STUDY_ACTIONS', 'mcm_file', 'get_encoder', 'named_model', 'encoder_name', 'same_encoder', 'embed',
+           'Template', 'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs',
            'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
            'action_sentences', 'embed_actions', 'MoralDirection', 'record_encoder', 'fitted_with', 'saved_encoder',
-           'loaded_encoder', 'no_encoder_error', 'check_encoder', 'place_labels', 'plot_explained_variance',
-           'plot_projection', 'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r',
-           'is_published_study', 'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table',
-           'afinn_ratings', 'afinn_check']
+           'loaded_encoder', 'no_model', 'encoder_words', 'no_encoder_error', 'check_encoder', 'place_labels',
+           'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study', 'user_study_scores',
+           'published_user_study_r', 'is_published_study', 'user_study_correlations', 'default_direction',
+           'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -625,8 +625,29 @@ def loaded_encoder(direction, encoder, fitted: str | None, path, kind: str = 'Mo
     check_encoder(encoder, fitted, path, kind)
 
 
+UNNAMED_TYPES = ('function', 'partial', 'method', 'builtin_function_or_method')  # `encoder_name`s that name no model
+
+
+def no_model(encoder) -> bool:
+    """Whether an encoder, or the name saved for it, names no model: a function's, a partial's or a method's type name
+    ('function': what `encoder_name` gives one without `model_name`), or an encoder that names none (`named_model`)."""
+    if isinstance(encoder, str):
+        return encoder in UNNAMED_TYPES
+    return encoder is not None and named_model(encoder) is None
+
+
+def encoder_words(encoder) -> str:
+    "How a message names an encoder or the name saved for it: 'the encoder NAME', or one that names no model (its type)."
+    if no_model(encoder):
+        return f'an encoder that names no model (a {encoder if isinstance(encoder, str) else type(encoder).__name__!r})'
+    return f'the encoder {encoder if isinstance(encoder, str) else encoder_name(encoder)!r}'
+
+
 def _give_back(fitted: str, kind: str) -> str:
     "How to give a direction (a `kind`) the encoder named `fitted` back."
+    if no_model(fitted):  # a type's name: no model to load by it
+        return (f'Give the very encoder it was fitted with ({kind}.load(path, encoder=...): nothing can check it, so it '
+                'loads with a warning), or fit it again with an encoder with a model_name attribute (checked by name)')
     return (f'Give the encoder it was fitted with: {kind}.load(path, encoder=...), or on this direction '
             f'{"set_params(encoder=...)" if kind == "MoralDirection" else "d.encoder = ..."}, e.g. '
             f'SentenceEncoder({fitted!r}) where that names a model folder or a Hugging Face id (the name it was fitted '
@@ -637,7 +658,7 @@ def _give_back(fitted: str, kind: str) -> str:
 def no_encoder_error(fitted: str, path=None, kind: str = 'MoralDirection') -> str:
     """The error of a direction (a `kind`) fitted with the encoder named `fitted` (saved at `path`) about to score with
     the default."""
-    return (f'{path or "this direction"} was fitted with the encoder {fitted!r}, and no encoder is given: the default '
+    return (f'{path or "this direction"} was fitted with {encoder_words(fitted)}, and no encoder is given: the default '
             f'{DEFAULT_MODEL!r} would score it. ' + _give_back(fitted, kind))
 
 
@@ -899,8 +920,13 @@ def _one_encoder(direction, encoder=None):
     if not hasattr(direction, 'encoder') or encoder is None:
         return getattr(direction, 'encoder', None) if encoder is None else encoder
     if not same_encoder(encoder, direction.encoder if fitted is None else fitted):
-        own = encoder_name(fitted) if fitted is not None and not isinstance(fitted, str) else fitted or (
-            DEFAULT_MODEL if direction.encoder is None else encoder_name(direction.encoder))
+        own = fitted if fitted is not None else DEFAULT_MODEL if direction.encoder is None else direction.encoder
+        if no_model(own) or no_model(encoder):  # a type's name is every such encoder's: it tells nothing
+            raise ValueError(f'the encoder given, {encoder_words(encoder)}, is not the one the direction was fitted '
+                             f'with, {encoder_words(own)}: an encoder that names no model is only itself, and nothing can '
+                             'tell whether another is the same model. Leave out encoder (the direction\'s is used), or '
+                             'give a direction fitted with it (MoralDirection(encoder).fit())')
+        own = fitted if isinstance(fitted, str) else encoder_name(own)
         raise ValueError(f'encoder {encoder_name(encoder)!r} is not the direction\'s encoder {own!r}: the bias would be '
                          'the one\'s and the scores the other\'s. Leave out encoder (the direction\'s is used), or give '
                          'a direction fitted with it (default_direction(encoder), or MoralDirection(encoder).fit())')

@@ -209,3 +209,21 @@ def test_a_one_column_frame_indexed_by_the_items_is_its_column():
     P = pd.DataFrame({'pred': [1, 0, 1, 1, 1]}, index=list('abcde')).iloc[::-1]
     assert M.accuracy(yt, P) == 0.8
     assert M.confusion_matrices(yt, P, 2).tolist() == [[1, 1], [0, 3]]
+
+
+def test_messages_for_encoders_that_name_no_model_do_not_call_a_type_a_model(tmp_path):
+    """Refusals for encoders naming no model read "encoder 'function' is not the direction's encoder 'function'" and
+    advised `SentenceEncoder('function')` after a load: a type's name, not a model."""
+    def emb(texts):
+        return np.array([np.frombuffer(hashlib.sha256(s.encode()).digest(), np.uint8)[:16].astype(float)
+                         for s in texts])
+
+    d = mcm.MoralDirection(lambda t: emb(t), dos=['help people', 'smile', 'love my family', 'thank a friend'],
+                           donts=['kill people', 'steal money', 'lie to friends', 'harm animals']).fit()
+    with pytest.raises(ValueError) as e:
+        mcm.score_actions(['eat'], encoder=lambda t: emb(t), direction=d)
+    assert "encoder 'function' is not" not in str(e.value) and 'names no model' in str(e.value), str(e.value)
+    p = d.save(tmp_path / 'd.npz')
+    with pytest.raises(ValueError) as e:
+        mcm.MoralDirection.load(p)
+    assert "SentenceEncoder('function')" not in str(e.value) and 'names no model' in str(e.value), str(e.value)
