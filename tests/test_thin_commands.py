@@ -99,7 +99,8 @@ def test_render_writes_a_result_as_text_or_json(capsys):
     assert max(map(len, lines)) <= cli.WIDTH and '  as   it is' in lines and '0.1235' in out
     assert cli.render(res, True) == 3
     out, err = capsys.readouterr()
-    assert json.loads(out) == {'file': 'x.csv', 'estimates': [{'metric': 'accuracy', 'estimate': 0.123456}]}
+    assert json.loads(out) == {'file': 'x.csv', 'estimates': [{'metric': 'accuracy', 'estimate': 0.123456}],
+                               'notes': ['a warning']}  # every note printed is in the JSON too
     assert err == 'scruples: note: a warning\n'
 
 
