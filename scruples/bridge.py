@@ -21,7 +21,7 @@ from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
 from .mcm import check_encoder, check_mode, embed_actions, fitted_with
-from .mcm import loaded_encoder, record_encoder, saved_encoder
+from .mcm import fitted_name, loaded_encoder, record_encoder, saved_encoder
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -174,7 +174,7 @@ class LearnedDirection:
             d = cls(encoder, mode=str(z['mode']), base=bool(z['base']), Cs=z['Cs'].tolist())
             d.coef_, d.C_ = z['coef'], float(z['C'])
             d.cv_results_ = pd.DataFrame({'C': d.Cs, 'cv_xentropy': z['cv_xentropy']})
-            fitted = str(z['encoder']) if 'encoder' in z.files else None
+            fitted = fitted_name(z)
         loaded_encoder(d, encoder, fitted, path, 'LearnedDirection')  # the default or another encoder: refused
         return d
 

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .core import as_rng, check_resamples
+from .core import as_rng, check_resamples, id_column
 from scruples.metrics import (
     TemperatureCalibrator,
     check_counts,
@@ -309,8 +309,9 @@ def _counts_for(X, counts, xname: str, cname: str):
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         xi = getattr(X, 'index', None)
-        in_id = (idx is not None and getattr(X, 'ndim', 0) == 2 and 'id' in getattr(X, 'columns', ())
-                 and bool(set(map(str, X['id'])) & set(map(str, idx))))  # X's ids in an `id` column: by id
+        col = id_column(X.columns) if getattr(X, 'ndim', 0) == 2 else None  # X's ids in an id column (`id`, else
+        in_id = (idx is not None and col is not None and np.ndim(X[col]) == 1  # `item`, in any case): by id
+                 and bool(set(map(str, X[col])) & set(map(str, idx))))
         if idx is None or not isinstance(xi, pd.Index) or (
                 xi.name is None and xi.equals(pd.RangeIndex(len(xi))) and not in_id):
             return frame

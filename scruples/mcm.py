@@ -30,18 +30,19 @@ from .encoders import SentenceEncoder, cosine, unit_rows
 from .fetch import reference_file
 from .paper import published
 from .core import SPACY_MODEL, load_spacy
+from .verbs import one_spelling
 
 # %% auto #0
 __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS', 'ATOMIC_DOS', 'ATOMIC_DONTS', 'ATOMIC_NEUTRAL',
            'ATOMIC_ACTIONS', 'CONTEXT_TABLE', 'CONTEXT_ACTIONS', 'MODES', 'UNNAMED_TYPES', 'LABEL_OFFSETS',
-           'MIN_STUDY_ACTIONS', 'mcm_file', 'get_encoder', 'named_model', 'encoder_name', 'same_encoder', 'embed',
-           'Template', 'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs', 'extract_verbs',
-           'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
+           'MIN_STUDY_ACTIONS', 'mcm_file', 'get_encoder', 'named_model', 'TypeName', 'encoder_name', 'same_encoder',
+           'embed', 'Template', 'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs',
+           'extract_verbs', 'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
            'action_sentences', 'embed_actions', 'MoralDirection', 'record_encoder', 'fitted_with', 'saved_encoder',
-           'loaded_encoder', 'no_model', 'encoder_words', 'no_encoder_error', 'check_encoder', 'place_labels',
-           'plot_explained_variance', 'plot_projection', 'load_user_study', 'check_study', 'user_study_scores',
-           'published_user_study_r', 'is_published_study', 'user_study_correlations', 'default_direction',
-           'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
+           'fitted_name', 'loaded_encoder', 'no_model', 'encoder_words', 'no_encoder_error', 'check_encoder',
+           'place_labels', 'plot_explained_variance', 'plot_projection', 'study_key', 'load_user_study', 'check_study',
+           'user_study_scores', 'published_user_study_r', 'is_published_study', 'user_study_correlations',
+           'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -72,9 +73,14 @@ def named_model(encoder) -> str | None:
             if isinstance(m, str): return m
     return None
 
+class TypeName(str):
+    """The name of an encoder's type, where the encoder names no model (`named_model`): a string as any, that says it is
+    no model's name (no model loads by it); `save` writes that, `load` reads it back."""
+
+
 def encoder_name(encoder) -> str:
-    "A readable name of an encoder: its `model_name` (or a string `model`) attribute, else its type."
-    return named_model(encoder) or type(encoder).__name__
+    "A readable name of an encoder: its `model_name` (or a string `model`) attribute, else its type (a `TypeName`)."
+    return named_model(encoder) or TypeName(type(encoder).__name__)
 
 _DEFAULT_NAMES = (DEFAULT_MODEL, f'sentence-transformers/{DEFAULT_MODEL}')  # both load the packaged default
 
@@ -564,7 +570,7 @@ class MoralDirection(BaseEstimator):
             d.actions_, d.embeddings_ = [str(a) for a in z['actions']], z['embeddings']
             d.dos_, d.donts_ = [str(a) for a in z['dos']], [str(a) for a in z['donts']]
             d.direction_ = d.components_[0]
-            fitted = str(z['encoder']) if 'encoder' in z.files else None  # None: a file of before the name was saved
+            fitted = fitted_name(z)  # None: a file of before the name was saved
         loaded_encoder(d, encoder, fitted, path)  # the default or another encoder: refused
         return d
 
@@ -607,7 +613,18 @@ def saved_encoder(direction) -> dict:
     name = getattr(direction, 'encoder_name_', None)
     if name is None and direction.encoder is not None:
         name = encoder_name(direction.encoder)
-    return {} if name is None else {'encoder': np.array(name)}
+    if name is None:
+        return {}
+    return {'encoder': np.array(str(name)), **({'encoder_names_no_model': np.array(True)} if no_model(name) else {})}
+
+
+def fitted_name(z) -> str | None:
+    """The name of the encoder a saved direction (`z`, its open `.npz`) was fitted with, as `saved_encoder` wrote it: a
+    `TypeName` where it named no model (only its type); None in a file of before the name was saved."""
+    if 'encoder' not in z.files:
+        return None
+    name = str(z['encoder'])
+    return TypeName(name) if 'encoder_names_no_model' in z.files and bool(z['encoder_names_no_model']) else name
 
 
 def loaded_encoder(direction, encoder, fitted: str | None, path, kind: str = 'MoralDirection') -> None:
@@ -631,8 +648,8 @@ UNNAMED_TYPES = ('function', 'partial', 'method', 'builtin_function_or_method') 
 def no_model(encoder) -> bool:
     """Whether an encoder, or the name saved for it, names no model: a function's, a partial's or a method's type name
     ('function': what `encoder_name` gives one without `model_name`), or an encoder that names none (`named_model`)."""
-    if isinstance(encoder, str):
-        return encoder in UNNAMED_TYPES
+    if isinstance(encoder, str):  # a saved name: a type's (`TypeName`), or a function's from before that was saved
+        return isinstance(encoder, TypeName) or encoder in UNNAMED_TYPES
     return encoder is not None and named_model(encoder) is None
 
 
@@ -676,7 +693,7 @@ def check_encoder(encoder, fitted: str | None, path=None, kind: str = 'MoralDire
                          'it again with the new one (an encoder with a model_name attribute is checked by that name)')
     if encoder is None:
         raise ValueError(no_encoder_error(fitted, path, kind))
-    raise ValueError(f'{path or "this direction"} was fitted with the encoder {fitted!r}, and its encoder is '
+    raise ValueError(f'{path or "this direction"} was fitted with {encoder_words(fitted)}, and its encoder is '
                      f'{encoder_name(encoder)!r}: another model\'s embeddings would be scored on it. '
                      + _give_back(fitted, kind))
 
@@ -835,6 +852,13 @@ def _read_csv(path, columns):
     return df
 
 
+def study_key(action: str) -> str:
+    """How the user study's files name one action, however typed: in one Unicode spelling with typographic apostrophes
+    as "'" (`verbs.one_spelling`: 'don’t', full-width letters, a composed or decomposed 'é' are one text), runs of
+    white space as one space. The regional file and the question stems are matched on it."""
+    return ' '.join(one_spelling(str(action)).split())
+
+
 def load_user_study(
     data_dir=None,  # a folder holding `mcm/user_study_*.csv`; default: the packaged copy
     regional=None,  # explicit path of a study (Action,Yes,No), e.g. your own; overrides data_dir
@@ -859,22 +883,23 @@ def load_user_study(
             raise ScruplesDataError(rpath, i, 'Yes', 'at least one answer (Yes + No > 0)', '0 and 0')
         rows.append((a, *counts))
     study = pd.DataFrame(rows, columns=['action', 'yes', 'no'])
-    if study.action.duplicated().any():
+    keys = study.action.map(study_key)  # one action however typed: its two spellings are one action twice
+    if keys.duplicated().any():
         raise ScruplesDataError(
-            rpath, None, 'Action', 'each action once', study.action[study.action.duplicated()].iloc[0]
+            rpath, None, 'Action', 'each action once (in any spelling)', study.action[keys.duplicated()].iloc[0]
         )
     qs = {}
     for i, x in enumerate(q.itertuples(index=False), 2):
-        a, stem = x.action.strip(), x.question.strip()
+        a, stem = study_key(x.action), x.question.strip()
         if not stem:
             raise ScruplesDataError(qpath, i, 'question', 'a question stem', x.question)
         if qs.get(a, stem) != stem:
-            raise ScruplesDataError(qpath, i, 'question', f'the same question as before for {a!r}', stem)
+            raise ScruplesDataError(qpath, i, 'question', f'the same question as before for {x.action.strip()!r}', stem)
         qs[a] = stem
-    missing = [a for a in study.action if a not in qs]
+    missing = [a for a, k in zip(study.action, keys) if k not in qs]
     if missing:
         raise ScruplesDataError(qpath, None, 'action', f'a question for every action of {rpath.name}', missing[0])
-    study.insert(1, 'question', study.action.map(qs))
+    study.insert(1, 'question', keys.map(qs))
     study['n'] = study.yes + study.no
     study['human'] = study.yes / study.n
     study.attrs.update(source='real', path=str(rpath), questions_path=str(qpath))
@@ -974,7 +999,7 @@ def is_published_study(
     "True when `study` holds exactly the actions and answers of the published regional user study (in any order)."
     ref = load_user_study()
     cols = ['action', 'yes', 'no'] + (['question'] if stems else [])
-    key = lambda d: d[cols].sort_values('action').reset_index(drop=True)
+    key = lambda d: d[cols].assign(action=d.action.map(study_key)).sort_values('action').reset_index(drop=True)
     return len(study) == len(ref) and set(cols) <= set(study.columns) and key(study).equals(key(ref))
 
 

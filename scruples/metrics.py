@@ -64,6 +64,11 @@ def hard_labels(counts) -> np.ndarray:
     return check_counts(counts).argmax(1)
 
 # %% ../nbs/10_metrics.ipynb #b2e4d9a1
+def _annotated(x) -> bool:
+    "An AnnotatedData (the readers' votes): it has counts and classes."
+    return hasattr(x, 'counts') and hasattr(x, 'classes')
+
+
 def _key(v):
     "An item's label as the reader writes ids: a string, or a tuple of strings for several id columns."
     return tuple(map(str, v)) if isinstance(v, tuple) else str(v)
@@ -265,6 +270,10 @@ def rows_in_order_of(
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:
     "Class indices as int64: an integer array, non-negative, below `k` when given; else ValueError."
+    if _annotated(y):  # votes, not labels: which labels is the caller's choice, not a silent majority vote
+        raise ValueError(f'{name} is an AnnotatedData (votes, not labels): give its gold labels as class indices, or '
+                         'its majority vote (ties to the first class) as a Series indexed by its items: '
+                         'pd.Series(scruples.metrics.hard_labels(data), index=data.item_ids)')
     a = np.asarray(y)
     if a.ndim not in ndims:
         raise ValueError(
@@ -289,8 +298,8 @@ def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:
 
 
 def _targets(y_true, k: int) -> np.ndarray:
-    "Soft targets (n, k) from counts (n, k) or hard labels (n,)."
-    y = np.asarray(y_true)
+    "Soft targets (n, k) from counts (n, k) or hard labels (n,); an AnnotatedData's votes are counts."
+    y = np.asarray(y_true.counts if _annotated(y_true) else y_true)
     if y.ndim == 1:
         return np.eye(k)[_indices(y, 'hard labels', k)]
     if y.ndim != 2:

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from toy_dilemmas import dilemmas
 from toy_encoder import Enc
 
 
@@ -141,21 +142,11 @@ def test_join_annotators_knows_the_common_id_names_and_refuses_row_numbers(tmp_p
     assert annotator_groups(join_annotators(d, named), 'grp').tolist() == ['g0', 'g1', 'g2', 'g3']
 
 
-def _dilemmas(n=40, seed=0):
-    rng = np.random.default_rng(seed)
-    words = ['help', 'hurt', 'thank', 'insult', 'feed', 'rob', 'hug', 'kick', 'praise', 'cheat']
-    a1 = [f'{words[i % 10]} person {i}' for i in range(n)]
-    a2 = [f'{words[(i * 3 + 1) % 10]} friend {i}' for i in range(n)]
-    g1 = rng.integers(0, 6, n)
-    return pd.DataFrame({'action_1': a1, 'action_2': a2, 'gold_1': g1, 'gold_2': 5 - g1,
-                         'gold_label': (g1 < 3).astype(int)})
-
-
 def test_dilemma_metrics_refuses_an_array_beside_a_sorted_dilemmas_frame():
     "A sorted frame (index 0..39 shuffled) beside the array of the original order: accuracy 0.6 for 1.0, no error."
     from scruples import bridge, mcm
 
-    d = _dilemmas()
+    d = dilemmas()
     P = np.eye(2)[d.gold_label.to_numpy()] * 0.98 + 0.01
     assert bridge.dilemma_metrics(P, d)['accuracy'] == 1.0
     s = d.sort_values('action_1')
