@@ -126,12 +126,21 @@ UNEQUAL = ('subsample', 'all', 'error')
 
 
 def _fleiss_all(c):
-    "Fleiss' kappa with each item's agreement from its own votes, chance from the pooled shares (= Fleiss' with equal votes)."
+    """Fleiss' kappa with each item's agreement from its own votes and chance from the mean of the items' shares, each
+    item counted once in both (Gwet's form for unequal numbers of raters; Fleiss' with equal numbers of votes)."""
     n = c.sum(1).astype(float)
     p_i = (c * (c - 1.0)).sum(1) / (n * (n - 1.0))
-    p = c.sum(0) / n.sum()
+    p = (c / n[:, None]).mean(0)
     pe = float((p**2).sum())
     return float('nan') if pe >= 1 else float((p_i.mean() - pe) / (1 - pe))
+
+
+def _subsample(row, m: int, rng) -> np.ndarray:
+    """`m` of an item's votes `row`, drawn without replacement; from an item of 10**9 votes or more (numpy's limit), with
+    replacement: `m` votes of so many, the two draws differ by less than m**2 / 10**9 in chance."""
+    if row.sum() < 10**9:
+        return rng.multivariate_hypergeometric(row, m)
+    return rng.multinomial(m, row / row.sum())
 
 
 def fleiss_kappa(
@@ -157,7 +166,7 @@ def fleiss_kappa(
         rng = as_rng(seed)
         c = c[:, vote_order(c)]  # the classes in an order their votes fix (kappa is the same in any): the same
         c = c[np.lexsort(c.T[::-1])]  # subsample for the same items in any order of the rows or the columns
-        c = np.stack([rng.multivariate_hypergeometric(row, n.min()) for row in c])
+        c = np.stack([_subsample(row, n.min(), rng) for row in c])
     return _fleiss_all(c)  # equal votes: statsmodels' fleiss_kappa to 1e-12 (tested), without its import (see above)
 
 # %% ../nbs/13_agreement.ipynb #061ffdd4

@@ -178,8 +178,9 @@ def in_order_of(
                              f'{extra[:3]}): give the rows of its items ({name}.loc[{items_of}])')
         raise ValueError(f'{name}: its index is not the items of {ref_name}: {len(gone)} of them have no row (e.g. '
                          f'{gone[:3]})' + (f', {len(extra)} rows are of no item (e.g. {extra[:3]})' if extra else '')
-                         + (f'; give {name}.to_numpy() to pair them by position' if len(yi) == len(ri) else '')
-                         + (f'; {h}' if (h := id_hint(gone, extra)) else ''))
+                         + (f'; {h}' if (h := id_hint(gone, extra)) else  # ids that pair up: never by position
+                            f'; if its rows are in the order of {ref_name}, give {name}.to_numpy() to pair them by '
+                            'position' if len(yi) == len(ri) else ''))
     at = {v: r for r, v in enumerate(yi)}
     return y.iloc[[at[v] for v in ri]]
 
@@ -247,25 +248,51 @@ def rows_in_order_of(
     `y` indexed 0..n-1 in order beside examples that are those numbers in another order is refused (positions or
     items?), as `in_order_of` refuses it, and so is an array (taken by position) beside a frame or Series, `y` or the
     examples, whose unnamed index is 0..n-1 in another order. Arrays on both sides: by position. Examples whose ids
-    are in an id column (`id`, else `item`, in any case, as the readers take it: `id_column`) beside an unnamed index
-    (a corpus frame, indexed 0..n-1, or filtered or sorted since): `y` keyed by those ids (not by the row numbers, nor
-    0..n-1 in order), by id; `y` whose index is named (ids, not row numbers) by id even where the ids are the row
-    numbers in another order."""
+    are in an id column beside an unnamed index (a corpus frame, indexed 0..n-1, or filtered or sorted since): `y`
+    keyed otherwise than by the row numbers (nor 0..n-1 in order), by id, refused where its labels are not those ids;
+    `y` whose index is named (ids, not row numbers) by id even where the ids are the row numbers in another order; `y`
+    keyed by 0..n-1 in another order where those are the ids too, in other rows, refused (row numbers or ids?). The id
+    column (`_ids_column`): the column named as `y`'s index, else `id`, else `item` (in any case, as the readers take
+    it: `id_column`), else the one column whose values are exactly `y`'s labels (a `post_id`)."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
     xi, yi = _names_of(x)[1], _names_of(y)[1]
     unnamed = getattr(x.index, 'name', None) is None
-    col = id_column(x.columns) if unnamed and x.ndim == 2 else None
-    ids = [_key(v) for v in x[col]] if col is not None and np.ndim(x[col]) == 1 else []
     named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
-    if (set(yi) != set(xi) or named) and set(yi) & set(ids) and not (_numbered(yi) and not named):
-        import pandas as pd  # keyed by the ids of the id column: matched on it (or refused, naming the unmatched)
+    col = _ids_column(x, yi, y.index.name, set(yi) == set(xi)) if unnamed and x.ndim == 2 else None
+    ids = [_key(v) for v in x[col]] if col is not None else []
+    at = f"{x_name}[{col!r}]"
+    if ids and (set(yi) != set(xi) or named) and not (_numbered(yi) and not named):
+        import pandas as pd  # keyed by ids, the examples' in a column: matched on it (or refused, naming the unmatched)
 
-        return in_order_of(y, pd.Series(ids, index=ids), name, f"{x_name}[{col!r}]", f"{x_name}[{col!r}]")
+        return in_order_of(y, pd.Series(ids, index=ids), name, at, at)
+    if ids and not named and set(ids) == set(yi) and ids != xi and not _numbered(yi):
+        raise ValueError(f'{name}: its index is 0..{len(yi) - 1} in another order, the row numbers of {x_name} and '
+                         f'the ids of {at} alike, which differ: row numbers or ids? Give {name} indexed by the ids '
+                         f'with the index named as the column ({name}.rename_axis({col!r})), or {x_name} indexed by '
+                         f'them ({x_name}.set_index({col!r}))')
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y
     return in_order_of(y, x.index.to_series(), name, x_name)
+
+
+def _ids_column(x, labels, label_name, row_numbers: bool) -> str | None:
+    """The column of the examples `x` (a frame with an unnamed index) that holds the ids the `labels` of another table
+    are keyed by (its index named `label_name`): the column of that name; else the readers' id column (`id`, else
+    `item`, in any case: `id_column`); else, where the labels are not `x`'s row numbers, the one column whose values are
+    exactly the labels, each once (a `post_id`); None where none is."""
+    one = [c for c in x.columns if list(x.columns).count(c) == 1]  # a name given twice: no one column
+    if label_name is not None and label_name in one:
+        return label_name
+    col = id_column(x.columns)
+    if col is not None:
+        return col if col in one else None
+    want = set(labels)
+    if row_numbers or len(want) != len(labels) or len(labels) != len(x):
+        return None
+    hits = [c for c in one if x[c].dtype.kind in 'OUSi' and {_key(v) for v in x[c]} == want]
+    return hits[0] if len(hits) == 1 else None
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:

@@ -98,3 +98,73 @@ def test_evaluate_matches_an_annotated_data_to_any_id_column_of_the_examples(col
         warnings.simplefilter('ignore')  # calibrated in-sample: said, beside the point here
         r = evaluate(lambda X: p, X, d, n_boot=0)
     assert r['f1'] == 1.0
+
+
+def test_counts_keyed_by_ids_in_a_column_of_the_examples_are_matched_on_it_or_refused():
+    """Counts keyed by ids held in a column of the examples other than `id`/`item` (`post_id`), or under a named index
+    of that column's name, were paired with the examples by position; counts keyed by ints beside an `id` column of
+    floats (1.0) too; counts keyed by 0..n-1 in another order beside an `id` column of those numbers in other rows were
+    matched to the row numbers. Now matched on the column, or refused (naming the mismatch, or asking which)."""
+    from scruples.evaluation import evaluate
+
+    X = pd.DataFrame({'post_id': ['a', 'b', 'c'], 'text': ['x', 'y', 'z']})
+    y = pd.Series([1, 2, 3], index=['c', 'a', 'b'])
+    assert metrics.rows_in_order_of(y, X).tolist() == [2, 3, 1]
+    assert metrics.rows_in_order_of(y.rename_axis('post_id'), X.assign(z=['c', 'b', 'a'])).tolist() == [2, 3, 1]
+    with pytest.raises(ValueError, match='once read as numbers'):
+        metrics.rows_in_order_of(pd.Series([30, 10, 20], index=[3, 1, 2]), pd.DataFrame({'id': [1.0, 2.0, 3.0]}))
+    with pytest.raises(ValueError, match='row numbers or ids'):
+        metrics.rows_in_order_of(pd.Series([20, 0, 10], index=[2, 0, 1]), pd.DataFrame({'id': [2, 0, 1]}))
+    same = pd.DataFrame({'id': [0, 1, 2]})  # the ids are the row numbers: one answer
+    assert metrics.rows_in_order_of(pd.Series([20, 0, 10], index=[2, 0, 1]), same).tolist() == [0, 10, 20]
+    plain = pd.DataFrame({'text': ['x', 'y', 'z']})  # no ids among the examples: by position, as before
+    assert metrics.rows_in_order_of(y, plain).tolist() == [1, 2, 3]
+    rng = np.random.default_rng(0)  # through evaluate: a perfect model scored as one
+    n = 40
+    ids = [f'p{i}' for i in range(n)]
+    c = rng.multinomial(5, [.6, .4], size=n)
+    counts = pd.DataFrame(c, index=ids, columns=['a', 'b'])
+    X = pd.DataFrame({'post_id': ids, 's': (c[:, 0] + .5) / 6}).sample(frac=1, random_state=0).reset_index(drop=True)
+
+    class M:
+        classes_ = np.array(['a', 'b'])
+
+        def predict_proba(self, X):
+            return np.c_[X['s'].to_numpy(), 1 - X['s'].to_numpy()]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # calibrated in-sample: said, beside the point here
+        assert evaluate(M(), X, counts, n_boot=0)['f1'] == 1.0
+        assert evaluate(M(), X, counts.rename_axis('post_id'), n_boot=0)['f1'] == 1.0
+
+
+def test_fleiss_kappa_of_every_vote_counts_each_item_once_in_chance_and_big_items_subsample(tmp_path):
+    """`agree` printed Fleiss' kappa (every vote) -1.77 for items of 100, 5, 5 and 5 votes (-21.8 with 1,000, -2.4e7 with
+    10**9) beside an alpha of 0.52: chance came from the pooled votes, set by the one big item alone; now from the mean
+    of the items' shares (Gwet's form), 0.192. An item of 10**9 votes crashed the subsampled kappa with numpy's
+    'sum(colors) must be less than 1000000000'."""
+    import json
+
+    from cli_run import scruples as run
+
+    (tmp_path / 'uneq.csv').write_text('id,yes,no\na,100,0\nb,3,2\nc,2,3\nd,1,4\n')
+    r = run('agree', str(tmp_path / 'uneq.csv'), '--bootstrap', '0', '--json')
+    assert r.returncode == 0, r.stderr
+    kappa = {row['metric']: row['value'] for row in json.loads(r.stdout)['overall']}['fleiss_kappa']
+    pe = 0.55**2 + 0.45**2
+    assert kappa == pytest.approx((0.6 - pe) / (1 - pe), abs=1e-4)
+    (tmp_path / 'big.csv').write_text('id,yes,no\na,1000000000,1\nb,3,3\nc,1,4\n')
+    r = run('agree', str(tmp_path / 'big.csv'), '--bootstrap', '0')
+    assert r.returncode == 0 and 'sum(colors)' not in r.stderr, r.stderr
+
+
+def test_ids_that_pair_up_once_read_as_numbers_are_not_advised_to_be_paired_by_position():
+    """The refusal of probabilities indexed 2.0, 1.0, 3.0 beside counts of items '1', '2', '3' advised `.to_numpy()`
+    first (pairing item 1's counts with item 2's probabilities), the right hint second."""
+    c = pd.DataFrame([[3, 1], [0, 4], [2, 2]], columns=['a', 'b'], index=['1', '2', '3'])
+    p = pd.DataFrame([[.1, .9], [.7, .3], [.5, .5]], columns=['a', 'b'], index=[2.0, 1.0, 3.0])
+    with pytest.raises(ValueError) as e:
+        metrics.xentropy(c, p)
+    assert 'once read as numbers' in str(e.value) and 'to_numpy' not in str(e.value)
+    with pytest.raises(ValueError, match=r'if its rows are in the order of y_true, give y_prob.to_numpy\(\)'):
+        metrics.xentropy(c, p.set_axis(['x', 'y', 'z']))  # no pairing: by position, where the rows are in order
