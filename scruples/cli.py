@@ -20,8 +20,8 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['WIDTH', 'BEST_METRICS', 'SAMPLED', 'Block', 'Result', 'render', 'table_text', 'json_float', 'json_records',
-           'short_list', 'parser', 'main']
+__all__ = ['WIDTH', 'BEST_METRICS', 'SAMPLED', 'SCORE_INTERVALS', 'Block', 'Result', 'render', 'table_text', 'json_float',
+           'json_records', 'short_list', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 WIDTH = 100  # text output is at most this wide (tables wrap their columns; --json gives everything)
@@ -874,8 +874,12 @@ def _cmd_analyze(args):
                          given(args, 'analyze', 'reading'), params)
     rows = guide.analyze(args.file, args.out, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
                          resolved=resolved)
-    return Result(rows, [f'read {_words(resolved.read)}', _summary_text(rows), '',
-                         f'executed notebook, figures and summary.csv in {args.out}'])
+    # the notebook's notes (section notes: BEST's, as `best` prints them) on stderr, as every command's; in --json they
+    # stay rows of the list (section 'notes'), its shape unchanged
+    said = rows['section'].eq('notes') if 'section' in rows else rows.index != rows.index  # none
+    notes = [f'note: {q}: {n}' for q, n in zip(rows.loc[said, 'quantity'], rows.loc[said, 'note'])]
+    return Result(rows, [f'read {_words(resolved.read)}', _summary_text(rows[~said]), '',
+                         f'executed notebook, figures and summary.csv in {args.out}'], notes=notes)
 
 # %% ../nbs/99_cli.ipynb #d8d63d69
 def _add_analyze_parser(sub):
@@ -1068,6 +1072,12 @@ def _add_extract_parser(sub):
     )
 
 # %% ../nbs/99_cli.ipynb #67ae9ba4
+SCORE_INTERVALS = ("intervals (95%): the model's a bootstrap over the items; the ceiling's as `scruples best` "
+                   "computes them: for accuracy and macro F1 the oracle's score on these items over posterior draws "
+                   '(not a bootstrap over the items: narrow, even of width 0, where the prior leaves the items little '
+                   'doubt), for the other metrics a bootstrap over the items')
+
+
 def _cmd_score(args):
     "`scruples score`: a predictions file's metrics with bootstrap intervals beside the BEST ceiling of the same items."
     from dataclasses import replace
@@ -1220,7 +1230,7 @@ def _cmd_score(args):
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
               'gold_label': gold_label, 'ties': res.attrs['ties'], 'tied': res.attrs['n_tied'],
               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
-              'figures': figures}
+              'intervals': SCORE_INTERVALS, 'figures': figures}
     text = [f'read {_words(got.read_line)}',
             f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
             f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}, '
@@ -1230,7 +1240,7 @@ def _cmd_score(args):
             f'gold (accuracy, macro F1): {gold_label}',
             Block(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH)),
             'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
-            'intervals: 95% bootstrap over the items; ECE has no ceiling',
+            f'ECE has no ceiling; {SCORE_INTERVALS}',
             *(f'figure: {f}' for f in figures)]
     # the same warnings as analyze's (`prediction_warnings`), and its note of a model better than the BEST estimate
     tied = ([f'note: {res.attrs["n_tied"]} of {len(counts)} items have a tied majority vote: their gold label is the '
