@@ -642,7 +642,9 @@ def _cmd_mcm_score(args):
 
     for a in args.actions:
         clean_action(a)  # an empty action is an error before the encoder loads
-    return Result.of(score_actions(args.actions, mode=args.mode).set_index('action'))
+    res = score_actions(args.actions, mode=args.mode).set_index('action')
+    enc = res.attrs['encoder']  # the encoder of every score: a line of the text, a field of each JSON record
+    return Result(res.assign(encoder=enc), [res, f'encoder: {enc}'])
 
 # %% ../nbs/99_cli.ipynb #566a2693
 def _cmd_mcm_user_study(args):
@@ -650,7 +652,13 @@ def _cmd_mcm_user_study(args):
     from scruples.mcm import load_user_study, user_study_table
 
     study = load_user_study(regional=args.csv, questions=args.questions)  # errors name the user's own files
-    return Result.of(user_study_table(study=study))
+    res = user_study_table(study=study)
+    enc, model = res.attrs.get('encoder'), res.attrs['published_model']
+    pub = res['published_r'].notna()
+    said = (f"pearson_r, spearman_r: of the scores of {enc or 'the direction'}"
+            + (f'; published_r: of {model}, as the paper reports it' if pub.any() else ''))
+    # JSON: each record names the encoder of its r and the model of its published_r (null where it has none)
+    return Result(res.assign(encoder=enc, published_model=[model if p else None for p in pub]), [res, said])
 
 # %% ../nbs/99_cli.ipynb #daf9f3d5
 def _add_mcm_parser(sub):

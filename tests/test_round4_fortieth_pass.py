@@ -61,3 +61,52 @@ def test_analyze_prints_best_notes_and_no_pointer_to_absent_warnings(tmp_path):
     ceil = {x['quantity']: x['note'] for x in rows if x['section'] == 'ceiling'}
     assert 'posterior draws' in ceil['BEST accuracy (all items)'] and 'bootstrap over the items' in ceil[
         'BEST cross-entropy (all items)']
+
+
+def _hash_encoder(texts):
+    import hashlib
+
+    return np.array([np.frombuffer(hashlib.sha256(s.lower().encode()).digest(), np.uint8)[:16].astype(float) - 128
+                     for s in texts])
+
+
+class LearnedThing:
+    "A direction of another kind than the paper's PCA one (as `bridge.LearnedDirection`): score(actions, mode, questions)."
+    encoder = staticmethod(_hash_encoder)
+
+    def score(self, actions, mode='questions', questions=None):
+        return _hash_encoder(list(actions))[:, 0] + (0.5 if mode == 'raw' else 0.0)
+
+
+def test_user_study_tables_label_a_direction_by_its_kind():
+    """`user_study_table` / `user_study_correlations` called any direction 'moral direction (PCA)' and put the paper's
+    BERT-large PCA r beside it (a learned direction too); `user_study_table` took no label."""
+    from scruples import mcm
+
+    for t in (mcm.user_study_table(direction=LearnedThing()), mcm.user_study_correlations(LearnedThing())):
+        rows = t[t.score != 'cosine bias (templates)']
+        assert set(rows.score) == {'LearnedThing'} and rows.published_r.isna().all(), t
+        assert t.loc[t.score == 'cosine bias (templates)', 'published_r'].notna().all()  # the bias: the paper's measure
+    t = mcm.user_study_table(direction=LearnedThing(), label='learned direction (mine)')
+    assert 'learned direction (mine)' in set(t.score)
+    pca = mcm.user_study_table(direction=mcm.MoralDirection(_hash_encoder).fit())
+    rows = pca[pca.score != 'cosine bias (templates)']
+    assert set(rows.score) == {'moral direction (PCA)'} and rows.published_r.notna().all()
+
+
+def test_mcm_user_study_and_score_name_the_encoder_and_the_published_model():
+    """`scruples mcm user-study` (text, --json) lost which encoder made our r and which model the published r is;
+    `mcm score --json` named no encoder."""
+    from cli_run import mcm
+    from scruples.mcm import mcm_file
+
+    study = mcm_file('user_study_regional.csv')
+    j, t = mcm('user-study', study, '--json'), mcm('user-study', study)
+    assert j.returncode == 0 and t.returncode == 0, j.stderr + t.stderr
+    recs = json.loads(j.stdout)
+    assert all(r['encoder'] == 'all-MiniLM-L6-v2' and r['published_model'].startswith('BERT-large') for r in recs)
+    text = ' '.join(t.stdout.split())
+    assert 'all-MiniLM-L6-v2' in text and 'BERT-large' in text, t.stdout
+    s = mcm('score', '--json', '--', 'smile')
+    assert s.returncode == 0 and json.loads(s.stdout)[0]['encoder'] == 'all-MiniLM-L6-v2', s.stdout + s.stderr
+    assert 'encoder: all-MiniLM-L6-v2' in mcm('score', '--', 'smile').stdout
