@@ -110,3 +110,37 @@ def test_mcm_user_study_and_score_name_the_encoder_and_the_published_model():
     s = mcm('score', '--json', '--', 'smile')
     assert s.returncode == 0 and json.loads(s.stdout)[0]['encoder'] == 'all-MiniLM-L6-v2', s.stdout + s.stderr
     assert 'encoder: all-MiniLM-L6-v2' in mcm('score', '--', 'smile').stdout
+
+
+@pytest.mark.parametrize('col', ['ID', 'item', 'Item'])
+def test_score_reads_the_predictions_id_column_by_the_gold_readers_rule(tmp_path, col):
+    """The gold reader takes `id`, else `item`, in any case; the predictions reader only `id`: predictions with a header
+    `ID,yes,no,unsure` were refused, the same file read fine as gold."""
+    gold, pred = _gold(tmp_path)
+    p = pd.read_csv(pred).rename(columns={'id': col}).sample(frac=1, random_state=0)  # shuffled: matched by id
+    p.to_csv(tmp_path / 'p.csv', index=False)
+    q = ('--bootstrap', 20, '--ceiling-bootstrap', 10, '--samples', 200, '--json')
+    a, b = scruples('score', tmp_path / 'p.csv', gold, *q), scruples('score', pred, gold, *q)
+    assert a.returncode == 0 and b.returncode == 0, a.stderr
+    assert json.loads(a.stdout)['metrics'] == json.loads(b.stdout)['metrics']
+
+
+def test_a_text_column_in_the_predictions_is_not_advised_as_a_class(tmp_path):
+    "A `text` column beside the probabilities was answered 'give every class, --classes yes,no,unsure,text'."
+    gold, pred = _gold(tmp_path)
+    pd.read_csv(pred).assign(text='hello').to_csv(tmp_path / 'p.csv', index=False)
+    r = scruples('score', tmp_path / 'p.csv', gold)
+    assert r.returncode == 1 and 'yes,no,unsure,text' not in r.stderr and 'leave it out' in r.stderr, r.stderr
+
+
+def test_score_against_ceiling_hints_set_index_for_an_id_column_of_the_probabilities():
+    "The id column in the counts got the set_index hint; the same column in the probabilities did not."
+    from scruples.annotations import AnnotatedData
+    from scruples.evaluation import score_against_ceiling
+
+    c = np.random.default_rng(1).multinomial(5, [.5, .3, .2], size=30)
+    ids = [f'p{i}' for i in range(30)]
+    ad = AnnotatedData(items=ids, counts=c, classes=('yes', 'no', 'unsure'))
+    P = pd.DataFrame((c + .5) / 6.5, columns=['yes', 'no', 'unsure']).assign(id=ids)[['id', 'yes', 'no', 'unsure']]
+    with pytest.raises(ValueError, match=r"proba: its column 'id' looks like the item ids.*proba\.set_index\('id'\)"):
+        score_against_ceiling(P, ad, n_boot=10, ceiling_boot=10, n_samples=100)
