@@ -471,7 +471,7 @@ def _best_seed(args, metrics, ties: str, check: bool = True, priors=None) -> int
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
-    from scruples.best import best_estimates, class_support_columns
+    from scruples.best import HARD_METRICS, best_estimates, class_support_columns
     from scruples.dirichlet import DirichletFitWarning
 
     path = Path(args.counts)
@@ -522,6 +522,9 @@ def _cmd_best(args):
         if y is not None
         else f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
         + (', left out)' if ties == 'drop' and n_tied else ')')
+        # no hard metric: the majority vote labels the support table only (--ties random changes it, no estimate)
+        + ('' if y is not None or set(HARD_METRICS) & set(metrics) else
+           ', of the per-class support below only: no metric asked for scores against a gold label')
     )
     fields = {'file': str(path), 'read': _words(got.read_line), 'items': _words(got.items) or 'every item', 'examples': len(counts),
               'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
@@ -616,7 +619,9 @@ def _cmd_verbs(args):
              if floor > alpha else [])
     # --json: the rows with the counts they are over (a bare list of rows left out the pairs dropped and the permutations)
     fields = {'files': [str(f) for f in args.files], **counts, 'verbs': len(table), 'permutations': args.samples,
-              'seed': args.seed, 'alpha': None if args.all else alpha, 'note': table.attrs['note'], 'rows': out}
+              'seed': args.seed, 'alpha': None if args.all else alpha, 'note': table.attrs['note'], 'rows': out,
+              # `notes`, a list, as every command's: the table's note, then what stderr says; `note` kept as it was
+              'notes': [x for x in (table.attrs['note'], *(n.split(': ', 1)[1] for n in notes)) if x]}
     return Result(fields, [Block(said), found], notes=notes)
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
@@ -1037,7 +1042,8 @@ def _cmd_extract(args):
                       + (f' ({resumed} done in an earlier run)' if resumed else '')
                       + f'; the drop report is in {out / "report.json"}'))
     text += [Block(note) if note else None, *(Block(f'{k}: {v}') for k, v in written.items())]
-    fields = {'anecdotes': len(recs), 'written': written, 'note': note, 'n_malformed': rep.n_malformed,
+    fields = {'anecdotes': len(recs), 'written': written, 'note': note, 'notes': [note] if note else [],  # as any
+              'n_malformed': rep.n_malformed,  # command's (`note`, one or null, kept as it was)
               'report': rep.frame(), 'files': report['files']}
     return Result(fields, text)
 
@@ -1221,8 +1227,8 @@ def _cmd_score(args):
     read = (
         'one predicted-label column'
         if pred.hard
-        else f'probabilities ({pred.renormalized} rows summed to 1 only within '
-        f'{tol:g} and were renormalized)'
+        else f'probabilities ({pred.renormalized} rows renormalized: their sums were off 1 by at most '
+        f'{pred.off:.2g}, within the tolerance {tol:g})'
         if pred.renormalized
         else 'probabilities'
     )

@@ -404,6 +404,7 @@ class Predictions:
     hard: bool  # read from one predicted-label column
     source: str  # the file
     renormalized: int = 0  # rows that summed to 1 only within PROB_SUM_TOL, divided by their sum
+    off: float = 0.0  # the largest distance of a row's sum from 1 (float rounding: 1e-10; beyond PROB_SUM_TOL refused)
 
 # %% ../nbs/15_evaluation.ipynb #ef616812
 def _prediction_frame(path: Path) -> pd.DataFrame:
@@ -549,7 +550,7 @@ def read_predictions(
             f'{s[off[0]]:.15g} (off by {abs(s[off[0]] - 1):.3g})',
         )
     renorm = int((np.abs(s - 1) > 1e-12).sum())
-    return Predictions(ids, p / s[:, None], False, str(path), renorm)
+    return Predictions(ids, p / s[:, None], False, str(path), renorm, float(np.abs(s - 1).max(initial=0.0)))
 
 # %% ../nbs/15_evaluation.ipynb #58b1c739
 def align_predictions(

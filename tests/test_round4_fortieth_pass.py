@@ -144,3 +144,57 @@ def test_score_against_ceiling_hints_set_index_for_an_id_column_of_the_probabili
     P = pd.DataFrame((c + .5) / 6.5, columns=['yes', 'no', 'unsure']).assign(id=ids)[['id', 'yes', 'no', 'unsure']]
     with pytest.raises(ValueError, match=r"proba: its column 'id' looks like the item ids.*proba\.set_index\('id'\)"):
         score_against_ceiling(P, ad, n_boot=10, ceiling_boot=10, n_samples=100)
+
+
+def test_ties_random_with_no_hard_metric_is_refused_by_the_api_and_said_by_best(tmp_path):
+    """`best(..., ties='random')` with only soft metrics accepted the flag and changed nothing (as `--samples` there is
+    refused); `scruples best --ties random --metric xentropy` printed 'ties: random' as if it shaped the estimate: it
+    labels the per-class support table only, and now says so."""
+    from scruples.annotations import read_annotated
+    from scruples.best import best
+    from scruples.perspectives import best_by_group, simulate_perspectives
+
+    c = np.random.default_rng(1).multinomial(5, [.5, .3, .2], size=30)
+    with pytest.raises(ValueError, match="ties='random'.*it would change nothing"):
+        best(c, metrics='xentropy', ties='random', n_boot=10)
+    assert best(c, metrics=['xentropy', 'accuracy'], ties='random', n_boot=10, n_samples=100).shape[0] == 2
+    assert best(c, metrics='xentropy', ties='drop', n_boot=10).n_examples.iloc[0] < 30  # drop: fewer items scored
+    long, ann = simulate_perspectives(n_items=20, groups={'a': 3, 'b': 3}, seed=2)
+    long.to_csv(tmp_path / 'l.csv', index=False)
+    data = read_annotated(tmp_path / 'l.csv')
+    groups = ann.set_index('annotator').group.reindex(data.annotators).to_numpy()
+    with pytest.raises(ValueError, match="ties='random'"):  # once, not a NaN row per group
+        best_by_group(data, groups, metrics=['kl'], ties='random', n_boot=0)
+    gold, _ = _gold(tmp_path)
+    r = scruples('best', gold, '--ties', 'random', '--metric', 'xentropy')
+    assert r.returncode == 0 and 'no metric asked for scores against a gold label' in ' '.join(r.stdout.split())
+
+
+def test_json_notes_are_a_list_and_renormalized_rows_say_how_far_off(tmp_path):
+    """`verbs --json` had `note` and (sometimes) `notes`, `extract --json` only `note`: each now has `notes`, a list (the
+    old `note` kept); rows off 1 by 1e-10 were said to sum to 1 'only within 0.001'."""
+    from cli_run import in_process
+
+    from scruples.dumps import GOLD_DIR
+
+    rc, out, err = in_process('extract', GOLD_DIR / 'RS_sample.zst', GOLD_DIR / 'RC_sample.zst', '--out',
+                              tmp_path / 'ex', '--workers', '1', '--no-progress', '--json')
+    got = json.loads(out)
+    assert rc == 0 and got['notes'] == [got['note']] and 'too few for the dev' in got['notes'][0], err
+    pairs = [('lying to my mom', 'asking for help', 0), ('asking my boss', 'lying to him', 1)] * 20
+    f = tmp_path / 'dev.scruples-dilemmas.jsonl'
+    f.write_text(''.join(json.dumps({'id': f'p{i}', 'actions': [{'id': f'a{i}', 'description': a1},
+                                                                 {'id': f'b{i}', 'description': a2}],
+                                     'gold_annotations': [4, 1] if lab == 0 else [1, 4], 'gold_label': lab,
+                                     'human_perf_annotations': [3, 2], 'human_perf_label': 0, 'controversial': True})
+                         + '\n' for i, (a1, a2, lab) in enumerate(pairs)))
+    rc, out, err = in_process('verbs', f, '--samples', '20', '--json')  # too few to pass: a note
+    d = json.loads(out)
+    assert rc == 0 and isinstance(d['notes'], list) and any('permutations' in n for n in d['notes']), d
+    gold, pred = _gold(tmp_path)
+    p = pd.read_csv(pred)
+    p[['yes', 'no', 'unsure']] = p[['yes', 'no', 'unsure']].round(10)
+    p.to_csv(tmp_path / 'p.csv', index=False)
+    r = scruples('score', tmp_path / 'p.csv', gold, '--bootstrap', 20, '--ceiling-bootstrap', 10, '--samples', 200)
+    text = ' '.join(r.stdout.split())
+    assert r.returncode == 0 and 'only within 0.001' not in text and 'off 1 by at most' in text, r.stdout + r.stderr
