@@ -985,13 +985,13 @@ def check_ties(
     ties: str,  # `best`'s ties
     metrics,  # `best`'s metrics (a name or several)
 ):
-    """`ties='random'` where no hard metric is asked for is refused: the majority vote it breaks ties of is the gold label
-    of accuracy and macro F1 only, so it would change nothing (as `scruples best --samples` is refused where nothing is
-    sampled). `ties='drop'` stays: it leaves the tied items out of every metric."""
+    """`ties='random'` where no hard metric is asked for is refused: the majority vote it breaks ties of is the
+    gold label of accuracy and macro F1 only, so it would change nothing (as `scruples best --samples` is refused where
+    nothing is sampled). `ties='drop'` stays: it leaves the tied items out of every metric."""
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if ties == 'random' and not set(HARD_METRICS) & set(names):
-        raise ValueError(f"ties='random' breaks ties of the majority vote, the gold label of accuracy and macro F1, and "
-                         f"metrics asks for {', '.join(map(str, names))}: it would change nothing; leave it out")
+        raise ValueError("ties='random' breaks ties of the majority vote, the gold label of accuracy and macro F1, "
+                         f"and metrics asks for {', '.join(map(str, names))}: it would change nothing; leave it out")
 
 
 def best(

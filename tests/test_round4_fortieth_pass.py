@@ -41,15 +41,17 @@ def test_score_says_which_interval_the_ceilings_are(tmp_path):
 def test_above_ceiling_names_the_two_kinds_of_interval_of_a_hard_metric():
     from scruples.guide import above_ceiling
 
-    ceiling = pd.DataFrame({'estimate': [.7, .9], 'ci_low': [.7, .85], 'ci_high': [.7, .95]}, index=['macro_f1', 'xentropy'])
+    ceiling = pd.DataFrame({'estimate': [.7, .9], 'ci_low': [.7, .85], 'ci_high': [.7, .95]},
+                           index=['macro_f1', 'xentropy'])
     res = {'m': {'f1': .8, 'f1_lo': .6, 'f1_hi': .9, 'xentropy': .95, 'xentropy_lo': .9, 'xentropy_hi': 1.0}}
     said = above_ceiling(res, ceiling).set_index('metric').says
     assert 'two kinds of interval' in said['macro_f1'] and 'the intervals overlap: it may be chance' in said['macro_f1']
 
 
 def test_analyze_prints_best_notes_and_no_pointer_to_absent_warnings(tmp_path):
-    """`scruples analyze` said 'see the warnings below' of skewed classes with no model (no warnings follow), and left out
-    the prior's concentration note that best/score/plan print; the ceiling rows' note did not say what lo, hi are."""
+    """`scruples analyze` said 'see the warnings below' of skewed classes with no model (no warnings follow), and left
+    out the prior's concentration note that best/score/plan print; the ceiling rows' note did not
+    say what lo, hi are."""
     gold, _ = _gold(tmp_path)
     r = scruples('analyze', gold, '--out', tmp_path / 'an', '--json', timeout=600)
     assert r.returncode == 0, r.stderr
@@ -71,7 +73,7 @@ def _hash_encoder(texts):
 
 
 class LearnedThing:
-    "A direction of another kind than the paper's PCA one (as `bridge.LearnedDirection`): score(actions, mode, questions)."
+    "A direction of another kind than the paper's PCA one (as `bridge.LearnedDirection`): score(actions, mode, ...)."
     encoder = staticmethod(_hash_encoder)
 
     def score(self, actions, mode='questions', questions=None):
@@ -171,8 +173,8 @@ def test_ties_random_with_no_hard_metric_is_refused_by_the_api_and_said_by_best(
 
 
 def test_json_notes_are_a_list_and_renormalized_rows_say_how_far_off(tmp_path):
-    """`verbs --json` had `note` and (sometimes) `notes`, `extract --json` only `note`: each now has `notes`, a list (the
-    old `note` kept); rows off 1 by 1e-10 were said to sum to 1 'only within 0.001'."""
+    """`verbs --json` had `note` and (sometimes) `notes`, `extract --json` only `note`: each now has `notes`, a list
+    (the old `note` kept); rows off 1 by 1e-10 were said to sum to 1 'only within 0.001'."""
     from cli_run import in_process
 
     from scruples.dumps import GOLD_DIR
