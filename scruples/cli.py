@@ -890,7 +890,8 @@ def _cmd_analyze(args):
     # the notebook's notes (section notes: BEST's, as `best` prints them) on stderr, as every command's; in --json they
     # stay rows of the list (section 'notes'), its shape unchanged
     said = rows['section'].eq('notes') if 'section' in rows else rows.index != rows.index  # none
-    notes = [f'note: {q}: {n}' for q, n in zip(rows.loc[said, 'quantity'], rows.loc[said, 'note'])]
+    notes = ([f'note: {q}: {n}' for q, n in zip(rows.loc[said, 'quantity'], rows.loc[said, 'note'])]
+             if said.any() else [])
     return Result(rows, [f'read {_words(resolved.read)}', _summary_text(rows[~said]), '',
                          f'executed notebook, figures and summary.csv in {args.out}'], notes=notes)
 
