@@ -29,7 +29,7 @@ pd = LazyModule(
 __all__ = ['pd', 'SOFT_METRICS', 'PROFILE_CAL', 'PROFILE_MASS', 'PROFILE_TOL', 'HARD_METRICS', 'METRIC_NAMES', 'UNDECIDED_NOTE',
            'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha', 'prior_for', 'oracle_xentropy',
            'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams', 'PriorRefits',
-           'npmle_refits', 'dirichlet_refits', 'BestResult', 'best_estimates', 'best', 'class_support',
+           'npmle_refits', 'dirichlet_refits', 'BestResult', 'best_estimates', 'check_ties', 'best', 'class_support',
            'class_support_columns', 'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study',
            'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
 
@@ -981,6 +981,19 @@ def best_estimates(
     return BestResult(rows, a, vote, choice, checked)
 
 # %% ../nbs/12_best.ipynb #6c0502b9
+def check_ties(
+    ties: str,  # `best`'s ties
+    metrics,  # `best`'s metrics (a name or several)
+):
+    """`ties='random'` where no hard metric is asked for is refused: the majority vote it breaks ties of is the
+    gold label of accuracy and macro F1 only, so it would change nothing (as `scruples best --samples` is refused where
+    nothing is sampled). `ties='drop'` stays: it leaves the tied items out of every metric."""
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if ties == 'random' and not set(HARD_METRICS) & set(names):
+        raise ValueError("ties='random' breaks ties of the majority vote, the gold label of accuracy and macro F1, "
+                         f"and metrics asks for {', '.join(map(str, names))}: it would change nothing; leave it out")
+
+
 def best(
     counts: np.ndarray,  # (n, k) label counts
     metrics: Sequence[str] | str = ('accuracy', 'macro_f1', 'xentropy'),  # metric names (`METRIC_NAMES`), or one name
@@ -1001,6 +1014,7 @@ def best(
     """BEST estimates of the oracle's score for each metric, with Monte Carlo error and an interval: for accuracy and
     macro F1 of the oracle's score on these items (posterior draws, `_hard_draws`, widened by an NPMLE's profile,
     `_profile_interval`), else a bootstrap over the items."""
+    check_ties(ties, metrics)
     r = best_estimates(
         counts, metrics, alpha, y_true, n_samples, seed, n_boot, level, ties, ordered, refit, prior, check, prior_counts
     )

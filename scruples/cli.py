@@ -20,8 +20,8 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['WIDTH', 'BEST_METRICS', 'SAMPLED', 'Block', 'Result', 'render', 'table_text', 'json_float', 'json_records',
-           'short_list', 'parser', 'main']
+__all__ = ['WIDTH', 'BEST_METRICS', 'SAMPLED', 'SCORE_INTERVALS', 'Block', 'Result', 'render', 'table_text', 'json_float',
+           'json_records', 'short_list', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 WIDTH = 100  # text output is at most this wide (tables wrap their columns; --json gives everything)
@@ -471,7 +471,7 @@ def _best_seed(args, metrics, ties: str, check: bool = True, priors=None) -> int
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
-    from scruples.best import best_estimates, class_support_columns
+    from scruples.best import HARD_METRICS, best_estimates, class_support_columns
     from scruples.dirichlet import DirichletFitWarning
 
     path = Path(args.counts)
@@ -522,6 +522,9 @@ def _cmd_best(args):
         if y is not None
         else f'the majority vote (ties: {ties}; {n_tied} of {len(counts)} examples tied'
         + (', left out)' if ties == 'drop' and n_tied else ')')
+        # no hard metric: the majority vote labels the support table only (--ties random changes it, no estimate)
+        + ('' if y is not None or set(HARD_METRICS) & set(metrics) else
+           ', of the per-class support below only: no metric asked for scores against a gold label')
     )
     fields = {'file': str(path), 'read': _words(got.read_line), 'items': _words(got.items) or 'every item', 'examples': len(counts),
               'classes': classes, 'gold': str(gold), 'alpha': alpha, 'estimates': json_records(res),
@@ -616,7 +619,9 @@ def _cmd_verbs(args):
              if floor > alpha else [])
     # --json: the rows with the counts they are over (a bare list of rows left out the pairs dropped and the permutations)
     fields = {'files': [str(f) for f in args.files], **counts, 'verbs': len(table), 'permutations': args.samples,
-              'seed': args.seed, 'alpha': None if args.all else alpha, 'note': table.attrs['note'], 'rows': out}
+              'seed': args.seed, 'alpha': None if args.all else alpha, 'note': table.attrs['note'], 'rows': out,
+              # `notes`, a list, as every command's: the table's note, then what stderr says; `note` kept as it was
+              'notes': [x for x in (table.attrs['note'], *(n.split(': ', 1)[1] for n in notes)) if x]}
     return Result(fields, [Block(said), found], notes=notes)
 
 # %% ../nbs/99_cli.ipynb #8ca1d54b
@@ -642,7 +647,9 @@ def _cmd_mcm_score(args):
 
     for a in args.actions:
         clean_action(a)  # an empty action is an error before the encoder loads
-    return Result.of(score_actions(args.actions, mode=args.mode).set_index('action'))
+    res = score_actions(args.actions, mode=args.mode).set_index('action')
+    enc = res.attrs['encoder']  # the encoder of every score: a line of the text, a field of each JSON record
+    return Result(res.assign(encoder=enc), [res, f'encoder: {enc}'])
 
 # %% ../nbs/99_cli.ipynb #566a2693
 def _cmd_mcm_user_study(args):
@@ -650,7 +657,13 @@ def _cmd_mcm_user_study(args):
     from scruples.mcm import load_user_study, user_study_table
 
     study = load_user_study(regional=args.csv, questions=args.questions)  # errors name the user's own files
-    return Result.of(user_study_table(study=study))
+    res = user_study_table(study=study)
+    enc, model = res.attrs.get('encoder'), res.attrs['published_model']
+    pub = res['published_r'].notna()
+    said = (f"pearson_r, spearman_r: of the scores of {enc or 'the direction'}"
+            + (f'; published_r: of {model}, as the paper reports it' if pub.any() else ''))
+    # JSON: each record names the encoder of its r and the model of its published_r (null where it has none)
+    return Result(res.assign(encoder=enc, published_model=[model if p else None for p in pub]), [res, said])
 
 # %% ../nbs/99_cli.ipynb #daf9f3d5
 def _add_mcm_parser(sub):
@@ -874,8 +887,13 @@ def _cmd_analyze(args):
                          given(args, 'analyze', 'reading'), params)
     rows = guide.analyze(args.file, args.out, kernel=args.kernel, log=lambda m: print(m, file=sys.stderr),
                          resolved=resolved)
-    return Result(rows, [f'read {_words(resolved.read)}', _summary_text(rows), '',
-                         f'executed notebook, figures and summary.csv in {args.out}'])
+    # the notebook's notes (section notes: BEST's, as `best` prints them) on stderr, as every command's; in --json they
+    # stay rows of the list (section 'notes'), its shape unchanged
+    said = rows['section'].eq('notes') if 'section' in rows else rows.index != rows.index  # none
+    notes = ([f'note: {q}: {n}' for q, n in zip(rows.loc[said, 'quantity'], rows.loc[said, 'note'])]
+             if said.any() else [])
+    return Result(rows, [f'read {_words(resolved.read)}', _summary_text(rows[~said]), '',
+                         f'executed notebook, figures and summary.csv in {args.out}'], notes=notes)
 
 # %% ../nbs/99_cli.ipynb #d8d63d69
 def _add_analyze_parser(sub):
@@ -1025,7 +1043,8 @@ def _cmd_extract(args):
                       + (f' ({resumed} done in an earlier run)' if resumed else '')
                       + f'; the drop report is in {out / "report.json"}'))
     text += [Block(note) if note else None, *(Block(f'{k}: {v}') for k, v in written.items())]
-    fields = {'anecdotes': len(recs), 'written': written, 'note': note, 'n_malformed': rep.n_malformed,
+    fields = {'anecdotes': len(recs), 'written': written, 'note': note, 'notes': [note] if note else [],  # as any
+              'n_malformed': rep.n_malformed,  # command's (`note`, one or null, kept as it was)
               'report': rep.frame(), 'files': report['files']}
     return Result(fields, text)
 
@@ -1068,6 +1087,12 @@ def _add_extract_parser(sub):
     )
 
 # %% ../nbs/99_cli.ipynb #67ae9ba4
+SCORE_INTERVALS = ("intervals (95%): the model's a bootstrap over the items; the ceiling's as `scruples best` "
+                   "computes them: for accuracy and macro F1 the oracle's score on these items over posterior draws "
+                   '(not a bootstrap over the items: narrow, even of width 0, where the prior leaves the items little '
+                   'doubt), for the other metrics a bootstrap over the items')
+
+
 def _cmd_score(args):
     "`scruples score`: a predictions file's metrics with bootstrap intervals beside the BEST ceiling of the same items."
     from dataclasses import replace
@@ -1203,8 +1228,8 @@ def _cmd_score(args):
     read = (
         'one predicted-label column'
         if pred.hard
-        else f'probabilities ({pred.renormalized} rows summed to 1 only within '
-        f'{tol:g} and were renormalized)'
+        else f'probabilities ({pred.renormalized} rows renormalized: their sums were off 1 by at most '
+        f'{pred.off:.2g}, within the tolerance {tol:g})'
         if pred.renormalized
         else 'probabilities'
     )
@@ -1220,7 +1245,7 @@ def _cmd_score(args):
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
               'gold_label': gold_label, 'ties': res.attrs['ties'], 'tied': res.attrs['n_tied'],
               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
-              'figures': figures}
+              'intervals': SCORE_INTERVALS, 'figures': figures}
     text = [f'read {_words(got.read_line)}',
             f'{args.predictions}: {len(counts)} items scored against {gold} (classes {", ".join(classes)}); {read}',
             f'calibration: {calibration}' + ('' if pred.hard else f'; temperature {res.attrs["temperature"]:.4g}, '
@@ -1230,7 +1255,7 @@ def _cmd_score(args):
             f'gold (accuracy, macro F1): {gold_label}',
             Block(res.to_string(float_format=lambda x: f'{x:.4f}', na_rep='-', line_width=WIDTH)),
             'gap: how far the model is from the ceiling (scores: ceiling - model; losses: model - ceiling); '
-            'intervals: 95% bootstrap over the items; ECE has no ceiling',
+            f'ECE has no ceiling; {SCORE_INTERVALS}',
             *(f'figure: {f}' for f in figures)]
     # the same warnings as analyze's (`prediction_warnings`), and its note of a model better than the BEST estimate
     tied = ([f'note: {res.attrs["n_tied"]} of {len(counts)} items have a tied majority vote: their gold label is the '
@@ -1294,7 +1319,8 @@ def _add_score_parser(sub):
         'id); with a split column, one file holding every split (--on picks the items scored)',
     )
     _add_options(q, 'score')
-    q.add_argument('--pred-id', default='id', help='the id column of the predictions (default: id)')
+    q.add_argument('--pred-id', default=None, help='the id column of the predictions (default: id, else item, in any '
+                   'case, as the gold\'s)')
     q.add_argument(
         '--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)'
     )

@@ -404,6 +404,7 @@ class Predictions:
     hard: bool  # read from one predicted-label column
     source: str  # the file
     renormalized: int = 0  # rows that summed to 1 only within PROB_SUM_TOL, divided by their sum
+    off: float = 0.0  # the largest distance of a row's sum from 1 (float rounding: 1e-10; beyond PROB_SUM_TOL refused)
 
 # %% ../nbs/15_evaluation.ipynb #ef616812
 def _prediction_frame(path: Path) -> pd.DataFrame:
@@ -445,7 +446,8 @@ def _one_column(v: pd.Series, classes: list, path, col: str) -> None:
 def read_predictions(
     path,  # CSV, JSON lines or Parquet: an id column and probabilities or one label column
     classes: Sequence[str],  # the gold's class names: the probability columns must be named so
-    id: str = 'id',  # the id column ('a,b': several, ids are then tuples, as the gold reader makes them)
+    id: str | None = None,  # the id column ('a,b': several, ids are then tuples, as the gold reader makes them);
+    # default: the gold reader's rule (`core.id_column`: id, else item, in any case)
     label: str | None = None,  # the predicted-label column (default: the one other column, when not the classes)
     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
     gold_id: Sequence[str] = (),  # the gold's id column(s): suggested when `id` is missing and the file has them
@@ -456,11 +458,17 @@ def read_predictions(
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)
     cols = [str(c) for c in df.columns]
-    idc = column_names(id)
-    if any(c not in cols for c in idc):
+    from scruples.core import id_column
+
+    found = id_column(cols) if id is None else id  # the gold reader's rule: id, else item, in any case
+    idc = column_names(found or 'id')
+    if found is None or any(c not in cols for c in idc):
         hint = (f': --pred-id {",".join(gold_id)}, as the gold\'s ids'
                 if gold_id and all(str(c) in cols for c in gold_id) and list(gold_id) != idc else '')
-        raise ScruplesDataError(path, None, id, f'an id column {id!r} (--pred-id names another{hint})', ', '.join(cols))
+        raise ScruplesDataError(path, None, id or 'id', (f'an id column {id!r}' if id is not None else
+                                                         'an id column: id, else item, in any case')
+                                + f' (--pred-id names another{hint})', ', '.join(cols))
+    id = found
     gid = [str(c) for c in gold_id]
     if len(idc) > 1 and sorted(gid) == sorted(idc) and gid != idc:  # the parts of the ids paired crosswise, silently
         raise ScruplesDataError(path, None, id, f'the id columns in the order of the gold\'s, --pred-id {",".join(gid)}: '
@@ -503,6 +511,9 @@ def read_predictions(
             )
         return Predictions(ids, np.eye(len(classes))[[classes.index(v) for v in names]], True, str(path))
     missing, extra = [c for c in classes if c not in rest], [c for c in rest if c not in classes]
+    # an extra column of numbers may be a class no one voted for in the gold; one of words (text) is no class at all
+    words = [c for c in extra if not pd.to_numeric(df[c].map(lambda x: x.strip() if isinstance(x, str) else x),
+                                                   errors='coerce').notna().all()]
     if missing or extra:
         raise ScruplesDataError(
             path,
@@ -512,7 +523,9 @@ def read_predictions(
             + (f'; missing: {", ".join(missing)}' if missing else '')
             + (f'; not a class: {", ".join(extra)}' if extra else '')
             + (f' (a class no one voted for in the gold is not read as one: give every class, classes='
-               f'{",".join([*classes, *extra])!r})' if extra and not missing else ''),
+               f'{",".join([*classes, *extra])!r})' if extra and not missing and not words else '')
+            + (f' ({", ".join(words)}: not numbers, so no probability of a class: leave '
+               f'{"it" if len(words) == 1 else "them"} out of the file)' if words and not missing else ''),
             ', '.join(cols),
         )
     p = np.full((len(df), len(classes)), np.nan)
@@ -537,7 +550,7 @@ def read_predictions(
             f'{s[off[0]]:.15g} (off by {abs(s[off[0]] - 1):.3g})',
         )
     renorm = int((np.abs(s - 1) > 1e-12).sum())
-    return Predictions(ids, p / s[:, None], False, str(path), renorm)
+    return Predictions(ids, p / s[:, None], False, str(path), renorm, float(np.abs(s - 1).max(initial=0.0)))
 
 # %% ../nbs/15_evaluation.ipynb #58b1c739
 def align_predictions(

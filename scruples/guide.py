@@ -472,13 +472,19 @@ METRIC_WORDS = {'accuracy': 'accuracy', 'macro_f1': 'macro F1', 'xentropy': 'cro
                 'wasserstein': 'Wasserstein distance'}  # `evaluation.score_against_ceiling`'s metrics, in words
 
 
+_TWO_KINDS = ("; two kinds of interval, compared as a rough guide: the model's is a bootstrap over the items, the BEST "
+              "estimate's the oracle's score on these same items over posterior draws (`best`), not a bootstrap")
+
+
 def above_ceiling(
     results,  # model name -> what `evaluate` returned (f1, f1_lo, f1_hi, xentropy, ...)
     ceiling,  # what `best` returned for the same items (rows macro_f1 and xentropy: estimate, ci_low, ci_high)
     metrics=CEILING_METRICS,  # (key, ceiling row, words, 1 or -1) per metric compared (`scruples score`: every one)
 ) -> pd.DataFrame:  # one row per model and metric better than the BEST estimate, with a sentence
     """The models whose macro F1 is above (cross-entropy below) the BEST estimate of the same items; `overlap`: their 95%
-    intervals overlap (None where either has no interval, `--bootstrap 0`: it cannot be judged, and the sentence says so)."""
+    intervals overlap (None where either has no interval, `--bootstrap 0`: it cannot be judged, and the sentence says so).
+    For accuracy and macro F1 the two intervals are of two kinds (the model's a bootstrap over the items, BEST's the
+    oracle's score on these items over posterior draws): the sentence says so, and the overlap is a rough guide only."""
     rows = []
     for name, r in results.items():
         for key, metric, label, sign in metrics:
@@ -504,6 +510,7 @@ def above_ceiling(
                     if overlap is None
                     else 'the intervals do not overlap: ' + _untrusted(ceiling)
                 )
+                + (_TWO_KINDS if metric in ('accuracy', 'macro_f1') and overlap is not None else '')
             )
             rows.append(
                 dict(

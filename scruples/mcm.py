@@ -41,8 +41,9 @@ __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS'
            'action_sentences', 'embed_actions', 'MoralDirection', 'record_encoder', 'fitted_with', 'saved_encoder',
            'fitted_name', 'loaded_encoder', 'no_model', 'encoder_words', 'no_encoder_error', 'check_encoder',
            'place_labels', 'plot_explained_variance', 'plot_projection', 'study_key', 'load_user_study', 'check_study',
-           'user_study_scores', 'published_user_study_r', 'is_published_study', 'user_study_correlations',
-           'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
+           'user_study_scores', 'published_user_study_r', 'is_published_study', 'direction_label',
+           'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings',
+           'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -1003,16 +1004,25 @@ def is_published_study(
     return len(study) == len(ref) and set(cols) <= set(study.columns) and key(study).equals(key(ref))
 
 
+def direction_label(direction) -> str:
+    """What the user-study tables call a direction's rows: 'moral direction (PCA)' for a `MoralDirection` (the paper's),
+    else the direction's type (e.g. 'LearnedDirection'): a direction of another kind is never called the PCA one."""
+    return 'moral direction (PCA)' if isinstance(direction, MoralDirection) else type(direction).__name__
+
+
 def user_study_correlations(
     direction,
     encoder=None,
     study: pd.DataFrame | None = None,
     data_dir=None,
     bias: bool = True,
-    label: str = 'moral direction (PCA)',  # what the direction rows are called
+    label: str | None = None,  # what the direction rows are called (default: `direction_label`)
 ) -> pd.DataFrame:
-    "Pearson and Spearman r of each score with the human yes-rate, beside the published BERT-large r (only for the published study)."
+    """Pearson and Spearman r of each score with the human yes-rate, beside the published BERT-large r (only for the
+    published study; for the direction's rows only where it is a `MoralDirection`, the paper's PCA direction)."""
     s = user_study_scores(direction, encoder, study, data_dir, bias)  # checks the study first
+    pca = isinstance(direction, MoralDirection)  # the paper's kind of direction: its published r beside ours
+    label = direction_label(direction) if label is None else label
     pub = published_user_study_r() if is_published_study(s) else {}
     if pub and not is_published_study(s, stems=True):  # other question stems: the raw mode measures another thing
         pub.pop('raw')
@@ -1031,7 +1041,7 @@ def user_study_correlations(
                 'pearson_p': pr.pvalue,
                 'spearman_r': sr.statistic,
                 'n': len(s),
-                'published_r': pub.get(col, np.nan) if col == 'bias' or label == 'moral direction (PCA)' else np.nan,
+                'published_r': pub.get(col, np.nan) if col == 'bias' or pca else np.nan,
             }
         )
     out = pd.DataFrame(rows)
@@ -1084,13 +1094,14 @@ def user_study_table(
     encoder=None,
     direction: MoralDirection | None = None,
     study: pd.DataFrame | None = None,  # from `load_user_study` (e.g. your own file); default: from data_dir
+    label: str | None = None,  # what the direction rows are called (default: `direction_label`)
 ) -> pd.DataFrame:
     "Correlations with the user study of the bias and of the direction in each mode, beside the published r."
     study = check_study(
         load_user_study(data_dir) if study is None else study
     )  # before the direction is fitted (encoding)
     d = direction if direction is not None else default_direction(encoder)
-    return user_study_correlations(d, encoder, study=study, data_dir=data_dir)  # encoder: d's, or refused
+    return user_study_correlations(d, encoder, study=study, data_dir=data_dir, label=label)  # encoder: d's, or refused
 
 # %% ../nbs/51_mcm.ipynb #7f23652a
 def afinn_ratings(words: Sequence[str]) -> pd.DataFrame:

@@ -121,6 +121,11 @@ def _positions_or_items(y, x, name: str, x_name: str) -> None:
                              'as a table or Series indexed by the same items to match them by index')
 
 
+def _id_like(c) -> bool:
+    "A column name that reads as the item ids (id, item, qid, post_id...), not a class: `in_order_of`'s hints."
+    return str(c).casefold() in ('id', 'item', 'qid', 'uid', 'index') or str(c).casefold().endswith(('_id', ' id'))
+
+
 def in_order_of(
     y,  # predictions (n, k) or labels (n,); a DataFrame or Series is matched by its names, an array taken as it is
     ref,  # what `y` is scored against: counts (DataFrame, AnnotatedData or array) or gold labels (Series or array)
@@ -143,11 +148,14 @@ def in_order_of(
                              f'names? Give {name}.to_numpy() to pair them by position, or name the columns '
                              f'({name}.columns.name = "class") to match them by class')
         if sorted(yc) != sorted(rc):
-            ids = [c for c in rc if c not in yc and (c.casefold() in ('id', 'item', 'qid', 'uid', 'index')
-                                                     or c.casefold().endswith(('_id', ' id')))]
+            ids = [c for c in rc if c not in yc and _id_like(c)]
             if ids and sorted(yc) == sorted(c for c in rc if c not in ids):  # the classes, and an id column beside them
                 raise ValueError(f'{ref_name}: its column {ids[0]!r} looks like the item ids, not a class (the classes '
                                  f'of {name} are {yc}): give {ref_name}.set_index({ids[0]!r}), the ids as its index')
+            own = [c for c in yc if c not in rc and _id_like(c)]  # the mirror case: the id column in `y`
+            if own and sorted(rc) == sorted(c for c in yc if c not in own):
+                raise ValueError(f'{name}: its column {own[0]!r} looks like the item ids, not a class (the classes '
+                                 f'of {ref_name} are {rc}): give {name}.set_index({own[0]!r}), the ids as its index')
             raise ValueError(f'{name}: columns {yc} are not the classes of {ref_name} {rc} (missing '
                              f'{[c for c in rc if c not in yc]}, not a class {[c for c in yc if c not in rc]})')
         y = y.set_axis(yc, axis=1)[rc]

@@ -17,7 +17,7 @@ import pandas as pd
 from .agreement import agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
 from .agreement import krippendorff_alpha, pairable_items
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, read_table
-from .best import HARD_METRICS, best, fit_dirichlet_prior
+from .best import HARD_METRICS, best, check_ties, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, comma_hint, id_order, keyed_streams
 from .metrics import columns_in_order_of
 
@@ -978,6 +978,7 @@ def best_by_group(
     in `attrs['warnings']`."""
     groups = check_groups(data, groups)
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)  # one name, as `best` takes it (not its letters)
+    check_ties(ties, metrics)  # refused once, as `best` refuses it, not a NaN row per group
     pg = _prior_groups(data, prior_data, groups)
     rows, alphas = [], {}  # each group's prior alpha: numbers (the table's column: 4 digits, to read)
     checks, verdicts, warned = {}, {}, {}  # each group's prior check and what `best` warned of it, as `best` says them
