@@ -60,7 +60,10 @@ def test_coverage_with_the_prior_refitted_to_each_dataset():
     assert (rate >= 0.8).all(), rate
     fixed = soft_coverage_study(alpha, np.full(300, 5), n_sims=25, metrics=['manhattan'], n_boot=100, n_population=50_000,
                                 refit=False, seed=4)
-    assert fixed.covered.mean() < 0.5  # the weakness the refit removes
+    # held fixed, the interval leaves out the prior's estimation error, which the refits add: the bootstrap alone covered
+    # ~10%; with the posterior spread of the score on the items added (for the oracle's score on them) it is still narrower
+    refitted = cov[cov.metric == 'manhattan']
+    assert (fixed.ci_high - fixed.ci_low).mean() < 0.9 * (refitted.ci_high - refitted.ci_low).mean()
 
 
 def test_refit_moves_only_the_interval():

@@ -81,8 +81,10 @@ def test_best_keeps_the_order_of_a_scale():
         warnings.simplefilter('ignore')
         r = best(c, ['wasserstein', 'accuracy'], ordered=True, n_samples=200, n_boot=10, check=False)
         s = best(c[:, ::-1], ['wasserstein', 'accuracy'], ordered=True, n_samples=200, n_boot=10, check=False)
-    # a scale read backwards is the same scale: its distances are the same
-    assert r.loc['wasserstein', 'estimate'] == pytest.approx(s.loc['wasserstein', 'estimate'], abs=1e-9)
+    # a scale read backwards is the same scale: its distances are the same (up to the Monte Carlo error of an NPMLE's
+    # bias correction, whose resamples of the distinct count rows come in another order)
+    se = max(r.loc['wasserstein', 'std_error'], s.loc['wasserstein', 'std_error'])
+    assert r.loc['wasserstein', 'estimate'] == pytest.approx(s.loc['wasserstein', 'estimate'], abs=1e-9 + 4 * se)
 
 
 # --- UNCLEAR: plan's note on a number of votes where no test-set size can be simulated said 'at 1 votes per item' ---
