@@ -1197,6 +1197,11 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return err if comma_hint(got) in err.expected else ScruplesDataError(
             err.path, err.line, err.field, err.expected + comma_hint(got), err.got)
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
+    numbers = getattr(err, 'numbers', [])
+    if len(numbers) >= 2 and len(numbers) == len(cc) - 1:  # one column of words beside counts: ids or a text, no label
+        hint = (f'; {err.field!r} holds words where the other columns hold counts: an id column? name the ids, '
+                f'{_opt("id", ",".join([err.field, *ids]))}, or the count columns, {_opt("counts", ",".join(numbers))}')
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         item = ','.join(ids) or 'ITEM'
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
@@ -1210,6 +1215,15 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
 
 # %% ../nbs/07_annotations.ipynb #4d64b649
+def _is_count(v, text: bool) -> bool:
+    "Whether a cell reads as a count."
+    try:
+        count_value(v, text=text)
+    except (ScruplesDataError, TypeError, ValueError):
+        return False
+    return True
+
+
 def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool, unread=(), flag: str = '') -> np.ndarray:
     """Counts of a wide table read record by record, naming the line of a bad cell (`every`: all other columns count).
     An all-zero row names the votes it has in the columns `unread` (left out by `flag`, the option that chose `cc`)."""
@@ -1224,7 +1238,11 @@ def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool, unread
                 f'or name the count columns ({_opt("counts")})',
                 'an extra key',
             )
-        row = [count_value(_cell(rec, k, path, line), path, line, k, t.text) for k in cc]
+        try:
+            row = [count_value(_cell(rec, k, path, line), path, line, k, t.text) for k in cc]
+        except ScruplesDataError as err:  # the count columns that do hold numbers on this row: the form's hint
+            err.numbers = [k for k in cc if _is_count(rec.get(k), t.text)]
+            raise
         if sum(row) > MAX_COUNT:
             raise ScruplesDataError(path, line, ','.join(cc), 'counts whose sum is at most 2**63 - 1', row)
         if not any(row):

@@ -84,7 +84,8 @@ def oracle_xentropy(counts: np.ndarray,       # (n, k) label counts
                     per_example: bool = False,      # return the (n,) expectations instead of their mean
                     prior='auto',                   # 'auto', 'dirichlet', 'npmle' or a `Prior` (see `choose_prior`)
                    ):
-    "BEST estimate of the oracle's soft-label cross-entropy, in closed form (no Monte Carlo error)."
+    """BEST's plug-in of the oracle's soft-label cross-entropy under the prior as fitted, in closed form (no Monte Carlo
+    error). `best` corrects an NPMLE's mean by its refits' bootstrap bias: under an NPMLE the two differ by that."""
     alpha = None if alpha is None else per_class_in_order_of(alpha, counts)  # a Series keyed by class: by name
     prior = in_classes_of(prior, counts)  # a fitted Prior of named classes: in the counts' order
     c = check_counts(counts)
@@ -557,7 +558,10 @@ def oracle_soft(
     seed=0,  # Jensen-Shannon only: posterior samples and their seed
     prior='auto',  # 'auto', 'dirichlet', 'npmle' or a `Prior` (see `choose_prior`); an NPMLE needs no samples
 ):
-    "BEST estimate of the oracle's soft-label metric against the observed vote shares (closed form, Monte Carlo for 'js')."
+    """BEST's plug-in of the oracle's soft-label metric against the observed vote shares under the prior as fitted
+    (closed form, Monte Carlo for 'js'). `best` corrects an NPMLE's mean by its refits' bootstrap bias
+    (`_soft_interval`): under an NPMLE the two differ by that correction; under a Dirichlet, the same estimate (up
+    to the Monte Carlo error of 'js')."""
     if metric not in SOFT_METRICS:
         raise ValueError(f'unknown soft metric {metric!r}: use one of {", ".join(SOFT_METRICS)}')
     alpha = None if alpha is None else per_class_in_order_of(alpha, counts)  # a Series keyed by class: by name
@@ -839,16 +843,18 @@ def _posterior_sd(c: np.ndarray, pr: Prior, a: np.ndarray, metric: str, rng) -> 
     return float(np.sqrt(np.maximum(var, 0) @ freq) / n)
 
 
-def _soft_interval(est: float, stats: np.ndarray, level: float, post_sd: float, correct: bool) -> tuple:
+def _soft_interval(est: float, stats: np.ndarray, level: float, post_sd: float, correct: bool,
+                   bias: float | None = None) -> tuple:
     """The estimate, its Monte Carlo error, and the interval of a soft metric or cross-entropy for the oracle's score on
     these examples: the bootstrap's spread over resamples (`stats`) and the posterior spread of the score given the
     prior (`post_sd`), added in quadrature on each side. With `correct` (an NPMLE refitted to each resample) the estimate
     is corrected by the refits' bias, est - mean(stats), and the bootstrap's side is the basic interval
-    (2 est - its quantiles); the correction's Monte Carlo error is the error returned. Returns (est, se, lo, hi, bias)."""
+    (2 est - its quantiles); the correction's Monte Carlo error is the error returned; `bias` given: that bias (cross-
+    entropy takes KL's, see `best_estimates`). Returns (est, se, lo, hi, bias)."""
     qlo, qhi = np.quantile(stats, [(1 - level) / 2, (1 + level) / 2])
-    se, bias = 0.0, 0.0
+    se, bias = 0.0, (0.0 if not correct else bias)
     if correct:
-        bias = float(stats.mean() - est)  # the plug-in's bias as the bootstrap sees it (negative: optimistic)
+        bias = float(stats.mean() - est) if bias is None else bias  # the plug-in's bias as the bootstrap sees it
         qlo, qhi, est = 2 * est - qhi, 2 * est - qlo, est - bias
         se = float(stats.std(ddof=1) / np.sqrt(len(stats))) if len(stats) > 1 else float('nan')
     z = float(ndtri((1 + level) / 2))
@@ -858,6 +864,7 @@ def _soft_interval(est: float, stats: np.ndarray, level: float, post_sd: float, 
 
 # %% ../nbs/12_best.ipynb #85c95476
 HARD_METRICS = ('accuracy', 'macro_f1')
+_TOP = {'accuracy': 1.0, 'macro_f1': 1.0, 'js': 1.0, 'manhattan': 2.0}  # the largest values (js in bits), 0 the least
 
 
 METRIC_NAMES = (*HARD_METRICS, 'xentropy', *SOFT_METRICS)  # every metric `best` estimates
@@ -913,12 +920,15 @@ def _prior_from(prior_counts, alpha, prior, counts) -> tuple:
 UNDECIDED_NOTE = "accuracy and macro F1's intervals span the NPMLE's too"
 
 
-def _corrected_note(corrected: dict) -> str:
+def _corrected_note(corrected: dict, clipped=()) -> str:
     """Added to the prior's reason where an NPMLE's soft-metric or cross-entropy estimates were corrected by their
-    bootstrap bias (`_soft_interval`): the correction, and that on few items it falls short (measured in the notebook)."""
+    bootstrap bias (`_soft_interval`): the correction, those it took past the metric's range (`clipped`: held at the
+    bound), and that the bootstrap sees only part of the plug-in's optimism on few items (measured in the notebook)."""
     shifts = ', '.join(f'{m} {-b:+.3g}' for m, b in corrected.items())
-    return (f"the NPMLE's soft-metric estimates are corrected by their bootstrap bias ({shifts}); on few items the "
-            'correction is partial and the divergences may still be optimistic (e.g. by 0.02 on 100 items of 6 votes)')
+    held = f'; {", ".join(clipped)} held at the metric\'s bound, where the correction took it past' if clipped else ''
+    return (f"the NPMLE's soft-metric estimates are corrected by their bootstrap bias ({shifts}{held}); the bootstrap "
+            'sees only part of the plug-in\'s optimism on few items (the divergences may still be low by 0.02 on 100 '
+            'items of 6 votes), and its estimate of the bias has the Monte Carlo error given as std_error')
 
 
 def _undecided(choice: PriorChoice, prior, alpha, prior_counts, refit: bool, all_items: bool) -> bool:
@@ -984,7 +994,7 @@ def best_estimates(
         choice = wider
     pr = choice.prior if cols is None else reorder_classes(choice.prior, cols)
     sampler = _sampler(cdf, y) if hard else None
-    rows, refits, corrected = [], None, {}
+    rows, refits, corrected, clipped = [], None, {}, []
     for m in metrics:
         rng, per, ns = streams[m], None, 0
         if pr.kind == 'npmle' and m not in HARD_METRICS:  # exact: a sum over the support points
@@ -1013,7 +1023,14 @@ def best_estimates(
         if m not in HARD_METRICS and n_boot:  # the resamples' spread and the posterior's on these items (`_soft_interval`)
             stats = _soft_stats(c, m, n_boot, n_samples, rng, per, pr, refits if refit_m else None)
             correct = refit_m and pr.kind == 'npmle'  # the NPMLE's plug-in is optimistic on few items: its refits' bias
-            est, se_c, lo, hi, bias = _soft_interval(est, stats, level, _posterior_sd(c, pr, a, m, rng), correct)
+            shift = None
+            if correct and m == 'xentropy':  # KL's bias: cross-entropy minus KL is the shares' mean entropy, exact on
+                kl = _npmle_per(c, pr, 'kl')  # these items; one shift keeps xentropy = KL + that entropy
+                kls = _soft_stats(c, 'kl', n_boot, n_samples, rng, kl, pr, refits)
+                shift = float(kls.mean() - kl.mean())
+            est, se_c, lo, hi, bias = _soft_interval(est, stats, level, _posterior_sd(c, pr, a, m, rng), correct, shift)
+            if shift is not None:  # the error of the correction made: KL's
+                se_c = float(kls.std(ddof=1) / np.sqrt(len(kls))) if len(kls) > 1 else float('nan')
             se = se_c if correct else se
             if correct:
                 corrected[m] = bias
@@ -1031,6 +1048,10 @@ def best_estimates(
         # its draws (0.9995 beside [1, 1]), a Monte Carlo mean beside its bootstrap's by its error: widened to hold
         # the estimate, the interval holds `level` or more (NaN stays NaN)
         lo, hi = min(lo, est), max(hi, est)
+        top = c.shape[1] - 1.0 if m == 'wasserstein' else _TOP.get(m, np.inf)  # the metric's range: a correction or
+        if m in corrected and not 0 <= est <= top:  # a widening past it says nothing more (NaN stays NaN)
+            clipped.append(m)
+        est, lo, hi = (float(np.clip(v, 0.0, top)) for v in (est, lo, hi))
         rows.append(
             {
                 'metric': m,
@@ -1043,7 +1064,7 @@ def best_estimates(
             }
         )
     if corrected:  # the correction is the part of the plug-in's optimism the bootstrap sees: on few items not all of it
-        choice = choice._replace(reason=f'{choice.reason}; {_corrected_note(corrected)}')
+        choice = choice._replace(reason=f'{choice.reason}; {_corrected_note(corrected, clipped)}')
     hard_ms = [m for m in metrics if m in HARD_METRICS]
     if hard_ms and n_boot and _undecided(choice, prior, alpha, prior_counts, refit, len(c) == len(counts)):
         # the votes do not tell the two priors apart: the interval spans the NPMLE's as well (`_undecided`)

@@ -538,9 +538,10 @@ def _cmd_best(args):
             f'prior: {result.prior.prior.kind} ({result.prior.reason})'
             + (f'; {result.check.line()}' if result.check is not None else ''),
             "estimate: the oracle's expected score; std_error: the Monte Carlo error of that estimate (it shrinks with "
-            '--samples); ci_low, ci_high: the 95% interval, the uncertainty of the estimate itself (it shrinks only '
-            "with more items): for accuracy and macro F1 of the oracle's score on these items (posterior draws), for "
-            'the other metrics a bootstrap over the items',
+            "--samples; of an NPMLE's corrected soft metrics, with --bootstrap); ci_low, ci_high: the 95% interval, the "
+            "uncertainty of the estimate itself (it shrinks only with more items): for accuracy and macro F1 of the "
+            "oracle's score on these items (posterior draws), for the other metrics a bootstrap over the items widened "
+            "by the posterior spread of the oracle's score on them",
             Block('\nper class (support: examples whose gold label it is):'), Block(table_text(support, 'class')),
             f'\nnote: no votes on any item: {", ".join(map(repr, empty))}' if empty else None]
     return Result(fields, text, notes=[f'note: {w.message}' for w in caught])
@@ -1090,7 +1091,8 @@ def _add_extract_parser(sub):
 SCORE_INTERVALS = ("intervals (95%): the model's a bootstrap over the items; the ceiling's as `scruples best` "
                    "computes them: for accuracy and macro F1 the oracle's score on these items over posterior draws "
                    '(not a bootstrap over the items: narrow, even of width 0, where the prior leaves the items little '
-                   'doubt), for the other metrics a bootstrap over the items')
+                   'doubt), for the other metrics a bootstrap over the items widened by the posterior spread of the '
+                   "oracle's score on them")
 
 
 def _cmd_score(args):

@@ -477,11 +477,13 @@ def read_predictions(
     ids = keys[0] if len(idc) == 1 else list(zip(*keys))
     dup = next((i for i, v in enumerate(ids) if v in ids[:i]), None) if len(set(ids)) != len(ids) else None
     if dup is not None:
+        more = gid != idc and len(gid) > 1 and all(c in cols for c in gid)  # the gold's ids are of several columns
         raise ScruplesDataError(
             path,
             int(df.index[dup]),
             id,
-            f'a unique id (line {df.index[ids.index(ids[dup])]} has the same one)',
+            f'a unique id (line {df.index[ids.index(ids[dup])]} has the same one)'
+            + (f'; the gold\'s ids are of the columns {",".join(gid)}: --pred-id {",".join(gid)}' if more else ''),
             ids[dup],
         )
     one_spelling(ids, idc, 'item', path)  # '1' and '1.0': one item predicted twice (not 'an item not scored')

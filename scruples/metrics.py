@@ -268,7 +268,7 @@ def rows_in_order_of(
     xi, yi = _names_of(x)[1], _names_of(y)[1]
     unnamed = getattr(x.index, 'name', None) is None
     named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
-    col = _ids_column(x, yi, y.index.name, set(yi) == set(xi)) if unnamed and x.ndim == 2 else None
+    col = _ids_column(x, yi, y.index.name, set(yi) == set(xi), name, x_name) if unnamed and x.ndim == 2 else None
     ids = [_key(v) for v in x[col]] if col is not None else []
     at = f"{x_name}[{col!r}]"
     if ids and (set(yi) != set(xi) or named) and not (_numbered(yi) and not named):
@@ -276,8 +276,8 @@ def rows_in_order_of(
 
         return in_order_of(y, pd.Series(ids, index=ids), name, at, at)
     if ids and not named and set(ids) == set(yi) and ids != xi and not _numbered(yi):
-        raise ValueError(f'{name}: its index is 0..{len(yi) - 1} in another order, the row numbers of {x_name} and '
-                         f'the ids of {at} alike, which differ: row numbers or ids? Give {name} indexed by the ids '
+        raise ValueError(f'{name}: its index holds the row labels of {x_name} and the ids of {at} alike, which '
+                         f'differ row by row: row labels or ids? Give {name} indexed by the ids '
                          f'with the index named as the column ({name}.rename_axis({col!r})), or {x_name} indexed by '
                          f'them ({x_name}.set_index({col!r}))')
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
@@ -285,22 +285,37 @@ def rows_in_order_of(
     return in_order_of(y, x.index.to_series(), name, x_name)
 
 
-def _ids_column(x, labels, label_name, row_numbers: bool) -> str | None:
+def _id_like(name) -> bool:
+    "A column name that names ids: id, item, key (any case), or ending in _id, ' id', -id, _key, Id or ID (`postId`)."
+    s = str(name)
+    n = s.casefold()
+    return n in ('id', 'item', 'key', 'qid', 'uid', 'uuid', 'guid') or n.endswith(('_id', ' id', '-id', '_key')) or (
+        s.endswith(('Id', 'ID')))
+
+
+def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_name: str = 'X') -> str | None:
     """The column of the examples `x` (a frame with an unnamed index) that holds the ids the `labels` of another table
     are keyed by (its index named `label_name`): the column of that name; else the readers' id column (`id`, else
-    `item`, in any case: `id_column`); else, where the labels are not `x`'s row numbers, the one column whose values are
-    exactly the labels, each once (a `post_id`); None where none is."""
+    `item`, in any case: `id_column`) where it holds some of the labels; else, where the labels are not `x`'s row
+    numbers, the one column named like ids (`_id_like`) whose values are exactly the labels, each once (a `post_id`;
+    two such columns are refused: which holds the ids?); else the readers' id column (its ids are then not the labels:
+    refused by the caller, naming them); None where none is. A feature or a text column is never taken for ids."""
     one = [c for c in x.columns if list(x.columns).count(c) == 1]  # a name given twice: no one column
     if label_name is not None and label_name in one:
         return label_name
-    col = id_column(x.columns)
-    if col is not None:
-        return col if col in one else None
     want = set(labels)
+    col = id_column(x.columns)
+    col = col if col in one else None
+    if col is not None and want & {_key(v) for v in x[col]}:
+        return col
     if row_numbers or len(want) != len(labels) or len(labels) != len(x):
-        return None
-    hits = [c for c in one if x[c].dtype.kind in 'OUSi' and {_key(v) for v in x[c]} == want]
-    return hits[0] if len(hits) == 1 else None
+        return col
+    hits = [c for c in one if _id_like(c) and x[c].dtype.kind in 'OUSi' and {_key(v) for v in x[c]} == want]
+    if len(hits) > 1:
+        raise ValueError(f'{name}: its index holds the values of {x_name}[{hits[0]!r}] and of {x_name}[{hits[1]!r}] '
+                         f'alike: which holds the ids? Give {name} an index named as that column '
+                         f'({name}.rename_axis({hits[0]!r})), or {x_name} indexed by it')
+    return hits[0] if hits else col
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:

@@ -168,3 +168,22 @@ def test_ids_that_pair_up_once_read_as_numbers_are_not_advised_to_be_paired_by_p
     assert 'once read as numbers' in str(e.value) and 'to_numpy' not in str(e.value)
     with pytest.raises(ValueError, match=r'if its rows are in the order of y_true, give y_prob.to_numpy\(\)'):
         metrics.xentropy(c, p.set_axis(['x', 'y', 'z']))  # no pairing: by position, where the rows are in order
+
+
+def test_ids_of_two_columns_are_hinted_on_both_sides(tmp_path):
+    """A gold file whose ids are two columns (`doc,id`, unique only as a pair), read without `--id`, was advised
+    `--annotator-columns doc,yes,no,unsure` (reading the counts as annotators); its predictions, read without
+    `--pred-id`, were refused "expected a unique id" with no word of the gold's two id columns."""
+    from cli_run import scruples as run
+
+    rows = [(f'd{i // 3}', str(i % 3), 3 - i % 3, i % 3, 1) for i in range(9)]
+    (tmp_path / 'gold.csv').write_text('doc,id,yes,no,unsure\n' + ''.join(f'{a},{b},{c},{d},{e}\n' for a, b, c, d, e in rows))
+    (tmp_path / 'pred.csv').write_text('doc,id,yes,no,unsure\n' + ''.join(f'{a},{b},0.5,0.3,0.2\n' for a, b, *_ in rows))
+    r = run('best', str(tmp_path / 'gold.csv'))
+    assert r.returncode != 0 and '--id doc,id' in r.stderr and '--counts yes,no,unsure' in r.stderr, r.stderr
+    assert '--annotator-columns' not in r.stderr
+    r = run('score', str(tmp_path / 'pred.csv'), str(tmp_path / 'gold.csv'), '--id', 'doc,id', '--bootstrap', '0')
+    assert r.returncode != 0 and '--pred-id doc,id' in r.stderr, r.stderr
+    r = run('score', str(tmp_path / 'pred.csv'), str(tmp_path / 'gold.csv'), '--id', 'doc,id', '--pred-id', 'doc,id',
+            '--bootstrap', '0')
+    assert r.returncode == 0, r.stderr
