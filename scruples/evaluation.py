@@ -516,6 +516,13 @@ def read_predictions(
     # an extra column of numbers may be a class no one voted for in the gold; one of words (text) is no class at all
     words = [c for c in extra if not pd.to_numeric(df[c].map(lambda x: x.strip() if isinstance(x, str) else x),
                                                    errors='coerce').notna().all()]
+    gold_cols = [c for c in extra if str(c).casefold() in {str(g).casefold() for g in gid}]  # the gold's ids beside
+    if gold_cols and id is not None and not missing:  # the id column taken: --pred-id names them
+        raise ScruplesDataError(path, None, ', '.join(gold_cols),
+                                f'one probability column per gold class ({", ".join(classes)}) beside the id column '
+                                f'{id!r}; {", ".join(gold_cols)} holds the gold\'s ids ({", ".join(gid)}): '
+                                f'--pred-id {",".join(gold_cols)} reads them as the ids', ', '.join(cols))
+    idlike = [c for c in extra if c not in words and id_column([str(c)]) is not None]  # ids, not a class's votes
     if missing or extra:
         raise ScruplesDataError(
             path,
@@ -525,9 +532,11 @@ def read_predictions(
             + (f'; missing: {", ".join(missing)}' if missing else '')
             + (f'; not a class: {", ".join(extra)}' if extra else '')
             + (f' (a class no one voted for in the gold is not read as one: give every class, classes='
-               f'{",".join([*classes, *extra])!r})' if extra and not missing and not words else '')
+               f'{",".join([*classes, *extra])!r})' if extra and not missing and not words and not idlike else '')
             + (f' ({", ".join(words)}: not numbers, so no probability of a class: leave '
-               f'{"it" if len(words) == 1 else "them"} out of the file)' if words and not missing else ''),
+               f'{"it" if len(words) == 1 else "them"} out of the file)' if words and not missing else '')
+            + (f' ({", ".join(idlike)}: named as ids, not a class: leave {"it" if len(idlike) == 1 else "them"} out '
+               'of the file, or name the id column with --pred-id)' if idlike and not missing else ''),
             ', '.join(cols),
         )
     p = np.full((len(df), len(classes)), np.nan)

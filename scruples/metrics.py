@@ -259,7 +259,7 @@ def rows_in_order_of(
     are in an id column beside an unnamed index (a corpus frame, indexed 0..n-1, or filtered or sorted since): `y`
     keyed otherwise than by the row numbers (nor 0..n-1 in order), by id, refused where its labels are not those ids;
     `y` whose index is named (ids, not row numbers) by id even where the ids are the row numbers in another order; `y`
-    keyed by 0..n-1 in another order where those are the ids too, in other rows, refused (row numbers or ids?). The id
+    keyed by 0..n-1 in another order where those are the ids too, in other rows, refused (row labels or ids?). The id
     column (`_ids_column`): the column named as `y`'s index, else `id`, else `item` (in any case, as the readers take
     it: `id_column`), else the one column whose values are exactly `y`'s labels (a `post_id`)."""
     _positions_or_items(y, x, name, x_name)

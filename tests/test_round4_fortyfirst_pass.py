@@ -69,3 +69,16 @@ def test_rows_are_matched_on_id_columns_only_and_which_one_is_asked():
     with pytest.raises(ValueError) as e:
         metrics.rows_in_order_of(pd.Series([1, 2, 3], index=[10, 11, 12]), X)
     assert '0..2' not in str(e.value) and 'row labels or ids' in str(e.value)
+
+
+def test_predictions_with_the_golds_id_column_beside_an_id_column_say_pred_id(tmp_path):
+    """Predictions with an `id` column of row numbers and the gold's id column (`ITEM` for the gold's `Item`) were refused
+    "leave it out of the file" of the gold's ids; with `--pred-id ITEM` the `id` column was advised as a class."""
+    from cli_run import scruples as run
+
+    (tmp_path / 'gold.csv').write_text('Item,yes,no\na,3,1\nb,0,4\nc,2,2\n')
+    (tmp_path / 'pred.csv').write_text('id,ITEM,yes,no\n0,a,.7,.3\n1,b,.2,.8\n2,c,.5,.5\n')
+    r = run('score', str(tmp_path / 'pred.csv'), str(tmp_path / 'gold.csv'), '--bootstrap', '0')
+    assert r.returncode != 0 and '--pred-id ITEM' in r.stderr, r.stderr
+    r = run('score', str(tmp_path / 'pred.csv'), str(tmp_path / 'gold.csv'), '--bootstrap', '0', '--pred-id', 'ITEM')
+    assert r.returncode != 0 and '--classes' not in r.stderr and 'named as ids' in r.stderr, r.stderr
