@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .core import as_rng, check_resamples
+from .core import as_rng, check_resamples, id_column
 from scruples.metrics import (
     TemperatureCalibrator,
     check_counts,
@@ -20,8 +20,6 @@ from scruples.metrics import (
     in_order_of,
     rows_in_order_of,
     xentropy,
-    _ids_column,
-    _key,
 )
 from .priors import prior_classes
 from scruples.softmetrics import (
@@ -311,9 +309,9 @@ def _counts_for(X, counts, xname: str, cname: str):
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         xi = getattr(X, 'index', None)
-        keys = [] if idx is None else [_key(i) for i in idx]  # X's ids in a column of theirs: by id, by the one rule
-        col = _ids_column(X, keys, None, False, cname, xname) if keys and getattr(X, 'ndim', 0) == 2 else None
-        in_id = col is not None and bool({_key(v) for v in X[col]} & set(keys))  # of `rows_in_order_of` (below)
+        col = id_column(X.columns) if getattr(X, 'ndim', 0) == 2 else None  # X's ids in an id column (`id`, else
+        in_id = (idx is not None and col is not None and np.ndim(X[col]) == 1  # `item`, in any case): by id
+                 and bool(set(map(str, X[col])) & set(map(str, idx))))
         if idx is None or not isinstance(xi, pd.Index) or (
                 xi.name is None and xi.equals(pd.RangeIndex(len(xi))) and not in_id):
             return frame

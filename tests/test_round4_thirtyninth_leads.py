@@ -85,7 +85,7 @@ def test_user_study_files_match_actions_however_typed(tmp_path):
         mcm.load_user_study(regional=tmp_path / 'r2.csv', questions=tmp_path / 'q.csv')
 
 
-@pytest.mark.parametrize('col', ['id', 'item', 'ID', 'Item', 'post_id'])
+@pytest.mark.parametrize('col', ['id', 'item', 'ID', 'Item'])
 def test_evaluate_matches_an_annotated_data_to_any_id_column_of_the_examples(col):
     """`evaluate(model, X, AnnotatedData)` matched the items to X's ids only in a column named exactly `id`: in one named
     `item` or `ID` (the readers' id columns, in any case) they were paired by position (F1 0.0 for a perfect model)."""
