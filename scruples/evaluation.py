@@ -10,13 +10,14 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .core import as_rng, check_resamples, id_column
+from .core import as_rng, check_resamples
 from scruples.metrics import (
     TemperatureCalibrator,
     check_counts,
     columns_in_order_of,
     f1_from_confusion,
     hard_labels,
+    ids_column_of,
     in_order_of,
     rows_in_order_of,
     xentropy,
@@ -299,7 +300,7 @@ def _counts_for(X, counts, xname: str, cname: str):
     index). An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
     `classes_` are matched to its classes by name too; its items pair with X by position where X is an array or indexed
     0..n-1 in order (as the baselines' fit takes them), whatever the ids, and by id where X is indexed by ids or holds
-    them in an `id` column (a corpus frame). An array
+    them in a column (`id`, `item`, a `post_id`: `metrics.ids_column_of`, a corpus frame). An array
     beside a table whose unnamed index is 0..n-1 in another
     order (X or the counts) is refused (`rows_in_order_of`: positions or items?); arrays on both sides, by position."""
     annotated = hasattr(counts, 'counts') and hasattr(counts, 'classes')  # its items are ids, not row numbers
@@ -309,9 +310,8 @@ def _counts_for(X, counts, xname: str, cname: str):
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         xi = getattr(X, 'index', None)
-        col = id_column(X.columns) if getattr(X, 'ndim', 0) == 2 else None  # X's ids in an id column (`id`, else
-        in_id = (idx is not None and col is not None and np.ndim(X[col]) == 1  # `item`, in any case): by id
-                 and bool(set(map(str, X[col])) & set(map(str, idx))))
+        # X's ids in a column of theirs (`id`, `item`, a `post_id`...): by id, by the rule of `rows_in_order_of` below
+        in_id = idx is not None and ids_column_of(X, frame, cname, xname) is not None
         if idx is None or not isinstance(xi, pd.Index) or (
                 xi.name is None and xi.equals(pd.RangeIndex(len(xi))) and not in_id):
             return frame

@@ -13,8 +13,9 @@ from .core import id_column, id_hint
 
 # %% auto #0
 __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'columns_in_order_of', 'per_class_in_order_of',
-           'rows_in_order_of', 'xentropy', 'examples_in_order_of', 'weights_in_order_of', 'confusion_matrices',
-           'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation', 'TemperatureCalibrator']
+           'rows_in_order_of', 'ids_column_of', 'xentropy', 'examples_in_order_of', 'weights_in_order_of',
+           'confusion_matrices', 'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation',
+           'TemperatureCalibrator']
 
 # %% ../nbs/10_metrics.ipynb #a047db5f
 def check_counts(
@@ -316,6 +317,20 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
                          f'alike: which holds the ids? Give {name} an index named as that column '
                          f'({name}.rename_axis({hits[0]!r})), or {x_name} indexed by it')
     return hits[0] if hits else col
+
+
+def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
+    """The column of the examples `x` (a DataFrame) that holds ids of `y`'s rows (a table's index, an AnnotatedData's
+    items), by `rows_in_order_of`'s rule (`_ids_column`: the column named as `y`'s index, else `id`/`item`, else the
+    one id-like column whose values are exactly `y`'s labels, such as a `post_id`), where it holds some of them; else
+    None (an array, a Series, `y` without labels, or no column holding them). Two columns that fit are refused."""
+    _, labels = _names_of(y)
+    if not labels or not hasattr(x, 'columns') or getattr(x, 'ndim', 0) != 2:
+        return None
+    index_name = getattr(getattr(y, 'index', None), 'name', None)
+    rows = [_key(i) for i in x.index]
+    col = _ids_column(x, labels, index_name, set(labels) == set(rows), name, x_name)
+    return col if col is not None and set(labels) & {_key(v) for v in x[col]} else None
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:

@@ -85,10 +85,11 @@ def test_user_study_files_match_actions_however_typed(tmp_path):
         mcm.load_user_study(regional=tmp_path / 'r2.csv', questions=tmp_path / 'q.csv')
 
 
-@pytest.mark.parametrize('col', ['id', 'item', 'ID', 'Item'])
+@pytest.mark.parametrize('col', ['id', 'item', 'ID', 'Item', 'post_id', 'postId'])
 def test_evaluate_matches_an_annotated_data_to_any_id_column_of_the_examples(col):
     """`evaluate(model, X, AnnotatedData)` matched the items to X's ids only in a column named exactly `id`: in one named
-    `item` or `ID` (the readers' id columns, in any case) they were paired by position (F1 0.0 for a perfect model)."""
+    `item` or `ID` (the readers' id columns, in any case) they were paired by position (F1 0.0 for a perfect model); and
+    after that fix, in a `post_id` column (`rows_in_order_of`'s rule: `metrics.ids_column_of`) still by position."""
     from scruples.evaluation import evaluate
 
     d = read_annotated(pd.DataFrame({'id': ['a', 'b', 'c', 'd'], 'yes': [5, 0, 4, 0], 'no': [0, 5, 1, 5]}))
