@@ -397,9 +397,22 @@ def short_list(values: list, head: int = 6, tail: int = 2) -> str:
     )
 
 # %% ../nbs/99_cli.ipynb #fc2c9075
-def _alpha_words(kind: str) -> str:
-    "What the printed alpha is: the prior itself (one Dirichlet), or a summary beside the NPMLE the ceiling used."
-    return 'prior alpha' if kind == 'dirichlet' else 'Dirichlet alpha (a summary: the prior is the NPMLE)'
+def _alpha_words(kind: str, alpha=None) -> str:
+    """What the printed alpha is: the prior itself (one Dirichlet), or a summary beside the NPMLE the ceiling used; with
+    `alpha`, the words and its values, and where the fit ran to its bound (a concentration over 1e6: the votes vary no
+    more than multinomial noise, the likelihood has no finite maximum) the shares it stands for, which are what it means."""
+    words = 'prior alpha' if kind == 'dirichlet' else 'Dirichlet alpha (a summary: the prior is the NPMLE)'
+    if alpha is None:
+        return words
+    import numpy as np
+
+    a = np.asarray(alpha, dtype=float)
+    text = f'{words} = {short_list([round(float(v), 6) for v in a])}'
+    if a.sum() > 1e6:
+        shares = [round(float(v), 4) for v in a / a.sum()]
+        text += (f' (the fit ran to its bound, the votes varying no more than multinomial noise: only its shares '
+                 f'{short_list(shares)} count)')
+    return text
 
 # %% ../nbs/99_cli.ipynb #7eedcad1
 SAMPLED = ('accuracy', 'macro_f1', 'js')  # the metrics BEST computes from posterior samples (`best --samples`)
@@ -533,7 +546,7 @@ def _cmd_best(args):
               'prior_reason': result.prior.reason, 'check': None if result.check is None else result.check.line()}
     text = [f'read {_words(got.read_line)}',
             f'{path}: {len(counts)} examples, {len(classes)} classes; gold labels: {gold}; '
-            f'{_alpha_words(result.prior.prior.kind)} = {short_list(alpha)}',
+            f'{_alpha_words(result.prior.prior.kind, alpha)}',
             Block(table_text(res, 'metric')),
             f'prior: {result.prior.prior.kind} ({result.prior.reason})'
             + (f'; {result.check.line()}' if result.check is not None else ''),
@@ -1454,7 +1467,7 @@ def _cmd_plan(args):
     wide = wide.reindex(index=list(dict.fromkeys(res.metric)), columns=list(dict.fromkeys(table.votes)))
     text = [f'read {_words(got.read_line)}',
             f'{pilot}: pilot of {len(counts)} items, classes {", ".join(classes)}; '
-            f'{_alpha_words(res.attrs["prior"])} = {short_list(alpha)}',
+            f'{_alpha_words(res.attrs["prior"], alpha)}',
             f'prior: {res.attrs["prior"]} ({res.attrs["prior_reason"]}); {res.attrs["check"]}',
             f'planned: {items} items; the BEST ceiling per votes per item, with the 95% interval over datasets of that '
             'size:',

@@ -13,8 +13,8 @@ from .core import id_column, id_hint
 
 # %% auto #0
 __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'columns_in_order_of', 'per_class_in_order_of',
-           'rows_in_order_of', 'ids_column_of', 'xentropy', 'examples_in_order_of', 'weights_in_order_of',
-           'confusion_matrices', 'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation',
+           'rows_in_order_of', 'ids_column_of', 'naming_the_item', 'xentropy', 'examples_in_order_of',
+           'weights_in_order_of', 'confusion_matrices', 'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation',
            'TemperatureCalibrator']
 
 # %% ../nbs/10_metrics.ipynb #a047db5f
@@ -362,6 +362,19 @@ def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:
     return f
 
 
+def naming_the_item(err: ValueError, y) -> ValueError:
+    """A check's error that names a row of `y` by its position ('example 2 has no annotations', 'row 2 is not'), naming
+    `y`'s item there too where `y` has items (a table's index, an AnnotatedData's items) that are not its positions:
+    the position alone sends a user counting rows of a file read in another order."""
+    import re
+
+    labels = _names_of(y)[1]
+    m = re.match(r'(.*?\b(?:example|row) )(\d+)\b', str(err), re.S)
+    if not labels or m is None or int(m.group(2)) >= len(labels) or _numbered(labels):
+        return err
+    return ValueError(f'{m.group(0)} (item {labels[int(m.group(2))]!r}){str(err)[m.end():]}')
+
+
 def _targets(y_true, k: int) -> np.ndarray:
     "Soft targets (n, k) from counts (n, k) or hard labels (n,); an AnnotatedData's votes are counts."
     y = np.asarray(y_true.counts if _annotated(y_true) else y_true)
@@ -371,7 +384,10 @@ def _targets(y_true, k: int) -> np.ndarray:
         raise ValueError(f'labels must be counts (n, k) or hard labels (n,), got shape {y.shape}')
     if y.shape[1] != k:
         raise ValueError(f'labels have {y.shape[1]} classes, predictions {k}')
-    return soft_labels(y)
+    try:
+        return soft_labels(y)
+    except ValueError as err:  # a row named by its position: by its item too
+        raise naming_the_item(err, y_true) from None
 
 
 def _probs(y_prob) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import rel_entr  # scipy.stats (entropy) is not imported: 0.3 s of every `scruples score`'s start
 
-from .metrics import hard_labels, in_order_of, macro_f1, xentropy, check_counts, weights_in_order_of
+from .metrics import hard_labels, in_order_of, macro_f1, xentropy, check_counts, weights_in_order_of, naming_the_item
 
 # %% auto #0
 __all__ = ['PROB_ATOL', 'check_distributions', 'soft_targets', 'kl_divergence', 'js_divergence', 'manhattan_distance',
@@ -43,8 +43,8 @@ def check_distributions(p, name: str = 'predictions', k: int | None = None) -> n
 
 
 def soft_targets(y_true) -> np.ndarray:
-    "Soft labels (n, k) from counts (normalized per row) or from rows that already sum to 1."
-    a = np.asarray(y_true)
+    "Soft labels (n, k) from counts (normalized per row) or from rows that already sum to 1; an AnnotatedData's votes."
+    a = np.asarray(y_true.counts if hasattr(y_true, 'counts') and hasattr(y_true, 'classes') else y_true)
     if a.ndim != 2:
         raise ValueError(f'labels must be 2-D (n_items, n_classes): counts or distributions, got shape {a.shape}')
     f = a.astype(np.float64) if a.dtype != object else a
@@ -55,7 +55,10 @@ def soft_targets(y_true) -> np.ndarray:
         and np.allclose(f.sum(1), 1, atol=PROB_ATOL, rtol=0)
     ):
         return check_distributions(f, 'labels')
-    c = check_counts(a)
+    try:
+        c = check_counts(a)
+    except ValueError as err:  # a row named by its position: by its item too
+        raise naming_the_item(err, y_true) from None
     return c / c.sum(1, keepdims=True)
 
 
