@@ -21,7 +21,7 @@ from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
 from .mcm import check_encoder, check_mode, embed_actions, fitted_with
-from .mcm import fitted_name, loaded_encoder, record_encoder, saved_encoder
+from .mcm import fitted_name, loaded_encoder, record_encoder, saved_encoder, saved_file
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -168,6 +168,7 @@ class LearnedDirection:
         fitted with (its name is saved): as `MoralDirection.load`, without one only a direction of the default encoder
         loads, and an encoder of another name is refused (`check_encoder`). A file saved before the name was (no `encoder` in it) loads
         as it did."""
+        path = saved_file(path)  # `save('dir1')` wrote dir1.npz: load('dir1') reads it
         with np.load(path, allow_pickle=False) as z:
             if 'coef' not in z.files:
                 raise ValueError(f'{path}: not a saved LearnedDirection')

@@ -661,7 +661,13 @@ def _cmd_mcm_score(args):
 
     for a in args.actions:
         clean_action(a)  # an empty action is an error before the encoder loads
-    res = score_actions(args.actions, mode=args.mode).set_index('action')
+    res = score_actions(args.actions, mode=args.mode)
+    given = [a.strip() for a in args.actions]  # each row named by the action as typed ("Kill people." and "kill
+    # people!" were two rows both reading "kill people"), beside the text scored where it differs (its '.', '?' or '!'
+    # stripped: the templates take the action without it)
+    if list(res['action']) != given:
+        res = res.assign(scored_as=res['action'])
+    res = res.assign(action=given).set_index('action')
     enc = res.attrs['encoder']  # the encoder of every score: a line of the text, a field of each JSON record
     return Result(res.assign(encoder=enc), [res, f'encoder: {enc}'])
 

@@ -292,6 +292,31 @@ def _by_classes(counts, classes, name: str):
     return counts.set_axis(cols, axis=1)[names]
 
 
+def _votes_of_the_examples(X, frame, own: list, xname: str, cname: str) -> pd.DataFrame:
+    """The votes (`frame`: an AnnotatedData's counts, its items the index) of the examples `X`, matched on the columns
+    the data's ids were read from (`own`, held by X under the same names; several: each id the tuple of their values,
+    as the reader makes it): each example gets its item's votes whatever X's order or index, the data's other items
+    left out (X is what is scored: a split of the data, say). An example whose id is none of the items is refused,
+    naming it, never paired by position."""
+    from scruples.metrics import id_hint
+
+    names = {str(c): c for c in X.columns}
+    cols = [X[names[c]] for c in own]
+    keys = [str(v) for v in cols[0]] if len(own) == 1 else [tuple(map(str, r)) for r in zip(*cols)]
+    at = {k: i for i, k in enumerate(frame.index)}
+    seen = set()
+    twice = next((k for k in keys if k in seen or seen.add(k)), None)
+    if twice is not None:  # one item's votes would count twice, as in_order_of refuses an index holding it twice
+        raise ValueError(f'{xname}: item {twice!r} is on two of its rows (its ids in {own}): give each example once')
+    gone = list(dict.fromkeys(k for k in keys if k not in at))
+    if gone:
+        where = f'{xname}[{own[0]!r}]' if len(own) == 1 else f'{xname}[{own}]'
+        h = id_hint(gone, [k for k in frame.index if k not in set(keys)])
+        raise ValueError(f'{cname}: {len(gone)} of the ids in {where} are none of its items (e.g. {gone[:3]}); every '
+                         'example scored needs its votes' + (f'; {h}' if h else ''))
+    return frame.iloc[[at[k] for k in keys]]
+
+
 def _counts_for(X, counts, xname: str, cname: str):
     """`counts` in the order of the examples `X` where both label their rows, as pandas aligns (`in_order_of`): the
     model's probabilities come in X's order, and were paired with the counts by position (examples sampled or sorted
@@ -300,7 +325,8 @@ def _counts_for(X, counts, xname: str, cname: str):
     index). An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
     `classes_` are matched to its classes by name too; its items pair with X by position where X is an array or indexed
     0..n-1 in order (as the baselines' fit takes them), whatever the ids, and by id where X is indexed by ids or holds
-    them in a column (`id`, `item`, a `post_id`: `metrics.ids_column_of`, a corpus frame). An array
+    them in a column: first the columns its ids were read from (`_votes_of_the_examples`: a subset of its items is
+    scored, the others left out), else `id`, `item`, a `post_id` (`metrics.ids_column_of`, a corpus frame). An array
     beside a table whose unnamed index is 0..n-1 in another
     order (X or the counts) is refused (`rows_in_order_of`: positions or items?); arrays on both sides, by position."""
     annotated = hasattr(counts, 'counts') and hasattr(counts, 'classes')  # its items are ids, not row numbers
@@ -309,9 +335,15 @@ def _counts_for(X, counts, xname: str, cname: str):
         # indexed by ids, by id (`rows_in_order_of` below)
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
+        own = [str(c) for c in ((getattr(counts, 'columns', None) or {}).get('id') or [])]  # read from these columns
+        xcols = [str(c) for c in X.columns] if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
+        if idx is not None and own and all(xcols.count(c) == 1 for c in own):  # X holds them: matched on them
+            return _votes_of_the_examples(X, frame, own, xname, cname)
         xi = getattr(X, 'index', None)
-        # X's ids in a column of theirs (`id`, `item`, a `post_id`...): by id, by the rule of `rows_in_order_of` below
-        in_id = idx is not None and ids_column_of(X, frame, cname, xname) is not None
+        # X's ids in a column of theirs (`id`, `item`, a `post_id`...): by id, by the rule of `rows_in_order_of` below,
+        # its index named so that they are ids whatever their values (items 0..n-1 read from an id column)
+        in_id = idx is not None and ids_column_of(X, counts, cname, xname) is not None
+        frame = frame.rename_axis(own[0] if len(own) == 1 else None)
         if idx is None or not isinstance(xi, pd.Index) or (
                 xi.name is None and xi.equals(pd.RangeIndex(len(xi))) and not in_id):
             return frame

@@ -38,12 +38,12 @@ __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS'
            'MIN_STUDY_ACTIONS', 'mcm_file', 'get_encoder', 'named_model', 'TypeName', 'encoder_name', 'same_encoder',
            'embed', 'Template', 'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs',
            'extract_verbs', 'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
-           'action_sentences', 'embed_actions', 'MoralDirection', 'record_encoder', 'fitted_with', 'saved_encoder',
-           'fitted_name', 'loaded_encoder', 'no_model', 'encoder_words', 'no_encoder_error', 'check_encoder',
-           'place_labels', 'plot_explained_variance', 'plot_projection', 'study_key', 'load_user_study', 'check_study',
-           'user_study_scores', 'published_user_study_r', 'is_published_study', 'direction_label',
-           'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings',
-           'afinn_check']
+           'action_sentences', 'embed_actions', 'saved_file', 'MoralDirection', 'record_encoder', 'fitted_with',
+           'saved_encoder', 'fitted_name', 'loaded_encoder', 'no_model', 'encoder_words', 'no_encoder_error',
+           'check_encoder', 'place_labels', 'plot_explained_variance', 'plot_projection', 'study_key',
+           'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r', 'is_published_study',
+           'direction_label', 'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table',
+           'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -476,6 +476,15 @@ def _flip_largest_positive(v: np.ndarray) -> np.ndarray:
     return v * np.sign(v[np.arange(len(v)), np.abs(v).argmax(1)])[:, None]
 
 # %% ../nbs/51_mcm.ipynb #ae5e6583
+def saved_file(path) -> Path:
+    """The file a direction's `save(path)` wrote: `path` itself, else, where it does not exist and has no `.npz` suffix,
+    `path` with `.npz` added (as `save`, and numpy's `savez`, add it)."""
+    p = Path(path)
+    if not p.exists() and p.suffix != '.npz' and p.with_name(p.name + '.npz').exists():
+        return p.with_name(p.name + '.npz')
+    return p
+
+
 class MoralDirection(BaseEstimator):
     "The moral direction: top principal component of action embeddings, oriented Dos positive, fitted scores in [-1, 1]."
 
@@ -559,6 +568,7 @@ class MoralDirection(BaseEstimator):
         scored with the default, refused; an encoder of another name is refused too (`check_encoder`: one model under
         two names, a local folder and a Hugging Face id, is two names but for the packaged default: give the name it
         was fitted with)."""
+        path = saved_file(path)  # `save('dir1')` wrote dir1.npz: load('dir1') reads it
         with np.load(path, allow_pickle=False) as z:
             keys = {'format_version', 'components', 'mean', 'scale', 'actions', 'embeddings'}
             if not keys <= set(z.files):

@@ -189,7 +189,8 @@ def in_order_of(
                          f'{gone[:3]})' + (f', {len(extra)} rows are of no item (e.g. {extra[:3]})' if extra else '')
                          + (f'; {h}' if (h := id_hint(gone, extra)) else  # ids that pair up: never by position
                             f'; if its rows are in the order of {ref_name}, give {name}.to_numpy() to pair them by '
-                            'position' if len(yi) == len(ri) else ''))
+                            'position' if len(yi) == len(ri) and items_of is None else ''))  # ids held by the
+    # examples in a column (`items_of`, from `rows_in_order_of`): a row whose id is not there is an error, not an order
     at = {v: r for r, v in enumerate(yi)}
     return y.iloc[[at[v] for v in ri]]
 
@@ -262,14 +263,17 @@ def rows_in_order_of(
     `y` whose index is named (ids, not row numbers) by id even where the ids are the row numbers in another order; `y`
     keyed by 0..n-1 in another order where those are the ids too, in other rows, refused (row labels or ids?). The id
     column (`_ids_column`): the column named as `y`'s index, else `id`, else `item` (in any case, as the readers take
-    it: `id_column`), else the one column whose values are exactly `y`'s labels (a `post_id`)."""
+    it: `id_column`), else the one column named like ids whose values are exactly `y`'s labels (a `post_id`), else the
+    one whose values, each once, are half of them or more (or they half of its values): one id off is refused, naming
+    it, and a subset of the items asked for as the rows of those items, where by position they would be mis-paired."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
     xi, yi = _names_of(x)[1], _names_of(y)[1]
     unnamed = getattr(x.index, 'name', None) is None
     named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
-    col = _ids_column(x, yi, y.index.name, set(yi) == set(xi), name, x_name) if unnamed and x.ndim == 2 else None
+    numbers = set(yi) == set(xi) and not named  # y's labels may be x's row numbers (a named index holds ids)
+    col = _ids_column(x, yi, y.index.name, numbers, name, x_name) if unnamed and x.ndim == 2 else None
     ids = [_key(v) for v in x[col]] if col is not None else []
     at = f"{x_name}[{col!r}]"
     if ids and (set(yi) != set(xi) or named) and not (_numbered(yi) and not named):
@@ -299,7 +303,8 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
     are keyed by (its index named `label_name`): the column of that name; else the readers' id column (`id`, else
     `item`, in any case: `id_column`) where it holds some of the labels; else, where the labels are not `x`'s row
     numbers, the one column named like ids (`_id_like`) whose values are exactly the labels, each once (a `post_id`;
-    two such columns are refused: which holds the ids?); else the readers' id column (its ids are then not the labels:
+    two such columns are refused: which holds the ids?), else the one such column whose values, each once, share half
+    of the labels or more (or of its values); else the readers' id column (its ids are then not the labels:
     refused by the caller, naming them); None where none is. A feature or a text column is never taken for ids."""
     one = [c for c in x.columns if list(x.columns).count(c) == 1]  # a name given twice: no one column
     if label_name is not None and label_name in one:
@@ -309,9 +314,14 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
     col = col if col in one else None
     if col is not None and want & {_key(v) for v in x[col]}:
         return col
-    if row_numbers or len(want) != len(labels) or len(labels) != len(x):
+    if row_numbers or len(want) != len(labels):
         return col
-    hits = [c for c in one if _id_like(c) and x[c].dtype.kind in 'OUSi' and {_key(v) for v in x[c]} == want]
+    ids = {c: [_key(v) for v in x[c]] for c in one if _id_like(c) and x[c].dtype.kind in 'OUSi'}
+    hits = [c for c, v in ids.items() if set(v) == want]
+    if not hits:  # none holds exactly the labels: one whose ids (each once) are half of them or more, or they half of
+        # its ids (one id off, a subset of the items): matched on it, where the others are refused, named, or the rows
+        # of X's items asked for; by position they would pair the wrong rows
+        hits = [c for c, v in ids.items() if len(set(v)) == len(v) and 2 * len(want & set(v)) >= min(len(want), len(v))]
     if len(hits) > 1:
         raise ValueError(f'{name}: its index holds the values of {x_name}[{hits[0]!r}] and of {x_name}[{hits[1]!r}] '
                          f'alike: which holds the ids? Give {name} an index named as that column '
@@ -322,14 +332,19 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
 def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
     """The column of the examples `x` (a DataFrame) that holds ids of `y`'s rows (a table's index, an AnnotatedData's
     items), by `rows_in_order_of`'s rule (`_ids_column`: the column named as `y`'s index, else `id`/`item`, else the
-    one id-like column whose values are exactly `y`'s labels, such as a `post_id`), where it holds some of them; else
-    None (an array, a Series, `y` without labels, or no column holding them). Two columns that fit are refused."""
+    one id-like column whose values are exactly `y`'s labels, such as a `post_id`, or, each once, half of them or more),
+    where it holds some of them; else None (an array, a Series, `y` without labels or keyed by row numbers, 0..n-1 in
+    order under an unnamed index, or no column holding them). Two columns that fit are refused."""
     _, labels = _names_of(y)
     if not labels or not hasattr(x, 'columns') or getattr(x, 'ndim', 0) != 2:
         return None
     index_name = getattr(getattr(y, 'index', None), 'name', None)
+    read_with_ids = _annotated(y) and bool((getattr(y, 'columns', None) or {}).get('id'))  # its items: ids, any value
+    if index_name is None and _numbered(labels) and not read_with_ids:
+        return None  # an unnamed index 0..n-1 in order: row numbers (a table made from an array), paired by position
     rows = [_key(i) for i in x.index]
-    col = _ids_column(x, labels, index_name, set(labels) == set(rows), name, x_name)
+    numbers = set(labels) == set(rows) and index_name is None and not read_with_ids  # labels that may be row numbers
+    col = _ids_column(x, labels, index_name, numbers, name, x_name)
     return col if col is not None and set(labels) & {_key(v) for v in x[col]} else None
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7

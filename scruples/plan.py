@@ -257,7 +257,8 @@ def _macro_f1_cells(cells: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _two_models(alpha, votes, difference, n_reference, rng, rank=None):
     """The (gold, A, B) cell probabilities of the two simulated models and their macro F1: A is the oracle (it predicts each
-    item's most likely class under its true p), B is A with a share r of its predictions replaced by a uniformly random class,
+    item's most likely class under its true p), B is A with a share r of its predictions replaced by a uniformly random class
+    (of the classes some reference item is of or A predicts: one the prior gives no item is no model's prediction),
     r chosen so that B's macro F1 is `difference` below A's (on `n_reference` items drawn from the prior). `rank`: where each
     of the caller's classes is among the prior's (in `_prior_order`): a tied vote goes to the caller's first class."""
     alpha = _as_prior(alpha)  # a Dirichlet's alpha or a fitted `Prior`
@@ -266,6 +267,9 @@ def _two_models(alpha, votes, difference, n_reference, rng, rank=None):
     p = sample_prior(alpha, n_reference, rng)
     gold = rank[majority_vote(rng.multinomial(votes, p / p.sum(1, keepdims=True))[:, rank], ties='first').labels]
     a, u, z = p.argmax(1), rng.random(n_reference), rng.integers(0, k, n_reference)
+    seen = np.union1d(gold, a)  # a class no item is of (nobody voted it: alpha ~0) is never a random prediction either:
+    if len(seen) < k:  # predicted once, its F1 of 0 entered the macro average, a drop of 1/k from almost no change
+        z = seen[rng.integers(0, len(seen), n_reference)]  # (r 6e-7 for a 0.05 difference: "more than 1,000,000 items")
 
     def cells(r):
         return np.bincount((gold * k + a) * k + np.where(u < r, z, a), minlength=k**3)
