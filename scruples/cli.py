@@ -400,19 +400,19 @@ def short_list(values: list, head: int = 6, tail: int = 2) -> str:
 def _alpha_words(kind: str, alpha=None) -> str:
     """What the printed alpha is: the prior itself (one Dirichlet), or a summary beside the NPMLE the ceiling used; with
     `alpha`, the words and its values, and where the fit ran to its bound (a concentration over 1e6: the votes vary no
-    more than multinomial noise, the likelihood has no finite maximum) the shares it stands for, which are what it means."""
+    more than multinomial noise, the likelihood has no finite maximum) its shares times its concentration, the shares
+    being what it means (the values are where the fit stopped; `--json` keeps them)."""
     words = 'prior alpha' if kind == 'dirichlet' else 'Dirichlet alpha (a summary: the prior is the NPMLE)'
     if alpha is None:
         return words
     import numpy as np
 
     a = np.asarray(alpha, dtype=float)
-    text = f'{words} = {short_list([round(float(v), 6) for v in a])}'
-    if a.sum() > 1e6:
-        shares = [round(float(v), 4) for v in a / a.sum()]
-        text += (f' (the fit ran to its bound, the votes varying no more than multinomial noise: only its shares '
-                 f'{short_list(shares)} count)')
-    return text
+    if a.sum() <= 1e6:
+        return f'{words} = {short_list([round(float(v), 6) for v in a])}'
+    shares = [round(float(v), 4) for v in a / a.sum()]  # its values, 4.85e8 each, are where the fit stopped
+    return (f'{words} = {short_list(shares)} x {a.sum():.3g} (the fit ran to its bound, the votes varying no more than '
+            'multinomial noise: only the shares count)')
 
 # %% ../nbs/99_cli.ipynb #7eedcad1
 SAMPLED = ('accuracy', 'macro_f1', 'js')  # the metrics BEST computes from posterior samples (`best --samples`)
@@ -662,14 +662,14 @@ def _cmd_mcm_score(args):
     for a in args.actions:
         clean_action(a)  # an empty action is an error before the encoder loads
     res = score_actions(args.actions, mode=args.mode)
-    given = [a.strip() for a in args.actions]  # each row named by the action as typed ("Kill people." and "kill
-    # people!" were two rows both reading "kill people"), beside the text scored where it differs (its '.', '?' or '!'
-    # stripped: the templates take the action without it)
-    if list(res['action']) != given:
-        res = res.assign(scored_as=res['action'])
-    res = res.assign(action=given).set_index('action')
+    # each row named by the action exactly as typed ("Kill people." and "kill people!" were two rows both reading "kill
+    # people"; "  Kill people. " one reading "Kill people."), beside the text scored (its spaces and final '.', '?' or
+    # '!' stripped: the templates take the action without them): a field of every JSON record (one layout), a column of
+    # the text where some action was typed otherwise than scored
+    res = res.assign(scored_as=res['action'], action=list(args.actions)).set_index('action')
     enc = res.attrs['encoder']  # the encoder of every score: a line of the text, a field of each JSON record
-    return Result(res.assign(encoder=enc), [res, f'encoder: {enc}'])
+    shown = res if (res.index != res['scored_as']).any() else res.drop(columns='scored_as')
+    return Result(res.assign(encoder=enc), [shown, f'encoder: {enc}'])
 
 # %% ../nbs/99_cli.ipynb #566a2693
 def _cmd_mcm_user_study(args):

@@ -294,15 +294,23 @@ def _by_classes(counts, classes, name: str):
 
 def _votes_of_the_examples(X, frame, own: list, xname: str, cname: str) -> pd.DataFrame:
     """The votes (`frame`: an AnnotatedData's counts, its items the index) of the examples `X`, matched on the columns
-    the data's ids were read from (`own`, held by X under the same names; several: each id the tuple of their values,
+    the data's ids were read from (`own`: X's columns of those names in any case, or the one `ids_column_of` found;
+    several: each id the tuple of their values,
     as the reader makes it): each example gets its item's votes whatever X's order or index, the data's other items
     left out (X is what is scored: a split of the data, say). An example whose id is none of the items is refused,
     naming it, never paired by position."""
     from scruples.metrics import id_hint
 
-    names = {str(c): c for c in X.columns}
-    cols = [X[names[c]] for c in own]
-    keys = [str(v) for v in cols[0]] if len(own) == 1 else [tuple(map(str, r)) for r in zip(*cols)]
+    import unicodedata
+
+    def as_read(v) -> str:  # an id as the reader writes one: a whole number's digits (3.0, a float column's, as 3), a
+        if isinstance(v, (float, np.floating)) and np.isfinite(v) and v == int(v):  # text in NFC without its spaces
+            return str(int(v))
+        return unicodedata.normalize('NFC', v.strip()) if isinstance(v, str) else str(v)
+
+    cols = [X[c] for c in own]
+    own = [str(c) for c in own]
+    keys = [as_read(v) for v in cols[0]] if len(own) == 1 else [tuple(map(as_read, r)) for r in zip(*cols)]
     at = {k: i for i, k in enumerate(frame.index)}
     seen = set()
     twice = next((k for k in keys if k in seen or seen.add(k)), None)
@@ -336,16 +344,23 @@ def _counts_for(X, counts, xname: str, cname: str):
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         own = [str(c) for c in ((getattr(counts, 'columns', None) or {}).get('id') or [])]  # read from these columns
-        xcols = [str(c) for c in X.columns] if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
-        if idx is not None and own and all(xcols.count(c) == 1 for c in own):  # X holds them: matched on them
-            return _votes_of_the_examples(X, frame, own, xname, cname)
+        xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
+        held = [[c for c in xcols if str(c).casefold() == o.casefold()] for o in own]  # in any case, as the reader
+        if idx is not None and own and all(len(h) == 1 for h in held):  # X holds them: matched on them
+            return _votes_of_the_examples(X, frame, [h[0] for h in held], xname, cname)
+        # else X's ids in a column of another name (a `post_id`): by `rows_in_order_of`'s rule, the items taken as ids
+        # whatever their values (items 0..n-1 read from an id column), matched on it as on the data's own
+        col = ids_column_of(X, counts, cname, xname) if idx is not None else None
+        if col is not None:
+            return _votes_of_the_examples(X, frame, [col], xname, cname)
+        n_x = len(X) if hasattr(X, '__len__') else None
+        if own and n_x is not None and n_x != len(frame):  # a subset of the items, but no ids to say which
+            raise ValueError(f'{xname} holds {n_x} examples and {cname} {len(frame)} items, and {xname} holds no column '
+                             f'of their ids ({", ".join(own)}; numbers in a column of another name are not taken for '
+                             f'them): give {xname} that column, so named, to score the items it holds')
         xi = getattr(X, 'index', None)
-        # X's ids in a column of theirs (`id`, `item`, a `post_id`...): by id, by the rule of `rows_in_order_of` below,
-        # its index named so that they are ids whatever their values (items 0..n-1 read from an id column)
-        in_id = idx is not None and ids_column_of(X, counts, cname, xname) is not None
         frame = frame.rename_axis(own[0] if len(own) == 1 else None)
-        if idx is None or not isinstance(xi, pd.Index) or (
-                xi.name is None and xi.equals(pd.RangeIndex(len(xi))) and not in_id):
+        if idx is None or not isinstance(xi, pd.Index) or (xi.name is None and xi.equals(pd.RangeIndex(len(xi)))):
             return frame
         counts = frame
     if counts is None:

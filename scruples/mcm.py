@@ -477,10 +477,10 @@ def _flip_largest_positive(v: np.ndarray) -> np.ndarray:
 
 # %% ../nbs/51_mcm.ipynb #ae5e6583
 def saved_file(path) -> Path:
-    """The file a direction's `save(path)` wrote: `path` itself, else, where it does not exist and has no `.npz` suffix,
+    """The file a direction's `save(path)` wrote: `path` itself, else, where it is no file (missing, or a folder) and has no `.npz` suffix,
     `path` with `.npz` added (as `save`, and numpy's `savez`, add it)."""
     p = Path(path)
-    if not p.exists() and p.suffix != '.npz' and p.with_name(p.name + '.npz').exists():
+    if not p.is_file() and p.suffix != '.npz' and p.with_name(p.name + '.npz').is_file():  # `p` a folder: the file too
         return p.with_name(p.name + '.npz')
     return p
 

@@ -263,9 +263,10 @@ def rows_in_order_of(
     `y` whose index is named (ids, not row numbers) by id even where the ids are the row numbers in another order; `y`
     keyed by 0..n-1 in another order where those are the ids too, in other rows, refused (row labels or ids?). The id
     column (`_ids_column`): the column named as `y`'s index, else `id`, else `item` (in any case, as the readers take
-    it: `id_column`), else the one column named like ids whose values are exactly `y`'s labels (a `post_id`), else the
-    one whose values, each once, are half of them or more (or they half of its values): one id off is refused, naming
-    it, and a subset of the items asked for as the rows of those items, where by position they would be mis-paired."""
+    it: `id_column`), else the one column named like ids whose values are exactly `y`'s labels (a `post_id`; numbers
+    in another order are refused: ids, or an author_id's numbers?), else, for ids that are not numbers, the one whose
+    values, each once, are half of them or more (or they half of its values): one id off is refused, naming it, and a
+    subset of the items asked for as the rows of those items, where by position they would be mis-paired."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
@@ -298,13 +299,16 @@ def _id_like(name) -> bool:
         s.endswith(('Id', 'ID')))
 
 
-def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_name: str = 'X') -> str | None:
+def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_name: str = 'X',
+                how: str | None = None) -> str | None:
     """The column of the examples `x` (a frame with an unnamed index) that holds the ids the `labels` of another table
     are keyed by (its index named `label_name`): the column of that name; else the readers' id column (`id`, else
     `item`, in any case: `id_column`) where it holds some of the labels; else, where the labels are not `x`'s row
     numbers, the one column named like ids (`_id_like`) whose values are exactly the labels, each once (a `post_id`;
-    two such columns are refused: which holds the ids?), else the one such column whose values, each once, share half
-    of the labels or more (or of its values); else the readers' id column (its ids are then not the labels:
+    two such columns are refused: which holds the ids?; where the ids are numbers and that column holds them in another
+    order than the labels, refused: ids, or other numbers such as an author_id? `how` says how to match on it), else,
+    for ids that are not numbers, the one such column whose values, each once, share half of the labels or more (or of
+    its values); else the readers' id column (its ids are then not the labels:
     refused by the caller, naming them); None where none is. A feature or a text column is never taken for ids."""
     one = [c for c in x.columns if list(x.columns).count(c) == 1]  # a name given twice: no one column
     if label_name is not None and label_name in one:
@@ -318,21 +322,31 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
         return col
     ids = {c: [_key(v) for v in x[c]] for c in one if _id_like(c) and x[c].dtype.kind in 'OUSi'}
     hits = [c for c, v in ids.items() if set(v) == want]
-    if not hits:  # none holds exactly the labels: one whose ids (each once) are half of them or more, or they half of
-        # its ids (one id off, a subset of the items): matched on it, where the others are refused, named, or the rows
-        # of X's items asked for; by position they would pair the wrong rows
+    numbers = all(isinstance(v, str) and v.lstrip('-').isdigit() for v in want)  # ids 1..n: another column's numbers
+    if not hits and not numbers:  # (an author_id of 1..500) share many of them by chance; text ids do not. None holds
+        # exactly the labels: one whose text ids (each once) are half of them or more, or they half of its ids (one id
+        # off, a subset of the items): matched on it, where the others are refused, named, or the rows of X's items asked
+        # for; by position they would pair the wrong rows
         hits = [c for c, v in ids.items() if len(set(v)) == len(v) and 2 * len(want & set(v)) >= min(len(want), len(v))]
     if len(hits) > 1:
         raise ValueError(f'{name}: its index holds the values of {x_name}[{hits[0]!r}] and of {x_name}[{hits[1]!r}] '
                          f'alike: which holds the ids? Give {name} an index named as that column '
                          f'({name}.rename_axis({hits[0]!r})), or {x_name} indexed by it')
+    if hits and numbers and ids[hits[0]] != list(labels):  # the same numbers in another order: ids in another order,
+        c = hits[0]  # or an author_id that happens to be a permutation of 1..n? Asked, not guessed (by position, or on it)
+        raise ValueError(f"{name}: {x_name}[{c!r}] holds {name}'s ids, numbers, in another order than its rows: are they "
+                         f'its ids, or other numbers (an author_id)? To match on them, '
+                         + (how.replace('COL', repr(c)) if how else
+                            f'give {name} an index named {c!r} ({name}.rename_axis({c!r}))')
+                         + f'; to pair the rows by position, leave the column out ({x_name}.drop(columns={c!r}))')
     return hits[0] if hits else col
 
 
 def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
     """The column of the examples `x` (a DataFrame) that holds ids of `y`'s rows (a table's index, an AnnotatedData's
     items), by `rows_in_order_of`'s rule (`_ids_column`: the column named as `y`'s index, else `id`/`item`, else the
-    one id-like column whose values are exactly `y`'s labels, such as a `post_id`, or, each once, half of them or more),
+    one id-like column whose values are exactly `y`'s labels, such as a `post_id`, or, for ids that are not numbers, each
+    once, half of them or more; numbers in another order than `y`'s are refused: ids, or an author_id?),
     where it holds some of them; else None (an array, a Series, `y` without labels or keyed by row numbers, 0..n-1 in
     order under an unnamed index, or no column holding them). Two columns that fit are refused."""
     _, labels = _names_of(y)
@@ -344,7 +358,9 @@ def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
         return None  # an unnamed index 0..n-1 in order: row numbers (a table made from an array), paired by position
     rows = [_key(i) for i in x.index]
     numbers = set(labels) == set(rows) and index_name is None and not read_with_ids  # labels that may be row numbers
-    col = _ids_column(x, labels, index_name, numbers, name, x_name)
+    own = (getattr(y, 'columns', None) or {}).get('id') if read_with_ids else None  # an AnnotatedData's id columns
+    how = f"name it as the data's id column ({x_name}.rename(columns={{COL: {str(own[0])!r}}}))" if own else None
+    col = _ids_column(x, labels, index_name, numbers, name, x_name, how)
     return col if col is not None and set(labels) & {_key(v) for v in x[col]} else None
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7

@@ -405,6 +405,17 @@ def plan(
     power_sims = boot_used = None  # the power's simulated test sets and resamples (300, 300; fewer for many classes)
     if difference is not None:
         cap = None
+        share = c.sum(0) / c.sum()  # a class of under 1% of the votes (a stray vote): macro F1 weighs it as any other,
+        names = getattr(counts, 'classes', None)  # but a test set holds a handful of its items (a stray vote: 1 in
+        names = list(names) if names is not None else list(getattr(counts, 'columns', range(len(share))))  # 2,000)
+        rare = [f'{names[i]} ({share[i]:.2%})' for i in np.flatnonzero((share > 0) & (share < 0.01))]
+        if rare:  # so the two models' macro F1 swing with those few: thousands of items, more with more votes
+            notes.append(f'class{"es" if len(rare) > 1 else ""} {", ".join(rare)} ha{"ve" if len(rare) > 1 else "s"} under 1% '
+                         f"of the pilot's votes: macro F1 weighs "
+                         f'{"each" if len(rare) > 1 else "it"} as much as every other class, yet a test set holds few '
+                         'items of it, so the difference of two models in macro F1 swings with those few: many items '
+                         'are needed, and more votes can need more (its majority gets rarer); accuracy, or the counts '
+                         'without it, tell models apart with far fewer')
         for v in vs:  # more votes: less noisy gold labels, never more items needed (each count is simulated, ~15%)
             try:
                 got = items_for_difference(pr, v, difference, n_boot=n_boot, seed=seed)
@@ -419,7 +430,7 @@ def plan(
             # each number of votes simulated on its own (its count the same whatever else is planned: capping it at
             # the count of fewer votes made 6 votes need 163 items alone, 153 beside 5); more votes needing more items
             # is the simulation's noise, said
-            if need is not None and cap is not None and need > cap[1]:
+            if need is not None and cap is not None and need > cap[1] and not rare:  # rare: said above
                 notes.append(f'{v} votes: {need} items, more than the {cap[1]} of {cap[0]} vote{"s" if cap[0] != 1 else ""}'
                              ': each count is a Monte Carlo estimate of its own (about ±15%), and more votes never '
                              'need more items')

@@ -37,7 +37,7 @@ def test_a_dirichlet_fitted_at_its_bound_says_only_its_shares_count(tmp_path):
         r = scruples(cmd, str(f))
         assert r.returncode == 0, r.stderr
         out = ' '.join(r.stdout.split())  # the text as read, whatever the wrapping
-        assert 'the fit ran to its bound' in out and 'only its shares [0.5, 0.5] count' in out, r.stdout
+        assert 'prior alpha = [0.5, 0.5] x 9.7e+08 (the fit ran to its bound' in out and 'only the shares count' in out, r.stdout
     f.write_text('id,yes,no\na,5,0\nb,3,1\nc,0,4\nd,2,2\ne,1,3\nf,4,0\ng,0,5\n')  # variation: alpha as it is
     r = scruples('best', str(f))
     out = ' '.join(r.stdout.split())
@@ -80,8 +80,11 @@ def test_evaluate_matches_an_annotated_data_read_with_ids_on_its_own_id_columns(
               pd.DataFrame({'id': [3, 2, 1, 0]}, index=pd.Index([7, 8, 9, 10], name='row')),
               pd.DataFrame({'id': [3, 1]})):
         assert _scores(X, gold, 'id', truth)['f1'] == 1.0, X
-    for col in ('post_id', 'postId'):  # its ids in a column of another name: the one id-like column holding them
-        assert _scores(pd.DataFrame({col: [3, 2, 1, 0]}), gold, col, truth)['f1'] == 1.0
+    for col in ('post_id', 'postId'):  # numbers in a column of another name, in another order: its ids, or an
+        with pytest.raises(ValueError, match=r"are they its ids, or other numbers .*rename\(columns=\{'%s': 'id'\}\)" % col):
+            _scores(pd.DataFrame({col: [3, 2, 1, 0]}), gold, col, truth)  # author_id that happens to be them? asked
+        assert _scores(pd.DataFrame({col: [0, 1, 2, 3]}), gold, col, truth)['f1'] == 1.0  # in order: one answer
+    assert _scores(pd.DataFrame({'ID': [3, 1]}), gold, 'ID', truth)['f1'] == 1.0  # its own column, in any case
     two = pd.DataFrame({'thread': ['t1', 't1', 't2', 't2'], 'turn': [1, 2, 1, 2], 'yes': [9, 0, 9, 0],
                         'no': [0, 9, 0, 9]})
     gold2 = read_annotated(two, id='thread,turn')
@@ -124,8 +127,10 @@ def test_mcm_score_names_each_row_by_the_action_as_typed():
     recs = json.loads(r.stdout)
     assert [x['action'] for x in recs] == ['Kill people.', 'kill people', 'kill people!']
     assert [x['scored_as'] for x in recs] == ['Kill people', 'kill people', 'kill people']
-    plain = json.loads(mcm('score', '--json', '--', 'smile').stdout)[0]
-    assert plain['action'] == 'smile' and 'scored_as' not in plain  # nothing stripped: no column to read
+    plain = json.loads(mcm('score', '--json', '--', 'smile', '  smile. ').stdout)
+    assert [x['action'] for x in plain] == ['smile', '  smile. ']  # exactly as typed: two rows told apart
+    assert [x['scored_as'] for x in plain] == ['smile', 'smile']  # in every call alike (one JSON layout)
+    assert 'scored_as' not in mcm('score', '--', 'smile', 'kill people').stdout  # the text: where one differs
 
 
 def test_a_direction_saved_under_a_name_without_npz_loads_by_that_name(tmp_path):
@@ -146,6 +151,8 @@ def test_a_direction_saved_under_a_name_without_npz_loads_by_that_name(tmp_path)
     np.testing.assert_allclose(LearnedDirection.load(tmp_path / 'learned', fake).score(['smile']), ld.score(['smile']))
     with pytest.raises(FileNotFoundError):
         MoralDirection.load(tmp_path / 'nothing', fake)
+    (tmp_path / 'dir1').mkdir()  # a folder of that name beside the file: the file `save` wrote is read
+    np.testing.assert_allclose(MoralDirection.load(tmp_path / 'dir1', fake).score(['smile']), md.score(['smile']))
 
 
 def test_plan_with_a_class_nobody_voted_gives_the_items_needed():
@@ -163,3 +170,58 @@ def test_plan_with_a_class_nobody_voted_gives_the_items_needed():
     res = plan(c, votes=(3, 5), difference=0.05, prior='dirichlet', n_boot=100)
     need = res['items_needed'].dropna()
     assert len(need) == 2 and (need < 10_000).all(), res
+
+
+def test_an_annotated_data_is_matched_to_the_examples_ids_as_the_reader_reads_them(tmp_path):
+    """The same file read by pandas into X keeps what the reader normalizes (spaces around an id, an NFD accent, a float
+    column's 3.0 read as 3): matched as the reader reads them, not refused as unknown ids."""
+    from scruples.annotations import read_annotated
+
+    f = tmp_path / 'g.csv'
+    f.write_text('id,yes,no\n a ,5,0\n3,0,5\ncafe\u0301,5,0\n7,0,5\n', encoding='utf-8')
+    gold = read_annotated(f)
+    X = pd.read_csv(f)[['id']].iloc[::-1].reset_index(drop=True)
+    truth = {'a': 1, '3': 0, 'caf\u00e9': 1, '7': 0}
+    X = X.assign(key=[str(v).strip() if not str(v).startswith('caf') else 'caf\u00e9' for v in X.id])
+    assert _scores(X, gold, 'key', truth)['f1'] == 1.0
+    Xf = pd.DataFrame({'id': [7.0, 3.0], 'key': ['7', '3']})  # a float column's whole numbers
+    assert _scores(Xf, gold, 'key', truth)['xentropy'] < 0.05
+
+
+def test_a_column_of_other_numbers_is_not_taken_for_the_ids():
+    """An `author_id` (one post per author, ids 1..500) beside posts of ids 1..300 shares many numbers with them by
+    chance: it was taken for the ids (half of them or more) and the posts refused; an `author_id` that is a permutation
+    of the ids was matched on silently (F1 0.167 for a perfect model). Numbers are taken for ids only exactly, and
+    asked about where they are in another order; a subset of the items without their id column is refused saying so."""
+    from scruples.annotations import read_annotated
+
+    rng = np.random.default_rng(7)
+    n = 300
+    df = pd.DataFrame({'id': np.arange(1, n + 1), 'yes': np.where(np.arange(n) % 2, 9, 0)})
+    df['no'] = 9 - df.yes
+    gold = read_annotated(df)
+    truth = {str(i): int(y > 0) for i, y in zip(df.id, df.yes)}
+    X = df[['id']].rename(columns={'id': 'ref'}).assign(author_id=rng.choice(np.arange(1, 501), n, replace=False))
+    assert _scores(X, gold, 'ref', truth)['f1'] == 1.0  # X in the data's order, no ids: by position, as before
+    X = X.assign(author_id=rng.permutation(np.arange(1, n + 1)))
+    with pytest.raises(ValueError, match="are they its ids, or other numbers"):
+        _scores(X, gold, 'ref', truth)
+    with pytest.raises(ValueError, match=r"X_test holds 4 examples and counts_test 300 items, and X_test holds no column "
+                                         r"of their ids \(id"):
+        _scores(X.iloc[:4].drop(columns='author_id'), gold, 'ref', truth)
+
+
+def test_plan_says_why_a_rare_class_needs_many_items():
+    """A pilot with one stray vote for a fourth class (1 of 750) asked for thousands of test items, more with more votes,
+    beside a note that 'more votes never need more items': macro F1 weighs that class as any other, and a test set holds
+    one or none of its items, so a model's macro F1 swings with them. Said, instead of the note it contradicted."""
+    from scruples.plan import plan
+
+    rng = np.random.default_rng(0)
+    c = np.array([rng.multinomial(5, q) for q in rng.dirichlet([3, 1.5, 1.0], 150)])
+    one = np.c_[c, np.zeros(150, int)]
+    one[0, 3], one[0, 1] = 1, one[0, 1] - 1
+    notes = plan(pd.DataFrame(one, columns=list('abcd')), votes=(3, 5), difference=0.05, n_boot=30).attrs['notes']
+    assert any("class d (0.13%) has under 1% of the pilot's votes" in n for n in notes), notes
+    assert not any('never need more items' in n for n in notes), notes
+    assert not plan(c, votes=(3,), difference=0.05, n_boot=30).attrs['notes']
