@@ -1447,7 +1447,7 @@ def _cmd_plan(args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         try:
-            res = plan(counts, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed,
+            res = plan(got.data, votes=args.votes, n_items=args.items, difference=args.difference, seed=args.seed,
                        prior_counts=got.prior_counts, n_boot=args.n_boot)
         except ValueError as err:
             raise core.ScruplesError(f'{pilot}: {err}') from None

@@ -308,10 +308,19 @@ def _votes_of_the_examples(X, frame, own: list, xname: str, cname: str) -> pd.Da
             return str(int(v))
         return unicodedata.normalize('NFC', v.strip()) if isinstance(v, str) else str(v)
 
+    at = {k: i for i, k in enumerate(frame.index)}
+
+    def key(v) -> str:  # as read, else as written where the reader kept a CSV's cell `1.0` and pandas read 1.0
+        k = as_read(v)
+        return str(v) if k not in at and isinstance(v, (float, np.floating)) and str(v) in at else k
+
+    def keys_of(r):
+        t = tuple(map(as_read, r))
+        return t if t in at else tuple(str(v) if isinstance(v, (float, np.floating)) else k for v, k in zip(r, t))
+
     cols = [X[c] for c in own]
     own = [str(c) for c in own]
-    keys = [as_read(v) for v in cols[0]] if len(own) == 1 else [tuple(map(as_read, r)) for r in zip(*cols)]
-    at = {k: i for i, k in enumerate(frame.index)}
+    keys = [key(v) for v in cols[0]] if len(own) == 1 else [keys_of(r) for r in zip(*cols)]
     seen = set()
     twice = next((k for k in keys if k in seen or seen.add(k)), None)
     if twice is not None:  # one item's votes would count twice, as in_order_of refuses an index holding it twice
@@ -343,7 +352,8 @@ def _counts_for(X, counts, xname: str, cname: str):
         # indexed by ids, by id (`rows_in_order_of` below)
         idx = None if counts.items is None else pd.Index(list(counts.items), tupleize_cols=False)
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
-        own = [str(c) for c in ((getattr(counts, 'columns', None) or {}).get('id') or [])]  # read from these columns
+        cols = getattr(counts, 'columns', None) or {}  # its ids read from these columns: `id` (wide), `item` (long)
+        own = [str(c) for c in (cols.get('id') or cols.get('item') or [])]
         xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
         held = [[c for c in xcols if str(c).casefold() == o.casefold()] for o in own]  # in any case, as the reader
         if idx is not None and own and all(len(h) == 1 for h in held):  # X holds them: matched on them

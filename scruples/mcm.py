@@ -477,11 +477,11 @@ def _flip_largest_positive(v: np.ndarray) -> np.ndarray:
 
 # %% ../nbs/51_mcm.ipynb #ae5e6583
 def saved_file(path) -> Path:
-    """The file a direction's `save(path)` wrote: `path` itself, else, where it is no file (missing, or a folder) and has no `.npz` suffix,
-    `path` with `.npz` added (as `save`, and numpy's `savez`, add it)."""
+    """The file a direction's `save(path)` wrote: `path` with `.npz` added where it has no `.npz` suffix and that file
+    exists (as `save`, and numpy's `savez`, add it: a file or folder named `path` is not the direction), else `path`."""
     p = Path(path)
-    if not p.is_file() and p.suffix != '.npz' and p.with_name(p.name + '.npz').is_file():  # `p` a folder: the file too
-        return p.with_name(p.name + '.npz')
+    if p.suffix != '.npz' and p.with_name(p.name + '.npz').is_file():  # `save` never writes `p` itself: a folder or a
+        return p.with_name(p.name + '.npz')  # file of the user's named `p` (notes) is not the direction
     return p
 
 

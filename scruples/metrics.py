@@ -320,26 +320,37 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
         return col
     if row_numbers or len(want) != len(labels):
         return col
-    ids = {c: [_key(v) for v in x[c]] for c in one if _id_like(c) and x[c].dtype.kind in 'OUSi'}
+    def keys(c):  # a column's ids as the readers read them: a float column's whole numbers as their digits (a gap made
+        v = x[c]  # an int column float), any other float: no ids
+        if v.dtype.kind == 'f':
+            a = v.to_numpy(dtype=float)
+            return [str(int(t)) for t in a] if len(a) and (np.isfinite(a) & (a == np.round(a))).all() else None
+        return [_key(t) for t in v]
+
+    ids = {c: k for c in one if c != col and _id_like(c) and x[c].dtype.kind in 'OUSiuf' and (k := keys(c)) is not None}
     hits = [c for c, v in ids.items() if set(v) == want]
-    numbers = all(isinstance(v, str) and v.lstrip('-').isdigit() for v in want)  # ids 1..n: another column's numbers
-    if not hits and not numbers:  # (an author_id of 1..500) share many of them by chance; text ids do not. None holds
-        # exactly the labels: one whose text ids (each once) are half of them or more, or they half of its ids (one id
-        # off, a subset of the items): matched on it, where the others are refused, named, or the rows of X's items asked
-        # for; by position they would pair the wrong rows
-        hits = [c for c, v in ids.items() if len(set(v)) == len(v) and 2 * len(want & set(v)) >= min(len(want), len(v))]
-    if len(hits) > 1:
-        raise ValueError(f'{name}: its index holds the values of {x_name}[{hits[0]!r}] and of {x_name}[{hits[1]!r}] '
+    # else one whose ids (each once) are half of the labels or more, or they half of its ids: one id off, a subset of
+    # the items. Text ids: matched on it, where the others are refused, named, or the rows of X's items asked for (by
+    # position they would pair the wrong rows); numbers (ids 1..n) may be another column's that share many of them by
+    # chance (an author_id of 1..500): asked, below, neither matched on nor paired by position silently
+    near = [] if hits else [c for c, v in ids.items()
+                            if len(set(v)) == len(v) and 2 * len(want & set(v)) >= min(len(want), len(v))]
+    numbers = all(isinstance(v, str) and v.lstrip('-').isdigit() for v in want)
+    if len(hits or near) > 1:
+        two = hits or near
+        raise ValueError(f'{name}: its index holds the values of {x_name}[{two[0]!r}] and of {x_name}[{two[1]!r}] '
                          f'alike: which holds the ids? Give {name} an index named as that column '
-                         f'({name}.rename_axis({hits[0]!r})), or {x_name} indexed by it')
-    if hits and numbers and ids[hits[0]] != list(labels):  # the same numbers in another order: ids in another order,
-        c = hits[0]  # or an author_id that happens to be a permutation of 1..n? Asked, not guessed (by position, or on it)
-        raise ValueError(f"{name}: {x_name}[{c!r}] holds {name}'s ids, numbers, in another order than its rows: are they "
-                         f'its ids, or other numbers (an author_id)? To match on them, '
-                         + (how.replace('COL', repr(c)) if how else
-                            f'give {name} an index named {c!r} ({name}.rename_axis({c!r}))')
+                         f'({name}.rename_axis({two[0]!r})), or {x_name} indexed by it')
+    if numbers and (near or hits and ids[hits[0]] != list(labels)):  # the same numbers in another order, or most of
+        c = (hits or near)[0]  # them: ids, or an author_id's numbers? Asked, not guessed (by position, or on it)
+        held = (f"{name}'s ids, numbers, in another order than its rows" if hits else
+                f"{len(want & set(ids[c]))} of {name}'s {len(want)} ids, numbers, "
+                + (f'beside {n} others' if (n := len(set(ids[c]) - want)) else 'and no others'))
+        raise ValueError(f'{name}: {x_name}[{c!r}] holds {held}: are they its ids, or other numbers (an author_id)? To '
+                         'match on them, ' + (how.replace('COL', repr(c)) if how else
+                                              f'give {name} an index named {c!r} ({name}.rename_axis({c!r}))')
                          + f'; to pair the rows by position, leave the column out ({x_name}.drop(columns={c!r}))')
-    return hits[0] if hits else col
+    return (hits or near)[0] if hits or near else col
 
 
 def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
@@ -353,12 +364,13 @@ def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
     if not labels or not hasattr(x, 'columns') or getattr(x, 'ndim', 0) != 2:
         return None
     index_name = getattr(getattr(y, 'index', None), 'name', None)
-    read_with_ids = _annotated(y) and bool((getattr(y, 'columns', None) or {}).get('id'))  # its items: ids, any value
+    cols = (getattr(y, 'columns', None) or {}) if _annotated(y) else {}  # read from an id (wide) or item (long) column
+    own = cols.get('id') or cols.get('item') or None
+    read_with_ids = bool(own)  # its items: ids, whatever their values
     if index_name is None and _numbered(labels) and not read_with_ids:
         return None  # an unnamed index 0..n-1 in order: row numbers (a table made from an array), paired by position
     rows = [_key(i) for i in x.index]
     numbers = set(labels) == set(rows) and index_name is None and not read_with_ids  # labels that may be row numbers
-    own = (getattr(y, 'columns', None) or {}).get('id') if read_with_ids else None  # an AnnotatedData's id columns
     how = f"name it as the data's id column ({x_name}.rename(columns={{COL: {str(own[0])!r}}}))" if own else None
     col = _ids_column(x, labels, index_name, numbers, name, x_name, how)
     return col if col is not None and set(labels) & {_key(v) for v in x[col]} else None

@@ -450,12 +450,15 @@ def _choose(counts, prior, alpha, folds, z, seed) -> PriorChoice:
     cv = cross_validated_log_likelihood(sub, folds, rng)
     d = cv['npmle'] - cv['dirichlet']
     gain, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
-    zz = gain / se if se > 0 else (np.inf if gain > 0 else 0.0)
+    flat = se <= 1e-9 * max(1.0, abs(gain))  # every item's difference the same (items all alike: [5,0,0] each): its
+    zz = 0.0 if flat else gain / se  # s.e. is rounding noise (1e-20), a z of -1.2e17 was printed; no evidence either way
     if zz > z:
         return PriorChoice(npmle(),
                            f'held-out log-likelihood {gain:+.4f} per item over the Dirichlet ({zz:.1f} s.e.)', gain, zz)
-    why = (f'the NPMLE does not predict held-out votes better ({gain:+.4f} per item, {zz:.1f} s.e.)' if gain <= 0 else
-           f'the NPMLE predicts held-out votes better by {gain:+.4f} per item, not surely ({zz:.1f} s.e., under {z:g})')
+    spread = 'the same on every item: the items alike' if flat else f'{zz:.1f} s.e.'
+    why = (f'the NPMLE does not predict held-out votes better ({gain:+.4f} per item, {spread})' if gain <= 0 else
+           f'the NPMLE predicts held-out votes better by {gain:+.4f} per item, not surely ({spread}'
+           + (')' if flat else f', under {z:g})'))
     return PriorChoice(Prior('dirichlet', given), why, gain, zz)
 
 # %% ../nbs/09_priors.ipynb #7699fed8

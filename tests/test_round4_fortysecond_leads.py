@@ -190,9 +190,11 @@ def test_an_annotated_data_is_matched_to_the_examples_ids_as_the_reader_reads_th
 
 def test_a_column_of_other_numbers_is_not_taken_for_the_ids():
     """An `author_id` (one post per author, ids 1..500) beside posts of ids 1..300 shares many numbers with them by
-    chance: it was taken for the ids (half of them or more) and the posts refused; an `author_id` that is a permutation
-    of the ids was matched on silently (F1 0.167 for a perfect model). Numbers are taken for ids only exactly, and
-    asked about where they are in another order; a subset of the items without their id column is refused saying so."""
+    chance: it was taken for the ids (half of them or more) and the posts refused as ids that are no items; an
+    `author_id` that is a permutation of the ids was matched on silently (F1 0.167 for a perfect model), and a numeric
+    `post_id` one id off was paired by position. Numbers in a column of another name are taken for ids only exactly and
+    in the labels' order; in another order, or most of them, asked (its ids, or an author_id's?), with both ways out;
+    a subset of the items without their id column is refused saying so."""
     from scruples.annotations import read_annotated
 
     rng = np.random.default_rng(7)
@@ -202,7 +204,16 @@ def test_a_column_of_other_numbers_is_not_taken_for_the_ids():
     gold = read_annotated(df)
     truth = {str(i): int(y > 0) for i, y in zip(df.id, df.yes)}
     X = df[['id']].rename(columns={'id': 'ref'}).assign(author_id=rng.choice(np.arange(1, 501), n, replace=False))
-    assert _scores(X, gold, 'ref', truth)['f1'] == 1.0  # X in the data's order, no ids: by position, as before
+    with pytest.raises(ValueError, match=r"holds 1\d\d of counts_test's 300 ids, numbers, beside 1\d\d others: are they its "
+                                         r"ids, or other numbers \(an author_id\)\?.*X_test.drop\(columns='author_id'\)"):
+        _scores(X, gold, 'ref', truth)
+    assert _scores(X.drop(columns='author_id'), gold, 'ref', truth)['f1'] == 1.0  # the advice followed: by position
+    one_off = X.assign(author_id=np.r_[np.arange(1, n), 999])  # the ids but one: its ids, one mistyped? asked too
+    with pytest.raises(ValueError, match=r"holds 299 of counts_test's 300 ids, numbers, beside 1 others"):
+        _scores(one_off.sample(frac=1, random_state=0), gold, 'ref', truth)
+    for dtype in ('uint64', 'float64'):  # whatever the column's type (a gap makes an int column float)
+        with pytest.raises(ValueError, match='in another order than its rows: are they its ids'):
+            _scores(X.assign(author_id=rng.permutation(np.arange(1, n + 1)).astype(dtype)), gold, 'ref', truth)
     X = X.assign(author_id=rng.permutation(np.arange(1, n + 1)))
     with pytest.raises(ValueError, match="are they its ids, or other numbers"):
         _scores(X, gold, 'ref', truth)
@@ -225,3 +236,45 @@ def test_plan_says_why_a_rare_class_needs_many_items():
     assert any("class d (0.13%) has under 1% of the pilot's votes" in n for n in notes), notes
     assert not any('never need more items' in n for n in notes), notes
     assert not plan(c, votes=(3,), difference=0.05, n_boot=30).attrs['notes']
+
+
+def test_the_forty_fourth_pass_long_form_ids_csv_floats_and_names(tmp_path):
+    """The forty-fourth pass: a long-form AnnotatedData (its ids read from an item column, `thread`) beside X holding
+    that column shuffled was paired by position (F1 0.083); X read by pandas from the CSV the data was read from, ids
+    `1.0` (kept as text by the reader, 1.0 by pandas), was refused advising to write both files alike; `plan`'s
+    rare-class note named class 3, not d; `load('notes')` read a user's file `notes` beside the `notes.npz` `save`
+    wrote; unanimous votes printed the prior choice with a z of -1.2e17."""
+    from test_mcm import FakeEncoder
+
+    from scruples.annotations import read_annotated
+    from scruples.mcm import MoralDirection
+
+    truth = {f'p{i}': i % 2 for i in range(8)}
+    rows = [{'thread': t, 'annotator': f'u{k}', 'label': 'yes' if y else 'no'} for t, y in truth.items() for k in range(3)]
+    gold = read_annotated(pd.DataFrame(rows), item='thread')
+    X = pd.DataFrame({'thread': list(truth)}).sample(frac=1, random_state=1).reset_index(drop=True)
+    assert _scores(X, gold, 'thread', truth)['f1'] == 1.0
+    assert _scores(X.iloc[:3], gold, 'thread', truth)['n'] == 3  # a subset: its items scored
+    f = tmp_path / 'g.csv'
+    f.write_text('id,yes,no\n1.0,5,0\n2.0,0,5\n3.0,5,0\n4.0,0,5\n')
+    d = read_annotated(f)
+    assert list(d.items) == ['1.0', '2.0', '3.0', '4.0']
+    X = pd.read_csv(f)[['id']].iloc[::-1].reset_index(drop=True).assign(key=lambda x: x.id.map(lambda v: f'{v}'))
+    assert _scores(X, d, 'key', {'1.0': 1, '2.0': 0, '3.0': 1, '4.0': 0})['f1'] == 1.0
+    rng = np.random.default_rng(0)
+    c = np.array([rng.multinomial(5, q) for q in rng.dirichlet([3, 1.5, 1.0], 150)])
+    one = pd.DataFrame(np.c_[c, np.zeros(150, int)], columns=list('abcd'))
+    one.loc[0, 'd'], one.loc[0, 'b'] = 1, one.loc[0, 'b'] - 1
+    one.to_csv(tmp_path / 'pilot.csv', index=False)
+    r = scruples('plan', tmp_path / 'pilot.csv', '--votes', '3', '--difference', '0.05', '--bootstrap', '30')
+    assert r.returncode == 0 and "class d (0.13%) has under 1% of the pilot's votes" in r.stderr + r.stdout, r.stderr
+    fake = FakeEncoder()
+    md = MoralDirection(fake).fit()
+    (tmp_path / 'notes').write_text('my notes\n')
+    md.save(tmp_path / 'notes')
+    np.testing.assert_allclose(MoralDirection.load(tmp_path / 'notes', fake).score(['smile']), md.score(['smile']))
+    assert (tmp_path / 'notes').read_text() == 'my notes\n'
+    (tmp_path / 'u.csv').write_text('a,b,c\n' + '5,0,0\n' * 12)
+    r = scruples('best', tmp_path / 'u.csv', '--bootstrap', '0')
+    assert r.returncode == 0 and 'the same on every item' in ' '.join(r.stdout.split()) and 'e+' not in r.stdout.split(
+        'prior:')[1].split(')')[0], r.stdout

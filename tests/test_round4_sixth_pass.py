@@ -302,8 +302,9 @@ def test_mcm_score_raw_mode_embeds_the_text_as_given(tmp_path):
         return {x['action']: x['score'] for x in json.loads(r.stdout)}
 
     raw, bare = score('raw'), score('bare')
-    # (eighth pass: a raw row is named by the text as given, the text its score embedded)
-    assert raw['Killing people!'] != bare['Killing people'] and raw['smile'] == bare['smile']
+    # (eighth pass: a raw row is named by the text as given, the text its score embedded; forty-second: every row is
+    # named as typed, the text scored in `scored_as`)
+    assert raw['Killing people!'] != bare['Killing people!'] and raw['smile'] == bare['smile']
 
 
 def test_wasserstein_without_ordered_names_the_flag_once(tmp_path):
