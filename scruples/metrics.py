@@ -275,7 +275,8 @@ def rows_in_order_of(
     named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
     numbers = set(yi) == set(xi) and not named  # y's labels may be x's row numbers (a named index holds ids)
     col = _ids_column(x, yi, y.index.name, numbers, name, x_name) if unnamed and x.ndim == 2 else None
-    ids = [_key(v) for v in x[col]] if col is not None else []
+    ids = ([] if col is None else [_key(v) for v in x[col]] if col == id_column(x.columns)  # the readers' id column as
+           else _column_ids(x[col]) or [_key(v) for v in x[col]])  # read (1.0: its hint); another, as `_ids_column` read it
     at = f"{x_name}[{col!r}]"
     if ids and (set(yi) != set(xi) or named) and not (_numbered(yi) and not named):
         import pandas as pd  # keyed by ids, the examples' in a column: matched on it (or refused, naming the unmatched)
@@ -299,6 +300,23 @@ def _id_like(name) -> bool:
         s.endswith(('Id', 'ID')))
 
 
+def _column_ids(s) -> list | None:
+    """A column's values as ids, as the readers read them: a whole number as its digits (1.0 too: a float column where a
+    gap made an int column float, a category of floats), a missing value as 'nan' (no item's id: refused, named); None
+    where a value is a number that is not whole (a feature, not ids)."""
+    out = []
+    for t in s:
+        if isinstance(t, (float, np.floating)):
+            if not np.isfinite(t):
+                out.append('nan')
+                continue
+            if t != int(t):
+                return None
+            t = int(t)
+        out.append(_key(t))
+    return out
+
+
 def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_name: str = 'X',
                 how: str | None = None) -> str | None:
     """The column of the examples `x` (a frame with an unnamed index) that holds the ids the `labels` of another table
@@ -313,6 +331,9 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
     one = [c for c in x.columns if list(x.columns).count(c) == 1]  # a name given twice: no one column
     if label_name is not None and label_name in one:
         return label_name
+    same = [c for c in one if label_name is not None and str(c).casefold() == str(label_name).casefold()]
+    if len(same) == 1:  # in any case, as the readers take an id column (`Post` for an index named `post`)
+        return same[0]
     want = set(labels)
     col = id_column(x.columns)
     col = col if col in one else None
@@ -320,27 +341,23 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
         return col
     if row_numbers or len(want) != len(labels):
         return col
-    def keys(c):  # a column's ids as the readers read them: a float column's whole numbers as their digits (a gap made
-        v = x[c]  # an int column float), any other float: no ids
-        if v.dtype.kind == 'f':
-            a = v.to_numpy(dtype=float)
-            return [str(int(t)) for t in a] if len(a) and (np.isfinite(a) & (a == np.round(a))).all() else None
-        return [_key(t) for t in v]
-
-    ids = {c: k for c in one if c != col and _id_like(c) and x[c].dtype.kind in 'OUSiuf' and (k := keys(c)) is not None}
+    ids = {c: k for c in one if c != col and _id_like(c) and x[c].dtype.kind in 'OUSiuf'
+           and (k := _column_ids(x[c])) is not None}
     hits = [c for c, v in ids.items() if set(v) == want]
     # else one whose ids (each once) are half of the labels or more, or they half of its ids: one id off, a subset of
     # the items. Text ids: matched on it, where the others are refused, named, or the rows of X's items asked for (by
     # position they would pair the wrong rows); numbers (ids 1..n) may be another column's that share many of them by
     # chance (an author_id of 1..500): asked, below, neither matched on nor paired by position silently
-    near = [] if hits else [c for c, v in ids.items()
-                            if len(set(v)) == len(v) and 2 * len(want & set(v)) >= min(len(want), len(v))]
+    near = [] if hits else [c for c, v in ids.items()  # an id twice (another missing) or missing (nan): near too
+                            if 2 * len(want & set(v)) >= min(len(want), len(set(v)))]
     numbers = all(isinstance(v, str) and v.lstrip('-').isdigit() for v in want)
     if len(hits or near) > 1:
         two = hits or near
         raise ValueError(f'{name}: its index holds the values of {x_name}[{two[0]!r}] and of {x_name}[{two[1]!r}] '
-                         f'alike: which holds the ids? Give {name} an index named as that column '
-                         f'({name}.rename_axis({two[0]!r})), or {x_name} indexed by it')
+                         'alike: which holds the ids? To match on one, '
+                         + (how.replace('COL', repr(two[0])) if how else
+                            f'give {name} an index named as that column ({name}.rename_axis({two[0]!r}))')
+                         + f'; if neither does, leave them out ({x_name}.drop(columns={list(two[:2])!r}))')
     if numbers and (near or hits and ids[hits[0]] != list(labels)):  # the same numbers in another order, or most of
         c = (hits or near)[0]  # them: ids, or an author_id's numbers? Asked, not guessed (by position, or on it)
         held = (f"{name}'s ids, numbers, in another order than its rows" if hits else

@@ -278,3 +278,39 @@ def test_the_forty_fourth_pass_long_form_ids_csv_floats_and_names(tmp_path):
     r = scruples('best', tmp_path / 'u.csv', '--bootstrap', '0')
     assert r.returncode == 0 and 'the same on every item' in ' '.join(r.stdout.split()) and 'e+' not in r.stdout.split(
         'prior:')[1].split(')')[0], r.stdout
+
+
+def test_the_forty_fifth_pass_duplicated_missing_and_float_ids_and_the_index_name_in_any_case():
+    """The forty-fifth pass: an id-like column with one id twice (another missing), or a float column with one NaN (a
+    merge's unmatched row), or a category of floats, beside shuffled X, was dropped from the search and X paired by
+    position (F1 0.083); a float `post_id` in the data's order was found by the search but then matched as '1.0' and
+    refused; a frame indexed `post` beside X's `Post` column, shuffled, was paired by position; the two-column refusal
+    advised `rename_axis` to an AnnotatedData and offered no way out where neither column holds the ids."""
+    from scruples.annotations import read_annotated
+
+    n = 12
+    ids = np.arange(1, n + 1)
+    df = pd.DataFrame({'id': ids, 'yes': np.where(ids % 2, 5, 0)}).assign(no=lambda d: 5 - d.yes)
+    gold, frame = read_annotated(df), df.set_index('id')[['yes', 'no']]
+    truth = {str(i): int(i % 2) for i in ids}
+    Xs = df.sample(frac=1, random_state=1).reset_index(drop=True)
+    twice = Xs[['id']].rename(columns={'id': 'ref'}).assign(post_id=list(Xs.id[:-1]) + [Xs.id[0]])
+    gap = Xs[['id']].rename(columns={'id': 'ref'}).assign(post_id=Xs.id.astype(float).where(Xs.index != 3))
+    cat = Xs[['id']].rename(columns={'id': 'ref'}).assign(post_id=pd.Categorical(Xs.id.astype(float)))
+    for X in (twice, gap, cat):
+        for g in (gold, frame):
+            with pytest.raises(ValueError, match='are they its ids, or other numbers'):
+                _scores(X, g, 'ref', truth)
+    inorder = df[['id']].rename(columns={'id': 'ref'}).assign(post_id=df.id.astype(float))
+    assert _scores(inorder, frame.rename_axis(None), 'ref', truth)['f1'] == 1.0  # float ids in the data's order
+    text = {f'p{i}': int(i % 2) for i in ids}
+    tf = pd.DataFrame({'post': list(text), 'yes': [5 * v for v in text.values()]}).assign(no=lambda d: 5 - d.yes)
+    X = tf[['post']].rename(columns={'post': 'Post'}).sample(frac=1, random_state=1).reset_index(drop=True)
+    assert _scores(X, tf.set_index('post'), 'Post', text)['f1'] == 1.0  # the index's name, in any case
+    X = Xs[['id']].rename(columns={'id': 'ref'}).assign(user_id=np.random.default_rng(3).permutation(n) + 1,
+                                                       subreddit_id=np.random.default_rng(4).permutation(n) + 1)
+    with pytest.raises(ValueError, match=r"which holds the ids\? To match on one, name it as the data's id column "
+                                         r".*leave them out \(X_test.drop\(columns=\['user_id', 'subreddit_id'\]\)\)"):
+        _scores(X, gold, 'ref', truth)
+    X = X.drop(columns=['user_id', 'subreddit_id']).sort_values('ref').reset_index(drop=True)  # the advice: position
+    assert _scores(X, gold, 'ref', truth)['f1'] == 1.0
