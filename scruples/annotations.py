@@ -554,6 +554,15 @@ def _csv_cells(body: bytes, dtype):
         return None  # e.g. a row longer than the first
 
 
+_QUOTED_NUMBER = re.compile(rb'"\s*[+-]?[0-9][0-9.]*\s*"')  # a quoted cell of a number, spaces around it
+
+
+def _spaced_number(body: bytes) -> bool:
+    """A quoted cell of a number with a line break (or another space than ' ' and tab) around it ("3\n"): the C reader
+    reads it as the number, the count rule (spaces and tabs stripped) refuses it (a property test found it)."""
+    return b'"' in body and any(re.search(rb'[\r\n\f\v]', m.group()) for m in _QUOTED_NUMBER.finditer(body))
+
+
 def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
     """A wide CSV parsed in bulk (pandas' C reader: its own types where they are the counts' and the ids' and texts',
     else every cell a string) and checked column by column; None at anything odd (the plain path decides)."""
@@ -567,6 +576,7 @@ def _wide_fast(body: bytes, columns: list, cc: list, ids: list, cols: dict):
         df is not None
         and df.shape[1] == len(columns)
         and b'-0' not in body  # '-0' reads as 0: the rule refuses it
+        and not _spaced_number(body)  # "3\n" reads as 3: the rule strips spaces and tabs only, and refuses it
         and all(df.dtypes.iloc[columns.index(k)] == np.int64 for k in cc)
         and all(pd.api.types.is_string_dtype(df.iloc[:, columns.index(k)]) for k in used)
     )

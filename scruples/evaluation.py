@@ -355,9 +355,13 @@ def _counts_for(X, counts, xname: str, cname: str):
         cols = getattr(counts, 'columns', None) or {}  # its ids read from these columns: `id` (wide), `item` (long)
         own = [str(c) for c in (cols.get('id') or cols.get('item') or [])]
         xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
-        held = [[c for c in xcols if str(c).casefold() == o.casefold()] for o in own]  # in any case, as the reader
+        held = [[c for c in xcols if str(c) == o] or [c for c in xcols if str(c).casefold() == o.casefold()]
+                for o in own]  # its name as read (`id` beside an `ID` of row numbers), else in any case, as the reader
         if idx is not None and own and all(len(h) == 1 for h in held):  # X holds them: matched on them
             return _votes_of_the_examples(X, frame, [h[0] for h in held], xname, cname)
+        if idx is not None and len(own) > 1 and any(held):  # some of the columns of its ids, not all: which item?
+            raise ValueError(f'{xname} holds {[h[0] for h in held if h]} of the columns of the ids of {cname} {own}, not '
+                             f'all of them: give {xname} every one to match its items')
         # else X's ids in a column of another name (a `post_id`): by `rows_in_order_of`'s rule, the items taken as ids
         # whatever their values (items 0..n-1 read from an id column), matched on it as on the data's own
         col = ids_column_of(X, counts, cname, xname) if idx is not None else None
@@ -369,6 +373,14 @@ def _counts_for(X, counts, xname: str, cname: str):
                              f'of their ids ({", ".join(own)}; numbers in a column of another name are not taken for '
                              f'them): give {xname} that column, so named, to score the items it holds')
         xi = getattr(X, 'index', None)
+        rows = [str(v) for v in xi] if isinstance(xi, pd.Index) and xi.name is None else []
+        if (own and rows and rows != [str(i) for i in range(len(rows))] and set(rows) == set(frame.index)
+                and list(frame.index) != [str(i) for i in range(len(frame))]):  # X's row labels (sampled, not reset)
+            raise ValueError(  # are the data's ids, in another order than its rows: row labels or ids?
+                f"{xname}: its index holds row labels 0..{len(rows) - 1} in another order (a frame sampled or sorted), and "
+                f"the ids of {cname} are those numbers, in another order than its rows: row labels or ids? Give "
+                f"{xname} the column of its ids ({', '.join(own)}) to match on them, or {xname}.reset_index(drop=True) "
+                "if its rows are in the data's order")
         frame = frame.rename_axis(own[0] if len(own) == 1 else None)
         if idx is None or not isinstance(xi, pd.Index) or (xi.name is None and xi.equals(pd.RangeIndex(len(xi)))):
             return frame

@@ -272,6 +272,16 @@ def rows_in_order_of(
         return y
     xi, yi = _names_of(x)[1], _names_of(y)[1]
     unnamed = getattr(x.index, 'name', None) is None
+    levels = list(getattr(y.index, 'names', None) or []) if getattr(y.index, 'nlevels', 1) > 1 else []
+    if unnamed and x.ndim == 2 and levels and all(v is not None for v in levels):  # ids of several columns (a
+        cols = [[c for c in x.columns if str(c) == str(v)] or [c for c in x.columns if str(c).casefold() == str(v).casefold()]
+                for v in levels]  # thread, comment) held by x's columns of those names: matched on them, as one id
+        if all(len(c) == 1 for c in cols):
+            import pandas as pd
+
+            keys = list(zip(*[_column_ids(x[c[0]]) or [_key(v) for v in x[c[0]]] for c in cols]))
+            at = f'{x_name}[{[c[0] for c in cols]!r}]'
+            return in_order_of(y, pd.Series(keys, index=pd.Index(keys, tupleize_cols=False)), name, at, at)
     named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
     numbers = set(yi) == set(xi) and not named  # y's labels may be x's row numbers (a named index holds ids)
     col = _ids_column(x, yi, y.index.name, numbers, name, x_name) if unnamed and x.ndim == 2 else None
@@ -337,8 +347,8 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
     want = set(labels)
     col = id_column(x.columns)
     col = col if col in one else None
-    if col is not None and want & {_key(v) for v in x[col]}:
-        return col
+    if col is not None and want & ({_key(v) for v in x[col]} | set(_column_ids(x[col]) or [])):  # 101.0: a float
+        return col  # column's ids (a gap made it float), the readers' id column still
     if row_numbers or len(want) != len(labels):
         return col
     ids = {c: k for c in one if c != col and _id_like(c) and x[c].dtype.kind in 'OUSiuf'
@@ -390,7 +400,8 @@ def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
     numbers = set(labels) == set(rows) and index_name is None and not read_with_ids  # labels that may be row numbers
     how = f"name it as the data's id column ({x_name}.rename(columns={{COL: {str(own[0])!r}}}))" if own else None
     col = _ids_column(x, labels, index_name, numbers, name, x_name, how)
-    return col if col is not None and set(labels) & {_key(v) for v in x[col]} else None
+    held = set() if col is None else {_key(v) for v in x[col]} | set(_column_ids(x[col]) or [])
+    return col if set(labels) & held else None
 
 # %% ../nbs/10_metrics.ipynb #c4f152c7
 def _indices(y, name: str, k: int | None = None, ndims=(1,)) -> np.ndarray:

@@ -245,7 +245,8 @@ def test_wide_csv_fast_path_is_taken_on_the_guide_data():
 
 @pytest.mark.parametrize('text', ['id,a,b\nx,1,2\ny,1,2,3\n', 'id,a,b\nx,1,2,3\ny,1,2\n', 'id,a,b\nx,1\ny,1,2\n', 'id,a,b\nx,1,2\nx,2,1\n',
                                   'id,a,b\nx,1,2\n ,2,1\n', 'id,a,b\nx,0,0\n', 'id,a,b\nx,1,2\ny,3\u0663,1\n', 'id,a,b\nx,1,2\r y,1,1\n',
-                                  'id,a,b\nx,1,-0\n', 'id,a,b\nx,1,1e3\n', 'id,a,b\nx,1,-1\n', 'id,a,b\nx,1,True\n'])
+                                  'id,a,b\nx,1,-0\n', 'id,a,b\nx,1,1e3\n', 'id,a,b\nx,1,-1\n', 'id,a,b\nx,1,True\n',
+                                  'id,a,b\nx,1,"3\n"\ny,1,1\n', 'id,a,b\nx,1,"\r\n3"\ny,1,1\n'])
 def test_wide_csv_fast_refuses_what_plain_refuses(tmp_path, text):
     """Rows of another length, a repeated or blank id, an item without votes, a non-ASCII digit, a lone CR, counts the C
     reader takes as numbers and the count rule refuses ('-0', '1e3', True): the plain path decides."""

@@ -314,3 +314,39 @@ def test_the_forty_fifth_pass_duplicated_missing_and_float_ids_and_the_index_nam
         _scores(X, gold, 'ref', truth)
     X = X.drop(columns=['user_id', 'subreddit_id']).sort_values('ref').reset_index(drop=True)  # the advice: position
     assert _scores(X, gold, 'ref', truth)['f1'] == 1.0
+
+
+def test_the_forty_sixth_pass_float_id_multiindex_row_labels_and_both_spellings():
+    """The forty-sixth pass, each a perfect model scored 0.083-0.417 with no error: X's `id` column of floats beside an
+    AnnotatedData whose ids came from another column (`thread`), shuffled; a frame of counts under a two-level index
+    beside X holding both columns, shuffled (and an AnnotatedData of two id columns beside X holding one of them); X
+    sampled without resetting its index beside an AnnotatedData whose ids are 0..n-1 in another order than its rows
+    (row labels matched to ids); X holding both `ID` (row numbers) and the data's own `id`, the first taken."""
+    from scruples.annotations import read_annotated
+
+    n = 12
+    ids = np.arange(101, 101 + n)
+    df = pd.DataFrame({'thread': ids, 'yes': np.where(ids % 2, 5, 0)}).assign(no=lambda d: 5 - d.yes)
+    gold = read_annotated(df, id='thread')
+    truth = {str(i): int(i % 2) for i in ids}
+    Xs = df.sample(frac=1, random_state=1).reset_index(drop=True)
+    X = pd.DataFrame({'id': Xs.thread.astype(float), 'ref': Xs.thread})
+    assert _scores(X, gold, 'ref', truth)['f1'] == 1.0
+    two = pd.DataFrame({'thread': np.repeat(['t1', 't2', 't3'], 4), 'comment': np.tile([1, 2, 3, 4], 3)})
+    two = two.assign(yes=np.where(np.arange(n) % 2, 5, 0), no=np.where(np.arange(n) % 2, 0, 5))
+    t2 = {f'{a}/{b}': int(y > 0) for a, b, y in zip(two.thread, two.comment, two.yes)}
+    X2 = two[['thread', 'comment']].sample(frac=1, random_state=2).reset_index(drop=True)
+    X2 = X2.assign(ref=X2.thread + '/' + X2.comment.astype(str))
+    assert _scores(X2, two.set_index(['thread', 'comment'])[['yes', 'no']], 'ref', t2)['f1'] == 1.0
+    with pytest.raises(ValueError, match=r"holds \['thread'\] of the columns of the ids of counts_test"):
+        _scores(X2.drop(columns='comment'), read_annotated(two, id='thread,comment'), 'ref', t2)
+    perm = np.random.default_rng(3).permutation(n)  # ids 0..n-1 in another order than the rows
+    dp = pd.DataFrame({'id': perm, 'text': [f'x{i}' for i in range(n)], 'yes': np.where(perm % 2, 5, 0)})
+    dp = dp.assign(no=5 - dp.yes)
+    tp = {t: int(i % 2) for t, i in zip(dp.text, dp.id)}
+    with pytest.raises(ValueError, match='row labels or ids'):
+        _scores(dp[['text']].sample(frac=1, random_state=4), read_annotated(dp), 'text', tp)
+    assert _scores(dp[['text']].sample(frac=1, random_state=4).join(dp.id), read_annotated(dp), 'text', tp)['f1'] == 1.0
+    both = pd.DataFrame({'ID': np.arange(n), 'id': Xs.thread, 'ref': Xs.thread})  # `ID` first, of row numbers
+    gold_id = read_annotated(df.rename(columns={'thread': 'id'}))
+    assert _scores(both, gold_id, 'ref', truth)['f1'] == 1.0
