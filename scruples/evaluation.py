@@ -15,6 +15,7 @@ from scruples.metrics import (
     TemperatureCalibrator,
     check_counts,
     columns_in_order_of,
+    columns_named,
     f1_from_confusion,
     hard_labels,
     ids_column_of,
@@ -355,8 +356,8 @@ def _counts_for(X, counts, xname: str, cname: str):
         cols = getattr(counts, 'columns', None) or {}  # its ids read from these columns: `id` (wide), `item` (long)
         own = [str(c) for c in (cols.get('id') or cols.get('item') or [])]
         xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
-        held = [[c for c in xcols if str(c) == o] or [c for c in xcols if str(c).casefold() == o.casefold()]
-                for o in own]  # its name as read (`id` beside an `ID` of row numbers), else in any case, as the reader
+        held = [columns_named(xcols, o) for o in own]  # its name as read (`id` beside an `ID` of row numbers), else in
+        # any case, as the reader
         if idx is not None and own and all(len(h) == 1 for h in held):  # X holds them: matched on them
             return _votes_of_the_examples(X, frame, [h[0] for h in held], xname, cname)
         if idx is not None and len(own) > 1 and any(held):  # some of the columns of its ids, not all: which item?

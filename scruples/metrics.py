@@ -13,7 +13,7 @@ from .core import id_column, id_hint
 
 # %% auto #0
 __all__ = ['check_counts', 'soft_labels', 'hard_labels', 'in_order_of', 'columns_in_order_of', 'per_class_in_order_of',
-           'rows_in_order_of', 'ids_column_of', 'naming_the_item', 'xentropy', 'examples_in_order_of',
+           'rows_in_order_of', 'columns_named', 'ids_column_of', 'naming_the_item', 'xentropy', 'examples_in_order_of',
            'weights_in_order_of', 'confusion_matrices', 'f1_from_confusion', 'macro_f1', 'accuracy', 'total_variation',
            'TemperatureCalibrator']
 
@@ -274,8 +274,8 @@ def rows_in_order_of(
     unnamed = getattr(x.index, 'name', None) is None
     levels = list(getattr(y.index, 'names', None) or []) if getattr(y.index, 'nlevels', 1) > 1 else []
     if unnamed and x.ndim == 2 and levels and all(v is not None for v in levels):  # ids of several columns (a
-        cols = [[c for c in x.columns if str(c) == str(v)] or [c for c in x.columns if str(c).casefold() == str(v).casefold()]
-                for v in levels]  # thread, comment) held by x's columns of those names: matched on them, as one id
+        cols = [columns_named(x.columns, v) for v in levels]  # thread, comment) held by x's columns of those names:
+        # matched on them, as one id
         if all(len(c) == 1 for c in cols):
             import pandas as pd
 
@@ -310,6 +310,13 @@ def _id_like(name) -> bool:
         s.endswith(('Id', 'ID')))
 
 
+def columns_named(columns, name) -> list:
+    """The columns of `columns` named `name`: as written, else in any case (as the readers take an id column: `Post` for
+    an index named `post`); one where it is found, none or several where it is not."""
+    exact = [c for c in columns if str(c) == str(name)]
+    return exact or [c for c in columns if str(c).casefold() == str(name).casefold()]
+
+
 def _column_ids(s) -> list | None:
     """A column's values as ids, as the readers read them: a whole number as its digits (1.0 too: a float column where a
     gap made an int column float, a category of floats), a missing value as 'nan' (no item's id: refused, named); None
@@ -341,7 +348,7 @@ def _ids_column(x, labels, label_name, row_numbers: bool, name: str = 'y', x_nam
     one = [c for c in x.columns if list(x.columns).count(c) == 1]  # a name given twice: no one column
     if label_name is not None and label_name in one:
         return label_name
-    same = [c for c in one if label_name is not None and str(c).casefold() == str(label_name).casefold()]
+    same = columns_named(one, label_name) if label_name is not None else []
     if len(same) == 1:  # in any case, as the readers take an id column (`Post` for an index named `post`)
         return same[0]
     want = set(labels)
