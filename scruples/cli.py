@@ -1746,8 +1746,9 @@ def _on_sigterm():
 
 
 def main(argv=None) -> int:
-    """Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr), 2 (usage),
-    130 (Ctrl-C), 141 (broken pipe), 143 (SIGTERM: the command's clean-up ran first)."""
+    """Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr; with
+    `--json` also `{"error": line, "exit_status": 1}` on stdout), 2 (usage), 130 (Ctrl-C), 141 (broken pipe), 143
+    (SIGTERM: the command's clean-up ran first)."""
     # a C or POSIX locale without UTF-8 mode: escape what the terminal cannot show, never crash
     for stream in (sys.stdout, sys.stderr):
         enc = (getattr(stream, 'encoding', None) or '').lower().replace('-', '')
@@ -1773,7 +1774,10 @@ def main(argv=None) -> int:
     except (core.ScruplesError, OSError, ValueError) as err:  # OSError: missing, folder, unreadable, existing file...
         from scruples.options import flag_words  # the library's keywords (repeats=) said as flags (--repeats)
 
-        print(f'scruples: error: {flag_words(_error_line(err))}', file=sys.stderr)
+        line = flag_words(_error_line(err))
+        print(f'scruples: error: {line}', file=sys.stderr)
+        if getattr(args, 'json', False):  # a script reading --json learns why there is no result, not an empty stdout
+            print(json.dumps({'error': line, 'exit_status': 1}, indent=2))
         return 1
     finally:
         if was is not None:

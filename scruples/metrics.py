@@ -266,10 +266,15 @@ def rows_in_order_of(
     it: `id_column`), else the one column named like ids whose values are exactly `y`'s labels (a `post_id`; numbers
     in another order are refused: ids, or an author_id's numbers?), else, for ids that are not numbers, the one whose
     values, each once, are half of them or more (or they half of its values): one id off is refused, naming it, and a
-    subset of the items asked for as the rows of those items, where by position they would be mis-paired."""
+    subset of the items asked for as the rows of those items, where by position they would be mis-paired. `y` under a
+    named index of ids that are 0..n-1 in another order than its rows beside the examples' row numbers, and examples
+    under a named index of another name holding `y`'s ids, numbers, in another order, are asked (row numbers or ids;
+    ids or an author_id's numbers: `_row_numbers_or_ids`); `y` indexed by whole floats (1.0) is keyed by ints
+    (`_whole_float_ids`) beside examples that write them as ints."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
+    y = _whole_float_ids(y, x)
     xi, yi = _names_of(x)[1], _names_of(y)[1]
     unnamed = getattr(x.index, 'name', None) is None
     levels = list(getattr(y.index, 'names', None) or []) if getattr(y.index, 'nlevels', 1) > 1 else []
@@ -297,9 +302,54 @@ def rows_in_order_of(
                          f'differ row by row: row labels or ids? Give {name} indexed by the ids '
                          f'with the index named as the column ({name}.rename_axis({col!r})), or {x_name} indexed by '
                          f'them ({x_name}.set_index({col!r}))')
+    _row_numbers_or_ids(y, x, xi, yi, name, x_name)
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y
     return in_order_of(y, x.index.to_series(), name, x_name)
+
+
+def _whole_float_ids(y, x):
+    """`y` indexed by whole floats (1.0, 2.0: ids where a gap made the column float, or a merge) as ids, ints, as the
+    readers read them (`_column_ids`), beside examples that do not write them as floats too (an index or the readers'
+    id column of floats: matched as written); else `y` as it is."""
+    i = y.index
+    floats = [getattr(x.index, 'dtype', None)] + ([x[c].dtype] if x.ndim == 2 and (c := id_column(x.columns)) is not None
+                                                  and list(x.columns).count(c) == 1 else [])
+    if getattr(i, 'nlevels', 1) != 1 or i.dtype.kind != 'f' or any(getattr(d, 'kind', '') == 'f' for d in floats):
+        return y
+    ids = _column_ids(i)
+    if ids is None or 'nan' in ids:
+        return y
+    import pandas as pd
+
+    return y.set_axis(pd.Index(i.astype('int64'), name=i.name), axis=0)
+
+
+def _row_numbers_or_ids(y, x, xi, yi, name: str, x_name: str) -> None:
+    """Refuse what pairing by the examples' index would guess: `y` indexed by ids (a named index) that are the numbers
+    0..n-1 in another order than its rows, beside examples whose unnamed index holds such numbers otherwise (row
+    numbers: a table read in order, or sampled or sorted since; or ids?); and examples under a named index of another
+    name than `y`'s holding `y`'s ids, numbers, in another order (its ids, or an author_id's numbers?). Where the two
+    readings agree row by row, nothing is asked."""
+    yname, xname = getattr(y.index, 'name', None), getattr(x.index, 'name', None)
+    if yname is None or getattr(y.index, 'nlevels', 1) > 1 or getattr(x.index, 'nlevels', 1) > 1:
+        return
+    n = len(yi)
+    if (xname is None and set(yi) == {str(i) for i in range(n)} and set(xi) <= set(yi)
+            and any(yi[int(v)] != v for v in xi)):
+        raise ValueError(f'{x_name}: its index holds numbers 0..{n - 1} (unnamed: the row numbers of a table read in '
+                         f'order, or sampled or sorted since?) and {name} is indexed by ids ({yname!r}) that are those '
+                         f'numbers in another order than its rows: row numbers or ids? To match on the ids, give '
+                         f'{x_name} its column of them, or its index named as they are ({x_name}.rename_axis('
+                         f'{yname!r})); to pair the rows by position, give {name}.reset_index(drop=True) (and '
+                         f'{x_name}.reset_index(drop=True) if it was sampled or sorted)')
+    if (xname is not None and str(xname).casefold() != str(yname).casefold()
+            and all(v.lstrip('-').isdigit() for v in yi if isinstance(v, str)) and set(xi) & set(yi)
+            and xi != yi):
+        raise ValueError(f'{x_name}: its index {xname!r} holds numbers that are ids of {name} (its index {yname!r}) '
+                         f'in another order than its rows: are they its ids, or other numbers (an author_id)? To match '
+                         f'on them, name it as {name}\'s ({x_name}.rename_axis({yname!r})); to pair the rows by '
+                         f'position, leave it out ({x_name}.reset_index(drop=True))')
 
 
 def _id_like(name) -> bool:
@@ -401,6 +451,9 @@ def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
     cols = (getattr(y, 'columns', None) or {}) if _annotated(y) else {}  # read from an id (wide) or item (long) column
     own = cols.get('id') or cols.get('item') or None
     read_with_ids = bool(own)  # its items: ids, whatever their values
+    xname = getattr(x.index, 'name', None)
+    if xname is not None and any(columns_named([xname], v) for v in (index_name, *(own or [])) if v is not None):
+        return None  # x indexed by them, its index named as they are: matched on it, not on a column
     if index_name is None and _numbered(labels) and not read_with_ids:
         return None  # an unnamed index 0..n-1 in order: row numbers (a table made from an array), paired by position
     rows = [_key(i) for i in x.index]
