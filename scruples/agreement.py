@@ -17,10 +17,10 @@ from .core import as_rng, check_resamples, id_order, id_ranks, vote_order
 from .metrics import in_order_of
 
 # %% auto #0
-__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'check_level', 'krippendorff_alpha', 'person_coincidences', 'coincidence_alpha',
-           'pairable_items', 'fleiss_kappa', 'agreement_interval', 'draws_interval', 'resamples_note',
-           'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate', 'aggregate_agreement',
-           'agreement_report']
+__all__ = ['LEVELS', 'UNEQUAL', 'AGGREGATORS', 'MIN_ITEMS', 'check_level', 'krippendorff_alpha', 'person_coincidences',
+           'coincidence_alpha', 'pairable_items', 'fleiss_kappa', 'agreement_interval', 'draws_interval',
+           'resamples_note', 'agreement_draws', 'fleiss_kappa_spread', 'GLAD', 'MACE', 'aggregate',
+           'aggregate_agreement', 'agreement_report']
 
 # %% ../nbs/13_agreement.ipynb #cff73e48
 LEVELS = ('nominal', 'ordinal', 'interval')
@@ -472,6 +472,9 @@ def aggregate_agreement(
     return pd.DataFrame(rows)
 
 # %% ../nbs/13_agreement.ipynb #4347875f
+MIN_ITEMS = 10  # fewer items with 2 or more votes than this: a bootstrap interval is not given (said why)
+
+
 def agreement_report(
     data: AnnotatedData,
     ties: str = 'first',
@@ -480,7 +483,8 @@ def agreement_report(
     ordered: bool = False,  # the classes are ordered (in their column order): ordinal alpha too
     n_boot: int = 0,  # bootstrap resamples for the intervals on alpha and kappa (0: none)
 ) -> pd.DataFrame:  # columns metric, value, lo, hi
-    "Size, agreement coefficients (with intervals), majority-vote ties and (with annotator ids) each aggregate's agreement with the majority."
+    """Size, agreement coefficients (with intervals, but none from fewer than `MIN_ITEMS` items with 2 or more votes:
+    a note says so), majority-vote ties and (with annotator ids) each aggregate's agreement with the majority."""
     empty = int((data.n_votes == 0).sum())
     if empty:  # items none of these annotators voted on (one group's votes): no item of theirs, no tie, no 0 votes
         from scruples.options import take
@@ -492,7 +496,12 @@ def agreement_report(
     short = []  # the coefficients whose interval is of fewer resamples than asked: said in the notes
 
     def coef(name, coefficient, level='nominal'):
-        if n_boot:
+        n_pair = int((pairable_items(data) if coefficient == 'alpha' else n >= 2).sum())  # items it pairs votes on
+        if n_boot and n_pair < MIN_ITEMS:  # as the groups' table (`perspectives.alpha_interval`): too few for one
+            votes = ('votes of 2 or more annotators' if coefficient == 'alpha' and person_coincidences(data) is not None
+                     else '2 or more votes')
+            short.append(f'{name}: {n_pair} items with {votes} (fewer than {MIN_ITEMS}): no interval')
+        elif n_boot:
             est, draws = agreement_draws(data, coefficient, level=level, n_boot=n_boot, seed=seed)
             short.append(resamples_note(name, len(draws), n_boot))
             return (name, est, *draws_interval(draws))
@@ -532,13 +541,17 @@ def agreement_report(
                 rows.append((f'{r.method}_agree_with_majority', r.agree_with_majority, nan, nan))
     out = pd.DataFrame(rows, columns=['metric', 'value', 'lo', 'hi'])
     boot = [m for m in out.metric if m.startswith(('krippendorff_alpha', 'fleiss_kappa')) and m != 'fleiss_kappa_subsampled'
-            and m != 'fleiss_kappa_votes_per_item']
+            and m != 'fleiss_kappa_votes_per_item' and out.set_index('metric').lo.notna()[m]]  # given: too few items, none
     out.attrs['notes'] = [  # lo and hi hold three things: each said (a reader takes them for 95% intervals)
         'votes_per_item_mean: lo, hi: the fewest and the most votes on an item',
         f'fleiss_kappa_subsampled: the mean over {20 if n_boot else 5} subsamples of each item\'s votes to '
         'fleiss_kappa_votes_per_item; lo, hi: the 2.5-97.5% spread of the subsamples, not an interval of the estimate',
-    ] + ([f'{", ".join(boot)}: lo, hi: the 95% bootstrap interval over items ({n_boot} resamples)'] if n_boot else [])
+    ] + ([f'{", ".join(boot)}: lo, hi: the 95% bootstrap interval over items ({n_boot} resamples)'] if n_boot and boot else [])
     out.attrs['notes'] += [s for s in short if s]
+    if person_coincidences(data) is not None:  # repeats='all': A and A#2 are one person, two votes
+        out.attrs['notes'].append('krippendorff_alpha pairs the labels of different annotators only (a person\'s '
+                                  'repeated labels of an item are one value, not paired with each other); fleiss_kappa '
+                                  'and the votes counted take every label as a vote')
     ties_left = int(majority_vote(data).n_ties) if data.responses is not None and len(methods) else 0
     if ties_left:
         out.attrs['notes'].append(f'*_agree_with_majority: of the {data.n_items - ties_left} items whose majority is not '

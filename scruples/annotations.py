@@ -336,8 +336,16 @@ class _Table:
     categories: dict = field(default_factory=dict)  # a frame's categorical columns: column -> its categories in order
 
 # %% ../nbs/07_annotations.ipynb #ea9e29a3
+def _one_cell(line: str) -> bool:
+    "A CSV line read as one cell (no comma between cells); a line the csv module cannot read (a lone \\r in a cell) is not."
+    try:
+        return len(next(csv.reader([line]))) == 1
+    except csv.Error:
+        return False
+
+
 def _csv_table(path: Path, given: dict | None = None) -> _Table:
-    "A CSV (`.tsv`: tab-separated; a first line with `;` and no `,`: semicolon-separated, said in `note`); `given`: the options, which decide an all-integer first row."
+    "A CSV (`.tsv`: tab-separated; a first line with tabs, or `;`, and no `,`: tab- or semicolon-separated, said in `note`); `given`: the options, which decide an all-integer first row."
     text, given = read_text(path), given or {}
     sep, sep_note = ('\t', 'tab-separated') if path.suffix.lower() == '.tsv' else (',', '')
     # the header is found in the file's first 64 KB (whole lines), not in a copy of the whole file: a StringIO of a
@@ -346,8 +354,10 @@ def _csv_table(path: Path, given: dict | None = None) -> _Table:
     cut = text.rfind('\n', 0, 1 << 16) + 1 if len(text) > 1 << 16 else len(text)
     for head in dict.fromkeys((text[:cut] or text, text)):
         top = next((l for l in io.StringIO(head) if l.strip(' \t\r\n\ufeff')), '').lstrip('\ufeff')
-        s, s_note = (';', 'semicolon-separated (the first line has ; and no ,)') if (
-            sep == ',' and ';' in top and len(next(csv.reader([top]))) == 1) else (sep, sep_note)
+        one = sep == ',' and ('\t' in top or ';' in top) and _one_cell(top)  # no comma between cells: another delimiter?
+        s, s_note = ('\t', 'tab-separated (the first line has tabs and no ,)') if (
+            one and '\t' in top.strip() and top.count('\t') >= top.count(';')) else (
+            (';', 'semicolon-separated (the first line has ; and no ,)') if one and ';' in top else (sep, sep_note))
         hint = re.fullmatch(r'sep=([^\r\n])', top.rstrip('\r\n'))  # Excel's hint line: its delimiter, no row
         if hint:  # it was read as the header ('sep=,' was quoted for 'sep=;'), and the header as an item
             s, s_note = hint[1], f'separated by {hint[1]!r} (its first line, sep={hint[1]}, says so)'

@@ -30,8 +30,9 @@ __all__ = ['pd', 'SOFT_METRICS', 'PROFILE_CAL', 'PROFILE_MASS', 'PROFILE_TOL', '
            'PRIOR_SCENARIOS', 'fit_dirichlet_prior', 'check_alpha', 'prior_for', 'oracle_xentropy',
            'posterior_argmax_probs', 'best_samples', 'js_samples_for', 'oracle_soft', 'metric_streams', 'PriorRefits',
            'npmle_refits', 'dirichlet_refits', 'BestResult', 'best_estimates', 'check_ties', 'best', 'class_support',
-           'class_support_columns', 'best_alpha', 'simulate_scenario', 'oracle_scores', 'simulation_study',
-           'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study', 'human_macro_f1']
+           'class_support_columns', 'alpha_shown', 'best_alpha', 'simulate_scenario', 'oracle_scores',
+           'simulation_study', 'oracle_soft_scores', 'soft_coverage_study', 'simulate_items', 'prior_study',
+           'human_macro_f1']
 
 # %% ../nbs/12_best.ipynb #27455164
 def _fit_prior(c: np.ndarray) -> np.ndarray:
@@ -1154,13 +1155,19 @@ def class_support_columns(counts, classes, y, alpha) -> dict[str, list | np.ndar
         'support': support,
         'share': support / support.sum(),
         'annotations': counts.sum(0).astype(np.int64),
-        'alpha': np.round(np.asarray(alpha, float), 6),
+        'alpha': np.asarray(alpha_shown(alpha), float),
     }
 
 
+def alpha_shown(alpha) -> list:
+    """A prior's alpha as reported (text, JSON, tables): each value to 6 decimals, but one below 0.001 to 3 significant
+    digits (unanimous items fit alphas of 4e-09: rounded to 0.0, a Dirichlet that cannot be, was printed)."""
+    return [round(v, 6) if abs(v := float(a)) >= 1e-3 or v == 0 else float(f'{v:.3g}') for a in np.ravel(alpha)]
+
+
 def best_alpha(res: pd.DataFrame) -> list:
-    "The fitted prior stored with a `best` result (its `attrs['alpha']`), as a list rounded to 6 digits."
-    return [round(float(a), 6) for a in res.attrs.get('alpha', [])] if hasattr(res, 'attrs') else []
+    "The fitted prior stored with a `best` result (its `attrs['alpha']`), as a list, as reported (`alpha_shown`)."
+    return alpha_shown(res.attrs.get('alpha', [])) if hasattr(res, 'attrs') else []
 
 # %% ../nbs/12_best.ipynb #3b66a30d
 def simulate_scenario(scenario: str,           # 'anecdotes', '3 annotators' or 'mixed prior'

@@ -21,7 +21,8 @@ from .best import best, human_macro_f1
 from .core import as_seed, check_texts
 from .data import label_counts
 from .mcm import check_encoder, check_mode, embed_actions, fitted_with
-from .mcm import fitted_name, loaded_encoder, record_encoder, saved_encoder, saved_file
+from .mcm import fitted_name, loaded_encoder, open_saved, record_encoder, same_dimension, saved_encoder
+from .mcm import saved_file
 from .pairs import pair_columns, pair_proba
 from .metrics import accuracy, macro_f1, rows_in_order_of, xentropy
 from .core import load_spacy
@@ -169,7 +170,7 @@ class LearnedDirection:
         loads, and an encoder of another name is refused (`check_encoder`). A file saved before the name was (no `encoder` in it) loads
         as it did."""
         path = saved_file(path)  # `save('dir1')` wrote dir1.npz: load('dir1') reads it
-        with np.load(path, allow_pickle=False) as z:
+        with open_saved(path, 'LearnedDirection') as z:
             if 'coef' not in z.files:
                 raise ValueError(f'{path}: not a saved LearnedDirection')
             d = cls(encoder, mode=str(z['mode']), base=bool(z['base']), Cs=z['Cs'].tolist())
@@ -241,7 +242,7 @@ def _check_fitted(self: LearnedDirection):
 def predict_proba(self: LearnedDirection, dilemmas: pd.DataFrame) -> np.ndarray:
     "(n, 2) probabilities that action 1 / action 2 is the less ethical."
     self._check_fitted()
-    return pair_probs(self._diffs(dilemmas) @ self.coef_, 1.0)
+    return pair_probs(same_dimension(self._diffs(dilemmas), len(self.coef_), self, 'LearnedDirection') @ self.coef_, 1.0)
 
 # %% ../nbs/52_bridge.ipynb #206b4beb
 @patch
@@ -256,7 +257,8 @@ def score(
 ) -> np.ndarray:
     "w . e(action): higher is more ethical (embedded in `mode`, default the training mode; no base-form step)."
     self._check_fitted()
-    return embed_actions(actions, mode or self.mode, questions, self.encoder) @ self.coef_
+    x = embed_actions(actions, mode or self.mode, questions, self.encoder)
+    return same_dimension(x, len(self.coef_), self, 'LearnedDirection') @ self.coef_
 
 # %% ../nbs/52_bridge.ipynb #4886e022
 @patch

@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import math
 import os
@@ -20,8 +22,8 @@ from pathlib import Path
 from . import core
 
 # %% auto #0
-__all__ = ['WIDTH', 'BEST_METRICS', 'SAMPLED', 'SCORE_INTERVALS', 'Block', 'Result', 'render', 'table_text', 'json_float',
-           'json_records', 'short_list', 'parser', 'main']
+__all__ = ['WIDTH', 'BEST_METRICS', 'SAMPLED', 'SCORE_INTERVALS', 'Block', 'Result', 'json_out', 'render', 'table_text',
+           'json_float', 'json_records', 'short_list', 'parser', 'main']
 
 # %% ../nbs/99_cli.ipynb #47b4110d
 WIDTH = 100  # text output is at most this wide (tables wrap their columns; --json gives everything)
@@ -92,6 +94,11 @@ def _show(block):
         _say(str(block))
 
 
+def json_out(obj) -> None:
+    "The one place JSON goes to stdout: a result's fields (`render`), or an error's line and exit status (`main`)."
+    print(json.dumps(obj, indent=2))
+
+
 def render(res: Result, as_json: bool = False) -> int:
     """Every command's renderer: `res` as text (at most `WIDTH` wide) or as JSON; its notes on stderr; its exit status.
     Every note printed is in the JSON too (a dict's `notes`, where the command gives none: the notes, their 'note: '
@@ -103,7 +110,7 @@ def render(res: Result, as_json: bool = False) -> int:
         if isinstance(fields, dict) and res.notes and 'notes' not in fields:
             fields = {**fields, 'notes': [n.split(': ', 1)[1] if n.startswith(('note: ', 'warning: ')) else n
                                           for n in res.notes]}
-        print(json.dumps(_jsonable(fields), indent=2))
+        json_out(_jsonable(fields))
     else:
         for block in res.text:
             _show(block)
@@ -407,9 +414,11 @@ def _alpha_words(kind: str, alpha=None) -> str:
         return words
     import numpy as np
 
+    from scruples.best import alpha_shown
+
     a = np.asarray(alpha, dtype=float)
     if a.sum() <= 1e6:
-        return f'{words} = {short_list([round(float(v), 6) for v in a])}'
+        return f'{words} = {short_list(alpha_shown(a))}'
     shares = [round(float(v), 4) for v in a / a.sum()]  # its values, 4.85e8 each, are where the fit stopped
     return (f'{words} = {short_list(shares)} x {a.sum():.3g} (the fit ran to its bound, the votes varying no more than '
             'multinomial noise: only the shares count)')
@@ -484,7 +493,7 @@ def _best_seed(args, metrics, ties: str, check: bool = True, priors=None) -> int
 def _cmd_best(args):
     "`scruples best`: BEST estimates for label counts with any number of classes, beside per-class support (printed from arrays: no pandas on a counts file)."
     from scruples import data
-    from scruples.best import HARD_METRICS, best_estimates, class_support_columns
+    from scruples.best import HARD_METRICS, alpha_shown, best_estimates, class_support_columns
     from scruples.dirichlet import DirichletFitWarning
 
     path = Path(args.counts)
@@ -524,7 +533,7 @@ def _cmd_best(args):
             raise core.ScruplesError(f'{path}: {w.message}; no estimates reported')
     _samples_used(args, metrics, [result.prior.prior.kind])
     _best_seed(args, metrics, ties, result.check is not None, [result.prior.prior.kind])  # the same rule, priors known
-    alpha = [round(float(a), 6) for a in alpha]  # as `best_alpha` reports it
+    alpha = alpha_shown(alpha)  # as `best_alpha` reports it
     res = {k: [r[k] for r in rows] for k in rows[0]}
     n_tied = 0 if vote is None else int(vote.tied.sum())
     kept = slice(None) if vote is None or ties != 'drop' else ~vote.tied  # support: the examples scored
@@ -1119,6 +1128,7 @@ def _cmd_score(args):
     from dataclasses import replace
 
     import numpy as np
+    from scruples.best import alpha_shown
     from scruples.evaluation import align_predictions, read_predictions, score_against_ceiling
     from scruples.options import class_map, load, select_items
 
@@ -1207,7 +1217,7 @@ def _cmd_score(args):
                                         f'{gold})' if full.splits is not None else '')
                 )
             cal_counts, cal_rows, cal_from = cg_counts, align_predictions(cal, [str(i) for i in cg.data.items],
-                                                                               str(args.cal_gold)), str(args.cal_gold)
+                                                                               str(args.cal_gold)), f'items of {args.cal_gold}'
         elif full.splits is not None:  # one gold file with every split: calibrate on its dev items
             dev, _ = select_items(full, 'dev')
             if np.isin(got.index, dev).any():  # --on dev, or --on all: the scored items hold the dev items
@@ -1217,7 +1227,7 @@ def _cmd_score(args):
             cal_ids, cal_counts = [str(full.items[i]) for i in dev], full.counts[dev] @ to
             cal_rows = aligned(cal, cal_ids, f'{gold} (--cal calibrates on them)', 'dev items',
                                'a --cal file of the dev items only')
-            cal_from = f'the dev items of {gold}'
+            cal_from = f'dev items of {gold}'
         else:
             both = sorted(set(pred.ids) & set(cal.ids))
             if both:
@@ -1262,7 +1272,7 @@ def _cmd_score(args):
               'predictions_read': read, 'items': len(counts), 'classes': list(classes), 'tolerance': tol,
               'calibration': calibration, 'temperature': json_float(res.attrs['temperature']),
               'smoothing': json_float(res.attrs['smoothing']),
-              'alpha': [round(a, 6) for a in res.attrs['alpha']], 'prior': res.attrs['prior'],
+              'alpha': alpha_shown(res.attrs['alpha']), 'prior': res.attrs['prior'],
               'prior_reason': res.attrs['prior_reason'], 'check': res.attrs['check'],
               'gold_label': gold_label, 'ties': res.attrs['ties'], 'tied': res.attrs['n_tied'],
               'metrics': json_records({'metric': list(res.index), **{c: res[c].to_numpy() for c in res.columns}}),
@@ -1428,6 +1438,7 @@ def _drawn_line(res) -> list[str]:
 def _cmd_plan(args):
     "`scruples plan`: the BEST ceiling per votes per item from a pilot's counts, and the test items to tell two models apart."
     import pandas as pd
+    from scruples.best import alpha_shown
     from scruples.plan import plan, plan_figure
 
     pilot = Path(args.pilot)
@@ -1451,7 +1462,7 @@ def _cmd_plan(args):
                        prior_counts=got.prior_counts, n_boot=args.n_boot)
         except ValueError as err:
             raise core.ScruplesError(f'{pilot}: {err}') from None
-    alpha = [round(a, 6) for a in res.attrs['alpha']]
+    alpha = alpha_shown(res.attrs['alpha'])
     if args.figure:
         import matplotlib
 
@@ -1700,8 +1711,10 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog='scruples',
         description='Scruples and the Moral Choice Machine, reproduced.',
-        epilog='Errors in input files exit with status 1 and one line naming the file (and line); '
-        'usage errors exit with status 2.',
+        epilog='Errors in input files, and options that do not fit the data read, exit with status 1 and one line '
+        'naming the file (and line) or the option; usage errors the parser finds (an unknown option or value, a '
+        'missing argument) exit with status 2. With --json, both also write {"error": ..., "exit_status": N} on '
+        'stdout.',
     )
     sub = p.add_subparsers(dest='command', required=True)
     for add in (  # in the order `scruples --help` lists them
@@ -1745,6 +1758,23 @@ def _on_sigterm():
         return None
 
 
+def _parsed(argv: list) -> argparse.Namespace:
+    """`argv` parsed; a usage error (argparse prints the usage and exits with status 2) also written on stdout as JSON
+    where `--json` was given, as every other error is."""
+    if '--json' not in argv:
+        return parser().parse_args(argv)
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            return parser().parse_args(argv)
+    except SystemExit as stop:
+        sys.stderr.write(said.getvalue())
+        if stop.code == 2:
+            line = said.getvalue().strip().splitlines()[-1] if said.getvalue().strip() else 'usage error'
+            json_out({'error': line.split(': error: ', 1)[-1], 'exit_status': 2})
+        raise
+
+
 def main(argv=None) -> int:
     """Entry point of the `scruples` command: exit status 0 (success), 1 (bad input, with one line on stderr; with
     `--json` also `{"error": line, "exit_status": 1}` on stdout), 2 (usage), 130 (Ctrl-C), 141 (broken pipe), 143
@@ -1754,7 +1784,7 @@ def main(argv=None) -> int:
         enc = (getattr(stream, 'encoding', None) or '').lower().replace('-', '')
         if enc != 'utf8' and hasattr(stream, 'reconfigure'):
             stream.reconfigure(errors='backslashreplace')
-    args = parser().parse_args(argv)  # usage errors: argparse prints the usage and exits with status 2
+    args = _parsed(sys.argv[1:] if argv is None else list(argv))  # usage errors: exit status 2
     warnings.showwarning = lambda message, *a, **k: print(  # a library warning: one line, no source path or code
         f'scruples: note: {_words(str(message))}', file=sys.stderr)
     was = _on_sigterm()
@@ -1777,7 +1807,7 @@ def main(argv=None) -> int:
         line = flag_words(_error_line(err))
         print(f'scruples: error: {line}', file=sys.stderr)
         if getattr(args, 'json', False):  # a script reading --json learns why there is no result, not an empty stdout
-            print(json.dumps({'error': line, 'exit_status': 1}, indent=2))
+            json_out({'error': line, 'exit_status': 1})
         return 1
     finally:
         if was is not None:

@@ -156,6 +156,14 @@ def check_texts(
             raise TypeError(
                 f'{name}[{key!r}] is {type(t).__name__} ({t!r:.60}), expected str (a missing value? drop or fill it first)'
             )
+        if not t.isascii():  # bytes that were not UTF-8 (a Latin-1 argument or file) come as lone surrogates
+            try:
+                t.encode('utf-8')
+            except UnicodeEncodeError as err:
+                o = ord(t[err.start])
+                what = (f'byte {o - 0xDC00:#04x}' if 0xDC80 <= o <= 0xDCFF else f'a lone surrogate U+{o:04X}')
+                raise ValueError(f'{name}[{key!r}] is not UTF-8 text ({t!r:.60}: {what} at {err.start}, text in '
+                                 'another encoding, e.g. Latin-1?): give it as UTF-8') from None
     if not items and not allow_empty:
         raise ValueError(f'no {name}: need at least one')
     return [t for _, t in items]

@@ -358,6 +358,13 @@ def _counts_for(X, counts, xname: str, cname: str):
         xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
         held = [columns_named(xcols, o) for o in own]  # its name as read (`id` beside an `ID` of row numbers), else in
         # any case, as the reader
+        xin = [v for v in X.index.names if v is not None] if isinstance(getattr(X, 'index', None), pd.Index) else []
+        on = {o: [v for v in xin if str(v) == o] or ([] if any(held) else [v for v in xin if str(v).casefold() ==
+                                                                            o.casefold()]) for o in own}
+        if (idx is not None and own and len(xin) == len(own) and all(len(v) == 1 for v in on.values())
+                and not all(o in map(str, xcols) for o in own)):  # X indexed by them (its index named as they
+            # are: before a column of another spelling, an `ID`), a float index (101.0) read as the reader reads it
+            return _votes_of_the_examples(X.reset_index(), frame, [on[o][0] for o in own], xname, cname)
         if idx is not None and own and all(len(h) == 1 for h in held):  # X holds them: matched on them
             return _votes_of_the_examples(X, frame, [h[0] for h in held], xname, cname)
         if idx is not None and len(own) > 1 and any(held):  # some of the columns of its ids, not all: which item?
@@ -383,6 +390,8 @@ def _counts_for(X, counts, xname: str, cname: str):
                 f"{xname} the column of its ids ({', '.join(own)}) to match on them, or {xname}.reset_index(drop=True) "
                 "if its rows are in the data's order")
         frame = frame.rename_axis(own[0] if len(own) == 1 else None)
+        if len(own) > 1 and idx is not None and getattr(getattr(X, 'index', None), 'nlevels', 1) == len(own):
+            frame.index = pd.MultiIndex.from_tuples(list(frame.index), names=own)  # X indexed by them: by level name
         if idx is None or not isinstance(xi, pd.Index) or (xi.name is None and xi.equals(pd.RangeIndex(len(xi)))):
             return frame
         counts = frame

@@ -5,6 +5,7 @@
 # %% ../nbs/51_mcm.ipynb #418d9679
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import inspect
@@ -38,12 +39,12 @@ __all__ = ['MCM_FILES', 'QUESTION_TEMPLATES', 'POSITIVE_WORDS', 'NEGATIVE_WORDS'
            'MIN_STUDY_ACTIONS', 'mcm_file', 'get_encoder', 'named_model', 'TypeName', 'encoder_name', 'same_encoder',
            'embed', 'Template', 'clean_action', 'template_questions', 'mcm_bias', 'weat_score', 'english_verbs',
            'extract_verbs', 'load_dos_donts', 'bias_correlations', 'plot_bias_vs_weat', 'check_mode', 'study_sentence',
-           'action_sentences', 'embed_actions', 'saved_file', 'MoralDirection', 'record_encoder', 'fitted_with',
-           'saved_encoder', 'fitted_name', 'loaded_encoder', 'no_model', 'encoder_words', 'no_encoder_error',
-           'check_encoder', 'place_labels', 'plot_explained_variance', 'plot_projection', 'study_key',
-           'load_user_study', 'check_study', 'user_study_scores', 'published_user_study_r', 'is_published_study',
-           'direction_label', 'user_study_correlations', 'default_direction', 'score_actions', 'user_study_table',
-           'afinn_ratings', 'afinn_check']
+           'action_sentences', 'embed_actions', 'saved_file', 'open_saved', 'same_dimension', 'MoralDirection',
+           'record_encoder', 'fitted_with', 'saved_encoder', 'fitted_name', 'loaded_encoder', 'no_model',
+           'encoder_words', 'no_encoder_error', 'check_encoder', 'place_labels', 'plot_explained_variance',
+           'plot_projection', 'study_key', 'load_user_study', 'check_study', 'user_study_scores',
+           'published_user_study_r', 'is_published_study', 'direction_label', 'user_study_correlations',
+           'default_direction', 'score_actions', 'user_study_table', 'afinn_ratings', 'afinn_check']
 
 # %% ../nbs/51_mcm.ipynb #714e6ecb
 MCM_FILES = ('dos_donts_weat.csv', 'user_study_regional.csv', 'user_study_questions.csv')
@@ -485,6 +486,37 @@ def saved_file(path) -> Path:
     return p
 
 
+@contextlib.contextmanager
+def open_saved(path, kind: str = 'MoralDirection'):
+    """A saved direction's `.npz` (a `kind`), open, read without pickle. A file that is no `.npz` archive is refused,
+    named (numpy's own message advises allow_pickle: unsafe, and no help), and so is one cut short or damaged."""
+    import zipfile
+    import zlib
+
+    try:
+        z = np.load(path, allow_pickle=False)
+    except (ValueError, zipfile.BadZipFile, EOFError):
+        raise ValueError(f'{path}: not a saved {kind} (not an .npz archive)') from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(f'{path}: not a saved {kind} (one array, a .npy, not an .npz archive)')
+    with z:
+        try:
+            yield z
+        except (zipfile.BadZipFile, EOFError, zlib.error) as err:
+            raise ValueError(f'{path}: a saved {kind} cut short or damaged ({err})') from None
+
+
+def same_dimension(x: np.ndarray, d: int, direction, kind: str = 'MoralDirection') -> np.ndarray:
+    """Embeddings `x` (n, e) to score with a `direction` (a `kind`) of `d`-dimensional ones; refused, naming both, where
+    e differs (a file of before the encoder's name was saved, loaded with another encoder)."""
+    if x.ndim != 2 or x.shape[1] != d:
+        enc = direction.encoder if direction.encoder is not None else DEFAULT_MODEL
+        raise ValueError(f'this {kind} is of {d}-dimensional embeddings, and {encoder_words(enc)} gives '
+                         f'{x.shape[-1]}-dimensional ones: give the encoder it was fitted with ({kind}.load(path, '
+                         'encoder=...))')
+    return x
+
+
 class MoralDirection(BaseEstimator):
     "The moral direction: top principal component of action embeddings, oriented Dos positive, fitted scores in [-1, 1]."
 
@@ -551,9 +583,14 @@ class MoralDirection(BaseEstimator):
         questions: Sequence[str] | None = None,
         n_components: int = 2,
     ) -> np.ndarray:  # (n, n_components); column 0 is the moral score
-        "Coordinates of `actions` on the top principal components, all divided by the scale (column 0 = `score`)."
+        """Coordinates of `actions` on the top `n_components` principal components (1 to those fitted), all divided by
+        the scale (column 0 = `score`)."""
         self._check_fitted()
-        return (self.embed(actions, mode, questions) - self.mean_) @ self.components_[:n_components].T / self.scale_
+        m = len(self.components_)
+        if isinstance(n_components, bool) or not isinstance(n_components, (int, np.integer)) or not 1 <= n_components <= m:
+            raise ValueError(f'n_components must be an integer from 1 to {m} (the components fitted), got {n_components!r}')
+        x = same_dimension(self.embed(actions, mode, questions), len(self.mean_), self)
+        return (x - self.mean_) @ self.components_[:n_components].T / self.scale_
 
     def score(
         self, actions: Sequence[str], mode: str = 'questions', questions: Sequence[str] | None = None
@@ -569,7 +606,7 @@ class MoralDirection(BaseEstimator):
         two names, a local folder and a Hugging Face id, is two names but for the packaged default: give the name it
         was fitted with)."""
         path = saved_file(path)  # `save('dir1')` wrote dir1.npz: load('dir1') reads it
-        with np.load(path, allow_pickle=False) as z:
+        with open_saved(path) as z:
             keys = {'format_version', 'components', 'mean', 'scale', 'actions', 'embeddings'}
             if not keys <= set(z.files):
                 raise ValueError(f'{path}: not a saved MoralDirection (missing {sorted(keys - set(z.files))})')
@@ -580,6 +617,11 @@ class MoralDirection(BaseEstimator):
             d.explained_variance_, d.explained_variance_ratio_ = z['explained_variance'], z['explained_variance_ratio']
             d.actions_, d.embeddings_ = [str(a) for a in z['actions']], z['embeddings']
             d.dos_, d.donts_ = [str(a) for a in z['dos']], [str(a) for a in z['donts']]
+            c, m, e = d.components_, d.mean_, d.embeddings_
+            if (c.ndim != 2 or not len(c) or m.shape != c.shape[1:] or e.ndim != 2 or e.shape[1:] != c.shape[1:]
+                    or len(e) != len(d.actions_) or not np.isfinite(d.scale_) or d.scale_ <= 0):
+                raise ValueError(f'{path}: not a saved MoralDirection (its parts disagree: components {c.shape}, mean '
+                                 f'{m.shape}, embeddings {e.shape} of {len(d.actions_)} actions, scale {d.scale_})')
             d.direction_ = d.components_[0]
             fitted = fitted_name(z)  # None: a file of before the name was saved
         loaded_encoder(d, encoder, fitted, path)  # the default or another encoder: refused
@@ -713,7 +755,9 @@ def check_encoder(encoder, fitted: str | None, path=None, kind: str = 'MoralDire
 def nearest(self: MoralDirection, action: str, n: int = 5, mode: str = 'questions') -> pd.DataFrame:
     "The `n` fitted actions nearest to `action` by cosine similarity (in `mode` for `action`), with their scores."
     self._check_fitted()
-    c = cosine(self.embeddings_, self.embed([action], mode)[0])
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f'n must be a positive integer (how many actions), got {n!r}')
+    c = cosine(self.embeddings_, same_dimension(self.embed([action], mode), self.embeddings_.shape[1], self)[0])
     idx = np.argsort(-c, kind='stable')[:n]
     fitted = (self.embeddings_[idx] - self.mean_) @ self.direction_ / self.scale_
     return pd.DataFrame({'action': [self.actions_[i] for i in idx], 'cosine': c[idx], 'score': fitted})

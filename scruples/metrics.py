@@ -5,6 +5,8 @@
 # %% ../nbs/10_metrics.ipynb #b9842d0a
 from __future__ import annotations
 
+import re
+
 import numpy as np
 # scipy.optimize is imported by the calibration that uses it (about 0.1 s of start-up the BEST command does not need)
 from scipy.special import log_softmax, softmax
@@ -127,6 +129,37 @@ def _id_like(c) -> bool:
     return str(c).casefold() in ('id', 'item', 'qid', 'uid', 'index') or str(c).casefold().endswith(('_id', ' id'))
 
 
+def _levels_as_in(y, ref, yi, name: str = 'y', ref_name: str = 'ref'):
+    """`y` (and its item labels `yi`) with its index's levels in the order of `ref`'s where both are indexes of several
+    levels, each named, the same names (as written, else in any case) in another order ((comment, thread) beside
+    (thread, comment)): matched by name, as pandas would, not tuple to tuple (each pair (1, 2) was another item's
+    (2, 1)). Levels named otherwise on the two sides are refused (which level is which?), and so are levels named on
+    one side only where the items match in another order of the levels too."""
+    import itertools
+
+    yx, rx = getattr(y, 'index', None), getattr(ref, 'index', None)
+    if getattr(yx, 'nlevels', 1) < 2 or getattr(rx, 'nlevels', 1) < 2 or getattr(ref, 'classes', None) is not None:
+        return y, yi
+    yn, rn = list(yx.names), list(rx.names)
+    if yn == rn:
+        return y, yi
+    ask = (f'{name}: its index has levels {yn}, and the items of {ref_name} levels {rn}: which level is which? Name '
+           'the levels alike on both sides to match them by name')
+    if any(v is None for v in yn + rn):  # named on one side (or in part): tuple to tuple, unless asked
+        k = yx.nlevels
+        if k == rx.nlevels and k <= 4:
+            ri = {_key(i) for i in rx}
+            if any(set(tuple(t[j] for j in p) for t in yi) & ri for p in itertools.permutations(range(k))
+                   if list(p) != list(range(k))):
+                raise ValueError(ask)
+        return y, yi
+    for same in (str, lambda v: str(v).casefold()):
+        if sorted(map(same, yn)) == sorted(map(same, rn)) and len(set(map(same, yn))) == len(yn):
+            y = y.reorder_levels([[same(v) for v in yn].index(same(r)) for r in rn])
+            return y, [_key(i) for i in y.index]
+    raise ValueError(ask)
+
+
 def in_order_of(
     y,  # predictions (n, k) or labels (n,); a DataFrame or Series is matched by its names, an array taken as it is
     ref,  # what `y` is scored against: counts (DataFrame, AnnotatedData or array) or gold labels (Series or array)
@@ -140,7 +173,8 @@ def in_order_of(
     from an array), unless `ref`'s items are those same numbers in another order (positions or labels? refused; and an
     array beside a table whose unnamed index is 0..n-1 in another order, either side, is refused too); the
     same for columns 0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order. Columns
-    named apart from classes that have names (none in common) are refused: by position they would pair the wrong classes."""
+    named apart from classes that have names (none in common) are refused: by position they would pair the wrong classes.
+    Indexes of several named levels are matched by level name (`_levels_as_in`), not tuple to tuple."""
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
     if yc is not None and rc is not None and set(yc) & set(rc):
         if yc != rc and _numbered(yc) and getattr(y.columns, 'name', None) is None and sorted(yc) == sorted(rc):
@@ -164,6 +198,7 @@ def in_order_of(
         raise ValueError(f'{name}: columns {yc} are none of the classes of {ref_name} {rc}: name them as the '
                          f'classes to match them by class, or give {name}.to_numpy() to pair them by position')
     _positions_or_items(y, ref, name, ref_name)  # an array beside row numbers in another order: refused
+    y, yi = _levels_as_in(y, ref, yi, name, ref_name)
     if yi is None or ri is None or yi == ri:
         return y
     if _numbered(yi) and getattr(getattr(y, 'index', None), 'name', None) is None:  # a named index is the items'
@@ -270,11 +305,13 @@ def rows_in_order_of(
     named index of ids that are 0..n-1 in another order than its rows beside the examples' row numbers, and examples
     under a named index of another name holding `y`'s ids, numbers, in another order, are asked (row numbers or ids;
     ids or an author_id's numbers: `_row_numbers_or_ids`); `y` indexed by whole floats (1.0) is keyed by ints
-    (`_whole_float_ids`) beside examples that write them as ints."""
+    (`_whole_float_ids`) beside examples that write them as ints. `y` under unnamed levels is matched on the columns
+    of the examples that hold its tuples (`_tuple_columns`; two such sets of columns asked)."""
     _positions_or_items(y, x, name, x_name)
     if not (hasattr(y, 'iloc') and hasattr(x, 'iloc')):
         return y
     y = _whole_float_ids(y, x)
+    x = _whole_float_ids(x, y)  # and the examples' index of whole floats beside counts keyed by ints
     xi, yi = _names_of(x)[1], _names_of(y)[1]
     unnamed = getattr(x.index, 'name', None) is None
     levels = list(getattr(y.index, 'names', None) or []) if getattr(y.index, 'nlevels', 1) > 1 else []
@@ -287,11 +324,27 @@ def rows_in_order_of(
             keys = list(zip(*[_column_ids(x[c[0]]) or [_key(v) for v in x[c[0]]] for c in cols]))
             at = f'{x_name}[{[c[0] for c in cols]!r}]'
             return in_order_of(y, pd.Series(keys, index=pd.Index(keys, tupleize_cols=False)), name, at, at)
+    if unnamed and x.ndim == 2 and levels and all(v is None for v in levels):  # unnamed levels: x's columns whose
+        found = _tuple_columns(x, yi, len(levels))  # values, together, are exactly its tuples (found, not guessed)
+        if len(found) > 1:
+            raise ValueError(f'{name}: its index of {len(levels)} unnamed levels holds the ids of {x_name}'
+                             f'{list(found[0])!r} and of {x_name}{list(found[1])!r} alike: which hold them? Name its '
+                             f'levels as the columns ({name}.rename_axis({list(found[0])!r}))')
+        if found:
+            import pandas as pd
+
+            keys = list(zip(*[_column_ids(x[c]) or [_key(v) for v in x[c]] for c in found[0]]))
+            at = f'{x_name}[{list(found[0])!r}]'
+            return in_order_of(y, pd.Series(keys, index=pd.Index(keys, tupleize_cols=False)), name, at, at)
     named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
     numbers = set(yi) == set(xi) and not named  # y's labels may be x's row numbers (a named index holds ids)
     col = _ids_column(x, yi, y.index.name, numbers, name, x_name) if unnamed and x.ndim == 2 else None
-    ids = ([] if col is None else [_key(v) for v in x[col]] if col == id_column(x.columns)  # the readers' id column as
-           else _column_ids(x[col]) or [_key(v) for v in x[col]])  # read (1.0: its hint); another, as `_ids_column` read it
+    ids = []
+    if col is not None:  # as written (1.0 beside a 1.0: its hint where they differ) or as the readers read ids (101.0
+        raw = [_key(v) for v in x[col]]  # as 101, a float column's beside counts keyed by ints): the one that matches
+        read = _column_ids(x[col]) or raw
+        ids = read if len(set(read) & set(yi)) > len(set(raw) & set(yi)) or (
+            col != id_column(x.columns) and not set(raw) & set(yi)) else raw
     at = f"{x_name}[{col!r}]"
     if ids and (set(yi) != set(xi) or named) and not (_numbered(yi) and not named):
         import pandas as pd  # keyed by ids, the examples' in a column: matched on it (or refused, naming the unmatched)
@@ -306,6 +359,20 @@ def rows_in_order_of(
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y
     return in_order_of(y, x.index.to_series(), name, x_name)
+
+
+def _tuple_columns(x, labels, k: int) -> list[tuple]:
+    """The ordered `k`-tuples of distinct columns of `x` (each name once) whose values, row by row, are exactly the
+    tuple `labels` (each once): the columns holding ids of several levels left unnamed."""
+    import itertools
+
+    want = set(labels)
+    if len(want) != len(labels) or len(x) != len(labels) or k > 4:
+        return []
+    one = [c for c in x.columns if list(x.columns).count(c) == 1 and x[c].dtype.kind in 'OUSiuf']
+    keys = {c: _column_ids(x[c]) or [_key(v) for v in x[c]] for c in one}
+    per = [[c for c in one if {t[j] for t in want} <= set(keys[c])] for j in range(k)]
+    return [cs for cs in itertools.product(*per) if len(set(cs)) == k and set(zip(*[keys[c] for c in cs])) == want]
 
 
 def _whole_float_ids(y, x):
@@ -326,30 +393,42 @@ def _whole_float_ids(y, x):
 
 
 def _row_numbers_or_ids(y, x, xi, yi, name: str, x_name: str) -> None:
-    """Refuse what pairing by the examples' index would guess: `y` indexed by ids (a named index) that are the numbers
-    0..n-1 in another order than its rows, beside examples whose unnamed index holds such numbers otherwise (row
-    numbers: a table read in order, or sampled or sorted since; or ids?); and examples under a named index of another
-    name than `y`'s holding `y`'s ids, numbers, in another order (its ids, or an author_id's numbers?). Where the two
-    readings agree row by row, nothing is asked."""
+    """Refuse what pairing by the examples' index would guess, where two readings of it disagree row by row: `y`
+    indexed by ids, numbers (a named index), beside examples whose unnamed index holds numbers below `y`'s length that
+    are also its ids (row numbers of a table read in order, or sampled or sorted since; or ids?); and examples under a
+    named index holding `y`'s ids, numbers, in another order, where `y`'s index is named otherwise, or unnamed beside
+    a name other than the readers' id names (its ids, or an author_id's numbers?)."""
     yname, xname = getattr(y.index, 'name', None), getattr(x.index, 'name', None)
-    if yname is None or getattr(y.index, 'nlevels', 1) > 1 or getattr(x.index, 'nlevels', 1) > 1:
+    if getattr(y.index, 'nlevels', 1) > 1 or getattr(x.index, 'nlevels', 1) > 1 or not yi:
+        return
+    numbers = all(isinstance(v, str) and re.fullmatch(r'-?\d+(\.0*)?', v) for v in yi)  # 3, or 3.0: whole numbers
+    if not numbers or not set(xi) & set(yi) or xi == yi:
         return
     n = len(yi)
-    if (xname is None and set(yi) == {str(i) for i in range(n)} and set(xi) <= set(yi)
+    rows = {str(i) for i in range(n)}
+    text_ids = (yname is None and all(isinstance(v, str) for v in y.index)
+                and getattr(getattr(x.index, 'dtype', None), 'kind', '') in 'iu')  # ids written as text ('3', an
+    # AnnotatedData's items) beside row numbers (ints): not a frame sampled beside another (its labels are ints)
+    if (xname is None and (yname is not None or text_ids) and set(xi) <= rows and set(xi) <= set(yi)
             and any(yi[int(v)] != v for v in xi)):
-        raise ValueError(f'{x_name}: its index holds numbers 0..{n - 1} (unnamed: the row numbers of a table read in '
-                         f'order, or sampled or sorted since?) and {name} is indexed by ids ({yname!r}) that are those '
-                         f'numbers in another order than its rows: row numbers or ids? To match on the ids, give '
+        its = f'its index {yname!r}' if yname is not None else 'numbers written as text'
+        raise ValueError(f'{x_name}: its index holds numbers below {n} (unnamed: the row numbers of a table read in '
+                         f'order, or sampled, sorted or split since?) that are ids of {name} ({its}) too, of other '
+                         'rows: row numbers or ids? To match on the ids, give '
                          f'{x_name} its column of them, or its index named as they are ({x_name}.rename_axis('
-                         f'{yname!r})); to pair the rows by position, give {name}.reset_index(drop=True) (and '
-                         f'{x_name}.reset_index(drop=True) if it was sampled or sorted)')
-    if (xname is not None and str(xname).casefold() != str(yname).casefold()
-            and all(v.lstrip('-').isdigit() for v in yi if isinstance(v, str)) and set(xi) & set(yi)
-            and xi != yi):
-        raise ValueError(f'{x_name}: its index {xname!r} holds numbers that are ids of {name} (its index {yname!r}) '
-                         f'in another order than its rows: are they its ids, or other numbers (an author_id)? To match '
-                         f'on them, name it as {name}\'s ({x_name}.rename_axis({yname!r})); to pair the rows by '
-                         f'position, leave it out ({x_name}.reset_index(drop=True))')
+                         f'{yname or "id"!r}){"" if yname else f" beside {name}.rename_axis({chr(39)}id{chr(39)})"}); '
+                         f'if the rows of {x_name} are those of {name} in the same order (taken together from one '
+                         f'frame), pair them by position: {x_name}.reset_index(drop=True) beside '
+                         f'{name}.reset_index(drop=True)')
+    if xname is None or (yname is None and str(xname).casefold() in ('id', 'item')):
+        return
+    if yname is None or str(xname).casefold() != str(yname).casefold():
+        its = f'its index {yname!r}' if yname is not None else 'an unnamed index'
+        raise ValueError(f'{x_name}: its index {xname!r} holds numbers that are ids of {name} ({its}) in another '
+                         f'order than its rows: are they its ids, or other numbers (an author_id)? To match on them, '
+                         + (f'name it as {name}\'s ({x_name}.rename_axis({yname!r}))' if yname is not None else
+                            f'name the index of {name} as it ({name}.rename_axis({xname!r}))')
+                         + f'; to pair the rows by position, leave it out ({x_name}.reset_index(drop=True))')
 
 
 def _id_like(name) -> bool:

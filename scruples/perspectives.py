@@ -14,20 +14,19 @@ import krippendorff
 import numpy as np
 import pandas as pd
 
-from .agreement import agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
-from .agreement import krippendorff_alpha, pairable_items
+from .agreement import MIN_ITEMS, agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
+from .agreement import krippendorff_alpha, pairable_items, person_coincidences
 from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, read_table
-from .best import HARD_METRICS, best, check_ties, fit_dirichlet_prior
+from .best import HARD_METRICS, alpha_shown, best, check_ties, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, comma_hint, id_order, keyed_streams
 from .metrics import columns_in_order_of
 
 # %% auto #0
-__all__ = ['MIN_ITEMS', 'POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined',
-           'join_annotators', 'annotator_groups', 'group_values', 'ungrouped', 'group_names', 'by_annotator',
-           'check_groups', 'subset', 'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups',
-           'alpha_across_groups', 'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap',
-           'Perspectives', 'perspectives', 'annotators_in_order', 'annotator_key', 'perspective_tables',
-           'best_by_group', 'plan_by_group']
+__all__ = ['POOLED', 'MIN_SHARED', 'simulate_perspectives', 'read_annotators', 'long_attributes', 'Joined', 'join_annotators',
+           'annotator_groups', 'group_values', 'ungrouped', 'group_names', 'by_annotator', 'check_groups', 'subset',
+           'alpha_interval', 'group_agreement', 'group_majorities', 'between_groups', 'alpha_across_groups',
+           'pairwise_kappa', 'annotator_table', 'annotator_ranking', 'kappa_heatmap', 'Perspectives', 'perspectives',
+           'annotators_in_order', 'annotator_key', 'perspective_tables', 'best_by_group', 'plan_by_group']
 
 # %% ../nbs/17_perspectives.ipynb #729aef3f
 def simulate_perspectives(
@@ -83,7 +82,6 @@ def _id(v, path, line, name) -> str:
     return unicodedata.normalize('NFC', v.strip()) if isinstance(v, str) else str(int(v))
 
 # %% ../nbs/17_perspectives.ipynb #68575904
-MIN_ITEMS = 10  # fewer items with 2 or more votes than this: an interval is undefined (said why)
 POOLED = 'all'  # the name of the row of every annotator together: no group may take it
 MIN_SHARED = 5  # fewer items shared by two annotators than this: their kappa is undefined (NaN, counted)
 
@@ -519,11 +517,14 @@ def alpha_interval(
     if len(data.people()) < 2:  # persons: A and A#2 (A's repeated labels, repeats='all') are one, no agreement of two
         return float('nan'), float('nan'), float('nan'), (f'{len(data.people())} annotator' if data.annotators else
                                                           'no annotator with a vote here') + ': no agreement to measure'
+    repeats = person_coincidences(data) is not None  # A and A#2: one person, whose labels alpha does not pair
+    votes = 'votes of 2 or more annotators' if repeats else '2 or more votes'
     if n_pair == 0:
-        return float('nan'), float('nan'), float('nan'), 'no item with 2 or more votes'
+        return float('nan'), float('nan'), float('nan'), f'no item with {votes}' + (
+            ' (a person\'s repeated labels are not paired: items_2plus and kappa count them)' if repeats else '')
     if n_pair < min_items or not n_boot:
         est = _alpha(data, level)
-        why = f'{n_pair} items with 2 or more votes (fewer than {min_items}): no interval' if n_boot else ''
+        why = f'{n_pair} items with {votes} (fewer than {min_items}): no interval' if n_boot else ''
         return est, float('nan'), float('nan'), why
     est, draws = agreement_draws(data, 'alpha', level=level, n_boot=n_boot, seed=seed)  # as `agreement_interval`
     return est, *draws_interval(draws), resamples_note('alpha', len(draws), n_boot).removeprefix('alpha: ')
@@ -1009,7 +1010,7 @@ def best_by_group(
         checks[g], verdicts[g], warned[g] = res.attrs['check'], res.attrs['check_verdict'], said
         base['check'] = res.attrs['check_verdict']
         al = ','.join(f'{a:.4g}' for a in res.attrs['alpha'])
-        alphas[g] = [round(float(a), 6) for a in res.attrs['alpha']]
+        alphas[g] = alpha_shown(res.attrs['alpha'])
         untied = majority_vote(c, ties='drop').labels >= 0
         # tied majority votes kept (ties first or random) are the hard metrics' gold labels: said, as `best` says them
         # (groups of 2 annotators: a third of the items tied, given to the first class, unsaid)
@@ -1064,7 +1065,7 @@ def plan_by_group(
         said = list(dict.fromkeys(str(w.message) for w in caught))
         for w in {str(w.message): w for w in caught}.values():  # each once, named by its group, in its own category
             warnings.warn(f'group {g!r}: {w.message}', w.category, stacklevel=2)
-        for k, v in (('alpha', [round(a, 6) for a in r.attrs['alpha']]), ('prior', r.attrs['prior']),
+        for k, v in (('alpha', alpha_shown(r.attrs['alpha'])), ('prior', r.attrs['prior']),
                      ('check', r.attrs['check']), ('check_verdict', r.attrs['check_verdict']), ('warnings', said),
                      ('notes', list(r.attrs['notes']))):
             said_by[k][g] = v

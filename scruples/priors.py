@@ -455,7 +455,8 @@ def _choose(counts, prior, alpha, folds, z, seed) -> PriorChoice:
     if zz > z:
         return PriorChoice(npmle(),
                            f'held-out log-likelihood {gain:+.4f} per item over the Dirichlet ({zz:.1f} s.e.)', gain, zz)
-    spread = 'the same on every item: the items alike' if flat else f'{zz:.1f} s.e.'
+    spread = ('the same on every item: the items alike' if flat else f'{zz:.1f} s.e.' if abs(zz) < 1e3 else
+              f'nearly the same on every item, {zz:.0e} s.e.: the items alike')  # a z of -20504 says no more
     why = (f'the NPMLE does not predict held-out votes better ({gain:+.4f} per item, {spread})' if gain <= 0 else
            f'the NPMLE predicts held-out votes better by {gain:+.4f} per item, not surely ({spread}'
            + (')' if flat else f', under {z:g})'))
