@@ -129,6 +129,45 @@ def _id_like(c) -> bool:
     return str(c).casefold() in ('id', 'item', 'qid', 'uid', 'index') or str(c).casefold().endswith(('_id', ' id'))
 
 
+def _label_kind(t, n: int) -> str | None:
+    """What a table's item labels are: 'rows' for an unnamed index of ints below `n`, not 0..n-1 in order (the row
+    labels of a frame sampled, sorted or split: pandas' own), 'ids' for a named index, an AnnotatedData read with ids,
+    or labels written as text; None otherwise (positions, several levels, ids beyond the row numbers)."""
+    if _annotated(t):
+        return 'ids' if getattr(t, 'items', None) is not None else None
+    idx = getattr(t, 'index', None)
+    if idx is None or getattr(idx, 'nlevels', 1) > 1 or not len(idx):
+        return None
+    if idx.name is not None:
+        return 'ids'
+    if getattr(idx.dtype, 'kind', '') in 'iu':
+        v = idx.to_numpy()
+        return 'rows' if v.min() >= 0 and v.max() < n and not _numbered([_key(i) for i in idx]) else None
+    return 'ids' if all(isinstance(v, str) for v in idx) else None
+
+
+def _row_labels_or_ids(y, ref, yi, ri, name: str, ref_name: str) -> None:
+    """Refuse matching one side's row labels (an unnamed index of ints: a frame sampled, sorted or split) to the
+    other's ids (`_label_kind`) where the ids are such numbers too: by label, a shuffled frame's row 3 took item '3'
+    (a perfect model scored 0.31). Row labels or ids? Asked, with how to do either."""
+    n = max(len(yi), len(ri))
+    kinds = {_label_kind(y, n), _label_kind(ref, n)}
+    if kinds != {'rows', 'ids'} or not set(yi) & set(ri):
+        return
+    ids = ri if _label_kind(ref, n) == 'ids' else yi
+    if not all(isinstance(v, str) and re.fullmatch(r'-?\d+(\.0*)?', v) for v in ids):
+        return
+    rows = yi if ids is ri else ri
+    if all(int(v) < len(ids) and ids[int(v)] == v for v in rows):  # the ids are the row numbers: both readings agree
+        return
+    rows_side, ids_side = (name, ref_name) if _label_kind(y, n) == 'rows' else (ref_name, name)
+    raise ValueError(f'{rows_side}: its index holds row labels (unnamed numbers below {n}: a frame sampled, sorted or '
+                     f'split?) and the items of {ids_side} are ids that are such numbers too: row labels or ids? By '
+                     f'label, a row would take the item whose id is its row number. To match on the ids, index '
+                     f'{rows_side} by them (its id column: .set_index(...), or .rename_axis("id") if its index holds '
+                     f'them); if the rows of the two are in the same order, pair them by position (.to_numpy())')
+
+
 def _levels_as_in(y, ref, yi, name: str = 'y', ref_name: str = 'ref'):
     """`y` (and its item labels `yi`) with its index's levels in the order of `ref`'s where both are indexes of several
     levels, each named, the same names (as written, else in any case) in another order ((comment, thread) beside
@@ -174,7 +213,9 @@ def in_order_of(
     array beside a table whose unnamed index is 0..n-1 in another order, either side, is refused too); the
     same for columns 0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order. Columns
     named apart from classes that have names (none in common) are refused: by position they would pair the wrong classes.
-    Indexes of several named levels are matched by level name (`_levels_as_in`), not tuple to tuple."""
+    Indexes of several named levels are matched by level name (`_levels_as_in`), not tuple to tuple. Row labels (an
+    unnamed index of ints, a frame sampled or split) beside ids that are such numbers (a named index, an AnnotatedData's
+    items, text) are asked, where the two readings differ (`_row_labels_or_ids`)."""
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
     if yc is not None and rc is not None and set(yc) & set(rc):
         if yc != rc and _numbered(yc) and getattr(y.columns, 'name', None) is None and sorted(yc) == sorted(rc):
@@ -201,6 +242,7 @@ def in_order_of(
     y, yi = _levels_as_in(y, ref, yi, name, ref_name)
     if yi is None or ri is None or yi == ri:
         return y
+    _row_labels_or_ids(y, ref, yi, ri, name, ref_name)
     if _numbered(yi) and getattr(getattr(y, 'index', None), 'name', None) is None:  # a named index is the items'
         if len(ri) == len(yi) and sorted(ri) == sorted(yi):
             raise ValueError(f'{name}: its index is 0..{len(yi) - 1} in order, and the items of {ref_name} are the same '
@@ -313,6 +355,8 @@ def rows_in_order_of(
     y = _whole_float_ids(y, x)
     x = _whole_float_ids(x, y)  # and the examples' index of whole floats beside counts keyed by ints
     xi, yi = _names_of(x)[1], _names_of(y)[1]
+    if xi == yi and getattr(y.index, 'nlevels', 1) == 1 and y.index.name is not None and y.index.name == x.index.name:
+        return y  # the same ids, named alike, in the same order: by label and by position alike
     unnamed = getattr(x.index, 'name', None) is None
     levels = list(getattr(y.index, 'names', None) or []) if getattr(y.index, 'nlevels', 1) > 1 else []
     if unnamed and x.ndim == 2 and levels and all(v is not None for v in levels):  # ids of several columns (a
@@ -352,9 +396,10 @@ def rows_in_order_of(
         return in_order_of(y, pd.Series(ids, index=ids), name, at, at)
     if ids and not named and set(ids) == set(yi) and ids != xi and not _numbered(yi):
         raise ValueError(f'{name}: its index holds the row labels of {x_name} and the ids of {at} alike, which '
-                         f'differ row by row: row labels or ids? Give {name} indexed by the ids '
-                         f'with the index named as the column ({name}.rename_axis({col!r})), or {x_name} indexed by '
-                         f'them ({x_name}.set_index({col!r}))')
+                         f'differ row by row: row labels or ids? If it holds the ids, name it as the column '
+                         f'({name}.rename_axis({col!r})); if it holds the row labels of {x_name} (both taken from one '
+                         f'frame), pair them by position: {name}.reset_index(drop=True) beside '
+                         f'{x_name}.reset_index(drop=True)')
     _row_numbers_or_ids(y, x, xi, yi, name, x_name)
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y

@@ -202,7 +202,8 @@ def reliability_diagram(y_true, y_prob, n_bins: int = 10, ax=None, label: str | 
 def soft_metrics(counts, y_prob, n_bins: int = 10) -> dict:
     "Cross-entropy, KL, JS, Manhattan distance, ECE, accuracy and macro F1 of predictions against label counts."
     c = check_counts(counts)
-    t, p = _pair(c, in_order_of(y_prob, counts, 'y_prob', 'counts'))
+    aligned = in_order_of(y_prob, counts, 'y_prob', 'counts')  # matched once: then arrays, row for row
+    t, p = _pair(c, np.asarray(aligned.to_numpy() if hasattr(aligned, 'to_numpy') else aligned, dtype=float))
     y, pred = hard_labels(c), p.argmax(1)
     with np.errstate(divide='ignore'):
         return {'cross_entropy': xentropy(c, p), 'kl': kl_divergence(t, p), 'js': js_divergence(t, p),

@@ -382,3 +382,58 @@ def test_a_float_id_column_is_matched_to_counts_keyed_by_ints():
     X = df.assign(id=df['id'].astype(float)).sample(frac=1, random_state=2)
     assert _f1(df, X, df.set_index('id')[CL]) == 1.0
     assert _f1(df, X.reset_index(drop=True), df.set_index('id')[CL]) == 1.0
+
+
+# --- the fiftieth pass (pairing, on 7d9d13f) ---------------------------------------------------------------------------
+
+def _shuffled(n=12):
+    "A frame of items whose ids are 0..n-1 in another order than their rows, shuffled (row labels 0..n-1 permuted)."
+    df = _table([3, 0, 5, 1, 4, 2, 9, 11, 6, 10, 8, 7][:n])
+    return df, df.sample(frac=1, random_state=4)
+
+
+def test_row_labels_are_not_matched_to_ids_in_any_function():
+    """Predictions indexed by a shuffled frame's row labels beside counts keyed by the ids (an AnnotatedData, a named
+    index) were matched row label to id in `score_predictions`, `xentropy`, `total_variation` (a perfect model 0.31,
+    cross-entropy 2.77 for 0.93); `evaluate(model, sh.set_index('id'), sh[['yes','no']])` too: asked now."""
+    import warnings
+
+    from scruples.evaluation import score_predictions
+    from scruples.metrics import total_variation, xentropy
+
+    df, sh = _shuffled()
+    m = _Perfect(df)
+    P = pd.DataFrame(m.predict_proba(sh), index=sh.index, columns=m.classes_)
+    for counts in (read_annotated(df), df.set_index('id')[CL], sh.set_index('id')[CL]):
+        for f in (lambda c=counts: score_predictions(P, c, n_boot=0), lambda c=counts: xentropy(c, P),
+                  lambda c=counts: total_variation(c, P)):
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                with pytest.raises(ValueError, match=r'row labels or ids\?'):
+                    f()
+    Pid = P.set_axis(pd.Index(sh['id'].to_numpy(), name='id'))  # the predictions keyed by the ids: matched
+    assert xentropy(df.set_index('id')[CL], Pid) == pytest.approx(xentropy(sh[['no', 'yes']].to_numpy(), P.to_numpy()))
+    with pytest.raises(ValueError, match=r'row labels or ids\?'):
+        _f1(df, sh.set_index('id'), sh[CL])
+    assert _f1(df, sh.set_index('id'), sh[['no', 'yes']].to_numpy()) == 1.0  # the advice: by position (the model's order)
+
+
+def test_one_frames_rows_on_both_sides_are_paired_and_soft_metrics_align_once():
+    """`evaluate(model, sh, sh[['yes','no']])` (one shuffled frame's rows on both sides, ids 0..n-1 in other rows of its
+    `id` column) is asked (row labels or ids?), and both pieces of its advice mis-paired (0.31): each is now said with
+    the case it is right in, and followed so, scores right; `soft_metrics` refused predictions already in the counts'
+    order ('y_true has none (an array)'): it aligned, then aligned again against the bare counts."""
+    from scruples.softmetrics import soft_metrics
+
+    df, sh = _shuffled()
+    with pytest.raises(ValueError, match=r'row labels or ids\?') as e:
+        _f1(df, sh, sh[CL])
+    assert 'if it holds the row labels of X_test (both taken from one frame), pair them by position' in str(e.value)
+    assert _f1(df, sh.reset_index(drop=True), sh[CL].reset_index(drop=True)) == 1.0  # row labels: as advised
+    assert _f1(df, sh, df.set_index('id')[CL].rename_axis('id')) == 1.0  # ids: named as the column
+    named = sh.rename_axis('row')
+    assert _f1(df, named, named[CL]) == 1.0  # the same ids named alike, in the same order: paired
+    m = _Perfect(df)
+    P = pd.DataFrame(m.predict_proba(sh), index=sh.index, columns=m.classes_)
+    got = soft_metrics(sh[['no', 'yes']], P)
+    assert got['accuracy'] == 1.0 and got == soft_metrics(sh[['no', 'yes']].to_numpy(), P.to_numpy())
