@@ -157,9 +157,6 @@ def _row_labels_or_ids(y, ref, yi, ri, name: str, ref_name: str) -> None:
     ids = ri if _label_kind(ref, n) == 'ids' else yi
     if not all(isinstance(v, str) and re.fullmatch(r'-?\d+(\.0*)?', v) for v in ids):
         return
-    rows = yi if ids is ri else ri
-    if all(int(v) < len(ids) and ids[int(v)] == v for v in rows):  # the ids are the row numbers: both readings agree
-        return
     rows_side, ids_side = (name, ref_name) if _label_kind(y, n) == 'rows' else (ref_name, name)
     raise ValueError(f'{rows_side}: its index holds row labels (unnamed numbers below {n}: a frame sampled, sorted or '
                      f'split?) and the items of {ids_side} are ids that are such numbers too: row labels or ids? By '
@@ -454,8 +451,9 @@ def _row_numbers_or_ids(y, x, xi, yi, name: str, x_name: str) -> None:
     text_ids = (yname is None and all(isinstance(v, str) for v in y.index)
                 and getattr(getattr(x.index, 'dtype', None), 'kind', '') in 'iu')  # ids written as text ('3', an
     # AnnotatedData's items) beside row numbers (ints): not a frame sampled beside another (its labels are ints)
-    if (xname is None and (yname is not None or text_ids) and set(xi) <= rows and set(xi) <= set(yi)
-            and any(yi[int(v)] != v for v in xi)):
+    if xname is None and (yname is not None or text_ids) and set(xi) <= rows and set(xi) <= set(yi):  # row labels
+        # beside ids of the same numbers: asked even where the ids side is in id order (sorted by id since, its row
+        # v is item v, and so by label and by its row numbers alike the examples' row v would take item v: wrong)
         its = f'its index {yname!r}' if yname is not None else 'numbers written as text'
         raise ValueError(f'{x_name}: its index holds numbers below {n} (unnamed: the row numbers of a table read in '
                          f'order, or sampled, sorted or split since?) that are ids of {name} ({its}) too, of other '

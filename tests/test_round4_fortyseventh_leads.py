@@ -76,8 +76,12 @@ def test_row_numbers_beside_ids_that_are_those_numbers_are_asked():
     assert _f1(df, df[['text']], y.reset_index(drop=True)) == 1.0  # by position, as the advice says
     assert _f1(df, df[['id', 'text']].iloc[perm], y) == 1.0  # X with its column of ids
     assert _f1(df, df.set_index('id')[['text']].iloc[perm].rename_axis(None).rename_axis('id'), y) == 1.0
-    ok = _table(list(range(n)))  # ids that are the row numbers, in order: the two readings agree, nothing asked
-    assert _f1(ok, ok[['text']].iloc[perm], ok.set_index('id')[CL]) == 1.0
+    ok = _table(list(range(n)))  # ids that are the row numbers, in order: asked too (the same as counts sorted by id
+    with pytest.raises(ValueError, match=r'row numbers or ids\?'):  # since, which by label pair wrongly: the
+        _f1(ok, ok[['text']].iloc[perm], ok.set_index('id')[CL])  # fifty-first pass)
+    assert _f1(ok, ok[['id', 'text']].iloc[perm], ok.set_index('id')[CL]) == 1.0  # with its ids: matched
+    with pytest.raises(ValueError, match=r'row numbers or ids\?'):  # counts sorted by id beside shuffled row labels
+        _f1(df, df[['text']].iloc[perm], y.sort_index())
     assert _f1(df, df[['text']], read_annotated(df)) == 1.0  # an AnnotatedData beside X in its order: by position
 
 
