@@ -492,13 +492,14 @@ def agreement_report(
         n_all, data = data.n_items, take(data, np.flatnonzero(data.n_votes > 0))
     n = data.n_votes
     nan = float('nan')
+    persons = person_coincidences(data) is not None  # repeats='all': A and A#2 one person, two votes
 
     short = []  # the coefficients whose interval is of fewer resamples than asked: said in the notes
 
     def coef(name, coefficient, level='nominal'):
         n_pair = int((pairable_items(data) if coefficient == 'alpha' else n >= 2).sum())  # items it pairs votes on
         if n_boot and n_pair < MIN_ITEMS:  # as the groups' table (`perspectives.alpha_interval`): too few for one
-            votes = ('votes of 2 or more annotators' if coefficient == 'alpha' and person_coincidences(data) is not None
+            votes = ('votes of 2 or more annotators' if coefficient == 'alpha' and persons
                      else '2 or more votes')
             short.append(f'{name}: {n_pair} items with {votes} (fewer than {MIN_ITEMS}): no interval')
         elif n_boot:
@@ -548,7 +549,7 @@ def agreement_report(
         'fleiss_kappa_votes_per_item; lo, hi: the 2.5-97.5% spread of the subsamples, not an interval of the estimate',
     ] + ([f'{", ".join(boot)}: lo, hi: the 95% bootstrap interval over items ({n_boot} resamples)'] if n_boot and boot else [])
     out.attrs['notes'] += [s for s in short if s]
-    if person_coincidences(data) is not None:  # repeats='all': A and A#2 are one person, two votes
+    if persons:  # repeats='all': A and A#2 are one person, two votes
         out.attrs['notes'].append('krippendorff_alpha pairs the labels of different annotators only (a person\'s '
                                   'repeated labels of an item are one value, not paired with each other); fleiss_kappa '
                                   'and the votes counted take every label as a vote')

@@ -340,7 +340,8 @@ def _counts_for(X, counts, xname: str, cname: str):
     model's probabilities come in X's order, and were paired with the counts by position (examples sampled or sorted
     were scored against other items' votes). X indexed 0..n-1 in order (made from an array) pairs by position, unless
     the counts' index is those numbers in another order (`rows_in_order_of`: a frame sorted or sampled is matched by its
-    index). An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
+    index; ids of them asked). An
+    AnnotatedData read without ids has its items numbered: positions, not ids. An AnnotatedData becomes the frame of its counts, its items the index and its classes the columns, so the model's
     `classes_` are matched to its classes by name too; its items pair with X by position where X is an array or indexed
     0..n-1 in order (as the baselines' fit takes them), whatever the ids, and by id where X is indexed by ids or holds
     them in a column: first the columns its ids were read from (`_votes_of_the_examples`: a subset of its items is
@@ -355,12 +356,14 @@ def _counts_for(X, counts, xname: str, cname: str):
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         cols = getattr(counts, 'columns', None) or {}  # its ids read from these columns: `id` (wide), `item` (long)
         own = [str(c) for c in (cols.get('id') or cols.get('item') or [])]
+        if not own and idx is not None and [str(v) for v in idx] == [str(i) for i in range(len(idx))]:  # read without
+            frame.index = pd.RangeIndex(len(frame))  # ids: its items numbered from 0 are positions, not ids ('3' as text
+            # matched an id column of X, or its row labels)
         xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
         held = [columns_named(xcols, o) for o in own]  # its name as read (`id` beside an `ID` of row numbers), else in
         # any case, as the reader
         xin = [v for v in X.index.names if v is not None] if isinstance(getattr(X, 'index', None), pd.Index) else []
-        on = {o: [v for v in xin if str(v) == o] or ([] if any(held) else [v for v in xin if str(v).casefold() ==
-                                                                            o.casefold()]) for o in own}
+        on = {o: [v for v in xin if str(v) == o] if any(held) else columns_named(xin, o) for o in own}
         if (idx is not None and own and len(xin) == len(own) and all(len(v) == 1 for v in on.values())
                 and not all(o in map(str, xcols) for o in own)):  # X indexed by them (its index named as they
             # are: before a column of another spelling, an `ID`), a float index (101.0) read as the reader reads it

@@ -124,9 +124,17 @@ def _positions_or_items(y, x, name: str, x_name: str) -> None:
                              'as a table or Series indexed by the same items to match them by index')
 
 
-def _id_like(c) -> bool:
-    "A column name that reads as the item ids (id, item, qid, post_id...), not a class: `in_order_of`'s hints."
-    return str(c).casefold() in ('id', 'item', 'qid', 'uid', 'index') or str(c).casefold().endswith(('_id', ' id'))
+def _id_like(name) -> bool:
+    "A column name that names ids: id, item, key (any case), or ending in _id, ' id', -id, _key, Id or ID (`postId`)."
+    s = str(name)
+    n = s.casefold()
+    return n in ('id', 'item', 'key', 'qid', 'uid', 'uuid', 'guid') or n.endswith(('_id', ' id', '-id', '_key')) or (
+        s.endswith(('Id', 'ID')))
+
+
+def _whole_numbers(labels) -> bool:
+    "Item labels that are all whole numbers written as text (3, -3, 3.0): ids that may be row numbers too."
+    return all(isinstance(v, str) and re.fullmatch(r'-?\d+(\.0*)?', v) for v in labels)
 
 
 def _label_kind(t, n: int) -> str | None:
@@ -146,18 +154,26 @@ def _label_kind(t, n: int) -> str | None:
     return 'ids' if all(isinstance(v, str) for v in idx) else None
 
 
+def _positions_only(t) -> bool:
+    """Items that are positions, not labels, where they are 0..n-1 in order: an unnamed index of one level, not text (a
+    table made from an array, read, or reset), or an AnnotatedData read without an id column (its items numbered)."""
+    if _annotated(t):
+        cols = getattr(t, 'columns', None) or {}
+        return getattr(t, 'items', None) is None or not (cols.get('id') or cols.get('item'))
+    idx = getattr(t, 'index', None)  # labels written as text ('3': ids, an AnnotatedData's items) are no positions
+    return (idx is not None and getattr(idx, 'nlevels', 1) == 1 and idx.name is None
+            and getattr(idx, 'inferred_type', '') != 'string')
+
+
 def _row_labels_or_ids(y, ref, yi, ri, name: str, ref_name: str) -> None:
     """Refuse matching one side's row labels (an unnamed index of ints: a frame sampled, sorted or split) to the
     other's ids (`_label_kind`) where the ids are such numbers too: by label, a shuffled frame's row 3 took item '3'
     (a perfect model scored 0.31). Row labels or ids? Asked, with how to do either."""
     n = max(len(yi), len(ri))
-    kinds = {_label_kind(y, n), _label_kind(ref, n)}
-    if kinds != {'rows', 'ids'} or not set(yi) & set(ri):
+    ky, kr = _label_kind(y, n), _label_kind(ref, n)
+    if {ky, kr} != {'rows', 'ids'} or not set(yi) & set(ri) or not _whole_numbers(ri if kr == 'ids' else yi):
         return
-    ids = ri if _label_kind(ref, n) == 'ids' else yi
-    if not all(isinstance(v, str) and re.fullmatch(r'-?\d+(\.0*)?', v) for v in ids):
-        return
-    rows_side, ids_side = (name, ref_name) if _label_kind(y, n) == 'rows' else (ref_name, name)
+    rows_side, ids_side = (name, ref_name) if ky == 'rows' else (ref_name, name)
     raise ValueError(f'{rows_side}: its index holds row labels (unnamed numbers below {n}: a frame sampled, sorted or '
                      f'split?) and the items of {ids_side} are ids that are such numbers too: row labels or ids? By '
                      f'label, a row would take the item whose id is its row number. To match on the ids, index '
@@ -174,7 +190,7 @@ def _levels_as_in(y, ref, yi, name: str = 'y', ref_name: str = 'ref'):
     import itertools
 
     yx, rx = getattr(y, 'index', None), getattr(ref, 'index', None)
-    if getattr(yx, 'nlevels', 1) < 2 or getattr(rx, 'nlevels', 1) < 2 or getattr(ref, 'classes', None) is not None:
+    if getattr(yx, 'nlevels', 1) < 2 or getattr(rx, 'nlevels', 1) < 2 or _annotated(ref):
         return y, yi
     yn, rn = list(yx.names), list(rx.names)
     if yn == rn:
@@ -206,7 +222,9 @@ def in_order_of(
     """`y` in the order of `ref`, as pandas aligns: a DataFrame's columns matched to `ref`'s classes by name, the rows of a
     DataFrame or Series to `ref`'s items by label. Names that match only in part are refused, naming them. Taken by
     position: arrays, `ref` without item labels, and `y` indexed 0..n-1 in order by an unnamed index (a table made
-    from an array), unless `ref`'s items are those same numbers in another order (positions or labels? refused; and an
+    from an array), unless `ref`'s items are those same numbers in another order (positions or labels? refused, and so
+    is `ref` indexed so, or read without ids, beside `y` keyed by ids, a named index or text, of those numbers in
+    another order; `y` keyed by a frame's row labels is matched by label, as pandas aligns; and an
     array beside a table whose unnamed index is 0..n-1 in another order, either side, is refused too); the
     same for columns 0..k-1 in order, unnamed, where `ref`'s classes are those numbers in another order. Columns
     named apart from classes that have names (none in common) are refused: by position they would pair the wrong classes.
@@ -240,11 +258,24 @@ def in_order_of(
     if yi is None or ri is None or yi == ri:
         return y
     _row_labels_or_ids(y, ref, yi, ri, name, ref_name)
-    if _numbered(yi) and getattr(getattr(y, 'index', None), 'name', None) is None:  # a named index is the items'
+    if (_numbered(ri) and _positions_only(ref) and len(ri) == len(yi) and sorted(ri) == sorted(yi)
+            and _label_kind(y, len(yi)) == 'ids'):  # the mirror, where y is keyed by ids (a frame's row labels beside
+        # its reset or read self are matched by label, as pandas aligns: a frame sorted or sampled since)
+        raise ValueError(f'{ref_name}: its items are 0..{len(ri) - 1} in order (an unnamed index: a table made from an '
+                         f'array, read from a file or reset; or data read without ids), and {name} is keyed by ids '
+                         f'(a named index, or text) that are the same numbers in another order: positions or ids? By '
+                         f'id, item 3 would take the row in position 3. If the rows of {name} are in the order of '
+                         f'{ref_name}, pair them by position ({name}.reset_index(drop=True)); if {ref_name} holds '
+                         f'the items in the order of their ids, give it the ids ('
+                         + (f'read it with its id column' if _annotated(ref) else f'{ref_name}.rename_axis(...)') + ')')
+    if _numbered(yi) and _positions_only(y):  # a named index, or text, is the items'
         if len(ri) == len(yi) and sorted(ri) == sorted(yi):
             raise ValueError(f'{name}: its index is 0..{len(yi) - 1} in order, and the items of {ref_name} are the same '
-                             f'numbers in another order: positions or items? Give {name}.to_numpy() to pair them by '
-                             'position, or an index naming the items')
+                             f'numbers in another order: positions or items? If its rows are in the order of '
+                             f'{ref_name}, pair them by position: give '
+                             + (f'{name}.set_axis(list({ref_name}.items))' if _annotated(ref) else
+                                f'{ref_name}.reset_index(drop=True)')
+                             + '; else an index naming the items')
         return y
     for what, labels in ((name, yi), (ref_name, ri)):
         if len(set(labels)) < len(labels):
@@ -328,7 +359,9 @@ def rows_in_order_of(
     """`y`'s rows in the order of the examples `x`, as pandas aligns (`in_order_of` on the rows only: their columns are
     different things, the examples' fields and, say, the votes). Examples indexed 0..n-1 in order by an unnamed index
     (made from an array, or read by pandas) carry positions, not items: `y` keyed otherwise is paired with them by
-    position, but `y` keyed by those same numbers in another order (a frame sorted or sampled) is matched by its index.
+    position, but `y` keyed by those same numbers in another order (a frame sorted or sampled) is matched by its index
+    (ids of them, a named index or text, are asked: `in_order_of`). `y` keyed by text ('3': ids) is matched on the
+    examples' id column.
     `y` indexed 0..n-1 in order beside examples that are those numbers in another order is refused (positions or
     items?), as `in_order_of` refuses it, and so is an array (taken by position) beside a frame or Series, `y` or the
     examples, whose unnamed index is 0..n-1 in another order. Arrays on both sides: by position. Examples whose ids
@@ -379,6 +412,8 @@ def rows_in_order_of(
             return in_order_of(y, pd.Series(keys, index=pd.Index(keys, tupleize_cols=False)), name, at, at)
     named = getattr(y.index, 'name', None) is not None  # a named index holds ids, not row numbers
     numbers = set(yi) == set(xi) and not named  # y's labels may be x's row numbers (a named index holds ids)
+    text = not named and getattr(y.index, 'nlevels', 1) == 1 and len(y) > 0 and all(isinstance(v, str)
+                                                                                       for v in y.index)
     col = _ids_column(x, yi, y.index.name, numbers, name, x_name) if unnamed and x.ndim == 2 else None
     ids = []
     if col is not None:  # as written (1.0 beside a 1.0: its hint where they differ) or as the readers read ids (101.0
@@ -387,6 +422,8 @@ def rows_in_order_of(
         ids = read if len(set(read) & set(yi)) > len(set(raw) & set(yi)) or (
             col != id_column(x.columns) and not set(raw) & set(yi)) else raw
     at = f"{x_name}[{col!r}]"
+    named = named or (text and bool(ids) and set(ids) <= set(yi))  # labels written as text ('3': an AnnotatedData's
+    # items, a dict's keys; never pandas' row labels) of every id the id column holds: ids, even where 0..n-1 in order
     if ids and (set(yi) != set(xi) or named) and not (_numbered(yi) and not named):
         import pandas as pd  # keyed by ids, the examples' in a column: matched on it (or refused, naming the unmatched)
 
@@ -443,7 +480,7 @@ def _row_numbers_or_ids(y, x, xi, yi, name: str, x_name: str) -> None:
     yname, xname = getattr(y.index, 'name', None), getattr(x.index, 'name', None)
     if getattr(y.index, 'nlevels', 1) > 1 or getattr(x.index, 'nlevels', 1) > 1 or not yi:
         return
-    numbers = all(isinstance(v, str) and re.fullmatch(r'-?\d+(\.0*)?', v) for v in yi)  # 3, or 3.0: whole numbers
+    numbers = _whole_numbers(yi)  # 3, or 3.0: whole numbers
     if not numbers or not set(xi) & set(yi) or xi == yi:
         return
     n = len(yi)
@@ -458,7 +495,8 @@ def _row_numbers_or_ids(y, x, xi, yi, name: str, x_name: str) -> None:
         raise ValueError(f'{x_name}: its index holds numbers below {n} (unnamed: the row numbers of a table read in '
                          f'order, or sampled, sorted or split since?) that are ids of {name} ({its}) too, of other '
                          'rows: row numbers or ids? To match on the ids, give '
-                         f'{x_name} its column of them, or its index named as they are ({x_name}.rename_axis('
+                         f'{x_name} its column of them, or, if its index holds them, name it as they are '
+                         f'({x_name}.rename_axis('
                          f'{yname or "id"!r}){"" if yname else f" beside {name}.rename_axis({chr(39)}id{chr(39)})"}); '
                          f'if the rows of {x_name} are those of {name} in the same order (taken together from one '
                          f'frame), pair them by position: {x_name}.reset_index(drop=True) beside '
@@ -474,19 +512,14 @@ def _row_numbers_or_ids(y, x, xi, yi, name: str, x_name: str) -> None:
                          + f'; to pair the rows by position, leave it out ({x_name}.reset_index(drop=True))')
 
 
-def _id_like(name) -> bool:
-    "A column name that names ids: id, item, key (any case), or ending in _id, ' id', -id, _key, Id or ID (`postId`)."
-    s = str(name)
-    n = s.casefold()
-    return n in ('id', 'item', 'key', 'qid', 'uid', 'uuid', 'guid') or n.endswith(('_id', ' id', '-id', '_key')) or (
-        s.endswith(('Id', 'ID')))
-
-
 def columns_named(columns, name) -> list:
     """The columns of `columns` named `name`: as written, else in any case (as the readers take an id column: `Post` for
-    an index named `post`); one where it is found, none or several where it is not."""
+    an index named `post`), else spelled otherwise (`post_id` for `PostID` or `postId`: letters and digits alike, in any
+    case); one where it is found, none or several where it is not."""
     exact = [c for c in columns if str(c) == str(name)]
-    return exact or [c for c in columns if str(c).casefold() == str(name).casefold()]
+    fold = [c for c in columns if str(c).casefold() == str(name).casefold()]
+    bare = re.sub(r'[\W_]+', '', str(name).casefold())  # PostID, postId, post-id: the column post_id
+    return exact or fold or ([c for c in columns if re.sub(r'[\W_]+', '', str(c).casefold()) == bare] if bare else [])
 
 
 def _column_ids(s) -> list | None:
