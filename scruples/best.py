@@ -697,19 +697,16 @@ def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.nda
     """The oracle's expected accuracy or macro F1 on the patterns (distinct (counts, gold) rows, `mult` items each, gold
     class `yp`, likelihoods `lik` (P, G) at the support points whose argmax shares are `shares` (G, k)) under weights
     `w`: macro F1 of the expected confusion counts. Returns it, its gradient in `w`, the classes macro F1 averages over
-    (those with gold items or at least half an expected prediction; give `cls` to hold them), each row's marginal and
-    EM's step for the weights (`lik.T @ (mult / m)`, `_tilt`'s). Two products with `lik`, each of several columns (the
-    walk calls it some ten thousand times: one column at a time it took twice as long)."""
-    k = shares.shape[1]
-    mq = lik @ np.column_stack([w, w[:, None] * shares])  # (P, 1 + k): each row's marginal, and the oracle's chances
-    m = mq[:, 0]
-    q = mq[:, 1:] / m[:, None]  # (P, k): the chance the oracle predicts each class
+    (those with gold items or at least half an expected prediction; give `cls` to hold them) and each row's marginal."""
+    m = lik @ w
+    q = (lik @ (w[:, None] * shares)) / m[:, None]  # (P, k): the chance the oracle predicts each class
     rows, n = np.arange(len(q)), mult.sum()
     if metric == 'accuracy':
         val = (mult * q[rows, yp]).sum() / n
         d = np.zeros_like(q)
         d[rows, yp] = mult / n
     else:
+        k = shares.shape[1]
         sup, pred = np.bincount(yp, weights=mult, minlength=k), mult @ q
         tp = np.bincount(yp, weights=mult * q[rows, yp], minlength=k)
         den = np.maximum(sup + pred, 1e-150)  # squared below: 1e-300 underflowed to 0 (a warning, a NaN masked out)
@@ -719,8 +716,8 @@ def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.nda
         d = mult[:, None] * np.where(cls, -2 * tp / (kk * den**2), 0)[None]  # d val / d q
         d[rows, yp] += mult * np.where(cls, 2 / (kk * den), 0)[yp]
     a = d / m[:, None]  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
-    back = lik.T @ np.column_stack([a, (q * a).sum(1), mult / m])  # (G, k + 2)
-    return float(val), (back[:, :k] * shares).sum(1) - back[:, k], cls, m, back[:, k + 1]
+    grad = ((lik.T @ a) * shares).sum(1) - lik.T @ (q * a).sum(1)
+    return float(val), grad, cls, m
 
 
 def _tilt(metric, lik, shares, mult, yp, w, sign: int, threshold: float | None = None, target: float | None = None,
@@ -731,19 +728,20 @@ def _tilt(metric, lik, shares, mult, yp, w, sign: int, threshold: float | None =
     weights take up to `iters` steps, until a step moves them less than `tol` (summed absolute change): the walk then
     follows the maximizers instead of lagging behind them (`PROFILE_TOL`)."""
     n = mult.sum()
-    f0, _, cls, m0, _ = _plugin_score(metric, lik, shares, mult, yp, w)
+    f0, _, cls, m0 = _plugin_score(metric, lik, shares, mult, yp, w)
     l0, lam, prev = mult @ np.log(m0), 0.0, (0.0, f0)
     while lam < lam_max:
         lam += step * max(1.0, lam)
         for _ in range(iters):  # EM's step for l, the score's gradient added; kept positive; until the weights settle
-            _, g, _, m, em = _plugin_score(metric, lik, shares, mult, yp, w, cls)
+            _, g, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
+            em = lik.T @ (mult / m)
             new = w * np.maximum(em + sign * lam * n * g, 0.05 * em) / n
             new /= new.sum()
             settled = np.abs(new - w).sum() < tol
             w = new
             if settled:
                 break
-        f, _, _, m, _ = _plugin_score(metric, lik, shares, mult, yp, w, cls)
+        f, _, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
         drop = 2 * (l0 - mult @ np.log(m))
         d0, f_prev = prev
         if target is not None and (f - target) * sign >= 0:
