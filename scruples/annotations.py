@@ -38,9 +38,9 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData',
-           'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names',
-           'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES',
+           'AnnotatedData', 'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value',
+           'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
            'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
@@ -290,10 +290,10 @@ def _utf8(v: str, path, line, name) -> str:
 # %% ../nbs/07_annotations.ipynb #28bda5b1
 def _numeric_header(cells) -> bool:
     """Whether a first row of integers could name classes: a run of 3 or more through 0 or 1 (1,2,3,4,5; -2,-1,0,1,2;
-    1,0,-1), or 0,1: the header pandas writes for a frame of two columns made from an array (`pd.DataFrame(c).to_csv()`),
+    1,0,-1), or 0,1 or 1,2 (two actions), 0,1 the header pandas writes for a frame of two columns made from an array (`pd.DataFrame(c).to_csv()`),
     read as an item it would add one that is no item. It could as well be an item's counts: `_csv_table` decides it from
     the options, or refuses with both readings."""
-    if [c.strip() for c in cells] == ['0', '1']:
+    if [c.strip() for c in cells] in (['0', '1'], ['1', '2']):  # two classes: action 1 and action 2 (a dilemma)
         return True
     if len(cells) < 3 or not all(_DIGITS.fullmatch(c) for c in cells):
         return False
@@ -1065,6 +1065,18 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
 
 # %% ../nbs/07_annotations.ipynb #55625b75
 TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total', 'all items')
+# a wide table's column that is no class unless named one: a label (a gold label's class index, the majority vote), a
+# row number, a second id column beside the id (`_wide` refuses it among the default count columns, naming it)
+NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold label', 'majority', 'majority_label',
+                   'majority_vote', 'majority vote', 'prediction', 'predicted', 'row', 'row_number', 'item', 'rowid')
+
+
+def _total_name(name) -> bool:
+    "A column named as a total or as a count of votes or annotators (n_annotators, num_raters, annotator_count)."
+    s = str(name).strip().casefold()
+    return s in (*TOTAL_WORDS, *COUNT_WORDS) or bool(re.fullmatch(
+        r'((n|num|number|total|count)[ _]?(of[ _])?)?(annotators?|raters?|workers?|judg(e)?ments?|responses?|'
+        r'labell?ers?|coders?|votes?)([ _]?(n|num|count|total))?', s)) and s not in ('vote',)
 
 
 def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
@@ -1090,8 +1102,7 @@ def _totals_column(counts: np.ndarray, names) -> int | None:
     if counts.ndim != 2 or counts.shape[1] < 3 or not counts.any():
         return None
     sums = counts.sum(1)
-    hits = [j for j, x in enumerate(names) if str(x).strip().casefold() in (*TOTAL_WORDS, *COUNT_WORDS)
-            and np.array_equal(2 * counts[:, j], sums)]
+    hits = [j for j, x in enumerate(names) if _total_name(x) and np.array_equal(2 * counts[:, j], sums)]
     return hits[0] if hits else None
 
 
@@ -1176,6 +1187,15 @@ def _wide(
             path, None, None, 'one row per item, without a row of totals (remove it)',
             f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
         )
+    if not (given['counts'] or classes):  # every other column taken for counts: not one that names a label or a row
+        odd = [c for c in cc if str(c).strip().casefold() in NOT_COUNT_WORDS]
+        if odd:  # (a gold label's class index, the majority vote, row numbers, a second id) read as votes of a class
+            keep = ','.join(c for c in cc if c not in odd)
+            raise ScruplesDataError(
+                path, None, odd[0], f'count columns only: {", ".join(map(repr, odd))} '
+                f'{"names" if len(odd) == 1 else "name"} a label, a vote or a row, not a class (leave '
+                f'{"it" if len(odd) == 1 else "them"} out: {_opt("counts", keep)}; a class of that name: say so, '
+                f'{_opt("counts")})', ','.join(cc))
     tcol = _totals_column(c, cc)
     if tcol is not None:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j != tcol)
@@ -1460,12 +1480,13 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         one_spelling(dict.fromkeys(v[2] for v in votes), roles.get('annotator'), 'annotator', path)
     labels = {v[3] for v in votes} | named
     cats = t.categories.get(roles.get('label')) if form == 'long' else None
-    mark = (next((v for v in votes if v[3].strip().casefold() in MISSING_MARKS and v[3] not in named), None)
+    mark = (next((v for v in votes if (v[3].strip().casefold() in MISSING_MARKS or v[3].strip() == 'None')
+                  and v[3] not in named), None)  # 'None': Python's str(None) (a class 'none' stays one)
             if classes is None else None)  # a one-hot column names its class: not a mark of a missing cell
     if mark is not None and cats is None:  # R's NA, a spreadsheet's #N/A: no vote, not a class with votes
         raise ScruplesDataError(
             path, mark[0], roles.get('label', 'label') if form == 'long' else str(mark[2]),
-            f'a label, not a mark of a missing value ({mark[3]!r} is how R, pandas or a spreadsheet writes one): drop '
+            f'a label, not a mark of a missing value ({mark[3]!r} is how R, pandas, Python or a spreadsheet writes one): drop '
             + ('its row' if form == 'long' else 'it (an empty cell is no vote)') + f'; a class of that name: give the '
             f'classes in order ({_opt("classes")}), naming it', mark[3])
     if classes is None and cats is not None:  # a categorical label column (Parquet, a frame): its own order
@@ -1577,6 +1598,10 @@ def read_annotated(
         split=split,
         repeats=repeats,
     )
+    if (frame and len(named) == 1 and form in (None, 'wide') and str(named[0]).casefold() not in ('id', 'item')
+            and all(opts[k] is None for k in ('counts', 'id', 'item', 'label', 'annotator', 'annotator_columns'))
+            and not any(str(c).casefold() == 'label' for c in path_in.columns)):  # a frame's named index (a crosstab's,
+        opts['id'] = named[0]  # a groupby's: `post`): its items' ids, never a class of votes (its ids read as counts)
     name = '' if frame else path.name.lower()
     if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith('.json'):
         given = [k for k, v in opts.items() if v is not None] + (['form'] if form else [])
@@ -1584,9 +1609,15 @@ def read_annotated(
             raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')
         d = _fixed(path, classes)
     else:
-        t = (_frame_table(_index_ids(path_in, opts), path) if frame
+        src = _index_ids(path_in, opts) if frame else None
+        t = (_frame_table(src, path) if frame
              else _table(path, dict(opts, classes=classes, form=form), index_ids=True))
         d = _tabular(path, t, form, classes, **opts)
+        if frame and src is not path_in and pd.api.types.is_integer_dtype(path_in.index):  # an unnamed index of
+            # numbers (a frame sampled, sorted or filtered): its row labels, kept as the items, but no id column's
+            # ids (matched on an `id` column of the examples, a shuffled frame's row 3 took item 3: `metrics`)
+            d = replace(d, columns={**(d.columns or {}), 'id': [], 'rows': 'index'},
+                        report=f"{d.report}; items: the frame's row labels (an unnamed index of numbers)")
     if ceiling and (d.n_votes <= 1).all():
         raise ScruplesDataError(
             path,

@@ -1350,8 +1350,8 @@ def _add_score_parser(sub):
         'id); with a split column, one file holding every split (--on picks the items scored)',
     )
     _add_options(q, 'score')
-    q.add_argument('--pred-id', default=None, help='the id column of the predictions (default: id, else item, in any '
-                   'case, as the gold\'s)')
+    q.add_argument('--pred-id', default=None, help='the id column of the predictions (default: the gold\'s id column '
+                   'where the file has it, else id, else item, in any case; both the gold\'s and an id: refused, which?)')
     q.add_argument(
         '--pred-label', help='the predicted-label column (default: the one column beside the id, when not the classes)'
     )

@@ -33,10 +33,11 @@ from scruples.softmetrics import (
 )
 
 # %% auto #0
-__all__ = ['METRICS', 'FIELDS', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER', 'SCORE_FIGURES', 'FIGURE_MARK',
-           'InSampleCalibrationWarning', 'score_predictions', 'evaluate', 'Predictions', 'read_predictions',
-           'align_predictions', 'predicted_classes', 'prediction_warnings', 'mean_interval', 'score_against_ceiling',
-           'flattened_warning', 'save_figures', 'check_figure_file', 'save_figure_file']
+__all__ = ['METRICS', 'FIELDS', 'ORDER_GAIN', 'ORDER_P', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER',
+           'SCORE_FIGURES', 'FIGURE_MARK', 'InSampleCalibrationWarning', 'ClassOrderWarning', 'class_order_warning',
+           'score_predictions', 'evaluate', 'Predictions', 'read_predictions', 'align_predictions', 'predicted_classes',
+           'prediction_warnings', 'mean_interval', 'score_against_ceiling', 'flattened_warning', 'save_figures',
+           'check_figure_file', 'save_figure_file']
 
 # %% ../nbs/15_evaluation.ipynb #3f88dec4
 class InSampleCalibrationWarning(UserWarning):
@@ -88,6 +89,54 @@ def _interval(x):
         lo, hi = np.percentile(x, [2.5, 97.5])
     return tuple(np.inf if np.isnan(b) else b for b in (lo, hi))
 
+# %% ../nbs/15_evaluation.ipynb #610d1a85
+class ClassOrderWarning(UserWarning):
+    "Predictions taken by position agree with the majority vote far better with their columns in another class order."
+
+
+ORDER_GAIN = 0.25  # the share of items another class order must agree on beyond the given one (and twice as many)
+ORDER_P = 1e-3  # and beyond chance: a sign test of the items only one of the two orders gets right (small sets: noise)
+
+
+def class_order_warning(
+    pred,  # (n,) predicted classes (-1: a tie, left out)
+    y,  # (n,) the items' majority votes (-1: a tied vote, left out)
+    classes,  # the class names, in the order the predictions' columns were taken in
+    name: str = 'the model',  # the model, for the sentence
+) -> dict | None:  # kind 'class order', value (the agreement in the better order), says; None: no better order
+    """Where the predicted classes agree with the majority votes on far fewer items than they would with the columns in
+    another class order (the best one, by an assignment on the confusion matrix: at least `ORDER_GAIN` more of the
+    items, and twice as many), the predictions were likely in another class order than the counts (a model's sorted
+    `classes_` beside data whose classes are in file order): said, with the order that fits. Random predictions on 30
+    items agree a third of the time one way and two thirds the other: the better order must also win a sign test of
+    the items only one of the two gets right at `ORDER_P`. None with fewer than 10 items with a vote and a prediction."""
+    from scipy.optimize import linear_sum_assignment
+    from scipy.special import bdtrc
+
+    pred, y, classes = np.asarray(pred), np.asarray(y), list(classes)
+    ok = (pred >= 0) & (y >= 0)
+    k, n = len(classes), int(ok.sum())
+    if n < 10 or k < 2:
+        return None
+    cm = np.zeros((k, k))
+    np.add.at(cm, (y[ok], pred[ok]), 1)
+    rows, cols = linear_sum_assignment(cm, maximize=True)
+    given, better = np.trace(cm) / n, cm[rows, cols].sum() / n
+    if better < given + ORDER_GAIN or better < 2 * given:
+        return None
+    held = dict(zip(cols.tolist(), rows.tolist()))  # column j holds the predictions of class held[j]
+    yy, pp = y[ok], pred[ok]
+    right_given, right_better = yy == pp, yy == np.array([held[j] for j in pp])
+    wins, losses = int((right_better & ~right_given).sum()), int((right_given & ~right_better).sum())
+    if bdtrc(wins - 1, wins + losses, 0.5) >= ORDER_P:  # P(wins or more of them by chance)
+        return None
+    order = [classes[held[j]] for j in range(k)]
+    return dict(kind='class order', value=float(better), says=(
+        f"{name}'s probabilities, taken in the class order {classes}, agree with the majority vote on {given:.0%} of "
+        f'the {n} items with one, and on {better:.0%} with their columns taken as {order}: are they in another class '
+        "order (a model's sorted classes_ beside data whose classes are in file order)? Give them as a table whose "
+        'columns name the classes, to match them by name'))
+
 # %% ../nbs/15_evaluation.ipynb #7185e757
 def _tied_shares(p, tie: float = 0.0) -> np.ndarray:  # (n, k)
     """Each row's prediction as shares of its top classes: 1 for the largest probability, 1/m for each of m classes
@@ -109,8 +158,9 @@ def _shared_confusion(y, share, k: int, w=None) -> np.ndarray:  # (k, k), or (s,
     return out
 
 
-def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
-    "The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample."
+def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel, classes=None):
+    """The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample;
+    `classes` names the classes in the order the probabilities' columns were taken (for `class_order_warning`)."""
     n_boot = check_resamples(n_boot)  # 0: no intervals
     if p.shape != ct.shape:
         raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
@@ -134,6 +184,12 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel):
                     f'calibration predictions have {proba_cal.shape[1]} classes, the scored ones {ct.shape[1]}'
                 )
     y, k = hard_labels(ct), ct.shape[1]
+    top = p.max(1)  # the predicted class (-1: a tie) beside the majority vote (-1: tied): in another class order?
+    told = class_order_warning(np.where((p >= top[:, None]).sum(1) > 1, -1, p.argmax(1)),
+                               np.where((ct == ct.max(1, keepdims=True)).sum(1) > 1, -1, y),
+                               [f'class {j}' for j in range(k)] if classes is None else [str(c) for c in classes])
+    if told is not None:
+        warnings.warn(told['says'], ClassOrderWarning, stacklevel=stacklevel)
     share = _tied_shares(p)  # a tie at the top: a share for each tied class
     f1 = float(f1_from_confusion(_shared_confusion(y, share, k)))
     out = dict.fromkeys(FIELDS, np.nan)
@@ -266,7 +322,8 @@ def score_predictions(
     if hard and pc is not None:
         raise ValueError('proba_cal was given with hard=True: a temperature changes no label (hard predictions are '
                          'scored as they are); leave out proba_cal and counts_cal')
-    return _score(p, ct, pc, counts_cal, n_boot, seed, bool(hard), None if pc is None else 'held-out', stacklevel=3)
+    return _score(p, ct, pc, counts_cal, n_boot, seed, bool(hard), None if pc is None else 'held-out', stacklevel=3,
+                  classes=_class_names(counts, None, ct.shape[1]))
 
 # %% ../nbs/15_evaluation.ipynb #59f7bac2
 def _proba_of(model, X, name: str) -> np.ndarray:
@@ -356,7 +413,10 @@ def _counts_for(X, counts, xname: str, cname: str):
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         cols = getattr(counts, 'columns', None) or {}  # its ids read from these columns: `id` (wide), `item` (long)
         own = [str(c) for c in (cols.get('id') or cols.get('item') or [])]
-        if not own and idx is not None and [str(v) for v in idx] == [str(i) for i in range(len(idx))]:  # read without
+        rows = bool(cols.get('rows'))  # its items: a frame's row labels (an unnamed index of numbers), matched by label
+        if rows and idx is not None:  # as row labels, not ids: beside an id column of X of the same numbers, asked
+            frame.index = pd.Index([int(v) for v in idx])
+        elif not own and idx is not None and [str(v) for v in idx] == [str(i) for i in range(len(idx))]:  # read without
             frame.index = pd.RangeIndex(len(frame))  # ids: its items numbered from 0 are positions, not ids ('3' as text
             # matched an id column of X, or its row labels)
         xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
@@ -375,7 +435,7 @@ def _counts_for(X, counts, xname: str, cname: str):
                              f'all of them: give {xname} every one to match its items')
         # else X's ids in a column of another name (a `post_id`): by `rows_in_order_of`'s rule, the items taken as ids
         # whatever their values (items 0..n-1 read from an id column), matched on it as on the data's own
-        col = ids_column_of(X, counts, cname, xname) if idx is not None else None
+        col = ids_column_of(X, counts, cname, xname) if idx is not None and not rows else None
         if col is not None:
             return _votes_of_the_examples(X, frame, [col], xname, cname)
         n_x = len(X) if hasattr(X, '__len__') else None
@@ -459,7 +519,8 @@ def evaluate(
             _by_classes(model.heldout_counts_, classes, 'heldout_counts_'),
             "held-out (the model's own)",
         )
-    return _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel=3)
+    return _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel=3,
+                  classes=classes if classes is not None else _class_names(counts_test, None, ct.shape[1]))
 
 # %% ../nbs/15_evaluation.ipynb #bf4437f0
 from dataclasses import dataclass
@@ -543,6 +604,13 @@ def read_predictions(
     from scruples.core import id_column
 
     found = id_column(cols) if id is None else id  # the gold reader's rule: id, else item, in any case
+    gold_here = bool(gold_id) and all(str(c) in cols for c in gold_id)
+    if id is None and gold_here and [str(c) for c in gold_id] != column_names(found or 'id'):  # the gold's id column
+        if found is not None and found not in [str(c) for c in gold_id]:  # and an `id` of another name beside it
+            raise ScruplesDataError(path, None, 'id', f'one id column: {found!r} and {",".join(map(str, gold_id))} (the '
+                                    "gold's id column) are both here: which holds the ids? --pred-id names it",
+                                    ', '.join(cols))
+        found = ','.join(map(str, gold_id))  # as the gold's, the default the help gives
     idc = column_names(found or 'id')
     if found is None or any(c not in cols for c in idc):
         hint = (f': --pred-id {",".join(gold_id)}, as the gold\'s ids'
@@ -695,7 +763,8 @@ def prediction_warnings(
     `y_true`, a model that predicts the one class for most items because most items are of it is not collapsed: it is
     when it also predicts that class for at least half of the items of the other classes (or there are none). A frame
     of probabilities whose columns name the classes in another order is matched to them by name (it named the class by
-    the column's place: 'no' for a model predicting 'yes'); columns naming other classes are refused."""
+    the column's place: 'no' for a model predicting 'yes'); columns naming other classes are refused. With `y_true`,
+    predictions that agree with it far better in another class order are said too (`class_order_warning`)."""
     if isinstance(proba, pd.DataFrame):
         cols, names = [str(c) for c in proba.columns], [str(c) for c in classes]
         if cols != names and sorted(cols) == sorted(names):
@@ -716,6 +785,9 @@ def prediction_warnings(
         # a tied item is no class's: given to the first class, it moved the rule with the class order
         other = (y != j) & (y >= 0)
         others, also = int(other.sum()), int((other & (pred == j)).sum())
+        told = class_order_warning(pred, y, classes, name)  # columns in another class order? (said first: the cause)
+        if told is not None:
+            out.append(told)
     if top[j] / n >= share and (others is None or not others or 2 * also >= others):
         told = '' if not others else (f', and for {also} of the {others} items whose majority vote is another class')
         out.append(dict(kind='collapsed', value=float(top[j] / n), says=f'{name} predicts {classes[j]!r} for '

@@ -141,15 +141,19 @@ def _label_kind(t, n: int) -> str | None:
     """What a table's item labels are: 'rows' for an unnamed index of ints below `n`, not 0..n-1 in order (the row
     labels of a frame sampled, sorted or split: pandas' own), 'ids' for a named index, an AnnotatedData read with ids,
     or labels written as text; None otherwise (positions, several levels, ids beyond the row numbers)."""
-    if _annotated(t):
+    if _annotated(t):  # read from a frame's unnamed index of numbers: its row labels (`read_annotated`)
+        if (getattr(t, 'columns', None) or {}).get('rows'):
+            return 'rows'
         return 'ids' if getattr(t, 'items', None) is not None else None
     idx = getattr(t, 'index', None)
     if idx is None or getattr(idx, 'nlevels', 1) > 1 or not len(idx):
         return None
     if idx.name is not None:
         return 'ids'
-    if getattr(idx.dtype, 'kind', '') in 'iu':
-        v = idx.to_numpy()
+    v = idx.to_numpy()  # ints also where held as objects or categories (`astype(object)`, a CategoricalIndex)
+    if getattr(idx.dtype, 'kind', '') in 'iu' or all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+                                                      for x in v):
+        v = v.astype(np.int64)
         return 'rows' if v.min() >= 0 and v.max() < n and not _numbered([_key(i) for i in idx]) else None
     return 'ids' if all(isinstance(v, str) for v in idx) else None
 
@@ -159,7 +163,7 @@ def _positions_only(t) -> bool:
     table made from an array, read, or reset), or an AnnotatedData read without an id column (its items numbered)."""
     if _annotated(t):
         cols = getattr(t, 'columns', None) or {}
-        return getattr(t, 'items', None) is None or not (cols.get('id') or cols.get('item'))
+        return getattr(t, 'items', None) is None or not (cols.get('id') or cols.get('item') or cols.get('rows'))
     idx = getattr(t, 'index', None)  # labels written as text ('3': ids, an AnnotatedData's items) are no positions
     return (idx is not None and getattr(idx, 'nlevels', 1) == 1 and idx.name is None
             and getattr(idx, 'inferred_type', '') != 'string')
@@ -285,6 +289,11 @@ def in_order_of(
     if set(yi) != set(ri):
         ys, rs = set(yi), set(ri)
         gone, extra = [i for i in ri if i not in ys], [i for i in yi if i not in rs]
+        if not gone and _positions_only(ref) and _numbered(ri):  # positions 0..n-1: no items to pick rows by
+            raise ValueError(f'{name}: its index holds {len(yi)} labels, and {ref_name} {len(ri)} rows under a plain '
+                             f'index (positions, not ids: a table read, reset, or data read without ids): which rows of '
+                             f'{name} are its items? Give {ref_name} its ids (an index named as {name}\'s, or data read '
+                             f'with its id column) to pick them')
         if not gone:  # every item has its row, and more: the rows of the items are what is meant, said (not guessed)
             items_of = items_of or (f'list({ref_name}.items)' if hasattr(ref, 'classes') and not hasattr(ref, 'iloc')
                                     else f'{ref_name}.index')
@@ -422,6 +431,12 @@ def rows_in_order_of(
         ids = read if len(set(read) & set(yi)) > len(set(raw) & set(yi)) or (
             col != id_column(x.columns) and not set(raw) & set(yi)) else raw
     at = f"{x_name}[{col!r}]"
+    if text and ids and _numbered(yi) and set(ids) == set(yi) and ids != list(yi):  # '0'..'n-1' in order as text:
+        raise ValueError(  # ids in id order, or positions (the items of data read without ids, made a frame)?
+            f'{name}: its index is 0..{len(yi) - 1} in order, written as text, and {at} holds those numbers in another '
+            f'order: ids (in id order) or positions (the items of data read without ids)? If they are ids, name the '
+            f'index as the column ({name}.rename_axis({col!r})); if they are positions, in the order of {x_name}\'s '
+            f'rows, give {name}.reset_index(drop=True)')
     named = named or (text and bool(ids) and set(ids) <= set(yi))  # labels written as text ('3': an AnnotatedData's
     # items, a dict's keys; never pandas' row labels) of every id the id column holds: ids, even where 0..n-1 in order
     if ids and (set(yi) != set(xi) or named) and not (_numbered(yi) and not named):
@@ -431,9 +446,9 @@ def rows_in_order_of(
     if ids and not named and set(ids) == set(yi) and ids != xi and not _numbered(yi):
         raise ValueError(f'{name}: its index holds the row labels of {x_name} and the ids of {at} alike, which '
                          f'differ row by row: row labels or ids? If it holds the ids, name it as the column '
-                         f'({name}.rename_axis({col!r})); if it holds the row labels of {x_name} (both taken from one '
-                         f'frame), pair them by position: {name}.reset_index(drop=True) beside '
-                         f'{x_name}.reset_index(drop=True)')
+                         f'({name}.rename_axis({col!r}); data read from a frame: read it with its id column); if it '
+                         f'holds the row labels of {x_name} (both taken from one frame), leave the id column out to '
+                         f'match them by label ({x_name}.drop(columns={col!r}))')
     _row_numbers_or_ids(y, x, xi, yi, name, x_name)
     if _numbered(xi) and unnamed and set(yi) != set(xi):  # no ids in the index: positions
         return y
@@ -468,6 +483,8 @@ def _whole_float_ids(y, x):
         return y
     import pandas as pd
 
+    if i.name is None:  # unnamed: as text, ids (a float is never pandas' row label, nor a position)
+        return y.set_axis(pd.Index([str(v) for v in i.astype('int64')], dtype=object), axis=0)
     return y.set_axis(pd.Index(i.astype('int64'), name=i.name), axis=0)
 
 
@@ -515,11 +532,13 @@ def _row_numbers_or_ids(y, x, xi, yi, name: str, x_name: str) -> None:
 def columns_named(columns, name) -> list:
     """The columns of `columns` named `name`: as written, else in any case (as the readers take an id column: `Post` for
     an index named `post`), else spelled otherwise (`post_id` for `PostID` or `postId`: letters and digits alike, in any
-    case); one where it is found, none or several where it is not."""
+    case; where that finds more columns than the case alone, all of them: which one?); one where it is found, none or
+    several where it is not."""
     exact = [c for c in columns if str(c) == str(name)]
     fold = [c for c in columns if str(c).casefold() == str(name).casefold()]
     bare = re.sub(r'[\W_]+', '', str(name).casefold())  # PostID, postId, post-id: the column post_id
-    return exact or fold or ([c for c in columns if re.sub(r'[\W_]+', '', str(c).casefold()) == bare] if bare else [])
+    spelled = [c for c in columns if re.sub(r'[\W_]+', '', str(c).casefold()) == bare] if bare else []
+    return exact or (spelled if len(spelled) > len(fold) else fold)  # PostID and post_id beside Post_ID: both, asked
 
 
 def _column_ids(s) -> list | None:
@@ -605,6 +624,8 @@ def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
     index_name = getattr(getattr(y, 'index', None), 'name', None)
     cols = (getattr(y, 'columns', None) or {}) if _annotated(y) else {}  # read from an id (wide) or item (long) column
     own = cols.get('id') or cols.get('item') or None
+    if cols.get('rows'):  # its items are a frame's row labels (`read_annotated` of an unnamed index): no column's ids
+        return None
     read_with_ids = bool(own)  # its items: ids, whatever their values
     xname = getattr(x.index, 'name', None)
     if xname is not None and any(columns_named([xname], v) for v in (index_name, *(own or [])) if v is not None):

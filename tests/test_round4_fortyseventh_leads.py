@@ -432,8 +432,9 @@ def test_one_frames_rows_on_both_sides_are_paired_and_soft_metrics_align_once():
     df, sh = _shuffled()
     with pytest.raises(ValueError, match=r'row labels or ids\?') as e:
         _f1(df, sh, sh[CL])
-    assert 'if it holds the row labels of X_test (both taken from one frame), pair them by position' in str(e.value)
-    assert _f1(df, sh.reset_index(drop=True), sh[CL].reset_index(drop=True)) == 1.0  # row labels: as advised
+    assert 'if it holds the row labels of X_test (both taken from one frame), leave the id column out' in str(e.value)
+    assert _f1(df, sh.drop(columns='id'), sh[CL]) == 1.0  # row labels: as advised
+    assert _f1(df, sh.drop(columns='id'), sh[CL].sample(frac=1, random_state=5)) == 1.0  # in another order too
     assert _f1(df, sh, df.set_index('id')[CL].rename_axis('id')) == 1.0  # ids: named as the column
     named = sh.rename_axis('row')
     assert _f1(df, named, named[CL]) == 1.0  # the same ids named alike, in the same order: paired
