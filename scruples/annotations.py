@@ -451,6 +451,7 @@ def _index_ids(df, given: dict | None) -> pd.DataFrame:
     kind = pd.api.types
     if (ix.nlevels != 1 or ix.name is not None or given.get('id') or given.get('item')
             or ix.equals(pd.RangeIndex(len(ix))) or any(str(c).strip().casefold() in ('id', 'item') for c in df.columns)
+            or any(_id_like(str(c)) for c in df.columns)  # a post_id beside: its ids, not the frame's row labels
             or not (kind.is_integer_dtype(ix) or kind.is_object_dtype(ix) or kind.is_string_dtype(ix))):
         return df
     return df.reset_index(names='id')
@@ -486,6 +487,8 @@ def _table(path: Path, given: dict | None = None, index_ids: bool = False) -> _T
         except Exception as err:
             raise ScruplesDataError(path, None, None, 'a Parquet file', str(err)[:60]) from None
         return _frame_table(_index_ids(df, given) if index_ids else df, path)  # items' ids: `read_annotated`'s
+    if path.is_dir():  # a folder (of files, or a dataset's): one file is read at a time
+        raise ScruplesDataError(path, None, None, 'a file, not a folder (give one of its files)', path.name)
     raise ScruplesDataError(
         path,
         None,
@@ -1067,8 +1070,10 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
 TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total', 'all items')
 # a wide table's column that is no class unless named one: a label (a gold label's class index, the majority vote), a
 # row number, a second id column beside the id (`_wide` refuses it among the default count columns, naming it)
-NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold label', 'majority', 'majority_label',
-                   'majority_vote', 'majority vote', 'prediction', 'predicted', 'row', 'row_number', 'item', 'rowid')
+NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
+                   'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
+                   'preds', 'target', 'class', 'verdict', 'answer', 'agreement', 'score', 'year', 'row', 'row_number',
+                   'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')
 
 
 def _total_name(name) -> bool:
@@ -1598,10 +1603,11 @@ def read_annotated(
         split=split,
         repeats=repeats,
     )
-    if (frame and len(named) == 1 and form in (None, 'wide') and str(named[0]).casefold() not in ('id', 'item')
-            and all(opts[k] is None for k in ('counts', 'id', 'item', 'label', 'annotator', 'annotator_columns'))
-            and not any(str(c).casefold() == 'label' for c in path_in.columns)):  # a frame's named index (a crosstab's,
-        opts['id'] = named[0]  # a groupby's: `post`): its items' ids, never a class of votes (its ids read as counts)
+    keys = [n for n in (named if frame else []) if str(n).casefold() not in ('split', 'text', 'context')]
+    if (keys and form in (None, 'wide') and not any(str(n).casefold() in ('id', 'item') for n in keys)
+            and all(opts[k] is None for k in ('id', 'item', 'label', 'annotator', 'annotator_columns'))):  # a frame's
+        opts['id'] = ','.join(map(str, keys))  # named index (a crosstab's, a groupby's: `post`, or `post, thread`): its
+        # items' ids, never a class of votes (its ids read as counts); a level named as a split is the split column
     name = '' if frame else path.name.lower()
     if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith('.json'):
         given = [k for k, v in opts.items() if v is not None] + (['form'] if form else [])
@@ -1616,8 +1622,10 @@ def read_annotated(
         if frame and src is not path_in and pd.api.types.is_integer_dtype(path_in.index):  # an unnamed index of
             # numbers (a frame sampled, sorted or filtered): its row labels, kept as the items, but no id column's
             # ids (matched on an `id` column of the examples, a shuffled frame's row 3 took item 3: `metrics`)
+            said = "items: the frame's row labels (an unnamed index of numbers)"
             d = replace(d, columns={**(d.columns or {}), 'id': [], 'rows': 'index'},
-                        report=f"{d.report}; items: the frame's row labels (an unnamed index of numbers)")
+                        report=d.report.replace('id column id', said) if 'id column id' in d.report
+                        else f'{d.report}; {said}')
     if ceiling and (d.n_votes <= 1).all():
         raise ScruplesDataError(
             path,

@@ -94,7 +94,7 @@ class ClassOrderWarning(UserWarning):
     "Predictions taken by position agree with the majority vote far better with their columns in another class order."
 
 
-ORDER_GAIN = 0.25  # the share of items another class order must agree on beyond the given one (and twice as many)
+ORDER_GAIN = 0.25  # how much more of each class's items (their mean share) another class order must agree on
 ORDER_P = 1e-3  # and beyond chance: a sign test of the items only one of the two orders gets right (small sets: noise)
 
 
@@ -104,25 +104,29 @@ def class_order_warning(
     classes,  # the class names, in the order the predictions' columns were taken in
     name: str = 'the model',  # the model, for the sentence
 ) -> dict | None:  # kind 'class order', value (the agreement in the better order), says; None: no better order
-    """Where the predicted classes agree with the majority votes on far fewer items than they would with the columns in
-    another class order (the best one, by an assignment on the confusion matrix: at least `ORDER_GAIN` more of the
-    items, and twice as many), the predictions were likely in another class order than the counts (a model's sorted
-    `classes_` beside data whose classes are in file order): said, with the order that fits. Random predictions on 30
-    items agree a third of the time one way and two thirds the other: the better order must also win a sign test of
-    the items only one of the two gets right at `ORDER_P`. None with fewer than 10 items with a vote and a prediction."""
+    """Where the predicted classes agree with the majority votes far less than they would with the columns in another
+    class order (the best one, by an assignment on the confusion matrix: at least `ORDER_GAIN` more of each class's
+    items, in the mean over the classes, so that two rare classes swapped count as much as two common ones), the
+    predictions were likely in another class order than the counts (a model's sorted `classes_` beside data whose
+    classes are in file order; the anecdotes' author, other, everybody, nobody, info keep two of five in place): said,
+    with the order that fits. Random predictions on 30 items agree a third of the time one way and two thirds the other:
+    the better order must also win a sign test of the items only one of the two gets right at `ORDER_P`. None with
+    fewer than 10 items with a vote and a prediction, or predictions of one class (collapsed: said as such)."""
     from scipy.optimize import linear_sum_assignment
     from scipy.special import bdtrc
 
     pred, y, classes = np.asarray(pred), np.asarray(y), list(classes)
     ok = (pred >= 0) & (y >= 0)
     k, n = len(classes), int(ok.sum())
-    if n < 10 or k < 2:
+    if n < 10 or k < 2 or np.bincount(pred[ok], minlength=k).max() >= 0.95 * n:  # collapsed (`COLLAPSE_SHARE`)
         return None
     cm = np.zeros((k, k))
     np.add.at(cm, (y[ok], pred[ok]), 1)
-    rows, cols = linear_sum_assignment(cm, maximize=True)
-    given, better = np.trace(cm) / n, cm[rows, cols].sum() / n
-    if better < given + ORDER_GAIN or better < 2 * given:
+    rows, cols = linear_sum_assignment(cm / np.maximum(cm.sum(1, keepdims=True), 1), maximize=True)  # per class
+    seen = cm.sum(1) > 0  # the classes some item's majority vote is
+    recall = cm / np.maximum(cm.sum(1, keepdims=True), 1)
+    given, better = np.diag(recall)[seen].mean(), recall[rows, cols][seen[rows]].mean()
+    if better < given + ORDER_GAIN:
         return None
     held = dict(zip(cols.tolist(), rows.tolist()))  # column j holds the predictions of class held[j]
     yy, pp = y[ok], pred[ok]
@@ -133,7 +137,8 @@ def class_order_warning(
     order = [classes[held[j]] for j in range(k)]
     return dict(kind='class order', value=float(better), says=(
         f"{name}'s probabilities, taken in the class order {classes}, agree with the majority vote on {given:.0%} of "
-        f'the {n} items with one, and on {better:.0%} with their columns taken as {order}: are they in another class '
+        f'the items of a class (the mean over classes, {n} items), and on {better:.0%} with their columns taken as '
+        f'{order}: are they in another class '
         "order (a model's sorted classes_ beside data whose classes are in file order)? Give them as a table whose "
         'columns name the classes, to match them by name'))
 
@@ -413,10 +418,8 @@ def _counts_for(X, counts, xname: str, cname: str):
         frame = pd.DataFrame(np.asarray(counts.counts), index=idx, columns=list(counts.classes))
         cols = getattr(counts, 'columns', None) or {}  # its ids read from these columns: `id` (wide), `item` (long)
         own = [str(c) for c in (cols.get('id') or cols.get('item') or [])]
-        rows = bool(cols.get('rows'))  # its items: a frame's row labels (an unnamed index of numbers), matched by label
-        if rows and idx is not None:  # as row labels, not ids: beside an id column of X of the same numbers, asked
-            frame.index = pd.Index([int(v) for v in idx])
-        elif not own and idx is not None and [str(v) for v in idx] == [str(i) for i in range(len(idx))]:  # read without
+        row_labels = bool(cols.get('rows'))  # its items: a frame's row labels (an unnamed index of numbers), matched by label
+        if not row_labels and not own and idx is not None and [str(v) for v in idx] == [str(i) for i in range(len(idx))]:  # read without
             frame.index = pd.RangeIndex(len(frame))  # ids: its items numbered from 0 are positions, not ids ('3' as text
             # matched an id column of X, or its row labels)
         xcols = list(X.columns) if getattr(X, 'ndim', 0) == 2 and hasattr(X, 'columns') else []
@@ -435,7 +438,14 @@ def _counts_for(X, counts, xname: str, cname: str):
                              f'all of them: give {xname} every one to match its items')
         # else X's ids in a column of another name (a `post_id`): by `rows_in_order_of`'s rule, the items taken as ids
         # whatever their values (items 0..n-1 read from an id column), matched on it as on the data's own
-        col = ids_column_of(X, counts, cname, xname) if idx is not None and not rows else None
+        col = ids_column_of(X, counts, cname, xname) if idx is not None else None
+        if col is not None and row_labels and isinstance(getattr(X, 'index', None), pd.Index) and (
+                {str(v) for v in X.index} & {str(v) for v in idx}):  # row labels of a frame, or ids? both fit
+            raise ValueError(f'{cname}: its items are the row labels of the frame it was read from (an unnamed index '
+                             f'of numbers), and {xname}[{col!r}] holds such numbers too, as do the row labels of '
+                             f'{xname}: row labels or ids? If they are ids, read {cname} with them as a column named '
+                             f'{col!r} (reset_index(names={col!r})); if row labels of the frame {xname} was taken from, '
+                             f'leave the column out ({xname}.drop(columns={col!r}))')
         if col is not None:
             return _votes_of_the_examples(X, frame, [col], xname, cname)
         n_x = len(X) if hasattr(X, '__len__') else None
@@ -453,9 +463,12 @@ def _counts_for(X, counts, xname: str, cname: str):
                 f"{xname} the column of its ids ({', '.join(own)}) to match on them, or {xname}.reset_index(drop=True) "
                 "if its rows are in the data's order")
         frame = frame.rename_axis(own[0] if len(own) == 1 else None)
+        if row_labels and idx is not None:  # as row labels (ints, unnamed), not ids: matched by label below
+            frame.index = pd.Index([int(v) for v in idx])
         if len(own) > 1 and idx is not None and getattr(getattr(X, 'index', None), 'nlevels', 1) == len(own):
             frame.index = pd.MultiIndex.from_tuples(list(frame.index), names=own)  # X indexed by them: by level name
-        if idx is None or not isinstance(xi, pd.Index) or (xi.name is None and xi.equals(pd.RangeIndex(len(xi)))):
+        if idx is None or not isinstance(xi, pd.Index) or (
+                xi.name is None and xi.equals(pd.RangeIndex(len(xi))) and not row_labels):  # row labels: by label, below
             return frame
         counts = frame
     if counts is None:
@@ -686,7 +699,11 @@ def read_predictions(
             + (f' ({", ".join(words)}: not numbers, so no probability of a class: leave '
                f'{"it" if len(words) == 1 else "them"} out of the file)' if words and not missing else '')
             + (f' ({", ".join(idlike)}: named as ids, not a class: leave {"it" if len(idlike) == 1 else "them"} out '
-               'of the file, or name the id column with --pred-id)' if idlike and not missing else ''),
+               'of the file, or name the id column with --pred-id)' if idlike and not missing else '')
+            + ((f'; {labels[0]!r} holds class names: the predicted labels? --pred-label {labels[0]}' if len(labels) == 1
+                else f'; {", ".join(map(repr, labels))} hold class names: which holds the predicted labels? '
+                'name it with --pred-label')
+               if (labels := [c for c in extra if len(df) and all(str(v).strip() in classes for v in df[c])]) else ''),
             ', '.join(cols),
         )
     p = np.full((len(df), len(classes)), np.nan)
@@ -707,7 +724,8 @@ def read_predictions(
             path,
             int(df.index[off[0]]),
             ', '.join(classes),
-            f'probabilities summing to 1 (within {tol:g}), the bound included (tol=, --tolerance)',
+            f'probabilities summing to 1 (within {tol:g}), the bound included (tol= in the API, --tolerance in the '
+            'command)',
             f'{s[off[0]]:.15g} (off by {abs(s[off[0]] - 1):.3g})',
         )
     renorm = int((np.abs(s - 1) > 1e-12).sum())

@@ -142,8 +142,9 @@ def _label_kind(t, n: int) -> str | None:
     labels of a frame sampled, sorted or split: pandas' own), 'ids' for a named index, an AnnotatedData read with ids,
     or labels written as text; None otherwise (positions, several levels, ids beyond the row numbers)."""
     if _annotated(t):  # read from a frame's unnamed index of numbers: its row labels (`read_annotated`)
-        if (getattr(t, 'columns', None) or {}).get('rows'):
-            return 'rows'
+        if (getattr(t, 'columns', None) or {}).get('rows'):  # below the tables' lengths, as an index's (else ids)
+            v = [int(i) for i in t.items]
+            return 'rows' if v and min(v) >= 0 and max(v) < n else 'ids'
         return 'ids' if getattr(t, 'items', None) is not None else None
     idx = getattr(t, 'index', None)
     if idx is None or getattr(idx, 'nlevels', 1) > 1 or not len(idx):
@@ -624,8 +625,6 @@ def ids_column_of(x, y, name: str = 'y', x_name: str = 'X') -> str | None:
     index_name = getattr(getattr(y, 'index', None), 'name', None)
     cols = (getattr(y, 'columns', None) or {}) if _annotated(y) else {}  # read from an id (wide) or item (long) column
     own = cols.get('id') or cols.get('item') or None
-    if cols.get('rows'):  # its items are a frame's row labels (`read_annotated` of an unnamed index): no column's ids
-        return None
     read_with_ids = bool(own)  # its items: ids, whatever their values
     xname = getattr(x.index, 'name', None)
     if xname is not None and any(columns_named([xname], v) for v in (index_name, *(own or [])) if v is not None):
