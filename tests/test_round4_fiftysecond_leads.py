@@ -6,46 +6,12 @@ position; an index named `PostID` was matched on X's `id` column rather than its
 import numpy as np
 import pandas as pd
 import pytest
+from perfect_model import Perfect, V, f1, frame
 
 from scruples import metrics as M
 from scruples.annotations import read_annotated
-from scruples.evaluation import evaluate, score_predictions
+from scruples.evaluation import score_predictions
 from scruples.softmetrics import soft_metrics
-
-V = ["yes", "no"]
-
-
-class Perfect:
-    "Reads each text's class from its first word, with probability 0.99."
-
-    classes_ = np.array(["no", "yes"])
-
-    def fit(self, X, y=None):
-        return self
-
-    def predict_proba(self, X):
-        y = np.array([1 if str(s).startswith("yes") else 0 for s in X["text"]])
-        return np.c_[np.where(y == 0, 0.99, 0.01), np.where(y == 1, 0.99, 0.01)]
-
-
-def frame(ids, seed=0):
-    ids = list(ids)
-    lab = np.random.default_rng(seed).integers(0, 2, len(ids))
-    lab[0], lab[1] = 0, 1
-    yes = np.where(lab == 1, 4, 1)
-    return pd.DataFrame(
-        {
-            "id": ids,
-            "text": [("yes" if v else "no") + f"-{i}" for i, v in enumerate(lab)],
-            "yes": yes,
-            "no": 5 - yes,
-        }
-    )
-
-
-def f1(X, counts):
-    return evaluate(Perfect(), X, counts, n_boot=0)["f1"]
-
 
 PERM = [int(v) for v in np.random.default_rng(3).permutation(12)]
 
