@@ -443,6 +443,12 @@ def parquet_frame(path) -> pd.DataFrame:
     return df.reset_index(level=named) if named else df
 
 
+def _row_label_name(name) -> bool:
+    """An index name pandas gives a frame's row labels, not a name of ids: `index` and `level_0` (a `reset_index` and
+    a `set_index` back), `Unnamed: 0` (a `to_csv` read back by `read_csv(index_col=0)`)."""
+    return name is not None and bool(re.fullmatch(r'index|level_\d+|unnamed: \d+', str(name).strip().casefold()))
+
+
 def _index_ids(df, given: dict | None) -> pd.DataFrame:
     """A frame of items without an id or item column whose unnamed index holds their ids (`DataFrame(counts,
     index=ids)`, the rows `df[df.split == 'test']` of a frame) with that index as its `id` column: numbering the items
@@ -1243,6 +1249,11 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
             err.path, err.line, err.field, err.expected + comma_hint(got), err.got)
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
     numbers = getattr(err, 'numbers', [])
+    majority = str(err.field).strip().casefold() in NOT_COUNT_WORDS and not _id_like(err.field)  # a `label` of words
+    if len(numbers) >= 2 and len(numbers) == len(cc) - 1 and majority:  # beside counts: the majority vote, not ids
+        hint = (f'; {err.field!r} holds words where the other columns hold counts (a label beside them: the majority '
+                f'vote?): name the count columns, {_opt("counts", ",".join(numbers))}')
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
     if len(numbers) >= 2 and len(numbers) == len(cc) - 1:  # one column of words beside counts: ids or a text, no label
         hint = (f'; {err.field!r} holds words where the other columns hold counts: an id column? name the ids, '
                 f'{_opt("id", ",".join([err.field, *ids]))}, or the count columns, {_opt("counts", ",".join(numbers))}')
@@ -1580,6 +1591,8 @@ def read_annotated(
     path_in = path
     frame = hasattr(path, 'columns') and hasattr(path, 'itertuples')  # a pandas DataFrame already in memory
     path = '<DataFrame>' if frame else Path(path)
+    if frame and path_in.index.nlevels == 1 and _row_label_name(path_in.index.name):  # `index`, `Unnamed: 0`: a
+        path_in = path_in.rename_axis(None)  # frame's row labels named by a reset_index or a CSV round trip, not ids
     if frame and (named := [n for n in path_in.index.names if n is not None and n not in path_in.columns]):
         path_in = path_in.reset_index(level=named)  # as `parquet_frame`: a named index (item ids) is data
     if form not in (None, 'wide', 'long', 'annotators'):
@@ -1604,7 +1617,27 @@ def read_annotated(
         repeats=repeats,
     )
     keys = [n for n in (named if frame else []) if str(n).casefold() not in ('split', 'text', 'context')]
-    if (keys and form in (None, 'wide') and not any(str(n).casefold() in ('id', 'item') for n in keys)
+    rest = [c for c in path_in.columns if c not in named] if frame else []
+    who = [n for n in keys if re.fullmatch(r'(annotator|rater|worker|coder|labell?er|judge)s?([ _]?id)?',
+                                           str(n).strip().casefold())]  # levels that name the annotators
+    if keys and opts['annotator_columns'] is None and (
+            form == 'long' or opts['label'] is not None or form is None and not any(
+                pd.api.types.is_numeric_dtype(path_in[c]) for c in rest) and any(
+                str(c).strip().casefold() == 'label' for c in rest)):  # a long frame indexed by its items (and
+        by_item = [n for n in keys if n not in who]  # annotators): `long.set_index('post')`, the items of its votes
+        if opts['item'] is None and by_item:
+            opts['item'] = ','.join(map(str, by_item))
+        if opts['annotator'] is None and len(who) == 1:
+            opts['annotator'] = str(who[0])
+    elif who and len(keys) > 1 and opts['item'] is None and opts['id'] is None and form in (None, 'wide'):
+        by_item = [n for n in keys if n not in who]  # `crosstab([post, annotator], label)`: a row per annotator, item
+        raise ValueError(f"<DataFrame>: its index level {who[0]!r} names annotators: each row holds one annotator's "
+                         'votes on an item, not an item of its own. Read the votes it was made from, one per row '
+                         f"(form='long', "
+                         f'item={",".join(map(str, by_item))!r}, annotator={who[0]!r}), or sum over the annotators '
+                         f'(frame.groupby(level={by_item if len(by_item) > 1 else by_item[0]!r}).sum())')
+    if (keys and form in (None, 'wide') and opts['item'] is None
+            and not any(str(n).casefold() in ('id', 'item') for n in keys)
             and all(opts[k] is None for k in ('id', 'item', 'label', 'annotator', 'annotator_columns'))):  # a frame's
         opts['id'] = ','.join(map(str, keys))  # named index (a crosstab's, a groupby's: `post`, or `post, thread`): its
         # items' ids, never a class of votes (its ids read as counts); a level named as a split is the split column

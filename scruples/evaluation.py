@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .core import as_rng, check_resamples
+from .core import as_rng, check_resamples, id_column
 from scruples.metrics import (
     TemperatureCalibrator,
     check_counts,
@@ -111,15 +111,20 @@ def class_order_warning(
     classes are in file order; the anecdotes' author, other, everybody, nobody, info keep two of five in place): said,
     with the order that fits. Random predictions on 30 items agree a third of the time one way and two thirds the other:
     the better order must also win a sign test of the items only one of the two gets right at `ORDER_P`. None with
-    fewer than 10 items with a vote and a prediction, or predictions of one class (collapsed: said as such)."""
+    fewer than 10 items with a vote and a prediction, predictions of one class, or of the votes' majority class for
+    `COLLAPSE_SHARE` of the items (collapsed: said as such by `prediction_warnings`); a model predicting another class
+    that often (a swapped binary model on data 96% one class) is weighed."""
     from scipy.optimize import linear_sum_assignment
     from scipy.special import bdtrc
 
     pred, y, classes = np.asarray(pred), np.asarray(y), list(classes)
     ok = (pred >= 0) & (y >= 0)
     k, n = len(classes), int(ok.sum())
-    if n < 10 or k < 2 or np.bincount(pred[ok], minlength=k).max() >= 0.95 * n:  # collapsed (`COLLAPSE_SHARE`)
+    top = np.bincount(pred[ok], minlength=k)
+    if n < 10 or k < 2 or (top > 0).sum() < 2:  # no order to tell with one class predicted
         return None
+    if top.max() >= 0.95 * n and top.argmax() == np.bincount(y[ok], minlength=k).argmax():  # `COLLAPSE_SHARE`
+        return None  # the votes' own majority class, nearly always: collapsed (said as such), no order to tell
     cm = np.zeros((k, k))
     np.add.at(cm, (y[ok], pred[ok]), 1)
     rows, cols = linear_sum_assignment(cm / np.maximum(cm.sum(1, keepdims=True), 1), maximize=True)  # per class
@@ -455,6 +460,15 @@ def _counts_for(X, counts, xname: str, cname: str):
                              f'them): give {xname} that column, so named, to score the items it holds')
         xi = getattr(X, 'index', None)
         rows = [str(v) for v in xi] if isinstance(xi, pd.Index) and xi.name is None else []
+        xid = id_column(xcols)
+        if own and xid is not None and list(map(str, xcols)).count(str(xid)) == 1 and not (
+                {str(int(v)) if isinstance(v, (float, np.floating)) and np.isfinite(v) and v == int(v)
+                 else str(v).strip() for v in X[xid]} & set(map(str, frame.index))):
+            raise ValueError(  # an id column of X holding none of the items: another dataset's ids? not by position
+                f'{xname}[{xid!r}] holds none of the ids of {cname} (read from {", ".join(own)}; e.g. '
+                f'{list(frame.index[:3])}, and {xname}[{xid!r}] {[str(v) for v in X[xid][:3]]}): are they the ids of '
+                f'other items? Give {xname} the column of its ids named {own[0]!r}, or, if its rows are in the order '
+                f'of the items, leave the column out ({xname}.drop(columns={xid!r})) to pair them by position')
         if (own and rows and rows != [str(i) for i in range(len(rows))] and set(rows) == set(frame.index)
                 and list(frame.index) != [str(i) for i in range(len(frame))]):  # X's row labels (sampled, not reset)
             raise ValueError(  # are the data's ids, in another order than its rows: row labels or ids?
@@ -782,7 +796,8 @@ def prediction_warnings(
     when it also predicts that class for at least half of the items of the other classes (or there are none). A frame
     of probabilities whose columns name the classes in another order is matched to them by name (it named the class by
     the column's place: 'no' for a model predicting 'yes'); columns naming other classes are refused. With `y_true`,
-    predictions that agree with it far better in another class order are said too (`class_order_warning`)."""
+    predictions that agree with it far better in another class order are said too (`class_order_warning`), and then not
+    called collapsed (a swapped model on data 96% one class predicts the rare class 96% of the time)."""
     if isinstance(proba, pd.DataFrame):
         cols, names = [str(c) for c in proba.columns], [str(c) for c in classes]
         if cols != names and sorted(cols) == sorted(names):
@@ -806,7 +821,8 @@ def prediction_warnings(
         told = class_order_warning(pred, y, classes, name)  # columns in another class order? (said first: the cause)
         if told is not None:
             out.append(told)
-    if top[j] / n >= share and (others is None or not others or 2 * also >= others):
+    ordered = any(w['kind'] == 'class order' for w in out)  # its one class is another's column: not collapsed
+    if top[j] / n >= share and not ordered and (others is None or not others or 2 * also >= others):
         told = '' if not others else (f', and for {also} of the {others} items whose majority vote is another class')
         out.append(dict(kind='collapsed', value=float(top[j] / n), says=f'{name} predicts {classes[j]!r} for '
                         f'{top[j] / n:.0%} of the {n} scored items{told}: it has (nearly) collapsed to one class, so '

@@ -236,6 +236,10 @@ def in_order_of(
     Indexes of several named levels are matched by level name (`_levels_as_in`), not tuple to tuple. Row labels (an
     unnamed index of ints, a frame sampled or split) beside ids that are such numbers (a named index, an AnnotatedData's
     items, text) are asked, where the two readings differ (`_row_labels_or_ids`)."""
+    if _annotated(y) and not hasattr(y, 'iloc'):  # the votes where the predictions go: the arguments swapped
+        raise ValueError(f'{name}: an AnnotatedData (votes) where {name} goes, beside {ref_name}'
+                         + (' (an AnnotatedData too)' if _annotated(ref) else f' ({type(ref).__name__})')
+                         + f': are the arguments swapped? The votes go in {ref_name}')
     (yc, yi), (rc, ri) = _names_of(y), _names_of(ref)
     if yc is not None and rc is not None and set(yc) & set(rc):
         if yc != rc and _numbered(yc) and getattr(y.columns, 'name', None) is None and sorted(yc) == sorted(rc):

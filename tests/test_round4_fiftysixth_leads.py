@@ -1,0 +1,91 @@
+"""Issue 39, the fifty-sixth hostile pass (on 71e7fb0): a swapped binary model on data 96% one class was never warned of
+its class order (f1 0.0, silent), and was told it had collapsed, where its one predicted class is the other's column; a
+frame's row labels under an index named `index` or `Unnamed: 0` were read as ids and paired by position (0.66); an id
+column of the examples holding none of the items was passed over (by position); a crosstab by post and annotator was read as one item per annotator; a long
+frame indexed by its items was refused; the votes given where the predictions go crashed."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from perfect_model import V, f1, frame
+
+from scruples import metrics
+from scruples.annotations import read_annotated
+from scruples.evaluation import (
+    ClassOrderWarning,
+    class_order_warning,
+    prediction_warnings,
+    score_predictions,
+)
+
+
+@pytest.mark.parametrize('share', [0.90, 0.97, 0.985])
+def test_a_swapped_model_on_data_mostly_of_one_class_is_warned(share):
+    rng = np.random.default_rng(1)
+    n = 400
+    y = (rng.random(n) > share).astype(int)  # 1: yes, the rare class
+    y[:3] = 1
+    yes = np.where(y == 1, 4, 1)
+    d = read_annotated(pd.DataFrame({'id': range(n), 'no': 5 - yes, 'yes': yes}))  # classes in file order: no, yes
+    p = np.c_[np.where(y == 1, 0.99, 0.01), np.where(y == 1, 0.01, 0.99)]  # a perfect model's columns yes, no
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        f = score_predictions(p, d, n_boot=0)['f1']
+    assert f < 0.1 and any(issubclass(x.category, ClassOrderWarning) for x in w)
+    kinds = [x['kind'] for x in prediction_warnings(p, d.classes, 'm', y_true=y)]
+    assert kinds == ['class order']  # its one class is the other's column: not "collapsed"
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        assert score_predictions(p[:, ::-1], d, n_boot=0)['f1'] == 1.0
+    assert not any(issubclass(x.category, ClassOrderWarning) for x in w)
+
+
+def test_a_model_of_the_majority_class_is_collapsed_not_swapped():
+    rng = np.random.default_rng(2)
+    y = (rng.random(500) > 0.96).astype(int)
+    pred = np.zeros(500, int)
+    pred[:4] = 1  # the votes' majority class nearly always, a few others
+    assert class_order_warning(pred, y, ['no', 'yes']) is None
+    p = np.eye(2)[pred] * 0.98 + 0.01
+    assert [x['kind'] for x in prediction_warnings(p, ['no', 'yes'], 'm', y_true=y)] == ['collapsed']
+    for k in (2, 3):
+        y3 = rng.choice(k, 600, p=[0.96] + [0.04 / (k - 1)] * (k - 1))
+        assert class_order_warning(np.full(600, 1), y3, list('abc')[:k]) is None  # one class predicted
+
+
+@pytest.mark.parametrize('name', ['index', 'Unnamed: 0', 'level_0'])
+def test_an_index_named_by_pandas_holds_row_labels(name):
+    df = frame(range(101, 113))
+    d = read_annotated(df.sample(frac=1, random_state=7)[V].rename_axis(name))
+    assert "the frame's row labels" in d.report and f1(df, d) == 1.0
+
+
+def test_an_id_column_holding_none_of_the_items_is_refused():
+    df = frame(range(101, 113))
+    d = read_annotated(df.assign(post=[f'p{i}' for i in range(12)])[['post', *V]], id='post')
+    with pytest.raises(ValueError, match='holds none of the ids'):
+        f1(df, d)  # its `id` holds 101..112, the items p0..p11
+    assert f1(df.assign(post=[f'p{i}' for i in range(12)]).sample(frac=1, random_state=1), d) == 1.0
+
+
+def test_a_crosstab_by_annotator_and_a_long_frame_indexed_by_its_items():
+    long = pd.DataFrame({'post': [7, 7, 7, 9, 9, 12], 'annotator': list('abcabc'), 'label': list('yynynn')})
+    with pytest.raises(ValueError, match="names annotators.*item='post', annotator='annotator'"):
+        read_annotated(pd.crosstab([long.post, long.annotator], long.label))
+    for kw in ({}, {'form': 'long'}):
+        d = read_annotated(long.set_index('post'), **kw)
+        assert d.items == ['7', '9', '12'] and d.counts.tolist() == [[1, 2], [1, 1], [1, 0]]
+        d = read_annotated(long.set_index(['post', 'annotator']), **kw)
+        assert d.items == ['7', '9', '12'] and d.counts.tolist() == [[1, 2], [1, 1], [1, 0]] and len(d.annotators) == 3
+    ct = pd.crosstab(long.post, long.label)
+    with pytest.raises(ValueError, match=r"majority vote\?\): name the count columns, counts='n,y'"):
+        read_annotated(ct.assign(label=np.where(ct.y >= ct.n, 'y', 'n')))
+
+
+def test_the_votes_where_the_predictions_go_are_said_swapped():
+    d = read_annotated(frame(range(12))[['id', *V]])
+    p = pd.DataFrame(np.full((12, 2), 0.5), columns=V, index=pd.Index(list(d.items), name='id'))
+    with pytest.raises(ValueError, match='arguments swapped'):
+        metrics.xentropy(p, d)
