@@ -1079,7 +1079,10 @@ TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total'
 NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
                    'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
                    'preds', 'target', 'class', 'verdict', 'answer', 'agreement', 'score', 'year', 'row', 'row_number',
-                   'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')
+                   'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0', 'created_utc', 'created',
+                   'timestamp', 'time', 'date', 'upvotes', 'downvotes', 'ups', 'downs', 'num_comments', 'n_comments',
+                   'upvote_ratio', 'karma', 'length', 'age', 'word_count', 'n_words', 'num_words', 'n_chars',
+                   'num_chars')  # and a post's data
 
 
 def _total_name(name) -> bool:
@@ -1204,9 +1207,21 @@ def _wide(
             keep = ','.join(c for c in cc if c not in odd)
             raise ScruplesDataError(
                 path, None, odd[0], f'count columns only: {", ".join(map(repr, odd))} '
-                f'{"names" if len(odd) == 1 else "name"} a label, a vote or a row, not a class (leave '
+                f'{"names" if len(odd) == 1 else "name"} a label, a vote, a row or other data of an item, not a class '
+                f'(leave '
                 f'{"it" if len(odd) == 1 else "them"} out: {_opt("counts", keep)}; a class of that name: say so, '
                 f'{_opt("counts")})', ','.join(cc))
+    if not (given['counts'] or classes) and len(cc) >= 3:  # a column of other numbers (a timestamp, upvotes): far
+        med = np.median(c, axis=0)  # beyond the votes the others hold an item
+        for j in np.argsort(-med)[:1]:
+            rest = np.median(np.delete(c, j, axis=1).sum(1))
+            if med[j] >= 1000 and med[j] > 50 * max(rest, 1):
+                keep = ','.join(x for i, x in enumerate(cc) if i != j)
+                raise ScruplesDataError(
+                    path, None, cc[j], f'count columns of votes: {cc[j]!r} holds numbers far beyond the votes of the '
+                    f'others (a median of {med[j]:,.0f} an item, against {rest:,.0f} votes in the other columns): '
+                    f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, {_opt("counts")})',
+                    ','.join(cc))
     tcol = _totals_column(c, cc)
     if tcol is not None:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j != tcol)
@@ -1259,14 +1274,18 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
                 f'{_opt("id", ",".join([err.field, *ids]))}, or the count columns, {_opt("counts", ",".join(numbers))}')
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
-        item = ','.join(ids) or 'ITEM'
+        other = [c for c in t.columns if c not in (lab, ann, *ids)]  # a long frame's one other column (`post`): items
+        item = other[0] if len(other) == 1 else ','.join(ids) or 'ITEM'
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
                 f'form, say {_opt("form", "long")}, {_opt("item", item)}'
                 + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels'))
     else:
+        first = err.field == cc[0] and len(cc) > 2  # the first column: the items' ids, as often as an annotator's
         hint = (
             f'; {got!r} is a label: a column per annotator holding its label is read with '
-            f'{_opt("annotator_columns", ",".join(cc))}'
+            + (f'{_opt("annotator_columns", ",".join(cc[1:]))}, {_opt("id", err.field)} (if {err.field!r} holds the '
+               f'items\' ids; else {_opt("annotator_columns", ",".join(cc))})' if first else
+               _opt("annotator_columns", ",".join(cc)))
         )
     return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
 
@@ -1621,15 +1640,16 @@ def read_annotated(
     who = [n for n in keys if re.fullmatch(r'(annotator|rater|worker|coder|labell?er|judge)s?([ _]?id)?',
                                            str(n).strip().casefold())]  # levels that name the annotators
     if keys and opts['annotator_columns'] is None and (
-            form == 'long' or opts['label'] is not None or form is None and not any(
-                pd.api.types.is_numeric_dtype(path_in[c]) for c in rest) and any(
-                str(c).strip().casefold() == 'label' for c in rest)):  # a long frame indexed by its items (and
+            form == 'long' or opts['label'] is not None or form is None and any(
+                str(c).strip().casefold() == 'label' for c in rest) and (who or not any(
+                    pd.api.types.is_numeric_dtype(path_in[c]) for c in rest))):  # a long frame indexed by its items (and
         by_item = [n for n in keys if n not in who]  # annotators): `long.set_index('post')`, the items of its votes
         if opts['item'] is None and by_item:
             opts['item'] = ','.join(map(str, by_item))
         if opts['annotator'] is None and len(who) == 1:
             opts['annotator'] = str(who[0])
-    elif who and len(keys) > 1 and opts['item'] is None and opts['id'] is None and form in (None, 'wide'):
+    elif who and len(keys) > 1 and opts['item'] is None and form in (None, 'wide') and not (
+            opts['id'] and set(map(str, who)) & set(_names(opts['id']))):
         by_item = [n for n in keys if n not in who]  # `crosstab([post, annotator], label)`: a row per annotator, item
         raise ValueError(f"<DataFrame>: its index level {who[0]!r} names annotators: each row holds one annotator's "
                          'votes on an item, not an item of its own. Read the votes it was made from, one per row '
@@ -1641,6 +1661,9 @@ def read_annotated(
             and all(opts[k] is None for k in ('id', 'item', 'label', 'annotator', 'annotator_columns'))):  # a frame's
         opts['id'] = ','.join(map(str, keys))  # named index (a crosstab's, a groupby's: `post`, or `post, thread`): its
         # items' ids, never a class of votes (its ids read as counts); a level named as a split is the split column
+    if (keys and (form == 'annotators' or opts['annotator_columns'] is not None) and opts['id'] is None
+            and opts['item'] is None and not any(str(n).casefold() in ('id', 'item') for n in keys)):  # a pivot's
+        opts['id'] = ','.join(map(str, keys))  # index (`long.pivot(index='post', columns='annotator')`): the ids
     name = '' if frame else path.name.lower()
     if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith('.json'):
         given = [k for k, v in opts.items() if v is not None] + (['form'] if form else [])

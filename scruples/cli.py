@@ -1184,7 +1184,7 @@ def _cmd_score(args):
     if args.tolerance is not None and pred.hard:
         raise core.ScruplesError(f'--tolerance {args.tolerance:g}: {args.predictions} holds predicted labels, not '
                                  'probability rows: leave out --tolerance')
-    proba_cal = counts_cal = None
+    proba_cal = counts_cal = prior_all = None  # prior_all: every item of the gold, where --cal takes some of them
     cal_from = ''
     if args.cal:
         cal = predictions(args.cal)
@@ -1239,6 +1239,7 @@ def _cmd_score(args):
             keep = np.array([i not in cal_set for i in ids])
             cal_ids, cal_counts = [i for i in ids if i in cal_set], counts[~keep]
             cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'
+            prior_all = counts  # the ceiling's prior chosen on every item, as where a split column marks those scored
             counts, ids = counts[keep], [i for i, k in zip(ids, keep) if k]
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts
     o = core.id_order(ids)  # the items in id order: the bootstraps' resamples are the same
@@ -1251,7 +1252,9 @@ def _cmd_score(args):
             res = score_against_ceiling(
                 pred.proba[rows], counts, proba_cal, counts_cal, hard=pred.hard, ordered=bool(args.ordered),
                 n_boot=args.n_boot, ceiling_boot=args.ceiling_bootstrap, n_samples=args.samples, seed=args.seed,
-                classes=classes, name=Path(pred.source).stem, prior_counts=got.prior_counts,
+                classes=classes, name=Path(pred.source).stem,
+                prior_counts=got.prior_counts if got.prior_counts is not None else prior_all,
+                by_name=True,  # read by the names of their columns (or labels): no class order to doubt
             )
         except ValueError as err:
             raise core.ScruplesError(f'{args.predictions}: {err}') from None
@@ -1556,6 +1559,23 @@ def _check_annotators(by, annotators):
             raise core.ScruplesError(f'--annotators {annotators}: {err}') from None
 
 
+def _read_by(got, args) -> str:
+    """The read line of a command grouping annotators `--by` attributes of the long file itself (no `--annotators`):
+    those columns are read there, as the annotators' attributes, not left unread (the line said both)."""
+    import re
+
+    line = got.read_line
+    m = re.search(r'; columns not read: ([^;]*)', line)
+    if not args.by or args.annotators or m is None:
+        return line
+    by = {c.strip() for c in str(args.by).split(',')}
+    left, taken = [c for c in m.group(1).split(',') if c not in by], [c for c in m.group(1).split(',') if c in by]
+    if not taken:
+        return line
+    return line.replace(m.group(0), (f'; columns not read: {",".join(left)}' if left else '')
+                        + f"; {','.join(taken)}: the annotators' attributes (--by)")
+
+
 def _groups(args, d, path):
     "The annotators' groups under `--by` (None without it), and the line saying what was joined."
     from scruples.perspectives import annotator_groups, join_annotators, long_attributes, read_annotators, ungrouped
@@ -1615,7 +1635,8 @@ def _cmd_agree(args):
             fig = kappa_heatmap(p.kappa, p.groups, p.annotators)
         from scruples.evaluation import save_figure_file
         save_figure_file(fig, args.figure, 'scruples agree')  # a user's file of that name: refused
-    out = {'file': str(path), 'read': _words(got.read_line), 'joined': said or None, 'overall': overall.set_index('metric')}
+    out = {'file': str(path), 'read': _words(_read_by(got, args)), 'joined': said or None,
+           'overall': overall.set_index('metric')}
     tabs = {'agreement (all votes)': overall.set_index('metric')}
     if p is not None:
         out |= {'by': args.by, 'within': p.within.set_index('group'), 'between': p.between,
@@ -1625,7 +1646,7 @@ def _cmd_agree(args):
     out['figure'] = args.figure
     out['overall_notes'] = overall.attrs['notes']  # what lo and hi are, row by row
     notes = [f'note: {n}' for n in (p.notes if p is not None else ())]
-    return Result(out, [f'read {_words(got.read_line)}', said or None, tabs, *overall.attrs['notes'], *notes,
+    return Result(out, [f'read {_words(_read_by(got, args))}', said or None, tabs, *overall.attrs['notes'], *notes,
                         Block(f'figure: {args.figure}') if args.figure else None])
 
 
@@ -1671,10 +1692,10 @@ def _best_by(args, got, path):
 
     with pd.option_context('display.float_format', '{:.4f}'.format, 'display.width', 250, 'display.max_rows', 500):
         table = Block(res.set_index(['group', 'metric']).to_string())
-    return Result({'file': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by,
+    return Result({'file': str(path), 'read': _words(_read_by(got, args)), 'joined': said, 'by': args.by,
                    'ceilings': res.assign(alpha=[res.attrs['alpha'].get(g, []) for g in res.group])  # numbers
                   .set_index(['group', 'metric']), 'checks': res.attrs['check'], 'warnings': res.attrs['warnings']},
-                  [f'read {_words(got.read_line)}', said, Block("the BEST ceiling of each group's soft label (its own "
+                  [f'read {_words(_read_by(got, args))}', said, Block("the BEST ceiling of each group's soft label (its own "
                                                           'votes, prior and majority), beside all votes pooled:'), table,
                    *[f'prior of {g}: {line}' for g, line in res.attrs['check'].items() if line]],
                   notes=[f'note: {g}: {m}' for g, said in res.attrs['warnings'].items() for m in said])
@@ -1699,9 +1720,9 @@ def _plan_by(args, got, path):
         table = Block(res.to_string(index=False))
     # each group's prior check and warnings, as `best --by` (they were discarded: a group's prior fit not to trust, a
     # concentration of 1e9, planned as any other, silently)
-    return Result({'pilot': str(path), 'read': _words(got.read_line), 'joined': said, 'by': args.by, 'rows': res,
+    return Result({'pilot': str(path), 'read': _words(_read_by(got, args)), 'joined': said, 'by': args.by, 'rows': res,
                    'alpha': res.attrs['alpha'], 'checks': res.attrs['check'], 'warnings': res.attrs['warnings']},
-                  [f'read {_words(got.read_line)}', said, table, *_tied_line(res), *_drawn_line(res),
+                  [f'read {_words(_read_by(got, args))}', said, table, *_tied_line(res), *_drawn_line(res),
                    *[f'prior of {g}: {line}' for g, line in res.attrs['check'].items() if line]],
                   notes=[f'note: {g}: {m}' for g, said in res.attrs['warnings'].items() for m in said])
 

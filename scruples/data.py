@@ -752,9 +752,9 @@ def _label_index(v, classes, hi: int, path, line, name, text: bool = False):
         at = classes.index(s)
         if text and _INT.fullmatch(s) and len(s) <= 19 and int(s) != at and int(s) <= hi:
             raise ScruplesDataError(
-                path, line, name, 'a label that is either a class index or a class name (give the classes names that '
-                'are not numbers, --classes, and the labels by name)',
-                f'{s!r} (the index of class {classes[int(s)]!r}, the name of class {at})',
+                path, line, name, 'a label that is either a class index or a class name (give the labels by name as a '
+                f'JSON list of strings, ["{s}", ...], or name the classes in the gold file otherwise than by numbers)',
+                f'{s!r} (the index of class {classes[int(s)]!r}, and the name of the class at index {at})',
             )
         return at
     if text and isinstance(s, str) and _INT.fullmatch(s) and len(s) <= 19:
@@ -763,8 +763,8 @@ def _label_index(v, classes, hi: int, path, line, name, text: bool = False):
           and classes.index(str(s)) != s):  # a JSON number: an index, or a class's name written as a number (ratings)?
         raise ScruplesDataError(
             path, line, name, f'a label that is either a class index or a class name (give the labels by name as JSON '
-            f'strings, "{s}", or the classes names that are not numbers, --classes)',
-            f'{s} (the index of class {classes[s]!r}, the name of class {classes.index(str(s))})',
+            f'strings, "{s}", or name the classes in the gold file otherwise than by numbers)',
+            f'{s} (the index of class {classes[s]!r}, and the name of the class at index {classes.index(str(s))})',
         )
     if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= hi:
         names = '' if classes is None else ' or a class name (' + ', '.join(

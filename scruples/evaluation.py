@@ -5,6 +5,7 @@
 # %% ../nbs/15_evaluation.ipynb #42b60a51
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -33,7 +34,7 @@ from scruples.softmetrics import (
 )
 
 # %% auto #0
-__all__ = ['METRICS', 'FIELDS', 'ORDER_GAIN', 'ORDER_P', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER',
+__all__ = ['METRICS', 'FIELDS', 'ORDER_GAIN', 'ORDER_P', 'ORDER_NULL', 'PROB_SUM_TOL', 'COLLAPSE_SHARE', 'TIE', 'LOWER_IS_BETTER',
            'SCORE_FIGURES', 'FIGURE_MARK', 'InSampleCalibrationWarning', 'ClassOrderWarning', 'class_order_warning',
            'score_predictions', 'evaluate', 'Predictions', 'read_predictions', 'align_predictions', 'predicted_classes',
            'prediction_warnings', 'mean_interval', 'score_against_ceiling', 'flattened_warning', 'save_figures',
@@ -62,7 +63,12 @@ def _log(p):
 
 
 def _probabilities(p, name: str) -> np.ndarray:
-    p = np.asarray(p, dtype=np.float64)
+    try:
+        p = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError):  # predicted labels ('yes', 'no'), not probabilities: said, and how to score them
+        v = next((x for x in np.asarray(p, dtype=object).ravel() if isinstance(x, str)), None)
+        raise ValueError(f'{name} holds words ({v!r}), not probabilities: predicted labels? Give them one-hot, a '
+                         'column per class named as the classes (pd.get_dummies(labels)), with hard=True') from None
     if p.ndim != 2 or p.shape[1] < 2:
         raise ValueError(f'{name} must be (n, k) probabilities with k >= 2, got shape {p.shape}')
     if len(p):
@@ -96,6 +102,21 @@ class ClassOrderWarning(UserWarning):
 
 ORDER_GAIN = 0.25  # how much more of each class's items (their mean share) another class order must agree on
 ORDER_P = 1e-3  # and beyond chance: a sign test of the items only one of the two orders gets right (small sets: noise)
+ORDER_NULL = 200  # and beyond what the predictions' class shares give: of this many shuffles, at most 1% gain as much
+
+
+def _order_gain(y, pred, k: int, assignment=None) -> tuple:
+    """How much more of each class's items (their mean share over the classes some item's majority vote is) the
+    predictions agree with in the best other class order (an assignment on the per-class confusion matrix; or in the
+    order `assignment` gives), the agreement as given, and the assignment (rows: classes, cols: their columns)."""
+    from scipy.optimize import linear_sum_assignment
+
+    cm = np.bincount(y * k + pred, minlength=k * k).reshape(k, k).astype(float)
+    seen = cm.sum(1) > 0  # the classes some item's majority vote is
+    recall = cm / np.maximum(cm.sum(1, keepdims=True), 1)
+    rows, cols = linear_sum_assignment(recall, maximize=True) if assignment is None else assignment  # per class
+    given, better = np.diag(recall)[seen].mean(), recall[rows, cols][seen[rows]].mean()
+    return better - given, given, better, rows, cols
 
 
 def class_order_warning(
@@ -110,34 +131,33 @@ def class_order_warning(
     predictions were likely in another class order than the counts (a model's sorted `classes_` beside data whose
     classes are in file order; the anecdotes' author, other, everybody, nobody, info keep two of five in place): said,
     with the order that fits. Random predictions on 30 items agree a third of the time one way and two thirds the other:
-    the better order must also win a sign test of the items only one of the two gets right at `ORDER_P`. None with
-    fewer than 10 items with a vote and a prediction, predictions of one class, or of the votes' majority class for
-    `COLLAPSE_SHARE` of the items (collapsed: said as such by `prediction_warnings`); a model predicting another class
-    that often (a swapped binary model on data 96% one class) is weighed."""
-    from scipy.optimize import linear_sum_assignment
+    the better order must also win a sign test of the items only one of the two gets right at `ORDER_P`. A model that
+    predicts one class for nearly every item gains as much in another order by its class shares alone (its one class
+    moved onto the votes' majority class: every item a win, where the items are not independent evidence): the gain
+    of that order must also beat its gain on the same predictions shuffled across the items (`ORDER_NULL` shuffles,
+    a fixed seed), so a
+    collapsed model is left to `prediction_warnings`' collapse, while a swapped one on data 96% one class (its rare
+    predictions on the other class's items) and rare classes swapped under a majority class predicted right are said.
+    None with fewer than 10 items with a vote and a prediction, or predictions of one class."""
     from scipy.special import bdtrc
 
     pred, y, classes = np.asarray(pred), np.asarray(y), list(classes)
     ok = (pred >= 0) & (y >= 0)
     k, n = len(classes), int(ok.sum())
-    top = np.bincount(pred[ok], minlength=k)
-    if n < 10 or k < 2 or (top > 0).sum() < 2:  # no order to tell with one class predicted
+    yy, pp = y[ok].astype(np.int64), pred[ok].astype(np.int64)
+    if n < 10 or k < 2 or len(np.unique(pp)) < 2:  # no order to tell with one class predicted
         return None
-    if top.max() >= 0.95 * n and top.argmax() == np.bincount(y[ok], minlength=k).argmax():  # `COLLAPSE_SHARE`
-        return None  # the votes' own majority class, nearly always: collapsed (said as such), no order to tell
-    cm = np.zeros((k, k))
-    np.add.at(cm, (y[ok], pred[ok]), 1)
-    rows, cols = linear_sum_assignment(cm / np.maximum(cm.sum(1, keepdims=True), 1), maximize=True)  # per class
-    seen = cm.sum(1) > 0  # the classes some item's majority vote is
-    recall = cm / np.maximum(cm.sum(1, keepdims=True), 1)
-    given, better = np.diag(recall)[seen].mean(), recall[rows, cols][seen[rows]].mean()
-    if better < given + ORDER_GAIN:
+    gain, given, better, rows, cols = _order_gain(yy, pp, k)
+    if gain < ORDER_GAIN:
         return None
     held = dict(zip(cols.tolist(), rows.tolist()))  # column j holds the predictions of class held[j]
-    yy, pp = y[ok], pred[ok]
     right_given, right_better = yy == pp, yy == np.array([held[j] for j in pp])
     wins, losses = int((right_better & ~right_given).sum()), int((right_given & ~right_better).sum())
     if bdtrc(wins - 1, wins + losses, 0.5) >= ORDER_P:  # P(wins or more of them by chance)
+        return None
+    rng = np.random.default_rng(0)  # the same answer for the same predictions
+    null = sum(_order_gain(yy, rng.permutation(pp), k, (rows, cols))[0] >= gain - 1e-12 for _ in range(ORDER_NULL))
+    if (1 + null) / (1 + ORDER_NULL) > 0.01:  # as much gain from the class shares alone: collapsed, not reordered
         return None
     order = [classes[held[j]] for j in range(k)]
     return dict(kind='class order', value=float(better), says=(
@@ -148,6 +168,20 @@ def class_order_warning(
         'columns name the classes, to match them by name'))
 
 # %% ../nbs/15_evaluation.ipynb #7185e757
+def _numbered_names(names) -> bool:
+    "Class names 0..k-1 in order, or class_0, class_1, ...: positions, not names (counts read without names)."
+    return all(str(v) in (str(i), f'class_{i}') for i, v in enumerate(names))
+
+
+def _named_columns(proba, counts) -> bool:
+    """Whether `proba` is a frame whose columns name the classes of `counts` (a frame or an AnnotatedData with class
+    names): matched to them by name (`in_order_of`), so their order is known and no class-order warning applies."""
+    if not isinstance(proba, pd.DataFrame):
+        return False
+    names = [str(c) for c in (counts.columns if isinstance(counts, pd.DataFrame) else getattr(counts, 'classes', []))]
+    return bool(names) and not _numbered_names(names) and sorted(map(str, proba.columns)) == sorted(names)
+
+
 def _tied_shares(p, tie: float = 0.0) -> np.ndarray:  # (n, k)
     """Each row's prediction as shares of its top classes: 1 for the largest probability, 1/m for each of m classes
     exactly tied at the top (the first of them would move with the class order: 0.5/0.5). A near-tie is the model's
@@ -168,9 +202,10 @@ def _shared_confusion(y, share, k: int, w=None) -> np.ndarray:  # (k, k), or (s,
     return out
 
 
-def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel, classes=None):
+def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel, classes=None, by_name=False):
     """The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample;
-    `classes` names the classes in the order the probabilities' columns were taken (for `class_order_warning`)."""
+    `classes` names the classes in the order the probabilities' columns were taken (for `class_order_warning`, which
+    `by_name` leaves out: the columns were matched to the classes by their names, so their order is known)."""
     n_boot = check_resamples(n_boot)  # 0: no intervals
     if p.shape != ct.shape:
         raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
@@ -195,9 +230,10 @@ def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel, 
                 )
     y, k = hard_labels(ct), ct.shape[1]
     top = p.max(1)  # the predicted class (-1: a tie) beside the majority vote (-1: tied): in another class order?
-    told = class_order_warning(np.where((p >= top[:, None]).sum(1) > 1, -1, p.argmax(1)),
-                               np.where((ct == ct.max(1, keepdims=True)).sum(1) > 1, -1, y),
-                               [f'class {j}' for j in range(k)] if classes is None else [str(c) for c in classes])
+    told = None if by_name else class_order_warning(
+        np.where((p >= top[:, None]).sum(1) > 1, -1, p.argmax(1)), np.where((ct == ct.max(1, keepdims=True)).sum(1) > 1,
+                                                                             -1, y),
+        [f'class {j}' for j in range(k)] if classes is None else [str(c) for c in classes])
     if told is not None:
         warnings.warn(told['says'], ClassOrderWarning, stacklevel=stacklevel)
     share = _tied_shares(p)  # a tie at the top: a share for each tied class
@@ -319,6 +355,7 @@ def score_predictions(
     another order (sorted or sampled: positions or items? refused, `in_order_of`). Calibration items that are scored
     items (by their ids) are refused."""
     _check_held_out((counts, proba), (counts_cal, proba_cal))
+    by_name = _named_columns(proba, counts)  # matched to the classes by name: no class order to doubt
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     ct = check_counts(counts)
@@ -333,7 +370,7 @@ def score_predictions(
         raise ValueError('proba_cal was given with hard=True: a temperature changes no label (hard predictions are '
                          'scored as they are); leave out proba_cal and counts_cal')
     return _score(p, ct, pc, counts_cal, n_boot, seed, bool(hard), None if pc is None else 'held-out', stacklevel=3,
-                  classes=_class_names(counts, None, ct.shape[1]))
+                  classes=_class_names(counts, None, ct.shape[1]), by_name=by_name)
 
 # %% ../nbs/15_evaluation.ipynb #59f7bac2
 def _proba_of(model, X, name: str) -> np.ndarray:
@@ -354,8 +391,11 @@ def _by_classes(counts, classes, name: str):
     cols = [str(c) for c in counts.columns]
     missing, extra = sorted(set(names) - set(cols)), sorted(set(cols) - set(names))
     if missing or extra:
+        ids = [c for c in extra if id_column([c]) is not None]  # the votes' ids left among the counts: a hint
         raise ValueError(
             f"{name}: columns {cols} do not match the model's classes_ {names} (missing {missing}, extra {extra})"
+            + (f'; its column {ids[0]!r} looks like the item ids: give {name}.set_index({ids[0]!r})'
+               if ids and not missing else '')
         )
     return counts.set_axis(cols, axis=1)[names]
 
@@ -470,6 +510,7 @@ def _counts_for(X, counts, xname: str, cname: str):
                 f'other items? Give {xname} the column of its ids named {own[0]!r}, or, if its rows are in the order '
                 f'of the items, leave the column out ({xname}.drop(columns={xid!r})) to pair them by position')
         if (own and rows and rows != [str(i) for i in range(len(rows))] and set(rows) == set(frame.index)
+                and set(rows) == {str(i) for i in range(len(rows))}
                 and list(frame.index) != [str(i) for i in range(len(frame))]):  # X's row labels (sampled, not reset)
             raise ValueError(  # are the data's ids, in another order than its rows: row labels or ids?
                 f"{xname}: its index holds row labels 0..{len(rows) - 1} in another order (a frame sampled or sorted), and "
@@ -546,8 +587,11 @@ def evaluate(
             _by_classes(model.heldout_counts_, classes, 'heldout_counts_'),
             "held-out (the model's own)",
         )
+    by_name = (classes is not None and isinstance(counts_test, pd.DataFrame)  # the model's classes_ named, matched
+               and all(isinstance(c, str) for c in np.asarray(classes).tolist()))  # to the counts' columns by name
     return _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel=3,
-                  classes=classes if classes is not None else _class_names(counts_test, None, ct.shape[1]))
+                  classes=classes if classes is not None else _class_names(counts_test, None, ct.shape[1]),
+                  by_name=by_name)
 
 # %% ../nbs/15_evaluation.ipynb #bf4437f0
 from dataclasses import dataclass
@@ -664,7 +708,9 @@ def read_predictions(
             ids[dup],
         )
     one_spelling(ids, idc, 'item', path)  # '1' and '1.0': one item predicted twice (not 'an item not scored')
-    rest = [c for c in cols if c not in idc]
+    row_labels = r'index|level_\d+|unnamed: \d+'  # pandas' row labels (a reset_index: `index`, `level_0`; a to_csv)
+    rest = [c for c in cols if c not in idc and not (
+        c not in classes and c != label and re.fullmatch(row_labels, c.strip().casefold()))]
     if label is None and set(rest) != set(classes) and len(rest) == 1:
         label = rest[0]
         _one_column(df[label], classes, path, label)
@@ -790,6 +836,8 @@ def prediction_warnings(
     share: float = COLLAPSE_SHARE,
     tie: float = TIE,
     y_true=None,  # (n,) the items' majority votes, when known; -1: a tie (no class's: `majority_vote(ties='drop')`)
+    by_name: bool = False,  # the columns were matched to the classes by name (a file's: `read_predictions`): no class
+    # order to doubt (a frame whose columns name the classes is, too)
 ) -> list[dict]:  # one per warning: kind ('collapsed' or 'no class predicted'), value (the share), says
     """A model that predicts one class for `share` of the items or more (collapsed), or no class (every top a tie). With
     `y_true`, a model that predicts the one class for most items because most items are of it is not collapsed: it is
@@ -800,6 +848,8 @@ def prediction_warnings(
     called collapsed (a swapped model on data 96% one class predicts the rare class 96% of the time)."""
     if isinstance(proba, pd.DataFrame):
         cols, names = [str(c) for c in proba.columns], [str(c) for c in classes]
+        if sorted(cols) == sorted(names) and not _numbered_names(names):
+            by_name = True  # matched by name
         if cols != names and sorted(cols) == sorted(names):
             proba = proba.set_axis(cols, axis=1)[names]
         elif cols != names and set(cols) & set(names):
@@ -818,7 +868,8 @@ def prediction_warnings(
         # a tied item is no class's: given to the first class, it moved the rule with the class order
         other = (y != j) & (y >= 0)
         others, also = int(other.sum()), int((other & (pred == j)).sum())
-        told = class_order_warning(pred, y, classes, name)  # columns in another class order? (said first: the cause)
+        told = None if by_name else class_order_warning(pred, y, classes, name)  # columns in another class order?
+        # (said first: the cause)
         if told is not None:
             out.append(told)
     ordered = any(w['kind'] == 'class order' for w in out)  # its one class is another's column: not collapsed
@@ -880,12 +931,14 @@ def score_against_ceiling(
     classes=None,  # the class names, for the warnings (default: class 0, class 1, ...)
     name: str = 'the model',  # the model, for the warnings
     prior_counts=None,  # counts to choose and fit the ceiling's prior on (e.g. every item of the dataset; see `best`)
+    by_name: bool = False,  # the columns were matched to the classes by name (`read_predictions`): no class order
 ) -> pd.DataFrame:  # one row per metric: the model and its interval, the BEST ceiling and its interval, the gap
     """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
     the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling.
     `attrs['warnings']`: `prediction_warnings` of the probabilities scored."""
     _check_held_out((counts, proba), (counts_cal, proba_cal))  # before the frames become arrays (their ids)
     names_of_classes = _class_names(counts, classes, np.shape(getattr(counts, 'counts', counts))[1])
+    by_name = by_name or _named_columns(proba, counts)
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     c = check_counts(counts)
@@ -895,6 +948,8 @@ def score_against_ceiling(
         c, p = c[o], p[o]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', InSampleCalibrationWarning)
+        if by_name:  # the columns' order is known: said by `prediction_warnings` below, where it is not
+            warnings.simplefilter('ignore', ClassOrderWarning)
         model = score_predictions(p, c, proba_cal, counts_cal, n_boot=n_boot, seed=seed, hard=hard)
     in_sample = any(issubclass(w.category, InSampleCalibrationWarning) for w in caught)
     correct = _tied_shares(p)[np.arange(len(c)), hard_labels(c)]  # a tie: a share of the credit
@@ -961,7 +1016,7 @@ def score_against_ceiling(
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)
         warnings=prediction_warnings(p, names_of_classes,
-                                     name, y_true=majority_vote(c, ties='drop').labels)
+                                     name, y_true=majority_vote(c, ties='drop').labels, by_name=by_name)
         + flattened_warning(q, model, name, in_sample, raw=p),
     )
     return out

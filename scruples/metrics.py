@@ -279,12 +279,15 @@ def in_order_of(
                          + (f'read it with its id column' if _annotated(ref) else f'{ref_name}.rename_axis(...)') + ')')
     if _numbered(yi) and _positions_only(y):  # a named index, or text, is the items'
         if len(ri) == len(yi) and sorted(ri) == sorted(yi):
+            own = id_column(y.columns) if getattr(y, 'ndim', 1) == 2 else None  # its ids in a column (a votes file)
             raise ValueError(f'{name}: its index is 0..{len(yi) - 1} in order, and the items of {ref_name} are the same '
-                             f'numbers in another order: positions or items? If its rows are in the order of '
-                             f'{ref_name}, pair them by position: give '
-                             + (f'{name}.set_axis(list({ref_name}.items))' if _annotated(ref) else
-                                f'{ref_name}.reset_index(drop=True)')
-                             + '; else an index naming the items')
+                             f'numbers in another order: positions or items? '
+                             + (f'Its column {own!r} looks like the ids: give {name}.set_index({own!r}) to match them'
+                                if own is not None else
+                                f'If its rows are in the order of {ref_name}, pair them by position: give '
+                                + (f'{name}.set_axis(list({ref_name}.items))' if _annotated(ref) else
+                                   f'{ref_name}.reset_index(drop=True)')
+                                + '; else an index naming the items'))
         return y
     for what, labels in ((name, yi), (ref_name, ri)):
         if len(set(labels)) < len(labels):

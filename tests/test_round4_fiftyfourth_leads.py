@@ -47,7 +47,7 @@ def test_a_wide_tables_column_of_labels_or_rows_is_no_class(tmp_path, column):
     f.write_text(f'id,{column},yes,no\n' + ''.join(f'p{i},{i % 2},{i % 5},{5 - i % 5}\n' for i in range(6)))
     r = scruples('data', 'validate', f)
     out = r.stdout + r.stderr
-    assert r.returncode != 0 and f'{column!r} names a label, a vote or a row' in out and '--counts yes,no' in out, out
+    assert r.returncode != 0 and f'{column!r} names a label, a vote, a row or other data of an item' in out and '--counts yes,no' in out, out
     assert read_annotated(f, counts='yes,no').classes == ('yes', 'no')
     assert read_annotated(f, counts=f'{column},yes,no').classes == (column, 'yes', 'no')  # a class if said so
 

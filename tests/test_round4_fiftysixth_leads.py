@@ -89,3 +89,95 @@ def test_the_votes_where_the_predictions_go_are_said_swapped():
     p = pd.DataFrame(np.full((12, 2), 0.5), columns=V, index=pd.Index(list(d.items), name='id'))
     with pytest.raises(ValueError, match='arguments swapped'):
         metrics.xentropy(p, d)
+
+
+def test_score_chooses_the_ceilings_prior_on_every_item_of_the_gold_with_or_without_a_split_column(tmp_path):
+    import json
+
+    from cli_run import scruples
+
+    rng = np.random.default_rng(5)
+    n = 40
+    p = rng.dirichlet([1.4, 1.8, 0.9], n)
+    votes = np.array([rng.multinomial(5, q) for q in p])
+    gold = pd.DataFrame({'id': range(n), 'yes': votes[:, 0], 'no': votes[:, 1], 'unsure': votes[:, 2]})
+    gold.to_csv(tmp_path / 'gold.csv', index=False)
+    gold.assign(split=['test'] * 10 + ['dev'] * 30).to_csv(tmp_path / 'gold_split.csv', index=False)
+    proba = pd.DataFrame(rng.dirichlet([2, 2, 2], n), columns=['yes', 'no', 'unsure']).assign(id=range(n))
+    proba.iloc[:10].to_csv(tmp_path / 'pred.csv', index=False)
+    proba.iloc[10:].to_csv(tmp_path / 'cal.csv', index=False)
+    got = {}
+    for g in ('gold.csv', 'gold_split.csv'):
+        r = scruples('score', tmp_path / 'pred.csv', tmp_path / g, '--cal', tmp_path / 'cal.csv', '--json', '--bootstrap', 50)
+        assert r.returncode == 0, r.stderr
+        got[g] = json.loads(r.stdout)
+    assert got['gold.csv']['alpha'] == got['gold_split.csv']['alpha']  # chosen on the 40 items, not the 10 scored
+    assert 'fitted on 40 items' in json.dumps(got['gold.csv'])
+
+
+def test_agree_by_a_column_of_the_long_file_says_it_is_read(tmp_path):
+    from cli_run import scruples
+
+    rng = np.random.default_rng(1)
+    rows = [(i, f'a{a}', rng.choice(['yes', 'no']), 'g1' if a < 2 else 'g2', 30 + a) for i in range(20) for a in range(4)]
+    pd.DataFrame(rows, columns=['item', 'annotator', 'label', 'group', 'age']).to_csv(tmp_path / 'long.csv', index=False)
+    r = scruples('agree', tmp_path / 'long.csv', '--long', '--by', 'group')
+    assert r.returncode == 0, r.stderr
+    read = r.stdout.split('annotators:')[0]
+    assert 'columns not read: age' in ' '.join(read.split()) and 'group: the annotators' in ' '.join(read.split())
+
+
+@pytest.mark.parametrize('name', ['index', 'level_0', 'Unnamed: 0'])
+def test_predictions_with_pandas_row_labels_beside_their_ids(tmp_path, name):
+    from cli_run import scruples
+
+    g = pd.DataFrame({'item': [f'q{i}' for i in range(12)], 'yes': [4, 1] * 6, 'no': [1, 4] * 6})
+    g.to_csv(tmp_path / 'gold.csv', index=False)
+    p = pd.DataFrame({'item': g.item, 'yes': [0.9, 0.1] * 6, 'no': [0.1, 0.9] * 6}).sample(frac=1, random_state=1)
+    p.reset_index(names=name).to_csv(tmp_path / 'p.csv', index=False)
+    r = scruples('score', tmp_path / 'p.csv', tmp_path / 'gold.csv', '--bootstrap', 0, '--json')
+    assert r.returncode == 0, r.stderr
+    import json
+
+    assert {m['metric']: m['model'] for m in json.loads(r.stdout)['metrics']}['accuracy'] == 1.0
+
+
+def test_rare_classes_swapped_under_a_majority_predicted_right_are_warned():
+    n = 300
+    y = np.zeros(n, int)
+    y[:6], y[6:12] = 1, 2  # 288 ok, 6 rude, 6 mean
+    counts = np.ones((n, 3), int)
+    counts[np.arange(n), y] += 4
+    right = np.full((n, 3), 0.05)
+    right[np.arange(n), y] = 0.9
+    swapped = right[:, [0, 2, 1]]  # the rude and mean columns swapped
+    assert [w['kind'] for w in prediction_warnings(swapped, ['ok', 'rude', 'mean'], y_true=y)] == ['class order']
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        assert score_predictions(swapped, counts, n_boot=0)['f1'] < 0.5
+    assert any(issubclass(x.category, ClassOrderWarning) for x in w)
+
+
+def test_a_model_collapsed_to_a_rare_class_is_collapsed_and_named_columns_have_no_order_to_doubt():
+    classes = ['author', 'other', 'everybody', 'nobody', 'info']
+    rng = np.random.default_rng(3)
+    y = np.zeros(60, int)
+    y[:6] = 1
+    pred = np.full(60, 4)
+    pred[rng.choice(60, 3, replace=False)] = 1  # 'info' for 57 of 60 items, whose majority is author or other
+    p = np.full((60, 5), 0.1)
+    p[np.arange(60), pred] = 0.6
+    assert [w['kind'] for w in prediction_warnings(p, classes, y_true=y)] == ['collapsed']
+    y2, p2 = np.zeros(40, int), np.tile([0.2, 0.8], (40, 1))  # every item 'no'; the model 'yes' on 39 of 40
+    p2[0] = [0.8, 0.2]
+    assert [w['kind'] for w in prediction_warnings(p2, ['no', 'yes'], y_true=y2)] == ['collapsed']
+    named = pd.DataFrame(np.eye(5)[np.where(np.arange(60) < 6, 4, 1)] * 0.9 + 0.02, columns=classes)  # 'info' on the
+    counts = pd.DataFrame(np.eye(5, dtype=int)[y] * 3 + 1, columns=classes)  # other items: named, no order to doubt
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        score_predictions(named, counts, n_boot=0)
+    assert not any(issubclass(x.category, ClassOrderWarning) for x in w)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        score_predictions(named.to_numpy(), counts, n_boot=0)  # by position: weighed, and warned
+    assert any(issubclass(x.category, ClassOrderWarning) for x in w)
