@@ -1082,7 +1082,8 @@ NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold
                    'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0', 'created_utc', 'created',
                    'timestamp', 'time', 'date', 'upvotes', 'downvotes', 'ups', 'downs', 'num_comments', 'n_comments',
                    'upvote_ratio', 'karma', 'length', 'age', 'word_count', 'n_words', 'num_words', 'n_chars',
-                   'num_chars')  # and a post's data
+                   'num_chars', 'comment_count', 'post_score', 'rank', 'month', 'week', 'day', 'weekday', 'hour',
+                   'minute', 'group', 'fold', 'cluster')  # and a post's data
 
 
 def _total_name(name) -> bool:
@@ -1210,17 +1211,18 @@ def _wide(
                 f'{"names" if len(odd) == 1 else "name"} a label, a vote, a row or other data of an item, not a class '
                 f'(leave '
                 f'{"it" if len(odd) == 1 else "them"} out: {_opt("counts", keep)}; a class of that name: say so, '
-                f'{_opt("counts")})', ','.join(cc))
+                f'{_opt("counts", ",".join(cc))})', ','.join(cc))
     if not (given['counts'] or classes) and len(cc) >= 3:  # a column of other numbers (a timestamp, upvotes): far
         med = np.median(c, axis=0)  # beyond the votes the others hold an item
         for j in np.argsort(-med)[:1]:
             rest = np.median(np.delete(c, j, axis=1).sum(1))
-            if med[j] >= 1000 and med[j] > 50 * max(rest, 1):
+            if med[j] >= 1e6 and med[j] > 1000 * max(rest, 1):  # (a post's votes on Reddit run to thousands)
                 keep = ','.join(x for i, x in enumerate(cc) if i != j)
                 raise ScruplesDataError(
                     path, None, cc[j], f'count columns of votes: {cc[j]!r} holds numbers far beyond the votes of the '
                     f'others (a median of {med[j]:,.0f} an item, against {rest:,.0f} votes in the other columns): '
-                    f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, {_opt("counts")})',
+                    f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, '
+                    f'{_opt("counts", ",".join(cc))})',
                     ','.join(cc))
     tcol = _totals_column(c, cc)
     if tcol is not None:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
@@ -1274,13 +1276,13 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
                 f'{_opt("id", ",".join([err.field, *ids]))}, or the count columns, {_opt("counts", ",".join(numbers))}')
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
-        other = [c for c in t.columns if c not in (lab, ann, *ids)]  # a long frame's one other column (`post`): items
-        item = other[0] if len(other) == 1 else ','.join(ids) or 'ITEM'
+        other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
+        item = other[0] if len(other) == 1 else ','.join(ids) or 'ITEM'  # (`post`): its items
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
                 f'form, say {_opt("form", "long")}, {_opt("item", item)}'
                 + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels'))
     else:
-        first = err.field == cc[0] and len(cc) > 2  # the first column: the items' ids, as often as an annotator's
+        first = err.field == cc[0] and len(cc) > 2 and not ids  # the first column: the items' ids, or an annotator's
         hint = (
             f'; {got!r} is a label: a column per annotator holding its label is read with '
             + (f'{_opt("annotator_columns", ",".join(cc[1:]))}, {_opt("id", err.field)} (if {err.field!r} holds the '
@@ -1616,6 +1618,9 @@ def read_annotated(
         path_in = path_in.reset_index(level=named)  # as `parquet_frame`: a named index (item ids) is data
     if form not in (None, 'wide', 'long', 'annotators'):
         raise ValueError(f"form must be 'wide', 'long', 'annotators' or None, got {form!r}")
+    if form == 'annotators' and annotator_columns is None:
+        raise ValueError("form='annotators' reads a column per annotator: name them, annotator_columns='A1,A2' (a "
+                         "list, a glob 'Annotator*', or a one-hot pattern '{annotator}_{label}')")
     if repeats not in (None, *REPEATS):
         raise ValueError(f"repeats must be None, 'first', 'all' or 'drop', got {repeats!r}")
     for key, spec in (('classes', classes), ('counts', counts)):  # a name given twice: said as such, before any reading
@@ -1637,13 +1642,19 @@ def read_annotated(
     )
     keys = [n for n in (named if frame else []) if str(n).casefold() not in ('split', 'text', 'context')]
     rest = [c for c in path_in.columns if c not in named] if frame else []
-    who = [n for n in keys if re.fullmatch(r'(annotator|rater|worker|coder|labell?er|judge)s?([ _]?id)?',
+    who = [n for n in keys if re.fullmatch(r'(annotator|rater|worker|coder|labell?er|judge|user|turker|participant|'
+                                           r'respondent)s?([ _]?id)?',
                                            str(n).strip().casefold())]  # levels that name the annotators
     if keys and opts['annotator_columns'] is None and (
             form == 'long' or opts['label'] is not None or form is None and any(
                 str(c).strip().casefold() == 'label' for c in rest) and (who or not any(
                     pd.api.types.is_numeric_dtype(path_in[c]) for c in rest))):  # a long frame indexed by its items (and
         by_item = [n for n in keys if n not in who]  # annotators): `long.set_index('post')`, the items of its votes
+        if opts['item'] is None and len(by_item) > 1 and not who and not path_in.duplicated(list(by_item)).any():
+            raise ValueError(f'<DataFrame>: its index levels {", ".join(map(str, by_item))} name each row once: read '
+                             'as the items, every item would hold one vote. Is one of them the annotator? Say which, '
+                             f"form='long', item={str(by_item[0])!r}, annotator={str(by_item[-1])!r} (or the other "
+                             'way)')
         if opts['item'] is None and by_item:
             opts['item'] = ','.join(map(str, by_item))
         if opts['annotator'] is None and len(who) == 1:

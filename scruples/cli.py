@@ -1254,7 +1254,6 @@ def _cmd_score(args):
                 n_boot=args.n_boot, ceiling_boot=args.ceiling_bootstrap, n_samples=args.samples, seed=args.seed,
                 classes=classes, name=Path(pred.source).stem,
                 prior_counts=got.prior_counts if got.prior_counts is not None else prior_all,
-                by_name=True,  # read by the names of their columns (or labels): no class order to doubt
             )
         except ValueError as err:
             raise core.ScruplesError(f'{args.predictions}: {err}') from None

@@ -165,23 +165,9 @@ def class_order_warning(
         f'the items of a class (the mean over classes, {n} items), and on {better:.0%} with their columns taken as '
         f'{order}: are they in another class '
         "order (a model's sorted classes_ beside data whose classes are in file order)? Give them as a table whose "
-        'columns name the classes, to match them by name'))
+        "columns name the classes in the model's order (model.classes_, not the data's), to match them by name"))
 
 # %% ../nbs/15_evaluation.ipynb #7185e757
-def _numbered_names(names) -> bool:
-    "Class names 0..k-1 in order, or class_0, class_1, ...: positions, not names (counts read without names)."
-    return all(str(v) in (str(i), f'class_{i}') for i, v in enumerate(names))
-
-
-def _named_columns(proba, counts) -> bool:
-    """Whether `proba` is a frame whose columns name the classes of `counts` (a frame or an AnnotatedData with class
-    names): matched to them by name (`in_order_of`), so their order is known and no class-order warning applies."""
-    if not isinstance(proba, pd.DataFrame):
-        return False
-    names = [str(c) for c in (counts.columns if isinstance(counts, pd.DataFrame) else getattr(counts, 'classes', []))]
-    return bool(names) and not _numbered_names(names) and sorted(map(str, proba.columns)) == sorted(names)
-
-
 def _tied_shares(p, tie: float = 0.0) -> np.ndarray:  # (n, k)
     """Each row's prediction as shares of its top classes: 1 for the largest probability, 1/m for each of m classes
     exactly tied at the top (the first of them would move with the class order: 0.5/0.5). A near-tie is the model's
@@ -205,7 +191,7 @@ def _shared_confusion(y, share, k: int, w=None) -> np.ndarray:  # (k, k), or (s,
 def _score(p, ct, proba_cal, counts_cal, n_boot, seed, hard, where, stacklevel, classes=None, by_name=False):
     """The computation behind `score_predictions` and `evaluate`; `where` names the calibration data, None: in-sample;
     `classes` names the classes in the order the probabilities' columns were taken (for `class_order_warning`, which
-    `by_name` leaves out: the columns were matched to the classes by their names, so their order is known)."""
+    `by_name` leaves out: a model's named `classes_` matched to the counts' classes, so the columns' order is known)."""
     n_boot = check_resamples(n_boot)  # 0: no intervals
     if p.shape != ct.shape:
         raise ValueError(f'{ct.shape[0]} examples with {ct.shape[1]} classes but predictions of shape {p.shape}')
@@ -355,7 +341,6 @@ def score_predictions(
     another order (sorted or sampled: positions or items? refused, `in_order_of`). Calibration items that are scored
     items (by their ids) are refused."""
     _check_held_out((counts, proba), (counts_cal, proba_cal))
-    by_name = _named_columns(proba, counts)  # matched to the classes by name: no class order to doubt
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     ct = check_counts(counts)
@@ -370,7 +355,7 @@ def score_predictions(
         raise ValueError('proba_cal was given with hard=True: a temperature changes no label (hard predictions are '
                          'scored as they are); leave out proba_cal and counts_cal')
     return _score(p, ct, pc, counts_cal, n_boot, seed, bool(hard), None if pc is None else 'held-out', stacklevel=3,
-                  classes=_class_names(counts, None, ct.shape[1]), by_name=by_name)
+                  classes=_class_names(counts, None, ct.shape[1]))
 
 # %% ../nbs/15_evaluation.ipynb #59f7bac2
 def _proba_of(model, X, name: str) -> np.ndarray:
@@ -836,8 +821,6 @@ def prediction_warnings(
     share: float = COLLAPSE_SHARE,
     tie: float = TIE,
     y_true=None,  # (n,) the items' majority votes, when known; -1: a tie (no class's: `majority_vote(ties='drop')`)
-    by_name: bool = False,  # the columns were matched to the classes by name (a file's: `read_predictions`): no class
-    # order to doubt (a frame whose columns name the classes is, too)
 ) -> list[dict]:  # one per warning: kind ('collapsed' or 'no class predicted'), value (the share), says
     """A model that predicts one class for `share` of the items or more (collapsed), or no class (every top a tie). With
     `y_true`, a model that predicts the one class for most items because most items are of it is not collapsed: it is
@@ -848,8 +831,6 @@ def prediction_warnings(
     called collapsed (a swapped model on data 96% one class predicts the rare class 96% of the time)."""
     if isinstance(proba, pd.DataFrame):
         cols, names = [str(c) for c in proba.columns], [str(c) for c in classes]
-        if sorted(cols) == sorted(names) and not _numbered_names(names):
-            by_name = True  # matched by name
         if cols != names and sorted(cols) == sorted(names):
             proba = proba.set_axis(cols, axis=1)[names]
         elif cols != names and set(cols) & set(names):
@@ -868,8 +849,7 @@ def prediction_warnings(
         # a tied item is no class's: given to the first class, it moved the rule with the class order
         other = (y != j) & (y >= 0)
         others, also = int(other.sum()), int((other & (pred == j)).sum())
-        told = None if by_name else class_order_warning(pred, y, classes, name)  # columns in another class order?
-        # (said first: the cause)
+        told = class_order_warning(pred, y, classes, name)  # columns in another class order? (said first: the cause)
         if told is not None:
             out.append(told)
     ordered = any(w['kind'] == 'class order' for w in out)  # its one class is another's column: not collapsed
@@ -931,14 +911,12 @@ def score_against_ceiling(
     classes=None,  # the class names, for the warnings (default: class 0, class 1, ...)
     name: str = 'the model',  # the model, for the warnings
     prior_counts=None,  # counts to choose and fit the ceiling's prior on (e.g. every item of the dataset; see `best`)
-    by_name: bool = False,  # the columns were matched to the classes by name (`read_predictions`): no class order
 ) -> pd.DataFrame:  # one row per metric: the model and its interval, the BEST ceiling and its interval, the gap
     """Every metric of a model's predictions with its 95% bootstrap interval, beside the BEST ceiling of the same items and
     the gap (how far the model is from the ceiling; positive: below it, for scores and losses alike). ECE has no ceiling.
     `attrs['warnings']`: `prediction_warnings` of the probabilities scored."""
     _check_held_out((counts, proba), (counts_cal, proba_cal))  # before the frames become arrays (their ids)
     names_of_classes = _class_names(counts, classes, np.shape(getattr(counts, 'counts', counts))[1])
-    by_name = by_name or _named_columns(proba, counts)
     proba = in_order_of(proba, counts, 'proba', 'counts')  # frames: matched by their names, as pandas aligns
     proba_cal = in_order_of(proba_cal, counts_cal, 'proba_cal', 'counts_cal')
     c = check_counts(counts)
@@ -948,8 +926,6 @@ def score_against_ceiling(
         c, p = c[o], p[o]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', InSampleCalibrationWarning)
-        if by_name:  # the columns' order is known: said by `prediction_warnings` below, where it is not
-            warnings.simplefilter('ignore', ClassOrderWarning)
         model = score_predictions(p, c, proba_cal, counts_cal, n_boot=n_boot, seed=seed, hard=hard)
     in_sample = any(issubclass(w.category, InSampleCalibrationWarning) for w in caught)
     correct = _tied_shares(p)[np.arange(len(c)), hard_labels(c)]  # a tie: a share of the credit
@@ -1016,7 +992,7 @@ def score_against_ceiling(
         # the predicted classes of the accuracy and macro F1 above: the argmax of `p` (a temperature flattening `q` to
         # near-ties does not make the model predict no class)
         warnings=prediction_warnings(p, names_of_classes,
-                                     name, y_true=majority_vote(c, ties='drop').labels, by_name=by_name)
+                                     name, y_true=majority_vote(c, ties='drop').labels)
         + flattened_warning(q, model, name, in_sample, raw=p),
     )
     return out

@@ -158,7 +158,7 @@ def test_rare_classes_swapped_under_a_majority_predicted_right_are_warned():
     assert any(issubclass(x.category, ClassOrderWarning) for x in w)
 
 
-def test_a_model_collapsed_to_a_rare_class_is_collapsed_and_named_columns_have_no_order_to_doubt():
+def test_a_model_collapsed_to_a_rare_class_is_collapsed_and_a_models_named_classes_leave_no_order_to_doubt():
     classes = ['author', 'other', 'everybody', 'nobody', 'info']
     rng = np.random.default_rng(3)
     y = np.zeros(60, int)
@@ -171,13 +171,23 @@ def test_a_model_collapsed_to_a_rare_class_is_collapsed_and_named_columns_have_n
     y2, p2 = np.zeros(40, int), np.tile([0.2, 0.8], (40, 1))  # every item 'no'; the model 'yes' on 39 of 40
     p2[0] = [0.8, 0.2]
     assert [w['kind'] for w in prediction_warnings(p2, ['no', 'yes'], y_true=y2)] == ['collapsed']
-    named = pd.DataFrame(np.eye(5)[np.where(np.arange(60) < 6, 4, 1)] * 0.9 + 0.02, columns=classes)  # 'info' on the
-    counts = pd.DataFrame(np.eye(5, dtype=int)[y] * 3 + 1, columns=classes)  # other items: named, no order to doubt
+    swapped = np.eye(5)[np.where(np.arange(60) < 6, 4, 1)] * 0.9 + 0.02  # 'info' on the other items, 'other' on author
+    counts = pd.DataFrame(np.eye(5, dtype=int)[y] * 3 + 1, columns=classes)
+    for given in (swapped, pd.DataFrame(swapped, columns=classes)):  # columns a user named by position: weighed too
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            score_predictions(given, counts, n_boot=0)
+        assert any(issubclass(x.category, ClassOrderWarning) for x in w)
+
+    class Named:  # a model whose own classes_ name its columns: matched by name in `evaluate`, no order to doubt
+        classes_ = np.array(classes)
+
+        def predict_proba(self, X):
+            return swapped
+
+    from scruples.evaluation import evaluate
+
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
-        score_predictions(named, counts, n_boot=0)
+        evaluate(Named(), pd.DataFrame({'text': range(60)}), counts, n_boot=0)
     assert not any(issubclass(x.category, ClassOrderWarning) for x in w)
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter('always')
-        score_predictions(named.to_numpy(), counts, n_boot=0)  # by position: weighed, and warned
-    assert any(issubclass(x.category, ClassOrderWarning) for x in w)
