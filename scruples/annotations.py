@@ -38,10 +38,10 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES',
-           'AnnotatedData', 'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value',
-           'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
-           'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'NOT_COUNT_WORDS', 'MISSING_MARKS',
+           'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id',
+           'label_value', 'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote',
+           'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -684,6 +684,12 @@ def _usual(t: _Table, *names) -> str | None:
         low.setdefault(c.lower(), c)
     return next((low[n] for n in names if n in low), None)
 
+
+def _annotator_name(name) -> bool:
+    "A name of the annotators: annotator, rater, worker, coder, labeler, judge, user, turker, participant (an _id too)."
+    return bool(re.fullmatch(r'(annotator|rater|worker|coder|labell?er|judge|user|turker|participant|respondent)s?'
+                             r'([ _]?id)?', str(name).strip().casefold()))
+
 # %% ../nbs/07_annotations.ipynb #5eb4520a
 def _id_like(name: str) -> bool:
     "A column named like an id (id, item_id, post-id, itemId, uuid, index, pandas' 'Unnamed: 0'): never a class unless named one."
@@ -1076,6 +1082,15 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
 TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total', 'all items')
 # a wide table's column that is no class unless named one: a label (a gold label's class index, the majority vote), a
 # row number, a second id column beside the id (`_wide` refuses it among the default count columns, naming it)
+def _not_counts(name) -> bool:
+    """A column named as no class's votes (`NOT_COUNT_WORDS`), or as an item's other numbers in words of its name
+    (`author_age`, `post_length`, `comment_karma`, `created_utc`)."""
+    s = str(name).strip().casefold()
+    return s in NOT_COUNT_WORDS or bool(set(re.split(r'[\s_\-.]+', s)) & NOT_COUNT_TOKENS)
+
+
+NOT_COUNT_TOKENS = {'age', 'length', 'karma', 'utc', 'timestamp', 'upvotes', 'downvotes', 'ups', 'downs', 'rank',
+                    'month', 'hour', 'minute', 'weekday', 'year', 'words', 'chars', 'characters'}
 NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
                    'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
                    'preds', 'target', 'class', 'verdict', 'answer', 'agreement', 'score', 'year', 'row', 'row_number',
@@ -1203,7 +1218,7 @@ def _wide(
             f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
         )
     if not (given['counts'] or classes):  # every other column taken for counts: not one that names a label or a row
-        odd = [c for c in cc if str(c).strip().casefold() in NOT_COUNT_WORDS]
+        odd = [c for c in cc if _not_counts(c)]
         if odd:  # (a gold label's class index, the majority vote, row numbers, a second id) read as votes of a class
             keep = ','.join(c for c in cc if c not in odd)
             raise ScruplesDataError(
@@ -1265,21 +1280,31 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return err if comma_hint(got) in err.expected else ScruplesDataError(
             err.path, err.line, err.field, err.expected + comma_hint(got), err.got)
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
-    numbers = getattr(err, 'numbers', [])
+    if not lab and not ann:  # a long export's own names (Prolific: participant_id, item_id, response)
+        ann = next((c for c in t.columns if _annotator_name(c)), None)
+        lab = ann and _usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')
+    numbers = [c for c in getattr(err, 'numbers', []) if not _not_counts(c)]  # never a hint of a post's other numbers
     majority = str(err.field).strip().casefold() in NOT_COUNT_WORDS and not _id_like(err.field)  # a `label` of words
     if len(numbers) >= 2 and len(numbers) == len(cc) - 1 and majority:  # beside counts: the majority vote, not ids
         hint = (f'; {err.field!r} holds words where the other columns hold counts (a label beside them: the majority '
                 f'vote?): name the count columns, {_opt("counts", ",".join(numbers))}')
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
-    if len(numbers) >= 2 and len(numbers) == len(cc) - 1:  # one column of words beside counts: ids or a text, no label
-        hint = (f'; {err.field!r} holds words where the other columns hold counts: an id column? name the ids, '
-                f'{_opt("id", ",".join([err.field, *ids]))}, or the count columns, {_opt("counts", ",".join(numbers))}')
+    if len(numbers) >= 2 and len(getattr(err, 'numbers', [])) == len(cc) - 1:  # one column of words beside counts: ids
+        hint = (f'; {err.field!r} holds words where the other columns hold counts: '  # or a text, no label
+                + (f'an id column? name the ids, {_opt("id", ",".join([err.field, *ids]))}, or the count columns, '
+                   if not re.fullmatch(r'title|body|selftext|question|comment|sentence|content|description|story|'
+                                       r'anecdote|summary|situation|scenario|prompt|action', err.field.strip().casefold())
+                   else 'a text: name the count columns (the others are left out), ')
+                + _opt("counts", ",".join(numbers)))
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
-        item = other[0] if len(other) == 1 else ','.join(ids) or 'ITEM'  # (`post`): its items
+        item = (other[0] if len(other) == 1 else ','.join(ids)  # (`post`): its items
+                or _usual(t, 'item_id', 'itemid', 'question_id', 'post_id') or 'ITEM')
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
                 f'form, say {_opt("form", "long")}, {_opt("item", item)}'
+                + (f', {_opt("annotator", ann)}' if ann and ann.casefold() != 'annotator' else '')
+                + (f', {_opt("label", lab)}' if lab and lab.casefold() != 'label' else '')
                 + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels'))
     else:
         first = err.field == cc[0] and len(cc) > 2 and not ids  # the first column: the items' ids, or an annotator's
@@ -1642,9 +1667,15 @@ def read_annotated(
     )
     keys = [n for n in (named if frame else []) if str(n).casefold() not in ('split', 'text', 'context')]
     rest = [c for c in path_in.columns if c not in named] if frame else []
-    who = [n for n in keys if re.fullmatch(r'(annotator|rater|worker|coder|labell?er|judge|user|turker|participant|'
-                                           r'respondent)s?([ _]?id)?',
-                                           str(n).strip().casefold())]  # levels that name the annotators
+    who = [n for n in keys if _annotator_name(n)]  # levels that name the annotators
+    if (frame and form in (None, 'wide') and opts['counts'] is None and classes is None
+            and opts['annotator_columns'] is None and _annotator_name(path_in.columns.name)
+            and all(pd.api.types.is_numeric_dtype(path_in[c]) for c in rest)):  # `crosstab(item, annotator)`: counts
+        # of votes per annotator (a pivot of their labels, words, is the annotators' form: hinted by the reader)
+        raise ValueError(f'<DataFrame>: its columns are named {path_in.columns.name!r}: a column per annotator (a '
+                         'crosstab of items by annotator), not per class. Read the votes it was made from, one per row '
+                         f"(form='long', annotator={str(path_in.columns.name)!r}), or its columns as the annotators' "
+                         "labels (annotator_columns=...)")
     if keys and opts['annotator_columns'] is None and (
             form == 'long' or opts['label'] is not None or form is None and any(
                 str(c).strip().casefold() == 'label' for c in rest) and (who or not any(

@@ -268,7 +268,8 @@ def join_annotators(
         raise ScruplesError(
             f'{src}: {len(unknown)} of {len(ids)} annotator ids have no vote in {data.source or "the data"}: '
             f'{", ".join(map(repr, unknown[:10]))}{" ..." if len(unknown) > 10 else ""} '
-            f'(its ids look like {", ".join(map(repr, voters[:3]))})'
+            f'(its ids look like {", ".join(map(repr, voters[:3]))}); if they are people without votes here '
+            '(returned or excluded), leave their rows out of the table'
         )
     # repeats='all': the pseudo-annotator of a repeated label ('A#2') is the same person: A's attributes, A's groups
     of = {a: b for a, b in person.items() if a != b and b in listed}
