@@ -38,10 +38,10 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'NOT_COUNT_WORDS', 'MISSING_MARKS',
-           'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'one_spelling', 'read_annotated', 'read_table', 'item_id',
-           'label_value', 'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote',
-           'majority_vote', 'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'MAYBE_NOT_COUNTS',
+           'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'one_spelling',
+           'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns',
+           'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1082,23 +1082,40 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
 TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total', 'all items')
 # a wide table's column that is no class unless named one: a label (a gold label's class index, the majority vote), a
 # row number, a second id column beside the id (`_wide` refuses it among the default count columns, naming it)
+NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote', 'downvotes', 'ups', 'downs',
+                    'gilded', 'nsfw', 'words', 'chars', 'characters'}
+# words that name an item's other numbers as often as a class (hate speech's target `age`, OffensEval's `group`, a
+# scale of durations `minute`..`year`, a summary's `right_length`): no class only where the numbers are not votes
+MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
+                    'answer', 'fold', 'cluster', 'time', 'date'}
+NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
+                   'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
+                   'preds', 'target', 'class', 'verdict', 'agreement', 'score', 'row', 'row_number', 'rowid', 'item',
+                   'key', 'uid', 'qid', 'uuid', 'guid', 'level_0', 'created_utc', 'created', 'timestamp', 'upvotes',
+                   'downvotes', 'ups', 'downs', 'num_comments', 'n_comments', 'upvote_ratio', 'karma', 'word_count',
+                   'n_words', 'num_words', 'n_chars', 'num_chars', 'comment_count', 'post_score', 'over_18', 'gilded',
+                   'controversial', 'controversiality', 'stickied', 'locked', 'spoiler', 'edited', 'distinguished',
+                   'num_crossposts', 'total_awards_received')  # and a post's data
+
+
 def _not_counts(name) -> bool:
     """A column named as no class's votes (`NOT_COUNT_WORDS`), or as an item's other numbers in words of its name
     (`author_age`, `post_length`, `comment_karma`, `created_utc`)."""
     s = str(name).strip().casefold()
-    return s in NOT_COUNT_WORDS or bool(set(re.split(r'[\s_\-.]+', s)) & NOT_COUNT_TOKENS)
+    return s in NOT_COUNT_WORDS or bool(set(re.split(r'[\s_\-.]+', s)) & NOT_COUNT_TOKENS) or bool(re.fullmatch(
+        r'(n|num|number|total|count)[ _]?(of[ _])?(annotators?|raters?|workers?|labell?ers?|coders?|votes?|'
+        r'judg(e)?ments?|responses?)|(annotators?|raters?|workers?|labell?ers?|coders?|votes?)[ _]?(n|num|count|total)',
+        s))  # a count of the annotators (`n_annotators`), even where it is not the rows' sums (a vote missing)
 
 
-NOT_COUNT_TOKENS = {'age', 'length', 'karma', 'utc', 'timestamp', 'upvotes', 'downvotes', 'ups', 'downs', 'rank',
-                    'month', 'hour', 'minute', 'weekday', 'year', 'words', 'chars', 'characters'}
-NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
-                   'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
-                   'preds', 'target', 'class', 'verdict', 'answer', 'agreement', 'score', 'year', 'row', 'row_number',
-                   'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0', 'created_utc', 'created',
-                   'timestamp', 'time', 'date', 'upvotes', 'downvotes', 'ups', 'downs', 'num_comments', 'n_comments',
-                   'upvote_ratio', 'karma', 'length', 'age', 'word_count', 'n_words', 'num_words', 'n_chars',
-                   'num_chars', 'comment_count', 'post_score', 'rank', 'month', 'week', 'day', 'weekday', 'hour',
-                   'minute', 'group', 'fold', 'cluster')  # and a post's data
+def _maybe_not_counts(name, c: np.ndarray, j: int) -> bool:
+    """A column named by `MAYBE_NOT_COUNTS` (`age`, `author_age`, `month`) whose numbers are not votes: beyond twice the
+    most votes the other columns give an item (an author's age of 45 beside items of 5 votes); a class so named holds
+    votes like the others'."""
+    if not set(re.split(r'[\s_\-.]+', str(name).strip().casefold())) & MAYBE_NOT_COUNTS:
+        return False
+    others = np.delete(c, j, axis=1).sum(1)
+    return len(c) > 0 and c[:, j].max() > 2 * max(1, others.max())
 
 
 def _total_name(name) -> bool:
@@ -1218,7 +1235,9 @@ def _wide(
             f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
         )
     if not (given['counts'] or classes):  # every other column taken for counts: not one that names a label or a row
-        odd = [c for c in cc if _not_counts(c)]
+        odd = [x for j, x in enumerate(cc) if _not_counts(x) and not (2 * c[:, j] == c.sum(1)).all()
+               or _maybe_not_counts(x, c, j)]  # (a column of the rows' sums: refused below, as one)
+        odd = odd if len(cc) - len(odd) >= 2 else []  # every column but one flagged: the names are the classes
         if odd:  # (a gold label's class index, the majority vote, row numbers, a second id) read as votes of a class
             keep = ','.join(c for c in cc if c not in odd)
             raise ScruplesDataError(
@@ -1280,9 +1299,8 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return err if comma_hint(got) in err.expected else ScruplesDataError(
             err.path, err.line, err.field, err.expected + comma_hint(got), err.got)
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
-    if not lab and not ann:  # a long export's own names (Prolific: participant_id, item_id, response)
-        ann = next((c for c in t.columns if _annotator_name(c)), None)
-        lab = ann and _usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')
+    ann = ann or next((c for c in t.columns if _annotator_name(c)), None)  # a long export's own names (Prolific:
+    lab = lab or ann and _usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')  # ids
     numbers = [c for c in getattr(err, 'numbers', []) if not _not_counts(c)]  # never a hint of a post's other numbers
     majority = str(err.field).strip().casefold() in NOT_COUNT_WORDS and not _id_like(err.field)  # a `label` of words
     if len(numbers) >= 2 and len(numbers) == len(cc) - 1 and majority:  # beside counts: the majority vote, not ids
@@ -1296,6 +1314,10 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
                                        r'anecdote|summary|situation|scenario|prompt|action', err.field.strip().casefold())
                    else 'a text: name the count columns (the others are left out), ')
                 + _opt("counts", ",".join(numbers)))
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
+    if len(numbers) >= 2 and not (lab or ann):  # several columns of words (texts, a gold label) beside counts: the
+        hint = (f'; {err.field!r} and other columns hold words where {len(numbers)} columns hold counts: name the '
+                f'count columns (the others are left out), {_opt("counts", ",".join(numbers))}')  # not annotators
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column

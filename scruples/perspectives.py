@@ -87,15 +87,16 @@ MIN_SHARED = 5  # fewer items shared by two annotators than this: their kappa is
 
 
 _ID_WORDS = ('participant', 'worker', 'rater', 'annotator', 'user')  # what an annotator id column is called
-# the id column's names, first found first, in `read_annotators` and `join_annotators` (one rule): annotator before a
-# bare id (a survey's row number), then the common names of a crowd or a survey (worker, participant_id..)
-_ID_NAMES = ('annotator', 'annotator_id', 'id') + tuple(
-    n for w in _ID_WORDS if w != 'annotator' for n in (w, f'{w}_id'))
+# the id column's names, first found first, in `read_annotators` and `join_annotators` (one rule): annotator, then the
+# common names of a crowd or a survey (worker, participant_id..), and a bare id last (a survey's row number beside its
+# worker_id joined worker 1 to row 1's attributes: another's)
+_ID_NAMES = ('annotator', 'annotator_id') + tuple(
+    n for w in _ID_WORDS if w != 'annotator' for n in (w, f'{w}_id')) + ('id',)
 
 
 def read_annotators(
     path,  # a table of annotators (CSV, JSON lines, Parquet): an id column and attribute columns
-    id: str | None = None,  # the id column (default: annotator, annotator_id, id, worker, participant.., any case)
+    id: str | None = None,  # the id column (default: annotator, annotator_id, worker, participant.., then id; any case)
 ) -> pd.DataFrame:  # index: annotator id (string, as the reader keys them); one column per attribute (strings, NaN)
     """Annotators as data: one row per annotator with its attributes (group, country, age band...); a repeated id is an
     error naming its line."""
