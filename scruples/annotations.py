@@ -1292,6 +1292,10 @@ def _wide(
 def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> ScruplesDataError:
     "A wide read's error on a cell that is not a number, with the flag of the form the table looks like (long, or a column per annotator)."
     got = err.got if isinstance(err.got, str) else None
+    if err.field in cc and (err.got is None or got is not None and not got.strip()):  # an empty cell: no one voted
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + ' (an empty count: pandas\' unstack or '
+                                 'pivot_table leave one where no one voted that class; fill them with 0, '
+                                 'frame.fillna(0), or write 0)', err.got)
     if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
             got == 'missing' and err.expected == 'a present field'):  # a count left out of a JSON line: no other form
         return err

@@ -739,7 +739,8 @@ def read_predictions(
             f'one probability column per gold class ({", ".join(classes)}), or one label column'
             + (f'; missing: {", ".join(missing)}' if missing else '')
             + (f'; not a class: {", ".join(extra)}' if extra else '')
-            + (f' (a class no one voted for in the gold is not read as one: give every class, classes='
+            + (f' (a column of the model\'s that is no class, an epoch or a confidence: leave it out of the file; a '
+               'class no one voted for in a gold of one vote a row is not read as one: give every class, classes='
                f'{",".join([*classes, *extra])!r})' if extra and not missing and not words and not idlike else '')
             + (f' ({", ".join(words)}: not numbers, so no probability of a class: leave '
                f'{"it" if len(words) == 1 else "them"} out of the file)' if words and not missing else '')

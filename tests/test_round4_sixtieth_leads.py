@@ -66,3 +66,23 @@ def test_real_classes_named_like_an_items_numbers_are_read(classes):
     with pytest.raises(ValueError, match="counts='"):  # an author's age beside items of a few votes: not votes
         read_annotated(df.drop(columns=classes[-1]).assign(author_age=rng.integers(20, 60, 30)) if len(classes) > 2
                        else df.assign(author_age=rng.integers(20, 60, 30)))
+
+
+@pytest.mark.parametrize('suffix', ['.csv', '.jsonl', '.parquet'])
+def test_an_empty_count_cell_is_hinted_as_no_vote(tmp_path, suffix):
+    long = pd.DataFrame({'post': ['a', 'a', 'b', 'c', 'c'], 'label': ['yes', 'no', 'yes', 'no', 'no']})
+    wide = long.groupby(['post', 'label']).size().unstack().reset_index()  # b has no 'no' vote: NaN
+    p = tmp_path / f'w{suffix}'
+    {'.csv': lambda: wide.to_csv(p, index=False), '.jsonl': lambda: wide.to_json(p, orient='records', lines=True),
+     '.parquet': lambda: wide.to_parquet(p)}[suffix]()
+    with pytest.raises(ValueError, match=r'fillna\(0\)'):
+        read_annotated(p, id='post')
+    assert read_annotated(wide.fillna(0), id='post').counts.tolist() == [[1, 1], [0, 1], [2, 0]]
+
+
+def test_an_extra_column_of_the_models_is_hinted_out_of_the_file(tmp_path):
+    pd.DataFrame({'id': range(6), 'yes': [3, 1] * 3, 'no': [1, 3] * 3}).to_csv(tmp_path / 'g.csv', index=False)
+    pd.DataFrame({'id': range(6), 'yes': [0.8, 0.2] * 3, 'no': [0.2, 0.8] * 3, 'epoch': 3}).to_csv(tmp_path / 'p.csv',
+                                                                                                   index=False)
+    r = scruples('score', tmp_path / 'p.csv', tmp_path / 'g.csv', '--bootstrap', 0)
+    assert r.returncode != 0 and 'leave it out of the file' in r.stderr, r.stderr
