@@ -38,10 +38,11 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'MAYBE_NOT_COUNTS',
-           'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'one_spelling',
-           'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns',
-           'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS',
+           'MAYBE_NOT_COUNTS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
+           'row_label_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names',
+           'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
+           'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -443,7 +444,7 @@ def parquet_frame(path) -> pd.DataFrame:
     return df.reset_index(level=named) if named else df
 
 
-def _row_label_name(name) -> bool:
+def row_label_name(name) -> bool:
     """An index name pandas gives a frame's row labels, not a name of ids: `index` and `level_0` (a `reset_index` and
     a `set_index` back), `Unnamed: 0` (a `to_csv` read back by `read_csv(index_col=0)`)."""
     return name is not None and bool(re.fullmatch(r'index|level_\d+|unnamed: \d+', str(name).strip().casefold()))
@@ -685,10 +686,14 @@ def _usual(t: _Table, *names) -> str | None:
     return next((low[n] for n in names if n in low), None)
 
 
+# what a column of annotator ids is called (with `_id`, `id` or a plural too), first found first where a table has two
+ANNOTATOR_WORDS = ('annotator', 'participant', 'worker', 'rater', 'user', 'coder', 'labeler', 'labeller', 'judge',
+                   'turker', 'respondent')
+
+
 def _annotator_name(name) -> bool:
-    "A name of the annotators: annotator, rater, worker, coder, labeler, judge, user, turker, participant (an _id too)."
-    return bool(re.fullmatch(r'(annotator|rater|worker|coder|labell?er|judge|user|turker|participant|respondent)s?'
-                             r'([ _]?id)?', str(name).strip().casefold()))
+    "A name of the annotators (`ANNOTATOR_WORDS`: annotator, worker_id, Participant ID, raters..)."
+    return bool(re.fullmatch(rf'({"|".join(ANNOTATOR_WORDS)})s?([ _]?id)?', str(name).strip().casefold()))
 
 # %% ../nbs/07_annotations.ipynb #5eb4520a
 def _id_like(name: str) -> bool:
@@ -1085,9 +1090,12 @@ TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total'
 NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote', 'downvotes', 'ups', 'downs',
                     'gilded', 'nsfw', 'words', 'chars', 'characters'}
 # words that name an item's other numbers as often as a class (hate speech's target `age`, OffensEval's `group`, a
-# scale of durations `minute`..`year`, a summary's `right_length`): no class only where the numbers are not votes
+# scale of durations `minute`..`year`, a summary's `right_length`; a study's `fold`, `batch`, `condition`): no class
+# unless the table shows the numbers are votes (`_maybe_not_counts`), else asked
 MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
-                    'answer', 'fold', 'cluster', 'time', 'date'}
+                    'answer', 'fold', 'cluster', 'time', 'date', 'batch', 'round', 'condition', 'wave', 'session',
+                    'position', 'order', 'difficulty', 'seed', 'trial', 'block', 'version', 'weight', 'hit',
+                    'assignment', 'sample', 'stratum'}
 NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
                    'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
                    'preds', 'target', 'class', 'verdict', 'agreement', 'score', 'row', 'row_number', 'rowid', 'item',
@@ -1102,20 +1110,47 @@ def _not_counts(name) -> bool:
     """A column named as no class's votes (`NOT_COUNT_WORDS`), or as an item's other numbers in words of its name
     (`author_age`, `post_length`, `comment_karma`, `created_utc`)."""
     s = str(name).strip().casefold()
-    return s in NOT_COUNT_WORDS or bool(set(re.split(r'[\s_\-.]+', s)) & NOT_COUNT_TOKENS) or bool(re.fullmatch(
-        r'(n|num|number|total|count)[ _]?(of[ _])?(annotators?|raters?|workers?|labell?ers?|coders?|votes?|'
-        r'judg(e)?ments?|responses?)|(annotators?|raters?|workers?|labell?ers?|coders?|votes?)[ _]?(n|num|count|total)',
-        s))  # a count of the annotators (`n_annotators`), even where it is not the rows' sums (a vote missing)
+    return s in NOT_COUNT_WORDS or bool(set(re.split(r'[\s_\-.]+', s)) & NOT_COUNT_TOKENS) or (
+        _total_name(s) and s not in ('n', 'all')  # a class of y/n; of all, some, none
+    )  # a count of the annotators (`n_annotators`, `votes`, `total`), even off the rows' sums (a vote missing)
+
+
+def _maybe_name(name) -> bool:
+    "A column named with a word of `MAYBE_NOT_COUNTS` (`age`, `author_age`, `post_hour`, `fold`)."
+    return bool(set(re.split(r'[\s_\-.]+', str(name).strip().casefold())) & MAYBE_NOT_COUNTS)
+
+
+def _completes(c: np.ndarray, j: int) -> bool:
+    """Column `j` completes the other columns' votes to one number on every row where they alone vary (a fixed number
+    of annotators an item): its numbers are votes."""
+    others = np.delete(c, j, axis=1).sum(1)
+    return len(c) >= 2 and np.ptp(others) > 0 and np.ptp(others + c[:, j]) == 0
 
 
 def _maybe_not_counts(name, c: np.ndarray, j: int) -> bool:
-    """A column named by `MAYBE_NOT_COUNTS` (`age`, `author_age`, `month`) whose numbers are not votes: beyond twice the
-    most votes the other columns give an item (an author's age of 45 beside items of 5 votes); a class so named holds
-    votes like the others'."""
-    if not set(re.split(r'[\s_\-.]+', str(name).strip().casefold())) & MAYBE_NOT_COUNTS:
-        return False
+    """A column named by `MAYBE_NOT_COUNTS` whose numbers the table does not show to be votes: a class so named
+    completes each item's votes to one number (`_completes`); elsewhere it may be an author's age or a fold beside votes
+    of any number (an age of 16-45 read beside Reddit's posts of up to 300 votes: a class), and `_wide` asks."""
+    return _maybe_name(name) and not _completes(c, j)
+
+
+def _beyond_votes(c: np.ndarray, j: int) -> bool:
+    "Column `j` holds a number beyond twice the most votes the others give any item (an age of 45, items of 5 votes)."
     others = np.delete(c, j, axis=1).sum(1)
     return len(c) > 0 and c[:, j].max() > 2 * max(1, others.max())
+
+
+def _extra_column(c: np.ndarray) -> int | None:
+    """The column without which every row's votes add up to one number (5 annotators an item) while with it they vary
+    (a fold, a batch or a round number beside the votes): no votes; None where there is none (5 rows or more, 3 columns
+    or more: fewer may add up so by chance)."""
+    if len(c) < 5 or c.shape[1] < 3:
+        return None
+    for j in range(c.shape[1]):
+        others = np.delete(c, j, axis=1).sum(1)
+        if np.ptp(others) == 0 and others[0] >= 1 and np.ptp(c[:, j]) > 0:
+            return j
+    return None
 
 
 def _total_name(name) -> bool:
@@ -1235,16 +1270,31 @@ def _wide(
             f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
         )
     if not (given['counts'] or classes):  # every other column taken for counts: not one that names a label or a row
-        odd = [x for j, x in enumerate(cc) if _not_counts(x) and not (2 * c[:, j] == c.sum(1)).all()
-               or _maybe_not_counts(x, c, j)]  # (a column of the rows' sums: refused below, as one)
-        odd = odd if len(cc) - len(odd) >= 2 else []  # every column but one flagged: the names are the classes
+        odd = [x for j, x in enumerate(cc) if _not_counts(x) and not (2 * c[:, j] == c.sum(1)).all()]  # (a column
+        odd += [x for j, x in enumerate(cc) if x not in odd and _maybe_not_counts(x, c, j)  # (of sums:
+               and _beyond_votes(c, j)]
+        maybe = [x for j, x in enumerate(cc) if x not in odd and _maybe_not_counts(x, c, j)]  # refused below)
+        odd += maybe if len(cc) - len(odd) - len(maybe) >= 2 else []  # all but one `age`, `month`..: the classes
+        odd = odd if len(odd) < len(cc) else []  # every column named so: the names are the classes
         if odd:  # (a gold label's class index, the majority vote, row numbers, a second id) read as votes of a class
-            keep = ','.join(c for c in cc if c not in odd)
+            keep = [c for c in cc if c not in odd]
+            them = "it" if len(odd) == 1 else "them"
+            total = next((x for x in odd if _total_name(x)), None)
+            out = (f'leave {them} out: {_opt("counts", ",".join(keep))}' if len(keep) >= 2 else  # one class left:
+                   f'{keep[0]!r} alone is one class: a column of votes for each class'  # a yes of n: the no
+                   + (f' (the other\'s votes are {total} - {keep[0]})' if total else ''))
             raise ScruplesDataError(
                 path, None, odd[0], f'count columns only: {", ".join(map(repr, odd))} '
                 f'{"names" if len(odd) == 1 else "name"} a label, a vote, a row or other data of an item, not a class '
-                f'(leave '
-                f'{"it" if len(odd) == 1 else "them"} out: {_opt("counts", keep)}; a class of that name: say so, '
+                f'({out}; a class of that name: say so, {_opt("counts", ",".join(cc))})', ','.join(cc))
+        j = _extra_column(c)
+        if j is not None:  # every row's votes add up to one number without it: a fold, a batch, a round number
+            tot = c.sum(1)
+            raise ScruplesDataError(
+                path, None, cc[j], f'count columns of votes: {cc[j]!r} does not hold votes like the others (without '
+                f'it every item has {int(np.delete(c, j, axis=1).sum(1)[0]):,} votes, with it {int(tot.min()):,} to '
+                f'{int(tot.max()):,}): not votes? (leave it out: '
+                f'{_opt("counts", ",".join(x for i, x in enumerate(cc) if i != j))}; votes of a class: say so, '
                 f'{_opt("counts", ",".join(cc))})', ','.join(cc))
     if not (given['counts'] or classes) and len(cc) >= 3:  # a column of other numbers (a timestamp, upvotes): far
         med = np.median(c, axis=0)  # beyond the votes the others hold an item
@@ -1305,7 +1355,8 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
     ann = ann or next((c for c in t.columns if _annotator_name(c)), None)  # a long export's own names (Prolific:
     lab = lab or ann and _usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')  # ids
-    numbers = [c for c in getattr(err, 'numbers', []) if not _not_counts(c)]  # never a hint of a post's other numbers
+    numbers = [c for c in getattr(err, 'numbers', [])  # never a hint of a post's other numbers (a fold, an age)
+               if not _not_counts(c) and not _maybe_name(c)]
     majority = str(err.field).strip().casefold() in NOT_COUNT_WORDS and not _id_like(err.field)  # a `label` of words
     if len(numbers) >= 2 and len(numbers) == len(cc) - 1 and majority:  # beside counts: the majority vote, not ids
         hint = (f'; {err.field!r} holds words where the other columns hold counts (a label beside them: the majority '
@@ -1663,7 +1714,7 @@ def read_annotated(
     path_in = path
     frame = hasattr(path, 'columns') and hasattr(path, 'itertuples')  # a pandas DataFrame already in memory
     path = '<DataFrame>' if frame else Path(path)
-    if frame and path_in.index.nlevels == 1 and _row_label_name(path_in.index.name):  # `index`, `Unnamed: 0`: a
+    if frame and path_in.index.nlevels == 1 and row_label_name(path_in.index.name):  # `index`, `Unnamed: 0`: a
         path_in = path_in.rename_axis(None)  # frame's row labels named by a reset_index or a CSV round trip, not ids
     if frame and (named := [n for n in path_in.index.names if n is not None and n not in path_in.columns]):
         path_in = path_in.reset_index(level=named)  # as `parquet_frame`: a named index (item ids) is data

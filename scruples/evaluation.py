@@ -652,7 +652,7 @@ def read_predictions(
     gold_id: Sequence[str] = (),  # the gold's id column(s): suggested when `id` is missing and the file has them
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
-    from scruples.annotations import column_names, item_id, label_value, one_spelling
+    from scruples.annotations import column_names, item_id, label_value, one_spelling, row_label_name
 
     path, classes = Path(path), [str(c) for c in classes]
     df = _prediction_frame(path)
@@ -693,9 +693,8 @@ def read_predictions(
             ids[dup],
         )
     one_spelling(ids, idc, 'item', path)  # '1' and '1.0': one item predicted twice (not 'an item not scored')
-    row_labels = r'index|level_\d+|unnamed: \d+'  # pandas' row labels (a reset_index: `index`, `level_0`; a to_csv)
-    rest = [c for c in cols if c not in idc and not (
-        c not in classes and c != label and re.fullmatch(row_labels, c.strip().casefold()))]
+    rest = [c for c in cols if c not in idc and not (  # less pandas' row labels (a reset_index's `index`; a to_csv's)
+        c not in classes and c != label and row_label_name(c))]
     if label is None and set(rest) != set(classes) and len(rest) == 1:
         label = rest[0]
         _one_column(df[label], classes, path, label)

@@ -499,9 +499,10 @@ def above_ceiling(
             # no interval (--bootstrap 0): whether they overlap cannot be judged (it read 'do not overlap')
             overlap = bool(lo <= b['ci_high'] and hi >= b['ci_low']) if all(has.values()) else None
             iv = lambda a, z, h: f'({a:.3f}-{z:.3f})' if h else '(no interval)'
-            said = (
-                f"{name}: {label} {r[key]:.3f} {iv(lo, hi, has['model'])} is {'above' if sign > 0 else 'below'} the "
-                f"BEST estimate {b['estimate']:.3f} {iv(b['ci_low'], b['ci_high'], has['best'])}; "
+            d = next((d for d in range(3, 7) if f"{r[key]:.{d}f}" != f"{b['estimate']:.{d}f}"), 7)  # 1.000 above
+            said = (  # 1.000 read as nonsense: as many places as set the two apart (1.0000 above 0.9996)
+                f"{name}: {label} {r[key]:.{d}f} {iv(lo, hi, has['model'])} is {'above' if sign > 0 else 'below'} the "
+                f"BEST estimate {b['estimate']:.{d}f} {iv(b['ci_low'], b['ci_high'], has['best'])}; "
                 + (
                     'the intervals overlap: it may be chance'
                     if overlap

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -215,7 +216,7 @@ def given(args, command: str, kind: str | None = None) -> dict:
 def flag_words(message: str, names=None) -> str:
     """A library message in the command line's words: an option's keyword (`repeats=`) becomes its flag (`--repeats`),
     a keyword with its value becomes the flag that gives it (`form='long'`: `--long`, `ordered=True`: `--ordered`,
-    `counts='a,b'`: `--counts a,b`)."""
+    `counts='a,b'`: `--counts a,b`, `counts="very bad,it's ok"`: `--counts 'very bad,it'"'"'s ok'`)."""
     for o in OPTIONS:
         if names is None or o.name in names:
             at = rf'(?<![\w-]){o.name}='
@@ -223,7 +224,9 @@ def flag_words(message: str, names=None) -> str:
                 message = re.sub(at + re.escape(repr(value)), flag, message)
             if o.arg.get('action') == 'store_true':
                 message = re.sub(at + r'True\b', o.flags, message)
-            message = re.sub(at + r"'([^'\s]+)'", lambda m: f'{o.flags} {m[1]}', message)
+            message = re.sub(at + r"""(?:'([^'\\]*)'|"([^"\\]*)")""",  # a value as repr() writes it: as a shell
+                             lambda m: f'{o.flags} {shlex.quote(m[1] if m[1] is not None else m[2])}',
+                             message)  # takes it
             message = re.sub(at + r'(?=[\s),;]|$)', o.flags, message)
     return message
 

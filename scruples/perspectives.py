@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,7 +17,7 @@ import pandas as pd
 
 from .agreement import MIN_ITEMS, agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
 from .agreement import krippendorff_alpha, pairable_items, person_coincidences
-from .annotations import MISSING_MARKS, AnnotatedData, majority_vote, read_table
+from .annotations import ANNOTATOR_WORDS, MISSING_MARKS, AnnotatedData, majority_vote, read_table
 from .best import HARD_METRICS, alpha_shown, best, check_ties, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, comma_hint, id_order, keyed_streams
 from .metrics import columns_in_order_of
@@ -86,12 +87,33 @@ POOLED = 'all'  # the name of the row of every annotator together: no group may 
 MIN_SHARED = 5  # fewer items shared by two annotators than this: their kappa is undefined (NaN, counted)
 
 
-_ID_WORDS = ('participant', 'worker', 'rater', 'annotator', 'user')  # what an annotator id column is called
 # the id column's names, first found first, in `read_annotators` and `join_annotators` (one rule): annotator, then the
 # common names of a crowd or a survey (worker, participant_id..), and a bare id last (a survey's row number beside its
 # worker_id joined worker 1 to row 1's attributes: another's)
 _ID_NAMES = ('annotator', 'annotator_id') + tuple(
-    n for w in _ID_WORDS if w != 'annotator' for n in (w, f'{w}_id')) + ('id',)
+    n for w in ANNOTATOR_WORDS if w != 'annotator' for n in (w, f'{w}_id')) + ('id',)
+
+
+def _name_key(name) -> str:
+    "A column's name as the id rule compares it: any case, no spaces or punctuation (WorkerId, Worker ID, worker_id)."
+    return re.sub(r'[\W_]+', '', str(name).casefold())
+
+
+def _id_column(columns, src) -> str | None:
+    """The annotator id column of a table's `columns` by `_ID_NAMES` in any spelling (MTurk's `WorkerId`, Prolific's
+    `Participant id`), or None; a bare `id` beside another column named for annotators (`mturk_worker`) is refused,
+    naming both: a survey's row number and the ids, or the other way round, cannot be told apart."""
+    keys = {}
+    for c in columns:
+        keys.setdefault(_name_key(c), c)
+    col = next((keys[k] for k in map(_name_key, _ID_NAMES) if k in keys), None)
+    other = [c for c in columns if c != col and any(w in _name_key(c) for w in ANNOTATOR_WORDS)]
+    if col is not None and _name_key(col) == 'id' and other:
+        raise ScruplesDataError(
+            src, None, col, f'one annotator id column: {col!r} and {other[0]!r} could each be the ids (a survey\'s row '
+            f'number beside them joins each annotator to another\'s row); rename the ids\' column to annotator, or '
+            'drop the other (in Python read_annotators(path, id=COLUMN))', ','.join(map(str, columns)))
+    return col
 
 
 def read_annotators(
@@ -102,11 +124,10 @@ def read_annotators(
     error naming its line."""
     path = Path(path)
     columns, records = _records(path)
-    low = {c.lower(): c for c in columns}
     # a column named for annotators before a bare 'id' (a survey's row number beside its annotator_id)
-    col = _nfc(id) if id is not None else next((low[n] for n in _ID_NAMES if n in low), None)  # one rule, as the join
+    col = _nfc(id) if id is not None else _id_column(columns, path)  # one rule, as the join
     if col not in columns:
-        like = [c for c in columns if any(w in c.lower() for w in _ID_WORDS)]
+        like = [c for c in columns if any(w in c.lower() for w in ANNOTATOR_WORDS)]
         raise ScruplesDataError(  # 'or name it' named no way to on the command line (--id is the data's item id)
             path, None, id, f'an annotator id column ({", ".join(_ID_NAMES)}, any case; rename yours to annotator'
             + (f', e.g. {like[0]!r}' if like else '') + '; in Python read_annotators(path, id=COLUMN))', ','.join(columns)
@@ -125,6 +146,12 @@ def read_annotators(
     df.index.name = 'annotator'
     df.attrs['source'] = str(path)
     return df
+
+
+def _zero_padded(ids, voting) -> list:
+    "(id, voter) for the `ids` that are a voter's id but for leading zeros ('1' and '01': a spreadsheet dropped them)."
+    bare = {v.lstrip('0') or '0': v for v in voting}
+    return [(a, bare[a.lstrip('0') or '0']) for a in ids if (a.lstrip('0') or '0') in bare]
 
 
 def _blank(v) -> bool:
@@ -206,8 +233,7 @@ def _ids_as_index(
     (an unnamed index is row numbers, or of no meaning: kept in a sort or a filter they joined annotator 0 to another's
     row); a named index that is the ids too must say the same, else refused, naming both, unless it is the reader's own
     (an index named annotator beside a bare id column: a survey's row number, as `read_annotators` takes it)."""
-    low = {str(c).lower(): c for c in table.columns}
-    col = next((low[n] for n in _ID_NAMES if n in low), None)
+    col = _id_column(list(table.columns), src)
     if col is None:
         if _row_numbers(table.index):  # row numbers are no ids: with annotators numbered 0.. each had another's row
             v = table.index.tolist()
@@ -221,9 +247,9 @@ def _ids_as_index(
     named = [n for n in table.index.names if n is not None]
     if not named:  # row numbers (or no meaning): the column is the ids
         return table.set_index(col)
-    rank = {n: i for i, n in enumerate(_ID_NAMES)}
+    rank = {_name_key(n): i for i, n in enumerate(_ID_NAMES)}
     name = str(named[0]) if len(named) == 1 else ','.join(map(str, named))
-    if rank.get(name.lower(), 99) < rank[str(col).lower()]:  # read_annotators: annotator, then a survey's bare id
+    if rank.get(_name_key(name), 99) < rank[_name_key(col)]:  # read_annotators: annotator, then a survey's bare id
         return table
     def key(v):  # as the reader keys ids (1, 1.0, ' 1': '1'); a value no id can be: itself
         try:
@@ -269,8 +295,10 @@ def join_annotators(
         raise ScruplesError(
             f'{src}: {len(unknown)} of {len(ids)} annotator ids have no vote in {data.source or "the data"}: '
             f'{", ".join(map(repr, unknown[:10]))}{" ..." if len(unknown) > 10 else ""} '
-            f'(its ids look like {", ".join(map(repr, voters[:3]))}); if they are people without votes here '
-            '(returned or excluded), leave their rows out of the table'
+            f'(its ids look like {", ".join(map(repr, voters[:3]))}); ' + (
+                f'{pads[0][0]!r} here is {pads[0][1]!r} there: write the ids alike, with or without the leading zeros '
+                '(a spreadsheet drops them)' if (pads := _zero_padded(unknown, voting)) else
+                'if they are people without votes here (returned or excluded), leave their rows out of the table')
         )
     # repeats='all': the pseudo-annotator of a repeated label ('A#2') is the same person: A's attributes, A's groups
     of = {a: b for a, b in person.items() if a != b and b in listed}

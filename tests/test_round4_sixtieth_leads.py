@@ -55,14 +55,26 @@ def test_hints_leave_out_flags_totals_and_texts(tmp_path):
     assert r.returncode != 0 and '--counts votes_action1,votes_action2,' in out and '--annotator-columns' not in out
 
 
-@pytest.mark.parametrize('classes', [['race', 'gender', 'religion', 'age', 'disability'], ['individual', 'group', 'other'],
-                                     ['minute', 'hour', 'day', 'week', 'month', 'year'],
-                                     ['too_short', 'right_length', 'too_long'], ['answer', 'no_answer']])
-def test_real_classes_named_like_an_items_numbers_are_read(classes):
+@pytest.mark.parametrize('classes,asked', [(['race', 'gender', 'religion', 'age', 'disability'], True),
+                                           (['individual', 'group', 'other'], True),
+                                           (['minute', 'hour', 'day', 'week', 'month', 'year'], False),
+                                           (['too_short', 'right_length', 'too_long'], True),
+                                           (['answer', 'no_answer'], False)])
+def test_real_classes_named_like_an_items_numbers_are_read(classes, asked):
+    """Read where the table shows they are votes (every item's votes add up to one number with them, not without: the
+    sixty-first pass read a fold, an author's age beside posts of up to 300 votes as classes) or where every column is
+    so named (nothing else could be the classes); asked elsewhere, and read as the answer says."""
     rng = np.random.default_rng(1)
     df = pd.DataFrame({'id': range(30), **{c: rng.integers(0, 4, 30) for c in classes}})
     df[classes[0]] += 1  # every item a vote
-    assert read_annotated(df).classes == tuple(classes)
+    if asked:
+        with pytest.raises(ValueError, match=r"a class of that name: say so, counts='"):
+            read_annotated(df)
+    else:
+        assert read_annotated(df).classes == tuple(classes)
+    assert read_annotated(df, counts=','.join(classes)).classes == tuple(classes)
+    fixed = df.assign(**{classes[-1]: 3 * len(classes) - df[classes[:-1]].sum(axis=1)})  # a fixed number an item
+    assert read_annotated(fixed).classes == tuple(classes)
     with pytest.raises(ValueError, match="counts='"):  # an author's age beside items of a few votes: not votes
         read_annotated(df.drop(columns=classes[-1]).assign(author_age=rng.integers(20, 60, 30)) if len(classes) > 2
                        else df.assign(author_age=rng.integers(20, 60, 30)))

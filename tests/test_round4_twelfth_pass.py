@@ -221,9 +221,12 @@ def test_annotators_table_without_an_id_column_says_how_to_fix_it(tmp_path):
     long = [(f'q{i}', a, 'yes' if (i + j) % 3 else 'no') for i in range(12) for j, a in enumerate(['a1', 'a2', 'a3', 'a4'])]
     pd.DataFrame(long, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'long.csv', index=False)
     r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
-    assert r.returncode != 0 and "rename yours to annotator, e.g. 'Participant id'" in r.stderr, r.stderr
+    assert r.returncode == 0 and 'within each group (by Sex)' in r.stdout, r.stderr  # Prolific's own spelling: read
+    pd.DataFrame(rows, columns=['Submission id', 'Participant code', 'Sex']).to_csv(tmp_path/'prolific.csv', index=False)
+    r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
+    assert r.returncode != 0 and "rename yours to annotator, e.g. 'Participant code'" in r.stderr, r.stderr
     assert 'or name it' not in r.stderr
-    t = pd.read_csv(tmp_path/'prolific.csv').rename(columns={'Participant id': 'annotator'})
+    t = pd.read_csv(tmp_path/'prolific.csv').rename(columns={'Participant code': 'annotator'})
     t.to_csv(tmp_path/'prolific.csv', index=False)  # renamed as the message says: read
     r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
     assert r.returncode == 0 and 'within each group (by Sex)' in r.stdout, r.stderr
