@@ -39,9 +39,9 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS',
-           'MAYBE_NOT_COUNTS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
-           'row_label_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names',
-           'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
+           'MAYBE_NOT_COUNTS', 'STUDY_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData',
+           'parquet_frame', 'row_label_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value',
+           'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
            'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
@@ -1088,14 +1088,20 @@ TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total'
 # a wide table's column that is no class unless named one: a label (a gold label's class index, the majority vote), a
 # row number, a second id column beside the id (`_wide` refuses it among the default count columns, naming it)
 NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote', 'downvotes', 'ups', 'downs',
-                    'gilded', 'nsfw', 'words', 'chars', 'characters'}
+                    'gilded', 'nsfw', 'words', 'chars', 'char', 'characters', 'tokens', 'token', 'len', 'kfold',
+                    'epoch', 'awards', 'row', 'index', 'idx', 'score'}
 # words that name an item's other numbers as often as a class (hate speech's target `age`, OffensEval's `group`, a
 # scale of durations `minute`..`year`, a summary's `right_length`; a study's `fold`, `batch`, `condition`): no class
 # unless the table shows the numbers are votes (`_maybe_not_counts`), else asked
 MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
                     'answer', 'fold', 'cluster', 'time', 'date', 'batch', 'round', 'condition', 'wave', 'session',
                     'position', 'order', 'difficulty', 'seed', 'trial', 'block', 'version', 'weight', 'hit',
-                    'assignment', 'sample', 'stratum'}
+                    'assignment', 'sample', 'stratum', 'gender', 'second', 'seconds', 'ms', 'duration', 'line',
+                    'is', 'has', 'label'}
+# of them, the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
+STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
+               'trial', 'block', 'version', 'weight', 'hit', 'assignment', 'sample', 'stratum', 'difficulty', 'ms',
+               'is', 'has', 'line'}
 NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
                    'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
                    'preds', 'target', 'class', 'verdict', 'agreement', 'score', 'row', 'row_number', 'rowid', 'item',
@@ -1115,9 +1121,9 @@ def _not_counts(name) -> bool:
     )  # a count of the annotators (`n_annotators`, `votes`, `total`), even off the rows' sums (a vote missing)
 
 
-def _maybe_name(name) -> bool:
-    "A column named with a word of `MAYBE_NOT_COUNTS` (`age`, `author_age`, `post_hour`, `fold`)."
-    return bool(set(re.split(r'[\s_\-.]+', str(name).strip().casefold())) & MAYBE_NOT_COUNTS)
+def _maybe_name(name, words=MAYBE_NOT_COUNTS) -> bool:
+    "A column named with a word of `words` (`MAYBE_NOT_COUNTS`: `age`, `author_age`, `post_hour`, `fold`)."
+    return bool(set(re.split(r'[\s_\-.]+', str(name).strip().casefold())) & set(words))
 
 
 def _completes(c: np.ndarray, j: int) -> bool:
@@ -1270,19 +1276,25 @@ def _wide(
             f"the {'first' if total == 0 else 'last'} row (item {items[total]!r}) holds the sums of the other rows' counts"
         )
     if not (given['counts'] or classes):  # every other column taken for counts: not one that names a label or a row
-        odd = [x for j, x in enumerate(cc) if _not_counts(x) and not (2 * c[:, j] == c.sum(1)).all()]  # (a column
-        odd += [x for j, x in enumerate(cc) if x not in odd and _maybe_not_counts(x, c, j)  # (of sums:
-               and _beyond_votes(c, j)]
-        maybe = [x for j, x in enumerate(cc) if x not in odd and _maybe_not_counts(x, c, j)]  # refused below)
-        odd += maybe if len(cc) - len(odd) - len(maybe) >= 2 else []  # all but one `age`, `month`..: the classes
-        odd = odd if len(odd) < len(cc) else []  # every column named so: the names are the classes
+        y = any(str(x).strip().casefold() == 'y' for x in cc)  # `n` beside `y`: a class; beside `yes`: their number
+        certain = [x for j, x in enumerate(cc) if (_not_counts(x) or not y and str(x).strip().casefold() == 'n')
+                   and not (2 * c[:, j] == c.sum(1)).all()  # (a column of the rows' sums: refused below, as one)
+                   or _maybe_not_counts(x, c, j) and (_beyond_votes(c, j) or _maybe_name(x, STUDY_WORDS))]
+        doubt = [x for j, x in enumerate(cc) if x not in certain and _maybe_not_counts(x, c, j)]  # `age`, `fold`..
+        votes = [x for x in cc if x not in certain and x not in doubt]
+        odd = certain or (doubt if len(votes) >= 2 else [])  # every column `age`, `month`..: they are the classes
         if odd:  # (a gold label's class index, the majority vote, row numbers, a second id) read as votes of a class
             keep = [c for c in cc if c not in odd]
             them = "it" if len(odd) == 1 else "them"
             total = next((x for x in odd if _total_name(x)), None)
             out = (f'leave {them} out: {_opt("counts", ",".join(keep))}' if len(keep) >= 2 else  # one class left:
                    f'{keep[0]!r} alone is one class: a column of votes for each class'  # a yes of n: the no
-                   + (f' (the other\'s votes are {total} - {keep[0]})' if total else ''))
+                   + (f' (the other\'s votes are {total} - {keep[0]})' if total else '') if keep else
+                   'no column is left for the votes of a class')
+            if certain and doubt:  # the columns left named as an item's numbers too (an age beside a length)
+                out += (f'; {", ".join(map(repr, doubt))} {"is" if len(doubt) == 1 else "are"} named as an item\'s '
+                        'numbers too: votes? (if not, leave ' + ('it' if len(doubt) == 1 else 'them') + ' out as well'
+                        + (f': {_opt("counts", ",".join(votes))})' if len(votes) >= 2 else ')'))
             raise ScruplesDataError(
                 path, None, odd[0], f'count columns only: {", ".join(map(repr, odd))} '
                 f'{"names" if len(odd) == 1 else "name"} a label, a vote, a row or other data of an item, not a class '

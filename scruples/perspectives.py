@@ -99,20 +99,32 @@ def _name_key(name) -> str:
     return re.sub(r'[\W_]+', '', str(name).casefold())
 
 
+def _annotatorish(name) -> bool:
+    """A column named for annotators, its ids or codes: `WorkerId`, `mturk_worker_code`, `annotator_code`, `raters`
+    (not `user_agent`, `coworkers`, `encoder`: a word of `ANNOTATOR_WORDS` whole, then at most an id's word)."""
+    s = re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name)).casefold()
+    return bool(re.fullmatch(rf'(.*[\W_])?({"|".join(ANNOTATOR_WORDS)})s?([\W_]*(id|code|key|number|no|num))?', s))
+
+
 def _id_column(columns, src) -> str | None:
     """The annotator id column of a table's `columns` by `_ID_NAMES` in any spelling (MTurk's `WorkerId`, Prolific's
-    `Participant id`), or None; a bare `id` beside another column named for annotators (`mturk_worker`) is refused,
-    naming both: a survey's row number and the ids, or the other way round, cannot be told apart."""
+    `Participant id`), else the one column named for annotators (`annotator_code`), or None. Two columns that could each
+    be the ids are refused, naming both: a bare `id` beside a column named for annotators (a survey's row number beside
+    the ids, or the other way round), or two so named (`WorkerId` and `annotator`): each joins every annotator to
+    another's row if it is not the ids."""
     keys = {}
     for c in columns:
         keys.setdefault(_name_key(c), c)
     col = next((keys[k] for k in map(_name_key, _ID_NAMES) if k in keys), None)
-    other = [c for c in columns if c != col and any(w in _name_key(c) for w in ANNOTATOR_WORDS)]
-    if col is not None and _name_key(col) == 'id' and other:
+    named = [c for c in columns if _annotatorish(c)]
+    col = named[0] if col is None and len(named) == 1 else col
+    other = [c for c in named if c != col]
+    if other and (col is not None or len(other) > 1):
+        a, b = (col, other[0]) if col is not None else other[:2]
         raise ScruplesDataError(
-            src, None, col, f'one annotator id column: {col!r} and {other[0]!r} could each be the ids (a survey\'s row '
-            f'number beside them joins each annotator to another\'s row); rename the ids\' column to annotator, or '
-            'drop the other (in Python read_annotators(path, id=COLUMN))', ','.join(map(str, columns)))
+            src, None, a, f'one annotator id column: {a!r} and {b!r} could each be the ids (the one that is not joins '
+            'each annotator to another\'s row); keep the ids\' column and drop or rename the other (in Python '
+            'read_annotators(path, id=COLUMN))', ','.join(map(str, columns)))
     return col
 
 
@@ -148,10 +160,18 @@ def read_annotators(
     return df
 
 
-def _zero_padded(ids, voting) -> list:
-    "(id, voter) for the `ids` that are a voter's id but for leading zeros ('1' and '01': a spreadsheet dropped them)."
-    bare = {v.lstrip('0') or '0': v for v in voting}
-    return [(a, bare[a.lstrip('0') or '0']) for a in ids if (a.lstrip('0') or '0') in bare]
+def _spelled_apart(ids, voting) -> list:
+    "(id, voter) for the `ids` that are a voter's id written otherwise: '1' and '01' (leading zeros), '1.0' and '1'."
+    def bare(a):
+        try:
+            f = float(a)
+            if f.is_integer():
+                return str(int(f))
+        except (ValueError, OverflowError):
+            pass
+        return a.lstrip('0') or '0'
+    seen = {bare(v): v for v in voting}
+    return [(a, seen[bare(a)]) for a in ids if bare(a) in seen]
 
 
 def _blank(v) -> bool:
@@ -296,8 +316,8 @@ def join_annotators(
             f'{src}: {len(unknown)} of {len(ids)} annotator ids have no vote in {data.source or "the data"}: '
             f'{", ".join(map(repr, unknown[:10]))}{" ..." if len(unknown) > 10 else ""} '
             f'(its ids look like {", ".join(map(repr, voters[:3]))}); ' + (
-                f'{pads[0][0]!r} here is {pads[0][1]!r} there: write the ids alike, with or without the leading zeros '
-                '(a spreadsheet drops them)' if (pads := _zero_padded(unknown, voting)) else
+                f'{pads[0][0]!r} here is {pads[0][1]!r} there: write the ids alike (a spreadsheet drops leading zeros; '
+                'pandas writes 1 as 1.0 in a column with a blank)' if (pads := _spelled_apart(unknown, voting)) else
                 'if they are people without votes here (returned or excluded), leave their rows out of the table')
         )
     # repeats='all': the pseudo-annotator of a repeated label ('A#2') is the same person: A's attributes, A's groups

@@ -33,11 +33,11 @@ def test_a_class_beside_the_number_of_annotators_is_refused_with_the_subtraction
     assert r.returncode == 0 and 'classes yes/no' in r.stdout, (r.stdout, r.stderr)
 
 
-def test_a_label_column_beside_one_class_is_refused_and_all_named_columns_stay_classes():
+def test_a_label_column_beside_one_class_is_refused_and_so_are_columns_all_named_as_no_class():
     with pytest.raises(ValueError, match=r"'label' names.*'yes' alone is one class"):
         read_annotated(pd.DataFrame({'id': range(6), 'yes': [3, 1, 4, 2, 1, 5], 'label': [1, 0, 1, 0, 0, 1]}))
-    d = read_annotated(pd.DataFrame({'id': range(4), 'label': [1, 0, 1, 2], 'score': [3, 2, 2, 1]}))
-    assert d.classes == ('label', 'score')  # nothing else could be the classes: the names are
+    with pytest.raises(ValueError, match='no column is left for the votes of a class'):  # (the 62nd pass: read as
+        read_annotated(pd.DataFrame({'id': range(4), 'label': [1, 0, 1, 2], 'score': [3, 2, 2, 1]}))  # classes)
     d = read_annotated(pd.DataFrame({'id': range(4), 'yes': [3, 1, 4, 2], 'age': [2, 4, 1, 3]}))
     assert d.classes == ('yes', 'age')  # a maybe-name of vote-sized numbers beside one class: a class
 

@@ -222,11 +222,11 @@ def test_annotators_table_without_an_id_column_says_how_to_fix_it(tmp_path):
     pd.DataFrame(long, columns=['item', 'annotator', 'label']).to_csv(tmp_path/'long.csv', index=False)
     r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
     assert r.returncode == 0 and 'within each group (by Sex)' in r.stdout, r.stderr  # Prolific's own spelling: read
-    pd.DataFrame(rows, columns=['Submission id', 'Participant code', 'Sex']).to_csv(tmp_path/'prolific.csv', index=False)
+    pd.DataFrame(rows, columns=['Submission id', 'Participant name', 'Sex']).to_csv(tmp_path/'prolific.csv', index=False)
     r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
-    assert r.returncode != 0 and "rename yours to annotator, e.g. 'Participant code'" in r.stderr, r.stderr
+    assert r.returncode != 0 and "rename yours to annotator, e.g. 'Participant name'" in r.stderr, r.stderr
     assert 'or name it' not in r.stderr
-    t = pd.read_csv(tmp_path/'prolific.csv').rename(columns={'Participant code': 'annotator'})
+    t = pd.read_csv(tmp_path/'prolific.csv').rename(columns={'Participant name': 'annotator'})
     t.to_csv(tmp_path/'prolific.csv', index=False)  # renamed as the message says: read
     r = scruples('agree', tmp_path/'long.csv', '--by', 'Sex', '--annotators', tmp_path/'prolific.csv', '--bootstrap', '0')
     assert r.returncode == 0 and 'within each group (by Sex)' in r.stdout, r.stderr
