@@ -1096,12 +1096,12 @@ NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote'
 MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
                     'answer', 'fold', 'cluster', 'time', 'date', 'batch', 'round', 'condition', 'wave', 'session',
                     'position', 'order', 'difficulty', 'seed', 'trial', 'block', 'version', 'weight', 'hit',
-                    'assignment', 'sample', 'stratum', 'gender', 'second', 'seconds', 'ms', 'duration', 'line',
+                    'assignment', 'sample', 'stratum', 'gender', 'seconds', 'ms', 'duration', 'line',
                     'is', 'has', 'label'}
 # of them, the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
 STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
                'trial', 'block', 'version', 'weight', 'hit', 'assignment', 'sample', 'stratum', 'difficulty', 'ms',
-               'is', 'has', 'line'}
+               'line', 'phase', 'stage', 'part', 'list'}
 NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
                    'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
                    'preds', 'target', 'class', 'verdict', 'agreement', 'score', 'row', 'row_number', 'rowid', 'item',
@@ -1146,17 +1146,18 @@ def _beyond_votes(c: np.ndarray, j: int) -> bool:
     return len(c) > 0 and c[:, j].max() > 2 * max(1, others.max())
 
 
-def _extra_column(c: np.ndarray) -> int | None:
-    """The column without which every row's votes add up to one number (5 annotators an item) while with it they vary
-    (a fold, a batch or a round number beside the votes): no votes; None where there is none (5 rows or more, 3 columns
-    or more: fewer may add up so by chance)."""
-    if len(c) < 5 or c.shape[1] < 3:
-        return None
-    for j in range(c.shape[1]):
-        others = np.delete(c, j, axis=1).sum(1)
-        if np.ptp(others) == 0 and others[0] >= 1 and np.ptp(c[:, j]) > 0:
-            return j
-    return None
+def _extra_columns(c: np.ndarray) -> list:
+    """The one or two columns without which every row's votes add up to one number (5 annotators an item) while with
+    them they vary (a fold, a batch, a phase and a stage beside the votes): no votes; [] where there are none (5 rows or
+    more, 2 columns left or more: fewer may add up so by chance)."""
+    if len(c) < 5:
+        return []
+    for size in (1, 2):
+        for j in itertools.combinations(range(c.shape[1]), size):
+            others = np.delete(c, j, axis=1).sum(1)
+            if c.shape[1] - size >= 2 and np.ptp(others) == 0 and others[0] >= 1 and np.ptp(c[:, j].sum(1)) > 0:
+                return list(j)
+    return []
 
 
 def _total_name(name) -> bool:
@@ -1185,12 +1186,14 @@ def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
 
 def _totals_column(counts: np.ndarray, names) -> int | None:
     """The count column that holds each row's sum of the others and is named as a total (`TOTAL_WORDS`, or a count of
-    votes: n, count, votes, ...), else None. The sums alone do not decide: a class can hold half of every item's votes
-    (two votes per item, one always its; a table of one repeated row)."""
+    votes: n, count, votes, ...), or whatever its name on 5 rows or more whose totals differ, else None. On fewer, or
+    totals alike, the sums alone do not decide: a class can hold half of every item's votes (two votes per item, one
+    always its; a table of one repeated row)."""
     if counts.ndim != 2 or counts.shape[1] < 3 or not counts.any():
         return None
     sums = counts.sum(1)
-    hits = [j for j, x in enumerate(names) if _total_name(x) and np.array_equal(2 * counts[:, j], sums)]
+    vary = len(counts) >= 5 and np.ptp(sums) > 0  # 5 rows or more of different totals: the sums decide (n_ratings)
+    hits = [j for j, x in enumerate(names) if (_total_name(x) or vary) and np.array_equal(2 * counts[:, j], sums)]
     return hits[0] if hits else None
 
 
@@ -1279,6 +1282,7 @@ def _wide(
         y = any(str(x).strip().casefold() == 'y' for x in cc)  # `n` beside `y`: a class; beside `yes`: their number
         certain = [x for j, x in enumerate(cc) if (_not_counts(x) or not y and str(x).strip().casefold() == 'n')
                    and not (2 * c[:, j] == c.sum(1)).all()  # (a column of the rows' sums: refused below, as one)
+                   and not _completes(c, j)  # (ChaosNLI's e,n,c of 100 votes an item: votes, whatever the name)
                    or _maybe_not_counts(x, c, j) and (_beyond_votes(c, j) or _maybe_name(x, STUDY_WORDS))]
         doubt = [x for j, x in enumerate(cc) if x not in certain and _maybe_not_counts(x, c, j)]  # `age`, `fold`..
         votes = [x for x in cc if x not in certain and x not in doubt]
@@ -1287,6 +1291,7 @@ def _wide(
             keep = [c for c in cc if c not in odd]
             them = "it" if len(odd) == 1 else "them"
             total = next((x for x in odd if _total_name(x)), None)
+            say = f'a class of that name: say so, {_opt("counts", ",".join(cc))}'
             out = (f'leave {them} out: {_opt("counts", ",".join(keep))}' if len(keep) >= 2 else  # one class left:
                    f'{keep[0]!r} alone is one class: a column of votes for each class'  # a yes of n: the no
                    + (f' (the other\'s votes are {total} - {keep[0]})' if total else '') if keep else
@@ -1298,15 +1303,16 @@ def _wide(
             raise ScruplesDataError(
                 path, None, odd[0], f'count columns only: {", ".join(map(repr, odd))} '
                 f'{"names" if len(odd) == 1 else "name"} a label, a vote, a row or other data of an item, not a class '
-                f'({out}; a class of that name: say so, {_opt("counts", ",".join(cc))})', ','.join(cc))
-        j = _extra_column(c)
-        if j is not None:  # every row's votes add up to one number without it: a fold, a batch, a round number
-            tot = c.sum(1)
+                f'({f"{say}; not votes? {out}" if not certain else f"{out}; {say}"})', ','.join(cc))  # (a doubt:
+        j = _extra_columns(c)  # the classes first, label_0,label_1 beside none,unsure)
+        if j:  # every row's votes add up to one number without them: a fold, a batch, a round number
+            tot, name = c.sum(1), ', '.join(repr(cc[i]) for i in j)
             raise ScruplesDataError(
-                path, None, cc[j], f'count columns of votes: {cc[j]!r} does not hold votes like the others (without '
-                f'it every item has {int(np.delete(c, j, axis=1).sum(1)[0]):,} votes, with it {int(tot.min()):,} to '
-                f'{int(tot.max()):,}): not votes? (leave it out: '
-                f'{_opt("counts", ",".join(x for i, x in enumerate(cc) if i != j))}; votes of a class: say so, '
+                path, None, cc[j[0]], f'count columns of votes: {name} {"does" if len(j) == 1 else "do"} not hold votes '
+                f'like the others (without {"it" if len(j) == 1 else "them"} every item has '
+                f'{int(np.delete(c, j, axis=1).sum(1)[0]):,} votes, with {"it" if len(j) == 1 else "them"} '
+                f'{int(tot.min()):,} to {int(tot.max()):,}): not votes? (leave {"it" if len(j) == 1 else "them"} out: '
+                f'{_opt("counts", ",".join(x for i, x in enumerate(cc) if i not in j))}; votes of a class: say so, '
                 f'{_opt("counts", ",".join(cc))})', ','.join(cc))
     if not (given['counts'] or classes) and len(cc) >= 3:  # a column of other numbers (a timestamp, upvotes): far
         med = np.median(c, axis=0)  # beyond the votes the others hold an item
@@ -1367,8 +1373,9 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
     ann = ann or next((c for c in t.columns if _annotator_name(c)), None)  # a long export's own names (Prolific:
     lab = lab or ann and _usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')  # ids
-    numbers = [c for c in getattr(err, 'numbers', [])  # never a hint of a post's other numbers (a fold, an age)
-               if not _not_counts(c) and not _maybe_name(c)]
+    numbers = [c for c in getattr(err, 'numbers', [])  # never a hint of a post's other numbers (a fold, an author's
+               if not _not_counts(c) and not _maybe_name(c, STUDY_WORDS) and not (  # age); a class `age`, `gender` kept
+                   _maybe_name(c) and len(re.split(r'[\s_\-.]+', str(c).strip())) > 1)]
     majority = str(err.field).strip().casefold() in NOT_COUNT_WORDS and not _id_like(err.field)  # a `label` of words
     if len(numbers) >= 2 and len(numbers) == len(cc) - 1 and majority:  # beside counts: the majority vote, not ids
         hint = (f'; {err.field!r} holds words where the other columns hold counts (a label beside them: the majority '

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import shlex
@@ -224,9 +225,8 @@ def flag_words(message: str, names=None) -> str:
                 message = re.sub(at + re.escape(repr(value)), flag, message)
             if o.arg.get('action') == 'store_true':
                 message = re.sub(at + r'True\b', o.flags, message)
-            message = re.sub(at + r"""(?:'([^'\\]*)'|"([^"\\]*)")""",  # a value as repr() writes it: as a shell
-                             lambda m: f'{o.flags} {shlex.quote(m[1] if m[1] is not None else m[2])}',
-                             message)  # takes it
+            message = re.sub(at + r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""",  # a value as repr() writes it
+                             lambda m: f'{o.flags} {shlex.quote(ast.literal_eval(m[1]))}', message)  # as a shell takes it
             message = re.sub(at + r'(?=[\s),;]|$)', o.flags, message)
     return message
 

@@ -100,10 +100,12 @@ def _name_key(name) -> str:
 
 
 def _annotatorish(name) -> bool:
-    """A column named for annotators, its ids or codes: `WorkerId`, `mturk_worker_code`, `annotator_code`, `raters`
-    (not `user_agent`, `coworkers`, `encoder`: a word of `ANNOTATOR_WORDS` whole, then at most an id's word)."""
+    """A column named for annotators or their ids: `WorkerId`, `annotator_code`, `raters`, `mturk_worker_id` (not
+    `user_agent`, `coworkers`: a word of `ANNOTATOR_WORDS` whole; not an attribute that names one, `expert_annotator`,
+    `is_crowd_worker`: a word before it only with an id's word after)."""
     s = re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name)).casefold()
-    return bool(re.fullmatch(rf'(.*[\W_])?({"|".join(ANNOTATOR_WORDS)})s?([\W_]*(id|code|key|number|no|num))?', s))
+    who, tag = f'({"|".join(ANNOTATOR_WORDS)})s?', r'[\W_]*(id|code|key|number|no|num)'
+    return bool(re.fullmatch(rf'{who}({tag})?|.*[\W_]{who}{tag}', s))
 
 
 def _id_column(columns, src) -> str | None:
@@ -157,6 +159,7 @@ def read_annotators(
     df = pd.DataFrame.from_dict(rows, orient='index', columns=attrs)
     df.index.name = 'annotator'
     df.attrs['source'] = str(path)
+    df.attrs['ids'] = 'index'  # its index the ids: a column `annotator`, `id` is an attribute (`_ids_as_index`)
     return df
 
 
@@ -226,6 +229,7 @@ def long_attributes(
     df = pd.DataFrame.from_dict(vals, orient='index', columns=cols)
     df.index.name = 'annotator'
     df.attrs['source'] = str(path)
+    df.attrs['ids'] = 'index'  # its index the ids: a column `annotator`, `id` is an attribute (`_ids_as_index`)
     return df
 
 # %% ../nbs/17_perspectives.ipynb #493c1eb4
@@ -251,8 +255,11 @@ def _ids_as_index(
 ) -> pd.DataFrame:  # the table indexed by the annotator ids
     """The annotators table indexed by its ids. An annotator (annotator_id, id) column is the ids whatever the index
     (an unnamed index is row numbers, or of no meaning: kept in a sort or a filter they joined annotator 0 to another's
-    row); a named index that is the ids too must say the same, else refused, naming both, unless it is the reader's own
-    (an index named annotator beside a bare id column: a survey's row number, as `read_annotators` takes it)."""
+    row); a named index that is the ids too must say the same, else refused, naming both (an index `annotator` beside
+    a `WorkerId` joined every voter to another's row). `read_annotators`' own table is its index (`attrs['ids']`): a
+    column `id` or `annotator` there is an attribute (a survey's row number beside its annotator column)."""
+    if table.attrs.get('ids') == 'index' and table.index.name is not None:  # `read_annotators`' own: its index
+        return table  # the ids, its columns attributes (a column `annotator` or `id` among them)
     col = _id_column(list(table.columns), src)
     if col is None:
         if _row_numbers(table.index):  # row numbers are no ids: with annotators numbered 0.. each had another's row
@@ -267,10 +274,7 @@ def _ids_as_index(
     named = [n for n in table.index.names if n is not None]
     if not named:  # row numbers (or no meaning): the column is the ids
         return table.set_index(col)
-    rank = {_name_key(n): i for i, n in enumerate(_ID_NAMES)}
     name = str(named[0]) if len(named) == 1 else ','.join(map(str, named))
-    if rank.get(_name_key(name), 99) < rank[_name_key(col)]:  # read_annotators: annotator, then a survey's bare id
-        return table
     def key(v):  # as the reader keys ids (1, 1.0, ' 1': '1'); a value no id can be: itself
         try:
             return _id(v, src, None, name)

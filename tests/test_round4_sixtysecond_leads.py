@@ -28,7 +28,7 @@ def _long12(tmp_path):
 
 
 @pytest.mark.parametrize('a,b', [('WorkerId', 'annotator'), ('worker', 'worker_id'), ('Participant id', 'rater_id'),
-                                 ('annotator_code', 'mturk_worker')])
+                                 ('annotator_code', 'mturk_worker_id')])
 def test_two_columns_that_could_each_be_the_annotator_ids_are_asked(tmp_path, a, b):
     _long12(tmp_path)
     ids = list(range(1, 13))
