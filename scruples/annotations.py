@@ -13,6 +13,7 @@ import math
 import re
 import unicodedata
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -38,11 +39,11 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS',
-           'MAYBE_NOT_COUNTS', 'STUDY_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData',
-           'parquet_frame', 'row_label_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value',
-           'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
-           'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'STUDY_WORDS',
+           'MAYBE_NOT_COUNTS', 'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES',
+           'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated',
+           'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns', 'frame_rules',
+           'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -691,9 +692,14 @@ ANNOTATOR_WORDS = ('annotator', 'participant', 'worker', 'rater', 'user', 'coder
                    'turker', 'respondent')
 
 
-def _annotator_name(name) -> bool:
-    "A name of the annotators (`ANNOTATOR_WORDS`: annotator, worker_id, Participant ID, raters..)."
-    return bool(re.fullmatch(rf'({"|".join(ANNOTATOR_WORDS)})s?([ _]?id)?', str(name).strip().casefold()))
+def annotator_name(name) -> bool:
+    """A column named for annotators or their ids (`ANNOTATOR_WORDS`): `annotator`, `WorkerId`, `Participant ID`,
+    `annotator_code`, `raters`, `mturk_worker_id` (not `user_agent`, `coworkers`: a word of `ANNOTATOR_WORDS` whole;
+    not an attribute that names one, `expert_annotator`, `is_crowd_worker`: a word before it only with an id's word
+    after). The one test of the votes' reader and the annotators table."""
+    s = re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name).strip()).casefold()
+    who, tag = f'({"|".join(ANNOTATOR_WORDS)})s?', r'[\W_]*(id|code|key|number|no|num)'
+    return bool(re.fullmatch(rf'{who}({tag})?|.*[\W_]{who}{tag}', s))
 
 # %% ../nbs/07_annotations.ipynb #5eb4520a
 def _id_like(name: str) -> bool:
@@ -859,12 +865,16 @@ def _tally(votes, n_items, classes, path, annotators: bool, repeats):
     extra = sum(len(v) - 1 for v in pairs.values())
     if extra and repeats is None:
         (i, a), v = next((k, v) for k, v in pairs.items() if len(v) > 1)
-        raise ScruplesDataError(
+        counted = all(str(x).isdigit() and int(x) >= 1 for x in anns) and _labels_once(votes)  # `annotator` of
+        raise ScruplesDataError(  # groupby([item, label]).annotator.count(): the votes, named as the column counted
             path,
             v[1][0],
             'annotator',
             f'one label per item and annotator (line {v[0][0]} has one by the same '
-            f'annotator for the same item); say what a repeat means: {_opt("repeats")} first, all or drop',
+            f'annotator for the same item); say what a repeat means: {_opt("repeats")} first, all or drop'
+            + ("; but every item's label is on one row and the annotators are whole numbers: counts of votes "
+               "(groupby([item, label]).annotator.count() names the count after the column counted)? one row per "
+               "vote, or the counts as a wide table (pivot it)" if counted else ''),
             list(anns)[a],
         )
     names, rows = list(anns), {}  # repeats='all': the r-th label of annotator A is annotator 'A#r' of the matrix
@@ -1089,41 +1099,48 @@ TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total'
 # row number, a second id column beside the id (`_wide` refuses it among the default count columns, naming it)
 NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote', 'downvotes', 'ups', 'downs',
                     'gilded', 'nsfw', 'words', 'chars', 'char', 'characters', 'tokens', 'token', 'len', 'kfold',
-                    'epoch', 'awards', 'row', 'index', 'idx', 'score'}
-# words that name an item's other numbers as often as a class (hate speech's target `age`, OffensEval's `group`, a
-# scale of durations `minute`..`year`, a summary's `right_length`; a study's `fold`, `batch`, `condition`): no class
-# unless the table shows the numbers are votes (`_maybe_not_counts`), else asked
-MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
-                    'answer', 'fold', 'cluster', 'time', 'date', 'batch', 'round', 'condition', 'wave', 'session',
-                    'position', 'order', 'difficulty', 'seed', 'trial', 'block', 'version', 'weight', 'hit',
-                    'assignment', 'sample', 'stratum', 'gender', 'seconds', 'ms', 'duration', 'line',
-                    'is', 'has', 'label'}
-# of them, the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
+                    'epoch', 'awards', 'row', 'index', 'idx', 'score', 'retweets', 'replies', 'reports', 'shares',
+                    'views', 'followers', 'favorites', 'reposts', 'comments'}
+# the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
 STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
                'trial', 'block', 'version', 'weight', 'hit', 'assignment', 'sample', 'stratum', 'difficulty', 'ms',
                'line', 'phase', 'stage', 'part', 'list'}
+# words that name an item's other numbers as often as a class (hate speech's target `age`, OffensEval's `group`, a
+# scale of durations `minute`..`year`, a summary's `right_length`, a post's `likes`; and every word of a study's
+# design, `STUDY_WORDS`): no class unless the table shows the numbers are votes (`_maybe_not_counts`), else asked
+MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
+                    'answer', 'time', 'date', 'gender', 'seconds', 'duration', 'is', 'has', 'label', 'likes',
+                    'stars', 'depth'} | STUDY_WORDS
+ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
+# item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
+TEXT_WORDS = {'title', 'body', 'selftext', 'question', 'comment', 'sentence', 'content', 'description', 'story',
+              'anecdote', 'summary', 'situation', 'scenario', 'prompt', 'action', 'text'}  # a column of an item's text
 NOT_COUNT_WORDS = ('label', 'labels', 'gold', 'gold_label', 'gold_labels', 'gold label', 'majority', 'majority_label',
                    'majority_class', 'majority_vote', 'majority vote', 'prediction', 'predictions', 'predicted', 'pred',
-                   'preds', 'target', 'class', 'verdict', 'agreement', 'score', 'row', 'row_number', 'rowid', 'item',
-                   'key', 'uid', 'qid', 'uuid', 'guid', 'level_0', 'created_utc', 'created', 'timestamp', 'upvotes',
-                   'downvotes', 'ups', 'downs', 'num_comments', 'n_comments', 'upvote_ratio', 'karma', 'word_count',
-                   'n_words', 'num_words', 'n_chars', 'num_chars', 'comment_count', 'post_score', 'over_18', 'gilded',
-                   'controversial', 'controversiality', 'stickied', 'locked', 'spoiler', 'edited', 'distinguished',
-                   'num_crossposts', 'total_awards_received')  # and a post's data
+                   'preds', 'target', 'class', 'verdict', 'agreement', 'score', *ROW_WORDS, 'created_utc', 'created',
+                   'timestamp', 'upvotes', 'downvotes', 'ups', 'downs', 'num_comments', 'n_comments', 'upvote_ratio',
+                   'karma', 'word_count', 'n_words', 'num_words', 'n_chars', 'num_chars', 'comment_count', 'post_score',
+                   'over_18', 'gilded', 'controversial', 'controversiality', 'stickied', 'locked', 'spoiler', 'edited',
+                   'distinguished', 'num_crossposts', 'total_awards_received')  # and a post's data
 
 
 def _not_counts(name) -> bool:
     """A column named as no class's votes (`NOT_COUNT_WORDS`), or as an item's other numbers in words of its name
     (`author_age`, `post_length`, `comment_karma`, `created_utc`)."""
     s = str(name).strip().casefold()
-    return s in NOT_COUNT_WORDS or bool(set(re.split(r'[\s_\-.]+', s)) & NOT_COUNT_TOKENS) or (
+    return s in NOT_COUNT_WORDS or bool(_tokens(name) & NOT_COUNT_TOKENS) or (
         _total_name(s) and s not in ('n', 'all')  # a class of y/n; of all, some, none
     )  # a count of the annotators (`n_annotators`, `votes`, `total`), even off the rows' sums (a vote missing)
 
 
+def _tokens(name) -> set:
+    "The words of a column's name, in any case (`author_age`, `Post-Length`, `authorAge`: two words each)."
+    return set(re.split(r'[\s_\-.]+', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name)).strip().casefold()))
+
+
 def _maybe_name(name, words=MAYBE_NOT_COUNTS) -> bool:
     "A column named with a word of `words` (`MAYBE_NOT_COUNTS`: `age`, `author_age`, `post_hour`, `fold`)."
-    return bool(set(re.split(r'[\s_\-.]+', str(name).strip().casefold())) & set(words))
+    return bool(_tokens(name) & set(words))
 
 
 def _completes(c: np.ndarray, j: int) -> bool:
@@ -1146,21 +1163,24 @@ def _beyond_votes(c: np.ndarray, j: int) -> bool:
     return len(c) > 0 and c[:, j].max() > 2 * max(1, others.max())
 
 
-def _extra_columns(c: np.ndarray) -> list:
-    """The one or two columns without which every row's votes add up to one number (5 annotators an item) while with
-    them they vary (a fold, a batch, a phase and a stage beside the votes): no votes; [] where there are none (5 rows or
-    more, 2 columns left or more: fewer may add up so by chance)."""
+def _extra_columns(c: np.ndarray, tries: int = 5_000) -> list:
+    """The fewest columns without which every row's votes add up to one number (5 annotators an item) while with them
+    they vary (a fold, a batch, a phase and a stage beside the votes; likes, retweets and replies): no votes; [] where
+    there are none (5 rows or more, 10 for three columns or more, 2 columns left or more: fewer may add up so by
+    chance). Sets are tried from the smallest up, `tries` of them at most (a table of many classes: every set of up to
+    a few columns)."""
     total = c.sum(1)
     if len(c) < 5 or np.ptp(total) == 0:  # every item's votes one number: no column breaks it
         return []
-    head = slice(0, 1000)  # a subset's sums that vary in the first rows vary: the whole only where they do not
-    for size in (1, 2):
-        for j in itertools.combinations(range(c.shape[1]), size):
-            if c.shape[1] - size < 2 or np.ptp(total[head] - c[head][:, j].sum(1)):
-                continue
-            others = total - c[:, j].sum(1)
-            if np.ptp(others) == 0 and others[0] >= 1:
-                return list(j)
+    h, th = c[:1000], total[:1000]  # a subset's sums that vary in the first rows vary: the whole only where they do not
+    sets = itertools.chain.from_iterable(itertools.combinations(range(c.shape[1]), size)
+                                         for size in range(1, c.shape[1] - 1))  # 2 columns left or more
+    for j in itertools.islice(sets, tries):
+        if len(j) > 2 and len(c) < 10 or np.ptp(th - h[:, j].sum(1)):
+            continue
+        others = total - c[:, j].sum(1)
+        if np.ptp(others) == 0 and others[0] >= 1:
+            return list(j)
     return []
 
 
@@ -1169,7 +1189,8 @@ def _total_name(name) -> bool:
     s = str(name).strip().casefold()
     return s in (*TOTAL_WORDS, *COUNT_WORDS) or bool(re.fullmatch(
         r'((n|num|number|total|count)[ _]?(of[ _])?)?(annotators?|raters?|workers?|judg(e)?ments?|responses?|'
-        r'labell?ers?|coders?|votes?)([ _]?(n|num|count|total))?', s)) and s not in ('vote',)
+        r'labell?ers?|coders?|votes?|ratings?|annotations?|labels?|judges?|participants?|turkers?|respondents?)'
+        r'([ _]?(n|num|count|total))?', s)) and s not in ('vote',)
 
 
 def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
@@ -1188,18 +1209,37 @@ def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
     return None
 
 
-def _totals_column(counts: np.ndarray, names) -> int | None:
+def _totals_column(counts: np.ndarray, names, named: bool = False) -> int | None:
     """The count column that holds each row's sum of the others and is named as a total (`TOTAL_WORDS`, or a count of
-    votes: n, count, votes, ...), or whatever its name on 5 rows or more whose totals differ, else None. On fewer, or
-    totals alike, the sums alone do not decide: a class can hold half of every item's votes (two votes per item, one
-    always its; a table of one repeated row)."""
+    votes: n, count, votes, ...), or whatever its name on 5 rows or more whose totals differ, or (columns not `named`
+    as counts) on 5 rows or more where the others' split differs and add up to 2 or more (`num_ratings` of 5 beside two
+    classes' votes of 5), else None. On fewer, or rows alike, or a total of 1, the sums alone do not decide: a class can
+    hold half of every item's votes (two votes per item, one always its; a table of one repeated row)."""
     if counts.ndim != 2 or counts.shape[1] < 3 or not counts.any():
         return None
     sums = counts.sum(1)
-    vary = len(counts) >= 5 and np.ptp(sums) > 0  # 5 rows or more of different totals: the sums decide (n_ratings)
-    hits = [j for j, x in enumerate(names) if (_total_name(x) or vary) and np.array_equal(
-        2 * counts[:1000, j], sums[:1000]) and np.array_equal(2 * counts[:, j], sums)]  # (the first rows first: fast)
+    many = len(counts) >= 5
+    vary = many and np.ptp(sums) > 0  # 5 rows or more of different totals: the sums decide (n_ratings)
+    hits = [j for j, x in enumerate(names) if np.array_equal(2 * counts[:1000, j], sums[:1000])
+            and np.array_equal(2 * counts[:, j], sums)  # (the first rows first: fast)
+            and (_total_name(x) or vary or many and not named and counts[0, j] >= 2
+                 and np.ptp(np.delete(counts, j, 1), 0).any())]
     return hits[0] if hits else None
+
+
+def _per_annotator(cc: list) -> str | None:
+    """The `annotator_columns=` of default count columns that are each named as an annotator and a number (`rater1`,
+    `annotator_2`, `A3`; `ann1_yes` one-hot: `'{annotator}_{label}'`), else None."""
+    who = rf'(?:{"|".join(ANNOTATOR_WORDS)}|ann|annot|a|r)s?[ _\-.]?[0-9]+'
+    m = [re.fullmatch(rf'({who})(?:([ _\-.])(.+))?', str(x).strip(), flags=re.I) for x in cc]
+    if len(cc) < 2 or not all(m):
+        return None
+    if all(x.group(2) is None for x in m):
+        return ','.join(cc)
+    seps = {x.group(2) for x in m}
+    if None in seps or len(seps) > 1 or len({x.group(1) for x in m}) == len(m):  # one-hot: annotators repeat
+        return None
+    return '{annotator}' + seps.pop() + '{label}'
 
 
 def _wide(
@@ -1259,6 +1299,13 @@ def _wide(
             'the wide form: 2 or more count columns, one distinct class name each',
             f'columns {",".join(cc)}, classes {",".join(names)}',
         )
+    per = _per_annotator(cc) if not (given['counts'] or classes) else None
+    if per:  # `rater1..3` of Likert labels, `ann1_yes`: each a person's label, read as counts a class per annotator
+        raise ScruplesDataError(
+            path, t.header_line, cc[0], f'count columns of classes, not of annotators: {", ".join(map(repr, cc[:3]))}'
+            f'{" .." if len(cc) > 3 else ""} are named as annotators (a column per annotator holding its label'
+            f'{" one-hot" if "{label}" in per else ""}: {_opt("annotator_columns", per)}; counts of classes so named: '
+            f'say so, {_opt("counts", ",".join(cc))})', ','.join(cc))
     skip = 0 if t.header_line is None else 1  # a body is kept only below a header on line 1, or for no header
     c = _counts_fast(t.body, len(cc), path, skip) if t.body is not None and cc == t.columns else None
     fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
@@ -1294,6 +1341,9 @@ def _wide(
         odd = certain or (doubt if len(votes) >= 2 else [])  # every column `age`, `month`..: they are the classes
         if odd:  # (a gold label's class index, the majority vote, row numbers, a second id) read as votes of a class
             keep = [c for c in cc if c not in odd]
+            tk = _totals_column(c[:, [cc.index(x) for x in keep]], keep) if len(keep) >= 3 else None
+            if tk is not None:  # the hint would keep a second column of totals (`total` beside `n_ratings`): out too
+                odd, keep = [*odd, keep[tk]], keep[:tk] + keep[tk + 1:]
             them = "it" if len(odd) == 1 else "them"
             total = next((x for x in odd if _total_name(x)), None)
             say = f'a class of that name: say so, {_opt("counts", ",".join(cc))}'
@@ -1331,11 +1381,14 @@ def _wide(
                     f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, '
                     f'{_opt("counts", ",".join(cc))})',
                     ','.join(cc))
-    tcol = _totals_column(c, cc)
+    tcol = _totals_column(c, cc, named=bool(given['counts'] or classes))
     if tcol is not None:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j != tcol)
-        raise ScruplesDataError(
-            path, None, cc[tcol], f'count columns without a column of totals (leave it out: {_opt("counts", rest)})',
+        alike = not np.ptp(c.sum(1)) and not _total_name(cc[tcol])  # the others' split alone said so: a class may
+        raise ScruplesDataError(  # hold half of every item's votes (asked)
+            path, None, cc[tcol], f'count columns without a column of totals (leave it out: {_opt("counts", rest)}'
+            + (f'; a class with half of every item\'s votes: say so, {_opt("counts", ",".join(cc))})' if alike
+               else ')'),
             f"column {cc[tcol]!r} holds each row's sum of the other count columns")
     if ids:  # '3' and '3.0' (a table joined from two exports): one item's votes on two rows, as in the long form
         one_spelling(items, ids, 'item', path)
@@ -1369,6 +1422,11 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return ScruplesDataError(err.path, err.line, err.field, err.expected + ' (an empty count: pandas\' unstack or '
                                  'pivot_table leave one where no one voted that class; fill them with 0, '
                                  'frame.fillna(0), or write 0)', err.got)
+    held = [c for c in getattr(err, 'numbers', []) if c != err.field]  # the count columns with counts on its row
+    if got is not None and err.field in cc and len(held) >= 2 and _NUMBER.fullmatch(got) and float(got) >= 0:
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + (  # a weight of 0.5 beside counts
+            f'; {err.field!r} holds {got.strip()!r} where {", ".join(map(repr, held))} hold counts: not votes (a '
+            f'weight, a share, a score)? (leave it out: {_opt("counts", ",".join(held))})'), err.got)
     if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
             got == 'missing' and err.expected == 'a present field'):  # a count left out of a JSON line: no other form
         return err
@@ -1376,21 +1434,29 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return err if comma_hint(got) in err.expected else ScruplesDataError(
             err.path, err.line, err.field, err.expected + comma_hint(got), err.got)
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
-    ann = ann or next((c for c in t.columns if _annotator_name(c)), None)  # a long export's own names (Prolific:
+    ann = ann or next((c for c in t.columns if annotator_name(c)), None)  # a long export's own names (Prolific:
     lab = lab or ann and _usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')  # ids
     numbers = [c for c in getattr(err, 'numbers', [])  # never a hint of a post's other numbers (a fold, an author's
                if not _not_counts(c) and not _maybe_name(c, STUDY_WORDS) and not (  # age); a class `age`, `gender` kept
-                   _maybe_name(c) and len(re.split(r'[\s_\-.]+', str(c).strip())) > 1)]
-    majority = str(err.field).strip().casefold() in NOT_COUNT_WORDS and not _id_like(err.field)  # a `label` of words
+                   _maybe_name(c) and len(_tokens(c)) > 1)]
+    majority = (str(err.field).strip().casefold() in NOT_COUNT_WORDS and not _id_like(err.field)  # a `label` of
+                and str(err.field).strip().casefold() not in ROW_WORDS)  # words; not ChaosNLI's `uid`: its ids
     if len(numbers) >= 2 and len(numbers) == len(cc) - 1 and majority:  # beside counts: the majority vote, not ids
         hint = (f'; {err.field!r} holds words where the other columns hold counts (a label beside them: the majority '
                 f'vote?): name the count columns, {_opt("counts", ",".join(numbers))}')
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
+    shape = lambda s: re.sub(r'[0-9]+', '0', re.sub(r'[^\W\d_]+', 'a', str(s).strip()))  # noqa: E731  a1, a2: a0
+    if (len(numbers) >= 2 and len(getattr(err, 'numbers', [])) == len(cc) - 1 and shape(err.field) == shape(got)
+            and all(_DIGITS.fullmatch(str(x)) for x in numbers)):  # `a1,3,2` read as a header: item a1's votes lost
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + (
+            f'; the first line ({",".join(map(str, t.columns))}) looks like a row of data, not a header ({err.field!r} '
+            f'is written like the ids below it, {got!r}; the others are counts): add a header row naming the id column '
+            'and the classes (pandas: to_csv(header=True)); no flag reads this table without losing its first item'),
+            err.got)
     if len(numbers) >= 2 and len(getattr(err, 'numbers', [])) == len(cc) - 1:  # one column of words beside counts: ids
         hint = (f'; {err.field!r} holds words where the other columns hold counts: '  # or a text, no label
                 + (f'an id column? name the ids, {_opt("id", ",".join([err.field, *ids]))}, or the count columns, '
-                   if not re.fullmatch(r'title|body|selftext|question|comment|sentence|content|description|story|'
-                                       r'anecdote|summary|situation|scenario|prompt|action', err.field.strip().casefold())
+                   if not _tokens(err.field) & TEXT_WORDS or _id_like(err.field)  # a text: `comment_body`, `title`
                    else 'a text: name the count columns (the others are left out), ')
                 + _opt("counts", ",".join(numbers)))
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
@@ -1473,6 +1539,13 @@ def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool, unread
     return np.asarray(rows, dtype=np.int64)
 
 # %% ../nbs/07_annotations.ipynb #af44a61b
+def _labels_once(votes) -> bool:
+    """Every item's label on one row, and items of two rows or more (an aggregated table, `groupby(['item', 'label'])`,
+    not one vote per row: votes of several annotators repeat a label)."""
+    rows = Counter((i, lab) for _, i, _, lab in votes)
+    return max(rows.values(), default=0) == 1 and len(rows) > len({i for i, _ in rows})
+
+
 def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras):
     "Votes of the long form, a (line, item, annotator, label) per row; how it was read, the roles, annotators known."
     lab = (
@@ -1505,8 +1578,11 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         return _key(v, path, line, name)
 
     # a column of votes per row beside item and label (df.groupby(['item', 'label']).size(), SQL's COUNT(*)): each row
-    # is then many votes, and reading one vote per row loses the others (200 votes read as 85)
+    # is then many votes, and reading one vote per row loses the others (200 votes read as 85); named so, or (`loose`)
+    # any other column of whole numbers where every item's label is on one row (pandas names a size `0`; DuckDB
+    # `count_star()`)
     tally = {c: [] for c in t.columns if ann is None and c.casefold() in COUNT_WORDS and c not in used and c not in ids}
+    loose = {c: [] for c in t.columns if ann is None and c not in used and c not in ids and c not in tally}
     bool_at = plain_at = None  # the first boolean label (line, value), the first other label's line
     for line, rec in t.records:
         i = ex.item(rec, line)
@@ -1515,6 +1591,13 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         votes.append((line, i, a, _label(v, path, line, lab)))
         for c, got in tally.items():
             got.append(rec.get(c))
+        for c in list(loose):  # (a column leaves at its first cell of no whole number: cheap)
+            w = rec.get(c)
+            if isinstance(w, (int, np.integer)) and not isinstance(w, (bool, np.bool_)) or isinstance(
+                    w, str) and w.strip().isdigit() or isinstance(w, (float, np.floating)) and float(w).is_integer():
+                loose[c].append(w)
+            else:
+                del loose[c]
         if isinstance(v, (bool, np.bool_)):
             bool_at = (line, v) if bool_at is None else bool_at
         else:
@@ -1522,14 +1605,16 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         if bool_at is not None and plain_at is not None:  # booleans: a yes/no task's classes; beside others: a wrong cell
             raise ScruplesDataError(path, bool_at[0], lab, "a non-empty string or a whole number (booleans only as every "
                                     "row's label: the classes False and True)", bool_at[1])
-    for c, got in tally.items():
+    once = loose and _labels_once(votes)  # every item's label on one row, items of two rows or more: a table of counts
+    for c, got in [*tally.items(), *(loose.items() if once else ())]:
         n = _whole_numbers(got)
         if n is not None and (n >= 1).all() and (n > 1).any():
             raise ScruplesDataError(
                 path, None, c, "one row per vote (the long form), or the counts as a wide table (pivot it: "
                 f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
-                f"fill_value=0)); a column of another meaning: rename it",
-                f'{c!r}: whole numbers up to {int(n.max())}, votes per row')
+                "fill_value=0)); a column of another meaning: " + ('rename it' if c in tally else 'drop it'),
+                f'{c!r}: whole numbers up to {int(n.max())}, votes per row' + ('' if c in tally else
+                                                                               " (each item's label on one row)"))
     how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
     return votes, how, dict(item=ids, label=lab, annotator=ann), ann is not None
 
@@ -1768,9 +1853,9 @@ def read_annotated(
     )
     keys = [n for n in (named if frame else []) if str(n).casefold() not in ('split', 'text', 'context')]
     rest = [c for c in path_in.columns if c not in named] if frame else []
-    who = [n for n in keys if _annotator_name(n)]  # levels that name the annotators
+    who = [n for n in keys if annotator_name(n)]  # levels that name the annotators
     if (frame and form in (None, 'wide') and opts['counts'] is None and classes is None
-            and opts['annotator_columns'] is None and _annotator_name(path_in.columns.name)
+            and opts['annotator_columns'] is None and annotator_name(path_in.columns.name)
             and all(pd.api.types.is_numeric_dtype(path_in[c]) for c in rest)):  # `crosstab(item, annotator)`: counts
         # of votes per annotator (a pivot of their labels, words, is the annotators' form: hinted by the reader)
         raise ValueError(f'<DataFrame>: its columns are named {path_in.columns.name!r}: a column per annotator (a '

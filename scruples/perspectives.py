@@ -17,7 +17,7 @@ import pandas as pd
 
 from .agreement import MIN_ITEMS, agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
 from .agreement import krippendorff_alpha, pairable_items, person_coincidences
-from .annotations import ANNOTATOR_WORDS, MISSING_MARKS, AnnotatedData, majority_vote, read_table
+from .annotations import ANNOTATOR_WORDS, MISSING_MARKS, AnnotatedData, annotator_name, majority_vote, read_table
 from .best import HARD_METRICS, alpha_shown, best, check_ties, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, comma_hint, id_order, keyed_streams
 from .metrics import columns_in_order_of
@@ -99,28 +99,22 @@ def _name_key(name) -> str:
     return re.sub(r'[\W_]+', '', str(name).casefold())
 
 
-def _annotatorish(name) -> bool:
-    """A column named for annotators or their ids: `WorkerId`, `annotator_code`, `raters`, `mturk_worker_id` (not
-    `user_agent`, `coworkers`: a word of `ANNOTATOR_WORDS` whole; not an attribute that names one, `expert_annotator`,
-    `is_crowd_worker`: a word before it only with an id's word after)."""
-    s = re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name)).casefold()
-    who, tag = f'({"|".join(ANNOTATOR_WORDS)})s?', r'[\W_]*(id|code|key|number|no|num)'
-    return bool(re.fullmatch(rf'{who}({tag})?|.*[\W_]{who}{tag}', s))
-
-
-def _id_column(columns, src) -> str | None:
+def _id_column(columns, src, values=None) -> str | None:
     """The annotator id column of a table's `columns` by `_ID_NAMES` in any spelling (MTurk's `WorkerId`, Prolific's
     `Participant id`), else the one column named for annotators (`annotator_code`), or None. Two columns that could each
     be the ids are refused, naming both: a bare `id` beside a column named for annotators (a survey's row number beside
     the ids, or the other way round), or two so named (`WorkerId` and `annotator`): each joins every annotator to
-    another's row if it is not the ids."""
+    another's row if it is not the ids. A column whose values repeat (`values(column)`: a count `workers` of 3 on every
+    row) is not ids: no second candidate."""
     keys = {}
     for c in columns:
         keys.setdefault(_name_key(c), c)
     col = next((keys[k] for k in map(_name_key, _ID_NAMES) if k in keys), None)
-    named = [c for c in columns if _annotatorish(c)]
+    named = [c for c in columns if annotator_name(c)]
     col = named[0] if col is None and len(named) == 1 else col
-    other = [c for c in named if c != col]
+    other = [c for c in named if c != col and (values is None or len(set(map(str, values(c)))) == len(values(c)))]
+    col = other[0] if col is None and len(named) > 1 and len(other) == 1 else col  # (`worker_id` beside `workers`)
+    other = [c for c in other if c != col]
     if other and (col is not None or len(other) > 1):
         a, b = (col, other[0]) if col is not None else other[:2]
         raise ScruplesDataError(
@@ -139,7 +133,8 @@ def read_annotators(
     path = Path(path)
     columns, records = _records(path)
     # a column named for annotators before a bare 'id' (a survey's row number beside its annotator_id)
-    col = _nfc(id) if id is not None else _id_column(columns, path)  # one rule, as the join
+    col = _nfc(id) if id is not None else _id_column(  # one rule, as the join
+        columns, path, lambda c: [rec.get(c) for _, rec in records])
     if col not in columns:
         like = [c for c in columns if any(w in c.lower() for w in ANNOTATOR_WORDS)]
         raise ScruplesDataError(  # 'or name it' named no way to on the command line (--id is the data's item id)
@@ -260,7 +255,7 @@ def _ids_as_index(
     column `id` or `annotator` there is an attribute (a survey's row number beside its annotator column)."""
     if table.attrs.get('ids') == 'index' and table.index.name is not None:  # `read_annotators`' own: its index
         return table  # the ids, its columns attributes (a column `annotator` or `id` among them)
-    col = _id_column(list(table.columns), src)
+    col = _id_column(list(table.columns), src, lambda c: table[c].tolist())
     if col is None:
         if _row_numbers(table.index):  # row numbers are no ids: with annotators numbered 0.. each had another's row
             v = table.index.tolist()
@@ -270,6 +265,13 @@ def _ids_as_index(
                                 f'({", ".join(_ID_NAMES)}, any case); give the ids as a column so named, or as its '
                                 'index with a name (set_index(COLUMN), or rename_axis("annotator") if the index is '
                                 'the ids)')
+        name = table.index.names[0] if table.index.nlevels == 1 else None
+        if name is not None and pd.api.types.is_integer_dtype(table.index.dtype) and not (
+                annotator_name(name) or _name_key(name) in map(_name_key, _ID_NAMES) or _name_key(name).endswith('id')):
+            raise ScruplesError(  # a rank, an age, an order kept as the index: each voter joined to another's row
+                f'{src}: no annotator ids: its index {name!r} holds integers and is named as no ids (annotator, '
+                f'worker_id, participant..), and it has no annotator id column; give the ids as a column so named, or '
+                f'rename_axis("annotator") if the index is the ids (else reset_index() keeps {name!r} an attribute)')
         return table
     named = [n for n in table.index.names if n is not None]
     if not named:  # row numbers (or no meaning): the column is the ids

@@ -12,25 +12,15 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import scruples
+from long_voters import long12
 
 from scruples.annotations import read_annotated
-
-
-def _long12(tmp_path):
-    "Annotators 1-6 copy each item's truth (alpha 1 among them), 7-12 answer at random."
-    rng = np.random.default_rng(1)
-    rows = []
-    for i in range(30):
-        truth = rng.choice(['yes', 'no'])
-        rows += [(f'i{i}', a, truth if a <= 6 else rng.choice(['yes', 'no'])) for a in range(1, 13)]
-    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'long.csv', index=False)
-    return [1 if a <= 6 else 0 for a in range(1, 13)]
 
 
 @pytest.mark.parametrize('a,b', [('WorkerId', 'annotator'), ('worker', 'worker_id'), ('Participant id', 'rater_id'),
                                  ('annotator_code', 'mturk_worker_id')])
 def test_two_columns_that_could_each_be_the_annotator_ids_are_asked(tmp_path, a, b):
-    _long12(tmp_path)
+    long12(tmp_path)
     ids = list(range(1, 13))
     groups = ['A' if i <= 6 else 'B' for i in ids]
     pd.DataFrame({a: ids, b: [13 - i for i in ids], 'group': groups}).to_csv(tmp_path / 's.csv', index=False)
@@ -46,7 +36,7 @@ def test_two_columns_that_could_each_be_the_annotator_ids_are_asked(tmp_path, a,
 
 
 def test_a_user_agent_is_no_id_column_and_an_annotator_code_is(tmp_path):
-    _long12(tmp_path)
+    long12(tmp_path)
     ids = list(range(1, 13))
     pd.DataFrame({'id': range(12), 'user_agent': ['Mozilla/5.0'] * 12, 'annotator_code': ids,
                   'group': ['A' if i <= 6 else 'B' for i in ids]}).to_csv(tmp_path / 's.csv', index=False)
@@ -56,7 +46,7 @@ def test_a_user_agent_is_no_id_column_and_an_annotator_code_is(tmp_path):
 
 
 def test_ids_written_as_floats_are_said_so(tmp_path):
-    _long12(tmp_path)
+    long12(tmp_path)
     pd.DataFrame({'WorkerId': [float(i) for i in range(1, 13)], 'group': list('AB') * 6}).to_csv(tmp_path / 's.csv',
                                                                                                   index=False)
     r = scruples('agree', tmp_path / 'long.csv', '--annotators', tmp_path / 's.csv', '--by', 'group', '--bootstrap', 0)

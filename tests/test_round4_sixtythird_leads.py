@@ -12,23 +12,14 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import scruples
+from long_voters import long12
 
 from scruples.annotations import read_annotated
 from scruples.perspectives import join_annotators, read_annotators
 
 
-def _long12(tmp_path):
-    rng = np.random.default_rng(1)
-    rows = []
-    for i in range(30):
-        truth = rng.choice(['yes', 'no'])
-        rows += [(f'i{i}', a, truth if a <= 6 else rng.choice(['yes', 'no'])) for a in range(1, 13)]
-    pd.DataFrame(rows, columns=['item', 'annotator', 'label']).to_csv(tmp_path / 'long.csv', index=False)
-    return read_annotated(tmp_path / 'long.csv')
-
-
 def test_a_frame_indexed_by_annotator_beside_a_worker_column_is_asked(tmp_path):
-    data = _long12(tmp_path)
+    data = long12(tmp_path)
     ids = np.arange(1, 13)
     df = pd.DataFrame({'annotator': 13 - ids, 'WorkerId': ids, 'group': np.where(ids <= 6, 'A', 'B')})
     with pytest.raises(Exception, match="'annotator' and its column 'WorkerId' could each be"):
@@ -39,7 +30,7 @@ def test_a_frame_indexed_by_annotator_beside_a_worker_column_is_asked(tmp_path):
 
 @pytest.mark.parametrize('other', ['annotator_code', 'expert_annotator'])
 def test_a_named_index_beside_a_column_named_for_annotators_does_not_crash(tmp_path, other):
-    data = _long12(tmp_path)
+    data = long12(tmp_path)
     ids = np.arange(1, 13)
     df = pd.DataFrame({'worker_id': ids, other: [f'x{i}' for i in ids] if other == 'annotator_code' else ids % 2,
                        'group': np.where(ids <= 6, 'A', 'B')})
@@ -58,7 +49,7 @@ def test_a_named_index_beside_a_column_named_for_annotators_does_not_crash(tmp_p
 
 @pytest.mark.parametrize('attr', ['expert_annotator', 'is_crowd_worker', 'power_user', 'senior_rater'])
 def test_an_attribute_that_names_annotators_is_no_id_column(tmp_path, attr):
-    _long12(tmp_path)
+    long12(tmp_path)
     ids = np.arange(1, 13)
     pd.DataFrame({'worker_id': ids, attr: ids % 2, 'group': np.where(ids <= 6, 'A', 'B')}).to_csv(tmp_path / 's.csv',
                                                                                                  index=False)
@@ -86,7 +77,7 @@ def test_two_columns_beside_votes_of_a_fixed_number_are_no_classes(names):
     yes = rng.integers(0, 6, 40)
     df = pd.DataFrame({'id': range(40), 'yes': yes, 'no': 5 - yes, names[0]: rng.integers(1, 4, 40),
                        names[1]: rng.integers(1, 4, 40)})
-    with pytest.raises(ValueError, match=f"'{names[0]}', '{names[1]}' do not hold votes.*counts='yes,no'"):
+    with pytest.raises(ValueError, match=f"'{names[0]}', '{names[1]}' (do not hold votes|name a label).*counts='yes,no'"):
         read_annotated(df)
 
 
