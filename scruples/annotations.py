@@ -865,7 +865,7 @@ def _tally(votes, n_items, classes, path, annotators: bool, repeats):
     extra = sum(len(v) - 1 for v in pairs.values())
     if extra and repeats is None:
         (i, a), v = next((k, v) for k, v in pairs.items() if len(v) > 1)
-        counted = all(str(x).isdigit() and int(x) >= 1 for x in anns) and _labels_once(votes)  # `annotator` of
+        counted = _counted(votes)  # `annotator` of
         raise ScruplesDataError(  # groupby([item, label]).annotator.count(): the votes, named as the column counted
             path,
             v[1][0],
@@ -1175,9 +1175,10 @@ def _extra_columns(c: np.ndarray, tries: int = 5_000) -> list:
     h, th = c[:1000], total[:1000]  # a subset's sums that vary in the first rows vary: the whole only where they do not
     sets = itertools.chain.from_iterable(itertools.combinations(range(c.shape[1]), size)
                                          for size in range(1, c.shape[1] - 1))  # 2 columns left or more
-    for j in itertools.islice(sets, tries):
-        if len(j) > 2 and len(c) < 10 or np.ptp(th - h[:, j].sum(1)):
-            continue
+    often = (c > 0).mean(0) >= 0.5  # a column of votes on half the rows or more: sets of three are of such columns
+    for j in itertools.islice(sets, tries):  # (a likes, a fold; not the rare classes of a table of 28 where a few
+        if len(j) > 2 and (len(c) < 10 or not often[list(j)].all()) or np.ptp(th - h[:, j].sum(1)):  # items' extra
+            continue  # votes fell)
         others = total - c[:, j].sum(1)
         if np.ptp(others) == 0 and others[0] >= 1:
             return list(j)
@@ -1209,32 +1210,42 @@ def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
     return None
 
 
-def _totals_column(counts: np.ndarray, names, named: bool = False) -> int | None:
-    """The count column that holds each row's sum of the others and is named as a total (`TOTAL_WORDS`, or a count of
-    votes: n, count, votes, ...), or whatever its name on 5 rows or more whose totals differ, or (columns not `named`
-    as counts) on 5 rows or more where the others' split differs and add up to 2 or more (`num_ratings` of 5 beside two
-    classes' votes of 5), else None. On fewer, or rows alike, or a total of 1, the sums alone do not decide: a class can
-    hold half of every item's votes (two votes per item, one always its; a table of one repeated row)."""
+def _totals_columns(counts: np.ndarray, names, named: bool = False) -> list:
+    """The count columns that each hold every row's sum of the others (a spreadsheet's SUM column; `assigned` and
+    `completed` both), one named as a total (`TOTAL_WORDS`, or a count of votes: n, count, votes, ...), or whatever
+    their names on 5 rows or more whose totals differ, or (columns not `named` as counts) on 5 rows or more where the
+    others' split differs and add up to 2 or more (`num_ratings` of 5 beside two classes' votes of 5); else []. On
+    fewer, or rows alike, or a total of 1, the sums alone do not decide: a class can hold half of every item's votes
+    (two votes per item, one always its; a table of one repeated row)."""
     if counts.ndim != 2 or counts.shape[1] < 3 or not counts.any():
-        return None
-    sums = counts.sum(1)
+        return []
+    sums, k = counts.sum(1), counts.shape[1]
     many = len(counts) >= 5
     vary = many and np.ptp(sums) > 0  # 5 rows or more of different totals: the sums decide (n_ratings)
-    hits = [j for j, x in enumerate(names) if np.array_equal(2 * counts[:1000, j], sums[:1000])
-            and np.array_equal(2 * counts[:, j], sums)  # (the first rows first: fast)
-            and (_total_name(x) or vary or many and not named and counts[0, j] >= 2
-                 and np.ptp(np.delete(counts, j, 1), 0).any())]
-    return hits[0] if hits else None
+    for j, x in enumerate(names):
+        if not (_total_name(x) or vary or many and not named and counts[0, j] >= 2):
+            continue
+        same = [i for i in range(k) if np.array_equal(counts[:1000, i], counts[:1000, j])]  # (the first rows first)
+        same = [i for i in same if np.array_equal(counts[:, i], counts[:, j])]
+        m, out = len(same), [i for i in range(k) if i not in same]
+        if k - m < 2 or not (np.array_equal((m + 1) * counts[:1000, j], sums[:1000])
+                             and np.array_equal((m + 1) * counts[:, j], sums)):
+            continue
+        if any(_total_name(names[i]) for i in same) or vary or any(  # another column's votes differ between rows
+                np.ptp(part[:, out], 0).any() for part in (counts[:1000], counts)):
+            return same
+    return []
 
 
 def _per_annotator(cc: list) -> str | None:
     """The `annotator_columns=` of default count columns that are each named as an annotator and a number (`rater1`,
     `annotator_2`, `A3`; `ann1_yes` one-hot: `'{annotator}_{label}'`), else None."""
-    who = rf'(?:{"|".join(ANNOTATOR_WORDS)}|ann|annot|a|r)s?[ _\-.]?[0-9]+'
+    who = rf'(?:{"|".join(ANNOTATOR_WORDS)}|ann|annot|a|r)s?(?:[ _\-.]?[0-9]+|[ _\-.][a-z])'  # rater1, coder_A
     m = [re.fullmatch(rf'({who})(?:([ _\-.])(.+))?', str(x).strip(), flags=re.I) for x in cc]
     if len(cc) < 2 or not all(m):
         return None
-    if all(x.group(2) is None for x in m):
+    if all(x.group(2) is None for x in m) or len({x.group(1) for x in m}) == len(m) and len(
+            {(x.group(2), x.group(3)) for x in m}) == 1:  # `annotator1_label`: a suffix alike, each its own
         return ','.join(cc)
     seps = {x.group(2) for x in m}
     if None in seps or len(seps) > 1 or len({x.group(1) for x in m}) == len(m):  # one-hot: annotators repeat
@@ -1341,9 +1352,9 @@ def _wide(
         odd = certain or (doubt if len(votes) >= 2 else [])  # every column `age`, `month`..: they are the classes
         if odd:  # (a gold label's class index, the majority vote, row numbers, a second id) read as votes of a class
             keep = [c for c in cc if c not in odd]
-            tk = _totals_column(c[:, [cc.index(x) for x in keep]], keep) if len(keep) >= 3 else None
-            if tk is not None:  # the hint would keep a second column of totals (`total` beside `n_ratings`): out too
-                odd, keep = [*odd, keep[tk]], keep[:tk] + keep[tk + 1:]
+            tk = _totals_columns(c[:, [cc.index(x) for x in keep]], keep)
+            if tk:  # the hint would keep a second column of totals (`total` beside `n_ratings`): out too
+                odd, keep = [*odd, *(keep[i] for i in tk)], [x for i, x in enumerate(keep) if i not in tk]
             them = "it" if len(odd) == 1 else "them"
             total = next((x for x in odd if _total_name(x)), None)
             say = f'a class of that name: say so, {_opt("counts", ",".join(cc))}'
@@ -1381,15 +1392,17 @@ def _wide(
                     f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, '
                     f'{_opt("counts", ",".join(cc))})',
                     ','.join(cc))
-    tcol = _totals_column(c, cc, named=bool(given['counts'] or classes))
-    if tcol is not None:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
-        rest = ','.join(x for j, x in enumerate(cc) if j != tcol)
-        alike = not np.ptp(c.sum(1)) and not _total_name(cc[tcol])  # the others' split alone said so: a class may
-        raise ScruplesDataError(  # hold half of every item's votes (asked)
-            path, None, cc[tcol], f'count columns without a column of totals (leave it out: {_opt("counts", rest)}'
-            + (f'; a class with half of every item\'s votes: say so, {_opt("counts", ",".join(cc))})' if alike
-               else ')'),
-            f"column {cc[tcol]!r} holds each row's sum of the other count columns")
+    tcols = _totals_columns(c, cc, named=bool(given['counts'] or classes))
+    if tcols:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
+        rest = ','.join(x for j, x in enumerate(cc) if j not in tcols)
+        alike = not np.ptp(c.sum(1)) and not any(_total_name(cc[j]) for j in tcols)  # the others' split alone said
+        one = len(tcols) == 1  # so: a class may hold half of every item's votes (asked)
+        raise ScruplesDataError(
+            path, None, cc[tcols[0]], f'count columns without a column of totals (leave {"it" if one else "them"} out: '
+            f'{_opt("counts", rest)}' + (f'; a class with half of every item\'s votes: say so, '
+                                         f'{_opt("counts", ",".join(cc))})' if alike and one else ')'),
+            f"column {cc[tcols[0]]!r} holds each row's sum of the other count columns" if one else
+            f"columns {', '.join(repr(cc[j]) for j in tcols)} each hold each row's sum of the other count columns")
     if ids:  # '3' and '3.0' (a table joined from two exports): one item's votes on two rows, as in the long form
         one_spelling(items, ids, 'item', path)
     left = [x for x in t.columns if x not in used]
@@ -1423,7 +1436,7 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
                                  'pivot_table leave one where no one voted that class; fill them with 0, '
                                  'frame.fillna(0), or write 0)', err.got)
     held = [c for c in getattr(err, 'numbers', []) if c != err.field]  # the count columns with counts on its row
-    if got is not None and err.field in cc and len(held) >= 2 and _NUMBER.fullmatch(got) and float(got) >= 0:
+    if got is not None and err.field in cc and len(held) >= 2 and _NUMBER.fullmatch(got) and 0 < float(got) < 1:
         return ScruplesDataError(err.path, err.line, err.field, err.expected + (  # a weight of 0.5 beside counts
             f'; {err.field!r} holds {got.strip()!r} where {", ".join(map(repr, held))} hold counts: not votes (a '
             f'weight, a share, a score)? (leave it out: {_opt("counts", ",".join(held))})'), err.got)
@@ -1539,6 +1552,12 @@ def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool, unread
     return np.asarray(rows, dtype=np.int64)
 
 # %% ../nbs/07_annotations.ipynb #af44a61b
+def _counted(votes) -> bool:
+    "Annotator ids that are counts: whole numbers, one above 1, beside items whose every label is on one row."
+    keys = {a for _, _, a, _ in votes}
+    return all(str(a).isdigit() for a in keys) and max(map(int, keys), default=0) > 1 and _labels_once(votes)
+
+
 def _labels_once(votes) -> bool:
     """Every item's label on one row, and items of two rows or more (an aggregated table, `groupby(['item', 'label'])`,
     not one vote per row: votes of several annotators repeat a label)."""
@@ -1607,14 +1626,21 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
                                     "row's label: the classes False and True)", bool_at[1])
     once = loose and _labels_once(votes)  # every item's label on one row, items of two rows or more: a table of counts
     for c, got in [*tally.items(), *(loose.items() if once else ())]:
-        n = _whole_numbers(got)
-        if n is not None and (n >= 1).all() and (n > 1).any():
+        n = _whole_numbers(got)  # named as counts: any but all ones (a melt keeps the classes no one voted: 0); else
+        if n is not None and (n >= 0).all() and ((n != 1).any() if c in tally else n.min() <= 1 < n.max()):  # an age
             raise ScruplesDataError(
                 path, None, c, "one row per vote (the long form), or the counts as a wide table (pivot it: "
                 f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
                 "fill_value=0)); a column of another meaning: " + ('rename it' if c in tally else 'drop it'),
                 f'{c!r}: whole numbers up to {int(n.max())}, votes per row' + ('' if c in tally else
                                                                                " (each item's label on one row)"))
+    if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
+        raise ScruplesDataError(
+            path, None, ann, f"one row per vote (the long form), not counts (groupby([item, label]).{ann}.count() "
+            "names the count after the column counted), or the counts as a wide table (pivot it: "
+            f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{ann}', aggfunc='sum', "
+            f"fill_value=0)); annotators so numbered: say so, {_opt('annotator', ann)}",
+            f"{ann!r}: whole numbers, each item's label on one row")
     how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
     return votes, how, dict(item=ids, label=lab, annotator=ann), ann is not None
 
@@ -2064,10 +2090,12 @@ def frame_rules(
             if r is not None:
                 raise ValueError(f'{name}: its {"first" if r == 0 else "last"} row (item {ix[r]!r}) holds the sums of the '
                                  'other rows\' counts, a spreadsheet\'s totals row: leave it out')
-            j = _totals_column(c, cols)
-            if j is not None:
-                raise ValueError(f'{name}: column {cols[j]!r} holds each row\'s sum of the other count columns, a '
-                                 f'totals column: leave it out ({name}.drop(columns={cols[j]!r}))')
+            js = _totals_columns(c, cols)
+            if js:
+                them = [cols[j] for j in js]
+                drop = repr(them[0]) if len(them) == 1 else repr(them)
+                raise ValueError(f'{name}: column {", ".join(map(repr, them))} holds each row\'s sum of the other '
+                                 f'count columns, a totals column: leave it out ({name}.drop(columns={drop}))')
 
 
 def as_counts(

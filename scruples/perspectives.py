@@ -267,7 +267,8 @@ def _ids_as_index(
                                 'the ids)')
         name = table.index.names[0] if table.index.nlevels == 1 else None
         if name is not None and pd.api.types.is_integer_dtype(table.index.dtype) and not (
-                annotator_name(name) or _name_key(name) in map(_name_key, _ID_NAMES) or _name_key(name).endswith('id')):
+                annotator_name(name) or _name_key(name) in map(_name_key, _ID_NAMES) or _name_key(name).endswith('id')
+                or re.match(r'(subj|person|speaker|student|member|player|respondent)', _name_key(name))):
             raise ScruplesError(  # a rank, an age, an order kept as the index: each voter joined to another's row
                 f'{src}: no annotator ids: its index {name!r} holds integers and is named as no ids (annotator, '
                 f'worker_id, participant..), and it has no annotator id column; give the ids as a column so named, or '
