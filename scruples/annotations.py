@@ -1104,13 +1104,13 @@ NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote'
 # the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
 STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
                'trial', 'block', 'version', 'weight', 'hit', 'assignment', 'sample', 'stratum', 'difficulty', 'ms',
-               'line', 'phase', 'stage', 'part', 'list'}
+               'line'}
 # words that name an item's other numbers as often as a class (hate speech's target `age`, OffensEval's `group`, a
 # scale of durations `minute`..`year`, a summary's `right_length`, a post's `likes`; and every word of a study's
 # design, `STUDY_WORDS`): no class unless the table shows the numbers are votes (`_maybe_not_counts`), else asked
 MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
                     'answer', 'time', 'date', 'gender', 'seconds', 'duration', 'is', 'has', 'label', 'likes',
-                    'stars', 'depth'} | STUDY_WORDS
+                    'stars', 'depth', 'phase', 'stage'} | STUDY_WORDS  # (a phase, a stage: classes where all are)
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
 TEXT_WORDS = {'title', 'body', 'selftext', 'question', 'comment', 'sentence', 'content', 'description', 'story',
@@ -1190,8 +1190,8 @@ def _total_name(name) -> bool:
     s = str(name).strip().casefold()
     return s in (*TOTAL_WORDS, *COUNT_WORDS) or bool(re.fullmatch(
         r'((n|num|number|total|count)[ _]?(of[ _])?)?(annotators?|raters?|workers?|judg(e)?ments?|responses?|'
-        r'labell?ers?|coders?|votes?|ratings?|annotations?|labels?|judges?|participants?|turkers?|respondents?)'
-        r'([ _]?(n|num|count|total))?', s)) and s not in ('vote',)
+        r'labell?ers?|coders?|votes?|ratings|annotations|labels|judges|participants|turkers|respondents)'
+        r'([ _]?(n|num|count|total))?', s)) and s not in ('vote',)  # (a judge, a respondent: classes of roles)
 
 
 def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
@@ -1552,17 +1552,27 @@ def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool, unread
     return np.asarray(rows, dtype=np.int64)
 
 # %% ../nbs/07_annotations.ipynb #af44a61b
+def _count_like(name) -> bool:
+    """A column named like a count of votes: `0` (pandas' size), `value` (a melt), `COUNT(*)`, `count_star()`, `cnt`,
+    `n_votes`, `weight`, `total` (not `coder`, `confidence`, `age`: a long table's other columns)."""
+    s = str(name).strip().casefold()
+    return not annotator_name(s) and (s.isdecimal() or bool(re.search(r'(^|[\W_])count', s)) or _total_name(s) or bool(
+        _tokens(s) & {'cnt', 'n', 'num', 'number', 'size', 'freq', 'frequency', 'total', 'votes', 'weight', 'value',
+                      'values', 'tally', 'times', 'occurrences', 'sum'}))  # (a coder, a worker_number: ids)
+
+
 def _counted(votes) -> bool:
-    "Annotator ids that are counts: whole numbers, one above 1, beside items whose every label is on one row."
+    """Annotator ids that are counts: whole numbers, one above 1, beside items whose every label is on one row, ten of
+    them of two rows or more (a few such items: annotators who disagreed, by chance)."""
     keys = {a for _, _, a, _ in votes}
-    return all(str(a).isdigit() for a in keys) and max(map(int, keys), default=0) > 1 and _labels_once(votes)
+    return all(str(a).isdecimal() for a in keys) and max(map(int, keys), default=0) > 1 and _labels_once(votes, 10)
 
 
-def _labels_once(votes) -> bool:
-    """Every item's label on one row, and items of two rows or more (an aggregated table, `groupby(['item', 'label'])`,
-    not one vote per row: votes of several annotators repeat a label)."""
+def _labels_once(votes, items: int = 1) -> bool:
+    """Every item's label on one row, and `items` items of two rows or more (an aggregated table, `groupby(['item',
+    'label'])`, not one vote per row: votes of several annotators repeat a label)."""
     rows = Counter((i, lab) for _, i, _, lab in votes)
-    return max(rows.values(), default=0) == 1 and len(rows) > len({i for i, _ in rows})
+    return max(rows.values(), default=0) == 1 and sum(v > 1 for v in Counter(i for i, _ in rows).values()) >= items
 
 
 def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras):
@@ -1596,12 +1606,14 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
                 f'without them: read the votes without annotators, {_opt("annotator")} \'\')', v)
         return _key(v, path, line, name)
 
-    # a column of votes per row beside item and label (df.groupby(['item', 'label']).size(), SQL's COUNT(*)): each row
-    # is then many votes, and reading one vote per row loses the others (200 votes read as 85); named so, or (`loose`)
-    # any other column of whole numbers where every item's label is on one row (pandas names a size `0`; DuckDB
-    # `count_star()`)
+    # a column of votes per row beside item and label (df.groupby(['item', 'label']).size(), SQL's COUNT(*), a melt
+    # of the wide form): each row is then many votes, and reading one vote per row loses the others (200 votes read as
+    # 85); named as counts (`tally`), or named like a count (`loose`: pandas names a size `0`, a melt `value`, DuckDB
+    # `count_star()`) where no two rows are alike but for it (a groupby's keys: item, label, a pool of annotators)
     tally = {c: [] for c in t.columns if ann is None and c.casefold() in COUNT_WORDS and c not in used and c not in ids}
-    loose = {c: [] for c in t.columns if ann is None and c not in used and c not in ids and c not in tally}
+    free = [c for c in t.columns if ann is None and c not in used and c not in ids]
+    loose = {c: [] for c in free if c not in tally and _count_like(c)}
+    keys = []  # each row's unread cells, while a loose column stands
     bool_at = plain_at = None  # the first boolean label (line, value), the first other label's line
     for line, rec in t.records:
         i = ex.item(rec, line)
@@ -1610,13 +1622,16 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         votes.append((line, i, a, _label(v, path, line, lab)))
         for c, got in tally.items():
             got.append(rec.get(c))
-        for c in list(loose):  # (a column leaves at its first cell of no whole number: cheap)
-            w = rec.get(c)
-            if isinstance(w, (int, np.integer)) and not isinstance(w, (bool, np.bool_)) or isinstance(
-                    w, str) and w.strip().isdigit() or isinstance(w, (float, np.floating)) and float(w).is_integer():
-                loose[c].append(w)
+        for c in list(loose):  # (a column leaves at its first cell of no whole number: cheap; an empty cell, a
+            w = rec.get(c)  # melt of a pivot without fill_value, is no votes)
+            if _empty(w) or isinstance(w, (int, np.integer)) and not isinstance(w, (bool, np.bool_)) or isinstance(
+                    w, str) and re.fullmatch(r'\s*[0-9]+(\.0*)?\s*', w) or isinstance(  # (3.0: pandas beside a NaN)
+                    w, (float, np.floating)) and float(w).is_integer():
+                loose[c].append(0 if _empty(w) else w)
             else:
                 del loose[c]
+        if loose:
+            keys.append(tuple(str(rec.get(c)) for c in free))
         if isinstance(v, (bool, np.bool_)):
             bool_at = (line, v) if bool_at is None else bool_at
         else:
@@ -1624,16 +1639,21 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         if bool_at is not None and plain_at is not None:  # booleans: a yes/no task's classes; beside others: a wrong cell
             raise ScruplesDataError(path, bool_at[0], lab, "a non-empty string or a whole number (booleans only as every "
                                     "row's label: the classes False and True)", bool_at[1])
-    once = loose and _labels_once(votes)  # every item's label on one row, items of two rows or more: a table of counts
-    for c, got in [*tally.items(), *(loose.items() if once else ())]:
-        n = _whole_numbers(got)  # named as counts: any but all ones (a melt keeps the classes no one voted: 0); else
-        if n is not None and (n >= 0).all() and ((n != 1).any() if c in tally else n.min() <= 1 < n.max()):  # an age
+    multi = len({i for _, i, _, _ in votes}) < len(votes)  # an item of two rows or more
+
+    def alone(c):  # no two rows alike but for column c: the keys of a groupby, c its size
+        p = free.index(c)
+        return multi and len({(i, lab, k[:p] + k[p + 1:]) for (_, i, _, lab), k in zip(votes, keys)}) == len(votes)
+
+    for c, got in [*tally.items(), *loose.items()]:
+        n = _whole_numbers([0 if _empty(v) else v for v in got])  # any but all ones (a melt keeps the classes no one
+        if n is not None and (n >= 0).all() and (n != 1).any() and (c in tally or alone(c)):  # voted: 0, or empty)
             raise ScruplesDataError(
                 path, None, c, "one row per vote (the long form), or the counts as a wide table (pivot it: "
                 f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
                 "fill_value=0)); a column of another meaning: " + ('rename it' if c in tally else 'drop it'),
                 f'{c!r}: whole numbers up to {int(n.max())}, votes per row' + ('' if c in tally else
-                                                                               " (each item's label on one row)"))
+                                                                               ' (no two rows alike but for it)'))
     if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
         raise ScruplesDataError(
             path, None, ann, f"one row per vote (the long form), not counts (groupby([item, label]).{ann}.count() "

@@ -17,7 +17,8 @@ import pandas as pd
 
 from .agreement import MIN_ITEMS, agreement_draws, check_level, draws_interval, fleiss_kappa, resamples_note
 from .agreement import krippendorff_alpha, pairable_items, person_coincidences
-from .annotations import ANNOTATOR_WORDS, MISSING_MARKS, AnnotatedData, annotator_name, majority_vote, read_table
+from .annotations import ANNOTATOR_WORDS, MAYBE_NOT_COUNTS, MISSING_MARKS, NOT_COUNT_TOKENS, AnnotatedData
+from .annotations import annotator_name, majority_vote, read_table
 from .best import HARD_METRICS, alpha_shown, best, check_ties, fit_dirichlet_prior
 from .core import ScruplesDataError, ScruplesError, as_rng, check_resamples, comma_hint, id_order, keyed_streams
 from .metrics import columns_in_order_of
@@ -104,15 +105,15 @@ def _id_column(columns, src, values=None) -> str | None:
     `Participant id`), else the one column named for annotators (`annotator_code`), or None. Two columns that could each
     be the ids are refused, naming both: a bare `id` beside a column named for annotators (a survey's row number beside
     the ids, or the other way round), or two so named (`WorkerId` and `annotator`): each joins every annotator to
-    another's row if it is not the ids. A column whose values repeat (`values(column)`: a count `workers` of 3 on every
-    row) is not ids: no second candidate."""
+    another's row if it is not the ids. A column of few values (`values(column)`, distinct on half the rows or fewer: a
+    count `workers` of 3 on every row) is not ids: no second candidate (one repeated id is: refused as a repeat)."""
     keys = {}
     for c in columns:
         keys.setdefault(_name_key(c), c)
     col = next((keys[k] for k in map(_name_key, _ID_NAMES) if k in keys), None)
     named = [c for c in columns if annotator_name(c)]
     col = named[0] if col is None and len(named) == 1 else col
-    other = [c for c in named if c != col and (values is None or len(set(map(str, values(c)))) == len(values(c)))]
+    other = [c for c in named if c != col and (values is None or len(set(map(str, values(c)))) > len(values(c)) / 2)]
     col = other[0] if col is None and len(named) > 1 and len(other) == 1 else col  # (`worker_id` beside `workers`)
     other = [c for c in other if c != col]
     if other and (col is not None or len(other) > 1):
@@ -266,12 +267,14 @@ def _ids_as_index(
                                 'index with a name (set_index(COLUMN), or rename_axis("annotator") if the index is '
                                 'the ids)')
         name = table.index.names[0] if table.index.nlevels == 1 else None
+        words = set(re.split(r'[\W_]+', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name)).casefold()))
+        people = {w + s for w in ANNOTATOR_WORDS for s in ('', 's')}  # `annotator_idx`, `worker_index`
         if name is not None and pd.api.types.is_integer_dtype(table.index.dtype) and not (
-                annotator_name(name) or _name_key(name) in map(_name_key, _ID_NAMES) or _name_key(name).endswith('id')
-                or re.match(r'(subj|person|speaker|student|member|player|respondent)', _name_key(name))):
+                annotator_name(name) or words & people) and (
+                words & (MAYBE_NOT_COUNTS | NOT_COUNT_TOKENS | {'order', 'score', 'level', 'count'})):
             raise ScruplesError(  # a rank, an age, an order kept as the index: each voter joined to another's row
-                f'{src}: no annotator ids: its index {name!r} holds integers and is named as no ids (annotator, '
-                f'worker_id, participant..), and it has no annotator id column; give the ids as a column so named, or '
+                f'{src}: no annotator ids: its index {name!r} holds integers and is named as an attribute (a rank, an '
+                f'age, an order), and it has no annotator id column; give the ids as a column so named, or '
                 f'rename_axis("annotator") if the index is the ids (else reset_index() keeps {name!r} an attribute)')
         return table
     named = [n for n in table.index.names if n is not None]
