@@ -1555,10 +1555,13 @@ def _wide_rows(path: Path, t: _Table, cc: list, ex: _Extras, every: bool, unread
 def _count_like(name) -> bool:
     """A column named like a count of votes: `0` (pandas' size), `value` (a melt), `COUNT(*)`, `count_star()`, `cnt`,
     `n_votes`, `weight`, `total` (not `coder`, `confidence`, `age`: a long table's other columns)."""
-    s = str(name).strip().casefold()
-    return not annotator_name(s) and (s.isdecimal() or bool(re.search(r'(^|[\W_])count', s)) or _total_name(s) or bool(
-        _tokens(s) & {'cnt', 'n', 'num', 'number', 'size', 'freq', 'frequency', 'total', 'votes', 'weight', 'value',
-                      'values', 'tally', 'times', 'occurrences', 'sum'}))  # (a coder, a worker_number: ids)
+    s, core = str(name).strip().casefold(), {'cnt', 'count', 'counts', 'n', 'num', 'number', 'size', 'freq',
+                                              'frequency', 'total', 'votes', 'weight', 'value', 'values', 'tally',
+                                              'times', 'occurrences', 'sum'}
+    words = _tokens(s)  # every word a count's or the votes' (`n_votes`, `label_count`; not `word_count`)
+    return not annotator_name(s) and (s.isdecimal() or bool(re.fullmatch(r'count\s*\(.*\)|count_star\(\)', s))
+                                      or _total_name(s) or bool(words & core) and words <= core | {
+                                          'of', 'vote', 'label', 'labels', 'annotations', 'ratings', 'responses'})
 
 
 def _counted(votes) -> bool:
@@ -1613,7 +1616,8 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     tally = {c: [] for c in t.columns if ann is None and c.casefold() in COUNT_WORDS and c not in used and c not in ids}
     free = [c for c in t.columns if ann is None and c not in used and c not in ids]
     loose = {c: [] for c in free if c not in tally and _count_like(c)}
-    keys = []  # each row's unread cells, while a loose column stands
+    keys = []  # each row's unread cells, while a loose column stands or an unread column named for annotators
+    people = [c for c in free if annotator_name(c)]  # (`worker_id` beside no `annotator`: a count of it, or its ids)
     bool_at = plain_at = None  # the first boolean label (line, value), the first other label's line
     for line, rec in t.records:
         i = ex.item(rec, line)
@@ -1630,7 +1634,7 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
                 loose[c].append(0 if _empty(w) else w)
             else:
                 del loose[c]
-        if loose:
+        if loose or people:
             keys.append(tuple(str(rec.get(c)) for c in free))
         if isinstance(v, (bool, np.bool_)):
             bool_at = (line, v) if bool_at is None else bool_at
@@ -1641,9 +1645,17 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
                                     "row's label: the classes False and True)", bool_at[1])
     multi = len({i for _, i, _, _ in votes}) < len(votes)  # an item of two rows or more
 
-    def alone(c):  # no two rows alike but for column c: the keys of a groupby, c its size
-        p = free.index(c)
-        return multi and len({(i, lab, k[:p] + k[p + 1:]) for (_, i, _, lab), k in zip(votes, keys)}) == len(votes)
+    def alone(c):  # no two rows alike but for column c: the keys of a groupby, c its size (not the row's own ids, an
+        col = {x: [k[p] for k in keys] for p, x in enumerate(free)}  # export's `annotation_id`, nor its annotators)
+        by = [x for x in free if x != c and x not in people and len(set(col[x])) < len(keys)]
+        rows = {(i, lab, *(col[x][r] for x in by)) for r, (_, i, _, lab) in enumerate(votes)}
+        within = {}  # its values on each item's rows: one each (an item's length, `word_count`) is no groupby's size
+        for (_, i, _, _), v in zip(votes, col[c]):
+            within.setdefault(i, set()).add(v)
+        return multi and len(rows) == len(votes) and any(len(v) > 1 for v in within.values())
+
+    def ids_of(c):  # a column named for annotators
+        return f'; votes of annotators {c!r} names: say so, {_opt("annotator", c)}'
 
     for c, got in [*tally.items(), *loose.items()]:
         n = _whole_numbers([0 if _empty(v) else v for v in got])  # any but all ones (a melt keeps the classes no one
@@ -1651,9 +1663,19 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
             raise ScruplesDataError(
                 path, None, c, "one row per vote (the long form), or the counts as a wide table (pivot it: "
                 f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
-                "fill_value=0)); a column of another meaning: " + ('rename it' if c in tally else 'drop it'),
+                "fill_value=0)); a column of another meaning: " + ('rename it' if c in tally else 'drop it')
+                + (ids_of(people[0]) if people else ''),
                 f'{c!r}: whole numbers up to {int(n.max())}, votes per row' + ('' if c in tally else
                                                                                ' (no two rows alike but for it)'))
+    for c in people:  # groupby([item, label]).worker_id.count(), beside no annotator column: votes, not ids
+        p = free.index(c)
+        if _counted([(line, i, k[p], lab) for (line, i, _, lab), k in zip(votes, keys)]):
+            raise ScruplesDataError(
+                path, None, c, f"one row per vote (the long form), not counts (groupby([item, label]).{c}.count() "
+                "names the count after the column counted), or the counts as a wide table (pivot it: "
+                f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
+                f"fill_value=0)); annotators so numbered: say so, {_opt('annotator', c)}",
+                f"{c!r}: whole numbers, each item's label on one row")
     if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
         raise ScruplesDataError(
             path, None, ann, f"one row per vote (the long form), not counts (groupby([item, label]).{ann}.count() "

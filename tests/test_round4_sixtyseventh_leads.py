@@ -57,11 +57,37 @@ def test_an_id_column_with_one_repeated_id_is_no_reason_to_join_on_row_numbers(t
 
 @pytest.mark.parametrize('col', ['coder', 'annotator_id', 'worker', 'confidence'])
 def test_one_vote_a_row_beside_small_whole_numbers_is_read(tmp_path, col):
-    rows = [(f'i{i}', lab, k) for i in range(12) for k, lab in ((1, 'yes'), (2, 'no'))]  # two coders who disagree
+    rows = [(f'i{i}', lab, k) for i in range(5) for k, lab in ((1, 'yes'), (2, 'no'))]  # two coders who disagree
     pd.DataFrame(rows, columns=['item', 'label', col]).to_csv(tmp_path / 'l.csv', index=False)
-    assert read_annotated(tmp_path / 'l.csv').counts.sum() == 24  # its votes, the column not read
-    if col != 'confidence':
-        assert read_annotated(tmp_path / 'l.csv', annotator=col).counts.sum() == 24
+    assert read_annotated(tmp_path / 'l.csv').counts.sum() == 10  # its votes, the column not read
+    if col == 'confidence':
+        return
+    assert read_annotated(tmp_path / 'l.csv', annotator=col).counts.sum() == 10
+    many = [(f'i{i}', lab, k) for i in range(12) for k, lab in ((1, 'yes'), (2, 'no'))]  # twelve such items: a
+    pd.DataFrame(many, columns=['item', 'label', col]).to_csv(tmp_path / 'm.csv', index=False)  # groupby's count?
+    rc, out = _run('data', 'validate', str(tmp_path / 'm.csv'))
+    assert rc != 0 and f'say so, --annotator {col}' in out, out  # asked, naming the flag that reads it
+    assert read_annotated(tmp_path / 'm.csv', annotator=col).counts.sum() == 24
+
+
+@pytest.mark.parametrize('col', ['worker_id', 'annotator_id'])
+def test_a_count_of_a_column_named_for_annotators_is_refused(tmp_path, col):
+    rng = np.random.default_rng(7)
+    votes = pd.DataFrame([(f'd{i}', lab, a) for i in range(40)
+                          for a, lab in enumerate(rng.choice(['yes', 'no'], 5, p=[0.7, 0.3]))],
+                         columns=['item', 'label', col])
+    votes.groupby(['item', 'label'])[col].count().reset_index().to_csv(tmp_path / 'g.csv', index=False)
+    rc, out = _run('data', 'validate', str(tmp_path / 'g.csv'))
+    assert rc != 0 and f'.{col}.count()' in out, out
+
+
+@pytest.mark.parametrize('extra', ['word_count', 'Total approvals', 'trial_number', 'Input.word_count'])
+def test_an_exports_other_numbers_named_like_counts_are_no_votes(tmp_path, extra):
+    rng = np.random.default_rng(8)
+    rows = [(f'a{r}', f'i{i}', rng.choice(['yes', 'no']), 20 + i if 'word' in extra else int(rng.integers(1, 9)))
+            for r, i in enumerate(np.repeat(np.arange(30), 5))]
+    pd.DataFrame(rows, columns=['annotation_id', 'item', 'label', extra]).to_csv(tmp_path / 'e.csv', index=False)
+    assert read_annotated(tmp_path / 'e.csv', form='long').counts.sum() == 150
 
 
 def test_superscript_annotator_ids_are_no_crash(tmp_path):
