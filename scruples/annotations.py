@@ -1222,6 +1222,7 @@ def _totals_columns(counts: np.ndarray, names, named: bool = False) -> list:
     sums, k = counts.sum(1), counts.shape[1]
     many = len(counts) >= 5
     vary = many and np.ptp(sums) > 0  # 5 rows or more of different totals: the sums decide (n_ratings)
+    spread = []  # each column's range over the rows, once (the first rows first)
     for j, x in enumerate(names):
         if not (_total_name(x) or vary or many and not named and counts[0, j] >= 2):
             continue
@@ -1231,8 +1232,10 @@ def _totals_columns(counts: np.ndarray, names, named: bool = False) -> list:
         if k - m < 2 or not (np.array_equal((m + 1) * counts[:1000, j], sums[:1000])
                              and np.array_equal((m + 1) * counts[:, j], sums)):
             continue
-        if any(_total_name(names[i]) for i in same) or vary or any(  # another column's votes differ between rows
-                np.ptp(part[:, out], 0).any() for part in (counts[:1000], counts)):
+        if any(_total_name(names[i]) for i in same) or vary or np.ptp(counts[:1000, out], 0).any():
+            return same  # another column's votes differ between rows
+        spread = spread or [np.ptp(counts, 0)]
+        if spread[0][out].any():
             return same
     return []
 
