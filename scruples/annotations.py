@@ -1648,9 +1648,11 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
                                     "row's label: the classes False and True)", bool_at[1])
     multi = len({i for _, i, _, _ in votes}) < len(votes)  # an item of two rows or more
 
+    col = {x: [k[p] for k in keys] for p, x in enumerate(free)} if keys else {}  # each unread column's cells
+
     def alone(c):  # no two rows alike but for column c: the keys of a groupby, c its size (not the row's own ids, an
-        col = {x: [k[p] for k in keys] for p, x in enumerate(free)}  # export's `annotation_id`, nor its annotators)
-        by = [x for x in free if x != c and x not in people and len(set(col[x])) < len(keys)]
+        by = [x for x in free if x != c and x not in people and len(set(col[x])) < len(keys)]  # export's
+        # `annotation_id`, nor its annotators)
         rows = {(i, lab, *(col[x][r] for x in by)) for r, (_, i, _, lab) in enumerate(votes)}
         within = {}  # its values on each item's rows: one each (an item's length, `word_count`) is no groupby's size
         for (_, i, _, _), v in zip(votes, col[c]):
@@ -1660,32 +1662,30 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     def ids_of(c):  # a column named for annotators
         return f'; votes of annotators {c!r} names: say so, {_opt("annotator", c)}'
 
+    def pivot(c, said=''):  # a table of counts read as one vote a row: refused, naming the pivot that makes it wide
+        return (f"one row per vote (the long form){said}, or the counts as a wide table (pivot it: "
+                f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
+                "fill_value=0)); ")
+
+    def counted(c):  # the annotator column `c` holds counts: `groupby([item, label]).c.count()`
+        return ScruplesDataError(
+            path, None, c, pivot(c, f', not counts (groupby([item, label]).{c}.count() names the count after the '
+                                    'column counted)') + f"annotators so numbered: say so, {_opt('annotator', c)}",
+            f"{c!r}: whole numbers, each item's label on one row")
+
     for c, got in [*tally.items(), *loose.items()]:
         n = _whole_numbers([0 if _empty(v) else v for v in got])  # any but all ones (a melt keeps the classes no one
         if n is not None and (n >= 0).all() and (n != 1).any() and (c in tally or alone(c)):  # voted: 0, or empty)
             raise ScruplesDataError(
-                path, None, c, "one row per vote (the long form), or the counts as a wide table (pivot it: "
-                f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
-                "fill_value=0)); a column of another meaning: " + ('rename it' if c in tally else 'drop it')
+                path, None, c, pivot(c) + 'a column of another meaning: ' + ('rename it' if c in tally else 'drop it')
                 + (ids_of(people[0]) if people else ''),
                 f'{c!r}: whole numbers up to {int(n.max())}, votes per row' + ('' if c in tally else
                                                                                ' (no two rows alike but for it)'))
     for c in people:  # groupby([item, label]).worker_id.count(), beside no annotator column: votes, not ids
-        p = free.index(c)
-        if _counted([(line, i, k[p], lab) for (line, i, _, lab), k in zip(votes, keys)]):
-            raise ScruplesDataError(
-                path, None, c, f"one row per vote (the long form), not counts (groupby([item, label]).{c}.count() "
-                "names the count after the column counted), or the counts as a wide table (pivot it: "
-                f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{c}', aggfunc='sum', "
-                f"fill_value=0)); annotators so numbered: say so, {_opt('annotator', c)}",
-                f"{c!r}: whole numbers, each item's label on one row")
+        if _counted([(line, i, a, lab) for (line, i, _, lab), a in zip(votes, col[c])]):
+            raise counted(c)
     if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
-        raise ScruplesDataError(
-            path, None, ann, f"one row per vote (the long form), not counts (groupby([item, label]).{ann}.count() "
-            "names the count after the column counted), or the counts as a wide table (pivot it: "
-            f"df.pivot_table(index='{ids[0] if ids else 'item'}', columns='{lab}', values='{ann}', aggfunc='sum', "
-            f"fill_value=0)); annotators so numbered: say so, {_opt('annotator', ann)}",
-            f"{ann!r}: whole numbers, each item's label on one row")
+        raise counted(ann)
     how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
     return votes, how, dict(item=ids, label=lab, annotator=ann), ann is not None
 

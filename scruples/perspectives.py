@@ -113,7 +113,11 @@ def _id_column(columns, src, values=None) -> str | None:
     col = next((keys[k] for k in map(_name_key, _ID_NAMES) if k in keys), None)
     named = [c for c in columns if annotator_name(c)]
     col = named[0] if col is None and len(named) == 1 else col
-    other = [c for c in named if c != col and (values is None or len(set(map(str, values(c)))) > len(values(c)) / 2)]
+    def ids(c):  # distinct on more than half its rows: a count `workers` of one value is no id column
+        v = values(c)
+        return len(set(map(str, v))) > len(v) / 2
+
+    other = [c for c in named if c != col and (values is None or ids(c))]
     col = other[0] if col is None and len(named) > 1 and len(other) == 1 else col  # (`worker_id` beside `workers`)
     other = [c for c in other if c != col]
     if other and (col is not None or len(other) > 1):
