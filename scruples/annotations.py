@@ -1226,8 +1226,8 @@ def _totals_columns(counts: np.ndarray, names, named: bool = False) -> list:
     for j, x in enumerate(names):
         if not (_total_name(x) or vary or many and not named and counts[0, j] >= 2):
             continue
-        same = [i for i in range(k) if np.array_equal(counts[:1000, i], counts[:1000, j])]  # (the first rows first)
-        same = [i for i in same if np.array_equal(counts[:, i], counts[:, j])]
+        same = [i for i in range(k) if i == j or np.array_equal(counts[:1000, i], counts[:1000, j])]  # (first rows
+        same = [i for i in same if i == j or np.array_equal(counts[:, i], counts[:, j])]  # first)
         m, out = len(same), [i for i in range(k) if i not in same]
         if k - m < 2 or not (np.array_equal((m + 1) * counts[:1000, j], sums[:1000])
                              and np.array_equal((m + 1) * counts[:, j], sums)):
@@ -1383,8 +1383,8 @@ def _wide(
                 f'{int(tot.min()):,} to {int(tot.max()):,}): not votes? (leave {"it" if len(j) == 1 else "them"} out: '
                 f'{_opt("counts", ",".join(x for i, x in enumerate(cc) if i not in j))}; votes of a class: say so, '
                 f'{_opt("counts", ",".join(cc))})', ','.join(cc))
-    if not (given['counts'] or classes) and len(cc) >= 3:  # a column of other numbers (a timestamp, upvotes): far
-        med = np.median(c, axis=0)  # beyond the votes the others hold an item
+    if not (given['counts'] or classes) and len(cc) >= 3 and c.size and c.max() >= 1e6:  # a column of other numbers
+        med = np.median(c, axis=0)  # (a timestamp, upvotes): far beyond the votes the others hold an item
         for j in np.argsort(-med)[:1]:
             rest = np.median(np.delete(c, j, axis=1).sum(1))
             if med[j] >= 1e6 and med[j] > 1000 * max(rest, 1):  # (a post's votes on Reddit run to thousands)
