@@ -31,6 +31,7 @@ from scruples.data import (
     label_counts,
     read_anecdotes,
     read_count_lists,
+    json_list_items,
     read_dilemmas,
     read_text,
 )
@@ -487,6 +488,16 @@ def _table(path: Path, given: dict | None = None, index_ids: bool = False) -> _T
                 yield i, dict(zip(map(_nfc, map(str, r)), r.values()))
 
         return _Table(list(more), rows())
+    if suf == '.json':  # a JSON list of records (`df.to_json(orient='records')`): a table, line numbers kept
+        items = list(json_list_items(path))
+        for line, rec in items:
+            if not isinstance(rec, dict):
+                raise ScruplesDataError(path, line, None, 'a record (a JSON object), as the first one is', rec)
+        more = dict.fromkeys(_nfc(str(k)) for _, r in items for k in r)
+        for line, rec in items[:1]:
+            if len({_nfc(str(k)) for k in rec}) != len(rec):
+                raise ScruplesDataError(path, line, None, 'distinct keys after Unicode NFC', list(rec))
+        return _Table(list(more), ((i, dict(zip(map(_nfc, map(str, r)), r.values()))) for i, r in items))
     if suf in ('.parquet', '.pq'):
         if not path.is_file():
             raise FileNotFoundError(2, 'no such file', str(path))
@@ -502,7 +513,7 @@ def _table(path: Path, given: dict | None = None, index_ids: bool = False) -> _T
         None,
         None,
         'a file name ending in .csv, .tsv, .jsonl, .ndjson or .parquet (a table), .json (a list of '
-        'count lists), or .scruples-anecdotes.jsonl / .scruples-dilemmas.jsonl',
+        'count lists, or of records), or .scruples-anecdotes.jsonl / .scruples-dilemmas.jsonl',
         path.name,
     )
 
@@ -699,7 +710,7 @@ def annotator_name(name) -> bool:
     after). The one test of the votes' reader and the annotators table."""
     s = re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name).strip()).casefold()
     who, tag = f'({"|".join(ANNOTATOR_WORDS)})s?', r'[\W_]*(id|code|key|number|no|num)'
-    return bool(re.fullmatch(rf'{who}({tag})?|.*[\W_]{who}{tag}', s))
+    return bool(re.fullmatch(rf'{who}({tag})?|.*[\W_]{who}{tag}|prolific[\W_]*pid', s))  # (Prolific's PROLIFIC_PID)
 
 # %% ../nbs/07_annotations.ipynb #5eb4520a
 def _id_like(name: str) -> bool:
@@ -852,7 +863,7 @@ def _sorted_labels(labels, path=None) -> tuple[tuple, str]:
 
 
 # %% ../nbs/07_annotations.ipynb #ff5502e1
-def _tally(votes, n_items, classes, path, annotators: bool, repeats):
+def _tally(votes, n_items, classes, path, annotators: bool, repeats, column='annotator'):
     """Counts and responses from (line, item, annotator, label) votes, with the repeats policy; how many labels were
     repeats; and (repeats='all') each pseudo-annotator's annotator."""
     cidx = {c: j for j, c in enumerate(classes)}
@@ -869,7 +880,7 @@ def _tally(votes, n_items, classes, path, annotators: bool, repeats):
         raise ScruplesDataError(  # groupby([item, label]).annotator.count(): the votes, named as the column counted
             path,
             v[1][0],
-            'annotator',
+            column,
             f'one label per item and annotator (line {v[0][0]} has one by the same '
             f'annotator for the same item); say what a repeat means: {_opt("repeats")} first, all or drop'
             + ("; but every item's label is on one row and the annotators are whole numbers: counts of votes "
@@ -987,6 +998,16 @@ def _report_tail(ex: _Extras, cols: dict) -> str:
     return ', '.join(p for p in parts if p)
 
 # %% ../nbs/07_annotations.ipynb #6e95f3f9
+def _records(path: Path) -> bool:
+    "A .json file whose list opens with a record (a JSON object: `df.to_json(orient='records')`), not a list of counts."
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            head = f.read(4096).lstrip('\ufeff \t\r\n')
+    except OSError:
+        return False  # (the fixed reader names it)
+    return head.startswith('[') and head[1:].lstrip(' \t\r\n').startswith('{')
+
+
 def _fixed(path: Path, classes) -> AnnotatedData:
     "An official Scruples file (Anecdotes, Dilemmas) or a JSON list of count lists: columns fixed by the format."
     name = path.name.lower()
@@ -1053,7 +1074,7 @@ def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
         it, lab = _usual(t, 'item'), _usual(t, 'label')
         idc = _usual(t, 'id') or it
         rest = [c for c in t.columns if c not in {idc, lab, _usual(t, 'annotator'), *cols.values()}]
-        if it and lab and len(rest) >= 2:
+        if it and lab and len(rest) >= 2 and not any(map(annotator_name, t.columns)):  # (annotators: long)
             raise ValueError(
                 f'{path}: two readings of this table: wide (count columns {",".join(rest)}, id column {idc}) or long '
                 f'(one vote per row: item column {it}, label column {lab}); say which: '
@@ -1100,7 +1121,9 @@ TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total'
 NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote', 'downvotes', 'ups', 'downs',
                     'gilded', 'nsfw', 'words', 'chars', 'char', 'characters', 'tokens', 'token', 'len', 'kfold',
                     'epoch', 'awards', 'row', 'index', 'idx', 'score', 'retweets', 'replies', 'reports', 'shares',
-                    'views', 'followers', 'favorites', 'reposts', 'comments'}
+                    'views', 'followers', 'favorites', 'reposts', 'comments', 'sentences', 'sents', 'turns',
+                    'paragraphs', 'paras', 'utterances', 'messages', 'pages', 'lines', 'tweets', 'posts'}  # (a
+# text's length in its units: `n_turns`, `n_sentences`)
 # the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
 STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
                'trial', 'block', 'version', 'weight', 'hit', 'assignment', 'sample', 'stratum', 'difficulty', 'ms',
@@ -1110,7 +1133,10 @@ STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'sessio
 # design, `STUDY_WORDS`): no class unless the table shows the numbers are votes (`_maybe_not_counts`), else asked
 MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
                     'answer', 'time', 'date', 'gender', 'seconds', 'duration', 'is', 'has', 'label', 'likes',
-                    'stars', 'depth', 'phase', 'stage'} | STUDY_WORDS  # (a phase, a stage: classes where all are)
+                    'stars', 'depth', 'phase', 'stage', 'pair', 'topic', 'para', 'paragraph', 'turn', 'sentence',
+                    'section', 'page', 'speaker', 'utterance', 'doc', 'document', 'passage', 'dialogue', 'dialog',
+                    'episode', 'chapter'} | STUDY_WORDS  # (a phase, a stage: classes where all are; a pair, a topic,
+# a paragraph, a turn: an item's place in its source)
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
 TEXT_WORDS = {'title', 'body', 'selftext', 'question', 'comment', 'sentence', 'content', 'description', 'story',
@@ -1240,6 +1266,30 @@ def _totals_columns(counts: np.ndarray, names, named: bool = False) -> list:
     return []
 
 
+def _one_hot_people(cc: list, c: np.ndarray):
+    """(the one-hot pattern, the people) of count columns that are each a person's 0 or 1 for a label (`alice_pos`,
+    `alice_neg`, `bob_pos`, `bob_neg`: '{annotator}_{label}'), else None: names that split at one separator into a
+    full grid of 2 or more people by 2 or more labels, every count 0 or 1, each person's columns holding at most one
+    1 a row, and two people or more with a 1 on half the rows or more (a class's votes of two annotators or more
+    add up past 1 somewhere; a table of one vote an item is no such grid)."""
+    if len(cc) < 4 or len(c) < 2 or c.min() < 0 or c.max() > 1:
+        return None
+    for sep in ('_', '-', '.', ' '):
+        for first in (False, True):  # the person first (alice_pos), or the label first (pos_alice)
+            cut = [str(x).split(sep, 1) if first else str(x).rsplit(sep, 1) for x in cc]
+            if not all(len(p) == 2 and all(p) for p in cut):
+                continue
+            for who in (0, 1):
+                people, labels = list(dict.fromkeys(p[who] for p in cut)), {p[1 - who] for p in cut}
+                if len(people) < 2 or len(labels) < 2 or len(people) * len(labels) != len(cc) or len(
+                        {tuple(p) for p in cut}) != len(cc):
+                    continue
+                sums = np.stack([c[:, [j for j, p in enumerate(cut) if p[who] == a]].sum(1) for a in people], 1)
+                if sums.max() <= 1 and ((sums > 0).sum(1) >= 2).mean() >= 0.5:
+                    return ('{annotator}' + sep + '{label}' if who == 0 else '{label}' + sep + '{annotator}'), people
+    return None
+
+
 def _per_annotator(cc: list) -> str | None:
     """The `annotator_columns=` of default count columns that are each named as an annotator and a number (`rater1`,
     `annotator_2`, `A3`; `ann1_yes` one-hot: `'{annotator}_{label}'`), else None."""
@@ -1313,13 +1363,16 @@ def _wide(
             'the wide form: 2 or more count columns, one distinct class name each',
             f'columns {",".join(cc)}, classes {",".join(names)}',
         )
-    per = _per_annotator(cc) if not (given['counts'] or classes) else None
-    if per:  # `rater1..3` of Likert labels, `ann1_yes`: each a person's label, read as counts a class per annotator
-        raise ScruplesDataError(
+    def per_annotator(per, said='are named as annotators'):  # `rater1..3` of Likert labels, `ann1_yes`: each a
+        return ScruplesDataError(  # person's label, read as counts a class per annotator
             path, t.header_line, cc[0], f'count columns of classes, not of annotators: {", ".join(map(repr, cc[:3]))}'
-            f'{" .." if len(cc) > 3 else ""} are named as annotators (a column per annotator holding its label'
+            f'{" .." if len(cc) > 3 else ""} {said} (a column per annotator holding its label'
             f'{" one-hot" if "{label}" in per else ""}: {_opt("annotator_columns", per)}; counts of classes so named: '
             f'say so, {_opt("counts", ",".join(cc))})', ','.join(cc))
+
+    per = _per_annotator(cc) if not (given['counts'] or classes) else None
+    if per:
+        raise per_annotator(per)
     skip = 0 if t.header_line is None else 1  # a body is kept only below a header on line 1, or for no header
     c = _counts_fast(t.body, len(cc), path, skip) if t.body is not None and cc == t.columns else None
     fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
@@ -1338,6 +1391,10 @@ def _wide(
         except ScruplesDataError as err:  # a label where a count should be: name the flag of the form it looks like
             raise _with_form_hint(err, t, cc, ids) from None
     items = numbered or list(ex.items)
+    hot = _one_hot_people(cc, c) if not (given['counts'] or classes) else None
+    if hot:  # `alice_pos, alice_neg, bob_pos, bob_neg`: each person's one-hot label, not four classes' votes
+        who = ', '.join(map(repr, hot[1][:3])) + (' ..' if len(hot[1]) > 3 else '')
+        raise per_annotator(hot[0], f'hold one 1 a row for each of {who}, 0 or 1 each, two or more on most rows')
     total = _totals_row(c, items, ex.get('text'))
     if total is not None:  # a spreadsheet's sum row read as an item would double every vote
         raise ScruplesDataError(
@@ -1451,7 +1508,9 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
             err.path, err.line, err.field, err.expected + comma_hint(got), err.got)
     lab, ann = _usual(t, 'label'), _usual(t, 'annotator')
     ann = ann or next((c for c in t.columns if annotator_name(c)), None)  # a long export's own names (Prolific:
-    lab = lab or ann and _usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')  # ids
+    answers = [c for c in t.columns if str(c).casefold().startswith('answer.')]  # ids; MTurk's `Answer.label`
+    lab = lab or ann and (_usual(t, 'response', 'answer', 'judgment', 'judgement', 'rating', 'choice', 'verdict')
+                          or (answers[0] if len(answers) == 1 else None))
     numbers = [c for c in getattr(err, 'numbers', [])  # never a hint of a post's other numbers (a fold, an author's
                if not _not_counts(c) and not _maybe_name(c, STUDY_WORDS) and not (  # age); a class `age`, `gender` kept
                    _maybe_name(c) and len(_tokens(c)) > 1)]
@@ -1482,13 +1541,17 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
-        item = (other[0] if len(other) == 1 else ','.join(ids)  # (`post`): its items
-                or _usual(t, 'item_id', 'itemid', 'question_id', 'post_id') or 'ITEM')
+        lone = other[0] if len(other) == 1 and not (  # (`post`): its items; not a melt's `votes`, an `age`
+            _count_like(other[0]) or _maybe_name(other[0]) or _not_counts(other[0])) else ''
+        item = lone or ','.join(ids) or _usual(t, 'item_id', 'itemid', 'question_id', 'post_id', 'hitid') or 'ITEM'
+        many = [c for c in other if _count_like(c)]  # `id,label,votes`: a melt of counts (its refusal names the pivot)
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
                 f'form, say {_opt("form", "long")}, {_opt("item", item)}'
                 + (f', {_opt("annotator", ann)}' if ann and ann.casefold() != 'annotator' else '')
                 + (f', {_opt("label", lab)}' if lab and lab.casefold() != 'label' else '')
-                + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels'))
+                + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels')
+                + (f' ({many[0]!r} votes per row? pivot it: df.pivot_table(index={item!r}, columns={lab!r}, '
+                   f'values={many[0]!r}, aggfunc=\'sum\', fill_value=0))' if many and lab else ''))
     else:
         first = err.field == cc[0] and len(cc) > 2 and not ids  # the first column: the items' ids, or an annotator's
         hint = (
@@ -1581,7 +1644,7 @@ def _labels_once(votes, items: int = 1) -> bool:
     return max(rows.values(), default=0) == 1 and sum(v > 1 for v in Counter(i for i, _ in rows).values()) >= items
 
 
-def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras):
+def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _Extras, form=None):
     "Votes of the long form, a (line, item, annotator, label) per row; how it was read, the roles, annotators known."
     lab = (
         _find(t, given['label'], path, 'the label')[0]
@@ -1600,7 +1663,9 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     for c, role in ((lab, 'the label'), (ann, 'the annotator')):
         if c:
             _claim(used, c, role, path)
-    if ann is None and given['repeats'] is not None:  # every row a vote of its own: no label is a repeat
+    named = [c for c in t.columns if ann is None and given['annotator'] is None and c not in used and c not in ids
+             and annotator_name(c)]  # `worker_id` beside no `annotator`: its ids (below), or a count of it
+    if ann is None and given['repeats'] is not None and len(named) != 1:  # every row a vote of its own: no label
         raise ValueError(f"{path}: {_opt('repeats')} does not apply without an annotator column (every row is a vote "
                          f"of its own; name the column: {_opt('annotator')})")
     votes = []
@@ -1621,6 +1686,9 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     loose = {c: [] for c in free if c not in tally and _count_like(c)}
     keys = []  # each row's unread cells, while a loose column stands or an unread column named for annotators
     people = [c for c in free if annotator_name(c)]  # (`worker_id` beside no `annotator`: a count of it, or its ids)
+    cells = {c: [] for c in named} if len(named) == 1 else {}  # its cells as written (the ids, where they are)
+    other = {c: [] for c in free if c not in tally and c not in loose and c not in people and not _id_like(c)}  # (a
+    # count under any name, `k`, `hits`: asked where every item's label is on one row, below)
     bool_at = plain_at = None  # the first boolean label (line, value), the first other label's line
     for line, rec in t.records:
         i = ex.item(rec, line)
@@ -1629,15 +1697,18 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         votes.append((line, i, a, _label(v, path, line, lab)))
         for c, got in tally.items():
             got.append(rec.get(c))
-        for c in list(loose):  # (a column leaves at its first cell of no whole number: cheap; an empty cell, a
-            w = rec.get(c)  # melt of a pivot without fill_value, is no votes)
-            if _empty(w) or isinstance(w, (int, np.integer)) and not isinstance(w, (bool, np.bool_)) or isinstance(
-                    w, str) and re.fullmatch(r'\s*[0-9]+(\.0*)?\s*', w) or isinstance(  # (3.0: pandas beside a NaN)
-                    w, (float, np.floating)) and float(w).is_integer():
-                loose[c].append(0 if _empty(w) else w)
-            else:
-                del loose[c]
-        if loose or people:
+        for got in (loose, other):
+            for c in list(got):  # (a column leaves at its first cell of no whole number: cheap; an empty cell, a
+                w = rec.get(c)  # melt of a pivot without fill_value, is no votes)
+                if _empty(w) or isinstance(w, (int, np.integer)) and not isinstance(w, (bool, np.bool_)) or isinstance(
+                        w, str) and re.fullmatch(r'\s*[0-9]+(\.0*)?\s*', w) or isinstance(  # (3.0: pandas beside NaN)
+                        w, (float, np.floating)) and float(w).is_integer():
+                    got[c].append(0 if _empty(w) else w)
+                else:
+                    del got[c]
+        for c, got in cells.items():
+            got.append(rec.get(c))
+        if loose or people or other:
             keys.append(tuple(str(rec.get(c)) for c in free))
         if isinstance(v, (bool, np.bool_)):
             bool_at = (line, v) if bool_at is None else bool_at
@@ -1686,7 +1757,28 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
             raise counted(c)
     if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
         raise counted(ann)
-    how = f'label column {lab}, ' + (f'annotator column {ann}' if ann else 'no annotator column')
+    by_name = ''
+    for c, got in cells.items():  # the one column named for annotators (`worker_id`, `WorkerId`, `rater`): their
+        within = {}  # ids where they differ within an item (a post's `user`, its author, does not); unread, a
+        for (_, i, _, _), a in zip(votes, got):  # judgment given twice by one annotator counted twice
+            within.setdefault(i, set()).add(str(a))
+        if any(len(v) > 1 for v in within.values()):
+            ann, by_name = c, ' (named for annotators)'
+            _claim(used, c, 'the annotator', path)
+            votes = [(line, i, _annotator(a, path, line, c), lab) for (line, i, _, lab), a in zip(votes, got)]
+    if ann is None and given['repeats'] is not None:
+        raise ValueError(f"{path}: {_opt('repeats')} does not apply without an annotator column (every row is a vote "
+                         f"of its own; name the column: {_opt('annotator')})")
+    # a groupby's size under any name (`k`, `hits`, `support`): every item's label on one row, ten items of two rows
+    # or more (one vote a row: no two annotators of ten items ever agreed), the form not asked for
+    for c, got in other.items() if ann is None and form is None and _labels_once(votes, 10) else ():
+        n = _whole_numbers(got)
+        if n is not None and (n >= 0).all() and (n > 1).any() and alone(c):
+            raise ScruplesDataError(
+                path, None, c, pivot(c) + f'{c!r} another number of each vote: say so, {_opt("form", "long")}',
+                f'{c!r}: whole numbers up to {int(n.max())}, every item\'s label on one row (no two rows alike but '
+                'for it)')
+    how = f'label column {lab}, ' + (f'annotator column {ann}{by_name}' if ann else 'no annotator column')
     return votes, how, dict(item=ids, label=lab, annotator=ann), ann is not None
 
 # %% ../nbs/07_annotations.ipynb #edf5f119
@@ -1739,19 +1831,25 @@ _POINT_ZERO = re.compile(r'\s*([+-]?[0-9]+)[.,]0+\s*')  # 3.0: how pandas writes
 def one_spelling(ids, column, what: str, path) -> None:
     """Refuses two ids that are one whole number written two ways ('3' and '3.0', in any part of a composite id): a
     table joined from two exports, one written by pandas from a float column, would split one item's (or annotator's)
-    votes in two; so would '3,0' (a decimal comma). As labels so written are refused (`_sorted_labels`); ids otherwise
-    apart ('03' and '3') stay apart."""
+    votes in two; so would '3,0' (a decimal comma) and '007' beside '7' (leading zeros: a spreadsheet's padding of some
+    rows). As labels so written are refused (`_sorted_labels`); ids of one spelling each ('007', '008') stay as
+    written."""
     def canon(x):
         if isinstance(x, tuple):
             return tuple(map(canon, x))
         m = _POINT_ZERO.fullmatch(x) if isinstance(x, str) and ('.' in x or ',' in x) else None
-        return m[1] if m else x.strip() if isinstance(x, str) else x
+        x = m[1] if m else x.strip() if isinstance(x, str) else x
+        return x.lstrip('0') or '0' if isinstance(x, str) and x.isdecimal() else x
+
+    def odd(y):  # written with a point, a comma or a leading zero
+        y = str(y)
+        return '.' in y or ',' in y or y[:1] == '0' and len(y) > 1 and y.isdecimal()
 
     first = next(iter(ids), None)
     if not isinstance(first, (str, tuple)):  # items numbered from 0: no id written two ways
         return
-    dotted = [x for x in ids if '.' in x or ',' in x] if isinstance(first, str) else [
-        x for x in ids if isinstance(x, tuple) and any('.' in str(y) or ',' in str(y) for y in x)]
+    dotted = [x for x in ids if odd(x)] if isinstance(first, str) else [
+        x for x in ids if isinstance(x, tuple) and any(map(odd, x))]
     if not dotted:  # the common case: no id with a point, nothing to compare
         return
     ds = set(dotted)
@@ -1763,7 +1861,8 @@ def one_spelling(ids, column, what: str, path) -> None:
             raise ScruplesDataError(
                 path, None, col, f'{what} ids that are distinct: {seen[k]!r} and {x!r} are one number written two ways '
                 + ('(a decimal comma, as a spreadsheet in a comma-decimal locale writes it)' if ',' in str(x) else
-                   '(pandas writes 3.0 for 3 in a column with an empty cell)')
+                   '(pandas writes 3.0 for 3 in a column with an empty cell)' if '.' in str(x) else
+                   '(leading zeros, as a spreadsheet pads some rows)')
                 + f'; read apart, they would be two {what}s (one {what}\'s rows split in two): write them alike',
                 [seen[k], x])
 
@@ -1778,17 +1877,19 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
     cols = {
         k: None if v == '' else _find(t, [v], path, f'the {k}')[0] if v else _usual(t, k) for k, v in given_cols.items()
     }
-    form = _form(t, path, form, given, cols)
+    asked, form = form, _form(t, path, form, given, cols)
     ids = _id_columns(t, path, form, given)
-    used = {c: 'the item id' for c in ids} | {c: f'the {k}' for k, c in cols.items() if c}
     for k, c in cols.items():
-        if c and c in ids:
+        if c and c in ids and not given_cols[k]:  # `--item text`: the items named by their text, no text column
+            cols[k] = None
+        elif c and c in ids:
             raise ValueError(f'{path}: column {c!r} is both the item id and the {k}: a column has one role')
+    used = {c: 'the item id' for c in ids} | {c: f'the {k}' for k, c in cols.items() if c}
     ex = _Extras(path, ids, **cols)
     if form == 'wide':
         return _wide(path, t, classes, given, cols, ids, used, ex)
     if form == 'long':
-        votes, how, roles, annotators = _long_votes(path, t, given, ids, used, ex)
+        votes, how, roles, annotators = _long_votes(path, t, given, ids, used, ex, asked)
         named = set()
     else:
         (votes, how, roles, named), annotators = _annotator_votes(path, t, given, ids, used, ex, classes), True
@@ -1822,7 +1923,8 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         raise ScruplesDataError(
             path, None, 'label', '2 or more distinct labels (or classes= naming 2 or more)', list(names)
         )
-    c, resp, anns, extra, repeat_of = _tally(votes, len(ex.items), names, path, annotators, given['repeats'])
+    c, resp, anns, extra, repeat_of = _tally(votes, len(ex.items), names, path, annotators, given['repeats'],
+                                                 roles.get('annotator') or 'annotator')
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])
         raise ScruplesDataError(
@@ -1964,7 +2066,8 @@ def read_annotated(
             and opts['item'] is None and not any(str(n).casefold() in ('id', 'item') for n in keys)):  # a pivot's
         opts['id'] = ','.join(map(str, keys))  # index (`long.pivot(index='post', columns='annotator')`): the ids
     name = '' if frame else path.name.lower()
-    if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith('.json'):
+    if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith(
+            '.json') and not _records(path):  # (a list of records: a table)
         given = [k for k, v in opts.items() if v is not None] + (['form'] if form else [])
         if given:
             raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')

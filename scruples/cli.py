@@ -1159,7 +1159,8 @@ def _cmd_score(args):
     def predictions(path):
         try:
             p = read_predictions(path, list(full.classes), id=args.pred_id, label=args.pred_label, tol=tol,
-                                 gold_id=full.columns.get('item') or full.columns.get('id') or ())
+                                 gold_id=full.columns.get('item') or full.columns.get('id') or (),
+                                 every_class=bool(full.columns.get('counts') or args.classes))
         except (ValueError, core.ScruplesError) as err:
             if not got.grouped:
                 raise
@@ -1238,7 +1239,11 @@ def _cmd_score(args):
             cal_set = {str(i) for i in cal.ids}  # one form with `ids` (composite ids: tuples printed as one)
             keep = np.array([i not in cal_set for i in ids])
             cal_ids, cal_counts = [i for i in ids if i in cal_set], counts[~keep]
-            cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'
+            try:
+                cal_rows, cal_from = align_predictions(cal, cal_ids, f'{gold} (the items of --cal)'), f'items of {gold}'
+            except (ValueError, core.ScruplesError) as err:  # the held-out items' votes in a file of their own
+                raise core.ScruplesError(f'{err}; the votes of the items of --cal in another file: --cal-gold FILE '
+                                         'reads them from it') from None
             prior_all = counts  # the ceiling's prior chosen on every item, as where a split column marks those scored
             counts, ids = counts[keep], [i for i, k in zip(ids, keep) if k]
         proba_cal, counts_cal = cal.proba[cal_rows], cal_counts

@@ -30,8 +30,9 @@ pd = LazyModule(
 # %% auto #0
 __all__ = ['pd', 'ANECDOTES_CLASSES', 'ANECDOTES_LABELS', 'ANECDOTES_MEANINGS', 'DILEMMAS_CLASSES', 'SPLITS', 'POST_TYPES',
            'BINARIZED_LABELS', 'ANECDOTES_COLUMNS', 'DILEMMAS_COLUMNS', 'MAX_COUNT', 'COUNT_RULE', 'read_text',
-           'iter_jsonl', 'count_value', 'read_dilemmas', 'read_anecdotes', 'read_count_lists', 'read_label_counts',
-           'read_labels', 'label_counts', 'count_columns', 'class_names', 'record_line', 'read_pooled']
+           'iter_jsonl', 'count_value', 'read_dilemmas', 'read_anecdotes', 'json_list_items', 'read_count_lists',
+           'read_label_counts', 'read_labels', 'label_counts', 'count_columns', 'class_names', 'record_line',
+           'read_pooled']
 
 # %% ../nbs/01_data.ipynb #1a707a8c
 ANECDOTES_CLASSES = ('author', 'other', 'everybody', 'nobody', 'info')  # label-count columns, in order
@@ -553,7 +554,7 @@ def read_anecdotes(path) -> pd.DataFrame:
 # %% ../nbs/01_data.ipynb #93dbbc69
 def _row_line(path, index: int) -> int | None:
     "The line on which row `index` (0-based) of a label-counts JSON list starts (the error path only: it reads the file again)."
-    for j, (line, _) in enumerate(_json_list_items(path)):
+    for j, (line, _) in enumerate(json_list_items(path)):
         if j == index:
             return line
     return None
@@ -588,7 +589,7 @@ def _classes_for(item, path, line):
     return [f'class_{j}' for j in range(len(item))]
 
 # %% ../nbs/01_data.ipynb #7fe8d6e6
-def _json_list_items(path) -> Iterator[tuple[int, object]]:
+def json_list_items(path) -> Iterator[tuple[int, object]]:
     "Yield `(line, item)` for each element of a top-level JSON list, with the line each item starts on (linear time)."
     text = read_text(path).lstrip('\ufeff')
     dec = json.JSONDecoder(parse_constant=_reject_constant)
@@ -671,7 +672,7 @@ def read_count_lists(
         if fast is not None:
             classes = named
         else:
-            for line, item in _json_list_items(path):
+            for line, item in json_list_items(path):
                 if not isinstance(item, list) or len(item) != len(named):
                     raise ScruplesDataError(
                         path,
@@ -689,7 +690,7 @@ def read_count_lists(
         classes = list(classes or [f'class_{j}' for j in range(fast.shape[1])])
         return (fast if allow_zero_rows else _refuse_zero_rows(fast, path)), classes
     rows = []  # the element-by-element reader: slower, names the line and field of the first error
-    for line, item in _json_list_items(path):
+    for line, item in json_list_items(path):
         if classes is None:
             classes = _classes_for(item, path, line)
         rows.append(_counts(item, len(classes), path, line, f'counts[{len(rows)}]'))
@@ -792,7 +793,7 @@ def read_labels(
         head = f.read(64).lstrip(b'\xef\xbb\xbf \t\r\n')
     if head.startswith(b'['):
         labels = []
-        for line, item in _json_list_items(path):
+        for line, item in json_list_items(path):
             labels.append(_label_index(item, classes, hi, path, line, f'labels[{len(labels)}]'))
     else:
         labels = [_label_index(line, classes, hi, path, i, None, text=True) for i, line in _text_lines(path)]

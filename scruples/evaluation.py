@@ -650,6 +650,8 @@ def read_predictions(
     label: str | None = None,  # the predicted-label column (default: the one other column, when not the classes)
     tol: float = PROB_SUM_TOL,  # rows summing to 1 within it are renormalized; beyond it refused
     gold_id: Sequence[str] = (),  # the gold's id column(s): suggested when `id` is missing and the file has them
+    every_class: bool = False,  # the gold names every class (a wide table's count columns, or classes= given): a
+    # column beyond them is no class no one voted for
 ) -> Predictions:
     "Read a model's predictions: one probability column per class, named as the gold's classes, or one predicted-label column."
     from scruples.annotations import column_names, item_id, label_value, one_spelling, row_label_name
@@ -738,9 +740,10 @@ def read_predictions(
             f'one probability column per gold class ({", ".join(classes)}), or one label column'
             + (f'; missing: {", ".join(missing)}' if missing else '')
             + (f'; not a class: {", ".join(extra)}' if extra else '')
-            + (f' (a column of the model\'s that is no class, an epoch or a confidence: leave it out of the file; a '
-               'class no one voted for in a gold of one vote a row is not read as one: give every class, classes='
-               f'{",".join([*classes, *extra])!r})' if extra and not missing and not words and not idlike else '')
+            + (' (a column of the model\'s that is no class, an epoch or a confidence: leave it out of the file'
+               + ('' if every_class else '; a class no one voted for in a gold of one vote a row is not read as one: '
+                  f'give every class, classes={",".join([*classes, *extra])!r}') + ')'
+               if extra and not missing and not words and not idlike else '')
             + (f' ({", ".join(words)}: not numbers, so no probability of a class: leave '
                f'{"it" if len(words) == 1 else "them"} out of the file)' if words and not missing else '')
             + (f' ({", ".join(idlike)}: named as ids, not a class: leave {"it" if len(idlike) == 1 else "them"} out '
@@ -1081,8 +1084,10 @@ def check_figure_file(
             f.seek(max(0, path.stat().st_size - (1 << 16)))
             tail = f.read()
         if not re.search(_FIGURE_RECORD[_figure_format(path, flag)], head + tail):
-            raise FileExistsError(errno.EEXIST, f'{flag}: a file scruples did not write (its metadata does not '
-                                  'name scruples); move it or choose another name', str(path))
+            raise FileExistsError(
+                errno.EEXIST, f'{flag}: a file scruples did not write with {flag} (its metadata does not name '
+                'scruples: another tool\'s figure, or one of a folder that `score --figures` or `analyze --out` keeps '
+                'in its manifest); move it or choose another name', str(path))
     return path
 
 

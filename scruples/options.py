@@ -154,9 +154,9 @@ OPTIONS = (
            (*_CEILINGS, 'analyze', 'agree'), 'analysis', arg=dict(type=_int_range(0, 2**63 - 1), default=0),
            per={'analyze': dict(default=None), 'agree': dict(default=None),  # agree, best: refused where nothing
                 'best': dict(default=None)}),  # is random
-    Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none, except in analyze and plan, which take 10 or '
-           'more; default 200, in score 1000; in plan, with --difference, those of the paired test simulated on each '
-           'test set, default 300)',
+    Option('n_boot', 'bootstrap resamples of the 95%% intervals (0: none, except in analyze, which takes 10 or more; '
+           'default 200, in score 1000); in plan, only with --difference: those of the paired test simulated on each '
+           'test set, 10 or more, default 300',
            ('best', 'score', 'plan', 'analyze', 'agree'), 'analysis', flag='--bootstrap',
            arg=dict(type=resamples_type(10**4, 'each resample scores fresh posterior samples: more would run for hours'),
                     default=200, metavar='N'),

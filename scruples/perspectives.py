@@ -210,9 +210,11 @@ def long_attributes(
     cols = [c for c in names if c not in used] if want is None else list(want)
     bad = [c for c in cols if c not in names or c in used]
     if bad:
+        free = ",".join(c for c in names if c not in used) or "none"
         raise ScruplesDataError(
-            path, None, bad[0], f'an attribute column not read as anything else (free: '
-            f'{",".join(c for c in names if c not in used) or "none"})', bad[0])
+            path, None, bad[0], f'an attribute column not read as anything else (free: {free})' + (
+                f'; {path.name} has no column {bad[0]!r}: an attribute of the annotators kept in a table of its own is '
+                'read from it with --annotators FILE' if bad[0] not in names else ''), bad[0])
     vals, first = {}, {}
     for line, rec in records:
         a = _id(rec.get(ann), path, line, ann)

@@ -103,7 +103,7 @@ def test_long_wrong_columns_and_single_class(tmp_path):
     p = write(tmp_path, 'l.csv', 'item,rater,label\nq1,a,yes\n')
     assert "field 'annotator'" in error(read_long, p, annotator='annotator')
     assert '2 or more distinct labels' in error(read_long, p, annotator='rater')
-    assert 'columns not read: rater' in read_long(write(tmp_path, 'm.csv', 'item,rater,label\nq1,a,yes\nq1,b,no\n')).report
+    assert 'annotator column rater (named for annotators)' in read_long(write(tmp_path, 'm.csv', 'item,rater,label\nq1,a,yes\nq1,b,no\n')).report  # (issue 39)
 
 
 def test_long_text_must_agree_per_item(tmp_path):

@@ -258,10 +258,14 @@ def test_wide_csv_fast_refuses_what_plain_refuses(tmp_path, text):
 
 
 def test_wide_csv_numeric_ids_keep_their_text(tmp_path):
-    "Issue 43: the typed bulk read would take ids 007 and 7 as one number; they are read as text, as the plain path reads them."
-    p = tmp_path/'w.csv'; p.write_text('id,text,a,b\n007,1.50,1,2\n7,2,2,1\n')
+    """Issue 43: the typed bulk read would take ids 007 and 8 as numbers; they are read as text, as the plain path reads
+    them. Issue 39 (the seventieth pass): 007 beside 7 is one number written two ways, refused as 7.0 beside 7 is."""
+    p = tmp_path/'w.csv'; p.write_text('id,text,a,b\n007,1.50,1,2\n8,2,2,1\n')
     d = ann.read_annotated(p)
-    assert d.items == ['007', '7'] and d.texts == ['1.50', '2'] and d.counts.tolist() == [[1, 2], [2, 1]]
+    assert d.items == ['007', '8'] and d.texts == ['1.50', '2'] and d.counts.tolist() == [[1, 2], [2, 1]]
+    p.write_text('id,text,a,b\n007,1.50,1,2\n7,2,2,1\n')
+    with pytest.raises(sco.ScruplesDataError, match="'007' are one number written two ways"):
+        ann.read_annotated(p)
 
 
 def test_counts_csv_over_pandas_parallel_threshold(tmp_path):
