@@ -1074,7 +1074,7 @@ def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
         it, lab = _usual(t, 'item'), _usual(t, 'label')
         idc = _usual(t, 'id') or it
         rest = [c for c in t.columns if c not in {idc, lab, _usual(t, 'annotator'), *cols.values()}]
-        if it and lab and len(rest) >= 2 and not any(map(annotator_name, t.columns)):  # (annotators: long)
+        if it and lab and len(rest) >= 2:
             raise ValueError(
                 f'{path}: two readings of this table: wide (count columns {",".join(rest)}, id column {idc}) or long '
                 f'(one vote per row: item column {it}, label column {lab}); say which: '
@@ -1122,7 +1122,7 @@ NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote'
                     'gilded', 'nsfw', 'words', 'chars', 'char', 'characters', 'tokens', 'token', 'len', 'kfold',
                     'epoch', 'awards', 'row', 'index', 'idx', 'score', 'retweets', 'replies', 'reports', 'shares',
                     'views', 'followers', 'favorites', 'reposts', 'comments', 'sentences', 'sents', 'turns',
-                    'paragraphs', 'paras', 'utterances', 'messages', 'pages', 'lines', 'tweets', 'posts'}  # (a
+                    'paragraphs', 'paras', 'utterances', 'pages', 'lines'}  # (a
 # text's length in its units: `n_turns`, `n_sentences`)
 # the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
 STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
@@ -1134,7 +1134,7 @@ STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'sessio
 MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 'month', 'year', 'length', 'rank',
                     'answer', 'time', 'date', 'gender', 'seconds', 'duration', 'is', 'has', 'label', 'likes',
                     'stars', 'depth', 'phase', 'stage', 'pair', 'topic', 'para', 'paragraph', 'turn', 'sentence',
-                    'section', 'page', 'speaker', 'utterance', 'doc', 'document', 'passage', 'dialogue', 'dialog',
+                    'section', 'page', 'utterance', 'doc', 'document', 'passage', 'dialogue', 'dialog',
                     'episode', 'chapter'} | STUDY_WORDS  # (a phase, a stage: classes where all are; a pair, a topic,
 # a paragraph, a turn: an item's place in its source)
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
@@ -1270,9 +1270,9 @@ def _one_hot_people(cc: list, c: np.ndarray):
     """(the one-hot pattern, the people) of count columns that are each a person's 0 or 1 for a label (`alice_pos`,
     `alice_neg`, `bob_pos`, `bob_neg`: '{annotator}_{label}'), else None: names that split at one separator into a
     full grid of 2 or more people by 2 or more labels, every count 0 or 1, each person's columns holding at most one
-    1 a row, and two people or more with a 1 on half the rows or more (a class's votes of two annotators or more
-    add up past 1 somewhere; a table of one vote an item is no such grid)."""
-    if len(cc) < 4 or len(c) < 2 or c.min() < 0 or c.max() > 1:
+    1 a row, and two people or more with a 1 on half the rows or more, on 5 rows or more (a class's votes of two
+    annotators or more add up past 1 somewhere; a table of one vote an item is no such grid)."""
+    if len(cc) < 4 or len(c) < 5 or c.min() < 0 or c.max() > 1:
         return None
     for sep in ('_', '-', '.', ' '):
         for first in (False, True):  # the person first (alice_pos), or the label first (pos_alice)
@@ -1665,7 +1665,7 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
             _claim(used, c, role, path)
     named = [c for c in t.columns if ann is None and given['annotator'] is None and c not in used and c not in ids
              and annotator_name(c)]  # `worker_id` beside no `annotator`: its ids (below), or a count of it
-    if ann is None and given['repeats'] is not None and len(named) != 1:  # every row a vote of its own: no label
+    if ann is None and given['repeats'] is not None and not named:  # every row a vote of its own: no label
         raise ValueError(f"{path}: {_opt('repeats')} does not apply without an annotator column (every row is a vote "
                          f"of its own; name the column: {_opt('annotator')})")
     votes = []
@@ -1686,7 +1686,7 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     loose = {c: [] for c in free if c not in tally and _count_like(c)}
     keys = []  # each row's unread cells, while a loose column stands or an unread column named for annotators
     people = [c for c in free if annotator_name(c)]  # (`worker_id` beside no `annotator`: a count of it, or its ids)
-    cells = {c: [] for c in named} if len(named) == 1 else {}  # its cells as written (the ids, where they are)
+    cells = {c: [] for c in named}  # their cells as written (the ids, where they are)
     other = {c: [] for c in free if c not in tally and c not in loose and c not in people and not _id_like(c)}  # (a
     # count under any name, `k`, `hits`: asked where every item's label is on one row, below)
     bool_at = plain_at = None  # the first boolean label (line, value), the first other label's line
@@ -1757,23 +1757,35 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
             raise counted(c)
     if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
         raise counted(ann)
-    by_name = ''
-    for c, got in cells.items():  # the one column named for annotators (`worker_id`, `WorkerId`, `rater`): their
-        within = {}  # ids where they differ within an item (a post's `user`, its author, does not); unread, a
-        for (_, i, _, _), a in zip(votes, got):  # judgment given twice by one annotator counted twice
+    by_name, ids_of_people = '', []  # a column named for annotators (`worker_id`, `WorkerId`, `rater`): their ids
+    rows_of = Counter(i for _, i, _, _ in votes)  # where they differ within half the items of two rows or more (a
+    for c, got in cells.items():  # post's `user`, its author, differs on a post or none); unread, a judgment given
+        if any(map(_empty, got)) or all(str(a).strip().isdecimal() for a in got) and _labels_once(votes):  # twice
+            continue  # counts twice (empty cells: no ids to read; whole numbers beside every item's label on one
+        within = {}  # row: a count of the column or its ids, unread as before)
+        for (_, i, _, _), a in zip(votes, got):
             within.setdefault(i, set()).add(str(a))
-        if any(len(v) > 1 for v in within.values()):
-            ann, by_name = c, ' (named for annotators)'
-            _claim(used, c, 'the annotator', path)
-            votes = [(line, i, _annotator(a, path, line, c), lab) for (line, i, _, lab), a in zip(votes, got)]
+        multi = [i for i, n in rows_of.items() if n > 1]
+        if multi and sum(len(within[i]) > 1 for i in multi) >= len(multi) / 2:
+            ids_of_people.append(c)
+    if len(ids_of_people) > 1:  # (`participant` and `PROLIFIC_PID`): which?
+        raise ScruplesDataError(
+            path, None, ids_of_people[0], 'one column of annotator ids: ' + ', '.join(map(repr, ids_of_people))
+            + ' are each named for annotators and differ within the items; say which, '
+            + f'{_opt("annotator", ids_of_people[0])} (or {_opt("annotator", "")} for none)', ','.join(ids_of_people))
+    for c in ids_of_people:
+        ann, by_name = c, ' (named for annotators)'
+        _claim(used, c, 'the annotator', path)
+        votes = [(line, i, _annotator(a, path, line, c), lab) for (line, i, _, lab), a in zip(votes, cells[c])]
     if ann is None and given['repeats'] is not None:
         raise ValueError(f"{path}: {_opt('repeats')} does not apply without an annotator column (every row is a vote "
                          f"of its own; name the column: {_opt('annotator')})")
     # a groupby's size under any name (`k`, `hits`, `support`): every item's label on one row, ten items of two rows
     # or more (one vote a row: no two annotators of ten items ever agreed), the form not asked for
     for c, got in other.items() if ann is None and form is None and _labels_once(votes, 10) else ():
-        n = _whole_numbers(got)
-        if n is not None and (n >= 0).all() and (n > 1).any() and alone(c):
+        n = _whole_numbers(got)  # (not a row counter, `trial` 1..n, nor a study's word: `position`, `order`)
+        if (n is not None and (n >= 0).all() and (n > 1).any() and len(set(n.tolist())) < len(n)
+                and not _maybe_name(c, STUDY_WORDS) and alone(c)):
             raise ScruplesDataError(
                 path, None, c, pivot(c) + f'{c!r} another number of each vote: say so, {_opt("form", "long")}',
                 f'{c!r}: whole numbers up to {int(n.max())}, every item\'s label on one row (no two rows alike but '
@@ -1860,8 +1872,10 @@ def one_spelling(ids, column, what: str, path) -> None:
             col = ','.join(column) if isinstance(column, (list, tuple)) else column
             raise ScruplesDataError(
                 path, None, col, f'{what} ids that are distinct: {seen[k]!r} and {x!r} are one number written two ways '
-                + ('(a decimal comma, as a spreadsheet in a comma-decimal locale writes it)' if ',' in str(x) else
-                   '(pandas writes 3.0 for 3 in a column with an empty cell)' if '.' in str(x) else
+                + ('(a decimal comma, as a spreadsheet in a comma-decimal locale writes it)' if any(
+                    ',' in str(y) for y in (x if isinstance(x, tuple) else (x,))) else
+                   '(pandas writes 3.0 for 3 in a column with an empty cell)' if any(
+                    '.' in str(y) for y in (x if isinstance(x, tuple) else (x,))) else
                    '(leading zeros, as a spreadsheet pads some rows)')
                 + f'; read apart, they would be two {what}s (one {what}\'s rows split in two): write them alike',
                 [seen[k], x])
@@ -1923,8 +1937,15 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         raise ScruplesDataError(
             path, None, 'label', '2 or more distinct labels (or classes= naming 2 or more)', list(names)
         )
-    c, resp, anns, extra, repeat_of = _tally(votes, len(ex.items), names, path, annotators, given['repeats'],
+    try:
+        c, resp, anns, extra, repeat_of = _tally(votes, len(ex.items), names, path, annotators, given['repeats'],
                                                  roles.get('annotator') or 'annotator')
+    except ScruplesDataError as err:  # a column read as the annotators by its name: not theirs? say so
+        if '(named for annotators)' not in how or 'one label per item and annotator' not in err.expected:
+            raise
+        raise ScruplesDataError(err.path, err.line, err.field, err.expected + f'; {roles["annotator"]!r} is read '
+                                f'as the annotators by its name: not their ids? {_opt("annotator", "")}',
+                                err.got) from None
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])
         raise ScruplesDataError(
@@ -2066,8 +2087,8 @@ def read_annotated(
             and opts['item'] is None and not any(str(n).casefold() in ('id', 'item') for n in keys)):  # a pivot's
         opts['id'] = ','.join(map(str, keys))  # index (`long.pivot(index='post', columns='annotator')`): the ids
     name = '' if frame else path.name.lower()
-    if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith(
-            '.json') and not _records(path):  # (a list of records: a table)
+    if name.endswith(('scruples-anecdotes.jsonl', 'scruples-dilemmas.jsonl')) or name.endswith('.json') and (
+            'scruples-' in name or not _records(path)):  # (a list of records: a table; a Scruples name: its format)
         given = [k for k, v in opts.items() if v is not None] + (['form'] if form else [])
         if given:
             raise ValueError(f'{path}: {_opt(given[0])} does not apply to this file: its columns are fixed')
