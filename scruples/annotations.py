@@ -1121,9 +1121,7 @@ TOTAL_WORDS = ('total', 'totals', 'sum', 'sums', 'all', 'overall', 'grand total'
 NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote', 'downvotes', 'ups', 'downs',
                     'gilded', 'nsfw', 'words', 'chars', 'char', 'characters', 'tokens', 'token', 'len', 'kfold',
                     'epoch', 'awards', 'row', 'index', 'idx', 'score', 'retweets', 'replies', 'reports', 'shares',
-                    'views', 'followers', 'favorites', 'reposts', 'comments', 'sentences', 'sents', 'turns',
-                    'paragraphs', 'paras', 'utterances', 'pages', 'lines'}  # (a
-# text's length in its units: `n_turns`, `n_sentences`)
+                    'views', 'followers', 'favorites', 'reposts', 'comments'}
 # the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
 STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
                'trial', 'block', 'version', 'weight', 'hit', 'assignment', 'sample', 'stratum', 'difficulty', 'ms',
@@ -1135,8 +1133,9 @@ MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 
                     'answer', 'time', 'date', 'gender', 'seconds', 'duration', 'is', 'has', 'label', 'likes',
                     'stars', 'depth', 'phase', 'stage', 'pair', 'topic', 'para', 'paragraph', 'turn', 'sentence',
                     'section', 'page', 'utterance', 'doc', 'document', 'passage', 'dialogue', 'dialog',
-                    'episode', 'chapter'} | STUDY_WORDS  # (a phase, a stage: classes where all are; a pair, a topic,
-# a paragraph, a turn: an item's place in its source)
+                    'episode', 'chapter', 'sentences', 'sents', 'turns', 'paragraphs', 'paras', 'utterances', 'pages',
+                    'lines'} | STUDY_WORDS  # (a phase, a stage: classes where all are; a pair, a topic, a paragraph, a
+# turn: an item's place in its source; `n_turns`, `n_sentences`: a text's length in its units)
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
 TEXT_WORDS = {'title', 'body', 'selftext', 'question', 'comment', 'sentence', 'content', 'description', 'story',
@@ -1637,6 +1636,14 @@ def _counted(votes) -> bool:
     return all(str(a).isdecimal() for a in keys) and max(map(int, keys), default=0) > 1 and _labels_once(votes, 10)
 
 
+def _within(votes, values) -> dict:
+    "Each item's set of `values` (one a vote, in the votes' order): a column's values within each item."
+    out = {}
+    for (_, i, _, _), v in zip(votes, values):
+        out.setdefault(i, set()).add(v)
+    return out
+
+
 def _labels_once(votes, items: int = 1) -> bool:
     """Every item's label on one row, and `items` items of two rows or more (an aggregated table, `groupby(['item',
     'label'])`, not one vote per row: votes of several annotators repeat a label)."""
@@ -1725,9 +1732,7 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         by = [x for x in free if x != c and x not in people and len(set(col[x])) < len(keys)]  # export's
         # `annotation_id`, nor its annotators)
         rows = {(i, lab, *(col[x][r] for x in by)) for r, (_, i, _, lab) in enumerate(votes)}
-        within = {}  # its values on each item's rows: one each (an item's length, `word_count`) is no groupby's size
-        for (_, i, _, _), v in zip(votes, col[c]):
-            within.setdefault(i, set()).add(v)
+        within = _within(votes, col[c])  # one value an item (an item's length, `word_count`) is no groupby's size
         return multi and len(rows) == len(votes) and any(len(v) > 1 for v in within.values())
 
     def ids_of(c):  # a column named for annotators
@@ -1758,16 +1763,25 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
         raise counted(ann)
     by_name, ids_of_people = '', []  # a column named for annotators (`worker_id`, `WorkerId`, `rater`): their ids
-    rows_of = Counter(i for _, i, _, _ in votes)  # where they differ within half the items of two rows or more (a
+    several = [i for i, n in Counter(i for _, i, _, _ in votes).items() if n > 1]  # where they differ within half
+    # the items of two rows or more (a
     for c, got in cells.items():  # post's `user`, its author, differs on a post or none); unread, a judgment given
-        if any(map(_empty, got)) or all(str(a).strip().isdecimal() for a in got) and _labels_once(votes):  # twice
-            continue  # counts twice (empty cells: no ids to read; whole numbers beside every item's label on one
-        within = {}  # row: a count of the column or its ids, unread as before)
-        for (_, i, _, _), a in zip(votes, got):
-            within.setdefault(i, set()).add(str(a))
-        multi = [i for i, n in rows_of.items() if n > 1]
-        if multi and sum(len(within[i]) > 1 for i in multi) >= len(multi) / 2:
-            ids_of_people.append(c)
+        if all(str(a).strip().isdecimal() for a in got) and _labels_once(votes):  # twice counts twice (whole
+            continue  # numbers beside every item's label on one
+        within = _within(votes, map(str, got))  # row: a count of the column or its ids, unread as before)
+        if not (several and sum(len(within[i]) > 1 for i in several) >= len(several) / 2):
+            continue
+        if any(map(_empty, got)):  # ids with empty cells: unread, as before, unless a judgment is given twice
+            seen = {}
+            for (line, i, _, _), a in zip(votes, got):
+                if not _empty(a) and seen.setdefault((i, str(a).strip()), line) != line:
+                    raise ScruplesDataError(
+                        path, line, c, f'one label per item and annotator (line {seen[i, str(a).strip()]} has one by '
+                        f'the same annotator for the same item): {c!r} holds annotator ids, but not on every row (an '
+                        f'empty cell): fill them and say what a repeat means, {_opt("annotator", c)} and '
+                        f'{_opt("repeats")}; or read every row as a vote of its own, {_opt("annotator", "")}', a)
+            continue
+        ids_of_people.append(c)
     if len(ids_of_people) > 1:  # (`participant` and `PROLIFIC_PID`): which?
         raise ScruplesDataError(
             path, None, ids_of_people[0], 'one column of annotator ids: ' + ', '.join(map(repr, ids_of_people))
@@ -1783,9 +1797,9 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
     # a groupby's size under any name (`k`, `hits`, `support`): every item's label on one row, ten items of two rows
     # or more (one vote a row: no two annotators of ten items ever agreed), the form not asked for
     for c, got in other.items() if ann is None and form is None and _labels_once(votes, 10) else ():
-        n = _whole_numbers(got)  # (not a row counter, `trial` 1..n, nor a study's word: `position`, `order`)
+        n = _whole_numbers(got)  # (not a row counter, `trial` 1..n, nor named as an item's or a study's numbers)
         if (n is not None and (n >= 0).all() and (n > 1).any() and len(set(n.tolist())) < len(n)
-                and not _maybe_name(c, STUDY_WORDS) and alone(c)):
+                and not _maybe_name(c) and alone(c)):
             raise ScruplesDataError(
                 path, None, c, pivot(c) + f'{c!r} another number of each vote: say so, {_opt("form", "long")}',
                 f'{c!r}: whole numbers up to {int(n.max())}, every item\'s label on one row (no two rows alike but '
@@ -1867,15 +1881,14 @@ def one_spelling(ids, column, what: str, path) -> None:
     ds = set(dotted)
     seen = {canon(x): x for x in ids if x not in ds}
     for x in dotted:
-        k = canon(x)
+        k, parts = canon(x), x if isinstance(x, tuple) else (x,)
         if seen.setdefault(k, x) != x:
             col = ','.join(column) if isinstance(column, (list, tuple)) else column
             raise ScruplesDataError(
                 path, None, col, f'{what} ids that are distinct: {seen[k]!r} and {x!r} are one number written two ways '
                 + ('(a decimal comma, as a spreadsheet in a comma-decimal locale writes it)' if any(
-                    ',' in str(y) for y in (x if isinstance(x, tuple) else (x,))) else
-                   '(pandas writes 3.0 for 3 in a column with an empty cell)' if any(
-                    '.' in str(y) for y in (x if isinstance(x, tuple) else (x,))) else
+                    ',' in str(y) for y in parts) else
+                   '(pandas writes 3.0 for 3 in a column with an empty cell)' if any('.' in str(y) for y in parts) else
                    '(leading zeros, as a spreadsheet pads some rows)')
                 + f'; read apart, they would be two {what}s (one {what}\'s rows split in two): write them alike',
                 [seen[k], x])
