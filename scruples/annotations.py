@@ -1188,13 +1188,13 @@ def _beyond_votes(c: np.ndarray, j: int) -> bool:
     return len(c) > 0 and c[:, j].max() > 2 * max(1, others.max())
 
 
-def _extra_columns(c: np.ndarray, tries: int = 5_000) -> list:
+def _extra_columns(c: np.ndarray, tries: int = 5_000, total=None) -> list:
     """The fewest columns without which every row's votes add up to one number (5 annotators an item) while with them
     they vary (a fold, a batch, a phase and a stage beside the votes; likes, retweets and replies): no votes; [] where
     there are none (5 rows or more, 10 for three columns or more, 2 columns left or more: fewer may add up so by
     chance). Sets are tried from the smallest up, `tries` of them at most (a table of many classes: every set of up to
-    a few columns)."""
-    total = c.sum(1)
+    a few columns). `total`: the rows' sums, where the caller has them."""
+    total = c.sum(1) if total is None else total
     if len(c) < 5 or np.ptp(total) == 0:  # every item's votes one number: no column breaks it
         return []
     h, th = c[:1000], total[:1000]  # a subset's sums that vary in the first rows vary: the whole only where they do not
@@ -1235,7 +1235,7 @@ def _totals_row(counts: np.ndarray, items, texts=None) -> int | None:
     return None
 
 
-def _totals_columns(counts: np.ndarray, names, named: bool = False) -> list:
+def _totals_columns(counts: np.ndarray, names, named: bool = False, sums=None) -> list:
     """The count columns that each hold every row's sum of the others (a spreadsheet's SUM column; `assigned` and
     `completed` both), one named as a total (`TOTAL_WORDS`, or a count of votes: n, count, votes, ...), or whatever
     their names on 5 rows or more whose totals differ, or (columns not `named` as counts) on 5 rows or more where the
@@ -1244,7 +1244,7 @@ def _totals_columns(counts: np.ndarray, names, named: bool = False) -> list:
     (two votes per item, one always its; a table of one repeated row)."""
     if counts.ndim != 2 or counts.shape[1] < 3 or not counts.any():
         return []
-    sums, k = counts.sum(1), counts.shape[1]
+    sums, k = counts.sum(1) if sums is None else sums, counts.shape[1]  # (the rows' sums: the caller's, where given)
     many = len(counts) >= 5
     vary = many and np.ptp(sums) > 0  # 5 rows or more of different totals: the sums decide (n_ratings)
     spread = []  # each column's range over the rows, once (the first rows first)
@@ -1271,7 +1271,7 @@ def _one_hot_people(cc: list, c: np.ndarray):
     full grid of 2 or more people by 2 or more labels, every count 0 or 1, each person's columns holding at most one
     1 a row, and two people or more with a 1 on half the rows or more, on 5 rows or more (a class's votes of two
     annotators or more add up past 1 somewhere; a table of one vote an item is no such grid)."""
-    if len(cc) < 4 or len(c) < 5 or c.min() < 0 or c.max() > 1:
+    if len(cc) < 4 or len(c) < 5 or c[:100].max() > 1 or c.min() < 0 or c.max() > 1:  # (the first rows first)
         return None
     for sep in ('_', '-', '.', ' '):
         for first in (False, True):  # the person first (alice_pos), or the label first (pos_alice)
@@ -1373,13 +1373,13 @@ def _wide(
     if per:
         raise per_annotator(per)
     skip = 0 if t.header_line is None else 1  # a body is kept only below a header on line 1, or for no header
-    c = _counts_fast(t.body, len(cc), path, skip) if t.body is not None and cc == t.columns else None
+    c, tot = _counts_fast(t.body, len(cc), path, skip) if t.body is not None and cc == t.columns else None, None
     fast = _wide_fast(t.body, t.columns, cc, ids, cols) if c is None and t.body is not None else None
     if fast is not None:
         c, got = fast
         numbered = got.get('items') or _Numbered(len(c))
         ex.vals = {k: got[k] for k in ex.vals}
-    elif c is not None and c.sum(1).all():
+    elif c is not None and (tot := c.sum(1)).all():
         numbered = _Numbered(len(c))  # '0', '1', ... as the plain path numbers them
     else:
         try:
@@ -1390,6 +1390,7 @@ def _wide(
         except ScruplesDataError as err:  # a label where a count should be: name the flag of the form it looks like
             raise _with_form_hint(err, t, cc, ids) from None
     items = numbered or list(ex.items)
+    tot = c.sum(1) if tot is None else tot  # each row's votes, once
     hot = _one_hot_people(cc, c) if not (given['counts'] or classes) else None
     if hot:  # `alice_pos, alice_neg, bob_pos, bob_neg`: each person's one-hot label, not four classes' votes
         who = ', '.join(map(repr, hot[1][:3])) + (' ..' if len(hot[1]) > 3 else '')
@@ -1429,7 +1430,7 @@ def _wide(
                 path, None, odd[0], f'count columns only: {", ".join(map(repr, odd))} '
                 f'{"names" if len(odd) == 1 else "name"} a label, a vote, a row or other data of an item, not a class '
                 f'({f"{say}; not votes? {out}" if not certain else f"{out}; {say}"})', ','.join(cc))  # (a doubt:
-        j = _extra_columns(c)  # the classes first, label_0,label_1 beside none,unsure)
+        j = _extra_columns(c, total=tot)  # the classes first, label_0,label_1 beside none,unsure)
         if j:  # every row's votes add up to one number without them: a fold, a batch, a round number
             tot, name = c.sum(1), ', '.join(repr(cc[i]) for i in j)
             raise ScruplesDataError(
@@ -1451,7 +1452,7 @@ def _wide(
                     f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, '
                     f'{_opt("counts", ",".join(cc))})',
                     ','.join(cc))
-    tcols = _totals_columns(c, cc, named=bool(given['counts'] or classes))
+    tcols = _totals_columns(c, cc, named=bool(given['counts'] or classes), sums=tot)
     if tcols:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j not in tcols)
         alike = not np.ptp(c.sum(1)) and not any(_total_name(cc[j]) for j in tcols)  # the others' split alone said
