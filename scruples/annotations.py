@@ -760,6 +760,10 @@ def _whole_numbers(values) -> np.ndarray | None:
 def _label(v, path, line, name) -> str:
     """A label: as `_key`, and a boolean as the class its text names ('False', 'True'), as the same frame written to a
     CSV reads (JSON lines and Parquet keep a pandas bool column's booleans; a boolean id or count stays refused)."""
+    if isinstance(v, (list, tuple)):  # doccano's `"label": ["POS"]`: a list of a row's labels
+        raise ScruplesDataError(path, line, name, f'one label a row, a string or a whole number (a list of labels, as '
+                                f'doccano writes them: a row per label, df.explode({name!r}); a multi-label task\'s '
+                                'list is not one vote of one class)', v)
     return _key(str(bool(v)) if isinstance(v, (bool, np.bool_)) else v, path, line, name)
 
 # %% ../nbs/07_annotations.ipynb #07aff4c8
@@ -804,8 +808,15 @@ class _Extras:
             )
         self.rows[key] = self.rows.get(key, 0) + 1
         i = self.items.setdefault(key, len(self.items))
-        read = {'text': _text, 'context': _text, 'split': _split}
-        vals = {k: read[k](_cell(rec, self.cols[k], self.path, line), self.path, line, self.cols[k]) for k in self.vals}
+        read, vals = {'text': _text, 'context': _text, 'split': _split}, {}
+        for k in self.vals:
+            try:
+                vals[k] = read[k](_cell(rec, self.cols[k], self.path, line), self.path, line, self.cols[k])
+            except ScruplesDataError as err:  # none on this row (a JSON record without the key, an empty cell):
+                if not _empty(rec.get(self.cols[k])):  # the flag that reads the table without them
+                    raise
+                raise ScruplesDataError(err.path, err.line, err.field, f'{err.expected} (no {k} on this row: read '
+                                        f'the table without {k}s, {_opt(k, "")})', err.got) from None
         if i == len(self.first):
             self.first[i] = line
             [self.vals[k].append(v) for k, v in vals.items()]
@@ -1134,8 +1145,9 @@ MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 
                     'stars', 'depth', 'phase', 'stage', 'pair', 'topic', 'para', 'paragraph', 'turn', 'sentence',
                     'section', 'page', 'utterance', 'doc', 'document', 'passage', 'dialogue', 'dialog',
                     'episode', 'chapter', 'sentences', 'sents', 'turns', 'paragraphs', 'paras', 'utterances', 'pages',
-                    'lines'} | STUDY_WORDS  # (a phase, a stage: classes where all are; a pair, a topic, a paragraph, a
-# turn: an item's place in its source; `n_turns`, `n_sentences`: a text's length in its units)
+                    'lines', 'confidence', 'certainty', 'likert', 'intensity'} | STUDY_WORDS  # (a phase, a stage:
+# classes where all are; a pair, a topic, a paragraph, a turn: an item's place in its source; `n_turns`, `n_sentences`:
+# a text's length in its units; a vote's confidence on a scale of 1-5)
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
 TEXT_WORDS = {'title', 'body', 'selftext', 'question', 'comment', 'sentence', 'content', 'description', 'story',
@@ -1175,11 +1187,24 @@ def _completes(c: np.ndarray, j: int) -> bool:
     return len(c) >= 2 and np.ptp(others) > 0 and np.ptp(others + c[:, j]) == 0
 
 
+def _steadies(c: np.ndarray, j: int) -> bool:
+    """Column `j` steadies the items' numbers of votes: with it they vary less than without (variance at most 0.8 of
+    it, 30 rows or more). A class among annotators who vary in number, 3-5 an item, holds the votes the others lack on
+    each row; an item's topic, page or pair number, a fold, an age or a confidence, set apart from the votes, adds its
+    own spread (below 0.8 only at a correlation with the votes below -1/2 of its spread over theirs: a `pair` of 1-2
+    beside 3-5 votes, -0.46: by chance in 0.4% of tables of 30 rows, simulated)."""
+    if len(c) < 30:
+        return False
+    others = np.delete(c, j, axis=1).sum(1)
+    return bool(np.var(others + c[:, j]) < 0.8 * np.var(others))
+
+
 def _maybe_not_counts(name, c: np.ndarray, j: int) -> bool:
     """A column named by `MAYBE_NOT_COUNTS` whose numbers the table does not show to be votes: a class so named
-    completes each item's votes to one number (`_completes`); elsewhere it may be an author's age or a fold beside votes
-    of any number (an age of 16-45 read beside Reddit's posts of up to 300 votes: a class), and `_wide` asks."""
-    return _maybe_name(name) and not _completes(c, j)
+    completes each item's votes to one number (`_completes`) or steadies them (`_steadies`: a class `dialogue` beside
+    3-5 votes an item); elsewhere it may be an author's age or a fold beside votes of any number (an age of 16-45 read
+    beside Reddit's posts of up to 300 votes: a class), and `_wide` asks."""
+    return _maybe_name(name) and not _completes(c, j) and not _steadies(c, j)
 
 
 def _beyond_votes(c: np.ndarray, j: int) -> bool:
@@ -1491,6 +1516,10 @@ def _wide(
 def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> ScruplesDataError:
     "A wide read's error on a cell that is not a number, with the flag of the form the table looks like (long, or a column per annotator)."
     got = err.got if isinstance(err.got, str) else None
+    if err.field in cc and isinstance(err.got, (list, tuple)):  # doccano's `"label": ["POS"]`: labels, one vote a row
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + f' ({err.field!r} holds a list of '
+                                 f'labels, as doccano writes them: a row per label, df.explode({err.field!r}), then '
+                                 f'the long form, {_opt("form", "long")})', err.got)
     if err.field in cc and (err.got is None or got is not None and not got.strip()):  # an empty cell: no one voted
         return ScruplesDataError(err.path, err.line, err.field, err.expected + ' (an empty count: pandas\' unstack or '
                                  'pivot_table leave one where no one voted that class; fill them with 0, '
@@ -1543,7 +1572,18 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
         lone = other[0] if len(other) == 1 and not (  # (`post`): its items; not a melt's `votes`, an `age`
             _count_like(other[0]) or _maybe_name(other[0]) or _not_counts(other[0])) else ''
-        item = lone or ','.join(ids) or _usual(t, 'item_id', 'itemid', 'question_id', 'post_id', 'hitid') or 'ITEM'
+        pos = any(_maybe_name(c, STUDY_WORDS) for c in ids)  # jsPsych's `trial_index`: a trial's place in the
+        item = lone or ','.join(ids if not pos else ()) or _usual(  # session, never the item judged (40 stimuli read as
+            t, 'item', 'item_id', 'itemid', 'stimulus', 'stimulus_id', 'question_id', 'post_id', 'text_id', 'doc_id',
+            'sentence_id', 'hitid') or 'ITEM'  # 15 items): a column named for items, or ITEM
+        if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
+            rows, seen = Counter(), {}  # its ids differ within half the items of two rows or more, as the long read
+            for _, rec in t.records:  # adopts them (a post's author `user`, one a post: the paste failed on repeats)
+                i = tuple(str(rec.get(x)) for x in item.split(','))
+                rows[i] += 1
+                seen.setdefault(i, set()).add(str(rec.get(ann)))
+            several = [i for i, n in rows.items() if n > 1]
+            ann = ann if several and sum(len(seen[i]) > 1 for i in several) >= len(several) / 2 else None
         many = [c for c in other if _count_like(c)]  # `id,label,votes`: a melt of counts (its refusal names the pivot)
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
                 f'form, say {_opt("form", "long")}, {_opt("item", item)}'
@@ -1783,13 +1823,19 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
                         f'{_opt("repeats")}; or read every row as a vote of its own, {_opt("annotator", "")}', a)
             continue
         ids_of_people.append(c)
+    if len(ids_of_people) > 1:  # the same ids under two names (jsPsych's `participant` beside `PROLIFIC_PID`): one
+        first = [str(a).strip() for a in cells[ids_of_people[0]]]
+        if all(len(set(zip(first, b))) == len(set(first)) == len(set(b)) for b in (  # a one-to-one relabelling
+                [str(a).strip() for a in cells[c]] for c in ids_of_people[1:])):
+            by_name = f' (named for annotators; {", ".join(ids_of_people[1:])} the same ids)'
+            ids_of_people = ids_of_people[:1]
     if len(ids_of_people) > 1:  # (`participant` and `PROLIFIC_PID`): which?
         raise ScruplesDataError(
             path, None, ids_of_people[0], 'one column of annotator ids: ' + ', '.join(map(repr, ids_of_people))
             + ' are each named for annotators and differ within the items; say which, '
             + f'{_opt("annotator", ids_of_people[0])} (or {_opt("annotator", "")} for none)', ','.join(ids_of_people))
     for c in ids_of_people:
-        ann, by_name = c, ' (named for annotators)'
+        ann, by_name = c, by_name or ' (named for annotators)'
         _claim(used, c, 'the annotator', path)
         votes = [(line, i, _annotator(a, path, line, c), lab) for (line, i, _, lab), a in zip(votes, cells[c])]
     if ann is None and given['repeats'] is not None:

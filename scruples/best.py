@@ -692,21 +692,36 @@ PROFILE_MASS = 1e-6  # the profile moves the weights of the support points holdi
 PROFILE_TOL = 1e-3  # the profile's walk settles at each lambda when a step moves the weights less than this (L1)
 
 
-def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.ndarray, yp: np.ndarray, w: np.ndarray,
-                  cls: np.ndarray | None = None) -> tuple:
+class _PlugIn:
     """The oracle's expected accuracy or macro F1 on the patterns (distinct (counts, gold) rows, `mult` items each, gold
     class `yp`, likelihoods `lik` (P, G) at the support points whose argmax shares are `shares` (G, k)) under weights
-    `w`: macro F1 of the expected confusion counts. Returns it, its gradient in `w`, the classes macro F1 averages over
-    (those with gold items or at least half an expected prediction; give `cls` to hold them) and each row's marginal."""
-    m = lik @ w
-    q = (lik @ (w[:, None] * shares)) / m[:, None]  # (P, k): the chance the oracle predicts each class
-    rows, n = np.arange(len(q)), mult.sum()
-    if metric == 'accuracy':
-        val = (mult * q[rows, yp]).sum() / n
-        d = np.zeros_like(q)
-        d[rows, yp] = mult / n
-    else:
-        k = shares.shape[1]
+    `w`: macro F1 of the expected confusion counts. Called with `w`, returns it, its gradient in `w`, the classes macro
+    F1 averages over (those with gold items or at least half an expected prediction; give `cls` to hold them), each
+    row's marginal and, with `em`, EM's sum `lik.T @ (mult / m)`. Built once per set of patterns: the profile calls it
+    thousands of times on a few hundred patterns, so each call is two products with one stacked matrix (accuracy: the
+    likelihoods beside those times the share of the gold class, $2P \\times G$; issue 43)."""
+
+    def __init__(self, metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.ndarray, yp: np.ndarray):
+        self.metric, self.lik, self.shares, self.mult, self.yp = metric, lik, shares, mult, yp
+        self.n, self.rows, self.p = mult.sum(), np.arange(len(yp)), len(yp)
+        if metric == 'accuracy':  # the chance the oracle is right, times m: lik @ (w * shares[:, gold])
+            self.stack = np.concatenate([lik, lik * shares[:, yp].T])
+
+    def __call__(self, w: np.ndarray, cls: np.ndarray | None = None, em: bool = False) -> tuple:
+        mult, n, p = self.mult, self.n, self.p
+        if self.metric == 'accuracy':
+            z = self.stack @ w
+            m = z[:p]
+            qy = z[p:] / m
+            u = mult / (n * m)  # d val / d q at the gold class
+            b = np.zeros((2 * p, 2))
+            b[:p, 0], b[p:, 0], b[:p, 1] = -u * qy, u, mult / m  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
+            r = self.stack.T @ b
+            return float(mult @ qy / n), r[:, 0], cls, m, (r[:, 1] if em else None)
+        lik, shares, yp, rows, k = self.lik, self.shares, self.yp, self.rows, self.shares.shape[1]
+        z = lik @ np.column_stack([w, w[:, None] * shares])
+        m = z[:, 0]
+        q = z[:, 1:] / m[:, None]  # (P, k): the chance the oracle predicts each class
         sup, pred = np.bincount(yp, weights=mult, minlength=k), mult @ q
         tp = np.bincount(yp, weights=mult * q[rows, yp], minlength=k)
         den = np.maximum(sup + pred, 1e-150)  # squared below: 1e-300 underflowed to 0 (a warning, a NaN masked out)
@@ -715,33 +730,33 @@ def _plugin_score(metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.nda
         val = np.where(cls, 2 * tp / den, 0).sum() / kk
         d = mult[:, None] * np.where(cls, -2 * tp / (kk * den**2), 0)[None]  # d val / d q
         d[rows, yp] += mult * np.where(cls, 2 / (kk * den), 0)[yp]
-    a = d / m[:, None]  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
-    grad = ((lik.T @ a) * shares).sum(1) - lik.T @ (q * a).sum(1)
-    return float(val), grad, cls, m
+        a = d / m[:, None]  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
+        r = lik.T @ np.column_stack([a, (q * a).sum(1), mult / m])
+        return float(val), (r[:, :k] * shares).sum(1) - r[:, k], cls, m, (r[:, k + 1] if em else None)
 
 
-def _tilt(metric, lik, shares, mult, yp, w, sign: int, threshold: float | None = None, target: float | None = None,
+def _tilt(score: _PlugIn, w, sign: int, threshold: float | None = None, target: float | None = None,
           step: float = 0.1, iters: int = 100, lam_max: float = 50.0, tol: float = PROFILE_TOL) -> float:
-    """Walk from weights `w` along the maximizers of the tilted log-likelihood l(w) + sign lambda n F(w), lambda growing:
+    """Walk from weights `w` along the maximizers of the tilted log-likelihood l(w) + sign lambda n F(w), lambda growing
+    (F: `score`, the plug-in score on a set of patterns):
     with `threshold`, the score F where 2 (l(w) - l) reaches it (interpolated between steps; the last score if lambda
     runs out first); with `target`, the 2 (l(w) - l) at which F reaches it (inf if it never does). At each lambda the
     weights take up to `iters` steps, until a step moves them less than `tol` (summed absolute change): the walk then
     follows the maximizers instead of lagging behind them (`PROFILE_TOL`)."""
-    n = mult.sum()
-    f0, _, cls, m0 = _plugin_score(metric, lik, shares, mult, yp, w)
+    mult, n = score.mult, score.n
+    f0, _, cls, m0, _ = score(w)
     l0, lam, prev = mult @ np.log(m0), 0.0, (0.0, f0)
     while lam < lam_max:
         lam += step * max(1.0, lam)
         for _ in range(iters):  # EM's step for l, the score's gradient added; kept positive; until the weights settle
-            _, g, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
-            em = lik.T @ (mult / m)
+            _, g, _, m, em = score(w, cls, em=True)
             new = w * np.maximum(em + sign * lam * n * g, 0.05 * em) / n
             new /= new.sum()
             settled = np.abs(new - w).sum() < tol
             w = new
             if settled:
                 break
-        f, _, _, m = _plugin_score(metric, lik, shares, mult, yp, w, cls)
+        f, _, _, m, _ = score(w, cls)
         drop = 2 * (l0 - mult @ np.log(m))
         d0, f_prev = prev
         if target is not None and (f - target) * sign >= 0:
@@ -768,18 +783,19 @@ def _profile_interval(c, y, pr: Prior, metric: str, refits: PriorRefits, level: 
     live = (pr.weights > PROFILE_MASS * pr.weights.max()) | (cal > PROFILE_MASS * cal.max(1, keepdims=True)).any(0)
     lik, shares = refits.lik[idx][:, live], argmax_shares(pr.points)[live]  # the refits' likelihoods, points with mass
     w0, cal = pr.weights[live] / pr.weights[live].sum(), cal[:, live] / cal[:, live].sum(1, keepdims=True)
-    f0 = _plugin_score(metric, lik, shares, mult, yp, w0)[0]
+    whole = _PlugIn(metric, lik, shares, mult, yp)
+    f0 = whole(w0)[0]
     share = mult / refits.freq[idx]  # a counts row's resampled items split among its gold labels as in the data
     stats = []
     for pw, wb in zip(refits.pattern_weights(), cal):
         mb = pw[idx] * share
         keep = mb > 0
-        args = (metric, lik[keep], shares, mb[keep], yp[keep])
-        tb, fb = _plugin_score(*args, w0)[0], _plugin_score(*args, wb)[0]
-        stats.append(0.0 if tb == fb else min(_tilt(*args, wb, 1 if tb > fb else -1, target=tb), 1e6))
+        score = _PlugIn(metric, lik[keep], shares, mb[keep], yp[keep])
+        tb, fb = score(w0)[0], score(wb)[0]
+        stats.append(0.0 if tb == fb else min(_tilt(score, wb, 1 if tb > fb else -1, target=tb), 1e6))
     thr = max(float(chi2.ppf(level, 1)), float(np.quantile(stats, level)) if stats else 0.0)
-    lo = _tilt(metric, lik, shares, mult, yp, w0, -1, threshold=thr)
-    hi = _tilt(metric, lik, shares, mult, yp, w0, 1, threshold=thr)
+    lo = _tilt(whole, w0, -1, threshold=thr)
+    hi = _tilt(whole, w0, 1, threshold=thr)
     return f0, f0 - lo, hi - f0
 
 # %% ../nbs/12_best.ipynb #54eae833

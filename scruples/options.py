@@ -233,22 +233,15 @@ def flag_words(message: str, names=None) -> str:
 # %% ../nbs/08_options.ipynb #opt00025
 def read(
     path,  # the table (anything `read_annotated` reads)
-    reading: dict,  # `read_annotated`'s keywords; text='' means: no texts (a column named text is still not a count)
+    reading: dict,  # `read_annotated`'s keywords; text='' means: no texts (a column named text is not a count)
     ceiling: bool = False,  # refuse a table with one vote on every item
     ordered: bool = False,  # ordered classes: refuse labels whose order the file does not give (`read_annotated`)
 ) -> _ann.AnnotatedData:
     "Read a table as every command and the guide notebook do: `read_annotated`, with text='' meaning no texts."
     from scruples.annotations import read_annotated
-    opts = {k: v for k, v in reading.items() if v is not None}
-    no_text = opts.get('text') == '' and not opts.get('counts')
-    if no_text:
-        opts.pop('text')  # wide without --counts: a column named text must not become a count
-    d = read_annotated(path, ceiling=ceiling, ordered=bool(ordered), **opts)
-    if no_text and d.texts is not None:
-        col = d.columns.get('text')
-        d = replace(d, texts=None, columns=d.columns | {'text': None},
-                    report=d.report.replace(f', text column {col}', f', column {col} not read (no texts asked)'))
-    return d
+    opts = {k: v for k, v in reading.items() if v is not None}  # (text='' passed on: the reader leaves a column named
+    return read_annotated(path, ceiling=ceiling, ordered=bool(ordered), **opts)  # text unread, and never reads a JSON
+    # record's missing text: --text '' was dropped here, and a record without `text` refused with no way round it)
 
 # %% ../nbs/08_options.ipynb #opt00029
 def take(data: _ann.AnnotatedData, idx) -> _ann.AnnotatedData:
