@@ -605,6 +605,13 @@ def _cmd_verbs(args):
                                  'leave out --alpha or --all')
     alpha = 0.05 if args.alpha is None else args.alpha
     dil = data.read_pooled(args.files, data.read_dilemmas)
+    none = (dil.gold_1 + dil.gold_2).to_numpy() == 0  # pairs nobody judged: `extract` writes them with gold_annotations
+    unjudged = (f'gold_annotations [0, 0], as scruples extract writes the pairs nobody has judged yet (their '  # [0, 0]
+                'gold_label 0 is no judgment)')  # and gold_label 0: read as "action 1 is worse", they made up LRs
+    if none.all():
+        raise core.ScruplesError(f'{", ".join(args.files)}: none of the {len(dil)} pairs has annotations ({unjudged}): '
+                                 'nothing to test; annotate them first')
+    n_unjudged, dil = int(none.sum()), dil[~none].reset_index(drop=True)
     for col in ('action_1', 'action_2'):  # long texts are refused before spaCy sees any
         long = np.flatnonzero(dil[col].str.len().to_numpy() > MAX_ACTION_CHARS)
         if len(long):
@@ -626,6 +633,7 @@ def _cmd_verbs(args):
     table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, alpha)
     counts = {k: table.attrs[k] for k in ('pairs', 'pairs_used', 'pairs_dropped')}  # `verb_table`'s
+    counts['pairs_unannotated'] = n_unjudged  # left out before it
     dropped = (f' ({counts["pairs_dropped"]} without a root verb on both actions left out: an empty or blank action, '
                'or a root of punctuation, symbols or digits)' if counts['pairs_dropped'] else '')
     said = (f'{len(dil)} pairs{dropped} from {len(args.files)} file(s), {len(table)} root verbs, {args.samples:,} '
@@ -633,9 +641,11 @@ def _cmd_verbs(args):
             + ('all verbs' if args.all else f'Holm-corrected p <= {alpha}: {len(out)} verbs'))
     found = (Block(out.to_string(index=False, float_format=lambda x: f'{x:.4g}')) if len(out) else
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
+    notes = [f'note: {n_unjudged} of {len(dil) + n_unjudged} pairs left out, without annotations ({unjudged})'] if (
+        n_unjudged) else []
     m, floor = len(table), len(table) / (args.samples + 1)  # the smallest p is 1/(samples+1); Holm multiplies it by m
     # the bound is m/(N+1), not a p-value: a Holm-corrected p is capped at 1 (the table prints 1 for a bound of 1.27)
-    notes = ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, and Holm '
+    notes += ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, and Holm '
               f'multiplies the smallest p by the {m} verbs tested: {m}/{args.samples + 1:,} = {floor:.3g} > {alpha}'
               + (' (p_holm itself is capped at 1)' if floor > 1 else '')
               + f', so no verb can pass, whatever the data; use --samples {math.ceil(m / alpha):,} at least']
@@ -707,7 +717,7 @@ def _add_mcm_parser(sub):
     q.add_argument('--mode', default='questions', choices=['questions', 'raw', 'bare'],
                    help="how the moral direction embeds each action (the score; the bias always takes the ten template "
                    "questions): the mean of its ten template questions (default), the text as given (raw), or the "
-                   "text without a final '.', '?' or '!' (bare: the same as raw for an action without one)")
+                   "text without its final marks, every '.', '?' and '!' (bare: 'kill people?!' is 'kill people')")
     q = _add_command(
         mcm, 'user-study', _cmd_mcm_user_study, 'Pearson r of every score with the user study\'s Yes/(Yes+No)'
     )

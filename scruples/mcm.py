@@ -134,7 +134,7 @@ QUESTION_TEMPLATES = tuple(
 
 
 def clean_action(action: str) -> str:
-    "An action as inserted into a template: whitespace and a final '.', '?' or '!' stripped."
+    "An action as inserted into a template: whitespace and every final '.', '?', '!' stripped ('a?!' is 'a')."
     if not isinstance(action, str):
         raise TypeError(f'an action must be a string, got {type(action).__name__}: {action!r}')
     a = action.strip().rstrip('.?!').strip()

@@ -99,8 +99,22 @@ def warn_unrecognized_reposts(
         )
 
 # %% ../nbs/33_records.ipynb #b20a7712
+_SURROGATE = re.compile('[\ud800-\udfff]')
+
+
 def _str(v) -> str | None:
-    return v if isinstance(v, str) else None  # a field of the wrong type counts as missing
+    """A string field (one of the wrong type counts as missing), as UTF-8 can write it: a lone surrogate, the JSON
+    escape of half an emoji cut off in a title (`\\ud83d`), becomes U+FFFD, the replacement character (it stopped the
+    whole extraction when the Parquet writer met it: one such record among millions)."""
+    if not isinstance(v, str):
+        return None
+    if v.isascii():
+        return v
+    try:
+        v.encode('utf-8')
+    except UnicodeEncodeError:
+        return _SURROGATE.sub('\ufffd', v)
+    return v
 
 
 def _other_subreddit(rec: dict, subreddit: str | None) -> bool:
@@ -144,7 +158,7 @@ def parse_comment(
         out['reason'] = 'moderator'
     elif is_bot(author):
         out['reason'] = 'bot'
-    elif not parent.startswith('t3_'):
+    elif not (parent.startswith('t3_') or parent and parent == out['post_id']):  # (a bare parent id: the post's)
         out['reason'] = 'not_top_level'
     elif len(body.strip()) < min_chars:
         out['reason'] = 'too_short'
