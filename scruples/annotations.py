@@ -41,10 +41,10 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'STUDY_WORDS',
-           'MAYBE_NOT_COUNTS', 'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES',
-           'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated',
-           'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns', 'frame_rules',
-           'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'MAYBE_NOT_COUNTS', 'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS',
+           'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling',
+           'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns',
+           'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1148,6 +1148,7 @@ MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 
                     'lines', 'confidence', 'certainty', 'likert', 'intensity'} | STUDY_WORDS  # (a phase, a stage:
 # classes where all are; a pair, a topic, a paragraph, a turn: an item's place in its source; `n_turns`, `n_sentences`:
 # a text's length in its units; a vote's confidence on a scale of 1-5)
+POSITION_WORDS = {'trial', 'order', 'position', 'seq', 'sequence', 'step', 'rank'}  # a row's place in a session
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
 TEXT_WORDS = {'title', 'body', 'selftext', 'question', 'comment', 'sentence', 'content', 'description', 'story',
@@ -1189,14 +1190,18 @@ def _completes(c: np.ndarray, j: int) -> bool:
 
 def _steadies(c: np.ndarray, j: int) -> bool:
     """Column `j` steadies the items' numbers of votes: with it they vary less than without (variance at most 0.8 of
-    it, 30 rows or more). A class among annotators who vary in number, 3-5 an item, holds the votes the others lack on
-    each row; an item's topic, page or pair number, a fold, an age or a confidence, set apart from the votes, adds its
-    own spread (below 0.8 only at a correlation with the votes below -1/2 of its spread over theirs: a `pair` of 1-2
-    beside 3-5 votes, -0.46: by chance in 0.4% of tables of 30 rows, simulated)."""
-    if len(c) < 30:
-        return False
+    it), on 30 rows or more, the numbers with it within a factor of 2 of each other, a 0 in the column and no number
+    beyond twice the votes (`_maybe_not_counts` never asks it of a study's word). A class among annotators who vary in
+    number, 3-5 an item, holds the votes the others lack on each row; an item's topic, page or pair number, a fold, an
+    age or a confidence, set apart from the votes, adds its own spread (below 0.8 only at a correlation with the votes
+    below -1/2 of its spread over theirs: a `pair` of 1-2 beside 3-5 votes, -0.46: by chance in 0.4% of tables of 30
+    rows, simulated). A number that falls as the votes rise (a page or a batch whose later items had fewer annotators,
+    a rank by popularity: the seventy-fifth pass) is 1 or more on every row, where a class is no one's on some item."""
+    if len(c) < 30 or not (c[:, j] == 0).any() or _beyond_votes(c, j):  # a class of votes is no one's on some item;
+        return False  # a page, a rank, a batch number start at 1 (and fall as the votes rise: attrition, popularity)
     others = np.delete(c, j, axis=1).sum(1)
-    return bool(np.var(others + c[:, j]) < 0.8 * np.var(others))
+    tot = others + c[:, j]  # a crowd's few votes an item, 3-5: the votes of items of 5-300 (Reddit) never steady
+    return bool(tot.min() >= 1 and tot.max() <= 2 * tot.min() and np.var(tot) < 0.8 * np.var(others))
 
 
 def _maybe_not_counts(name, c: np.ndarray, j: int) -> bool:
@@ -1204,7 +1209,7 @@ def _maybe_not_counts(name, c: np.ndarray, j: int) -> bool:
     completes each item's votes to one number (`_completes`) or steadies them (`_steadies`: a class `dialogue` beside
     3-5 votes an item); elsewhere it may be an author's age or a fold beside votes of any number (an age of 16-45 read
     beside Reddit's posts of up to 300 votes: a class), and `_wide` asks."""
-    return _maybe_name(name) and not _completes(c, j) and not _steadies(c, j)
+    return _maybe_name(name) and not _completes(c, j) and (_maybe_name(name, STUDY_WORDS) or not _steadies(c, j))
 
 
 def _beyond_votes(c: np.ndarray, j: int) -> bool:
@@ -1344,7 +1349,8 @@ def _wide(
     if len(ids) == 1 and _id_like(ids[0]) and ids[0].lower() not in ('id', 'item'):
         idsaid += ' (named like an id: not a class)'
     names = None if classes is None else _names(classes)
-    usual_text = _usual(t, 'text')  # never a count column unless named one: text='' (no text) leaves it unread
+    usual = {_usual(t, k) for k in ('text', 'context', 'split')} - {None}  # never a count column unless named one:
+    # text='' (no text), context='', split='' leave them unread (a pasted --context '' read it as a class's counts)
     if t.header_line is None and t.note and names and not given['counts']:
         cc = list(t.columns)  # no header: classes= names them
     else:
@@ -1354,7 +1360,7 @@ def _wide(
             if given['counts']
             else _find(t, names, path, 'a count')
             if names
-            else [c for c in t.columns if c not in used and c != usual_text and not _id_like(c)]
+            else [c for c in t.columns if c not in used and c not in usual and not _id_like(c)]
         )
     for c in cc:
         _claim(used, c, 'a count', path)
@@ -1572,10 +1578,13 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
         lone = other[0] if len(other) == 1 and not (  # (`post`): its items; not a melt's `votes`, an `age`
             _count_like(other[0]) or _maybe_name(other[0]) or _not_counts(other[0])) else ''
-        pos = any(_maybe_name(c, STUDY_WORDS) for c in ids)  # jsPsych's `trial_index`: a trial's place in the
-        item = lone or ','.join(ids if not pos else ()) or _usual(  # session, never the item judged (40 stimuli read as
+        def judged(c):  # never the item: a column of annotator ids (`PROLIFIC_PID`: the items were the people), a
+            words = _tokens(c) - {'id', 'index', 'idx', 'no', 'num', 'number'}  # trial's place in the session
+            return not annotator_name(c) and not (words and words <= POSITION_WORDS)  # (jsPsych's `trial_index`:
+        lone = lone if lone and judged(lone) else ''  # 40 stimuli read as 15 items); `sample_id`, `line_id` are
+        item = lone or _usual(  # items; a column named for items first, else the ids the wide read took, else ITEM
             t, 'item', 'item_id', 'itemid', 'stimulus', 'stimulus_id', 'question_id', 'post_id', 'text_id', 'doc_id',
-            'sentence_id', 'hitid') or 'ITEM'  # 15 items): a column named for items, or ITEM
+            'sentence_id', 'hitid') or ','.join(c for c in ids if judged(c)) or 'ITEM'
         if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
             rows, seen = Counter(), {}  # its ids differ within half the items of two rows or more, as the long read
             for _, rec in t.records:  # adopts them (a post's author `user`, one a post: the paste failed on repeats)

@@ -630,7 +630,9 @@ def _cmd_verbs(args):
             f'{", ".join(args.files)}: none of the {len(dil)} pairs has a root verb on both actions (empty or blank '
             'descriptions, or punctuation only?): nothing to test'
         )
-    table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
+    with warnings.catch_warnings(record=True) as caught:  # a file whose order of the actions goes with the label
+        warnings.simplefilter('always')
+        table = permutation_test(v1, v2, dil.gold_label, n_permutations=args.samples, seed=args.seed)
     out = table if args.all else significant_verbs(table, alpha)
     counts = {k: table.attrs[k] for k in ('pairs', 'pairs_used', 'pairs_dropped')}  # `verb_table`'s
     counts['pairs_unannotated'] = n_unjudged  # left out before it
@@ -643,6 +645,7 @@ def _cmd_verbs(args):
              Block(f'no root verb passes p_holm <= {alpha}: --all lists every verb with its p-values'))
     notes = [f'note: {n_unjudged} of {len(dil) + n_unjudged} pairs left out, without annotations ({unjudged})'] if (
         n_unjudged) else []
+    notes += [f'note: {w.message}' for w in caught]
     m, floor = len(table), len(table) / (args.samples + 1)  # the smallest p is 1/(samples+1); Holm multiplies it by m
     # the bound is m/(N+1), not a p-value: a Holm-corrected p is capped at 1 (the table prints 1 for a bound of 1.27)
     notes += ([f'note: with {args.samples:,} permutations the smallest p-value is 1/{args.samples + 1:,}, and Holm '

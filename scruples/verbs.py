@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -19,7 +20,7 @@ from .core import check_texts, load_spacy
 from .metrics import rows_in_order_of
 
 # %% auto #0
-__all__ = ['MAX_ACTION_CHARS', 'one_spelling', 'RootVerbs', 'verb_table', 'flipped_labels', 'permutation_test',
+__all__ = ['MAX_ACTION_CHARS', 'ORDER_P', 'one_spelling', 'RootVerbs', 'verb_table', 'permuted_labels', 'permutation_test',
            'significant_verbs']
 
 # %% ../nbs/40_verbs.ipynb #41625273
@@ -150,14 +151,23 @@ def verb_table(
 _BLOCK = 1000  # permutations drawn from one seed
 
 
-def flipped_labels(seed_seq, n_perm: int, n: int) -> np.ndarray:
-    "(n_perm, n) labels of `n` pairs under the null, from one seed: each pair's worse action either one, chance 1/2."
-    return np.random.default_rng(seed_seq).integers(0, 2, (n_perm, n), dtype=np.int8).astype(np.float32)
+def permuted_labels(seed_seq, n_perm: int, l1: np.ndarray) -> np.ndarray:
+    "(n_perm, n) uniform random relabellings with as many 1s as `l1`, from one seed."
+    rng, n, m = np.random.default_rng(seed_seq), len(l1), int(l1.sum())
+    if m in (0, n):
+        return np.broadcast_to(l1, (n_perm, n)).astype(np.float32)
+    keys = rng.random((n_perm, n), dtype=np.float32)
+    kth = np.partition(keys, m - 1, axis=1)[:, m - 1 : m]
+    out = keys <= kth
+    for r in np.flatnonzero(out.sum(1) != m):  # float32 ties at the cut (about 1 row in 3,000): take exactly m
+        out[r] = False
+        out[r, np.argsort(keys[r], kind='stable')[:m]] = True
+    return out.astype(np.float32)
 
 
 def _count_extreme(block_seed, n_perm, l1, d, base, total, m_obs, batch_size):
-    "How many of a block's draws are at least as extreme as the data, per verb."
-    perms = flipped_labels(block_seed, n_perm, len(l1))
+    "How many of a block's permutations are at least as extreme as the data, per verb."
+    perms = permuted_labels(block_seed, n_perm, l1)
     b = np.zeros(len(base), dtype=np.int64)
     for s in range(0, n_perm, batch_size):
         w = base[:, None] + d @ perms[s : s + batch_size].T  # (verbs, batch) worse counts, exact small integers
@@ -166,21 +176,33 @@ def _count_extreme(block_seed, n_perm, l1, d, base, total, m_obs, batch_size):
 
 
 def _in_one_order(verbs_1, verbs_2, labels):
-    """The pairs in one orientation (verbs in sorted order, the label flipped where they were swapped) and sorted by
-    what they hold (verbs, label): the null's draws fall alike on the same pairs written either way round, in any
-    order."""
+    """The pairs sorted by what they hold (verbs, label): a relabelling drawn for one order of the pairs, so the same pairs
+    in any order of a file give the same p-values."""
     verbs_1, verbs_2, labels = _aligned(verbs_1, verbs_2, labels)  # Series keyed by pair id: by id, not by position
     if isinstance(verbs_1, str) or isinstance(verbs_2, str) or np.ndim(labels) != 1:
         return verbs_1, verbs_2, labels  # _design says what is wrong
     v1, v2, lab = list(verbs_1), list(verbs_2), np.asarray(labels).tolist()
     if not (len(v1) == len(v2) == len(lab)):
         return verbs_1, verbs_2, labels  # _design says what is wrong
-    swap = [str(a) > str(b) for a, b in zip(v1, v2)]  # (a verb is a str, None or NaN: by its text)
-    v1, v2 = [b if s else a for a, b, s in zip(v1, v2, swap)], [a if s else b for a, b, s in zip(v1, v2, swap)]
-    lab = np.asarray(labels)
-    lab = np.where(swap, 1 - lab, lab) if np.isin(lab, (0, 1)).all() else lab  # (_design refuses other labels)
     o = sorted(range(len(lab)), key=lambda i: (str(v1[i]), str(v2[i]), str(lab[i])))  # equal keys: pairs alike
-    return [v1[i] for i in o], [v2[i] for i in o], lab[o]
+    return [v1[i] for i in o], [v2[i] for i in o], np.asarray(labels)[o]
+
+
+ORDER_P = 1e-3  # a binomial test of the share of pairs whose action 1 is the less ethical below this: said
+
+
+def _order_note(m: int, n: int) -> str:
+    """What the test can tell where the order of a pair's actions goes with the label: action 1 the less ethical in `m`
+    of `n` pairs, a share a random order gives with a binomial p below `ORDER_P` ('' where it does not)."""
+    from scipy.stats import binomtest
+
+    if n < 10 or binomtest(m, n).pvalue >= ORDER_P:
+        return ''
+    every = ' (every worse action on one side: no verb can differ from chance, every p is 1)' if m in (0, n) else ''
+    return (f'action 1 is the less ethical in {m:,} of {n:,} pairs ({m / n:.0%}; a random order of each pair\'s '
+            'actions gives about half): the order goes with the label, and the test holds its share fixed, so a verb '
+            f'is tested beside the share of the side it stands on{every}; if the order means nothing (the worse action '
+            'written first), write each pair\'s actions in random order')
 
 
 def permutation_test(
@@ -210,6 +232,8 @@ def permutation_test(
     table['p'] = (b + 1) / (n_permutations + 1)
     table['p_holm'] = multipletests(table.p, method='holm')[1]
     table.attrs['n_permutations'] = n_permutations
+    if (note := _order_note(int(l1.sum()), len(l1))):
+        warnings.warn(note, stacklevel=2)
     return (
         table[['verb', 'p', 'p_holm', 'LR', 'better', 'worse', 'total']]
         .sort_values(['LR', 'verb'])

@@ -54,7 +54,8 @@ def test_a_column_named_for_annotators_does_not_settle_the_two_readings(tmp_path
 
 
 def test_two_columns_of_annotator_ids_are_asked_about(tmp_path):
-    rows = [(i, f'p{k % 3}', f'5f{k % 3}X', lab) for k, (i, lab) in enumerate(_votes())]
+    rows = [(i, f'p{k % 3}', f'5f{(k + k // 3) % 3}X', lab) for k, (i, lab) in enumerate(_votes())]  # (the same ids
+    # relabelled, `5f0X` for `p0` on every row, are one column: the seventy-third pass)
     pd.DataFrame(rows, columns=['item', 'participant', 'PROLIFIC_PID', 'label']).to_csv(tmp_path / 't.csv', index=False)
     rc, out = _run('data', 'validate', str(tmp_path / 't.csv'), '--long')
     assert rc != 0 and 'say which, --annotator participant' in out, out

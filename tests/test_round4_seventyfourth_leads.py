@@ -1,11 +1,13 @@
 """Issue 39, the seventy-fourth hostile pass (on 901fdf5: extract, verbs, mcm): one lone surrogate escape (half an
 emoji cut off in a title or in the bot's copy of a post) stopped the whole extraction; top-level comments whose
-`parent_id` is the post's bare id were dropped as not top-level (their post lost as `no_votes`); `verbs` p-values
-depended on which action a file writes first (every label 0: p 1 for every verb), and pairs nobody judged (as
+`parent_id` is the post's bare id were dropped as not top-level (their post lost as `no_votes`); `verbs`
+gave p 1 for every verb, unexplained, where a file writes every worse action first, and pairs nobody judged (as
 `extract` writes them, gold_annotations [0, 0]) were read as "action 1 is worse"."""
 
 import json
+import warnings
 
+import pytest
 from cli_run import scruples
 
 from scruples.records import parse_comment, parse_post
@@ -77,17 +79,35 @@ WORSE = ['stealing my roommate\'s food', 'yelling at my brother', 'lying to my m
 BETTER = ['helping my neighbor', 'cooking for my kids', 'reading to my son', 'sharing my lunch'] * 3
 
 
-def test_verbs_p_values_do_not_depend_on_which_action_comes_first(tmp_path):
+def test_verbs_says_where_the_order_of_a_pairs_actions_goes_with_the_label(tmp_path):
+    """Every worse action written first (every label 0): the test holds the count of labels, so no verb can differ from
+    chance (every p is 1: in such a file no verb's side differs from its label). Said, with the fix; the same pairs in
+    random order find `stealing` (a null flipping each pair instead gave 69% false positives where verbs keep a side
+    and action 1 is worse in 80%: the seventy-fifth pass)."""
     _pairs(tmp_path / 'a.scruples-dilemmas.jsonl', WORSE, BETTER, [False] * 12)
     _pairs(tmp_path / 'b.scruples-dilemmas.jsonl', WORSE, BETTER, [i % 2 == 1 for i in range(12)])
-    rows = {}
+    out = {}
     for f in ('a', 'b'):
         r = scruples('verbs', str(tmp_path / f'{f}.scruples-dilemmas.jsonl'), '--all', '--samples', '4000', '--json')
         assert r.returncode == 0, r.stderr
-        rows[f] = json.loads(r.stdout)['rows']
-    assert rows['a'] == rows['b']
-    stealing = next(x for x in rows['a'] if x['verb'] == 'stealing')
-    assert stealing['worse'] == 4 and stealing['p'] < 0.2  # 4 of 4 worse: 2/16 under the null (it was 1)
+        out[f] = (json.loads(r.stdout), ' '.join(r.stderr.split()))
+    said, err = out['a']
+    assert 'action 1 is the less ethical in 12 of 12 pairs' in err and 'every p is 1' in err and 'random order' in err
+    assert any('12 of 12 pairs' in n for n in said['notes']) and all(x['p'] == 1 for x in said['rows'])
+    said, err = out['b']
+    assert 'less ethical in' not in err, err
+    stealing = next(x for x in said['rows'] if x['verb'] == 'stealing')
+    assert stealing['worse'] == 4 and stealing['p'] < 0.2, stealing
+
+
+def test_permutation_test_warns_where_the_order_goes_with_the_label():
+    from scruples.verbs import permutation_test
+    v1, v2 = [w.split()[0] for w in WORSE], [b.split()[0] for b in BETTER]
+    with pytest.warns(UserWarning, match='12 of 12 pairs'):
+        permutation_test(v1, v2, [0] * 12, n_permutations=200, n_jobs=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        permutation_test(v1, v2, [0, 1] * 6, n_permutations=200, n_jobs=1)  # half and half: nothing to say
 
 
 def test_verbs_leaves_out_pairs_nobody_judged_and_says_so(tmp_path):

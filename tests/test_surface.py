@@ -339,7 +339,7 @@ def test_text_none_is_said_as_none(capsys, tables):
     rc, out, err = run(capsys, 'best', tables/'s.csv', '--text', '', *FAST, '--json')
     assert rc == 0, err
     read = json.loads(out)['read']
-    assert 'text column text' not in read and 'column text not read' in read
+    assert 'text column text' not in read and 'no text column' in read and 'columns not read: text' in read
 
 
 def test_annotator_none_travels_to_the_notebook(tmp_path):

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from scruples.verbs import RootVerbs, flipped_labels, permutation_test, significant_verbs, verb_table
+from scruples.verbs import RootVerbs, permutation_test, significant_verbs, verb_table, permuted_labels
 
 
 @pytest.fixture(scope='module')
@@ -50,18 +50,19 @@ def test_verb_table_matches_naive_counts():
 
 
 def exact_p(v1, v2, labels, verb):
-    "Exact two-tailed p-value of one verb under the null: every one of the 2**n labellings, each pair's worse action a coin."
-    n = len(labels)
+    "Exact two-tailed permutation p-value of one verb, enumerating every relabelling with the same count."
+    labels = np.asarray(labels); n, m = len(labels), int((labels == 0).sum())
     def m_stat(lab):
         row = verb_table(v1, v2, lab).set_index('verb').loc[verb]
         return min(row.worse, row.better)
-    obs, hits, total = m_stat(np.asarray(labels)), 0, 0
-    for lab in itertools.product((0, 1), repeat=n):
-        hits += m_stat(np.array(lab)) <= obs; total += 1
+    obs, hits, total = m_stat(labels), 0, 0
+    for zeros in itertools.combinations(range(n), m):
+        lab = np.ones(n, int); lab[list(zeros)] = 0
+        hits += m_stat(lab) <= obs; total += 1
     return hits / total
 
 
-def test_monte_carlo_p_converges_to_the_exact_p():
+def test_monte_carlo_p_converges_to_the_exact_permutation_p():
     v1 = ['lying', 'asking', 'lying', 'eating', 'lying', 'asking', 'eating', 'lying', 'asking', 'eating']
     v2 = ['asking', 'eating', 'eating', 'lying', 'asking', 'lying', 'asking', 'asking', 'eating', 'asking']
     lab = [0, 0, 0, 1, 0, 1, 0, 0, 1, 1]
@@ -81,28 +82,11 @@ def test_result_independent_of_batch_size_and_threads():
     assert not a.p.equals(permutation_test(v1, v2, lab, n_permutations=2500, seed=8).p)
 
 
-def test_flipped_labels_are_fair_coins_of_every_pair():
-    perms = flipped_labels(np.random.SeedSequence(3), 3000, 4700)
-    assert perms.shape == (3000, 4700) and set(np.unique(perms)) == {0.0, 1.0}
+def test_permuted_labels_have_exactly_the_observed_count():
+    l1 = (np.arange(4700) < 2350).astype(float)
+    perms = permuted_labels(np.random.SeedSequence(3), 3000, l1)  # float32 keys tie at the cut now and then
+    assert (perms.sum(1) == 2350).all()
     assert abs(perms.mean() - 0.5) < 0.01 and 0.45 < perms[:, 0].mean() < 0.55
-    np.testing.assert_array_equal(perms, flipped_labels(np.random.SeedSequence(3), 3000, 4700))
-
-
-def test_p_values_do_not_depend_on_which_action_a_file_writes_first():
-    """The seventy-fourth hostile pass: 12 pairs whose worse action is always written first (every label 0) gave p 1 for
-    every verb (no relabelling with as many 0s differs from the data), and 0.017 for `stealing` with every other pair
-    written the other way round. Each pair's worse action is a coin under the null, so both files are one test."""
-    worse = ['stealing', 'yelling', 'lying'] * 4
-    better = ['helping', 'cooking', 'asking', 'sharing'] * 3
-    as_written = permutation_test(worse, better, [0] * 12, n_permutations=4000, seed=0, n_jobs=1)
-    swap = np.arange(12) % 2 == 1
-    v1 = [b if s else w for w, b, s in zip(worse, better, swap)]
-    v2 = [w if s else b for w, b, s in zip(worse, better, swap)]
-    swapped = permutation_test(v1, v2, swap.astype(int), n_permutations=4000, seed=0, n_jobs=1)
-    pd.testing.assert_frame_equal(as_written, swapped)
-    t = as_written.set_index('verb')
-    assert abs(t.loc['stealing', 'p'] - 2 / 16) < 0.02 and t.loc['stealing', 'worse'] == 4  # 4 of 4 (or 0): 2 / 16
-    assert (t.p > 0).all() and (t.p_holm <= 1).all()
 
 
 def test_p_values_uniform_under_random_labels_and_never_zero():
