@@ -41,10 +41,10 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'STUDY_WORDS',
-           'MAYBE_NOT_COUNTS', 'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'MISSING_MARKS',
-           'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling',
-           'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns',
-           'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS',
+           'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name',
+           'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data',
+           'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1148,6 +1148,8 @@ MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 
                     'lines', 'confidence', 'certainty', 'likert', 'intensity'} | STUDY_WORDS  # (a phase, a stage:
 # classes where all are; a pair, a topic, a paragraph, a turn: an item's place in its source; `n_turns`, `n_sentences`:
 # a text's length in its units; a vote's confidence on a scale of 1-5)
+ITEM_NAMES = ('item', 'item_id', 'itemid', 'stimulus', 'stimulus_id', 'question_id', 'post_id', 'text_id', 'doc_id',
+              'sentence_id', 'hitid', 'hit_id')  # a long table's column of items, by name (the hints)
 POSITION_WORDS = {'trial', 'order', 'position', 'seq', 'sequence', 'step', 'rank'}  # a row's place in a session
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
@@ -1386,11 +1388,18 @@ def _wide(
                 ','.join(names),
             )
     if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
-        raise ScruplesDataError(
+        lone = len(cc) == 1 and not (given['counts'] or classes) and _not_counts(cc[0])  # `hit_id,worker_id,label`:
+        ann = next((c for c in t.columns if c not in cc and annotator_name(c)), None)  # its other columns ids, left
+        item = _usual(t, *ITEM_NAMES) or next((c for c in t.columns if c not in (*cc, ann) and _id_like(c)), 'ITEM')
+        raise ScruplesDataError(  # out as counts: the long form (a label column beside ids)
             path,
             t.header_line,
             None,
-            'the wide form: 2 or more count columns, one distinct class name each',
+            'the wide form: 2 or more count columns, one distinct class name each' + (
+                f'; {cc[0]!r} beside ids: one vote per row is the long form, say {_opt("form", "long")}, '
+                f'{_opt("item", item)}' + (f', {_opt("annotator", ann)}' if ann and ann.casefold() != 'annotator'
+                                            else '') + (f', {_opt("label", cc[0])}' if cc[0].casefold() != 'label'
+                                                        else '') if lone else ''),
             f'columns {",".join(cc)}, classes {",".join(names)}',
         )
     def per_annotator(per, said='are named as annotators'):  # `rater1..3` of Likert labels, `ann1_yes`: each a
@@ -1526,6 +1535,11 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return ScruplesDataError(err.path, err.line, err.field, err.expected + f' ({err.field!r} holds a list of '
                                  f'labels, as doccano writes them: a row per label, df.explode({err.field!r}), then '
                                  f'the long form, {_opt("form", "long")})', err.got)
+    if err.field in cc and (err.got is None or got is not None and not got.strip()) and _tokens(err.field) & TEXT_WORDS:
+        rest = [c for c in cc if c != err.field]  # an empty `sentence`, `title`: a text column, not a class's counts
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + (
+            f' ({err.field!r} is named as a text: name the count columns, {_opt("counts", ",".join(rest))}; the '
+            'texts are then left out)' if len(rest) >= 2 else ''), err.got)
     if err.field in cc and (err.got is None or got is not None and not got.strip()):  # an empty cell: no one voted
         return ScruplesDataError(err.path, err.line, err.field, err.expected + ' (an empty count: pandas\' unstack or '
                                  'pivot_table leave one where no one voted that class; fill them with 0, '
@@ -1582,9 +1596,9 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
             words = _tokens(c) - {'id', 'index', 'idx', 'no', 'num', 'number'}  # trial's place in the session
             return not annotator_name(c) and not (words and words <= POSITION_WORDS)  # (jsPsych's `trial_index`:
         lone = lone if lone and judged(lone) else ''  # 40 stimuli read as 15 items); `sample_id`, `line_id` are
+        lone = '' if ids and _tokens(lone) & TEXT_WORDS else lone  # (a text beside ids: the ids, two texts alike)
         item = lone or _usual(  # items; a column named for items first, else the ids the wide read took, else ITEM
-            t, 'item', 'item_id', 'itemid', 'stimulus', 'stimulus_id', 'question_id', 'post_id', 'text_id', 'doc_id',
-            'sentence_id', 'hitid') or ','.join(c for c in ids if judged(c)) or 'ITEM'
+            t, *ITEM_NAMES) or ','.join(c for c in ids if judged(c)) or 'ITEM'
         if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
             rows, seen = Counter(), {}  # its ids differ within half the items of two rows or more, as the long read
             for _, rec in t.records:  # adopts them (a post's author `user`, one a post: the paste failed on repeats)

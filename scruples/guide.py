@@ -491,8 +491,8 @@ def above_ceiling(
             if metric not in ceiling.index or not np.isfinite(r[key]):
                 continue
             b = ceiling.loc[metric]
-            if sign * (r[key] - b['estimate']) <= 0:
-                continue
+            if sign * (r[key] - b['estimate']) <= 1e-9 * max(1.0, abs(b['estimate'])):  # equal but for rounding: no
+                continue  # note (0.6333333 'above' 0.6333333, the two one number summed in two orders)
             lo, hi = (np.nan if v is None else float(v) for v in (r.get(f'{key}_lo'), r.get(f'{key}_hi')))
             has = {'model': bool(np.isfinite(lo) and np.isfinite(hi)),
                    'best': bool(np.isfinite(b['ci_low']) and np.isfinite(b['ci_high']))}

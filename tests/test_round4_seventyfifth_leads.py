@@ -101,3 +101,44 @@ def test_the_verbs_test_holds_its_level_where_verbs_keep_a_side_and_the_order_go
         t = permutation_test(v1, v2, lab, n_permutations=400, seed=int(rng.integers(1000)), n_jobs=1)
         hits.extend(t.p <= 0.05)  # each verb's test (a flipping null: 69% of them)
     assert np.mean(hits) <= 0.1, np.mean(hits)
+
+
+def test_a_model_equal_to_the_ceiling_but_for_rounding_is_not_above_it():
+    "`score` said 'accuracy 0.6333333 is above the BEST estimate 0.6333333' (the two one number summed two ways)."
+    from scruples.guide import above_ceiling
+    ceiling = pd.DataFrame({'estimate': [19 / 30, 0.5], 'ci_low': [np.nan] * 2, 'ci_high': [np.nan] * 2},
+                           index=['accuracy', 'macro_f1'])
+    near = {'m': {'accuracy': 0.1 * 19 / 3 + 1e-16, 'f1': 0.5 + 1e-12}}
+    metrics = [('accuracy', 'accuracy', 'accuracy', 1), ('f1', 'macro_f1', 'macro F1', 1)]
+    assert above_ceiling(near, ceiling, metrics).empty
+    above = above_ceiling({'m': {'accuracy': 0.64, 'f1': 0.51}}, ceiling, metrics)
+    assert len(above) == 2 and 'is above the BEST estimate' in above.says.iloc[0]
+
+
+def test_a_label_beside_two_id_columns_is_told_the_long_form(tmp_path):
+    rng = np.random.default_rng(7)
+    rows = [(f's{i}', f'w{k}', rng.choice(['pos', 'neg'])) for i in range(15) for k in rng.choice(10, 3, replace=False)]
+    pd.DataFrame(rows, columns=['hit_id', 'worker_id', 'label']).to_csv(tmp_path / 'k.csv', index=False)
+    rc, out = _run('data', 'validate', str(tmp_path / 'k.csv'))
+    assert rc != 0 and '--long, --item hit_id, --annotator worker_id' in out, out  # (it named no other form)
+    flags = ['--long', '--item', 'hit_id', '--annotator', 'worker_id']
+    rc, out = _run('data', 'validate', str(tmp_path / 'k.csv'), *flags)
+    assert rc == 0 and '45 votes by 10 annotators' in out, out
+
+
+def test_a_long_hint_names_the_ids_not_a_text_beside_them(tmp_path):
+    rows = [{'id': i, 'text': 'same text' if i < 2 else f't{i}', 'annotator': a, 'label': 'POS' if i % 2 else 'NEG'}
+            for i in range(6) for a in ('ann1', 'ann2')]  # two items share a text: read by text, they merge
+    pd.DataFrame(rows).to_json(tmp_path / 'd.jsonl', orient='records', lines=True)
+    rc, out = _run('data', 'validate', str(tmp_path / 'd.jsonl'))
+    assert rc != 0 and '--item id' in out and '--item text' not in out, out
+
+
+def test_an_empty_cell_of_a_column_named_as_a_text_is_not_told_to_be_filled_with_0(tmp_path):
+    d = pd.DataFrame({'id': [f'x{i}' for i in range(6)], 'yes': [2, 3, 1, 0, 2, 4], 'no': [2, 1, 3, 4, 1, 0],
+                      'unsure': [1, 1, 1, 1, 2, 1], 'sentence': ['', 's1', 's2', 's3', 's4', 's5']})
+    d.to_csv(tmp_path / 's.csv', index=False)
+    rc, out = _run('data', 'validate', str(tmp_path / 's.csv'))
+    assert rc != 0 and 'fillna' not in out and '--counts yes,no,unsure' in out, out
+    rc, out = _run('data', 'validate', str(tmp_path / 's.csv'), '--counts', 'yes,no,unsure')
+    assert rc == 0 and '6 items' in out and 'columns not read: sentence' in out, out
