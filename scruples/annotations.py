@@ -1084,7 +1084,8 @@ def _form(t: _Table, path, form, given: dict, cols: dict) -> str:
     if form is None:
         it, lab = _usual(t, 'item'), _usual(t, 'label')
         idc = _usual(t, 'id') or it
-        rest = [c for c in t.columns if c not in {idc, lab, _usual(t, 'annotator'), *cols.values()}]
+        usual = {_usual(t, k) for k in ('annotator', 'text', 'context', 'split')}  # (`text`, `split`: never counts,
+        rest = [c for c in t.columns if c not in {idc, lab, *usual, *cols.values()}]  # even with --text '')
         if it and lab and len(rest) >= 2:
             raise ValueError(
                 f'{path}: two readings of this table: wide (count columns {",".join(rest)}, id column {idc}) or long '
@@ -1145,11 +1146,12 @@ MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 
                     'stars', 'depth', 'phase', 'stage', 'pair', 'topic', 'para', 'paragraph', 'turn', 'sentence',
                     'section', 'page', 'utterance', 'doc', 'document', 'passage', 'dialogue', 'dialog',
                     'episode', 'chapter', 'sentences', 'sents', 'turns', 'paragraphs', 'paras', 'utterances', 'pages',
-                    'lines', 'confidence', 'certainty', 'likert', 'intensity'} | STUDY_WORDS  # (a phase, a stage:
-# classes where all are; a pair, a topic, a paragraph, a turn: an item's place in its source; `n_turns`, `n_sentences`:
+                    'lines', 'confidence', 'certainty'} | STUDY_WORDS  # (a phase, a stage: classes where all
+# are; a pair, a topic, a paragraph, a turn: an item's place in its source; `n_turns`, `n_sentences`:
 # a text's length in its units; a vote's confidence on a scale of 1-5)
 ITEM_NAMES = ('item', 'item_id', 'itemid', 'stimulus', 'stimulus_id', 'question_id', 'post_id', 'text_id', 'doc_id',
-              'sentence_id', 'hitid', 'hit_id')  # a long table's column of items, by name (the hints)
+              'sentence_id', 'hitid', 'hit_id')  # a long table's column of items, by name (the hints): the first five
+# before the ids a wide read took, the others after them
 POSITION_WORDS = {'trial', 'order', 'position', 'seq', 'sequence', 'step', 'rank'}  # a row's place in a session
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
@@ -1190,28 +1192,14 @@ def _completes(c: np.ndarray, j: int) -> bool:
     return len(c) >= 2 and np.ptp(others) > 0 and np.ptp(others + c[:, j]) == 0
 
 
-def _steadies(c: np.ndarray, j: int) -> bool:
-    """Column `j` steadies the items' numbers of votes: with it they vary less than without (variance at most 0.8 of
-    it), on 30 rows or more, the numbers with it within a factor of 2 of each other, a 0 in the column and no number
-    beyond twice the votes (`_maybe_not_counts` never asks it of a study's word). A class among annotators who vary in
-    number, 3-5 an item, holds the votes the others lack on each row; an item's topic, page or pair number, a fold, an
-    age or a confidence, set apart from the votes, adds its own spread (below 0.8 only at a correlation with the votes
-    below -1/2 of its spread over theirs: a `pair` of 1-2 beside 3-5 votes, -0.46: by chance in 0.4% of tables of 30
-    rows, simulated). A number that falls as the votes rise (a page or a batch whose later items had fewer annotators,
-    a rank by popularity: the seventy-fifth pass) is 1 or more on every row, where a class is no one's on some item."""
-    if len(c) < 30 or not (c[:, j] == 0).any() or _beyond_votes(c, j):  # a class of votes is no one's on some item;
-        return False  # a page, a rank, a batch number start at 1 (and fall as the votes rise: attrition, popularity)
-    others = np.delete(c, j, axis=1).sum(1)
-    tot = others + c[:, j]  # a crowd's few votes an item, 3-5: the votes of items of 5-300 (Reddit) never steady
-    return bool(tot.min() >= 1 and tot.max() <= 2 * tot.min() and np.var(tot) < 0.8 * np.var(others))
-
-
 def _maybe_not_counts(name, c: np.ndarray, j: int) -> bool:
     """A column named by `MAYBE_NOT_COUNTS` whose numbers the table does not show to be votes: a class so named
-    completes each item's votes to one number (`_completes`) or steadies them (`_steadies`: a class `dialogue` beside
-    3-5 votes an item); elsewhere it may be an author's age or a fold beside votes of any number (an age of 16-45 read
-    beside Reddit's posts of up to 300 votes: a class), and `_wide` asks."""
-    return _maybe_name(name) and not _completes(c, j) and (_maybe_name(name, STUDY_WORDS) or not _steadies(c, j))
+    completes each item's votes to one number (`_completes`); elsewhere it may be an author's age or a fold beside votes
+    of any number (an age of 16-45 read beside Reddit's posts of up to 300 votes: a class), and `_wide` asks. (Reading
+    such a class where it steadies the items' numbers of votes was tried and undone: a page, a batch, a turn or a rank
+    that falls as the votes rise, later items having fewer annotators, steadies them too: the seventy-fifth and
+    seventy-sixth passes.)"""
+    return _maybe_name(name) and not _completes(c, j)
 
 
 def _beyond_votes(c: np.ndarray, j: int) -> bool:
@@ -1390,7 +1378,8 @@ def _wide(
     if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
         lone = len(cc) == 1 and not (given['counts'] or classes) and _not_counts(cc[0])  # `hit_id,worker_id,label`:
         ann = next((c for c in t.columns if c not in cc and annotator_name(c)), None)  # its other columns ids, left
-        item = _usual(t, *ITEM_NAMES) or next((c for c in t.columns if c not in (*cc, ann) and _id_like(c)), 'ITEM')
+        item = _usual(t, *ITEM_NAMES[:5]) or next((c for c in t.columns if c not in (*cc, ann) and _id_like(c)),
+                                                  None) or _usual(t, *ITEM_NAMES[5:]) or 'ITEM'  # (`id` first)
         raise ScruplesDataError(  # out as counts: the long form (a label column beside ids)
             path,
             t.header_line,
@@ -1532,9 +1521,14 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
     "A wide read's error on a cell that is not a number, with the flag of the form the table looks like (long, or a column per annotator)."
     got = err.got if isinstance(err.got, str) else None
     if err.field in cc and isinstance(err.got, (list, tuple)):  # doccano's `"label": ["POS"]`: labels, one vote a row
-        return ScruplesDataError(err.path, err.line, err.field, err.expected + f' ({err.field!r} holds a list of '
+        item = _usual(t, *ITEM_NAMES[:5]) or (ids[0] if ids else None) or _usual(t, *ITEM_NAMES[5:]) or 'ITEM'
+        who = next((c for c in t.columns if annotator_name(c) and c != item), None)  # (the item and the annotators:
+        return ScruplesDataError(err.path, err.line, err.field, err.expected + f' ({err.field!r} holds a list of '  # as
                                  f'labels, as doccano writes them: a row per label, df.explode({err.field!r}), then '
-                                 f'the long form, {_opt("form", "long")})', err.got)
+                                 f'the long form, {_opt("form", "long")}, {_opt("item", item)}'  # `--long` alone
+                                 + (f', {_opt("annotator", who)}' if who and who.casefold() != 'annotator' else '')
+                                 + (f', {_opt("label", err.field)}' if err.field.casefold() != 'label' else '')
+                                 + ')', err.got)  # failed: no column `item`)
     if err.field in cc and (err.got is None or got is not None and not got.strip()) and _tokens(err.field) & TEXT_WORDS:
         rest = [c for c in cc if c != err.field]  # an empty `sentence`, `title`: a text column, not a class's counts
         return ScruplesDataError(err.path, err.line, err.field, err.expected + (
@@ -1592,16 +1586,24 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
         lone = other[0] if len(other) == 1 and not (  # (`post`): its items; not a melt's `votes`, an `age`
             _count_like(other[0]) or _maybe_name(other[0]) or _not_counts(other[0])) else ''
-        def judged(c):  # never the item: a column of annotator ids (`PROLIFIC_PID`: the items were the people), a
-            words = _tokens(c) - {'id', 'index', 'idx', 'no', 'num', 'number'}  # trial's place in the session
-            return not annotator_name(c) and not (words and words <= POSITION_WORDS)  # (jsPsych's `trial_index`:
-        lone = lone if lone and judged(lone) else ''  # 40 stimuli read as 15 items); `sample_id`, `line_id` are
-        lone = '' if ids and _tokens(lone) & TEXT_WORDS else lone  # (a text beside ids: the ids, two texts alike)
-        item = lone or _usual(  # items; a column named for items first, else the ids the wide read took, else ITEM
-            t, *ITEM_NAMES) or ','.join(c for c in ids if judged(c)) or 'ITEM'
+        recs = t.records = t.records if isinstance(t.records, list) else list(t.records)  # (read twice below; the
+        # rows a reader took before the error are not among them: a hint's evidence, not the votes)
+
+        def judged(c):  # never the item: the annotators' ids, under their name or another (`PROLIFIC_PID` beside
+            words = _tokens(c)  # `participant`: the items were the people), nor a trial's place in the session
+            if 'id' not in words and words <= POSITION_WORDS | {'index', 'idx', 'no', 'num', 'number'}:  # (jsPsych's
+                return False  # `trial_index`: 40 stimuli read as 15 items); `order_id`, `sample_id` are items, and
+            if c == ann or not (ann and annotator_name(c)):  # `user_id` beside an annotator column (users judged)
+                return c != ann
+            pairs = {(str(rec.get(c)), str(rec.get(ann))) for _, rec in recs}
+            return not len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})  # a relabelling: no
+        lone = lone if lone and judged(lone) and not (ids and _tokens(lone) & TEXT_WORDS) else ''  # (a text beside
+        item = lone or _usual(t, *ITEM_NAMES[:5]) or ','.join(c for c in ids if judged(c)) or _usual(  # ids: the ids,
+            t, *ITEM_NAMES[5:]) or 'ITEM'  # two texts alike); a column named for items, the ids the wide read took
+        # (`id` before `doc_id`: 24 sentences in 6 documents), a column named for a text's id, else ITEM
         if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
             rows, seen = Counter(), {}  # its ids differ within half the items of two rows or more, as the long read
-            for _, rec in t.records:  # adopts them (a post's author `user`, one a post: the paste failed on repeats)
+            for _, rec in recs:  # adopts them (a post's author `user`, one a post: the paste failed on repeats)
                 i = tuple(str(rec.get(x)) for x in item.split(','))
                 rows[i] += 1
                 seen.setdefault(i, set()).add(str(rec.get(ann)))
@@ -1610,6 +1612,7 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         many = [c for c in other if _count_like(c)]  # `id,label,votes`: a melt of counts (its refusal names the pivot)
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
                 f'form, say {_opt("form", "long")}, {_opt("item", item)}'
+                + (' (ITEM: the column of the items)' if item == 'ITEM' else '')
                 + (f', {_opt("annotator", ann)}' if ann and ann.casefold() != 'annotator' else '')
                 + (f', {_opt("label", lab)}' if lab and lab.casefold() != 'label' else '')
                 + ('' if lab else f' and {_opt("label", "COL")}, the column of the labels')
