@@ -1152,7 +1152,8 @@ MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 
 ITEM_NAMES = ('item', 'item_id', 'itemid', 'stimulus', 'stimulus_id', 'question_id', 'post_id', 'text_id', 'doc_id',
               'sentence_id', 'hitid', 'hit_id')  # a long table's column of items, by name (the hints): the first five
 # before the ids a wide read took, the others after them
-POSITION_WORDS = {'trial', 'order', 'position', 'seq', 'sequence', 'step', 'rank'}  # a row's place in a session
+POSITION_WORDS = {'trial', 'order', 'position', 'step', 'rank'}  # a row's place in a session (with `index`: a hint's
+# item only where nothing else is)
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
 # item's other ids (ChaosNLI's `uid`): in a wide table no class, and a column of words so named is ids, not a label
 TEXT_WORDS = {'title', 'body', 'selftext', 'question', 'comment', 'sentence', 'content', 'description', 'story',
@@ -1378,8 +1379,8 @@ def _wide(
     if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
         lone = len(cc) == 1 and not (given['counts'] or classes) and _not_counts(cc[0])  # `hit_id,worker_id,label`:
         ann = next((c for c in t.columns if c not in cc and annotator_name(c)), None)  # its other columns ids, left
-        item = _usual(t, *ITEM_NAMES[:5]) or next((c for c in t.columns if c not in (*cc, ann) and _id_like(c)),
-                                                  None) or _usual(t, *ITEM_NAMES[5:]) or 'ITEM'  # (`id` first)
+        item = _item_for_hint(t, list(itertools.islice(t.records, 100_000)), ann, [], more=[  # (an id, not each
+            c for c in t.columns if c not in (*cc, ann) and _id_like(c)]) if lone else 'ITEM'  # row's own)
         raise ScruplesDataError(  # out as counts: the long form (a label column beside ids)
             path,
             t.header_line,
@@ -1517,12 +1518,46 @@ def _wide(
     )
 
 # %% ../nbs/07_annotations.ipynb #c850ac03
+def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=()) -> str:
+    """The column a hint names as a long table's items, from the rows `recs` (those a reader left; its evidence, not
+    the votes): `lone` (a long frame's one other column), a column named for items (`ITEM_NAMES`' first five), the ids
+    the wide read took, each column of `more`, a column named for a text's id (the rest), else 'ITEM'. Never one of one
+    value (a prompt the same on every row) or one a row (an annotation's own id: items of one vote), of 10 rows or
+    more, nor the annotators' ids under their name or another (`PROLIFIC_PID` beside `participant`: the items were the
+    people); a trial's place in the session (`trial_index`, whole numbers) only where nothing else is (jsPsych: 40
+    stimuli read as 15 items). The seventy-third to seventy-seventh passes found each rule here."""
+    def cells(cols):
+        return [tuple(str(r.get(c)) for c in cols) for _, r in recs]
+
+    def fits(cols):  # items repeat across the rows: not one value, not one a row (of 10 rows or more); not the
+        v = cells(cols)  # annotators
+        if len(v) >= 10 and not 1 < len(set(v)) < len(v) or ann in cols:
+            return False
+        if len(cols) == 1 and ann and annotator_name(cols[0]):  # one relabelling the other: the annotators
+            pairs = set(zip(v, cells([ann])))
+            return not len(pairs) == len(set(v)) == len({b for _, b in pairs})
+        return True
+
+    def place(cols):  # a trial's place in the session: a position's word, no id's, whole numbers
+        words = set().union(*map(_tokens, cols))
+        return 'id' not in words and bool(words & POSITION_WORDS) and words <= POSITION_WORDS | {
+            'index', 'idx', 'no', 'num', 'number'} and all(x.strip().isdigit() for v in cells(cols)[:1000] for x in v)
+
+    named = [[c] for c in (_usual(t, n) for n in ITEM_NAMES[:5]) if c]
+    late = [[c] for c in (_usual(t, n) for n in ITEM_NAMES[5:]) if c]
+    text = lone and ids and _tokens(lone) & TEXT_WORDS  # a text beside ids: the ids (two texts alike merge)
+    tries = [*([[lone]] if lone and not text else []), *named, *([list(ids)] if ids else []), *([c] for c in more),
+             *late]
+    return ','.join(next((c for c in tries if fits(c) and not place(c)), None) or next(
+        (c for c in tries if fits(c)), None) or ['ITEM'])
+
+
 def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> ScruplesDataError:
     "A wide read's error on a cell that is not a number, with the flag of the form the table looks like (long, or a column per annotator)."
     got = err.got if isinstance(err.got, str) else None
     if err.field in cc and isinstance(err.got, (list, tuple)):  # doccano's `"label": ["POS"]`: labels, one vote a row
-        item = _usual(t, *ITEM_NAMES[:5]) or (ids[0] if ids else None) or _usual(t, *ITEM_NAMES[5:]) or 'ITEM'
-        who = next((c for c in t.columns if annotator_name(c) and c != item), None)  # (the item and the annotators:
+        who = next((c for c in t.columns if annotator_name(c) and c not in ids), None)  # (the item and the annotators:
+        item = _item_for_hint(t, list(itertools.islice(t.records, 100_000)), who, ids)
         return ScruplesDataError(err.path, err.line, err.field, err.expected + f' ({err.field!r} holds a list of '  # as
                                  f'labels, as doccano writes them: a row per label, df.explode({err.field!r}), then '
                                  f'the long form, {_opt("form", "long")}, {_opt("item", item)}'  # `--long` alone
@@ -1586,21 +1621,11 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
         lone = other[0] if len(other) == 1 and not (  # (`post`): its items; not a melt's `votes`, an `age`
             _count_like(other[0]) or _maybe_name(other[0]) or _not_counts(other[0])) else ''
-        recs = t.records = t.records if isinstance(t.records, list) else list(t.records)  # (read twice below; the
-        # rows a reader took before the error are not among them: a hint's evidence, not the votes)
-
-        def judged(c):  # never the item: the annotators' ids, under their name or another (`PROLIFIC_PID` beside
-            words = _tokens(c)  # `participant`: the items were the people), nor a trial's place in the session
-            if 'id' not in words and words <= POSITION_WORDS | {'index', 'idx', 'no', 'num', 'number'}:  # (jsPsych's
-                return False  # `trial_index`: 40 stimuli read as 15 items); `order_id`, `sample_id` are items, and
-            if c == ann or not (ann and annotator_name(c)):  # `user_id` beside an annotator column (users judged)
-                return c != ann
-            pairs = {(str(rec.get(c)), str(rec.get(ann))) for _, rec in recs}
-            return not len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})  # a relabelling: no
-        lone = lone if lone and judged(lone) and not (ids and _tokens(lone) & TEXT_WORDS) else ''  # (a text beside
-        item = lone or _usual(t, *ITEM_NAMES[:5]) or ','.join(c for c in ids if judged(c)) or _usual(  # ids: the ids,
-            t, *ITEM_NAMES[5:]) or 'ITEM'  # two texts alike); a column named for items, the ids the wide read took
-        # (`id` before `doc_id`: 24 sentences in 6 documents), a column named for a text's id, else ITEM
+        recs = list(itertools.islice(t.records, 100_000))  # (read twice below; the rows a reader took before the
+        # error are not among them, nor those past 100,000: a hint's evidence, not the votes)
+        words = [c for c in other if c != lone and not (_count_like(c) or _not_counts(c) or _maybe_name(c)) and not all(
+            str(r.get(c)).strip().lstrip('-').replace('.', '', 1).isdigit() for _, r in recs[:1000])]  # (jsPsych's
+        item = _item_for_hint(t, recs, ann, ids, lone, more=words)  # `sound`; `id` before `doc_id`)
         if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
             rows, seen = Counter(), {}  # its ids differ within half the items of two rows or more, as the long read
             for _, rec in recs:  # adopts them (a post's author `user`, one a post: the paste failed on repeats)
