@@ -41,10 +41,11 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'STUDY_WORDS',
-           'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS',
-           'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name',
-           'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data',
-           'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS',
+           'NOT_COUNT_WORDS', 'REPEAT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
+           'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value',
+           'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
+           'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1152,6 +1153,11 @@ MAYBE_NOT_COUNTS = {'age', 'group', 'minute', 'hour', 'day', 'week', 'weekday', 
 ITEM_NAMES = ('item', 'item_id', 'itemid', 'stimulus', 'stimulus_id', 'question_id', 'post_id', 'text_id', 'doc_id',
               'sentence_id', 'hitid', 'hit_id')  # a long table's column of items, by name (the hints): the first five
 # before the ids a wide read took, the others after them
+ITEM_WORDS = {'item', 'itemid', 'post', 'doc', 'document', 'sentence', 'text', 'question', 'stimulus', 'segment',
+              'tweet', 'utterance', 'message', 'image', 'sample', 'example', 'instance', 'story', 'anecdote', 'dilemma',
+              'claim', 'task', 'hit', 'hitid', 'passage', 'paragraph', 'pair', 'prompt', 'conversation', 'dialogue',
+              'thread', 'snippet', 'review', 'article', 'headline', 'query'}  # a word of an item's name (`post_id`,
+# `segment_id`): a hint's item even where each is on one row (one coder; items annotated once)
 POSITION_WORDS = {'trial', 'order', 'position', 'step', 'rank'}  # a row's place in a session (with `index`: a hint's
 # item only where nothing else is)
 ROW_WORDS = ('row', 'row_number', 'rowid', 'item', 'key', 'uid', 'qid', 'uuid', 'guid', 'level_0')  # a row's or an
@@ -1518,25 +1524,66 @@ def _wide(
     )
 
 # %% ../nbs/07_annotations.ipynb #c850ac03
-def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=()) -> str:
+def _one_to_one(a, b) -> bool:
+    "Two columns' values, in the rows' order, that relabel each other: each value of one beside one value of the other."
+    a, b = list(a), list(b)
+    return len(set(zip(a, b))) == len(set(a)) == len(set(b))
+
+
+def _differ_within(items, values) -> bool:
+    """Whether `values` (one a row, beside each row's item) differ within at least half the items of two rows or more,
+    and some item has two: annotators' ids, not a value of the item's own (a post's author `user`, one a post)."""
+    rows, seen = Counter(), {}
+    for i, v in zip(items, values):
+        rows[i] += 1
+        seen.setdefault(i, set()).add(v)
+    several = [i for i, n in rows.items() if n > 1]
+    return bool(several) and sum(len(seen[i]) > 1 for i in several) >= len(several) / 2
+
+
+REPEAT_WORDS = {'session', 'round', 'wave', 'phase', 'time', 'date', 'timestamp', 'repeat', 'attempt', 'pass', 'run',
+                'batch', 'day', 'week', 'retest', 'visit'}  # a column of a judgment's time: an item judged again
+
+
+def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(), lab=None) -> str:
     """The column a hint names as a long table's items, from the rows `recs` (those a reader left; its evidence, not
     the votes): `lone` (a long frame's one other column), a column named for items (`ITEM_NAMES`' first five), the ids
     the wide read took, each column of `more`, a column named for a text's id (the rest), else 'ITEM'. Never one of one
     value (a prompt the same on every row) or one a row (an annotation's own id: items of one vote), of 10 rows or
     more, nor the annotators' ids under their name or another (`PROLIFIC_PID` beside `participant`: the items were the
     people); a trial's place in the session (`trial_index`, whole numbers) only where nothing else is (jsPsych: 40
-    stimuli read as 15 items). The seventy-third to seventy-seventh passes found each rule here."""
-    def cells(cols):
-        return [tuple(str(r.get(c)) for c in cols) for _, r in recs]
+    stimuli read as 15 items). Nor a column within whose values an item's text changes (`sentence` beside `idx`, each
+    annotator's own row number: pandas' concat of their files). Items of one row each only under an item's name
+    (`post_id` of one coder, `ITEM_WORDS`) and where no column repeats. Where the annotators label an item so chosen on
+    several rows (a tenth of their pairs or more), the column of fewest values that sets those rows apart is added
+    (`conversation_id,turn`), never the label `lab` nor a judgment's time (`REPEAT_WORDS`: an item judged again). The
+    seventy-third to seventy-eighth passes found each rule here."""
+    memo = {}
 
-    def fits(cols):  # items repeat across the rows: not one value, not one a row (of 10 rows or more); not the
-        v = cells(cols)  # annotators
-        if len(v) >= 10 and not 1 < len(set(v)) < len(v) or ann in cols:
+    def cells(cols):  # each candidate's cells, made once (`fits` and `place` both read them)
+        key = tuple(cols)
+        if key not in memo:
+            memo[key] = [tuple(str(r.get(c)) for c in cols) for _, r in recs]
+        return memo[key]
+
+    texts = [c for c in t.columns if _tokens(c) & (TEXT_WORDS - {'comment'}) and c != ann]  # (a comment: a vote's)
+
+    def mixes(cols):  # an item's text that changes within most of its items of two rows or more: not the items
+        for c in texts:
+            if c not in cols:
+                pairs = [(a, b) for a, (b,) in zip(cells(cols), cells([c])) if b.strip() not in ('', 'None', 'nan')]
+                if pairs and _differ_within(*zip(*pairs)):
+                    return True
+        return False
+
+    def fits(cols, once=False):  # items repeat across the rows: not one value, not one a row (of 10 rows or more;
+        v = cells(cols)  # `once`: one a row allowed); not the annotators
+        n = len(set(v))
+        if len(v) >= 10 and not (1 < n < len(v) or once and n == len(v) > 1) or ann in cols:
             return False
         if len(cols) == 1 and ann and annotator_name(cols[0]):  # one relabelling the other: the annotators
-            pairs = set(zip(v, cells([ann])))
-            return not len(pairs) == len(set(v)) == len({b for _, b in pairs})
-        return True
+            return not _one_to_one(v, cells([ann]))
+        return not mixes(cols)
 
     def place(cols):  # a trial's place in the session: a position's word, no id's, whole numbers
         words = set().union(*map(_tokens, cols))
@@ -1547,14 +1594,25 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
     late = [[c] for c in (_usual(t, n) for n in ITEM_NAMES[5:]) if c]
     text = lone and ids and _tokens(lone) & TEXT_WORDS  # a text beside ids: the ids (two texts alike merge)
     tries = [*([[lone]] if lone and not text else []), *named, *([list(ids)] if ids else []), *([c] for c in more),
-             *late]
-    return ','.join(next((c for c in tries if fits(c) and not place(c)), None) or next(
-        (c for c in tries if fits(c)), None) or ['ITEM'])
+             *late, *([[lone]] if text else [])]  # (the text last: where the ids are not the items, `index`)
+    got = next((c for c in tries if fits(c) and not place(c)), None) or next(  # (a place: beside annotators)
+        (c for c in tries if fits(c) and ann), None) or next(
+        (c for c in tries if all(_tokens(x) & ITEM_WORDS for x in c) and fits(c, once=True)), None)
+    if got and ann and ann in t.columns:  # an annotator labels an item on several rows: a part of it on each?
+        pairs = Counter(zip(cells(got), cells([ann])))
+        if sum(n > 1 for n in pairs.values()) >= len(pairs) / 10:
+            parts = [c for c in t.columns if c not in (*got, ann, lab) and not _tokens(c) & REPEAT_WORDS
+                     and 1 < len(set(cells([c]))) <= len(recs) / 2
+                     and max(Counter(zip(cells(got), cells([c]), cells([ann]))).values()) == 1]
+            got = [*got, min(parts, key=lambda c: len(set(cells([c]))))] if parts else got
+    return ','.join(got or ['ITEM'])
 
 
 def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> ScruplesDataError:
     "A wide read's error on a cell that is not a number, with the flag of the form the table looks like (long, or a column per annotator)."
     got = err.got if isinstance(err.got, str) else None
+    dup = len(ids) == 1 and err.field == ids[0] and str(err.expected).startswith('a unique id')  # a wide table's ids
+    ids = [] if dup and annotator_name(ids[0]) else ids  # repeated: a long table's items, or its annotators
     if err.field in cc and isinstance(err.got, (list, tuple)):  # doccano's `"label": ["POS"]`: labels, one vote a row
         who = next((c for c in t.columns if annotator_name(c) and c not in ids), None)  # (the item and the annotators:
         item = _item_for_hint(t, list(itertools.islice(t.records, 100_000)), who, ids)
@@ -1578,8 +1636,8 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         return ScruplesDataError(err.path, err.line, err.field, err.expected + (  # a weight of 0.5 beside counts
             f'; {err.field!r} holds {got.strip()!r} where {", ".join(map(repr, held))} hold counts: not votes (a '
             f'weight, a share, a score)? (leave it out: {_opt("counts", ",".join(held))})'), err.got)
-    if got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
-            got == 'missing' and err.expected == 'a present field'):  # a count left out of a JSON line: no other form
+    if not dup and (got is None or err.field not in cc or re.fullmatch(r'\s*[-+]?[0-9.eE]*\s*', got) or (
+            got == 'missing' and err.expected == 'a present field')):  # a count left out of a JSON line: no other form
         return err
     if comma_hint(got):  # '3,0': a count with a decimal comma (the count's rule says so), not a label of another form
         return err if comma_hint(got) in err.expected else ScruplesDataError(
@@ -1606,7 +1664,9 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
             f'is written like the ids below it, {got!r}; the others are counts): add a header row naming the id column '
             'and the classes (pandas: to_csv(header=True)); no flag reads this table without losing its first item'),
             err.got)
-    if len(numbers) >= 2 and len(getattr(err, 'numbers', [])) == len(cc) - 1:  # one column of words beside counts: ids
+    likert = ann == err.field and lab  # the annotators beside a label (of numbers: `rater`, `rating` 1-5):
+    if len(numbers) >= 2 and len(getattr(err, 'numbers', [])) == len(cc) - 1 and not likert:  # the long form, below;
+        # one column of words beside counts: ids (the seventy-seventh pass: `number,rater,rating` was told --counts)
         hint = (f'; {err.field!r} holds words where the other columns hold counts: '  # or a text, no label
                 + (f'an id column? name the ids, {_opt("id", ",".join([err.field, *ids]))}, or the count columns, '
                    if not _tokens(err.field) & TEXT_WORDS or _id_like(err.field)  # a text: `comment_body`, `title`
@@ -1617,24 +1677,28 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         hint = (f'; {err.field!r} and other columns hold words where {len(numbers)} columns hold counts: name the '
                 f'count columns (the others are left out), {_opt("counts", ",".join(numbers))}')  # not annotators
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
+    if dup and not (lab or ann):  # a repeated id, no label's nor annotators' column: no other form to name
+        return err
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
         lone = other[0] if len(other) == 1 and not (  # (`post`): its items; not a melt's `votes`, an `age`
             _count_like(other[0]) or _maybe_name(other[0]) or _not_counts(other[0])) else ''
         recs = list(itertools.islice(t.records, 100_000))  # (read twice below; the rows a reader took before the
         # error are not among them, nor those past 100,000: a hint's evidence, not the votes)
-        words = [c for c in other if c != lone and not (_count_like(c) or _not_counts(c) or _maybe_name(c)) and not all(
+        words = [c for c in other if c != lone and not ((_count_like(c) or _not_counts(c) or _maybe_name(c)) and not (
+            _tokens(c) & TEXT_WORDS)) and not all(
             str(r.get(c)).strip().lstrip('-').replace('.', '', 1).isdigit() for _, r in recs[:1000])]  # (jsPsych's
-        item = _item_for_hint(t, recs, ann, ids, lone, more=words)  # `sound`; `id` before `doc_id`)
-        if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
-            rows, seen = Counter(), {}  # its ids differ within half the items of two rows or more, as the long read
-            for _, rec in recs:  # adopts them (a post's author `user`, one a post: the paste failed on repeats)
-                i = tuple(str(rec.get(x)) for x in item.split(','))
-                rows[i] += 1
-                seen.setdefault(i, set()).add(str(rec.get(ann)))
-            several = [i for i, n in rows.items() if n > 1]
-            ann = ann if several and sum(len(seen[i]) > 1 for i in several) >= len(several) / 2 else None
+        item = _item_for_hint(t, recs, ann, ids, lone, more=words if ann else [], lab=lab)  # `sound`; `id` before
+        # `doc_id`; a column of words beside no annotators' column may be theirs: `subject` beside jsPsych's `target`)
         many = [c for c in other if _count_like(c)]  # `id,label,votes`: a melt of counts (its refusal names the pivot)
+        if item == 'ITEM' and ann and lab:  # no column of words for the items: one named as a count whose values
+            item = next((c for c in many if _item_for_hint(t, recs, ann, [], more=[c]) == c and _differ_within(  # the
+                ((str(r.get(c)),) for _, r in recs), (str(r.get(ann)) for _, r in recs))), 'ITEM')  # annotators share
+            many = [c for c in many if c != item]  # (`number,rater,rating`: items 1-8, not votes per row)
+        if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
+            ann = ann if _differ_within(  # its ids differ within half the items of two rows or more, as the long
+                (tuple(str(rec.get(x)) for x in item.split(',')) for _, rec in recs),  # read adopts them (a post's
+                (str(rec.get(ann)) for _, rec in recs)) else None  # author `user`: the paste failed on repeats)
         hint = (f'; {f"a label column {lab}" if lab else f"an annotator column {ann}"}: one vote per row is the long '
                 f'form, say {_opt("form", "long")}, {_opt("item", item)}'
                 + (' (ITEM: the column of the items)' if item == 'ITEM' else '')
@@ -1854,14 +1918,15 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
             raise counted(c)
     if ann and not given['annotator'] and _counted(votes):  # groupby([item, label]).annotator.count(): votes
         raise counted(ann)
-    by_name, ids_of_people = '', []  # a column named for annotators (`worker_id`, `WorkerId`, `rater`): their ids
-    several = [i for i, n in Counter(i for _, i, _, _ in votes).items() if n > 1]  # where they differ within half
-    # the items of two rows or more (a
-    for c, got in cells.items():  # post's `user`, its author, differs on a post or none); unread, a judgment given
-        if all(str(a).strip().isdecimal() for a in got) and _labels_once(votes):  # twice counts twice (whole
-            continue  # numbers beside every item's label on one
-        within = _within(votes, map(str, got))  # row: a count of the column or its ids, unread as before)
-        if not (several and sum(len(within[i]) > 1 for i in several) >= len(several) / 2):
+    # a column named for annotators (`worker_id`, `WorkerId`, `rater`): their ids where they differ within half the
+    # items of two rows or more (a post's `user`, its author, differs on a post or none); unread, a judgment given
+    # twice counts twice (whole numbers beside every item's label on one row: a count of the column or its ids,
+    # unread as before)
+    by_name, ids_of_people = '', []
+    for c, got in cells.items():
+        if all(str(a).strip().isdecimal() for a in got) and _labels_once(votes):
+            continue
+        if not _differ_within((i for _, i, _, _ in votes), map(str, got)):
             continue
         if any(map(_empty, got)):  # ids with empty cells: unread, as before, unless a judgment is given twice
             seen = {}
@@ -1876,8 +1941,7 @@ def _long_votes(path: Path, t: _Table, given: dict, ids: list, used: dict, ex: _
         ids_of_people.append(c)
     if len(ids_of_people) > 1:  # the same ids under two names (jsPsych's `participant` beside `PROLIFIC_PID`): one
         first = [str(a).strip() for a in cells[ids_of_people[0]]]
-        if all(len(set(zip(first, b))) == len(set(first)) == len(set(b)) for b in (  # a one-to-one relabelling
-                [str(a).strip() for a in cells[c]] for c in ids_of_people[1:])):
+        if all(_one_to_one(first, (str(a).strip() for a in cells[c])) for c in ids_of_people[1:]):  # relabelled
             by_name = f' (named for annotators; {", ".join(ids_of_people[1:])} the same ids)'
             ids_of_people = ids_of_people[:1]
     if len(ids_of_people) > 1:  # (`participant` and `PROLIFIC_PID`): which?

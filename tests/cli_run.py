@@ -28,6 +28,17 @@ def scruples(*argv, timeout=300, cwd=None, env: dict|None=None) -> subprocess.Co
                           cwd=cwd)
 
 
+def said(*argv, joined: bool = True, **kw) -> tuple[int, str]:
+    """`scruples ARGV`'s exit status and all it printed (stdout, where `data validate` prints its refusal, then stderr):
+    `joined`, its wrapped lines joined by single spaces, so a phrase is found across a line break. `kw` as `scruples`."""
+    r = scruples(*argv, **kw)
+    out = r.stdout + r.stderr
+    return r.returncode, ' '.join(out.split()) if joined else out
+
+def hinted_flags(out: str) -> list[str]:
+    "The flags a refusal's hint (`... say --long, --item X, --label Y, got ...`, joined by `said`) tells the user to paste."
+    return [w for part in out.split('say ')[1].split(', got')[0].split(', ') for w in part.split()]  # (`--item a,b`)
+
 def in_process(*argv) -> tuple[int, str, str]:
     "`scruples ARGV` in this process (a test may replace a function inside it): (exit status, stdout, stderr)."
     import contextlib

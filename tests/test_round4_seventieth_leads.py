@@ -8,15 +8,14 @@ name `--cal-gold`."""
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import said
 
 from scruples.annotations import read_annotated
 
 
 def _run(*argv):
-    "A command's exit status and all it printed, its lines joined."
-    r = scruples(*argv)
-    return r.returncode, ' '.join((r.stdout + r.stderr).split())
+    "A command's exit status and all it printed, its lines joined (`cli_run.said`)."
+    return said(*argv)
 
 
 def _long(path, n=60, pad=False):

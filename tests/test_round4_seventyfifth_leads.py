@@ -7,7 +7,7 @@ flipping each Dilemma's label (tried for the seventy-fourth) gave 69% false posi
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import hinted_flags, said
 
 from scruples.annotations import read_annotated
 from scruples.core import ScruplesDataError
@@ -15,9 +15,8 @@ from scruples.verbs import permutation_test
 
 
 def _run(*argv):
-    "A command's exit status and all it printed, its lines joined."
-    r = scruples(*argv)
-    return r.returncode, ' '.join((r.stdout + r.stderr).split())
+    "A command's exit status and all it printed, its lines joined (`cli_run.said`)."
+    return said(*argv)
 
 
 @pytest.mark.parametrize('kind', ['rank', 'page', 'batch'])
@@ -57,7 +56,7 @@ def test_a_long_exports_hint_never_names_the_annotators_as_the_items(tmp_path, c
     _prolific(tmp_path / 'p.csv', cols)
     rc, out = _run('data', 'validate', str(tmp_path / 'p.csv'))
     assert rc != 0 and f'--item {item}' in out, out
-    flags = out.split('say ')[1].split(', got')[0].replace(',', '').split()
+    flags = hinted_flags(out)
     rc, out = _run('data', 'validate', str(tmp_path / 'p.csv'), *flags)
     assert rc == 0 and '12 items, 36 votes by 6 annotators' in out, out
 
@@ -69,7 +68,7 @@ def test_an_item_id_named_with_a_studys_word_is_still_offered(tmp_path, name):
     pd.DataFrame(rows, columns=[name, 'worker', 'label']).to_csv(tmp_path / 'k.csv', index=False)
     rc, out = _run('data', 'validate', str(tmp_path / 'k.csv'))
     assert rc != 0 and f'--item {name}' in out and 'ITEM' not in out, out
-    flags = out.split('say ')[1].split(', got')[0].replace(',', '').split()
+    flags = hinted_flags(out)
     rc, out = _run('data', 'validate', str(tmp_path / 'k.csv'), *flags)
     assert rc == 0 and '45 votes by 10 annotators' in out, out
 

@@ -6,15 +6,14 @@ class `takes_turns` was refused as certainly no class, its refusal advising firs
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import said
 
 from scruples.annotations import read_annotated
 
 
 def _run(*argv):
-    "A command's exit status and all it printed, its lines joined."
-    r = scruples(*argv)
-    return r.returncode, ' '.join((r.stdout + r.stderr).split())
+    "A command's exit status and all it printed, its lines joined (`cli_run.said`)."
+    return said(*argv)
 
 
 @pytest.mark.parametrize('col', ['seconds', 'age', 'duration'])

@@ -7,19 +7,18 @@ and a trial's place in the session is named only where nothing else is."""
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import hinted_flags, said
 
 
 def _run(*argv):
-    "A command's exit status and all it printed, its lines joined."
-    r = scruples(*argv)
-    return r.returncode, ' '.join((r.stdout + r.stderr).split())
+    "A command's exit status and all it printed, its lines joined (`cli_run.said`)."
+    return said(*argv)
 
 
 def _hint_then_paste(path, expect_item, expect):
     rc, out = _run('data', 'validate', str(path))
     assert rc != 0 and f'--item {expect_item}' in out, out
-    flags = out.split('say ')[1].split(', got')[0].replace(',', '').split()
+    flags = hinted_flags(out)
     rc, out = _run('data', 'validate', str(path), *flags)
     assert rc == 0 and expect in out, out
 

@@ -10,16 +10,15 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import hinted_flags, said
 
 from scruples.annotations import read_annotated
 from scruples.core import ScruplesDataError
 
 
 def _run(*argv):
-    "A command's exit status and all it printed, its lines joined."
-    r = scruples(*argv)
-    return r.returncode, ' '.join((r.stdout + r.stderr).split())
+    "A command's exit status and all it printed, its lines joined (`cli_run.said`)."
+    return said(*argv)
 
 
 def _jspsych(path, same_ids=True):
@@ -39,7 +38,7 @@ def test_a_jspsych_exports_hint_names_the_stimulus_not_the_trials_place_and_the_
     _jspsych(tmp_path / 'j.csv')
     rc, out = _run('data', 'validate', str(tmp_path / 'j.csv'))
     assert rc != 0 and '--item stimulus' in out and 'trial_index' not in out.split('got')[0], out
-    flags = out.split('say ')[1].split(', got')[0].replace(',', '').split()
+    flags = hinted_flags(out)
     rc, out = _run('data', 'validate', str(tmp_path / 'j.csv'), *flags)
     assert rc == 0 and '40 items' in out and '300 votes by 20 annotators' in out, out
 

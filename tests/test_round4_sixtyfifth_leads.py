@@ -9,15 +9,14 @@ hinted `--id a1`, losing item a1's votes."""
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import said
 
 from scruples.annotations import read_annotated
 
 
 def _run(*argv):
-    "A command's exit status and all it printed (`data validate` prints its refusal to stdout)."
-    r = scruples(*argv)
-    return r.returncode, r.stdout + r.stderr
+    "A command's exit status and all it printed (`cli_run.said`)."
+    return said(*argv, joined=False)
 
 
 def _votes(n_items=30, seed=0):

@@ -12,7 +12,7 @@ import shlex
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import said
 from long_voters import long12
 
 from scruples.annotations import as_counts, read_annotated
@@ -38,9 +38,8 @@ def _varying(n=120, seed=0):
 
 
 def _run(*argv):
-    "A command's exit status and all it printed (`data validate` prints its refusal to stdout)."
-    r = scruples(*argv)
-    return r.returncode, r.stdout + r.stderr
+    "A command's exit status and all it printed (`cli_run.said`)."
+    return said(*argv, joined=False)
 
 
 def _hint(stderr):

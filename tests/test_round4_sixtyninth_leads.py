@@ -11,16 +11,15 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import said
 
 from scruples.annotations import read_annotated
 from scruples.perspectives import read_annotators
 
 
 def _run(*argv):
-    "A command's exit status and all it printed (`data validate` prints its refusal to stdout)."
-    r = scruples(*argv)
-    return r.returncode, ' '.join((r.stdout + r.stderr).split())  # (lines wrapped: joined)
+    "A command's exit status and all it printed, its lines joined (`cli_run.said`)."
+    return said(*argv)
 
 
 def _long(seed=5, n=30):

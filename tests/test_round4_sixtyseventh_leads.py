@@ -9,7 +9,7 @@ refused (`tests/test_round4_sixtyfourth_leads.py`); frames indexed by `voter`, `
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import said
 from long_voters import long12
 
 from scruples.annotations import read_annotated
@@ -17,9 +17,8 @@ from scruples.perspectives import join_annotators, read_annotators
 
 
 def _run(*argv):
-    "A command's exit status and all it printed (`data validate` prints its refusal to stdout)."
-    r = scruples(*argv)
-    return r.returncode, r.stdout + r.stderr
+    "A command's exit status and all it printed (`cli_run.said`)."
+    return said(*argv, joined=False)
 
 
 def _votes(n_items=15, seed=0):

@@ -10,7 +10,7 @@ an annotators frame indexed by `subject` was refused."""
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import scruples
+from cli_run import said
 from long_voters import long12
 
 from scruples.annotations import as_counts, read_annotated
@@ -18,9 +18,8 @@ from scruples.perspectives import join_annotators
 
 
 def _run(*argv):
-    "A command's exit status and all it printed (`data validate` prints its refusal to stdout)."
-    r = scruples(*argv)
-    return r.returncode, r.stdout + r.stderr
+    "A command's exit status and all it printed (`cli_run.said`)."
+    return said(*argv, joined=False)
 
 
 def _wide(n=12, votes=5, seed=0):

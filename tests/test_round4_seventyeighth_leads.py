@@ -1,0 +1,122 @@
+"""Issue 39, the seventy-eighth stop: a long Likert table whose items are numbered (`number,rater,rating`, found by the
+seventy-seventh pass, old too) was told `--counts number,rating`, which read its 24 votes as 24 wide items of classes
+`number` and `rating`, silently. An annotator column beside a label of numbers is the long form, and a column named as
+a count whose values the annotators share is its items."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_run import hinted_flags, said
+
+
+def _votes(n_items=8, n_people=3, seed=0, labels=(1, 2, 3, 4, 5)):
+    rng = np.random.default_rng(seed)
+    return [(i, k, rng.choice(labels)) for i in range(n_items) for k in range(n_people)]
+
+
+def _hint_then_paste(path, expect_flags, expect):
+    rc, out = said('data', 'validate', path)
+    assert rc != 0, out
+    flags = hinted_flags(out)
+    assert all(f in ' '.join(flags) for f in expect_flags), out
+    rc, out = said('data', 'validate', path, *flags)
+    assert rc == 0 and expect in out, out
+
+
+@pytest.mark.parametrize('item,who,label', [('number', 'rater', 'rating'), ('num', 'coder', 'judgment'),
+                                            ('count', 'worker', 'response')])
+def test_a_likert_table_with_numbered_items_is_the_long_form(tmp_path, item, who, label):
+    rows = [{item: i + 1, who: f'a{k}', label: lab, 'age': 30 + k} for i, k, lab in _votes()]  # (an age: not one)
+    pd.DataFrame(rows).to_csv(tmp_path / 'l.csv', index=False)
+    _hint_then_paste(tmp_path / 'l.csv', ['--long', f'--item {item}', f'--label {label}'],
+                     '8 items, 24 votes by 3 annotators')
+
+
+def test_a_count_each_annotator_has_one_of_is_not_the_item(tmp_path):
+    "Control: `count` (each rater's number of tasks, one value a rater) is named as a count but is not the items."
+    rows = [{'rater': f'a{k}', 'rating': lab, 'count': 10 + k, 'age': 30 + k} for i, k, lab in _votes()]
+    pd.DataFrame(rows).to_csv(tmp_path / 'h.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'h.csv')
+    assert rc != 0 and '--item ITEM' in out and '--annotator rater' in out, out
+
+
+# --- the seventy-eighth pass (on f3f825f, the long hint's item chosen in one place) ----------------------------------
+
+def _words(n):
+    return [f'w{i}' for i in range(n)]
+
+
+def test_a_word_column_beside_no_annotators_column_is_not_offered_as_the_item(tmp_path):
+    """jsPsych's `subject` (the participants) beside `target` (the stimuli, a word of NOT_COUNT_WORDS): `--item subject`
+    was pasted and read 5 items with no annotators, silently (truth: 20 items by 5 subjects). A column of words beside
+    no column named for annotators may be theirs: the hint asks."""
+    rng = np.random.default_rng(3)
+    rows = [{'subject': f'S{k}', 'trial_index': t, 'target': _words(20)[s], 'label': rng.choice(['word', 'nonword'])}
+            for k in range(5) for t, s in enumerate(rng.choice(20, 12, replace=False))]
+    pd.DataFrame(rows).to_csv(tmp_path / 's.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 's.csv')
+    assert rc != 0 and '--item ITEM' in out, out  # neither the subjects nor the trial's place
+    rc, out = said('data', 'validate', tmp_path / 's.csv', '--long', '--item', 'target', '--annotator', 'subject')
+    assert rc == 0 and f'{pd.DataFrame(rows).target.nunique()} items, 60 votes by 5 annotators' in out, out
+
+
+@pytest.mark.parametrize('place,text,who', [('idx', 'sentence', 'worker'), ('index', 'text', 'annotator')])
+def test_each_annotators_own_row_number_is_not_the_item(tmp_path, place, text, who):
+    """pandas' concat of each annotator's file keeps each file's row number (`idx` 0-14 per worker, each its own 15 of
+    24 sentences): `--item idx` read 15 items, silently. A column within whose values the item's text changes is not
+    the items: the text is offered."""
+    rng = np.random.default_rng(3)
+    rows = [{place: j, text: f'the {_words(24)[s]} sentence.', who: f'w{k}', 'label': rng.choice(['pos', 'neg'])}
+            for k in range(4) for j, s in enumerate(rng.choice(24, 15, replace=False))]
+    frame = pd.DataFrame(rows)
+    frame.to_csv(tmp_path / 'c.csv', index=False)
+    _hint_then_paste(tmp_path / 'c.csv', ['--long', f'--item {text}'],
+                     f'{frame[text].nunique()} items, 60 votes by 4 annotators')
+
+
+@pytest.mark.parametrize('name,ids', [('post_id', lambda i: i), ('segment_id', lambda i: f'x{i}')])
+def test_items_of_one_vote_each_under_an_items_name_are_offered(tmp_path, name, ids):
+    """One coder, or items annotated once: `--item post_id` was offered before f3f825f and read right; the rule against
+    each row's own id (an annotation's) left a placeholder. Under an item's name, and where no column repeats, such a
+    column is the items."""
+    rng = np.random.default_rng(4)
+    rows = [{name: ids(i), 'coder': 'me', 'label': rng.choice(['spam', 'ham'])} for i in range(20)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'o.csv', index=False)
+    _hint_then_paste(tmp_path / 'o.csv', ['--long', f'--item {name}'], '20 items, 20 votes')
+
+
+@pytest.mark.parametrize('item,ann', [('item_id', 'worker'), ('num', 'annotator_id')])
+def test_a_repeated_id_of_a_table_read_as_wide_names_the_long_form(tmp_path, item, ann):
+    """An all-numeric long table (`item_id,worker,label`) was read as wide and refused on its repeated ids, with no
+    word of the long form; `annotator_id` taken for the ids (beside items numbered `num`) was refused so too. The
+    refusal names the long form."""
+    rng = np.random.default_rng(5)
+    rows = [{item: i, ann: int(k) + 1 if ann == 'worker' else f'a{k}', 'label': int(rng.integers(2))}
+            for i in range(20) for k in rng.choice(6, 3, replace=False)]
+    pd.DataFrame(rows).sample(frac=1, random_state=0).to_csv(tmp_path / 'n.csv', index=False)
+    flags = ['--long', f'--item {item}'] + ([f'--annotator {ann}'] if ann != 'annotator_id' else [])
+    rc, out = said('data', 'validate', tmp_path / 'n.csv')
+    assert rc != 0 and all(f in out for f in flags), out
+    rc, out = said('data', 'validate', tmp_path / 'n.csv', '--long', '--item', item, '--annotator', ann)
+    assert rc == 0 and '20 items, 60 votes by 6 annotators' in out, out
+
+
+def test_an_item_of_two_columns_is_offered_whole(tmp_path):
+    """Turns of conversations (`conversation_id,turn`): the hint named `conversation_id` alone, the paste was refused
+    on repeats and its `--repeats all` read 6 items (truth: 24). The annotators label an item on several rows: the
+    column that sets those rows apart is part of the item."""
+    rng = np.random.default_rng(6)
+    rows = [{'conversation_id': f'c{c}', 'turn': t, 'annotator': f'a{k}', 'label': rng.choice(['safe', 'unsafe'])}
+            for c in range(6) for t in range(4) for k in rng.choice(3, 2, replace=False)]
+    pd.DataFrame(rows).to_csv(tmp_path / 't.csv', index=False)
+    _hint_then_paste(tmp_path / 't.csv', ['--long', '--item conversation_id,turn'], '24 items, 48 votes by 3 annotators')
+
+
+def test_an_item_judged_again_in_a_second_session_is_not_split_by_its_session(tmp_path):
+    "Control: a test-retest design (`session` 1, 2) repeats each judgment: the session is no part of the item."
+    rng = np.random.default_rng(7)
+    rows = [{'post': f'p{i}', 'session': s, 'annotator': f'a{k}', 'label': rng.choice(['yes', 'no'])}
+            for i in range(10) for k in range(3) for s in (1, 2)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'r.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'r.csv')
+    assert rc != 0 and 'session' not in ' '.join(hinted_flags(out)), out
