@@ -42,7 +42,7 @@ pd = LazyModule('pandas')
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'STUDY_WORDS',
            'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS',
-           'NOT_COUNT_WORDS', 'REPEAT_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
+           'NOT_COUNT_WORDS', 'PART_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
            'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value',
            'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
            'simulate_annotations']
@@ -715,9 +715,10 @@ def annotator_name(name) -> bool:
 
 # %% ../nbs/07_annotations.ipynb #5eb4520a
 def _id_like(name: str) -> bool:
-    "A column named like an id (id, item_id, post-id, itemId, uuid, index, pandas' 'Unnamed: 0'): never a class unless named one."
+    """A column named like an id (id, item_id, post-id, itemId, uuid, index, pandas' 'Unnamed: 0', a stimulus's code
+    `stim_code`; not a class `code`): never a class unless named one."""
     return bool(
-        re.fullmatch(r'(?i)(.*[_\-\s.])?(id|ids|uuid|guid|index|idx)|unnamed:\s*\d+', name.strip())
+        re.fullmatch(r'(?i)(.*[_\-\s.])?(id|ids|uuid|guid|index|idx)|.+[_\-\s.]code|unnamed:\s*\d+', name.strip())
         or re.fullmatch(r'.*[a-z]I[dD]', name.strip())
     )
 
@@ -1541,8 +1542,9 @@ def _differ_within(items, values) -> bool:
     return bool(several) and sum(len(seen[i]) > 1 for i in several) >= len(several) / 2
 
 
-REPEAT_WORDS = {'session', 'round', 'wave', 'phase', 'time', 'date', 'timestamp', 'repeat', 'attempt', 'pass', 'run',
-                'batch', 'day', 'week', 'retest', 'visit'}  # a column of a judgment's time: an item judged again
+PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',
+              'line', 'part', 'chunk', 'clause', 'token', 'box', 'frame', 'page', 'section', 'aspect', 'entity', 'slot',
+              'passage'}  # a part of an item (`conversation_id,turn`); never a judgment's time, a block, a condition
 
 
 def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(), lab=None) -> str:
@@ -1554,10 +1556,12 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
     people); a trial's place in the session (`trial_index`, whole numbers) only where nothing else is (jsPsych: 40
     stimuli read as 15 items). Nor a column within whose values an item's text changes (`sentence` beside `idx`, each
     annotator's own row number: pandas' concat of their files). Items of one row each only under an item's name
-    (`post_id` of one coder, `ITEM_WORDS`) and where no column repeats. Where the annotators label an item so chosen on
-    several rows (a tenth of their pairs or more), the column of fewest values that sets those rows apart is added
-    (`conversation_id,turn`), never the label `lab` nor a judgment's time (`REPEAT_WORDS`: an item judged again). The
-    seventy-third to seventy-eighth passes found each rule here."""
+    (`post_id` of one coder: an id's name with `ITEM_WORDS`) and where no column repeats. Where the annotators label an
+    item so chosen on several rows (a tenth of their pairs or more), the column named for an item's part (`PART_WORDS`)
+    with fewest values that sets those rows apart is added (`conversation_id,turn`; never the label `lab`, a judgment's
+    occasion, block or condition: an item judged again, asked about by the paste's refusal). An item's text (a column
+    named for texts whose values repeat: not a rater's own rationale) is the same on its rows. The seventy-third to
+    seventy-ninth passes found each rule here."""
     memo = {}
 
     def cells(cols):  # each candidate's cells, made once (`fits` and `place` both read them)
@@ -1566,7 +1570,8 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
             memo[key] = [tuple(str(r.get(c)) for c in cols) for _, r in recs]
         return memo[key]
 
-    texts = [c for c in t.columns if _tokens(c) & (TEXT_WORDS - {'comment'}) and c != ann]  # (a comment: a vote's)
+    texts = [c for c in t.columns if _tokens(c) & (TEXT_WORDS - {'comment'}) and c != ann  # (a comment: a vote's;
+             and len({v for (v,) in cells([c])} - {'', 'None', 'nan'}) <= len(recs) / 2]  # a rationale: one a row)
 
     def mixes(cols):  # an item's text that changes within most of its items of two rows or more: not the items
         for c in texts:
@@ -1597,11 +1602,11 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
              *late, *([[lone]] if text else [])]  # (the text last: where the ids are not the items, `index`)
     got = next((c for c in tries if fits(c) and not place(c)), None) or next(  # (a place: beside annotators)
         (c for c in tries if fits(c) and ann), None) or next(
-        (c for c in tries if all(_tokens(x) & ITEM_WORDS for x in c) and fits(c, once=True)), None)
+        (c for c in tries if all(_tokens(x) & ITEM_WORDS and _id_like(x) for x in c) and fits(c, once=True)), None)
     if got and ann and ann in t.columns:  # an annotator labels an item on several rows: a part of it on each?
         pairs = Counter(zip(cells(got), cells([ann])))
         if sum(n > 1 for n in pairs.values()) >= len(pairs) / 10:
-            parts = [c for c in t.columns if c not in (*got, ann, lab) and not _tokens(c) & REPEAT_WORDS
+            parts = [c for c in t.columns if c not in (*got, ann, lab) and _tokens(c) & PART_WORDS
                      and 1 < len(set(cells([c]))) <= len(recs) / 2
                      and max(Counter(zip(cells(got), cells([c]), cells([ann]))).values()) == 1]
             got = [*got, min(parts, key=lambda c: len(set(cells([c]))))] if parts else got
@@ -1677,7 +1682,7 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         hint = (f'; {err.field!r} and other columns hold words where {len(numbers)} columns hold counts: name the '
                 f'count columns (the others are left out), {_opt("counts", ",".join(numbers))}')  # not annotators
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
-    if dup and not (lab or ann):  # a repeated id, no label's nor annotators' column: no other form to name
+    if dup and not lab:  # a repeated id, no label's column: no other form to name
         return err
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
@@ -1688,13 +1693,16 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         words = [c for c in other if c != lone and not ((_count_like(c) or _not_counts(c) or _maybe_name(c)) and not (
             _tokens(c) & TEXT_WORDS)) and not all(
             str(r.get(c)).strip().lstrip('-').replace('.', '', 1).isdigit() for _, r in recs[:1000])]  # (jsPsych's
-        item = _item_for_hint(t, recs, ann, ids, lone, more=words if ann else [], lab=lab)  # `sound`; `id` before
-        # `doc_id`; a column of words beside no annotators' column may be theirs: `subject` beside jsPsych's `target`)
+        item = _item_for_hint(t, recs, ann, ids, lone, more=[c for c in words if ann or not _tokens(c) & {  # `sound`;
+            'subject', 'subj', 'sub', 'pid', 'session'}], lab=lab)  # `id` before `doc_id`; beside no annotators'
+        # column, not one named for a study's participants: `subject` beside jsPsych's `target`)
         many = [c for c in other if _count_like(c)]  # `id,label,votes`: a melt of counts (its refusal names the pivot)
-        if item == 'ITEM' and ann and lab:  # no column of words for the items: one named as a count whose values
-            item = next((c for c in many if _item_for_hint(t, recs, ann, [], more=[c]) == c and _differ_within(  # the
-                ((str(r.get(c)),) for _, r in recs), (str(r.get(ann)) for _, r in recs))), 'ITEM')  # annotators share
-            many = [c for c in many if c != item]  # (`number,rater,rating`: items 1-8, not votes per row)
+        given = Counter((str(r.get(ann)), str(r.get(lab))) for _, r in recs) if ann and lab else Counter()
+        if item == 'ITEM' and given and max(given.values()) > 1:  # no column of words for the items: one named as
+            item = next((c for c in many if _item_for_hint(t, recs, ann, [], more=[c]) == c and _differ_within(  # a
+                ((str(r.get(c)),) for _, r in recs), (str(r.get(ann)) for _, r in recs))), 'ITEM')  # count whose
+            many = [c for c in many if c != item]  # values the annotators share (`number,rater,rating`: items 1-8,
+            # not votes per row); an annotator gives a label on several rows (not `annotator,label,count`, a summary)
         if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
             ann = ann if _differ_within(  # its ids differ within half the items of two rows or more, as the long
                 (tuple(str(rec.get(x)) for x in item.split(',')) for _, rec in recs),  # read adopts them (a post's

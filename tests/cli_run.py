@@ -23,7 +23,7 @@ def scruples(*argv, timeout=300, cwd=None, env: dict|None=None) -> subprocess.Co
     give it the environment asked for."""
     argv, env = [str(a) for a in argv], cli_env(**(env or {}))
     server = _fork_server(env)
-    if server is not None: return server.run(argv, env, cwd, timeout)
+    if server is not None and not server.shadowed(cwd): return server.run(argv, env, cwd, timeout)
     return subprocess.run([sys.executable, '-c', CLI, *argv], capture_output=True, text=True, timeout=timeout, env=env,
                           cwd=cwd)
 
@@ -73,15 +73,20 @@ def mcm(*argv) -> subprocess.CompletedProcess:
 # --- a fork server: the command's process without the interpreter's start -------------------------------------------
 # Each `scruples(...)` call starts a new process, but not a new interpreter: a server per test process (started on the
 # first call) has imported the libraries the commands load (numpy, pandas, scipy: about 0.5 s of every start;
-# crowd-kit, 1.3 s of `agree`'s) and forks a child per call. The child is the command's own process: its argv, working folder, environment, stdin (/dev/null),
-# stdout and stderr (files the caller reads), exit status, its threads joined and atexit handlers run as an interpreter
-# ends; the scruples package itself is imported in the child from the path its environment gives (PYTHONPATH), never in
-# the server. What a fork cannot give a call goes to a real interpreter instead: an environment whose interpreter-start
-# variables (PYTHON*, locale, thread counts) differ from the server's. SCRUPLES_TEST_FORK=0 runs every call in a real
-# interpreter; test_cli_run.py checks the child's process contract and compares the two ways on each command. What a
-# fork shares with its server is the hash seed: runs from one server hash strings alike (a test of string order sets
-# PYTHONHASHSEED, which sends it to real interpreters).
+# crowd-kit, 1.3 s of `agree`'s) and the package's own modules (`PRELOAD_OWN`, 0.1-0.2 s of each call: the reader's
+# module alone is 0.07 s) and forks a child per call. The child is the command's own process: its argv, working folder,
+# environment, stdin (/dev/null), stdout and stderr (files the caller reads), exit status, its threads joined and atexit
+# handlers run as an interpreter ends. The scruples package is the one a new interpreter would import: a server serves
+# one PYTHONPATH (it imported the package from that path, started in an empty folder of its own), a call with another
+# path gets a server of its own, and a call whose working folder holds a `scruples` of its own (a new interpreter would
+# import that one) goes to a real interpreter. What a fork cannot give a call goes to a real interpreter instead: an
+# environment whose interpreter-start variables (PYTHON*, locale, thread counts) differ from the server's.
+# SCRUPLES_TEST_FORK=0 runs every call in a real interpreter; test_cli_run.py checks the child's process contract and
+# compares the two ways on each command. What a fork shares with its server is the hash seed: runs from one server hash
+# strings alike (a test of string order sets PYTHONHASHSEED, which sends it to real interpreters).
 PRELOAD = ('numpy', 'pandas', 'scipy.special', 'scipy.stats', 'scipy.optimize', 'crowdkit.aggregation')
+PRELOAD_OWN = ('scruples.cli', 'scruples.options', 'scruples.core', 'scruples.annotations', 'scruples.data',
+               'scruples.best', 'scruples.priors', 'scruples.metrics', 'scruples.agreement', 'scruples.plan')
 _START_KEYS = ('PYTHON', 'LC_', 'LANG', 'OMP_', 'OPENBLAS', 'MKL_', 'NPY_', 'KMP_', 'GOTO', 'VECLIB', 'NUMEXPR')
 
 SERVER = r'''
@@ -91,7 +96,8 @@ null = os.open(os.devnull, os.O_RDWR)
 os.dup2(null, 1)
 for name in sys.argv[1:]:
     try: __import__(name)
-    except Exception: pass
+    except Exception:  # (a package that does not import from this path: none of it left half-imported)
+        for m in [m for m in sys.modules if m.split('.')[0] == name.split('.')[0]]: del sys.modules[m]
 BASE = [p for p in sys.path if p != '']
 
 
@@ -155,12 +161,13 @@ for line in sys.stdin:
 
 class _ForkServer:
     "One server per test process (see above): `run` answers like `subprocess.run(..., capture_output=True, text=True)`."
-    def __init__(self):
+    def __init__(self, path: str):
         import tempfile
-        self.env = {k: v for k, v in cli_env().items() if k != 'PYTHONPATH'}
-        self.proc = subprocess.Popen([sys.executable, '-c', SERVER, *PRELOAD], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, env=self.env, cwd=tempfile.gettempdir())
-        self.tmp = tempfile.mkdtemp(prefix='scruples-fork-')
+        self.path, self.env = path, {k: v for k, v in cli_env().items() if k != 'PYTHONPATH'}
+        self.tmp = tempfile.mkdtemp(prefix='scruples-fork-')  # its folder: no `scruples` in it shadows the path's
+        self.proc = subprocess.Popen([sys.executable, '-c', SERVER, *PRELOAD, *PRELOAD_OWN], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=self.env | {'PYTHONPATH': path},
+                                     cwd=self.tmp)
         self.lock = threading.Lock()
         atexit.register(self.close)
 
@@ -170,8 +177,19 @@ class _ForkServer:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def serves(self, env: dict) -> bool:
-        "Whether a fork gives a process this environment: the same interpreter-start variables as the server's."
-        return self.proc.poll() is None and _start_vars(env) == _start_vars(self.env)
+        "Whether a fork gives a process this environment: the server's interpreter-start variables and path."
+        return self.proc.poll() is None and _start_vars(env) == _start_vars(self.env) and env.get('PYTHONPATH',
+                                                                                                 '') == self.path
+
+    def shadowed(self, cwd) -> bool:
+        """Whether a new interpreter in `cwd` would import a `scruples` there (`python -c` puts '' first), not the one
+        the server imported from its path."""
+        here = Path(cwd if cwd is not None else os.getcwd()).resolve()
+        if not ((here/'scruples').exists() or (here/'scruples.py').exists()):
+            return False
+        first = next((Path(p).resolve() for p in self.path.split(os.pathsep) if p and (Path(p)/'scruples').exists()),
+                     None)
+        return here != first
 
     def run(self, argv: list, env: dict, cwd, timeout, code: str = CLI) -> subprocess.CompletedProcess:
         "`python -c CODE ARGV` (the command by default) in a child forked from the server."
@@ -193,7 +211,7 @@ class _ForkServer:
         return subprocess.CompletedProcess(cmd, rc, *texts)
 
 
-_server: _ForkServer|None = None
+_servers: dict[str, _ForkServer] = {}  # by PYTHONPATH
 
 
 def _start_vars(env: dict) -> dict:
@@ -206,13 +224,15 @@ def _fork_server(env: dict) -> _ForkServer|None:
     that sets interpreter-start variables of its own goes to a real interpreter; when this process's own environment
     has changed them since the server started (importing scikit-learn sets KMP_INIT_AT_FORK and KMP_DUPLICATE_LIB_OK
     in it), the server starts again with them, rather than every later call going to a new interpreter."""
-    global _server
     if os.environ.get('SCRUPLES_TEST_FORK', '1').strip() == '0' or not hasattr(os, 'fork'): return None
-    if _server is not None and _server.serves(env): return _server
+    path = env.get('PYTHONPATH', '')
+    server = _servers.get(path)
+    if server is not None and server.serves(env): return server
     if _start_vars(env) != _start_vars(cli_env()): return None
-    if _server is not None: _server.close()
-    _server = _ForkServer()
-    return _server
+    if server is not None: server.close()
+    while len(_servers) >= 3: _servers.pop(next(iter(_servers))).close()  # (the oldest path's)
+    _servers[path] = _ForkServer(path)
+    return _servers[path]
 
 
 def run_by(folder, command: str, by: str, values, *flags) -> subprocess.CompletedProcess:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 import cli_run
 import numpy as np
@@ -67,7 +68,7 @@ def later():
 threading.Thread(target=later).start()
 atexit.register(lambda: open(out + '.atexit', 'w').write('ran'))
 print(json.dumps({'pid': os.getpid(), 'ppid': os.getppid(), 'cwd': os.getcwd(), 'argv': sys.argv, 'env': os.environ.get('PROBE_VAR'),
-                  'path': sys.path[:3], 'scruples_loaded': any(m.split('.')[0] == 'scruples' for m in sys.modules),
+                  'path': sys.path[:3], 'scruples': __import__('scruples').__file__,
                   'draw': float(np.random.rand()), 'stdin': sys.stdin.read()}))
 print('to stderr', file=sys.stderr)
 sys.exit(int(os.environ.get('PROBE_RC', '0')))
@@ -76,13 +77,17 @@ sys.exit(int(os.environ.get('PROBE_RC', '0')))
 
 def test_a_forked_child_is_its_own_process(server, tmp_path):
     env = cli_run.cli_env(PROBE_VAR='seen', PROBE_RC='3', PYTHONPATH=f'{tmp_path}/a{os.pathsep}{tmp_path}/b')
+    server = cli_run._fork_server(env)  # (the server of that path)
     runs = [server.run([str(tmp_path/f'r{i}'), 'x y'], env, tmp_path, 60, code=PROBE) for i in range(2)]
+    real_scruples = subprocess.run([sys.executable, '-c', 'import scruples; print(scruples.__file__)'], env=env,
+                                   cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
     got = [json.loads(r.stdout) for r in runs]
     for r, g, i in zip(runs, got, range(2)):
         assert r.returncode == 3 and r.stderr == 'to stderr\n'
         assert g['pid'] not in (os.getpid(), server.proc.pid) and g['ppid'] == server.proc.pid
         assert g['cwd'] == str(tmp_path) and g['argv'] == ['-c', str(tmp_path/f'r{i}'), 'x y'] and g['env'] == 'seen'
-        assert g['path'] == ['', f'{tmp_path}/a', f'{tmp_path}/b'] and not g['scruples_loaded'] and g['stdin'] == ''
+        assert g['path'] == ['', f'{tmp_path}/a', f'{tmp_path}/b'] and g['stdin'] == ''
+        assert g['scruples'] == real_scruples  # the package a new interpreter imports (the server's, preloaded)
         assert (tmp_path/f'r{i}.thread').read_text() == 'joined' and (tmp_path/f'r{i}.atexit').read_text() == 'ran'
     assert got[0]['pid'] != got[1]['pid'] and got[0]['draw'] != got[1]['draw']  # numpy's global stream seeded anew
 
@@ -95,8 +100,7 @@ def test_a_forked_child_is_its_own_process(server, tmp_path):
     ('import os, signal; os.kill(os.getpid(), signal.SIGKILL)', -9, ''),
 ])
 def test_exit_statuses_are_an_interpreters(server, tmp_path, code, rc, err):
-    import sys
-    real = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=60)
+    real = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=60, check=False)
     forked = server.run([], cli_run.cli_env(), tmp_path, 60, code=code)
     assert forked.returncode == real.returncode == rc and err in forked.stderr and err in real.stderr
 
@@ -112,7 +116,9 @@ def test_an_interpreter_start_variable_goes_to_a_new_interpreter(server, var):
     env = cli_run.cli_env()
     assert cli_run._fork_server(env) is server
     assert cli_run._fork_server(env | {var: '7' if env.get(var) != '7' else '8'}) is None
-    assert cli_run._fork_server(env | {'SCRUPLES_CACHE': '/elsewhere', 'PYTHONPATH': '/elsewhere'}) is server
+    assert cli_run._fork_server(env | {'SCRUPLES_CACHE': '/elsewhere'}) is server
+    assert cli_run._fork_server(env | {'PYTHONPATH': '/elsewhere'}) not in (None, server)  # a server of that path
+    assert cli_run._fork_server(env) is server
 
 
 def test_a_command_sees_the_environment_and_folder_it_is_given(tmp_path):
@@ -129,3 +135,13 @@ def test_the_server_follows_its_own_processs_environment(server, monkeypatch):
     assert cli_run._fork_server(cli_run.cli_env()) is again
     assert cli_run._fork_server(cli_run.cli_env(PYTHONHASHSEED='3')) is None  # a call's own start variables: a new interpreter
     assert cli_run.scruples('--help').returncode == 0
+
+
+def test_a_folder_with_a_scruples_of_its_own_runs_that_one(server, tmp_path):
+    "`python -c` imports from the working folder first: a `scruples` there is the one a command runs, as a new interpreter's."
+    (tmp_path/'scruples').mkdir()
+    (tmp_path/'scruples'/'__init__.py').write_text('')
+    (tmp_path/'scruples'/'cli.py').write_text('def main(argv=None):\n    print("the folder\'s own")\n    return 0\n')
+    assert server.shadowed(tmp_path) and not server.shadowed(tmp_path/'scruples')
+    r = cli_run.scruples('--help', cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout == "the folder's own\n", r

@@ -120,3 +120,79 @@ def test_an_item_judged_again_in_a_second_session_is_not_split_by_its_session(tm
     pd.DataFrame(rows).to_csv(tmp_path / 'r.csv', index=False)
     rc, out = said('data', 'validate', tmp_path / 'r.csv')
     assert rc != 0 and 'session' not in ' '.join(hinted_flags(out)), out
+
+
+@pytest.mark.parametrize('code', ['stim_code', 'item_code'])
+def test_a_stimulus_code_is_an_id_not_a_class_of_counts(tmp_path, code):
+    """An all-numeric long table (`subject_id,trial_index,stim_code,resp`) was read as wide, the stimulus codes
+    (100-139) summed as votes: 90 items, 11,009 votes (truth: 37 items, 90 votes). A column named as a code is an id:
+    the table is refused, and the long flags read it."""
+    rng = np.random.default_rng(8)
+    rows = [{'subject_id': f'sub{k:02d}', 'trial_index': t, code: 100 + int(s), 'resp': int(rng.integers(1, 4))}
+            for k in range(6) for t, s in enumerate(rng.choice(40, 15, replace=False))]
+    frame = pd.DataFrame(rows)
+    frame.to_csv(tmp_path / 'p.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'p.csv')
+    assert rc != 0, out
+    rc, out = said('data', 'validate', tmp_path / 'p.csv', '--long', '--item', code, '--annotator', 'subject_id',
+                   '--label', 'resp')
+    assert rc == 0 and f'{frame[code].nunique()} items, 90 votes by 6 annotators' in out, out
+
+
+# --- the seventy-ninth pass (on 8954e15, the rules above): each of them had read some table silently wrong -----------
+
+def test_a_raters_own_text_is_not_the_items_text(tmp_path):
+    """`rationale_text` (each rater's own words, one a row) was taken for the item's text: the true `example_id`, within
+    which it changes, was passed over and the rationale offered as the items (30 items of one vote; truth 10)."""
+    rng = np.random.default_rng(9)
+    rows = [{'example_id': f'ex{i}', 'annotator': f'A{k}', 'label': rng.choice(['yes', 'no']),
+             'rationale_text': ' '.join(rng.choice(['bad', 'dog', 'the', 'over', 'cat', 'ran'], 4))}
+            for i in range(10) for k in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'r.csv', index=False)
+    _hint_then_paste(tmp_path / 'r.csv', ['--long', '--item example_id'], '10 items, 30 votes by 3 annotators')
+
+
+@pytest.mark.parametrize('when', ['block', 'condition', 'confidence'])
+def test_an_item_judged_twice_is_not_split_by_what_sets_the_two_apart(tmp_path, when):
+    """A test-retest design (each item judged twice by each annotator, `block` 1, 2): the column setting the two
+    judgments apart was added to the item (`--item item_id,block`: 20 items, silently). Only a column named for an
+    item's part is added; the paste's refusal asks what a repeat means."""
+    rng = np.random.default_rng(10)
+    rows = [{'item_id': f'i{i}', 'annotator': f'A{k}', when: w, 'label': rng.choice(['yes', 'no'])}
+            for i in range(10) for k in range(4) for w in ((1, 2) if when != 'confidence' else ('high', 'low'))]
+    pd.DataFrame(rows).to_csv(tmp_path / 'b.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'b.csv')
+    assert rc != 0 and when not in ' '.join(hinted_flags(out)), out
+
+
+@pytest.mark.parametrize('count', ['count', 'votes'])
+def test_a_summary_of_each_annotators_labels_is_not_read_as_numbered_items(tmp_path, count):
+    """`annotator,label,count` (groupby(['annotator', 'label']).size()) has no items: `--item count` was offered and read
+    5 items. Numbered items only where an annotator gives a label on several rows; the pivot's advice stays."""
+    rng = np.random.default_rng(11)
+    rows = [{'annotator': f'A{k}', 'label': lab, count: int(n)} for k in range(5)
+            for lab, n in zip(('yes', 'no', 'maybe'), rng.permutation([2, 3, 5]))]  # (each rater's 10, split)
+    pd.DataFrame(rows).to_csv(tmp_path / 's.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 's.csv')
+    assert rc != 0 and f'--item {count}' not in out and 'pivot it' in out, out
+
+
+def test_a_label_column_not_named_so_is_never_part_of_the_item(tmp_path):
+    "Multi-label rows (`text_id,annotator,emotion`, a row per chosen emotion): `--item text_id,emotion` was offered."
+    rng = np.random.default_rng(12)
+    rows = [{'text_id': f't{i}', 'annotator': f'A{k}', 'emotion': e} for i in range(10) for k in range(3)
+            for e in rng.choice(['joy', 'sadness', 'anger', 'fear'], 2, replace=False)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'm.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'm.csv')
+    assert rc != 0 and 'emotion' not in ' '.join(hinted_flags(out)).split('--item')[-1].split('--')[0], out
+
+
+@pytest.mark.parametrize('item,extra', [('headline', 'confidence'), ('word', 'rt')])
+def test_anonymous_votes_beside_an_items_column_of_words_offer_it(tmp_path, item, extra):
+    """Votes with no annotator column (`headline,label,confidence`): the rule against offering a word column beside no
+    annotators' column (jsPsych's `subject`) left a placeholder where f3f825f offered `--item headline`."""
+    rng = np.random.default_rng(13)
+    rows = [{item: f'the {w} thing', 'label': rng.choice(['a', 'b']), extra: int(rng.integers(1, 999))}
+            for w in ('cat', 'dog', 'car', 'tree', 'sun', 'moon') for _ in range(4)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'h.csv', index=False)
+    _hint_then_paste(tmp_path / 'h.csv', ['--long', f'--item {item}'], '6 items, 24 votes')
