@@ -1531,6 +1531,19 @@ def _one_to_one(a, b) -> bool:
     return len(set(zip(a, b))) == len(set(a)) == len(set(b))
 
 
+def _numbered(values, people, labels) -> bool:
+    """Whether `values` (whole numbers under a count's name, `number`) beside each row's annotator and label are items:
+    each annotator's once, shared by the annotators (they differ within them), nine values in ten of two annotators or
+    more, and the annotators disagree on one at least (not a summary's counts, `annotator,label,count`, where a count
+    goes with one label)."""
+    by, said = {}, {}
+    for v, a, lab in zip(values, people, labels):
+        by.setdefault(v, []).append(a)
+        said.setdefault(v, set()).add(lab)
+    return (len(set(zip(values, people))) == len(values) and _differ_within(values, people)
+            and sum(len(set(a)) > 1 for a in by.values()) >= 0.9 * len(by) and max(map(len, said.values())) > 1)
+
+
 def _differ_within(items, values) -> bool:
     """Whether `values` (one a row, beside each row's item) differ within at least half the items of two rows or more,
     and some item has two: annotators' ids, not a value of the item's own (a post's author `user`, one a post)."""
@@ -1543,8 +1556,8 @@ def _differ_within(items, values) -> bool:
 
 
 PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',
-              'line', 'part', 'chunk', 'clause', 'token', 'box', 'frame', 'page', 'section', 'aspect', 'entity', 'slot',
-              'passage'}  # a part of an item (`conversation_id,turn`); never a judgment's time, a block, a condition
+              'chunk', 'clause', 'token', 'aspect', 'entity', 'slot'}  # a part of an item (`conversation_id,turn`);
+# never a judgment's time, a block, a condition, nor a survey's page, section or part (an item shown twice)
 
 
 def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(), lab=None) -> str:
@@ -1570,8 +1583,12 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
             memo[key] = [tuple(str(r.get(c)) for c in cols) for _, r in recs]
         return memo[key]
 
-    texts = [c for c in t.columns if _tokens(c) & (TEXT_WORDS - {'comment'}) and c != ann  # (a comment: a vote's;
-             and len({v for (v,) in cells([c])} - {'', 'None', 'nan'}) <= len(recs) / 2]  # a rationale: one a row)
+    def text_of_items(c):  # on nine rows in ten or more, its values repeating (a rater's rationale: one a row, or
+        full = [v for (v,) in cells([c]) if v.strip() not in ('', 'None', 'nan')]  # mostly blank), and no id
+        return len(full) >= 0.9 * len(recs) and len(set(full)) <= len(full) / 2 and not _id_like(c) and not (
+            _tokens(c) & {'no', 'num', 'number', 'idx', 'index'})
+
+    texts = [c for c in t.columns if _tokens(c) & (TEXT_WORDS - {'comment'}) and c != ann and text_of_items(c)]
 
     def mixes(cols):  # an item's text that changes within most of its items of two rows or more: not the items
         for c in texts:
@@ -1682,8 +1699,8 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         hint = (f'; {err.field!r} and other columns hold words where {len(numbers)} columns hold counts: name the '
                 f'count columns (the others are left out), {_opt("counts", ",".join(numbers))}')  # not annotators
         return ScruplesDataError(err.path, err.line, err.field, err.expected + hint, err.got)
-    if dup and not lab:  # a repeated id, no label's column: no other form to name
-        return err
+    if dup and (not lab or len([c for c in cc if c not in (lab, ann)]) > 1):  # a repeated id, no label's column,
+        return err  # or counts of classes beside it (a wide table with a gold label): no other form to name
     if lab or ann:  # an annotator column (an export of one vote per row: Label Studio, Prolific) is the long form too
         other = [c for c in t.columns if c not in (lab, ann, *ids)] if lab else []  # a long frame's one other column
         lone = other[0] if len(other) == 1 and not (  # (`post`): its items; not a melt's `votes`, an `age`
@@ -1693,14 +1710,15 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         words = [c for c in other if c != lone and not ((_count_like(c) or _not_counts(c) or _maybe_name(c)) and not (
             _tokens(c) & TEXT_WORDS)) and not all(
             str(r.get(c)).strip().lstrip('-').replace('.', '', 1).isdigit() for _, r in recs[:1000])]  # (jsPsych's
-        item = _item_for_hint(t, recs, ann, ids, lone, more=[c for c in words if ann or not _tokens(c) & {  # `sound`;
-            'subject', 'subj', 'sub', 'pid', 'session'}], lab=lab)  # `id` before `doc_id`; beside no annotators'
-        # column, not one named for a study's participants: `subject` beside jsPsych's `target`)
+        people = {'subject', 'subj'}  # (`sound`; `id` before `doc_id`; beside no annotators' column, not one named
+        item = _item_for_hint(t, recs, ann, ids, lone, more=[c for c in words if ann or not (  # for a study's
+            _tokens(c) & people and _tokens(c) <= people | {'id', 'no', 'code', 'nr'})], lab=lab)  # participants
+        # alone: `subject` beside jsPsych's `target`; an `email_subject` is the items' text)
         many = [c for c in other if _count_like(c)]  # `id,label,votes`: a melt of counts (its refusal names the pivot)
         given = Counter((str(r.get(ann)), str(r.get(lab))) for _, r in recs) if ann and lab else Counter()
         if item == 'ITEM' and given and max(given.values()) > 1:  # no column of words for the items: one named as
-            item = next((c for c in many if _item_for_hint(t, recs, ann, [], more=[c]) == c and _differ_within(  # a
-                ((str(r.get(c)),) for _, r in recs), (str(r.get(ann)) for _, r in recs))), 'ITEM')  # count whose
+            item = next((c for c in many if _item_for_hint(t, recs, ann, [], more=[c]) == c and _numbered(  # a
+                *([str(r.get(x)) for _, r in recs] for x in (c, ann, lab)))), 'ITEM')  # count whose
             many = [c for c in many if c != item]  # values the annotators share (`number,rater,rating`: items 1-8,
             # not votes per row); an annotator gives a label on several rows (not `annotator,label,count`, a summary)
         if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where

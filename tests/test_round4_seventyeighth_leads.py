@@ -196,3 +196,67 @@ def test_anonymous_votes_beside_an_items_column_of_words_offer_it(tmp_path, item
             for w in ('cat', 'dog', 'car', 'tree', 'sun', 'moon') for _ in range(4)]
     pd.DataFrame(rows).to_csv(tmp_path / 'h.csv', index=False)
     _hint_then_paste(tmp_path / 'h.csv', ['--long', f'--item {item}'], '6 items, 24 votes')
+
+
+# --- the eightieth pass (on b95ef76): each of its rules again read some table silently wrong --------------------------
+
+@pytest.mark.parametrize('item,other', [('email_subject', 'sender_domain'), ('pid', 'category')])
+def test_anonymous_votes_on_items_named_with_a_participants_word_offer_them(tmp_path, item, other):
+    """`email_subject` (a mail's subject line) and `pid` (a product's id) were left out as names of a study's
+    participants: the hint named `sender_domain`, whose paste read 3 items (truth 8). Only a name of participants alone
+    (`subject`, `subject_id`) is left out."""
+    rng = np.random.default_rng(14)
+    rows = [{item: f'Re: thing {i}', other: f'group{i % 3}', 'label': rng.choice(['ham', 'spam'])}
+            for i in range(8) for _ in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'a.csv', index=False)
+    _hint_then_paste(tmp_path / 'a.csv', ['--long', f'--item {item}'], '8 items, 24 votes')
+
+
+def test_a_votes_mostly_blank_note_is_not_the_items_text(tmp_path):
+    """`comment_text`, a rater's note left blank on most rows, looked like a text that repeats: the true `post_id` was
+    passed over. An item's text is on nine rows in ten or more."""
+    rng = np.random.default_rng(15)
+    rows = [{'post_id': f't3_{i:04d}', 'worker_id': f'w{k}', 'label': rng.choice(['YTA', 'NTA']),
+             'comment_text': rng.choice(['unclear', 'sarcasm', 'funny', ''])} for i in range(12) for k in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'n.csv', index=False)
+    _hint_then_paste(tmp_path / 'n.csv', ['--long', '--item post_id', '--annotator worker_id'],
+                     '12 items, 36 votes by 3 annotators')
+
+
+def test_a_wide_table_with_a_repeated_id_and_a_gold_label_is_not_told_the_long_form(tmp_path):
+    "Counts of classes beside a gold label (`id,gold_label,e,n,c`), one id twice: refused as before, no long hint."
+    rng = np.random.default_rng(16)
+    rows = [{'id': f'pair{i}', 'label': int(rng.integers(3)), **dict(zip('enc', rng.multinomial(5, [.4, .3, .3])))}
+            for i in range(9)]
+    pd.DataFrame(rows + rows[:1]).to_csv(tmp_path / 'w.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'w.csv')
+    assert rc != 0 and 'a unique id' in out and '--long' not in out, out
+
+
+@pytest.mark.parametrize('shown', ['page', 'section'])
+def test_an_item_shown_on_two_pages_is_not_split_by_its_page(tmp_path, shown):
+    "A survey that shows each stimulus on two pages: the page was added to the item (16 items, silently; truth 8)."
+    rng = np.random.default_rng(17)
+    rows = [{'stimulus_id': f'st{i}', 'participant': f'P{k}', shown: p, 'response': rng.choice(['moral', 'immoral'])}
+            for i in range(8) for k in range(4) for p in (1, 2)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'p.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'p.csv')
+    assert rc != 0 and shown not in ' '.join(hinted_flags(out)), out
+
+
+def test_a_weekly_summary_whose_counts_go_with_one_label_is_not_numbered_items(tmp_path):
+    "`week,annotator,label,n` where each count goes with one label: `--item n` was offered (9 items, silently)."
+    rows = [{'week': w, 'annotator': f'w{k}', 'label': lab, 'n': 3 * w + j + 3} for w in (1, 2, 3) for k in range(3)
+            for j, lab in enumerate(('neg', 'neu', 'pos'))]
+    pd.DataFrame(rows).to_csv(tmp_path / 's.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 's.csv')
+    assert rc != 0 and '--item n' not in out and 'pivot it' in out, out
+
+
+def test_a_documents_sentences_numbered_are_parts_of_the_item(tmp_path):
+    "`doc_id,sentence_no`: `sentence` read as an item's text (a name of texts) made the documents' ids fail the hint."
+    rng = np.random.default_rng(18)
+    rows = [{'doc_id': f'D{d:03d}', 'sentence_no': s, 'coder': c, 'label': rng.choice(['claim', 'none'])}
+            for d in range(4) for s in range(4) for c in ('ann', 'bob')]
+    pd.DataFrame(rows).to_csv(tmp_path / 'd.csv', index=False)
+    _hint_then_paste(tmp_path / 'd.csv', ['--long', '--item doc_id,sentence_no'], '16 items, 32 votes by 2 annotators')
