@@ -40,12 +40,12 @@ from scruples.data import (
 pd = LazyModule('pandas')
 
 # %% auto #0
-__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'COUNT_WORDS', 'TOTAL_WORDS', 'NOT_COUNT_TOKENS', 'STUDY_WORDS',
-           'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS',
-           'NOT_COUNT_WORDS', 'PART_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame',
-           'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value',
-           'column_names', 'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
-           'simulate_annotations']
+__all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'NUMBER_WORDS', 'ITEM_NUMBERS', 'COUNT_WORDS', 'TOTAL_WORDS',
+           'NOT_COUNT_TOKENS', 'STUDY_WORDS', 'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS',
+           'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'PART_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES',
+           'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated',
+           'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns', 'frame_rules',
+           'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -714,12 +714,34 @@ def annotator_name(name) -> bool:
     return bool(re.fullmatch(rf'{who}({tag})?|.*[\W_]{who}{tag}|prolific[\W_]*pid', s))  # (Prolific's PROLIFIC_PID)
 
 # %% ../nbs/07_annotations.ipynb #5eb4520a
+NUMBER_WORDS = {'number', 'num', 'nr', 'no', '#'}  # an item's number (`item_number`, `QuestionNo`, `Item #`): its id
+ITEM_NUMBERS = ('number', 'num', 'nr', '#', 'no.', 'nr.', 'num.')  # a wide table's column so named: the items' numbers
+# not a class's votes (`_numbering`); not `no` alone (a class of yes/no)
+
+
+def _numbering(name, values: np.ndarray, ids) -> bool:
+    """A wide table's column named `number`, `num`, `nr`, `#` or `no.` (`ITEM_NUMBERS`) whose whole numbers rise by one
+    from row to row on four steps in five (3 rows or more: two sheets pasted one below the other, a typo), or are
+    distinct on each of 5 rows or more beside no id column (beside one: running over one range, 1-20, in any order): the
+    items' or the rows' numbers, not a class's votes (a class `NUM` of part-of-speech tags or `number` of entity types,
+    whose votes repeat, stays one)."""
+    v = values.tolist()
+    if str(name).strip().casefold() not in ITEM_NUMBERS or len(v) < 3:
+        return False
+    return (sum(b - a == 1 for a, b in zip(v, v[1:])) >= 0.8 * (len(v) - 1)
+            or len(v) >= 5 and len(set(v)) == len(v) and (not ids or max(v) - min(v) == len(v) - 1))
+
+
 def _id_like(name: str) -> bool:
     """A column named like an id (id, item_id, post-id, itemId, uuid, index, pandas' 'Unnamed: 0', a stimulus's code
-    `stim_code`; not a class `code`): never a class unless named one."""
+    `stim_code`, an item's number `item_number`, `Question No.`; not a class `code`, nor a part's number
+    `sentence_no`): never a class unless named one."""
+    words = [w for w in re.split(r'[\s_\-.]+|(?=#)', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', name.strip()).casefold())
+             if w]  # (`Item#`: two words)
     return bool(
         re.fullmatch(r'(?i)(.*[_\-\s.])?(id|ids|uuid|guid|index|idx)|.+[_\-\s.]code|unnamed:\s*\d+', name.strip())
         or re.fullmatch(r'.*[a-z]I[dD]', name.strip())
+        or len(words) >= 2 and words[-1] in NUMBER_WORDS and words[-2] in ITEM_WORDS - PART_WORDS | {'case', 'record'}
     )
 
 # %% ../nbs/07_annotations.ipynb #bf2ad31f
@@ -1384,8 +1406,9 @@ def _wide(
                 ','.join(names),
             )
     if len(cc) < 2 or len(names) != len(cc) or len(set(names)) != len(names):
-        lone = len(cc) == 1 and not (given['counts'] or classes) and _not_counts(cc[0])  # `hit_id,worker_id,label`:
-        ann = next((c for c in t.columns if c not in cc and annotator_name(c)), None)  # its other columns ids, left
+        ann = next((c for c in t.columns if c not in cc and annotator_name(c)), None)  # `hit_id,worker_id,label`:
+        lone = len(cc) == 1 and not (given['counts'] or classes) and (_not_counts(cc[0]) or ann is not None)  # its
+        # other columns ids, left out as counts (an `answer` beside `item_number` and `worker_id`: named for none)
         item = _item_for_hint(t, list(itertools.islice(t.records, 100_000)), ann, [], more=[  # (an id, not each
             c for c in t.columns if c not in (*cc, ann) and _id_like(c)]) if lone else 'ITEM'  # row's own)
         raise ScruplesDataError(  # out as counts: the long form (a label column beside ids)
@@ -1440,7 +1463,8 @@ def _wide(
         )
     if not (given['counts'] or classes):  # every other column taken for counts: not one that names a label or a row
         y = any(str(x).strip().casefold() == 'y' for x in cc)  # `n` beside `y`: a class; beside `yes`: their number
-        certain = [x for j, x in enumerate(cc) if (_not_counts(x) or not y and str(x).strip().casefold() == 'n')
+        certain = [x for j, x in enumerate(cc) if (_not_counts(x) or not y and str(x).strip().casefold() == 'n'
+                                                   or _numbering(x, c[:, j], ids))
                    and not (2 * c[:, j] == c.sum(1)).all()  # (a column of the rows' sums: refused below, as one)
                    and not _completes(c, j)  # (ChaosNLI's e,n,c of 100 votes an item: votes, whatever the name)
                    or _maybe_not_counts(x, c, j) and (_beyond_votes(c, j) or _maybe_name(x, STUDY_WORDS))]
@@ -1459,6 +1483,10 @@ def _wide(
                    f'{keep[0]!r} alone is one class: a column of votes for each class'  # a yes of n: the no
                    + (f' (the other\'s votes are {total} - {keep[0]})' if total else '') if keep else
                    'no column is left for the votes of a class')
+            nums = [x for x in odd if not ids and _numbering(x, c[:, cc.index(x)], ids)  # `number,agree,..`
+                    and len(set(c[:, cc.index(x)].tolist())) == len(c)]  # (as ids: each once)
+            if nums and len(keep) >= 2:
+                out += f'; {nums[0]!r} numbering the items: {_opt("id", nums[0])}, {_opt("counts", ",".join(keep))}'
             if certain and doubt:  # the columns left named as an item's numbers too (an age beside a length)
                 out += (f'; {", ".join(map(repr, doubt))} {"is" if len(doubt) == 1 else "are"} named as an item\'s '
                         'numbers too: votes? (if not, leave ' + ('it' if len(doubt) == 1 else 'them') + ' out as well'
@@ -1531,17 +1559,20 @@ def _one_to_one(a, b) -> bool:
     return len(set(zip(a, b))) == len(set(a)) == len(set(b))
 
 
-def _numbered(values, people, labels) -> bool:
+def _numbered(values, people, labels, others=()) -> bool:
     """Whether `values` (whole numbers under a count's name, `number`) beside each row's annotator and label are items:
-    each annotator's once, shared by the annotators (they differ within them), nine values in ten of two annotators or
-    more, and the annotators disagree on one at least (not a summary's counts, `annotator,label,count`, where a count
-    goes with one label)."""
-    by, said = {}, {}
-    for v, a, lab in zip(values, people, labels):
+    each annotator's once, shared by the annotators (they differ within them), half the values of two annotators or
+    more (a pilot's raters drop out), and no other column of few values (`others`, each a column's values) that makes
+    each annotator's label once with it: a summary's counts (`week,annotator,label,n`: each week's) are not items.
+    (Requiring a disagreement and nine values in ten shared, as the eightieth stop did, refused a pilot whose raters
+    all agree, or one of items some rated alone: the eighty-first pass.)"""
+    by = {}
+    for v, a in zip(values, people):
         by.setdefault(v, []).append(a)
-        said.setdefault(v, set()).add(lab)
-    return (len(set(zip(values, people))) == len(values) and _differ_within(values, people)
-            and sum(len(set(a)) > 1 for a in by.values()) >= 0.9 * len(by) and max(map(len, said.values())) > 1)
+    n = len(values)
+    return (len(set(zip(values, people))) == n and _differ_within(values, people)
+            and sum(len(set(a)) > 1 for a in by.values()) >= 0.5 * len(by)
+            and not any(len(set(w)) <= n / 2 and len(set(zip(w, people, labels))) == n for w in others))
 
 
 def _differ_within(items, values) -> bool:
@@ -1553,6 +1584,19 @@ def _differ_within(items, values) -> bool:
         seen.setdefault(i, set()).add(v)
     several = [i for i, n in rows.items() if n > 1]
     return bool(several) and sum(len(seen[i]) > 1 for i in several) >= len(several) / 2
+
+
+def _crossed(a, b) -> bool:
+    """Two columns' values, in the rows' order, neither nested in the other: half the values of each or more meet two
+    values of the other (a study's subjects and the words each saw; each annotator's row number and the questions; a
+    story's parts and the stories), where a product's `pid` beside its category, a sentence's id beside its document's,
+    nest."""
+    pa, pb = {}, {}
+    for x, y in zip(a, b):
+        pa.setdefault(x, set()).add(y)
+        pb.setdefault(y, set()).add(x)
+    return (sum(len(s) > 1 for s in pa.values()) >= len(pa) / 2 > 0
+            and sum(len(s) > 1 for s in pb.values()) >= len(pb) / 2)
 
 
 PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',
@@ -1598,6 +1642,11 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
                     return True
         return False
 
+    def crossed(cols):  # a column named for no item crossed by one named for an item's id (`idx` beside
+        return len(cols) == 1 and not _tokens(cols[0]) & ITEM_WORDS and any(  # `question_id`: each annotator's
+            _crossed(cells(cols), cells([x])) for x in t.columns  # row number; a story's `part` beside `story_id`)
+            if x not in (*cols, ann, lab) and _tokens(x) & ITEM_WORDS and _id_like(x))
+
     def fits(cols, once=False):  # items repeat across the rows: not one value, not one a row (of 10 rows or more;
         v = cells(cols)  # `once`: one a row allowed); not the annotators
         n = len(set(v))
@@ -1605,7 +1654,7 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
             return False
         if len(cols) == 1 and ann and annotator_name(cols[0]):  # one relabelling the other: the annotators
             return not _one_to_one(v, cells([ann]))
-        return not mixes(cols)
+        return not mixes(cols) and not crossed(cols)
 
     def place(cols):  # a trial's place in the session: a position's word, no id's, whole numbers
         words = set().union(*map(_tokens, cols))
@@ -1620,6 +1669,17 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
     got = next((c for c in tries if fits(c) and not place(c)), None) or next(  # (a place: beside annotators)
         (c for c in tries if fits(c) and ann), None) or next(
         (c for c in tries if all(_tokens(x) & ITEM_WORDS and _id_like(x) for x in c) and fits(c, once=True)), None)
+    if got and not ann and len(got) == 1 and not _tokens(got[0]) & ITEM_WORDS:  # anonymous votes: a column named
+        mine = cells(got)  # as an item's id or text, of more values nested in one chosen that is named for no item,
+        # each value on two rows or more: its items (an `email_id` in a `folder`, a `post_id` in a `subreddit`; not
+        # the evidence each vote cites within a `claim_id`, an item's two rounds, a post's edited title: the 82nd pass)
+        finer = [c for c in t.columns if c not in (*got, lab) and len(set(mine)) < len(set(cells([c]))) <= len(
+            recs) / 2 and len(set(zip(cells([c]), mine))) == len(set(cells([c]))) and fits([c]) and (
+                _id_like(c) or _tokens(c) & (ITEM_WORDS | TEXT_WORDS)) and not _maybe_name(  # named as an
+                c, STUDY_WORDS | {'version', 'attempt', 'crawl', 'edit', 'revision'})]
+        # item's id, not a study's (a crawl's batch, a review round within a `movie`, a chat's `session_id` within a
+        # `channel`: a study's sitting in the same shape; the 83rd pass)
+        got = [min(finer, key=lambda c: len(set(cells([c]))))] if finer else got
     if got and ann and ann in t.columns:  # an annotator labels an item on several rows: a part of it on each?
         pairs = Counter(zip(cells(got), cells([ann])))
         if sum(n > 1 for n in pairs.values()) >= len(pairs) / 10:
@@ -1710,15 +1770,25 @@ def _with_form_hint(err: ScruplesDataError, t: _Table, cc: list, ids: list) -> S
         words = [c for c in other if c != lone and not ((_count_like(c) or _not_counts(c) or _maybe_name(c)) and not (
             _tokens(c) & TEXT_WORDS)) and not all(
             str(r.get(c)).strip().lstrip('-').replace('.', '', 1).isdigit() for _, r in recs[:1000])]  # (jsPsych's
-        people = {'subject', 'subj'}  # (`sound`; `id` before `doc_id`; beside no annotators' column, not one named
-        item = _item_for_hint(t, recs, ann, ids, lone, more=[c for c in words if ann or not (  # for a study's
-            _tokens(c) & people and _tokens(c) <= people | {'id', 'no', 'code', 'nr'})], lab=lab)  # participants
-        # alone: `subject` beside jsPsych's `target`; an `email_subject` is the items' text)
+        people = {'subject', 'subj', 'sub'}  # (`sound`; `id` before `doc_id`; beside no annotators' column, not
+        tags = {'id', 'no', 'code', 'nr', 'number', 'num', 'idx'}  # one named for a study's participants alone (a
+        # `pid` may be a product's, crossed with its shoppers: kept)
+
+        def theirs(c):  # (`subject` beside jsPsych's `target`, BIDS' `sub`) that crosses another column: each saw
+            if not (_tokens(c) & people and _tokens(c) <= people | tags):  # many, each seen by many (a product's
+                return False  # `pid` beside its category, a mail's `Subject` beside its sender: nested)
+            mine = [str(r.get(c)) for _, r in recs]
+            return any(_crossed(mine, [str(r.get(w)) for _, r in recs]) for w in t.columns if w not in (c, lab))
+
+        named = [c for c in other if c not in words and c != lone and _id_like(c) and _tokens(c) & ITEM_WORDS]  # an
+        item = _item_for_hint(t, recs, ann, ids, lone, more=[  # item's id the wide read did not take (`passage_id`
+            *(c for c in words if ann or not theirs(c)), *named], lab=lab)  # beside `question_num`: two ids)
         many = [c for c in other if _count_like(c)]  # `id,label,votes`: a melt of counts (its refusal names the pivot)
         given = Counter((str(r.get(ann)), str(r.get(lab))) for _, r in recs) if ann and lab else Counter()
         if item == 'ITEM' and given and max(given.values()) > 1:  # no column of words for the items: one named as
             item = next((c for c in many if _item_for_hint(t, recs, ann, [], more=[c]) == c and _numbered(  # a
-                *([str(r.get(x)) for _, r in recs] for x in (c, ann, lab)))), 'ITEM')  # count whose
+                *([str(r.get(x)) for _, r in recs] for x in (c, ann, lab)),  # count whose
+                [[str(r.get(x)) for _, r in recs] for x in t.columns if x not in (c, ann, lab)])), 'ITEM')
             many = [c for c in many if c != item]  # values the annotators share (`number,rater,rating`: items 1-8,
             # not votes per row); an annotator gives a label on several rows (not `annotator,label,count`, a summary)
         if ann and lab and item != 'ITEM' and not _usual(t, 'annotator'):  # named for annotators: pasted only where
@@ -2142,11 +2212,17 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         c, resp, anns, extra, repeat_of = _tally(votes, len(ex.items), names, path, annotators, given['repeats'],
                                                  roles.get('annotator') or 'annotator')
     except ScruplesDataError as err:  # a column read as the annotators by its name: not theirs? say so
-        if '(named for annotators)' not in how or 'one label per item and annotator' not in err.expected:
+        if 'one label per item and annotator' not in err.expected:
             raise
-        raise ScruplesDataError(err.path, err.line, err.field, err.expected + f'; {roles["annotator"]!r} is read '
-                                f'as the annotators by its name: not their ids? {_opt("annotator", "")}',
-                                err.got) from None
+        if '(named for annotators)' in how:
+            err = ScruplesDataError(err.path, err.line, err.field, err.expected + f'; {roles["annotator"]!r} is read '
+                                    f'as the annotators by its name: not their ids? {_opt("annotator", "")}', err.got)
+        if form == 'long':  # the rows of each repeat, for the columns that set them apart (`read_annotated`)
+            rows = {}
+            for line, i, a, _ in votes:
+                rows.setdefault((i, a), []).append(line)
+            err.repeats = (ids, roles.get('label'), [g for g in rows.values() if len(g) > 1])
+        raise err from None
     if (c.sum(1) == 0).any():
         i = int(np.flatnonzero(c.sum(1) == 0)[0])
         raise ScruplesDataError(
@@ -2194,6 +2270,35 @@ def _tabular(path: Path, t: _Table, form, classes, *, text, context, split, **gi
         class_order=order,
         repeat_of=repeat_of or None,
     )
+
+# %% ../nbs/07_annotations.ipynb #b3d87983
+def _with_parts(err: ScruplesDataError, t: _Table) -> ScruplesDataError:
+    """A long table's repeats (an annotator's two labels of one item, `err.repeats`: the item columns, the label column
+    and each repeat's lines) with the columns of `t` (the table read again) that set every repeat's rows apart, of few
+    values (no more than the items'): the one of fewest offered as part of the item beside the repeats' policy. A
+    name cannot tell a document's `page` from a survey's second page showing the same stimulus (the eighty-first pass:
+    `doc_id,page` lost its hint when `page` stopped being a part's name); the user can: the refusal names both."""
+    ids, lab, groups = err.repeats
+    need, rows, seen, n, items = {l for g in groups for l in g}, {}, {}, 0, set()
+    for line, rec in itertools.islice(t.records, 100_000):  # (a hint's evidence, as `_with_form_hint` reads it)
+        n += 1
+        items.add(tuple(str(rec.get(c)) for c in ids))
+        for c in t.columns:
+            seen.setdefault(c, set()).add(str(rec.get(c)))
+        if line in need:
+            rows[line] = rec
+    groups = [g for g in groups if all(l in rows for l in g)]
+    parts = [c for c in t.columns if c not in (*ids, err.field, lab) and 1 < len(seen.get(c, ())) <= n / 2
+             and len(seen[c]) <= len(items)]  # a part: fewer values than the items (a page 1-3 of each document; not
+    # the items themselves beside a column taken for them, a rater's `rationale` of four values beside 12 posts)
+    parts = [c for c in parts if groups and all(len({str(rows[l].get(c)) for l in g}) == len(g) for g in groups)]
+    if not parts:
+        return err
+    c = min(parts, key=lambda c: len(seen[c]))
+    return ScruplesDataError(err.path, err.line, err.field, err.expected + (
+        f'; or, if {c!r} tells the rows apart as different items (a document\'s pages, a dialogue\'s turns), not the '
+        f'same item judged again: {_opt("item", ",".join([*ids, c]))}'), err.got)
+
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3
 def read_annotated(
@@ -2298,7 +2403,13 @@ def read_annotated(
         src = _index_ids(path_in, opts) if frame else None
         t = (_frame_table(src, path) if frame
              else _table(path, dict(opts, classes=classes, form=form), index_ids=True))
-        d = _tabular(path, t, form, classes, **opts)
+        try:
+            d = _tabular(path, t, form, classes, **opts)
+        except ScruplesDataError as err:  # repeats of a long table: the columns that set them apart, read again
+            if not getattr(err, 'repeats', None):
+                raise
+            raise _with_parts(err, _frame_table(src, path) if frame else _table(
+                path, dict(opts, classes=classes, form=form), index_ids=True)) from None
         if frame and src is not path_in and pd.api.types.is_integer_dtype(path_in.index):  # an unnamed index of
             # numbers (a frame sampled, sorted or filtered): its row labels, kept as the items, but no id column's
             # ids (matched on an `id` column of the examples, a shuffled frame's row 3 took item 3: `metrics`)
