@@ -10,6 +10,22 @@ Usage: python scripts/nbtest.py [nbdev_test arguments], e.g. --n_workers 2 --tim
 import os
 import sys
 
+from scruples.reproduce import thread_share
+
+
+def _workers(argv) -> int:
+    "nbdev_test's `--n_workers` (its default: the cores, at most 8)."
+    for i, a in enumerate(argv):
+        if a.startswith('--n_workers='):
+            return int(a.split('=', 1)[1])
+        if a == '--n_workers' and i + 1 < len(argv):
+            return int(argv[i + 1])
+    return min(len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1, 8)
+
+
+if __name__ == '__main__':  # the notebooks run at once share the cores (before nbdev loads numpy; the workers inherit it)
+    os.environ.update(thread_share(_workers(sys.argv[1:])))
+
 import nbdev.test as nbdev_test_module
 
 _test_nb = nbdev_test_module.test_nb

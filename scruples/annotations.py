@@ -42,10 +42,10 @@ pd = LazyModule('pandas')
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'NUMBER_WORDS', 'ITEM_NUMBERS', 'COUNT_WORDS', 'TOTAL_WORDS',
            'NOT_COUNT_TOKENS', 'STUDY_WORDS', 'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS',
-           'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'PART_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES',
-           'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated',
-           'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns', 'frame_rules',
-           'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'RUN_WORDS', 'PART_WORDS', 'MISSING_MARKS', 'AGAIN_WORDS',
+           'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling',
+           'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns',
+           'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -732,16 +732,18 @@ def _numbering(name, values: np.ndarray, ids) -> bool:
             or len(v) >= 5 and len(set(v)) == len(v) and (not ids or max(v) - min(v) == len(v) - 1))
 
 
-def _id_like(name: str) -> bool:
+def _id_like(name: str, columns=()) -> bool:
     """A column named like an id (id, item_id, post-id, itemId, uuid, index, pandas' 'Unnamed: 0', a stimulus's code
     `stim_code`, an item's number `item_number`, `Question No.`; not a class `code`, nor a part's number
-    `sentence_no`): never a class unless named one."""
+    `sentence_no`, nor the answer of a yes/no question beside its `yes` among `columns`, `claim_no` beside
+    `claim_yes`: the eighty-fourth pass): never a class unless named one."""
     words = [w for w in re.split(r'[\s_\-.]+|(?=#)', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', name.strip()).casefold())
              if w]  # (`Item#`: two words)
     return bool(
         re.fullmatch(r'(?i)(.*[_\-\s.])?(id|ids|uuid|guid|index|idx)|.+[_\-\s.]code|unnamed:\s*\d+', name.strip())
         or re.fullmatch(r'.*[a-z]I[dD]', name.strip())
         or len(words) >= 2 and words[-1] in NUMBER_WORDS and words[-2] in ITEM_WORDS - PART_WORDS | {'case', 'record'}
+        and not (words[-1] == 'no' and any(_tokens(c) == {*words[:-1], 'yes'} for c in columns))
     )
 
 # %% ../nbs/07_annotations.ipynb #bf2ad31f
@@ -1143,7 +1145,7 @@ def _id_columns(t: _Table, path, form: str, given: dict) -> list[str]:
             else [_find(t, [_usual(t, 'item') or 'item'], path, 'the item')[0]]
         )
     named = set(_names(given['counts'] or []))  # a column named a count is not taken for the id
-    like = [c for c in t.columns if _id_like(c) and c not in named]
+    like = [c for c in t.columns if _id_like(c, t.columns) and c not in named]
     return (
         _find(t, given['id'], path, 'the item id')
         if given['id']
@@ -1380,7 +1382,7 @@ def _wide(
             if given['counts']
             else _find(t, names, path, 'a count')
             if names
-            else [c for c in t.columns if c not in used and c not in usual and not _id_like(c)]
+            else [c for c in t.columns if c not in used and c not in usual and not _id_like(c, t.columns)]
         )
     for c in cc:
         _claim(used, c, 'a count', path)
@@ -1599,6 +1601,10 @@ def _crossed(a, b) -> bool:
             and sum(len(s) > 1 for s in pb.values()) >= len(pb) / 2)
 
 
+RUN_WORDS = STUDY_WORDS | {'run', 'job', 'pass', 'crawl', 'attempt', 'version', 'revision', 'edit', 'export',
+                          'upload'}  # a study's sitting or a run's: its ids split an item's votes, never its own
+
+
 PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',
               'chunk', 'clause', 'token', 'aspect', 'entity', 'slot'}  # a part of an item (`conversation_id,turn`);
 # never a judgment's time, a block, a condition, nor a survey's page, section or part (an item shown twice)
@@ -1642,10 +1648,18 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
                     return True
         return False
 
+    def again(cols):  # the share of (value, annotator) pairs on several rows (none: anonymous votes)
+        if not ann or ann not in t.columns:
+            return 0.0
+        pairs = Counter(zip(cells(cols), cells([ann])))
+        return sum(n > 1 for n in pairs.values()) / max(len(pairs), 1)
+
     def crossed(cols):  # a column named for no item crossed by one named for an item's id (`idx` beside
         return len(cols) == 1 and not _tokens(cols[0]) & ITEM_WORDS and any(  # `question_id`: each annotator's
-            _crossed(cells(cols), cells([x])) for x in t.columns  # row number; a story's `part` beside `story_id`)
-            if x not in (*cols, ann, lab) and _tokens(x) & ITEM_WORDS and _id_like(x))
+            _crossed(cells(cols), cells([x])) and again([x]) <= again(cols)  # row number; a story's `part` beside
+            for x in t.columns  # `story_id`); not where that id's annotators label each of it on more rows than
+            if x not in (*cols, ann, lab) and _tokens(x) & ITEM_WORDS and _id_like(x))  # this one's (a `url` in
+    # the lists of a Prolific `task_id`, each list of several urls: the eighty-fourth pass)
 
     def fits(cols, once=False):  # items repeat across the rows: not one value, not one a row (of 10 rows or more;
         v = cells(cols)  # `once`: one a row allowed); not the annotators
@@ -1664,7 +1678,22 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
     named = [[c] for c in (_usual(t, n) for n in ITEM_NAMES[:5]) if c]
     late = [[c] for c in (_usual(t, n) for n in ITEM_NAMES[5:]) if c]
     text = lone and ids and _tokens(lone) & TEXT_WORDS  # a text beside ids: the ids (two texts alike merge)
-    tries = [*([[lone]] if lone and not text else []), *named, *([list(ids)] if ids else []), *([c] for c in more),
+
+    run = list(ids) or [c for c in more if _maybe_name(c, RUN_WORDS)][:1]  # the ids taken, or a run's offered
+
+    def splits(c):  # the ids, each within one value of `c`, split half its values or more
+        per = {}
+        for i, (v,) in zip(cells(run), cells([c])):
+            per.setdefault(v, set()).add(i)
+        return sum(len(s) > 1 for s in per.values()) >= len(per) / 2 and sum(map(len, per.values())) == len(
+            set(cells(run)))
+
+    runs = run and all(_maybe_name(x, RUN_WORDS) and not _tokens(x) & ITEM_WORDS for x in run)  # ids of a run
+    outer = [[c] for c in t.columns if runs and c not in (*run, ann, lab) and _tokens(c) & (ITEM_WORDS | TEXT_WORDS)
+             and splits(c)]  # (a `prompt` under two `run_id`s, a `sentence` under two `pass_id`s: 16 items read for
+    # 8, the eighty-fourth pass): the column named for items they split is tried first
+    tries = [*outer, *([[lone]] if lone and not text else []),
+             *named, *([list(ids)] if ids else []), *([c] for c in more),
              *late, *([[lone]] if text else [])]  # (the text last: where the ids are not the items, `index`)
     got = next((c for c in tries if fits(c) and not place(c)), None) or next(  # (a place: beside annotators)
         (c for c in tries if fits(c) and ann), None) or next(
@@ -1674,11 +1703,12 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
         # each value on two rows or more: its items (an `email_id` in a `folder`, a `post_id` in a `subreddit`; not
         # the evidence each vote cites within a `claim_id`, an item's two rounds, a post's edited title: the 82nd pass)
         finer = [c for c in t.columns if c not in (*got, lab) and len(set(mine)) < len(set(cells([c]))) <= len(
-            recs) / 2 and len(set(zip(cells([c]), mine))) == len(set(cells([c]))) and fits([c]) and (
-                _id_like(c) or _tokens(c) & (ITEM_WORDS | TEXT_WORDS)) and not _maybe_name(  # named as an
-                c, STUDY_WORDS | {'version', 'attempt', 'crawl', 'edit', 'revision'})]
-        # item's id, not a study's (a crawl's batch, a review round within a `movie`, a chat's `session_id` within a
-        # `channel`: a study's sitting in the same shape; the 83rd pass)
+            recs) / 2 and len(set(zip(cells([c]), mine))) == len(set(cells([c]))) and fits([c]) and _tokens(c) & (
+                ITEM_WORDS | TEXT_WORDS | {'email', 'mail'}) - {'task', 'hit', 'hitid', 'sample'} and not _maybe_name(
+                c, RUN_WORDS)]
+        # item's id or text by an item's word, not a study's (a crawl's batch, a review round within a `movie`, a
+        # chat's `session_id` within a `channel`: a study's sitting in the same shape; the 83rd pass), nor a word of a
+        # work unit's or a run's id (`task_id`, `job_id` under a `url`: the 84th)
         got = [min(finer, key=lambda c: len(set(cells([c]))))] if finer else got
     if got and ann and ann in t.columns:  # an annotator labels an item on several rows: a part of it on each?
         pairs = Counter(zip(cells(got), cells([ann])))
@@ -2291,13 +2321,20 @@ def _with_parts(err: ScruplesDataError, t: _Table) -> ScruplesDataError:
     parts = [c for c in t.columns if c not in (*ids, err.field, lab) and 1 < len(seen.get(c, ())) <= n / 2
              and len(seen[c]) <= len(items)]  # a part: fewer values than the items (a page 1-3 of each document; not
     # the items themselves beside a column taken for them, a rater's `rationale` of four values beside 12 posts)
-    parts = [c for c in parts if groups and all(len({str(rows[l].get(c)) for l in g}) == len(g) for g in groups)]
+    parts = [c for c in parts if groups and all(len({str(rows[l].get(c)) for l in g}) == len(g) for g in groups)
+             and not _tokens(c) & AGAIN_WORDS]
     if not parts:
         return err
-    c = min(parts, key=lambda c: len(seen[c]))
+    parts = sorted(parts, key=lambda c: len(seen[c]))[:3]  # (two that both set them apart, `pass_no` and `page`: the
+    c, more = parts[0], ''.join(f' (or {x!r}: {_opt("item", ",".join([*ids, x]))})' for x in parts[1:])  # user picks)
     return ScruplesDataError(err.path, err.line, err.field, err.expected + (
         f'; or, if {c!r} tells the rows apart as different items (a document\'s pages, a dialogue\'s turns), not the '
-        f'same item judged again: {_opt("item", ",".join([*ids, c]))}'), err.got)
+        f'same item judged again: {_opt("item", ",".join([*ids, c]))}{more}'), err.got)
+
+
+AGAIN_WORDS = {'session', 'attempt', 'retest', 'gold', 'version', 'revision', 'edit', 'edited', 'round', 'wave',
+               'submitted', 'timestamp', 'date', 'time', 'corrected', 'repeat', 'rep', 'pass'}  # a column so named
+# sets an item's judgments apart (a retest's session, a corrected vote, a gold check), never its parts: not offered
 
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3

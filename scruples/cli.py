@@ -762,7 +762,8 @@ def _add_reproduce_parser(sub):
         '--jobs',
         type=_int_at_least(1, 64),
         default=1,
-        help='notebooks run at once, each in its own kernel (default 1; the full run\'s notebooks use both cores themselves)',
+        help='notebooks run at once, each in its own kernel with its share of the cores\' threads (default 1; '
+        'the full run\'s notebooks use both cores themselves)',
     )
 
 # %% ../nbs/99_cli.ipynb #b669fe43

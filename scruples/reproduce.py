@@ -28,10 +28,10 @@ class ReproductionError(ScruplesError):
     "One or more paper notebooks failed to run."
 
 # %% auto #0
-__all__ = ['pd', 'CAUSES', 'RUN_ENV', 'KERNEL_ENV', 'FIG_NAMES', 'REPRODUCE_MANIFEST', 'ReproductionError', 'Comparison',
-           'summary_heading', 'write_summary', 'show_na', 'paper_notebooks', 'select_notebooks', 'default_kernel',
-           'git_state', 'stamp_run', 'quiet_kernel_manager', 'run_notebook', 'settings_file', 'run_settings',
-           'reproduce']
+__all__ = ['pd', 'CAUSES', 'RUN_ENV', 'THREAD_VARS', 'KERNEL_ENV', 'FIG_NAMES', 'REPRODUCE_MANIFEST', 'ReproductionError',
+           'Comparison', 'summary_heading', 'write_summary', 'show_na', 'paper_notebooks', 'select_notebooks',
+           'default_kernel', 'thread_share', 'git_state', 'stamp_run', 'quiet_kernel_manager', 'run_notebook',
+           'settings_file', 'run_settings', 'reproduce']
 
 # %% ../nbs/90_reproduce.ipynb #a9b565d6
 def _num(x) -> str:
@@ -316,6 +316,23 @@ RUN_ENV = {
     'TQDM_DISABLE': '1',  # tqdm's bars (a bar that names `disable=` itself: see the notebooks)
     'HF_HUB_DISABLE_PROGRESS_BARS': '1',
 }  # Hugging Face's download and weight-loading bars
+
+# %% ../nbs/90_reproduce.ipynb #579aa2e7
+THREAD_VARS = ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')  # BLAS's and OpenMP's (torch's) threads
+
+
+def thread_share(
+    jobs: int,  # processes that run at once on this machine
+    env=None,  # the environment they start from (default: os.environ)
+) -> dict:
+    """The thread variables (`THREAD_VARS`) for one of `jobs` processes run at once: the cores this process may use
+    divided among them, at least one each; a variable `env` sets already is left to it (the user's choice wins), and
+    one process alone gets nothing (its libraries use every core)."""
+    env = os.environ if env is None else env
+    if jobs <= 1:
+        return {}
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+    return {k: str(max(1, cores // jobs)) for k in THREAD_VARS if not env.get(k)}
 
 # %% ../nbs/90_reproduce.ipynb #8faf3b16
 def git_state(root) -> dict:
@@ -702,8 +719,9 @@ def _reproduce(nbs, out, fig_dir, smoke, data_dir, seed, kernel, jobs, log, mode
 
     run_one = lambda nb: _run_one(nb, out, fig_dir, params, kernel, state, mode, log)
 
-    saved = {k: os.environ.get(k) for k in RUN_ENV}
-    os.environ.update(RUN_ENV)  # the kernels papermill starts inherit it
+    run_env = RUN_ENV | thread_share(min(jobs, len(nbs)))  # notebooks run at once share the cores
+    saved = {k: os.environ.get(k) for k in run_env}
+    os.environ.update(run_env)  # the kernels papermill starts inherit it
     try:
         if jobs == 1 or len(nbs) == 1:
             outcomes = [run_one(nb) for nb in nbs]

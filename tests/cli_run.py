@@ -39,6 +39,18 @@ def hinted_flags(out: str) -> list[str]:
     "The flags a refusal's hint (`... say --long, --item X, --label Y, got ...`, joined by `said`) tells the user to paste."
     return [w for part in out.split('say ')[1].split(', got')[0].split(', ') for w in part.split()]  # (`--item a,b`)
 
+def refused_hint(path, *argv) -> tuple[list[str], str]:
+    "`scruples data validate PATH ARGV` refused: the flags its hint tells the user to paste (`hinted_flags`), and all it printed."
+    rc, out = said('data', 'validate', path, *argv)
+    assert rc != 0, out
+    return hinted_flags(out), out
+
+def reads_as(path, flags, expect: str) -> str:
+    "`scruples data validate PATH FLAGS` reads the file, printing `expect` (`12 items, 36 votes by 3 annotators`)."
+    rc, out = said('data', 'validate', path, *flags)
+    assert rc == 0 and expect in out, (flags, out)
+    return out
+
 def in_process(*argv) -> tuple[int, str, str]:
     "`scruples ARGV` in this process (a test may replace a function inside it): (exit status, stdout, stderr)."
     import contextlib

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from pathlib import Path
 
@@ -72,6 +73,18 @@ DATA_FIXTURES = {'real_data_dir'}
 
 def pytest_configure(config):
     config.addinivalue_line('markers', 'data: behaves differently without the real data; `make test-nodata` runs only these')
+    workers = os.environ.get('PYTEST_XDIST_WORKER_COUNT')  # set in each of pytest-xdist's workers before this runs
+    if workers:  # the workers share the cores: each its share of BLAS and OpenMP threads, before numpy and torch load
+        # (issue 43: with a thread per core in each, a file of numpy tests took twice as long; the CLI calls inherit it)
+        from scruples.reproduce import thread_share
+        share = thread_share(int(workers))
+        os.environ.update(share)
+        if 'OPENBLAS_NUM_THREADS' in share and 'numpy' in sys.modules:  # a plugin loaded it already: told now
+            from threadpoolctl import threadpool_limits
+            _LIMITS.append(threadpool_limits(int(share['OPENBLAS_NUM_THREADS']), 'blas'))
+
+
+_LIMITS: list = []  # held for the session
 
 
 def pytest_ignore_collect(collection_path, config):

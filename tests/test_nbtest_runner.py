@@ -35,3 +35,19 @@ def test_a_failing_notebook_still_fails(tmp_path):
                        cwd=ROOT, env={**os.environ, 'PYTHONPATH': str(ROOT)}, capture_output=True, text=True, timeout=150)
     assert p.returncode != 0
     assert 'fails.ipynb' in p.stderr
+
+
+def test_notebooks_run_at_once_share_the_cores(tmp_path):
+    "Issue 43: with `--n_workers 2` each notebook's BLAS gets half the cores (OpenBLAS's threads fought, 30x slower)."
+    from scruples.reproduce import THREAD_VARS
+    share = max(1, len(os.sched_getaffinity(0)) // 2)
+    nbs = []
+    for i in range(2):
+        nbs.append(tmp_path/f'n{i}.ipynb')
+        _notebook(nbs[-1], ['import os, numpy\nfrom threadpoolctl import threadpool_info',
+                            f'assert os.environ["OPENBLAS_NUM_THREADS"] == "{share}", os.environ.get("OPENBLAS_NUM_THREADS")',
+                            f'assert {{i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}} == {{{share}}}'])
+    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARS} | {'PYTHONPATH': str(ROOT)}
+    p = subprocess.run([sys.executable, str(ROOT/'scripts'/'nbtest.py'), '--path', str(tmp_path), '--n_workers', '2'],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=150, check=False)
+    assert p.returncode == 0 and 'Success' in p.stdout, p.stdout + p.stderr

@@ -9,7 +9,7 @@ import shlex
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import hinted_flags, said
+from cli_run import reads_as, refused_hint, said
 
 from scruples.annotations import read_annotated
 
@@ -67,17 +67,6 @@ def test_a_class_no_beside_yes_is_read_whatever_its_numbers(tmp_path):
 
 # --- the eighty-first pass (on b8466c2): regressions of the eightieth stop's rules, and two old silent reads ---------
 
-def _hint(path):
-    rc, out = said('data', 'validate', path)
-    assert rc != 0, out
-    return hinted_flags(out), out
-
-
-def _reads(path, flags, expect):
-    rc, out = said('data', 'validate', path, *flags)
-    assert rc == 0 and expect in out, (flags, out)
-
-
 @pytest.mark.parametrize('item,part,values', [('doc_id', 'page', [1, 2, 3]),
                                               ('paper_id', 'section', ['intro', 'method', 'results']),
                                               ('story_id', 'part', ['beginning', 'middle', 'end'])])
@@ -92,11 +81,11 @@ def test_a_documents_parts_under_a_name_that_may_be_a_surveys_are_offered_by_the
     rows = [{item: f'd{d}', part: v, 'annotator': f'w{k}', 'label': rng.choice(['a', 'b'])}
             for d in range(5) for v in values for k in range(3)]
     pd.DataFrame(rows).to_csv(tmp_path / 'p.csv', index=False)
-    flags, out = _hint(tmp_path / 'p.csv')
+    flags, out = refused_hint(tmp_path / 'p.csv')
     assert flags[:3] == ['--long', '--item', item], out
     rc, out = said('data', 'validate', tmp_path / 'p.csv', *flags)
     assert rc != 0 and '--repeats first, all or drop' in out and f'--item {item},{part}' in out, out
-    _reads(tmp_path / 'p.csv', [*flags[:1], '--item', f'{item},{part}'], '15 items, 45 votes by 3 annotators')
+    reads_as(tmp_path / 'p.csv', [*flags[:1], '--item', f'{item},{part}'], '15 items, 45 votes by 3 annotators')
 
 
 def test_an_item_shown_again_on_a_second_page_is_still_offered_both_readings(tmp_path):
@@ -105,7 +94,7 @@ def test_an_item_shown_again_on_a_second_page_is_still_offered_both_readings(tmp
     rows = [{'stimulus_id': f's{s}', 'page': p, 'participant': f'P{k}', 'response': rng.choice(['moral', 'immoral'])}
             for k in range(4) for s in range(8) for p in (2, 7)]
     pd.DataFrame(rows).to_csv(tmp_path / 'r.csv', index=False)
-    flags, out = _hint(tmp_path / 'r.csv')
+    flags, out = refused_hint(tmp_path / 'r.csv')
     assert flags[:3] == ['--long', '--item', 'stimulus_id'], out
     rc, out = said('data', 'validate', tmp_path / 'r.csv', *flags)
     assert rc != 0 and out.index('--repeats first') < out.index('--item stimulus_id,page'), out
@@ -120,9 +109,9 @@ def test_anonymous_votes_beside_a_participants_column_with_a_number_tag_offer_th
             for k in range(6)
             for w in ['apple', 'chair', 'river', 'glove', 'plim', 'drob', 'tasp', 'house', 'cloud', 'vrin']]
     pd.DataFrame(rows).to_csv(tmp_path / 's.csv', index=False)
-    flags, out = _hint(tmp_path / 's.csv')
+    flags, out = refused_hint(tmp_path / 's.csv')
     assert flags[:3] == ['--long', '--item', 'word'], out
-    _reads(tmp_path / 's.csv', flags, '10 items, 60 votes')
+    reads_as(tmp_path / 's.csv', flags, '10 items, 60 votes')
 
 
 @pytest.mark.parametrize('case', ['agree', 'dropout'])
@@ -136,9 +125,9 @@ def test_numbered_items_whose_raters_all_agree_or_some_rated_alone_are_offered(t
         for r in ('r1', 'r2', 'r3') if case == 'agree' or i > 3 else ('r1',):
             rows.append({'number': i, 'rater': r, 'label': lab if case == 'agree' else rng.choice(['yes', 'no'])})
     pd.DataFrame(rows).to_csv(tmp_path / 'n.csv', index=False)
-    flags, out = _hint(tmp_path / 'n.csv')
+    flags, out = refused_hint(tmp_path / 'n.csv')
     assert '--item number' in ' '.join(flags), out
-    _reads(tmp_path / 'n.csv', flags, f'10 items, {len(rows)} votes by 3 annotators')
+    reads_as(tmp_path / 'n.csv', flags, f'10 items, {len(rows)} votes by 3 annotators')
 
 
 @pytest.mark.parametrize('row,item', [('idx', 'question_id'), ('Unnamed: 0', 'text_id'), ('idx', 'post_id')])
@@ -151,9 +140,9 @@ def test_each_annotators_row_number_beside_an_items_id_is_not_offered(tmp_path, 
     rows = [{row: j, item: f'q{q:03d}', 'worker_id': f'w{k}', 'label': rng.choice(['neg', 'neu', 'pos'])}
             for k in range(3) for j, q in enumerate(rng.permutation(12))]
     pd.DataFrame(rows).to_csv(tmp_path / 'i.csv', index=False)
-    flags, out = _hint(tmp_path / 'i.csv')
+    flags, out = refused_hint(tmp_path / 'i.csv')
     assert flags[:3] == ['--long', '--item', item], out
-    _reads(tmp_path / 'i.csv', flags, '12 items, 36 votes by 3 annotators')
+    reads_as(tmp_path / 'i.csv', flags, '12 items, 36 votes by 3 annotators')
 
 
 @pytest.mark.parametrize('item,group', [('email_id', 'folder'), ('utterance_id', 'speaker'), ('post_id', 'subreddit')])
@@ -164,9 +153,9 @@ def test_anonymous_votes_offer_the_column_nested_in_the_one_first_found(tmp_path
     rows = [{group: f'g{i % 2}', item: f'{item[:4]}-{i}', 'label': rng.choice(['ok', 'bad'])}
             for i in range(8) for _ in range(3)]
     pd.DataFrame(rows).to_csv(tmp_path / 'a.csv', index=False)
-    flags, out = _hint(tmp_path / 'a.csv')
+    flags, out = refused_hint(tmp_path / 'a.csv')
     assert flags[:3] == ['--long', '--item', item], out
-    _reads(tmp_path / 'a.csv', flags, '8 items, 24 votes')
+    reads_as(tmp_path / 'a.csv', flags, '8 items, 24 votes')
 
 
 @pytest.mark.parametrize('item,nested', [('url', 'crawl_batch'), ('movie', 'review_round'), ('channel', 'session_id')])
@@ -178,9 +167,9 @@ def test_anonymous_votes_are_not_split_by_a_studys_rounds_nested_in_the_items(tm
     rows = [{item: f'{item}{i}', nested: f'{item}{i}-{r}', 'label': rng.choice(['ok', 'bad'])}
             for i in range(10) for r in range(2) for _ in range(3)]
     pd.DataFrame(rows).to_csv(tmp_path / 'b.csv', index=False)
-    flags, out = _hint(tmp_path / 'b.csv')
+    flags, out = refused_hint(tmp_path / 'b.csv')
     assert flags[:3] == ['--long', '--item', item], out
-    _reads(tmp_path / 'b.csv', flags, '10 items, 60 votes')
+    reads_as(tmp_path / 'b.csv', flags, '10 items, 60 votes')
 
 
 # --- the eighty-second pass (on this stop's mends) --------------------------------------------------------------------
@@ -193,9 +182,9 @@ def test_one_label_column_beside_an_items_number_and_the_annotators_ids_names_th
     rng = np.random.default_rng(30)
     rows = [{item: i, who: f'W{k}', label: rng.choice(['A', 'B', 'C'])} for i in range(1, 11) for k in range(3)]
     pd.DataFrame(rows).to_csv(tmp_path / 'q.csv', index=False)
-    flags, out = _hint(tmp_path / 'q.csv')
+    flags, out = refused_hint(tmp_path / 'q.csv')
     assert flags[:3] == ['--long', '--item', item], out
-    _reads(tmp_path / 'q.csv', flags, '10 items, 30 votes by 3 annotators')
+    reads_as(tmp_path / 'q.csv', flags, '10 items, 30 votes by 3 annotators')
 
 
 @pytest.mark.parametrize('case', ['evidence', 'rounds', 'title'])
@@ -214,9 +203,9 @@ def test_anonymous_votes_on_an_items_id_are_not_split_by_a_column_nested_in_it(t
             rows.append({item: f'x{i}', other: extra, 'label': rng.choice(['yes', 'no'])})
     df = pd.DataFrame(rows)
     df.to_csv(tmp_path / 'n.csv', index=False)
-    flags, out = _hint(tmp_path / 'n.csv')
+    flags, out = refused_hint(tmp_path / 'n.csv')
     assert flags[:3] == ['--long', '--item', df.columns[0]], out
-    _reads(tmp_path / 'n.csv', flags, '10 items, 40 votes')
+    reads_as(tmp_path / 'n.csv', flags, '10 items, 40 votes')
 
 
 @pytest.mark.parametrize('cls,ids', [('NUM', 'token_id'), ('number', 'span_id'), ('NUM', None)])

@@ -6,7 +6,7 @@ a count whose values the annotators share is its items."""
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import hinted_flags, said
+from cli_run import hinted_flags, reads_as, refused_hint, said
 
 
 def _votes(n_items=8, n_people=3, seed=0, labels=(1, 2, 3, 4, 5)):
@@ -15,12 +15,9 @@ def _votes(n_items=8, n_people=3, seed=0, labels=(1, 2, 3, 4, 5)):
 
 
 def _hint_then_paste(path, expect_flags, expect):
-    rc, out = said('data', 'validate', path)
-    assert rc != 0, out
-    flags = hinted_flags(out)
+    flags, out = refused_hint(path)
     assert all(f in ' '.join(flags) for f in expect_flags), out
-    rc, out = said('data', 'validate', path, *flags)
-    assert rc == 0 and expect in out, out
+    reads_as(path, flags, expect)
 
 
 @pytest.mark.parametrize('item,who,label', [('number', 'rater', 'rating'), ('num', 'coder', 'judgment'),

@@ -1,0 +1,134 @@
+"""Issue 39, the eighty-fourth pass (on 30be0f4 against b8466c2): four regressions of the eighty-first stop's rules and
+one silent read by a pasted reading. Each table here was read right by b8466c2, bare or by its pasted hint, and by
+30be0f4 was read wrong by its own pasted hint (or refused naming nothing to paste)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_run import reads_as, refused_hint, said
+
+from scruples.annotations import read_annotated
+
+
+@pytest.mark.parametrize('run', ['job_id', 'task_id', 'run_id', 'pass_id'])
+def test_anonymous_votes_on_urls_are_not_split_by_a_runs_id_nested_in_them(tmp_path, run):
+    """`url,job_id,label` (each url labelled in two jobs, three votes each; no annotators' column): `--item job_id` was
+    offered and read 16 items for 8, silently. A column nested in the items replaces them only when named as an item's
+    id or text by an item's word (`email_id` in a `folder`), never a work unit's or a run's."""
+    rng = np.random.default_rng(40)
+    rows = [{'url': f'https://x.org/{i}', run: f'{i}-{k}', 'label': rng.choice(['yes', 'no'])}
+            for i in range(8) for k in range(2) for _ in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'u.csv', index=False)
+    flags, out = refused_hint(tmp_path / 'u.csv')
+    assert flags[:3] == ['--long', '--item', 'url'], out
+    reads_as(tmp_path / 'u.csv', flags, '8 items, 48 votes')
+
+
+def test_a_url_in_several_task_lists_is_still_the_item(tmp_path):
+    """`url,task_id,annotator,label` (Prolific task lists of five urls, each url in two lists, two annotators a list):
+    `url` crosses `task_id`, named for an item's id, and was left out; `--item task_id` was offered and its paste refused
+    every annotator's five rows of a list as repeats, naming nothing else. An id whose annotators label each of its
+    values on more rows than the column's is not what makes the column no item."""
+    rng = np.random.default_rng(41)
+    rows = []
+    for t in range(4):
+        for a in range(2):
+            for u in [(t + j) % 10 for j in range(0, 10, 2)]:  # each url in two lists
+                rows.append({'url': f'https://x.org/{u}', 'task_id': f'T{t}', 'annotator': f'ann{t}{a}',
+                             'label': rng.choice(['reliable', 'unreliable'])})
+    df = pd.DataFrame(rows)
+    df.to_csv(tmp_path / 't.csv', index=False)
+    flags, out = refused_hint(tmp_path / 't.csv')
+    assert flags[:3] == ['--long', '--item', 'url'], out
+    reads_as(tmp_path / 't.csv', flags, f'{df.url.nunique()} items, {len(df)} votes by 8 annotators')
+
+
+def test_each_annotators_row_number_beside_a_question_id_is_still_not_offered(tmp_path):
+    "Control of the mend above: `idx` (each annotator's row number) crosses `question_id`, whose pairs do not repeat."
+    rng = np.random.default_rng(42)
+    rows = [{'idx': j, 'question_id': f'q{q:03d}', 'worker_id': f'w{k}', 'label': rng.choice(['neg', 'pos'])}
+            for k in range(3) for j, q in enumerate(rng.permutation(12))]
+    pd.DataFrame(rows).to_csv(tmp_path / 'i.csv', index=False)
+    flags, out = refused_hint(tmp_path / 'i.csv')
+    assert flags[:3] == ['--long', '--item', 'question_id'], out
+
+
+@pytest.mark.parametrize('item', ['claim', 'post', 'image'])
+def test_a_yes_no_class_named_for_the_items_is_a_class_not_their_number(tmp_path, item):
+    """`claim_id,claim_yes,claim_no` (the counts of a yes/no question): `claim_no` was taken for the claims' number (an
+    item's word and `no`), the id was then ambiguous and the table refused with nothing to paste. Beside its `yes` it is
+    the question's other answer."""
+    rng = np.random.default_rng(43)
+    yes = rng.integers(0, 6, 10)
+    df = pd.DataFrame({f'{item}_id': [f'c{i}' for i in range(10)], f'{item}_yes': yes, f'{item}_no': 5 - yes})
+    df.to_csv(tmp_path / 'w.csv', index=False)
+    d = read_annotated(tmp_path / 'w.csv')
+    assert list(d.classes) == [f'{item}_yes', f'{item}_no'] and list(d.items) == list(df[f'{item}_id'])
+    assert np.array_equal(d.counts, df[[f'{item}_yes', f'{item}_no']].to_numpy())
+
+
+def test_an_items_number_beside_no_yes_class_is_still_its_id(tmp_path):
+    "Control: `item_no,agree,disagree`: the items' numbers (no `item_yes` beside it)."
+    rng = np.random.default_rng(44)
+    df = pd.DataFrame({'item_no': np.arange(1, 13), 'agree': rng.integers(1, 5, 12), 'disagree': rng.integers(0, 5, 12)})
+    df.to_csv(tmp_path / 'n.csv', index=False)
+    d = read_annotated(tmp_path / 'n.csv')
+    assert list(d.classes) == ['agree', 'disagree'] and list(d.items) == [str(i) for i in df.item_no]
+
+
+def _pages(path, extra, seed):
+    rng = np.random.default_rng(seed)
+    rows = [{'doc_id': f'D{d}', 'annotator': a, 'label': rng.choice(['pos', 'neg', 'neu']), **extra(d, a, k)}
+            for d in range(5) for a in ('ann1', 'ann2', 'ann3') for k in range(2)]
+    pd.DataFrame(rows).to_csv(path, index=False)
+
+
+def test_the_repeats_refusal_does_not_offer_a_pass_that_mixes_the_pages(tmp_path):
+    """`doc_id,annotator,label,pass_no,page`: every annotator labels both pages of a document, one of them in the other
+    order. `pass_no` and `page` both set each repeat's rows apart with two values; `--item doc_id,pass_no` (the first
+    column) was offered and read 10 items of 30 votes, each mixing the two pages, silently. A column named for a
+    judgment's occasion (a pass, a session, an attempt) is not offered as a part."""
+    _pages(tmp_path / 'p.csv', lambda d, a, k: {'pass_no': (k + (a == 'ann2')) % 2 + 1, 'page': k + 1}, 45)
+    rc, out = said('data', 'validate', tmp_path / 'p.csv', '--long', '--item', 'doc_id')
+    assert rc != 0 and '--item doc_id,page' in out and 'pass_no' not in out, out
+    reads_as(tmp_path / 'p.csv', ['--long', '--item', 'doc_id,page'], '10 items, 30 votes by 3 annotators')
+
+
+@pytest.mark.parametrize('again', ['session', 'attempt', 'is_gold'])
+def test_the_repeats_refusal_does_not_offer_a_retests_session_as_a_part(tmp_path, again):
+    "A test-retest's `session`, a corrected vote's `attempt`, a gold check's `is_gold`: the item judged again."
+    _pages(tmp_path / 'r.csv', lambda d, a, k: {again: k + 1 if again != 'is_gold' else bool(k)}, 46)
+    rc, out = said('data', 'validate', tmp_path / 'r.csv', '--long', '--item', 'doc_id')
+    assert rc != 0 and '--repeats first, all or drop' in out and f'--item doc_id,{again}' not in out, out
+
+
+def test_two_columns_that_each_read_the_pages_are_both_named(tmp_path):
+    "Where two columns of no occasion's name both set the repeats apart (`page`, `side`), the refusal names both."
+    _pages(tmp_path / 's.csv', lambda d, a, k: {'page': k + 1, 'side': ['left', 'right'][(k + (a == 'ann2')) % 2]}, 47)
+    rc, out = said('data', 'validate', tmp_path / 's.csv', '--long', '--item', 'doc_id')
+    assert rc != 0 and '--item doc_id,page' in out and '--item doc_id,side' in out, out
+
+
+@pytest.mark.parametrize('item,run', [('prompt', 'run_id'), ('sentence', 'pass_id'), ('text', 'job_id')])
+def test_a_runs_ids_taken_for_the_items_give_way_to_the_items_they_split(tmp_path, item, run):
+    """Old (b8466c2 too): `prompt,run_id,label` (each prompt labelled in two runs; no annotators' column): the wide
+    read's id `run_id` was offered and read 16 items for 8, silently. Ids named for a run (`RUN_WORDS`) that split most
+    values of a column named for items or their texts, each id within one, give way to that column."""
+    rng = np.random.default_rng(48)
+    rows = [{item: f'{item} number {i}', run: f'{i}-{k}', 'label': rng.choice(['yes', 'no'])}
+            for i in range(8) for k in range(2) for _ in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'r.csv', index=False)
+    flags, out = refused_hint(tmp_path / 'r.csv')
+    assert flags[:3] == ['--long', '--item', item], out
+    reads_as(tmp_path / 'r.csv', flags, '8 items, 48 votes')
+
+
+def test_a_comments_id_under_a_posts_title_stays_the_item(tmp_path):
+    "Control: `post_title,comment_id,label`: comment ids, named for no run, split the posts: the comments are the items."
+    rng = np.random.default_rng(49)
+    rows = [{'post_title': f'Post {p}', 'comment_id': f'c{p}{j}', 'label': rng.choice(['civil', 'toxic'])}
+            for p in range(4) for j in range(3) for _ in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'c.csv', index=False)
+    flags, out = refused_hint(tmp_path / 'c.csv')
+    assert flags[:3] == ['--long', '--item', 'comment_id'], out
+    reads_as(tmp_path / 'c.csv', flags, '12 items, 36 votes')
