@@ -42,10 +42,10 @@ pd = LazyModule('pandas')
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'NUMBER_WORDS', 'ITEM_NUMBERS', 'COUNT_WORDS', 'TOTAL_WORDS',
            'NOT_COUNT_TOKENS', 'STUDY_WORDS', 'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS',
-           'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'RUN_WORDS', 'PART_WORDS', 'MISSING_MARKS', 'AGAIN_WORDS',
-           'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling',
-           'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns',
-           'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'RUN_WORDS', 'RERUN_WORDS', 'PART_WORDS', 'MISSING_MARKS',
+           'AGAIN_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name',
+           'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data',
+           'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -1602,7 +1602,9 @@ def _crossed(a, b) -> bool:
 
 
 RUN_WORDS = STUDY_WORDS | {'run', 'job', 'pass', 'crawl', 'attempt', 'version', 'revision', 'edit', 'export',
-                          'upload'}  # a study's sitting or a run's: its ids split an item's votes, never its own
+                          'upload'}  # a study's sitting or a run's: never an item nested in another
+RERUN_WORDS = {'pass', 'batch', 'wave', 'crawl', 'attempt', 'export', 'upload', 'job', 'retry', 'rerun'}  # ids of
+# an item's votes again, never an item (not `run`, `session`, `trial`, `version`: a model's response, a chat, a draft)
 
 
 PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',
@@ -1688,10 +1690,11 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
         return sum(len(s) > 1 for s in per.values()) >= len(per) / 2 and sum(map(len, per.values())) == len(
             set(cells(run)))
 
-    runs = run and all(_maybe_name(x, RUN_WORDS) and not _tokens(x) & ITEM_WORDS for x in run)  # ids of a run
+    runs = run and all(_maybe_name(x, RERUN_WORDS) and not _tokens(x) & ITEM_WORDS for x in run)  # a rerun's ids
     outer = [[c] for c in t.columns if runs and c not in (*run, ann, lab) and _tokens(c) & (ITEM_WORDS | TEXT_WORDS)
-             and splits(c)]  # (a `prompt` under two `run_id`s, a `sentence` under two `pass_id`s: 16 items read for
-    # 8, the eighty-fourth pass): the column named for items they split is tried first
+             and splits(c) and again([c]) <= again(run)]  # (a `sentence` under two `pass_id`s: 16 items read for 8,
+    # the eighty-fourth pass): the column named for items they split is tried first, where its annotators label each
+    # of its values on no more rows than each id (a `prompt` under `run_id`s each a model's response is not: the 85th)
     tries = [*outer, *([[lone]] if lone and not text else []),
              *named, *([list(ids)] if ids else []), *([c] for c in more),
              *late, *([[lone]] if text else [])]  # (the text last: where the ids are not the items, `index`)
@@ -1703,12 +1706,12 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
         # each value on two rows or more: its items (an `email_id` in a `folder`, a `post_id` in a `subreddit`; not
         # the evidence each vote cites within a `claim_id`, an item's two rounds, a post's edited title: the 82nd pass)
         finer = [c for c in t.columns if c not in (*got, lab) and len(set(mine)) < len(set(cells([c]))) <= len(
-            recs) / 2 and len(set(zip(cells([c]), mine))) == len(set(cells([c]))) and fits([c]) and _tokens(c) & (
-                ITEM_WORDS | TEXT_WORDS | {'email', 'mail'}) - {'task', 'hit', 'hitid', 'sample'} and not _maybe_name(
-                c, RUN_WORDS)]
-        # item's id or text by an item's word, not a study's (a crawl's batch, a review round within a `movie`, a
-        # chat's `session_id` within a `channel`: a study's sitting in the same shape; the 83rd pass), nor a word of a
-        # work unit's or a run's id (`task_id`, `job_id` under a `url`: the 84th)
+            recs) / 2 and len(set(zip(cells([c]), mine))) == len(set(cells([c]))) and fits([c]) and (
+                _id_like(c) or _tokens(c) & (ITEM_WORDS | TEXT_WORDS)) and not _tokens(c) & {
+                'task', 'hit', 'hitid', 'sample'} and not _maybe_name(c, RUN_WORDS)]
+        # item's id or text (a `clip_id` in a `video_id`), not a study's or a run's (a crawl's batch, a review round
+        # within a `movie`, a chat's `session_id` within a `channel`: the 83rd pass; a `job_id` or a work unit's
+        # `task_id` under a `url`: the 84th)
         got = [min(finer, key=lambda c: len(set(cells([c]))))] if finer else got
     if got and ann and ann in t.columns:  # an annotator labels an item on several rows: a part of it on each?
         pairs = Counter(zip(cells(got), cells([ann])))
@@ -2321,20 +2324,21 @@ def _with_parts(err: ScruplesDataError, t: _Table) -> ScruplesDataError:
     parts = [c for c in t.columns if c not in (*ids, err.field, lab) and 1 < len(seen.get(c, ())) <= n / 2
              and len(seen[c]) <= len(items)]  # a part: fewer values than the items (a page 1-3 of each document; not
     # the items themselves beside a column taken for them, a rater's `rationale` of four values beside 12 posts)
-    parts = [c for c in parts if groups and all(len({str(rows[l].get(c)) for l in g}) == len(g) for g in groups)
-             and not _tokens(c) & AGAIN_WORDS]
+    parts = [c for c in parts if groups and all(len({str(rows[l].get(c)) for l in g}) == len(g) for g in groups)]
     if not parts:
         return err
-    parts = sorted(parts, key=lambda c: len(seen[c]))[:3]  # (two that both set them apart, `pass_no` and `page`: the
-    c, more = parts[0], ''.join(f' (or {x!r}: {_opt("item", ",".join([*ids, x]))})' for x in parts[1:])  # user picks)
+    parts = sorted(parts, key=lambda c: (bool(_tokens(c) & AGAIN_WORDS), len(seen[c])))[:3]  # (two that both set
+    c, more = parts[0], ''.join(f' (or {x!r}: {_opt("item", ",".join([*ids, x]))})' for x in parts[1:])  # them
+    # apart, `pass_no` and `page`: each named, the one named for an occasion last; the user picks)
     return ScruplesDataError(err.path, err.line, err.field, err.expected + (
         f'; or, if {c!r} tells the rows apart as different items (a document\'s pages, a dialogue\'s turns), not the '
         f'same item judged again: {_opt("item", ",".join([*ids, c]))}{more}'), err.got)
 
 
 AGAIN_WORDS = {'session', 'attempt', 'retest', 'gold', 'version', 'revision', 'edit', 'edited', 'round', 'wave',
-               'submitted', 'timestamp', 'date', 'time', 'corrected', 'repeat', 'rep', 'pass'}  # a column so named
-# sets an item's judgments apart (a retest's session, a corrected vote, a gold check), never its parts: not offered
+               'submitted', 'timestamp', 'date', 'time', 'corrected', 'repeat', 'rep', 'pass', 'order', 'position',
+               'trial', 'step'}  # a column so named sets an item's judgments apart as often as its parts (a retest's
+# session, a corrected vote, a gold check; a video's `time`, a debate's `round`): offered after the others
 
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3

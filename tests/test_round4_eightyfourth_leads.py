@@ -83,23 +83,26 @@ def _pages(path, extra, seed):
     pd.DataFrame(rows).to_csv(path, index=False)
 
 
-def test_the_repeats_refusal_does_not_offer_a_pass_that_mixes_the_pages(tmp_path):
+def test_the_repeats_refusal_offers_the_pages_before_a_pass_that_mixes_them(tmp_path):
     """`doc_id,annotator,label,pass_no,page`: every annotator labels both pages of a document, one of them in the other
     order. `pass_no` and `page` both set each repeat's rows apart with two values; `--item doc_id,pass_no` (the first
-    column) was offered and read 10 items of 30 votes, each mixing the two pages, silently. A column named for a
-    judgment's occasion (a pass, a session, an attempt) is not offered as a part."""
+    column) was offered alone and read 10 items of 30 votes, each mixing the two pages, silently. Every such column is
+    named, one named for a judgment's occasion (a pass, a session, a time) after the others. (Leaving those out, as the
+    first mend did, lost a video's `time`, a diary's `date`, a debate's `round`: the eighty-fifth pass.)"""
     _pages(tmp_path / 'p.csv', lambda d, a, k: {'pass_no': (k + (a == 'ann2')) % 2 + 1, 'page': k + 1}, 45)
     rc, out = said('data', 'validate', tmp_path / 'p.csv', '--long', '--item', 'doc_id')
-    assert rc != 0 and '--item doc_id,page' in out and 'pass_no' not in out, out
+    assert rc != 0 and out.index('--item doc_id,page') < out.index('--item doc_id,pass_no'), out
     reads_as(tmp_path / 'p.csv', ['--long', '--item', 'doc_id,page'], '10 items, 30 votes by 3 annotators')
 
 
-@pytest.mark.parametrize('again', ['session', 'attempt', 'is_gold'])
-def test_the_repeats_refusal_does_not_offer_a_retests_session_as_a_part(tmp_path, again):
-    "A test-retest's `session`, a corrected vote's `attempt`, a gold check's `is_gold`: the item judged again."
-    _pages(tmp_path / 'r.csv', lambda d, a, k: {again: k + 1 if again != 'is_gold' else bool(k)}, 46)
+@pytest.mark.parametrize('part', ['time', 'date', 'round', 'session'])
+def test_a_part_named_for_an_occasion_is_still_offered_after_the_repeats(tmp_path, part):
+    """A video's `time` segments, a diary's `date`s, a debate's `round`s are parts; a retest's `session` is not: a name
+    cannot tell, the refusal names the repeats' policy first and the reading by the column after it."""
+    _pages(tmp_path / 'r.csv', lambda d, a, k: {part: ['00:00', '00:10'][k] if part == 'time' else k + 1}, 46)
     rc, out = said('data', 'validate', tmp_path / 'r.csv', '--long', '--item', 'doc_id')
-    assert rc != 0 and '--repeats first, all or drop' in out and f'--item doc_id,{again}' not in out, out
+    assert rc != 0 and out.index('--repeats first, all or drop') < out.index(f'--item doc_id,{part}'), out
+    reads_as(tmp_path / 'r.csv', ['--long', '--item', f'doc_id,{part}'], '10 items, 30 votes by 3 annotators')
 
 
 def test_two_columns_that_each_read_the_pages_are_both_named(tmp_path):
@@ -109,11 +112,11 @@ def test_two_columns_that_each_read_the_pages_are_both_named(tmp_path):
     assert rc != 0 and '--item doc_id,page' in out and '--item doc_id,side' in out, out
 
 
-@pytest.mark.parametrize('item,run', [('prompt', 'run_id'), ('sentence', 'pass_id'), ('text', 'job_id')])
+@pytest.mark.parametrize('item,run', [('prompt', 'batch_id'), ('sentence', 'pass_id'), ('text', 'job_id')])
 def test_a_runs_ids_taken_for_the_items_give_way_to_the_items_they_split(tmp_path, item, run):
-    """Old (b8466c2 too): `prompt,run_id,label` (each prompt labelled in two runs; no annotators' column): the wide
-    read's id `run_id` was offered and read 16 items for 8, silently. Ids named for a run (`RUN_WORDS`) that split most
-    values of a column named for items or their texts, each id within one, give way to that column."""
+    """Old (b8466c2 too): `sentence,pass_id,label` (each sentence labelled in two passes; no annotators' column): the
+    wide read's id `pass_id` was offered and read 16 items for 8, silently. Ids named for a rerun (`RERUN_WORDS`) that
+    split most values of a column named for items or their texts, each id within one, give way to that column."""
     rng = np.random.default_rng(48)
     rows = [{item: f'{item} number {i}', run: f'{i}-{k}', 'label': rng.choice(['yes', 'no'])}
             for i in range(8) for k in range(2) for _ in range(3)]
@@ -132,3 +135,29 @@ def test_a_comments_id_under_a_posts_title_stays_the_item(tmp_path):
     flags, out = refused_hint(tmp_path / 'c.csv')
     assert flags[:3] == ['--long', '--item', 'comment_id'], out
     reads_as(tmp_path / 'c.csv', flags, '12 items, 36 votes')
+
+
+@pytest.mark.parametrize('who', [None, 'annotator'])
+def test_a_prompts_runs_each_a_models_response_stay_the_items(tmp_path, who):
+    """The eighty-fifth pass: `prompt,run_id[,annotator],label`, each run a model's response to the prompt, was offered
+    `--item prompt` by the first mend (4 items for 12, silently without annotators): a `run` is no rerun's word."""
+    rng = np.random.default_rng(50)
+    rows = [{'prompt': f'Prompt {p}', 'run_id': f'r{p}{j}', **({who: f'a{k}'} if who else {}),
+             'label': rng.choice(['good', 'bad'])} for p in range(4) for j in range(3) for k in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'p.csv', index=False)
+    flags, out = refused_hint(tmp_path / 'p.csv')
+    assert flags[:3] == ['--long', '--item', 'run_id'], out
+    reads_as(tmp_path / 'p.csv', flags, '12 items, 36 votes')
+
+
+@pytest.mark.parametrize('outer,inner', [('video_id', 'clip_id'), ('video', 'frame_id'), ('folder', 'file_id')])
+def test_anonymous_votes_on_clips_in_videos_offer_the_clips(tmp_path, outer, inner):
+    """The eighty-fifth pass: the first mend required an item's word of the nested column and read `video_id,clip_id`
+    by the videos (4 items for 16, silently): a nested id named for no run stays the items."""
+    rng = np.random.default_rng(51)
+    rows = [{outer: f'v{v}', inner: f'v{v}-c{c}', 'label': rng.choice(['action', 'still'])}
+            for v in range(4) for c in range(4) for _ in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'v.csv', index=False)
+    flags, out = refused_hint(tmp_path / 'v.csv')
+    assert flags[:3] == ['--long', '--item', inner], out
+    reads_as(tmp_path / 'v.csv', flags, '16 items, 48 votes')
