@@ -1708,10 +1708,10 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
         finer = [c for c in t.columns if c not in (*got, lab) and len(set(mine)) < len(set(cells([c]))) <= len(
             recs) / 2 and len(set(zip(cells([c]), mine))) == len(set(cells([c]))) and fits([c]) and (
                 _id_like(c) or _tokens(c) & (ITEM_WORDS | TEXT_WORDS)) and not _tokens(c) & {
-                'task', 'hit', 'hitid', 'sample'} and not _maybe_name(c, RUN_WORDS)]
+                'task', 'hit', 'hitid', 'sample'} and not _maybe_name(c, RUN_WORDS - {'run'})]
         # item's id or text (a `clip_id` in a `video_id`), not a study's or a run's (a crawl's batch, a review round
         # within a `movie`, a chat's `session_id` within a `channel`: the 83rd pass; a `job_id` or a work unit's
-        # `task_id` under a `url`: the 84th)
+        # `task_id` under a `url`: the 84th; a `run_id` is a scan's or a model's response: the 86th)
         got = [min(finer, key=lambda c: len(set(cells([c]))))] if finer else got
     if got and ann and ann in t.columns:  # an annotator labels an item on several rows: a part of it on each?
         pairs = Counter(zip(cells(got), cells([ann])))
@@ -2335,10 +2335,10 @@ def _with_parts(err: ScruplesDataError, t: _Table) -> ScruplesDataError:
         f'same item judged again: {_opt("item", ",".join([*ids, c]))}{more}'), err.got)
 
 
-AGAIN_WORDS = {'session', 'attempt', 'retest', 'gold', 'version', 'revision', 'edit', 'edited', 'round', 'wave',
-               'submitted', 'timestamp', 'date', 'time', 'corrected', 'repeat', 'rep', 'pass', 'order', 'position',
-               'trial', 'step'}  # a column so named sets an item's judgments apart as often as its parts (a retest's
-# session, a corrected vote, a gold check; a video's `time`, a debate's `round`): offered after the others
+AGAIN_WORDS = {'session', 'attempt', 'retest', 'gold', 'version', 'revision', 'edit', 'edited', 'wave', 'submitted',
+               'timestamp', 'corrected', 'repeat', 'rep', 'pass'}  # a column so named sets an item's judgments apart
+# more often than its parts (a retest's session, a corrected vote, a gold check): offered after the others (not a
+# video's `time`, a debate's `round`, a sentence's `position`: before a counterbalancing list, the 86th pass)
 
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3

@@ -259,8 +259,10 @@ def test_npmle_refits_fit_each_resample_as_the_data_were_fitted():
     mult = np.array([np.bincount(inv.ravel(), weights=np.bincount(rng.integers(0, 1500, 1500), minlength=1500),
                                  minlength=len(pat)) for _ in range(12)])
     got = refit_weights(pr, lik, mult)
-    for m, w in zip(mult[:4], got):  # one batch = one resample at a time
-        assert np.abs(w - refit_weights(pr, lik, m[None])[0]).max() < 1e-6
+    for m, w in zip(mult[:4], got):  # one batch = one resample at a time, to EM's precision: a row stops where its
+        # gain falls below the tolerance, and the last bits of one row's products and a batch's differ (by BLAS's
+        # kernel and threads), so a row may take one step more: 5.5e-6 seen on one BLAS thread, 9e-7 on two
+        assert np.abs(w - refit_weights(pr, lik, m[None])[0]).max() < 5e-5
     plain = refit_weights(pr._replace(free=None), lik, mult[:4])  # without the region test: fit_npmle's EM itself
     for m, w in zip(mult[:4], plain):
         one = fit_npmle(np.repeat(pat, m.astype(int), axis=0), points=pr.points, alpha=pr.alpha, prune=0, regions=False)

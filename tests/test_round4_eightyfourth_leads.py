@@ -10,7 +10,7 @@ from cli_run import reads_as, refused_hint, said
 from scruples.annotations import read_annotated
 
 
-@pytest.mark.parametrize('run', ['job_id', 'task_id', 'run_id', 'pass_id'])
+@pytest.mark.parametrize('run', ['job_id', 'task_id', 'pass_id', 'batch_id'])
 def test_anonymous_votes_on_urls_are_not_split_by_a_runs_id_nested_in_them(tmp_path, run):
     """`url,job_id,label` (each url labelled in two jobs, three votes each; no annotators' column): `--item job_id` was
     offered and read 16 items for 8, silently. A column nested in the items replaces them only when named as an item's
@@ -161,3 +161,33 @@ def test_anonymous_votes_on_clips_in_videos_offer_the_clips(tmp_path, outer, inn
     flags, out = refused_hint(tmp_path / 'v.csv')
     assert flags[:3] == ['--long', '--item', inner], out
     reads_as(tmp_path / 'v.csv', flags, '16 items, 48 votes')
+
+
+@pytest.mark.parametrize('outer', ['subject', 'model'])
+def test_anonymous_votes_on_runs_nested_in_subjects_or_models_offer_the_runs(tmp_path, outer):
+    """The eighty-sixth pass: BIDS' `subject,run_id,label` (each run a scan rated for artifacts) and `model,run_id,label`
+    (each run a model's response) were read by the subjects or models (4 items for 12, silently) once a run's word
+    vetoed the nested column: a `run_id` may be the items."""
+    rng = np.random.default_rng(52)
+    rows = [{outer: f'{outer}-{s:02d}', 'run_id': f'{outer}-{s:02d}_run-{r}', 'label': rng.choice(['clean', 'artifact'])}
+            for s in range(4) for r in range(3) for _ in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'b.csv', index=False)
+    flags, out = refused_hint(tmp_path / 'b.csv')
+    assert flags[:3] == ['--long', '--item', 'run_id'], out
+    reads_as(tmp_path / 'b.csv', flags, '12 items, 36 votes')
+
+
+def test_a_sentences_position_is_offered_before_a_counterbalancing_list(tmp_path):
+    """The eighty-sixth pass: `sentence_id,position,participant,list,label` (a Latin square's `list` rotating the
+    positions): the first mend named `list` first (`position` an occasion's word) and its paste mixed four positions in
+    every item, right in totals. A position, a time, a round are named by their values, as before."""
+    rng = np.random.default_rng(53)
+    rows = [{'sentence_id': f's{s}', 'position': p, 'participant': f'P{k}', 'list': f'L{(p + k) % 4}',
+             'label': rng.choice(['ok', 'odd'])} for s in range(6) for p in range(4) for k in range(4)]
+    pd.DataFrame(rows).to_csv(tmp_path / 'l.csv', index=False)
+    rc, out = said('data', 'validate', tmp_path / 'l.csv', '--long', '--item', 'sentence_id', '--annotator',
+                   'participant')
+    other = out.find('--item sentence_id,list')  # (named after it, or not at all)
+    assert rc != 0 and (other < 0 or out.index('--item sentence_id,position') < other), out
+    reads_as(tmp_path / 'l.csv', ['--long', '--item', 'sentence_id,position', '--annotator', 'participant'],
+             '24 items, 96 votes by 4 annotators')
