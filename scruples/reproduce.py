@@ -318,7 +318,7 @@ RUN_ENV = {
 }  # Hugging Face's download and weight-loading bars
 
 # %% ../nbs/90_reproduce.ipynb #579aa2e7
-THREAD_VARS = ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')  # BLAS's and OpenMP's (torch's) threads
+THREAD_VARS = ('OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')  # BLAS's threads (numpy's and scipy's)
 
 
 def thread_share(

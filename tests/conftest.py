@@ -74,7 +74,7 @@ DATA_FIXTURES = {'real_data_dir'}
 def pytest_configure(config):
     config.addinivalue_line('markers', 'data: behaves differently without the real data; `make test-nodata` runs only these')
     workers = os.environ.get('PYTEST_XDIST_WORKER_COUNT')  # set in each of pytest-xdist's workers before this runs
-    if workers:  # the workers share the cores: each its share of BLAS and OpenMP threads, before numpy and torch load
+    if workers:  # the workers share the cores: each its share of BLAS threads, before numpy loads (torch: its own)
         # (issue 43: with a thread per core in each, a file of numpy tests took twice as long; the CLI calls inherit it)
         from scruples.reproduce import thread_share
         share = thread_share(int(workers))

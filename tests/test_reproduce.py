@@ -396,8 +396,8 @@ def test_reproduce_into_the_checkouts_own_folders_needs_no_manifest(fake_checkou
 
 @pytest.mark.parametrize('user', [None, '3'])
 def test_notebooks_run_at_once_share_the_cores_and_the_users_threads_win(fake_checkout, tmp_path, monkeypatch, user):
-    """Issue 43: each of `jobs` kernels gets the cores divided among them for BLAS and OpenMP (two kernels each with a
-    thread per core: OpenBLAS's threads wait for each other, a small product 30x slower); a value the user set wins,
+    """Issue 43: each of `jobs` kernels gets the cores divided among them for BLAS (two kernels each with a thread
+    per core: OpenBLAS's threads wait for each other, a small product 30x slower); a value the user set wins,
     and the process's environment is as it was afterwards."""
     import papermill
 
@@ -405,7 +405,7 @@ def test_notebooks_run_at_once_share_the_cores_and_the_users_threads_win(fake_ch
     for k in THREAD_VARS:
         monkeypatch.delenv(k, raising=False)
     if user:
-        monkeypatch.setenv('OMP_NUM_THREADS', user)
+        monkeypatch.setenv('OPENBLAS_NUM_THREADS', user)
     seen = []
     def execute(src, dest, parameters, **kw):
         seen.append({k: os.environ.get(k) for k in THREAD_VARS})
@@ -414,9 +414,8 @@ def test_notebooks_run_at_once_share_the_cores_and_the_users_threads_win(fake_ch
     cores = len(os.sched_getaffinity(0))
     reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=2, log=lambda m: None)
     share = str(max(1, cores // 2))
-    assert seen == [{'OMP_NUM_THREADS': user or share, 'OPENBLAS_NUM_THREADS': share, 'MKL_NUM_THREADS': share}] * 2
-    assert {k: os.environ.get(k) for k in THREAD_VARS} == {'OMP_NUM_THREADS': user, 'OPENBLAS_NUM_THREADS': None,
-                                                          'MKL_NUM_THREADS': None}
+    assert seen == [{'OPENBLAS_NUM_THREADS': user or share, 'MKL_NUM_THREADS': share}] * 2
+    assert {k: os.environ.get(k) for k in THREAD_VARS} == {'OPENBLAS_NUM_THREADS': user, 'MKL_NUM_THREADS': None}
     seen.clear()
     reproduce(out=tmp_path/'out', fig_dir=tmp_path/'figs', kernel='python3', jobs=1, log=lambda m: None)
-    assert seen == [{'OMP_NUM_THREADS': user, 'OPENBLAS_NUM_THREADS': None, 'MKL_NUM_THREADS': None}] * 2  # one at a time
+    assert seen == [{'OPENBLAS_NUM_THREADS': user, 'MKL_NUM_THREADS': None}] * 2  # one at a time
