@@ -1602,9 +1602,11 @@ def _crossed(a, b) -> bool:
 
 
 RUN_WORDS = STUDY_WORDS | {'run', 'job', 'pass', 'crawl', 'attempt', 'version', 'revision', 'edit', 'export',
-                          'upload'}  # a study's sitting or a run's: never an item nested in another
-RERUN_WORDS = {'pass', 'batch', 'wave', 'crawl', 'attempt', 'export', 'upload', 'job', 'retry', 'rerun'}  # ids of
-# an item's votes again, never an item (not `run`, `session`, `trial`, `version`: a model's response, a chat, a draft)
+                          'upload'}  # a study's sitting or a run's: the column tried against the ids taken; nested in
+# an item, never the item (but a `run`: a scan, a model's response)
+RERUN_WORDS = {'pass', 'batch', 'wave', 'crawl', 'attempt', 'export', 'upload', 'job', 'retry', 'rerun'}  # of those,
+# ids of an item's votes again, that give way to the items they split (not `run`, `session`, `trial`, `version`: a
+# model's response, a chat, a draft; `retry` and `rerun` are here alone)
 
 
 PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',

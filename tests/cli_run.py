@@ -51,6 +51,16 @@ def reads_as(path, flags, expect: str) -> str:
     assert rc == 0 and expect in out, (flags, out)
     return out
 
+def hint_then_read(path, rows, item: str, expect: str) -> str:
+    """`rows` (dicts or a DataFrame) written to PATH as a CSV: `scruples data validate PATH` refuses, its hint starts
+    `--long --item ITEM`, and the hint pasted reads the file, printing `expect` (`reads_as`)."""
+    import pandas as pd
+
+    pd.DataFrame(rows).to_csv(path, index=False)
+    flags, out = refused_hint(path)
+    assert flags[:3] == ['--long', '--item', item], out
+    return reads_as(path, flags, expect)
+
 def in_process(*argv) -> tuple[int, str, str]:
     "`scruples ARGV` in this process (a test may replace a function inside it): (exit status, stdout, stderr)."
     import contextlib

@@ -9,7 +9,7 @@ import shlex
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import reads_as, refused_hint, said
+from cli_run import hint_then_read, reads_as, refused_hint, said
 
 from scruples.annotations import read_annotated
 
@@ -108,10 +108,7 @@ def test_anonymous_votes_beside_a_participants_column_with_a_number_tag_offer_th
     rows = [{people: f'sub-{k:02d}', 'word': w, 'label': rng.choice(['word', 'nonword'])}
             for k in range(6)
             for w in ['apple', 'chair', 'river', 'glove', 'plim', 'drob', 'tasp', 'house', 'cloud', 'vrin']]
-    pd.DataFrame(rows).to_csv(tmp_path / 's.csv', index=False)
-    flags, out = refused_hint(tmp_path / 's.csv')
-    assert flags[:3] == ['--long', '--item', 'word'], out
-    reads_as(tmp_path / 's.csv', flags, '10 items, 60 votes')
+    hint_then_read(tmp_path / 's.csv', rows, 'word', '10 items, 60 votes')
 
 
 @pytest.mark.parametrize('case', ['agree', 'dropout'])
@@ -139,10 +136,7 @@ def test_each_annotators_row_number_beside_an_items_id_is_not_offered(tmp_path, 
     rng = np.random.default_rng(24)
     rows = [{row: j, item: f'q{q:03d}', 'worker_id': f'w{k}', 'label': rng.choice(['neg', 'neu', 'pos'])}
             for k in range(3) for j, q in enumerate(rng.permutation(12))]
-    pd.DataFrame(rows).to_csv(tmp_path / 'i.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'i.csv')
-    assert flags[:3] == ['--long', '--item', item], out
-    reads_as(tmp_path / 'i.csv', flags, '12 items, 36 votes by 3 annotators')
+    hint_then_read(tmp_path / 'i.csv', rows, item, '12 items, 36 votes by 3 annotators')
 
 
 @pytest.mark.parametrize('item,group', [('email_id', 'folder'), ('utterance_id', 'speaker'), ('post_id', 'subreddit')])
@@ -152,10 +146,7 @@ def test_anonymous_votes_offer_the_column_nested_in_the_one_first_found(tmp_path
     rng = np.random.default_rng(25)
     rows = [{group: f'g{i % 2}', item: f'{item[:4]}-{i}', 'label': rng.choice(['ok', 'bad'])}
             for i in range(8) for _ in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'a.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'a.csv')
-    assert flags[:3] == ['--long', '--item', item], out
-    reads_as(tmp_path / 'a.csv', flags, '8 items, 24 votes')
+    hint_then_read(tmp_path / 'a.csv', rows, item, '8 items, 24 votes')
 
 
 @pytest.mark.parametrize('item,nested', [('url', 'crawl_batch'), ('movie', 'review_round'), ('channel', 'session_id')])
@@ -166,10 +157,7 @@ def test_anonymous_votes_are_not_split_by_a_studys_rounds_nested_in_the_items(tm
     rng = np.random.default_rng(26)
     rows = [{item: f'{item}{i}', nested: f'{item}{i}-{r}', 'label': rng.choice(['ok', 'bad'])}
             for i in range(10) for r in range(2) for _ in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'b.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'b.csv')
-    assert flags[:3] == ['--long', '--item', item], out
-    reads_as(tmp_path / 'b.csv', flags, '10 items, 60 votes')
+    hint_then_read(tmp_path / 'b.csv', rows, item, '10 items, 60 votes')
 
 
 # --- the eighty-second pass (on this stop's mends) --------------------------------------------------------------------
@@ -181,10 +169,7 @@ def test_one_label_column_beside_an_items_number_and_the_annotators_ids_names_th
     named no form (b8466c2's hint, `--item item_number`, read it right); `item_id,worker_id,answer` never had one."""
     rng = np.random.default_rng(30)
     rows = [{item: i, who: f'W{k}', label: rng.choice(['A', 'B', 'C'])} for i in range(1, 11) for k in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'q.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'q.csv')
-    assert flags[:3] == ['--long', '--item', item], out
-    reads_as(tmp_path / 'q.csv', flags, '10 items, 30 votes by 3 annotators')
+    hint_then_read(tmp_path / 'q.csv', rows, item, '10 items, 30 votes by 3 annotators')
 
 
 @pytest.mark.parametrize('case', ['evidence', 'rounds', 'title'])

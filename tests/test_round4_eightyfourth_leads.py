@@ -5,7 +5,7 @@ one silent read by a pasted reading. Each table here was read right by b8466c2, 
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import reads_as, refused_hint, said
+from cli_run import hint_then_read, reads_as, refused_hint, said
 
 from scruples.annotations import read_annotated
 
@@ -18,10 +18,7 @@ def test_anonymous_votes_on_urls_are_not_split_by_a_runs_id_nested_in_them(tmp_p
     rng = np.random.default_rng(40)
     rows = [{'url': f'https://x.org/{i}', run: f'{i}-{k}', 'label': rng.choice(['yes', 'no'])}
             for i in range(8) for k in range(2) for _ in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'u.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'u.csv')
-    assert flags[:3] == ['--long', '--item', 'url'], out
-    reads_as(tmp_path / 'u.csv', flags, '8 items, 48 votes')
+    hint_then_read(tmp_path / 'u.csv', rows, 'url', '8 items, 48 votes')
 
 
 def test_a_url_in_several_task_lists_is_still_the_item(tmp_path):
@@ -37,10 +34,7 @@ def test_a_url_in_several_task_lists_is_still_the_item(tmp_path):
                 rows.append({'url': f'https://x.org/{u}', 'task_id': f'T{t}', 'annotator': f'ann{t}{a}',
                              'label': rng.choice(['reliable', 'unreliable'])})
     df = pd.DataFrame(rows)
-    df.to_csv(tmp_path / 't.csv', index=False)
-    flags, out = refused_hint(tmp_path / 't.csv')
-    assert flags[:3] == ['--long', '--item', 'url'], out
-    reads_as(tmp_path / 't.csv', flags, f'{df.url.nunique()} items, {len(df)} votes by 8 annotators')
+    hint_then_read(tmp_path / 't.csv', df, 'url', f'{df.url.nunique()} items, {len(df)} votes by 8 annotators')
 
 
 def test_each_annotators_row_number_beside_a_question_id_is_still_not_offered(tmp_path):
@@ -120,10 +114,7 @@ def test_a_runs_ids_taken_for_the_items_give_way_to_the_items_they_split(tmp_pat
     rng = np.random.default_rng(48)
     rows = [{item: f'{item} number {i}', run: f'{i}-{k}', 'label': rng.choice(['yes', 'no'])}
             for i in range(8) for k in range(2) for _ in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'r.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'r.csv')
-    assert flags[:3] == ['--long', '--item', item], out
-    reads_as(tmp_path / 'r.csv', flags, '8 items, 48 votes')
+    hint_then_read(tmp_path / 'r.csv', rows, item, '8 items, 48 votes')
 
 
 def test_a_comments_id_under_a_posts_title_stays_the_item(tmp_path):
@@ -131,10 +122,7 @@ def test_a_comments_id_under_a_posts_title_stays_the_item(tmp_path):
     rng = np.random.default_rng(49)
     rows = [{'post_title': f'Post {p}', 'comment_id': f'c{p}{j}', 'label': rng.choice(['civil', 'toxic'])}
             for p in range(4) for j in range(3) for _ in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'c.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'c.csv')
-    assert flags[:3] == ['--long', '--item', 'comment_id'], out
-    reads_as(tmp_path / 'c.csv', flags, '12 items, 36 votes')
+    hint_then_read(tmp_path / 'c.csv', rows, 'comment_id', '12 items, 36 votes')
 
 
 @pytest.mark.parametrize('who', [None, 'annotator'])
@@ -144,10 +132,7 @@ def test_a_prompts_runs_each_a_models_response_stay_the_items(tmp_path, who):
     rng = np.random.default_rng(50)
     rows = [{'prompt': f'Prompt {p}', 'run_id': f'r{p}{j}', **({who: f'a{k}'} if who else {}),
              'label': rng.choice(['good', 'bad'])} for p in range(4) for j in range(3) for k in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'p.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'p.csv')
-    assert flags[:3] == ['--long', '--item', 'run_id'], out
-    reads_as(tmp_path / 'p.csv', flags, '12 items, 36 votes')
+    hint_then_read(tmp_path / 'p.csv', rows, 'run_id', '12 items, 36 votes')
 
 
 @pytest.mark.parametrize('outer,inner', [('video_id', 'clip_id'), ('video', 'frame_id'), ('folder', 'file_id')])
@@ -157,10 +142,7 @@ def test_anonymous_votes_on_clips_in_videos_offer_the_clips(tmp_path, outer, inn
     rng = np.random.default_rng(51)
     rows = [{outer: f'v{v}', inner: f'v{v}-c{c}', 'label': rng.choice(['action', 'still'])}
             for v in range(4) for c in range(4) for _ in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'v.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'v.csv')
-    assert flags[:3] == ['--long', '--item', inner], out
-    reads_as(tmp_path / 'v.csv', flags, '16 items, 48 votes')
+    hint_then_read(tmp_path / 'v.csv', rows, inner, '16 items, 48 votes')
 
 
 @pytest.mark.parametrize('outer', ['subject', 'model'])
@@ -171,10 +153,7 @@ def test_anonymous_votes_on_runs_nested_in_subjects_or_models_offer_the_runs(tmp
     rng = np.random.default_rng(52)
     rows = [{outer: f'{outer}-{s:02d}', 'run_id': f'{outer}-{s:02d}_run-{r}', 'label': rng.choice(['clean', 'artifact'])}
             for s in range(4) for r in range(3) for _ in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / 'b.csv', index=False)
-    flags, out = refused_hint(tmp_path / 'b.csv')
-    assert flags[:3] == ['--long', '--item', 'run_id'], out
-    reads_as(tmp_path / 'b.csv', flags, '12 items, 36 votes')
+    hint_then_read(tmp_path / 'b.csv', rows, 'run_id', '12 items, 36 votes')
 
 
 def test_a_sentences_position_is_offered_before_a_counterbalancing_list(tmp_path):
