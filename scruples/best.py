@@ -693,78 +693,100 @@ PROFILE_TOL = 1e-3  # the profile's walk settles at each lambda when a step move
 
 
 class _PlugIn:
-    """The oracle's expected accuracy or macro F1 on the patterns (distinct (counts, gold) rows, `mult` items each, gold
-    class `yp`, likelihoods `lik` (P, G) at the support points whose argmax shares are `shares` (G, k)) under weights
-    `w`: macro F1 of the expected confusion counts. Called with `w`, returns it, its gradient in `w`, the classes macro
-    F1 averages over (those with gold items or at least half an expected prediction; give `cls` to hold them), each
-    row's marginal and, with `em`, EM's sum `lik.T @ (mult / m)`. Built once per set of patterns: the profile calls it
-    thousands of times on a few hundred patterns, so each call is two products with one stacked matrix (accuracy: the
-    likelihoods beside those times the share of the gold class, $2P \\times G$; issue 43)."""
+    """The oracle's expected accuracy or macro F1 on the patterns (distinct (counts, gold) rows, gold class `yp`,
+    likelihoods `lik` (P, G) at the support points whose argmax shares are `shares` (G, k)) under weights `w`: macro F1
+    of the expected confusion counts. `mult` holds the patterns' items, one column per set of them (P, B): the bootstrap
+    resamples, each its own column (0 where a resample lacks a pattern: its terms are left out, as if the pattern were
+    not there); a vector is one column. Called with weights `W` (b, G) for the columns `cols` (all: None), returns
+    each one's score (b,), its gradient in its weights (b, G), the classes macro F1 averages over (k, b: those with gold
+    items or at least half an expected prediction; give `cls` to hold them), the rows' marginals (P, b) and, with `em`,
+    EM's sum `lik.T @ (mult / m)` (b, G). Built once per set of patterns: the profile calls it thousands of times on a
+    few hundred patterns, so each call is a few products with one stacked matrix for all its columns at once (accuracy:
+    the likelihoods beside those times the share of the gold class, $2P \\times G$)."""
 
     def __init__(self, metric: str, lik: np.ndarray, shares: np.ndarray, mult: np.ndarray, yp: np.ndarray):
-        self.metric, self.lik, self.shares, self.mult, self.yp = metric, lik, shares, mult, yp
-        self.n, self.rows, self.p = mult.sum(), np.arange(len(yp)), len(yp)
+        mult = np.asarray(mult, dtype=np.float64)
+        self.metric, self.lik, self.shares, self.yp = metric, lik, shares, yp
+        self.mult = mult[:, None] if mult.ndim == 1 else mult
+        self.n, self.p, self.k = self.mult.sum(0), len(yp), shares.shape[1]
+        self.gold = np.eye(self.k)[yp]  # (P, k): each pattern's gold class
         if metric == 'accuracy':  # the chance the oracle is right, times m: lik @ (w * shares[:, gold])
             self.stack = np.concatenate([lik, lik * shares[:, yp].T])
 
-    def __call__(self, w: np.ndarray, cls: np.ndarray | None = None, em: bool = False) -> tuple:
-        mult, n, p = self.mult, self.n, self.p
+    def __call__(self, W: np.ndarray, cols=None, cls: np.ndarray | None = None, em: bool = False) -> tuple:
+        cols = np.arange(self.mult.shape[1]) if cols is None else cols
+        mult, n, p, b = self.mult[:, cols], self.n[cols], self.p, len(cols)
+        held = mult > 0
         if self.metric == 'accuracy':
-            z = self.stack @ w
-            m = z[:p]
+            z = self.stack @ W.T
+            m = np.where(held, z[:p], 1.0)  # (a pattern a column lacks: 1, and its terms 0)
             qy = z[p:] / m
-            u = mult / (n * m)  # d val / d q at the gold class
-            b = np.zeros((2 * p, 2))
-            b[:p, 0], b[p:, 0], b[:p, 1] = -u * qy, u, mult / m  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
-            r = self.stack.T @ b
-            return float(mult @ qy / n), r[:, 0], cls, m, (r[:, 1] if em else None)
-        lik, shares, yp, rows, k = self.lik, self.shares, self.yp, self.rows, self.shares.shape[1]
-        z = lik @ np.column_stack([w, w[:, None] * shares])
-        m = z[:, 0]
-        q = z[:, 1:] / m[:, None]  # (P, k): the chance the oracle predicts each class
-        sup, pred = np.bincount(yp, weights=mult, minlength=k), mult @ q
-        tp = np.bincount(yp, weights=mult * q[rows, yp], minlength=k)
+            u = mult / (n * m)  # d val / d q at the gold class; d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
+            r = self.stack.T @ np.concatenate([np.concatenate([-u * qy, u]), np.concatenate([mult / m, 0 * u])], 1)
+            return (mult * qy).sum(0) / n, r[:, :b].T, cls, m, (r[:, b:].T if em else None)
+        lik, shares, k, gold, g = self.lik, self.shares, self.k, self.gold, W.shape[1]
+        m = np.where(held, lik @ W.T, 1.0)
+        q = (lik @ (shares[:, :, None] * W.T[:, None, :]).reshape(g, k * b)).reshape(p, k, b) / m[:, None, :]
+        sup, pred = gold.T @ mult, np.einsum('pb,pkb->kb', mult, q)  # (k, b); q: the chance the oracle predicts each
+        tp = gold.T @ (mult * q[np.arange(p), self.yp])
         den = np.maximum(sup + pred, 1e-150)  # squared below: 1e-300 underflowed to 0 (a warning, a NaN masked out)
         cls = (sup > 0) | (pred >= 0.5) if cls is None else cls
-        kk = max(int(cls.sum()), 1)
-        val = np.where(cls, 2 * tp / den, 0).sum() / kk
-        d = mult[:, None] * np.where(cls, -2 * tp / (kk * den**2), 0)[None]  # d val / d q
-        d[rows, yp] += mult * np.where(cls, 2 / (kk * den), 0)[yp]
-        a = d / m[:, None]  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
-        r = lik.T @ np.column_stack([a, (q * a).sum(1), mult / m])
-        return float(val), (r[:, :k] * shares).sum(1) - r[:, k], cls, m, (r[:, k + 1] if em else None)
+        kk = np.maximum(cls.sum(0), 1)
+        val = np.where(cls, 2 * tp / den, 0).sum(0) / kk
+        d = mult[:, None, :] * np.where(cls, -2 * tp / (kk * den**2), 0)[None]  # d val / d q
+        d += gold[:, :, None] * (mult * np.where(cls, 2 / (kk * den), 0)[self.yp])[:, None, :]
+        a = d / m[:, None, :]  # d q_pl / d w_g = lik_pg (shares_gl - q_pl) / m_p
+        r = lik.T @ np.concatenate([a.reshape(p, k * b), (q * a).sum(1), mult / m], 1)
+        grad = (r[:, :k * b].reshape(g, k, b) * shares[:, :, None]).sum(1) - r[:, k * b:(k + 1) * b]
+        return val, grad.T, cls, m, (r[:, (k + 1) * b:].T if em else None)
 
 
-def _tilt(score: _PlugIn, w, sign: int, threshold: float | None = None, target: float | None = None,
-          step: float = 0.1, iters: int = 100, lam_max: float = 50.0, tol: float = PROFILE_TOL) -> float:
-    """Walk from weights `w` along the maximizers of the tilted log-likelihood l(w) + sign lambda n F(w), lambda growing
-    (F: `score`, the plug-in score on a set of patterns):
+def _tilt(score: _PlugIn, W, signs, threshold: float | None = None, target=None, step: float = 0.1,
+          iters: int = 100, lam_max: float = 50.0, tol: float = PROFILE_TOL) -> np.ndarray:
+    """Walk each column j of `score` from weights `W[j]` along the maximizers of the tilted log-likelihood
+    l(w) + sign_j lambda n F(w), lambda growing (F: `score`, the plug-in score on that column's patterns):
     with `threshold`, the score F where 2 (l(w) - l) reaches it (interpolated between steps; the last score if lambda
-    runs out first); with `target`, the 2 (l(w) - l) at which F reaches it (inf if it never does). At each lambda the
-    weights take up to `iters` steps, until a step moves them less than `tol` (summed absolute change): the walk then
-    follows the maximizers instead of lagging behind them (`PROFILE_TOL`)."""
-    mult, n = score.mult, score.n
-    f0, _, cls, m0, _ = score(w)
-    l0, lam, prev = mult @ np.log(m0), 0.0, (0.0, f0)
-    while lam < lam_max:
+    runs out first); with `target` (one a column), the 2 (l(w) - l) at which F reaches it (inf if it never does). At
+    each lambda the weights take up to `iters` steps, until a step moves them less than `tol` (summed absolute change):
+    the walk then follows the maximizers instead of lagging behind them (`PROFILE_TOL`). The columns walk together, a
+    column that has settled or arrived leaving the products: the bootstrap's walks in a few hundred calls."""
+    W, signs = np.array(W, dtype=np.float64, ndmin=2), np.asarray(signs, dtype=np.float64).reshape(-1)
+    mult, n, nb = score.mult, score.n, len(W)
+    cols = np.arange(nb)
+    f0, _, cls, m0, _ = score(W, cols)
+    l0, lam = (mult * np.log(m0)).sum(0), 0.0
+    prev_d, prev_f = np.zeros(nb), f0.copy()
+    out, walking = (np.full(nb, np.inf) if target is not None else f0.copy()), np.ones(nb, dtype=bool)
+    held = (lambda c: None) if cls is None else (lambda c: cls[:, c])
+    while lam < lam_max and walking.any():
         lam += step * max(1.0, lam)
+        moving = walking.copy()
         for _ in range(iters):  # EM's step for l, the score's gradient added; kept positive; until the weights settle
-            _, g, _, m, em = score(w, cls, em=True)
-            new = w * np.maximum(em + sign * lam * n * g, 0.05 * em) / n
-            new /= new.sum()
-            settled = np.abs(new - w).sum() < tol
-            w = new
-            if settled:
+            c = np.flatnonzero(moving)
+            _, g, _, _, em = score(W[c], c, held(c), em=True)
+            new = W[c] * np.maximum(em + (signs[c] * lam * n[c])[:, None] * g, 0.05 * em) / n[c][:, None]
+            new /= new.sum(1, keepdims=True)
+            moving[c[np.abs(new - W[c]).sum(1) < tol]] = False
+            W[c] = new
+            if not moving.any():
                 break
-        f, _, _, m, _ = score(w, cls)
-        drop = 2 * (l0 - mult @ np.log(m))
-        d0, f_prev = prev
-        if target is not None and (f - target) * sign >= 0:
-            return d0 + (drop - d0) * (target - f_prev) / (f - f_prev) if f != f_prev else drop
-        if threshold is not None and drop > threshold:
-            return f_prev + (f - f_prev) * (threshold - d0) / (drop - d0) if drop != d0 else f
-        prev = (drop, f)
-    return np.inf if target is not None else prev[1]
+        c = np.flatnonzero(walking)
+        f, _, _, m, _ = score(W[c], c, held(c))
+        drop = 2 * (l0[c] - (mult[:, c] * np.log(m)).sum(0))
+        d0, f_prev = prev_d[c], prev_f[c]
+        with np.errstate(divide='ignore', invalid='ignore'):
+            if target is not None:
+                t = np.asarray(target, dtype=np.float64).reshape(-1)[c]
+                done = (f - t) * signs[c] >= 0
+                at = np.where(f != f_prev, d0 + (drop - d0) * (t - f_prev) / (f - f_prev), drop)
+            else:
+                done = drop > threshold
+                at = np.where(drop != d0, f_prev + (f - f_prev) * (threshold - d0) / (drop - d0), f)
+        out[c[done]], walking[c[done]] = at[done], False
+        prev_d[c], prev_f[c] = drop, f
+        if target is None:
+            out[c[~done]] = f[~done]  # lambda running out: the last score
+    return out
 
 
 def _profile_interval(c, y, pr: Prior, metric: str, refits: PriorRefits, level: float) -> tuple[float, float, float]:
@@ -783,19 +805,19 @@ def _profile_interval(c, y, pr: Prior, metric: str, refits: PriorRefits, level: 
     live = (pr.weights > PROFILE_MASS * pr.weights.max()) | (cal > PROFILE_MASS * cal.max(1, keepdims=True)).any(0)
     lik, shares = refits.lik[idx][:, live], argmax_shares(pr.points)[live]  # the refits' likelihoods, points with mass
     w0, cal = pr.weights[live] / pr.weights[live].sum(), cal[:, live] / cal[:, live].sum(1, keepdims=True)
-    whole = _PlugIn(metric, lik, shares, mult, yp)
-    f0 = whole(w0)[0]
     share = mult / refits.freq[idx]  # a counts row's resampled items split among its gold labels as in the data
-    stats = []
-    for pw, wb in zip(refits.pattern_weights(), cal):
-        mb = pw[idx] * share
-        keep = mb > 0
-        score = _PlugIn(metric, lik[keep], shares, mb[keep], yp[keep])
-        tb, fb = score(w0)[0], score(wb)[0]
-        stats.append(0.0 if tb == fb else min(_tilt(score, wb, 1 if tb > fb else -1, target=tb), 1e6))
-    thr = max(float(chi2.ppf(level, 1)), float(np.quantile(stats, level)) if stats else 0.0)
-    lo = _tilt(whole, w0, -1, threshold=thr)
-    hi = _tilt(whole, w0, 1, threshold=thr)
+    pw = np.array([b[idx] * share for b, _ in zip(refits.pattern_weights(), cal)])  # (resamples, P)
+    stats = np.zeros(len(pw))
+    if len(pw):
+        boot = _PlugIn(metric, lik, shares, pw.T, yp)  # each resample a column
+        tb, fb = boot(np.broadcast_to(w0, cal[:len(pw)].shape))[0], boot(cal[:len(pw)])[0]
+        move = np.flatnonzero(tb != fb)
+        walk = _PlugIn(metric, lik, shares, pw[move].T, yp)
+        stats[move] = np.minimum(_tilt(walk, cal[move], np.where(tb[move] > fb[move], 1, -1), target=tb[move]), 1e6)
+    thr = max(float(chi2.ppf(level, 1)), float(np.quantile(stats, level)) if len(stats) else 0.0)
+    whole = _PlugIn(metric, lik, shares, np.column_stack([mult, mult]), yp)  # down and up, walked together
+    f0 = float(whole(w0[None], [0])[0][0])
+    lo, hi = _tilt(whole, [w0, w0], [-1, 1], threshold=thr)
     return f0, f0 - lo, hi - f0
 
 # %% ../nbs/12_best.ipynb #54eae833
