@@ -43,9 +43,10 @@ pd = LazyModule('pandas')
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'NUMBER_WORDS', 'ITEM_NUMBERS', 'COUNT_WORDS', 'TOTAL_WORDS',
            'NOT_COUNT_TOKENS', 'STUDY_WORDS', 'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS',
            'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'RUN_WORDS', 'RERUN_WORDS', 'PART_WORDS', 'MISSING_MARKS',
-           'AGAIN_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name',
-           'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names', 'guide_data',
-           'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
+           'DESIGN_WORDS', 'AGAIN_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name',
+           'annotator_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names',
+           'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
+           'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -724,12 +725,16 @@ def _numbering(name, values: np.ndarray, ids) -> bool:
     from row to row on four steps in five (3 rows or more: two sheets pasted one below the other, a typo), or are
     distinct on each of 5 rows or more beside no id column (beside one: running over one range, 1-20, in any order): the
     items' or the rows' numbers, not a class's votes (a class `NUM` of part-of-speech tags or `number` of entity types,
-    whose votes repeat, stays one)."""
+    whose votes repeat, stays one). A column named for an item's number, `Tweet_No` (taken for a yes/no question's
+    other answer beside `Tweet_Yes`, `_id_like`), is its items' numbers where they rise so on 5 rows or more (1000,
+    1001, ..; the eighty-seventh pass: read as votes, accuracy 1.0)."""
     v = values.tolist()
-    if str(name).strip().casefold() not in ITEM_NUMBERS or len(v) < 3:
+    if len(v) < 3:
         return False
-    return (sum(b - a == 1 for a, b in zip(v, v[1:])) >= 0.8 * (len(v) - 1)
-            or len(v) >= 5 and len(set(v)) == len(v) and (not ids or max(v) - min(v) == len(v) - 1))
+    rises = sum(b - a == 1 for a, b in zip(v, v[1:])) >= 0.8 * (len(v) - 1)
+    if str(name).strip().casefold() not in ITEM_NUMBERS:  # (on 5 rows or more: a pilot's yes/no counts 1, 2, 3)
+        return rises and len(v) >= 5 and _id_like(str(name))
+    return rises or len(v) >= 5 and len(set(v)) == len(v) and (not ids or max(v) - min(v) == len(v) - 1)
 
 
 def _id_like(name: str, columns=()) -> bool:
@@ -1519,6 +1524,14 @@ def _wide(
                     f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, '
                     f'{_opt("counts", ",".join(cc))})',
                     ','.join(cc))
+    asked = _questions(cc, c) if not (given['counts'] or classes) else []
+    if asked:  # `toxic_yes,toxic_no,sarcastic_yes,sarcastic_no`: two questions, every vote read twice (the 87th pass)
+        raise ScruplesDataError(
+            path, None, asked[1][1][0], 'count columns of the classes of one question: '
+            + ' and '.join(f'{q!r} ({", ".join(map(repr, x))})' for q, x in asked[:2])
+            + ' are questions of their own, each item\'s votes counted once for each (read together, every vote would '
+            f'count {len(asked)} times): read one question at a time, '
+            + ' or '.join(_opt('counts', ','.join(x)) for _, x in asked[:2]), ','.join(cc))
     tcols = _totals_columns(c, cc, named=bool(given['counts'] or classes), sums=tot)
     if tcols:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j not in tcols)
@@ -1553,6 +1566,27 @@ def _wide(
         columns=dict(id=ids, counts=cc, **cols),
         class_order='in the order of counts=' if given['counts'] else 'in column order' if classes is None else 'in the order of classes=',
     )
+
+
+def _questions(names, counts: np.ndarray) -> list:
+    """Yes/no questions side by side among a wide table's count columns (`toxic_yes,toxic_no,sarcastic_yes,
+    sarcastic_no`): each (question, its columns) where two or more questions have a `yes` and a `no` column and each question's columns
+    hold the same number of votes as the first's on nine rows in ten of five or more (every annotator answered each),
+    where read together every vote would count once a question (the eighty-seventh pass). A scale of
+    `definitely_yes,probably_yes,probably_no,definitely_no` is one question: its pairs' votes differ row by row."""
+    asked = {}
+    for j, x in enumerate(names):
+        words = re.split(r'[\s_\-.]+', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(x).strip()).casefold())
+        words = [w for w in words if w]  # (`sarcasticYes` too)
+        if len(words) >= 2 and words[-1] in ('yes', 'no'):
+            asked.setdefault('_'.join(words[:-1]), {})[words[-1]] = j
+    qs = [(q, sorted(d.values())) for q, d in asked.items() if len(d) == 2]
+    if len(qs) < 2 or len(counts) < 5:  # (on fewer rows the votes agree by chance)
+        return []
+    sums = [counts[:, js].sum(1) for _, js in qs]
+    if not all((s == sums[0]).mean() >= 0.9 for s in sums[1:]):
+        return []
+    return [(q, [names[j] for j in js]) for q, js in qs]
 
 # %% ../nbs/07_annotations.ipynb #c850ac03
 def _one_to_one(a, b) -> bool:
@@ -1604,9 +1638,11 @@ def _crossed(a, b) -> bool:
 RUN_WORDS = STUDY_WORDS | {'run', 'job', 'pass', 'crawl', 'attempt', 'version', 'revision', 'edit', 'export',
                           'upload'}  # a study's sitting or a run's: the column tried against the ids taken; nested in
 # an item, never the item (but a `run`: a scan, a model's response)
-RERUN_WORDS = {'pass', 'batch', 'wave', 'crawl', 'attempt', 'export', 'upload', 'job', 'retry', 'rerun'}  # of those,
-# ids of an item's votes again, that give way to the items they split (not `run`, `session`, `trial`, `version`: a
-# model's response, a chat, a draft; `retry` and `rerun` are here alone)
+RERUN_WORDS = {'pass', 'batch', 'wave', 'crawl', 'retry', 'rerun'}  # of those (`retry`, `rerun` here alone), ids of
+# an item's votes again, that give way to the items they split (not `run`, `session`, `trial`, `version`: a model's
+# response, a chat, a draft; nor `job`, `attempt`, `upload`, `export`: a job posting, a student's attempt, a meme, as
+# often the items: the eighty-seventh pass. Ids of the items split by a rerun's number keep each item's votes apart;
+# items merged by a text mix them)
 
 
 PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',
@@ -2329,14 +2365,19 @@ def _with_parts(err: ScruplesDataError, t: _Table) -> ScruplesDataError:
     parts = [c for c in parts if groups and all(len({str(rows[l].get(c)) for l in g}) == len(g) for g in groups)]
     if not parts:
         return err
-    parts = sorted(parts, key=lambda c: (bool(_tokens(c) & AGAIN_WORDS), len(seen[c])))[:3]  # (two that both set
-    c, more = parts[0], ''.join(f' (or {x!r}: {_opt("item", ",".join([*ids, x]))})' for x in parts[1:])  # them
-    # apart, `pass_no` and `page`: each named, the one named for an occasion last; the user picks)
+    parts = sorted(parts, key=lambda c: (bool(_tokens(c) & DESIGN_WORDS), bool(_tokens(c) & AGAIN_WORDS),
+                                         len(seen[c])))[:3]  # (two that both set them apart, `pass_no` and `page`:
+    c, more = parts[0], ''.join(f' (or {x!r}: {_opt("item", ",".join([*ids, x]))})' for x in parts[1:])  # each
+    # named, one named for an occasion after, one named for a design's counterbalancing last; the user picks)
     return ScruplesDataError(err.path, err.line, err.field, err.expected + (
         f'; or, if {c!r} tells the rows apart as different items (a document\'s pages, a dialogue\'s turns), not the '
         f'same item judged again: {_opt("item", ",".join([*ids, c]))}{more}'), err.got)
 
 
+DESIGN_WORDS = {'list', 'condition', 'cond', 'group', 'block', 'screen', 'display', 'counterbalance', 'cb', 'arm',
+                'cohort', 'device', 'layout'}  # a column so named rotates the items over the annotators (a Latin
+# square's list, a display order): it sets an annotator's rows apart as a part does, and is named after every other
+# (the eighty-sixth and eighty-seventh passes: `list` before a sentence's `position`, `group` before an image's `edit`)
 AGAIN_WORDS = {'session', 'attempt', 'retest', 'gold', 'version', 'revision', 'edit', 'edited', 'wave', 'submitted',
                'timestamp', 'corrected', 'repeat', 'rep', 'pass'}  # a column so named sets an item's judgments apart
 # more often than its parts (a retest's session, a corrected vote, a gold check): offered after the others (not a

@@ -106,7 +106,7 @@ def test_two_columns_that_each_read_the_pages_are_both_named(tmp_path):
     assert rc != 0 and '--item doc_id,page' in out and '--item doc_id,side' in out, out
 
 
-@pytest.mark.parametrize('item,run', [('prompt', 'batch_id'), ('sentence', 'pass_id'), ('text', 'job_id')])
+@pytest.mark.parametrize('item,run', [('prompt', 'batch_id'), ('sentence', 'pass_id'), ('text', 'crawl_id')])
 def test_a_runs_ids_taken_for_the_items_give_way_to_the_items_they_split(tmp_path, item, run):
     """Old (b8466c2 too): `sentence,pass_id,label` (each sentence labelled in two passes; no annotators' column): the
     wide read's id `pass_id` was offered and read 16 items for 8, silently. Ids named for a rerun (`RERUN_WORDS`) that
