@@ -720,20 +720,27 @@ ITEM_NUMBERS = ('number', 'num', 'nr', '#', 'no.', 'nr.', 'num.')  # a wide tabl
 # not a class's votes (`_numbering`); not `no` alone (a class of yes/no)
 
 
-def _numbering(name, values: np.ndarray, ids) -> bool:
+def _numbering(name, values: np.ndarray, ids, others=None) -> bool:
     """A wide table's column named `number`, `num`, `nr`, `#` or `no.` (`ITEM_NUMBERS`) whose whole numbers rise by one
     from row to row on four steps in five (3 rows or more: two sheets pasted one below the other, a typo), or are
     distinct on each of 5 rows or more beside no id column (beside one: running over one range, 1-20, in any order): the
     items' or the rows' numbers, not a class's votes (a class `NUM` of part-of-speech tags or `number` of entity types,
     whose votes repeat, stays one). A column named for an item's number, `Tweet_No` (taken for a yes/no question's
-    other answer beside `Tweet_Yes`, `_id_like`), is its items' numbers where they rise so on 5 rows or more (1000,
-    1001, ..; the eighty-seventh pass: read as votes, accuracy 1.0)."""
+    other answer beside `Tweet_Yes`, `_id_like`), is its items' numbers where they are distinct on each of 5 rows or
+    more and either run one way down 8 rows or more (1, 2, .. 12; 1000, 999, ..; with gaps) or over one range in any
+    order (5, 10, 4, ..: 1-12), or each pass three times the
+    votes the other columns (`others`: their sums a row) hold on any row (1011, 1001, .. shuffled: the eighty-seventh
+    and eighty-eighth passes, read as votes, accuracy 1.0). A pilot's `claim_no` counts rising 1-5 stay votes."""
     v = values.tolist()
     if len(v) < 3:
         return False
     rises = sum(b - a == 1 for a, b in zip(v, v[1:])) >= 0.8 * (len(v) - 1)
-    if str(name).strip().casefold() not in ITEM_NUMBERS:  # (on 5 rows or more: a pilot's yes/no counts 1, 2, 3)
-        return rises and len(v) >= 5 and _id_like(str(name))
+    if str(name).strip().casefold() not in ITEM_NUMBERS:
+        if len(v) < 5 or len(set(v)) < len(v) or not _id_like(str(name)):
+            return False
+        steps = np.diff(values)
+        return (len(v) >= 8 and ((steps > 0).all() or (steps < 0).all() or max(v) - min(v) == len(v) - 1)
+                or others is not None and len(others) == len(v) and min(v) > 3 * max(float(np.max(others)), 1))
     return rises or len(v) >= 5 and len(set(v)) == len(v) and (not ids or max(v) - min(v) == len(v) - 1)
 
 
@@ -1471,7 +1478,7 @@ def _wide(
     if not (given['counts'] or classes):  # every other column taken for counts: not one that names a label or a row
         y = any(str(x).strip().casefold() == 'y' for x in cc)  # `n` beside `y`: a class; beside `yes`: their number
         certain = [x for j, x in enumerate(cc) if (_not_counts(x) or not y and str(x).strip().casefold() == 'n'
-                                                   or _numbering(x, c[:, j], ids))
+                                                   or _numbering(x, c[:, j], ids, np.delete(c, j, 1).sum(1)))
                    and not (2 * c[:, j] == c.sum(1)).all()  # (a column of the rows' sums: refused below, as one)
                    and not _completes(c, j)  # (ChaosNLI's e,n,c of 100 votes an item: votes, whatever the name)
                    or _maybe_not_counts(x, c, j) and (_beyond_votes(c, j) or _maybe_name(x, STUDY_WORDS))]
@@ -1490,7 +1497,8 @@ def _wide(
                    f'{keep[0]!r} alone is one class: a column of votes for each class'  # a yes of n: the no
                    + (f' (the other\'s votes are {total} - {keep[0]})' if total else '') if keep else
                    'no column is left for the votes of a class')
-            nums = [x for x in odd if not ids and _numbering(x, c[:, cc.index(x)], ids)  # `number,agree,..`
+            nums = [x for x in odd if not ids and _numbering(x, c[:, cc.index(x)], ids, np.delete(  # `number,..`
+                c, cc.index(x), 1).sum(1))
                     and len(set(c[:, cc.index(x)].tolist())) == len(c)]  # (as ids: each once)
             if nums and len(keep) >= 2:
                 out += f'; {nums[0]!r} numbering the items: {_opt("id", nums[0])}, {_opt("counts", ",".join(keep))}'
@@ -1529,9 +1537,10 @@ def _wide(
         raise ScruplesDataError(
             path, None, asked[1][1][0], 'count columns of the classes of one question: '
             + ' and '.join(f'{q!r} ({", ".join(map(repr, x))})' for q, x in asked[:2])
+            + (f' (and {len(asked) - 2} more)' if len(asked) > 2 else '')
             + ' are questions of their own, each item\'s votes counted once for each (read together, every vote would '
             f'count {len(asked)} times): read one question at a time, '
-            + ' or '.join(_opt('counts', ','.join(x)) for _, x in asked[:2]), ','.join(cc))
+            + ' or '.join(_opt('counts', ','.join(x)) for _, x in asked), ','.join(cc))
     tcols = _totals_columns(c, cc, named=bool(given['counts'] or classes), sums=tot)
     if tcols:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j not in tcols)
@@ -2366,7 +2375,7 @@ def _with_parts(err: ScruplesDataError, t: _Table) -> ScruplesDataError:
     if not parts:
         return err
     parts = sorted(parts, key=lambda c: (bool(_tokens(c) & DESIGN_WORDS), bool(_tokens(c) & AGAIN_WORDS),
-                                         len(seen[c])))[:3]  # (two that both set them apart, `pass_no` and `page`:
+                                         len(seen[c])))[:4]  # (two that both set them apart, `pass_no` and `page`:
     c, more = parts[0], ''.join(f' (or {x!r}: {_opt("item", ",".join([*ids, x]))})' for x in parts[1:])  # each
     # named, one named for an occasion after, one named for a design's counterbalancing last; the user picks)
     return ScruplesDataError(err.path, err.line, err.field, err.expected + (
