@@ -1219,9 +1219,14 @@ def _not_counts(name) -> bool:
     )  # a count of the annotators (`n_annotators`, `votes`, `total`), even off the rows' sums (a vote missing)
 
 
+def _split_name(name) -> list:
+    "The words of a column's name in order, in any case (`author_age`, `Post-Length`, `authorAge`: two words each)."
+    return re.split(r'[\s_\-.]+', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name)).strip().casefold())
+
+
 def _tokens(name) -> set:
-    "The words of a column's name, in any case (`author_age`, `Post-Length`, `authorAge`: two words each)."
-    return set(re.split(r'[\s_\-.]+', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(name)).strip().casefold()))
+    "The words of a column's name, in any case, as a set (`_split_name`)."
+    return set(_split_name(name))
 
 
 def _maybe_name(name, words=MAYBE_NOT_COUNTS) -> bool:
@@ -1579,14 +1584,14 @@ def _wide(
 
 def _questions(names, counts: np.ndarray) -> list:
     """Yes/no questions side by side among a wide table's count columns (`toxic_yes,toxic_no,sarcastic_yes,
-    sarcastic_no`): each (question, its columns) where two or more questions have a `yes` and a `no` column and each question's columns
-    hold the same number of votes as the first's on nine rows in ten of five or more (every annotator answered each),
-    where read together every vote would count once a question (the eighty-seventh pass). A scale of
+    sarcastic_no`): each (question, its columns) where two or more questions have a `yes` and a `no` column and each
+    question's columns hold the same number of votes as the first's on nine rows in ten of five or more (every
+    annotator answered each), where read together every vote would count once a question (the eighty-seventh pass). A
+    scale of
     `definitely_yes,probably_yes,probably_no,definitely_no` is one question: its pairs' votes differ row by row."""
     asked = {}
     for j, x in enumerate(names):
-        words = re.split(r'[\s_\-.]+', re.sub(r'([a-z0-9])([A-Z])', r'\1_\2', str(x).strip()).casefold())
-        words = [w for w in words if w]  # (`sarcasticYes` too)
+        words = [w for w in _split_name(x) if w]  # (`sarcasticYes` too)
         if len(words) >= 2 and words[-1] in ('yes', 'no'):
             asked.setdefault('_'.join(words[:-1]), {})[words[-1]] = j
     qs = [(q, sorted(d.values())) for q, d in asked.items() if len(d) == 2]
