@@ -41,12 +41,12 @@ pd = LazyModule('pandas')
 
 # %% auto #0
 __all__ = ['pd', 'SPLIT_NAMES', 'REPEATS', 'ANNOTATOR_WORDS', 'NUMBER_WORDS', 'ITEM_NUMBERS', 'COUNT_WORDS', 'TOTAL_WORDS',
-           'NOT_COUNT_TOKENS', 'STUDY_WORDS', 'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS', 'POSITION_WORDS',
-           'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'RUN_WORDS', 'RERUN_WORDS', 'PART_WORDS', 'MISSING_MARKS',
-           'DESIGN_WORDS', 'AGAIN_WORDS', 'GUIDE_CLASSES', 'AnnotatedData', 'parquet_frame', 'row_label_name',
-           'annotator_name', 'one_spelling', 'read_annotated', 'read_table', 'item_id', 'label_value', 'column_names',
-           'guide_data', 'no_id_columns', 'frame_rules', 'as_counts', 'MajorityVote', 'majority_vote',
-           'simulate_annotations']
+           'NOT_COUNT_TOKENS', 'SHARE_WORDS', 'STUDY_WORDS', 'MAYBE_NOT_COUNTS', 'ITEM_NAMES', 'ITEM_WORDS',
+           'POSITION_WORDS', 'ROW_WORDS', 'TEXT_WORDS', 'NOT_COUNT_WORDS', 'ANSWER_PAIRS', 'SCALE_WORDS', 'RUN_WORDS',
+           'RERUN_WORDS', 'PART_WORDS', 'DESIGN_WORDS', 'AGAIN_WORDS', 'MISSING_MARKS', 'GUIDE_CLASSES',
+           'AnnotatedData', 'parquet_frame', 'row_label_name', 'annotator_name', 'one_spelling', 'read_annotated',
+           'read_table', 'item_id', 'label_value', 'column_names', 'guide_data', 'no_id_columns', 'frame_rules',
+           'as_counts', 'MajorityVote', 'majority_vote', 'simulate_annotations']
 
 # %% ../nbs/07_annotations.ipynb #389e1ee3
 SPLIT_NAMES = {
@@ -671,8 +671,11 @@ def _opt(k: str, v=None) -> str:
 
 # %% ../nbs/07_annotations.ipynb #3469a9f5
 def _names(spec) -> list[str]:
-    "Column or class names from 'a,b,c' or a list, Unicode NFC."
-    return [_nfc(str(s).strip()) for s in (spec.split(',') if isinstance(spec, str) else spec)]
+    """Column or class names from 'a,b,c' or a list, Unicode NFC; a name with a comma in double quotes, as a CSV writes
+    it (`'"yes, definitely",no'`: the eighty-seventh pass found no way to give one)."""
+    if isinstance(spec, str):
+        spec = next(csv.reader([spec], skipinitialspace=True), []) if '"' in spec else spec.split(',')
+    return [_nfc(str(s).strip()) for s in spec]
 
 # %% ../nbs/07_annotations.ipynb #c24a72cf
 def _find(t: _Table, spec, path, role: str) -> list[str]:
@@ -726,21 +729,31 @@ def _numbering(name, values: np.ndarray, ids, others=None) -> bool:
     distinct on each of 5 rows or more beside no id column (beside one: running over one range, 1-20, in any order): the
     items' or the rows' numbers, not a class's votes (a class `NUM` of part-of-speech tags or `number` of entity types,
     whose votes repeat, stays one). A column named for an item's number, `Tweet_No` (taken for a yes/no question's
-    other answer beside `Tweet_Yes`, `_id_like`), is its items' numbers where they are distinct on each of 5 rows or
-    more and either run one way down 8 rows or more (1, 2, .. 12; 1000, 999, ..; with gaps) or over one range in any
-    order (5, 10, 4, ..: 1-12), or each pass three times the
-    votes the other columns (`others`: their sums a row) hold on any row (1011, 1001, .. shuffled: the eighty-seventh
-    and eighty-eighth passes, read as votes, accuracy 1.0). A pilot's `claim_no` counts rising 1-5 stay votes."""
+    other answer beside `Tweet_Yes`, `_id_like`), is its items' numbers on 8 rows or more that rise by one so (any id
+    beside it), or, beside no id column and distinct on each row but one (a typo), on 8 rows or more that run one way
+    (1000, 999, ..; with gaps), on 10 or more over one range in any order (5, 10, 4, ..: 1-12), or on 5 or more that
+    each pass 100 and three times the votes the other columns (`others`: their sums a row) hold on any row (1011, 1001,
+    .. shuffled: the eighty-seventh to eighty-ninth passes, read as votes, accuracy 1.0). Never where it completes the
+    others' votes to about one number a row (14 raters an item, one 13; a sheet sorted by the no votes: votes), and
+    never beside an id column but rising by one: a question's no votes are often its majority, 30-200 an item, distinct
+    by chance (the eighty-ninth pass: ten tables of votes refused, one hint reading 42 of 452 votes)."""
     v = values.tolist()
     if len(v) < 3:
         return False
     rises = sum(b - a == 1 for a, b in zip(v, v[1:])) >= 0.8 * (len(v) - 1)
     if str(name).strip().casefold() not in ITEM_NUMBERS:
-        if len(v) < 5 or len(set(v)) < len(v) or not _id_like(str(name)):
+        n = len(v)
+        if n < 5 or not _id_like(str(name)):
+            return False
+        if others is not None and len(others) == n and np.std(values + others) <= 0.5 * np.std(values):
+            return False  # (the votes of an item's raters, about one number of them a row)
+        if n >= 8 and rises:
+            return True
+        if ids or len(set(v)) < n - 1:
             return False
         steps = np.diff(values)
-        return (len(v) >= 8 and ((steps > 0).all() or (steps < 0).all() or max(v) - min(v) == len(v) - 1)
-                or others is not None and len(others) == len(v) and min(v) > 3 * max(float(np.max(others)), 1))
+        return (n >= 8 and ((steps >= 0).all() or (steps <= 0).all()) or n >= 10 and max(v) - min(v) <= n - 1
+                or others is not None and len(others) == n and min(v) > max(100, 3 * float(np.max(others))))
     return rises or len(v) >= 5 and len(set(v)) == len(v) and (not ids or max(v) - min(v) == len(v) - 1)
 
 
@@ -976,7 +989,8 @@ def _hot_split(columns, spec: str, known=None) -> dict:
         if got:
             cands[c] = list(dict.fromkeys(got))
     if known is not None:  # a column's label is a known class (the longest that fits); else its first split
-        return {next((x for x in sorted(v, key=lambda x: -len(x[1])) if x[1] in known), v[0]): c for c, v in cands.items()}
+        return _lone_left({next((x for x in sorted(v, key=lambda x: -len(x[1])) if x[1] in known), v[0]): c
+                           for c, v in cands.items()})
 
     def parse(anns):
         got = {c: next((x for x in v if anns is None or x[0] in anns), None) for c, v in cands.items()}
@@ -992,7 +1006,18 @@ def _hot_split(columns, spec: str, known=None) -> dict:
         p = parse(anns)
         if p is not None and len(p) == len(cands) and size(p) < size(best):
             best = p
-    return best
+    return _lone_left(best)
+
+
+def _lone_left(hot: dict) -> dict:
+    """One-hot columns {(annotator, label): column} without those whose annotator has no other label and whose label
+    no other annotator, beside annotators of two labels or more: `item_id` beside `a1_yes,a1_no,..` matches
+    '{annotator}_{label}' as the annotator `item`'s label `id` (the eighty-eighth pass: the pasted hint failed, the
+    id taken for an annotator)."""
+    labels, people = Counter(l for _, l in hot), Counter(a for a, _ in hot)
+    if max(people.values(), default=0) < 2:
+        return hot
+    return {(a, l): c for (a, l), c in hot.items() if people[a] > 1 or labels[l] > 1}
 
 # %% ../nbs/07_annotations.ipynb #6124f238
 def _annotator_columns(t: _Table, spec, path, classes=None):
@@ -1172,6 +1197,8 @@ NOT_COUNT_TOKENS = {'karma', 'utc', 'timestamp', 'upvote', 'upvotes', 'downvote'
                     'gilded', 'nsfw', 'words', 'chars', 'char', 'characters', 'tokens', 'token', 'len', 'kfold',
                     'epoch', 'awards', 'row', 'index', 'idx', 'score', 'retweets', 'replies', 'reports', 'shares',
                     'views', 'followers', 'favorites', 'reposts', 'comments'}
+SHARE_WORDS = {'pct', 'percent', 'percentage', 'proportion', 'fraction', 'frac'}  # a class's share beside its votes
+# (`toxic_yes_pct`: never votes, even where the shares add up to 100 on every row as votes of 100 annotators would)
 # the words of a study's design (a fold, a batch, a trial): not votes even where every column is so named
 STUDY_WORDS = {'fold', 'cluster', 'batch', 'round', 'condition', 'wave', 'session', 'position', 'order', 'seed',
                'trial', 'block', 'version', 'weight', 'hit', 'assignment', 'sample', 'stratum', 'difficulty', 'ms',
@@ -1350,8 +1377,8 @@ def _one_hot_people(cc: list, c: np.ndarray):
             for who in (0, 1):
                 people, labels = list(dict.fromkeys(p[who] for p in cut)), {p[1 - who] for p in cut}
                 if len(people) < 2 or len(labels) < 2 or len(people) * len(labels) != len(cc) or len(
-                        {tuple(p) for p in cut}) != len(cc):
-                    continue
+                        {tuple(p) for p in cut}) != len(cc) or all(_tokens(a) & SCALE_WORDS for a in people):
+                    continue  # (a scale's steps, `definitely_yes,probably_yes,..`, are no people: the 88th pass)
                 sums = np.stack([c[:, [j for j, p in enumerate(cut) if p[who] == a]].sum(1) for a in people], 1)
                 if sums.max() <= 1 and ((sums > 0).sum(1) >= 2).mean() >= 0.5:
                     return ('{annotator}' + sep + '{label}' if who == 0 else '{label}' + sep + '{annotator}'), people
@@ -1486,7 +1513,8 @@ def _wide(
                                                    or _numbering(x, c[:, j], ids, np.delete(c, j, 1).sum(1)))
                    and not (2 * c[:, j] == c.sum(1)).all()  # (a column of the rows' sums: refused below, as one)
                    and not _completes(c, j)  # (ChaosNLI's e,n,c of 100 votes an item: votes, whatever the name)
-                   or _maybe_not_counts(x, c, j) and (_beyond_votes(c, j) or _maybe_name(x, STUDY_WORDS))]
+                   or _maybe_not_counts(x, c, j) and (_beyond_votes(c, j) or _maybe_name(x, STUDY_WORDS))
+                   or bool(_tokens(x) & SHARE_WORDS)]
         doubt = [x for j, x in enumerate(cc) if x not in certain and _maybe_not_counts(x, c, j)]  # `age`, `fold`..
         votes = [x for x in cc if x not in certain and x not in doubt]
         odd = certain or (doubt if len(votes) >= 2 else [])  # every column `age`, `month`..: they are the classes
@@ -1505,7 +1533,14 @@ def _wide(
             nums = [x for x in odd if not ids and _numbering(x, c[:, cc.index(x)], ids, np.delete(  # `number,..`
                 c, cc.index(x), 1).sum(1))
                     and len(set(c[:, cc.index(x)].tolist())) == len(c)]  # (as ids: each once)
-            if nums and len(keep) >= 2:
+            if nums and len(keep) >= 2 and odd == nums[:1] and str(nums[0]).strip().casefold() not in ITEM_NUMBERS:
+                lo, hi = int(c[:, cc.index(odd[0])].min()), int(c[:, cc.index(odd[0])].max())
+                raise ScruplesDataError(  # `Tweet_No` beside `Tweet_Yes`: the items' numbers, or the answer no's votes
+                    path, None, odd[0], f'count columns of votes: {odd[0]!r} holds numbers like the items\' numbers '
+                    f'(each on one row, {lo:,} to {hi:,}), not a class\'s votes (the items\' numbers: '
+                    f'{_opt("id", nums[0])}, {_opt("counts", ",".join(keep))}; the votes of the answer {odd[0]!r}: '
+                    f'say so, {_opt("counts", ",".join(cc))})', ','.join(cc))
+            if nums and len(keep) >= 2:  # (leaving the answer out would drop its votes, the majority's as often)
                 out += f'; {nums[0]!r} numbering the items: {_opt("id", nums[0])}, {_opt("counts", ",".join(keep))}'
             if certain and doubt:  # the columns left named as an item's numbers too (an age beside a length)
                 out += (f'; {", ".join(map(repr, doubt))} {"is" if len(doubt) == 1 else "are"} named as an item\'s '
@@ -1515,6 +1550,15 @@ def _wide(
                 path, None, odd[0], f'count columns only: {", ".join(map(repr, odd))} '
                 f'{"names" if len(odd) == 1 else "name"} a label, a vote, a row or other data of an item, not a class '
                 f'({f"{say}; not votes? {out}" if not certain else f"{out}; {say}"})', ','.join(cc))  # (a doubt:
+        asked = _questions(cc, c)
+        if asked:  # `toxic_yes,toxic_no,sarcastic_yes,sarcastic_no`: questions, every vote read once a question (the
+            raise ScruplesDataError(  # 87th pass; before the columns that break the votes' total: one question's
+                path, None, asked[1][1][0], 'count columns of the classes of one question: '  # skipped answer)
+                + ' and '.join(f'{q!r} ({", ".join(map(repr, x))})' for q, x in asked[:2])
+                + (f' (and {len(asked) - 2} more)' if len(asked) > 2 else '')
+                + ' are questions of their own, each item\'s votes counted once for each (read together, every vote '
+                f'would count {len(asked)} times): read one question at a time, '
+                + ' or '.join(_opt('counts', ','.join(x)) for _, x in asked), ','.join(cc))
         j = _extra_columns(c, total=tot)  # the classes first, label_0,label_1 beside none,unsure)
         if j:  # every row's votes add up to one number without them: a fold, a batch, a round number
             tot, name = c.sum(1), ', '.join(repr(cc[i]) for i in j)
@@ -1537,15 +1581,6 @@ def _wide(
                     f'not votes? (leave it out: {_opt("counts", keep)}; votes of a class: say so, '
                     f'{_opt("counts", ",".join(cc))})',
                     ','.join(cc))
-    asked = _questions(cc, c) if not (given['counts'] or classes) else []
-    if asked:  # `toxic_yes,toxic_no,sarcastic_yes,sarcastic_no`: two questions, every vote read twice (the 87th pass)
-        raise ScruplesDataError(
-            path, None, asked[1][1][0], 'count columns of the classes of one question: '
-            + ' and '.join(f'{q!r} ({", ".join(map(repr, x))})' for q, x in asked[:2])
-            + (f' (and {len(asked) - 2} more)' if len(asked) > 2 else '')
-            + ' are questions of their own, each item\'s votes counted once for each (read together, every vote would '
-            f'count {len(asked)} times): read one question at a time, '
-            + ' or '.join(_opt('counts', ','.join(x)) for _, x in asked), ','.join(cc))
     tcols = _totals_columns(c, cc, named=bool(given['counts'] or classes), sums=tot)
     if tcols:  # a spreadsheet's SUM column (df['total'] = df.sum(axis=1)) read as a class doubles every vote
         rest = ','.join(x for j, x in enumerate(cc) if j not in tcols)
@@ -1583,24 +1618,33 @@ def _wide(
 
 
 def _questions(names, counts: np.ndarray) -> list:
-    """Yes/no questions side by side among a wide table's count columns (`toxic_yes,toxic_no,sarcastic_yes,
-    sarcastic_no`): each (question, its columns) where two or more questions have a `yes` and a `no` column and each
-    question's columns hold the same number of votes as the first's on nine rows in ten of five or more (every
-    annotator answered each), where read together every vote would count once a question (the eighty-seventh pass). A
-    scale of
-    `definitely_yes,probably_yes,probably_no,definitely_no` is one question: its pairs' votes differ row by row."""
+    """Questions side by side among a wide table's count columns (`toxic_yes,toxic_no,sarcastic_yes,sarcastic_no`;
+    `q1_true,q1_false`, `clear_agree,clear_disagree`, `toxic_Y,toxic_N`, `sentiment_pos,sentiment_neg`): each (question,
+    its columns, every answer of it: `toxic_unsure` too) of two or more questions whose columns hold the same number
+    of votes as another question's (every annotator answered each; any two compared) on every row of four to seven or
+    on three rows in four of eight or more (an answer skipped), where read together every vote would count once a
+    question (the eighty-seventh and eighty-eighth passes). A scale of `definitely_yes,probably_yes,probably_no,
+    definitely_no` is one question: its steps are no questions (`SCALE_WORDS`), and its pairs' votes differ row by
+    row."""
     asked = {}
     for j, x in enumerate(names):
         words = [w for w in _split_name(x) if w]  # (`sarcasticYes` too)
-        if len(words) >= 2 and words[-1] in ('yes', 'no'):
+        if len(words) >= 2 and words[-2] not in SCALE_WORDS:
             asked.setdefault('_'.join(words[:-1]), {})[words[-1]] = j
-    qs = [(q, sorted(d.values())) for q, d in asked.items() if len(d) == 2]
-    if len(qs) < 2 or len(counts) < 5:  # (on fewer rows the votes agree by chance)
+    qs = [(q, sorted(d.values())) for q, d in asked.items() if any(a in d and b in d for a, b in ANSWER_PAIRS)]
+    if len(qs) < 2 or len(counts) < 4:  # (on fewer rows the votes agree by chance)
         return []
     sums = [counts[:, js].sum(1) for _, js in qs]
-    if not all((s == sums[0]).mean() >= 0.9 for s in sums[1:]):
-        return []
-    return [(q, [names[j] for j in js]) for q, js in qs]
+    need = 1.0 if len(counts) < 8 else 0.75
+    alike = [i for i, s in enumerate(sums) if any((s == o).mean() >= need for m, o in enumerate(sums) if m != i)]
+    return [(qs[i][0], [names[j] for j in qs[i][1]]) for i in alike] if len(alike) >= 2 else []
+
+
+# the answers of one question (a column's name's last word: `toxic_yes,toxic_no`) and the words of a scale's steps
+ANSWER_PAIRS = (('yes', 'no'), ('y', 'n'), ('true', 'false'), ('agree', 'disagree'), ('pos', 'neg'),
+                ('positive', 'negative'))
+SCALE_WORDS = {'definitely', 'probably', 'strongly', 'somewhat', 'slightly', 'very', 'mostly', 'likely', 'maybe',
+               'absolutely', 'completely', 'partly', 'partially', 'mildly', 'moderately', 'extremely', 'fairly'}
 
 # %% ../nbs/07_annotations.ipynb #c850ac03
 def _one_to_one(a, b) -> bool:
@@ -1662,6 +1706,15 @@ RERUN_WORDS = {'pass', 'batch', 'wave', 'crawl', 'retry', 'rerun'}  # of those (
 PART_WORDS = {'turn', 'sentence', 'sent', 'segment', 'seg', 'utterance', 'utt', 'region', 'span', 'paragraph', 'para',
               'chunk', 'clause', 'token', 'aspect', 'entity', 'slot'}  # a part of an item (`conversation_id,turn`);
 # never a judgment's time, a block, a condition, nor a survey's page, section or part (an item shown twice)
+
+DESIGN_WORDS = {'list', 'condition', 'cond', 'group', 'block', 'screen', 'display', 'counterbalance', 'cb', 'arm',
+                'cohort', 'device', 'layout'}  # a column so named rotates the items over the annotators (a Latin
+# square's list, a display order): it sets an annotator's rows apart as a part does, and is named after every other
+# (the eighty-sixth and eighty-seventh passes: `list` before a sentence's `position`, `group` before an image's `edit`)
+AGAIN_WORDS = {'session', 'attempt', 'retest', 'gold', 'version', 'revision', 'edit', 'edited', 'wave', 'submitted',
+               'timestamp', 'corrected', 'repeat', 'rep', 'pass'}  # a column so named sets an item's judgments apart
+# more often than its parts (a retest's session, a corrected vote, a gold check): offered after the others (not a
+# video's `time`, a debate's `round`, a sentence's `position`: before a counterbalancing list, the 86th pass)
 
 
 def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(), lab=None) -> str:
@@ -1748,7 +1801,9 @@ def _item_for_hint(t: _Table, recs: list, ann, ids: list, lone: str = '', more=(
     # the eighty-fourth pass): the column named for items they split is tried first, where its annotators label each
     # of its values on no more rows than each id (a `prompt` under `run_id`s each a model's response is not: the 85th)
     tries = [*outer, *([[lone]] if lone and not text else []),
-             *named, *([list(ids)] if ids else []), *([c] for c in more),
+             *named, *([list(ids)] if ids else []),
+             *([c] for c in sorted(more, key=lambda c: bool(_tokens(c) & DESIGN_WORDS))),  # (a Latin square's `list`
+             # after the `word` it rotates: the eighty-eighth pass)
              *late, *([[lone]] if text else [])]  # (the text last: where the ids are not the items, `index`)
     got = next((c for c in tries if fits(c) and not place(c)), None) or next(  # (a place: beside annotators)
         (c for c in tries if fits(c) and ann), None) or next(
@@ -2387,15 +2442,6 @@ def _with_parts(err: ScruplesDataError, t: _Table) -> ScruplesDataError:
         f'; or, if {c!r} tells the rows apart as different items (a document\'s pages, a dialogue\'s turns), not the '
         f'same item judged again: {_opt("item", ",".join([*ids, c]))}{more}'), err.got)
 
-
-DESIGN_WORDS = {'list', 'condition', 'cond', 'group', 'block', 'screen', 'display', 'counterbalance', 'cb', 'arm',
-                'cohort', 'device', 'layout'}  # a column so named rotates the items over the annotators (a Latin
-# square's list, a display order): it sets an annotator's rows apart as a part does, and is named after every other
-# (the eighty-sixth and eighty-seventh passes: `list` before a sentence's `position`, `group` before an image's `edit`)
-AGAIN_WORDS = {'session', 'attempt', 'retest', 'gold', 'version', 'revision', 'edit', 'edited', 'wave', 'submitted',
-               'timestamp', 'corrected', 'repeat', 'rep', 'pass'}  # a column so named sets an item's judgments apart
-# more often than its parts (a retest's session, a corrected vote, a gold check): offered after the others (not a
-# video's `time`, a debate's `round`, a sentence's `position`: before a counterbalancing list, the 86th pass)
 
 
 # %% ../nbs/07_annotations.ipynb #0f9114b3

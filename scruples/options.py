@@ -128,7 +128,8 @@ OPTIONS = (
            param='context_col'),
     Option('split', 'a split column: train, dev (validation, val) or test', _TABLES, arg=dict(metavar='COL'),
            param='split_col'),
-    Option('classes', 'the classes in your order (wide without --counts: the count columns)', _TABLES,
+    Option('classes', 'the classes in your order (wide without --counts: the count columns; a name with a comma in '
+           'double quotes: \'"yes, sure",no\')', _TABLES,
            arg=dict(metavar='A,B,C')),
     Option('repeats', 'a second label by one annotator for one item: keep the first, count all, or drop both '
            '(default: an error)', _TABLES, arg=dict(choices=REPEATS)),

@@ -88,7 +88,7 @@ def test_the_refusals_hint_of_an_items_number_pastes(tmp_path):
     pd.DataFrame({'Post_No': np.arange(1, 9), 'Post_Yes': c[:, 0], 'Post_Unsure': c[:, 1]}).to_csv(
         tmp_path / 'p.csv', index=False)
     rc, out = said('data', 'validate', tmp_path / 'p.csv')
-    flags = [w for part in out.split('numbering the items: ')[1].split(';')[0].split(', ') for w in part.split()]
+    flags = [w for part in out.split("the items' numbers: ")[1].split(';')[0].split(', ') for w in part.split()]
     assert rc != 0 and flags == ['--id', 'Post_No', '--counts', 'Post_Yes,Post_Unsure'], out
     reads_as(tmp_path / 'p.csv', flags, '8 items; wide: 8 items, classes Post_Yes/Post_Unsure')
 
